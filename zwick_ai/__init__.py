@@ -1,0 +1,8 @@
+"""zwick_ai: strategy search for the Zwick family of card games (Zwicker, Zwikken, Zwicken).
+
+Layers, lowest first (nothing imports upward): ``cards`` → ``zwicker`` / ``tricks`` (rules, state
+arrays, numba kernels) → ``games`` (OpenSpiel wrappers) and ``agents`` → ``eval`` → ``analysis``
+→ ``cli``.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,561 @@
+"""The public Zwicker position API: deal or set up a position, list legal whole moves, apply, score.
+
+A :class:`ZwickerState` wraps one flat int32 array run by the numba kernels; every function here
+returns new states and never changes its input.
+
+>>> from zwick_ai import zwicker
+>>> r = zwicker.rules("dithmarschen")
+>>> s = zwicker.position(r, hands=[["QS", "6D"], ["2C"], ["3C"], ["4C"]],
+...                      table=["QH", "QD", "9C", "4S"], to_move=0, stock=[])
+>>> moves = zwicker.legal_moves(s)
+>>> print(max(moves, key=lambda m: len(m.taken)))
+QS=13 takes QD QH 9C+4S (zwick)
+>>> s2 = zwicker.apply(s, max(moves, key=lambda m: len(m.taken)))
+>>> zwicker.table(s2), zwicker.zwicks(s2), zwicker.to_move(s2)
+([], (1, 0), 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import product
+
+import numpy as np
+
+from zwick_ai import cards as C
+from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.layout import (
+    LOC_STOCK,
+    LOC_TABLE,
+    LOC_WON,
+    M_CARD,
+    M_KIND,
+    M_MASK,
+    M_OWNER,
+    M_TARGET,
+    M_VALUE,
+    M_ZWICK,
+    MAX_HAND,
+    MAX_UNITS,
+    S_ANCHOR,
+    S_ASK_ANS,
+    S_ASK_N,
+    S_ASK_Q,
+    S_AZ_LEFT,
+    S_DEALER,
+    S_HAND_N,
+    S_HANDS,
+    S_LAST_CAPT,
+    S_LOC,
+    S_NEXT,
+    S_NUNITS,
+    S_PHASE,
+    S_STAGE,
+    S_STOCK,
+    S_STOCK_LEN,
+    S_STOCK_TOP,
+    S_TO_MOVE,
+    S_UBUILD,
+    S_UNITS,
+    S_UOWNER,
+    S_UVALUE,
+    S_WON_N,
+    S_ZWICKS,
+)
+from zwick_ai.zwicker.rules import Rules
+from zwick_ai.zwicker.snapshot import PHASE_OVER, KINDS, MoveKey, Snapshot, Unit
+
+MAX_SEED = 2**32 - 1
+
+
+class ZwickerState:
+    """A Zwicker position: the rules plus one int32 array (see :mod:`~zwick_ai.zwicker.layout`)."""
+
+    __slots__ = ("rules", "arr")
+
+    def __init__(self, rules: Rules, arr: np.ndarray):
+        self.rules = rules
+        self.arr = arr
+
+    def copy(self) -> ZwickerState:
+        return ZwickerState(self.rules, self.arr.copy())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ZwickerState) and self.rules == other.rules and snapshot(self) == snapshot(other)
+
+    def __hash__(self) -> int:
+        return hash(snapshot(self))
+
+    def __repr__(self) -> str:
+        return render(self)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A legal whole move. ``card`` and the cards in ``taken``/``target`` use notation (``QS``).
+
+    ``kind`` is ``trail``, ``capture``, ``build`` or ``ask`` (Großenwiehe's question to a partner:
+    ``value`` asked about, ``for_partner`` the partner asked). ``target`` is None for a new build.
+    """
+
+    kind: str
+    card: str | None
+    value: int
+    taken: tuple[str, ...]
+    target: tuple[str, ...] | None
+    for_partner: int | None
+    zwick: bool
+    key: MoveKey
+    row: tuple[int, ...]  # the kernel's move record
+    groups: tuple[tuple[str, ...], ...] = ()  # a split of ``taken`` into groups, for display
+
+    def __str__(self) -> str:
+        if self.kind == "ask":
+            return f"ask partner {self.for_partner} for {self.value}"
+        if self.kind == "trail":
+            return f"{self.card} trails"
+        if self.kind == "capture":
+            shown = " ".join("+".join(g) for g in self.groups) if self.groups else " ".join(self.taken)
+            return f"{self.card}={self.value} takes {shown}" + (" (zwick)" if self.zwick else "")
+        on = f" on {'+'.join(self.target)}" if self.target else ""
+        partner = f" for partner {self.for_partner}" if self.for_partner is not None else ""
+        return f"{self.card} builds {self.value}{on}{partner}"
+
+
+# ------------------------------------------------------------------------------------------------
+# Reading a state
+# ------------------------------------------------------------------------------------------------
+def _unit_cards(arr: np.ndarray, anchor: int) -> list[int]:
+    out = []
+    c = anchor
+    while c != -1:
+        out.append(int(c))
+        c = int(arr[S_NEXT + c])
+    return out
+
+
+def _units(state: ZwickerState) -> list[Unit]:
+    a = state.arr
+    units = []
+    for i in range(a[S_NUNITS]):
+        anchor = int(a[S_UNITS + i])
+        cards = tuple(sorted(_unit_cards(a, anchor)))
+        if a[S_UBUILD + anchor]:
+            units.append(Unit(cards, int(a[S_UVALUE + anchor]), int(a[S_UOWNER + anchor]), True))
+        else:
+            units.append(Unit(cards, 0, -1, False))
+    return units
+
+
+def _hand_ids(state: ZwickerState, player: int) -> list[int]:
+    a = state.arr
+    base = S_HANDS + player * MAX_HAND
+    return [int(c) for c in a[base : base + a[S_HAND_N + player]]]
+
+
+def hand(state: ZwickerState, player: int) -> list[str]:
+    """Cards in ``player``'s hand, in notation, sorted by id."""
+    if not 0 <= player < state.rules.players:
+        raise ValueError(f"player {player} is not in 0..{state.rules.players - 1}")
+    return [C.format_card(c) for c in _hand_ids(state, player)]
+
+
+def format_unit(unit: Unit) -> str:
+    names = "+".join(C.format_card(c) for c in unit.cards)
+    if not unit.build:
+        return names
+    owner = f" by {unit.owner}" if unit.owner >= 0 else ""
+    return f"[{names}={unit.value}{owner}]"
+
+
+def table(state: ZwickerState) -> list[str]:
+    """The table units, oldest first: loose cards as ``9C``, builds as ``[7H+4D=11 by 1]``."""
+    return [format_unit(u) for u in _units(state)]
+
+
+def to_move(state: ZwickerState) -> int:
+    """The seat to move (meaningless once :func:`is_over`)."""
+    return int(state.arr[S_TO_MOVE])
+
+
+def is_over(state: ZwickerState) -> bool:
+    return int(state.arr[S_PHASE]) == PHASE_OVER
+
+
+def score(state: ZwickerState) -> tuple[int, ...]:
+    """Points per side so far (final once the hand is over): cards, most cards and Zwicks."""
+    return tuple(int(x) for x in K.score(state.rules.array(), state.arr))
+
+
+def zwicks(state: ZwickerState) -> tuple[int, ...]:
+    return tuple(int(state.arr[S_ZWICKS + s]) for s in range(state.rules.num_sides))
+
+
+def won(state: ZwickerState) -> tuple[list[str], ...]:
+    """Cards won so far, per side."""
+    a = state.arr
+    out: tuple[list[str], ...] = tuple([] for _ in range(state.rules.num_sides))
+    for c in state.rules.deck:
+        loc = int(a[S_LOC + c])
+        if LOC_WON <= loc < LOC_WON + state.rules.num_sides:
+            out[loc - LOC_WON].append(C.format_card(c))
+    return out
+
+
+def stock(state: ZwickerState) -> list[str]:
+    a = state.arr
+    return [C.format_card(int(c)) for c in a[S_STOCK + a[S_STOCK_TOP] : S_STOCK + a[S_STOCK_LEN]]]
+
+
+def snapshot(state: ZwickerState) -> Snapshot:
+    """The comparable picture of the position (see :mod:`~zwick_ai.zwicker.snapshot`)."""
+    a = state.arr
+    r = state.rules
+    won_ids: list[list[int]] = [[] for _ in range(r.num_sides)]
+    for c in r.deck:
+        loc = int(a[S_LOC + c])
+        if LOC_WON <= loc < LOC_WON + r.num_sides:
+            won_ids[loc - LOC_WON].append(c)
+    return Snapshot(
+        hands=tuple(tuple(_hand_ids(state, p)) for p in range(r.players)),
+        table=tuple(_units(state)),
+        stock=tuple(int(c) for c in a[S_STOCK + a[S_STOCK_TOP] : S_STOCK + a[S_STOCK_LEN]]),
+        won=tuple(tuple(sorted(w)) for w in won_ids),
+        zwicks=zwicks(state),
+        dealer=int(a[S_DEALER]),
+        to_move=int(a[S_TO_MOVE]),
+        stage=int(a[S_STAGE]),
+        last_capturer=int(a[S_LAST_CAPT]),
+        phase=int(a[S_PHASE]),
+        az_left=int(a[S_AZ_LEFT]),
+        asked=(int(a[S_ASK_Q]), int(a[S_ASK_N]), int(a[S_ASK_ANS])),
+    )
+
+
+def render(state: ZwickerState) -> str:
+    """A readable multi-line picture of the whole position."""
+    r = state.rules
+    lines = [r.describe()]
+    lines.append(f"table: {' '.join(table(state)) or '(empty)'}")
+    for p in range(r.players):
+        mark = "*" if p == to_move(state) and not is_over(state) else " "
+        lines.append(f"{mark}{p} (side {r.side_of(p)}): {' '.join(hand(state, p))}")
+    lines.append(f"stock: {len(stock(state))} cards; stage {int(state.arr[S_STAGE])}")
+    lines.append(f"won: {[len(w) for w in won(state)]}; zwicks: {list(zwicks(state))}; score: {list(score(state))}")
+    if is_over(state):
+        lines.append("hand over")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------------
+# Making states
+# ------------------------------------------------------------------------------------------------
+def _check_seed(seed: int) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be a whole number in 0..{MAX_SEED}, not {seed!r}")
+    return int(seed)
+
+
+def deal(rules: Rules, seed: int = 0) -> ZwickerState:
+    """A fresh hand: shuffle and choose the dealer from ``seed``, deal stage 0."""
+    return ZwickerState(rules, K.new_hand(rules.array(), _check_seed(seed)))
+
+
+def deal_from_order(rules: Rules, order: Sequence[int], dealer: int) -> ZwickerState:
+    """A fresh hand from an explicit deck order (card ids, next card first) and dealer seat."""
+    order_arr = np.asarray(order, dtype=np.int64)
+    if sorted(order_arr.tolist()) != list(rules.deck):
+        raise ValueError("order must be a permutation of the rules' deck")
+    if not 0 <= dealer < rules.players:
+        raise ValueError(f"dealer must be a seat in 0..{rules.players - 1}")
+    arr = K.empty_state(rules.array())
+    K.start_hand(rules.array(), arr, order_arr, dealer)
+    return ZwickerState(rules, arr)
+
+
+def from_snapshot(rules: Rules, snap: Snapshot) -> ZwickerState:
+    """Encode a :class:`Snapshot` exactly (no checks beyond array bounds; see :func:`position`)."""
+    R = rules.array()
+    a = K.empty_state(R)
+    if len(snap.table) > MAX_UNITS:
+        raise ValueError(f"the table holds {len(snap.table)} units; the engine supports {MAX_UNITS}")
+    for p, cards in enumerate(snap.hands):
+        if len(cards) > MAX_HAND:
+            raise ValueError(f"player {p} holds {len(cards)} cards; the engine supports {MAX_HAND}")
+        for c in sorted(cards):
+            K.hand_insert(a, p, c)
+    for unit in snap.table:
+        cards = list(unit.cards)
+        K.add_unit(a, cards[0], unit.value if unit.build else 0, unit.owner if unit.build else -1, int(unit.build))
+        prev = cards[0]
+        for c in cards[1:]:
+            a[S_NEXT + prev] = c
+            a[S_NEXT + c] = -1
+            a[S_LOC + c] = LOC_TABLE
+            a[S_ANCHOR + c] = cards[0]
+            prev = c
+    for i, c in enumerate(snap.stock):
+        a[S_STOCK + i] = c
+        a[S_LOC + c] = LOC_STOCK
+    a[S_STOCK_TOP] = 0
+    a[S_STOCK_LEN] = len(snap.stock)
+    for s, cards in enumerate(snap.won):
+        for c in cards:
+            a[S_LOC + c] = LOC_WON + s
+        a[S_WON_N + s] = len(cards)
+    for s, z in enumerate(snap.zwicks):
+        a[S_ZWICKS + s] = z
+    a[S_DEALER] = snap.dealer
+    a[S_TO_MOVE] = snap.to_move
+    a[S_STAGE] = snap.stage
+    a[S_LAST_CAPT] = snap.last_capturer
+    a[S_PHASE] = snap.phase
+    a[S_AZ_LEFT] = snap.az_left
+    a[S_ASK_Q], a[S_ASK_N], a[S_ASK_ANS] = snap.asked
+    return ZwickerState(rules, a)
+
+
+def _build_values(rules: Rules, cards: list[int]) -> set[int]:
+    """Every value a build of these cards can carry under the variant's build rules."""
+    if not rules.owner_builds:
+        options = [rules.card_values(c) or tuple(range(2, 15)) for c in cards]
+        return {sum(choice) for choice in product(*options) if sum(choice) <= 14}
+    # Owner builds: grow the build card by card in any order with +, - or "same" (DP over subsets).
+    n = len(cards)
+    reach: dict[int, set[int]] = {}
+    for i, c in enumerate(cards):
+        reach.setdefault(1 << i, set()).update(rules.card_values(c))
+    for mask in range(1, 1 << n):
+        for old in list(reach.get(mask, ())):
+            for j in range(n):
+                if mask >> j & 1:
+                    continue
+                new = reach.setdefault(mask | 1 << j, set())
+                for q in rules.card_values(cards[j]):
+                    cand = [old + q, old - q]
+                    if rules.subtract == "either":
+                        cand.append(q - old)
+                    if q == old:
+                        cand.append(old)
+                    new.update(v for v in cand if 1 <= v <= rules.max_build)
+    return reach.get((1 << n) - 1, set())
+
+
+def position(
+    rules: Rules,
+    hands: Sequence[Sequence[str | int]],
+    table: Sequence[str | int | Mapping[str, object]] = (),
+    to_move: int = 0,
+    seed: int = 0,
+    *,
+    stock: Sequence[str | int] | None = None,
+    won: Sequence[Sequence[str | int]] | None = None,
+    zwicks: Sequence[int] | None = None,
+    dealer: int | None = None,
+    stage: int = 0,
+    last_capturer: int | None = None,
+) -> ZwickerState:
+    """A position from readable cards.
+
+    ``hands``: one list per seat. ``table``: loose cards, or builds as
+    ``{"cards": [...], "value": v, "owner": seat}`` (no owner in classic/grupp).
+    ``stock``: the undealt cards, next to be dealt first (``[]``: this is the last stage);
+    omitted, every unlisted card of the deck forms the stock, shuffled by ``seed``.
+    ``won``: cards already won per side; ``zwicks``: Zwicks per side; ``last_capturer``: a side.
+    Raises ``ValueError`` naming the problem for unknown, duplicate or foreign cards, impossible
+    build values or owners, a broken owner's duty, or a seat without cards to move.
+    """
+    r = rules
+    taken: set[int] = set()
+    two = r.two_packs
+    if len(hands) != r.players:
+        raise ValueError(f"give one hand per player: {r.players} hands, not {len(hands)}")
+    hand_ids = [C.parse_cards(list(h), two, taken) for h in hands]
+    units: list[Unit] = []
+    for entry in table:
+        if isinstance(entry, Mapping):
+            unknown = set(entry) - {"cards", "value", "owner"}
+            if unknown:
+                raise ValueError(f"a build takes keys cards, value, owner; not {sorted(unknown)}")
+            cards = C.parse_cards(list(entry["cards"]), two, taken)  # type: ignore[arg-type]
+            if not cards:
+                raise ValueError("a build needs at least one card")
+            value = entry.get("value")
+            if not isinstance(value, int) or value not in _build_values(r, cards):
+                possible = sorted(_build_values(r, cards))
+                raise ValueError(
+                    f"build {'+'.join(C.format_card(c) for c in cards)} cannot carry value {value!r}"
+                    f" in {r.variant}; possible values: {possible or 'none'}"
+                )
+            owner = entry.get("owner", None)
+            if r.owner_builds:
+                if not isinstance(owner, int) or not 0 <= owner < r.players:
+                    raise ValueError(f"a build in {r.variant} needs an owner seat 0..{r.players - 1}")
+            elif owner not in (None, -1):
+                raise ValueError(f"builds have no owner in {r.variant}")
+            else:
+                owner = -1
+            units.append(Unit(tuple(sorted(cards)), value, owner, True))
+        else:
+            (c,) = C.parse_cards([entry], two, taken)  # type: ignore[list-item]
+            units.append(Unit((c,), 0, -1, False))
+    won_ids = [C.parse_cards(list(w), two, taken) for w in won] if won is not None else []
+    if won is not None and len(won_ids) != r.num_sides:
+        raise ValueError(f"give won cards per side: {r.num_sides} lists, not {len(won_ids)}")
+    stock_ids = C.parse_cards(list(stock), two, taken) if stock is not None else None
+    foreign = sorted(c for c in taken if c not in r.deck)
+    if foreign:
+        raise ValueError(
+            f"not in the {r.variant} deck: {C.format_cards(foreign)}"
+            f" (this deck has {r.deck_size} cards: {C.format_cards(r.deck)})"
+        )
+    rest = [c for c in r.deck if c not in taken]
+    if stock_ids is None:
+        rng = np.random.default_rng(_check_seed(seed))
+        stock_ids = [int(c) for c in rng.permutation(np.array(rest, dtype=np.int64))] if rest else []
+    elif rest:
+        raise ValueError(f"cards not placed anywhere: {C.format_cards(rest)} (list them in stock, hands, table or won)")
+    if not 0 <= to_move < r.players:
+        raise ValueError(f"to_move must be a seat in 0..{r.players - 1}")
+    if not hand_ids[to_move]:
+        raise ValueError(f"player {to_move} is to move but holds no card")
+    zw = tuple(zwicks) if zwicks is not None else (0,) * r.num_sides
+    if len(zw) != r.num_sides:
+        raise ValueError(f"give zwicks per side: {r.num_sides} numbers")
+    lc = -1 if last_capturer is None else last_capturer
+    if not -1 <= lc < r.num_sides:
+        raise ValueError(f"last_capturer must be a side in 0..{r.num_sides - 1} (or None)")
+    snap = Snapshot(
+        hands=tuple(tuple(sorted(h)) for h in hand_ids),
+        table=tuple(units),
+        stock=tuple(stock_ids),
+        won=tuple(tuple(sorted(w)) for w in won_ids) if won is not None else ((),) * r.num_sides,
+        zwicks=zw,
+        dealer=(to_move - 1) % r.players if dealer is None else dealer,
+        to_move=to_move,
+        stage=stage,
+        last_capturer=lc,
+        phase=0,
+        az_left=0,
+        asked=(-1, -1, -1),
+    )
+    state = from_snapshot(r, snap)
+    if r.owner_builds:
+        for p in range(r.players):
+            if not K.duty_ok(r.array(), state.arr, p, 0, 0, -1):
+                raise ValueError(f"player {p} owns builds whose values his hand cannot cover (owner's duty)")
+    K.begin_turn(r.array(), state.arr, to_move)
+    return state
+
+
+# ------------------------------------------------------------------------------------------------
+# Moves
+# ------------------------------------------------------------------------------------------------
+def _partition(units: list[Unit], unit_vals: list[tuple[int, ...]], value: int) -> list[list[int]] | None:
+    """Split unit indices into groups each adding to ``value`` (for display only)."""
+
+    def rec(rest: list[int]) -> list[list[int]] | None:
+        if not rest:
+            return []
+        first, others = rest[0], rest[1:]
+        for size in range(len(others) + 1):
+            for combo in _combos(others, size):
+                group = [first, *combo]
+                if any(sum(ch) == value for ch in product(*(unit_vals[i] for i in group))):
+                    tail = rec([i for i in others if i not in combo])
+                    if tail is not None:
+                        return [group, *tail]
+        return None
+
+    return rec(list(range(len(units))))
+
+
+def _combos(items: list[int], size: int) -> Iterable[tuple[int, ...]]:
+    from itertools import combinations
+
+    return combinations(items, size)
+
+
+def _to_move_obj(state: ZwickerState, row: np.ndarray, units: list[Unit]) -> Move:
+    r = state.rules
+    kind = KINDS[int(row[M_KIND])]
+    p = to_move(state)
+    if kind == "ask":
+        key = MoveKey("ask", -1, (), (), int(row[M_VALUE]), int(row[M_OWNER]))
+        return Move("ask", None, key.value, (), None, key.owner, False, key, tuple(int(x) for x in row))
+    card = int(row[M_CARD])
+    name = C.format_card(card)
+    if kind == "trail":
+        key = MoveKey("trail", card)
+        return Move("trail", name, 0, (), None, None, False, key, tuple(int(x) for x in row))
+    if kind == "capture":
+        mask = int(row[M_MASK]) & (2**64 - 1)
+        chosen = [u for i, u in enumerate(units) if mask >> i & 1]
+        taken_ids = tuple(sorted(c for u in chosen for c in u.cards))
+        key = MoveKey("capture", card, taken_ids)
+        groups: tuple[tuple[str, ...], ...] = ()
+        if len(chosen) <= 10 and int(row[M_VALUE]) > 0:
+            vals = [(u.value,) if u.build else (r.card_values(u.cards[0]) or tuple(range(2, 15))) for u in chosen]
+            split = _partition(chosen, vals, int(row[M_VALUE]))
+            if split is not None:
+                groups = tuple(tuple(format_unit(chosen[i]) for i in g) for g in split)
+        taken = tuple(format_unit(u) for u in chosen)
+        return Move(
+            "capture", name, int(row[M_VALUE]), taken, None, None, bool(row[M_ZWICK]), key,
+            tuple(int(x) for x in row), groups,
+        )  # fmt: skip
+    target_i = int(row[M_TARGET])
+    target = units[target_i] if target_i >= 0 else None
+    owner = int(row[M_OWNER])
+    key = MoveKey("build", card, (), target.cards if target else (), int(row[M_VALUE]), owner)
+    return Move(
+        "build", name, int(row[M_VALUE]),
+        (), tuple(C.format_card(c) for c in target.cards) if target else None,
+        owner if owner >= 0 and owner != p else None, False, key, tuple(int(x) for x in row),
+    )  # fmt: skip
+
+
+def legal_moves(state: ZwickerState) -> list[Move]:
+    """Every legal whole move (empty once the hand is over)."""
+    rows = K.legal_moves(state.rules.array(), state.arr)
+    units = _units(state)
+    return [_to_move_obj(state, row, units) for row in rows]
+
+
+def legal_keys(state: ZwickerState) -> list[MoveKey]:
+    """The identities of the legal moves, sorted (for comparisons with the reference)."""
+    return sorted(m.key for m in legal_moves(state))
+
+
+def apply(state: ZwickerState, move: Move | MoveKey | str) -> ZwickerState:
+    """The position after ``move`` (a :class:`Move`, its key, or its string); ``state`` is unchanged.
+
+    Raises ``ValueError`` listing the legal moves when ``move`` is not legal here."""
+    moves = legal_moves(state)
+    if isinstance(move, Move):
+        key = move.key
+        match = [m for m in moves if m.key == key]
+    elif isinstance(move, MoveKey):
+        match = [m for m in moves if m.key == move]
+    elif isinstance(move, str):
+        match = [m for m in moves if str(m) == move.strip()]
+    else:
+        raise TypeError(f"move must be a Move, MoveKey or str, not {type(move).__name__}")
+    if not match:
+        shown = "; ".join(str(m) for m in moves[:40]) or "none (the hand is over)"
+        raise ValueError(f"illegal move {move!s}; legal moves: {shown}")
+    out = state.copy()
+    K.apply_move(state.rules.array(), out.arr, np.asarray(match[0].row, dtype=np.int64))
+    return out
+
+
+def apply_row(state: ZwickerState, row: np.ndarray) -> None:
+    """Apply a kernel move record in place (no legality check; for agents and wrappers)."""
+    K.apply_move(state.rules.array(), state.arr, row)
+
+
+def legal_rows(state: ZwickerState) -> np.ndarray:
+    """The kernel's move records (n, MOVE_WIDTH) for the position."""
+    return K.legal_moves(state.rules.array(), state.arr)
+

@@ -1,0 +1,1154 @@
+"""Numba kernels of the Zwicker engine: deal, legal whole moves, apply, score, whole playouts.
+
+Every function works on the flat int32 arrays of :mod:`zwick_ai.zwicker.layout`: ``R`` (rules)
+and ``S`` (state). Moves are int64 rows (``M_*`` columns). Nothing here touches Python objects,
+so playouts and searches stay inside compiled code. The rules these kernels implement are
+RULES.md Part A as read by ``RULE_CHOICES.md``; ``reference.py`` is the slow oracle they are
+tested against.
+
+Capture enumeration: for a played card and each of its values, first every *group* (a set of
+table units whose values, one choice per unit, add up to the value) is found by a depth-first
+search over units in table order; then every union of pairwise disjoint groups is enumerated and
+the unions are deduplicated. That is exact: a set S is capturable iff it is such a union.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from zwick_ai.zwicker.layout import (
+    KIND_ASK,
+    KIND_BUILD,
+    KIND_CAPTURE,
+    KIND_TRAIL,
+    LOC_HAND,
+    LOC_NONE,
+    LOC_STOCK,
+    LOC_TABLE,
+    LOC_WON,
+    M_CARD,
+    M_KIND,
+    M_MASK,
+    M_OWNER,
+    M_TARGET,
+    M_VALUE,
+    M_ZWICK,
+    MAX_HAND,
+    MAX_UNITS,
+    MOVE_WIDTH,
+    NC,
+    R_AFTER_ZWICK,
+    R_CANON,
+    R_CAPTURE_SEVERAL,
+    R_CUT_RANK,
+    R_DECK,
+    R_DECK_SIZE,
+    R_DIETZE_LOOSE,
+    R_DIETZE_MIN,
+    R_FINAL_HAND,
+    R_FIRST_DEALER,
+    R_FIRST_NSTEPS,
+    R_FIRST_STEPS,
+    R_FORCED,
+    R_IS_VJOKER,
+    R_IS_WILD,
+    R_JOKER_CAPTURE,
+    R_JOKER_SUM,
+    R_JOKER_SWEEP_ZWICK,
+    R_MAGGER,
+    R_MAX_BUILD,
+    R_MAX_STAGES,
+    R_MOST_CARDS,
+    R_NSIDES,
+    R_OWNER_BUILDS,
+    R_PARTNER_BUILDS,
+    R_PLAYERS,
+    R_POINTS,
+    R_SIDE_OF,
+    R_STAGE_HAND,
+    R_STAGE_PACKET,
+    R_SUBTRACT_EITHER,
+    R_VAL1,
+    R_VAL2,
+    R_ZWICK_POINTS,
+    S_ANCHOR,
+    S_ASK_ANS,
+    S_ASK_N,
+    S_ASK_Q,
+    S_AZ_LEFT,
+    S_DEALER,
+    S_DEALT_TO,
+    S_HAND_N,
+    S_HANDS,
+    S_LAST_CAPT,
+    S_LOC,
+    S_NEXT,
+    S_NUNITS,
+    S_PHASE,
+    S_PLIES,
+    S_STAGE,
+    S_STOCK,
+    S_STOCK_LEN,
+    S_STOCK_TOP,
+    S_TO_MOVE,
+    S_UBUILD,
+    S_UNITS,
+    S_UOWNER,
+    S_UVALUE,
+    S_WON_N,
+    S_ZWICKS,
+    STATE_SIZE,
+)
+
+PHASE_NORMAL = 0
+PHASE_AZ_TRAIL = 1
+PHASE_DIETZE = 2
+PHASE_OVER = 3
+
+JC_ANY = 0
+JC_JOKER_ONLY = 1
+JC_LONE = 2
+JC_NEVER = 3
+
+AZ_NEXT = 0
+AZ_ZWICKER = 1
+AZ_ALL = 2
+
+MAX_OPTS = 13  # a wild joker takes any value 2..14
+ONE = np.int64(1)
+
+
+# ------------------------------------------------------------------------------------------------
+# Small helpers
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def card_has_value(R, c, v):
+    if R[R_IS_WILD + c]:
+        return 2 <= v <= 14
+    return R[R_VAL1 + c] == v or R[R_VAL2 + c] == v
+
+
+@njit(cache=True)
+def hand_card(S, p, i):
+    return S[S_HANDS + p * MAX_HAND + i]
+
+
+@njit(cache=True)
+def hand_insert(S, p, c):
+    n = S[S_HAND_N + p]
+    base = S_HANDS + p * MAX_HAND
+    i = n
+    while i > 0 and S[base + i - 1] > c:
+        S[base + i] = S[base + i - 1]
+        i -= 1
+    S[base + i] = c
+    S[S_HAND_N + p] = n + 1
+    S[S_LOC + c] = LOC_HAND + p
+
+
+@njit(cache=True)
+def hand_remove(S, p, c):
+    n = S[S_HAND_N + p]
+    base = S_HANDS + p * MAX_HAND
+    j = 0
+    for i in range(n):
+        x = S[base + i]
+        if x != c:
+            S[base + j] = x
+            j += 1
+    S[S_HAND_N + p] = j
+
+
+@njit(cache=True)
+def add_unit(S, c, value, owner, build):
+    n = S[S_NUNITS]
+    S[S_UNITS + n] = c
+    S[S_NUNITS] = n + 1
+    S[S_LOC + c] = LOC_TABLE
+    S[S_ANCHOR + c] = c
+    S[S_NEXT + c] = -1
+    S[S_UVALUE + c] = value
+    S[S_UOWNER + c] = owner
+    S[S_UBUILD + c] = build
+
+
+@njit(cache=True)
+def unit_has_wild(R, S, a):
+    c = a
+    while c != -1:
+        if R[R_IS_WILD + c]:
+            return True
+        c = S[S_NEXT + c]
+    return False
+
+
+@njit(cache=True)
+def is_playable_copy(R, S, p, i):
+    """Only the first of identical copies in a hand is played (RULE_CHOICES: identical copies)."""
+    c = hand_card(S, p, i)
+    canon = R[R_CANON + c]
+    for j in range(i):
+        if R[R_CANON + hand_card(S, p, j)] == canon:
+            return False
+    return True
+
+
+@njit(cache=True)
+def card_values(R, c, out):
+    """Write the values a played card may take into ``out``; return how many (ascending)."""
+    if R[R_IS_WILD + c]:
+        for k in range(MAX_OPTS):
+            out[k] = 2 + k
+        return MAX_OPTS
+    out[0] = R[R_VAL1 + c]
+    if R[R_VAL2 + c] > 0:
+        out[1] = R[R_VAL2 + c]
+        return 2
+    return 1
+
+
+@njit(cache=True)
+def unit_values(R, S, a, out):
+    """Values a table unit counts as (build: its value; loose: the card's values)."""
+    if S[S_UBUILD + a]:
+        out[0] = S[S_UVALUE + a]
+        return 1
+    return card_values(R, a, out)
+
+
+# ------------------------------------------------------------------------------------------------
+# Owner's duty: the distinct values of one's builds matched to distinct hand cards
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def duty_ok(R, S, p, excl_mask, add_value, removed_card):
+    """True when seat ``p``'s builds (those at table indices not in ``excl_mask``, plus a new one of
+    value ``add_value`` if > 0) can be matched to distinct cards of his hand without
+    ``removed_card``."""
+    n = S[S_NUNITS]
+    vals = np.empty(n + 1, np.int64)
+    nv = 0
+    if add_value > 0:
+        vals[0] = add_value
+        nv = 1
+    for i in range(n):
+        if (excl_mask >> i) & ONE:
+            continue
+        a = S[S_UNITS + i]
+        if S[S_UBUILD + a] and S[S_UOWNER + a] == p:
+            v = S[S_UVALUE + a]
+            seen = False
+            for k in range(nv):
+                if vals[k] == v:
+                    seen = True
+                    break
+            if not seen:
+                vals[nv] = v
+                nv += 1
+    if nv == 0:
+        return True
+    hn = S[S_HAND_N + p]
+    hand = np.empty(hn, np.int64)
+    h = 0
+    for i in range(hn):
+        c = hand_card(S, p, i)
+        if c != removed_card:
+            hand[h] = c
+            h += 1
+    if nv > h:
+        return False
+    # Backtracking assignment of values to distinct cards (sizes are tiny).
+    choice = np.full(nv, -1, np.int64)
+    used = np.int64(0)
+    i = 0
+    while i >= 0:
+        if i == nv:
+            return True
+        j = choice[i]
+        if j >= 0:
+            used &= ~(ONE << j)
+        j += 1
+        while j < h and (((used >> j) & ONE) or not card_has_value(R, hand[j], vals[i])):
+            j += 1
+        if j < h:
+            choice[i] = j
+            used |= ONE << j
+            i += 1
+            if i < nv:
+                choice[i] = -1
+        else:
+            choice[i] = -1
+            i -= 1
+    return False
+
+
+@njit(cache=True)
+def has_duty_trail(R, S, p):
+    for i in range(S[S_HAND_N + p]):
+        if duty_ok(R, S, p, 0, 0, hand_card(S, p, i)):
+            return True
+    return False
+
+
+@njit(cache=True)
+def owns_build_of(S, q, v):
+    for i in range(S[S_NUNITS]):
+        a = S[S_UNITS + i]
+        if S[S_UBUILD + a] and S[S_UOWNER + a] == q and S[S_UVALUE + a] == v:
+            return True
+    return False
+
+
+@njit(cache=True)
+def magger_answer(R, S, q, n):
+    return duty_ok(R, S, q, 0, n, -1)
+
+
+# ------------------------------------------------------------------------------------------------
+# Capture enumeration
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def grow(buf):
+    new = np.empty(buf.shape[0] * 2, buf.dtype)
+    new[: buf.shape[0]] = buf
+    return new
+
+
+@njit(cache=True)
+def enum_groups(natoms, aopt, anopt, asumok, avail, v, groups, ng):
+    """Append to ``groups`` every atom mask whose values (one option each) add up to ``v``.
+    A group of two or more atoms may only contain sum-allowed atoms. Returns (groups, ng)."""
+    su = np.empty(natoms + 1, np.int64)
+    so = np.empty(natoms + 1, np.int64)
+    base = np.empty(natoms + 1, np.int64)
+    bmask = np.empty(natoms + 1, np.int64)
+    d = 0
+    su[0] = 0
+    so[0] = 0
+    base[0] = 0
+    bmask[0] = 0
+    while d >= 0:
+        j = su[d]
+        if j >= natoms:
+            d -= 1
+            continue
+        if not ((avail >> j) & ONE) or so[d] >= anopt[j] or (d > 0 and not asumok[j]):
+            su[d] = j + 1
+            so[d] = 0
+            continue
+        k = so[d]
+        so[d] = k + 1
+        s = base[d] + aopt[j, k]
+        if s > v:  # options ascend: the rest of this atom's options are larger still
+            su[d] = j + 1
+            so[d] = 0
+            continue
+        m = bmask[d] | (ONE << j)
+        if s == v:
+            if ng >= groups.shape[0]:
+                groups = grow(groups)
+            groups[ng] = m
+            ng += 1
+        elif asumok[j]:
+            d += 1
+            su[d] = j + 1
+            so[d] = 0
+            base[d] = s
+            bmask[d] = m
+    return groups, ng
+
+
+@njit(cache=True)
+def enum_unions(groups, ng, out, nout):
+    """Append every union of pairwise disjoint groups to ``out``. Returns (out, nout)."""
+    if ng == 0:
+        return out, nout
+    stg = np.empty(ng + 1, np.int64)
+    stu = np.empty(ng + 1, np.int64)
+    top = 0
+    stg[0] = 0
+    stu[0] = 0
+    while top >= 0:
+        g = stg[top]
+        if g >= ng:
+            top -= 1
+            continue
+        stg[top] = g + 1
+        m = groups[g]
+        if (m & stu[top]) == 0:
+            u = stu[top] | m
+            if nout >= out.shape[0]:
+                out = grow(out)
+            out[nout] = u
+            nout += 1
+            top += 1
+            stg[top] = g + 1
+            stu[top] = u
+    return out, nout
+
+
+@njit(cache=True)
+def build_atoms(R, S, aopt, anopt, asumok, awild, aunit, card_atoms, whole_bit):
+    """Fill the capture atoms: one per table unit, plus (``dietze_loose_builds``) one per card of
+    every build. Returns the number of atoms."""
+    n = S[S_NUNITS]
+    tmp = np.empty(MAX_OPTS, np.int64)
+    na = 0
+    for i in range(n):
+        a = S[S_UNITS + i]
+        k = unit_values(R, S, a, tmp)
+        for t in range(k):
+            aopt[na, t] = tmp[t]
+        anopt[na] = k
+        # A loose valued joker joins sums only with joker_sum_capture.
+        asumok[na] = not (not S[S_UBUILD + a] and R[R_IS_VJOKER + a] and not R[R_JOKER_SUM])
+        awild[na] = unit_has_wild(R, S, a)
+        aunit[na] = i
+        whole_bit[i] = ONE << na
+        card_atoms[i] = 0
+        na += 1
+    if R[R_DIETZE_LOOSE]:
+        for i in range(n):
+            a = S[S_UNITS + i]
+            if not S[S_UBUILD + a]:
+                continue
+            c = a
+            while c != -1:
+                if na >= MAX_UNITS:
+                    raise ValueError("too many table cards for 64-bit capture sets")
+                k = card_values(R, c, tmp)
+                for t in range(k):
+                    aopt[na, t] = tmp[t]
+                anopt[na] = k
+                asumok[na] = not (R[R_IS_VJOKER + c] and not R[R_JOKER_SUM])
+                awild[na] = awild[i]
+                aunit[na] = i
+                card_atoms[i] |= ONE << na
+                na += 1
+                c = S[S_NEXT + c]
+    return na
+
+
+@njit(cache=True)
+def captures_for_card(R, S, c, natoms, aopt, anopt, asumok, awild, aunit, card_atoms, whole_bit, groups, unions):
+    """All distinct capture sets (unit masks) of played card ``c`` with their smallest proving
+    value. Returns (masks, values, count, groups, unions) — the last two are grown buffers."""
+    n = S[S_NUNITS]
+    # Atoms this card may take (Grupp table-joker restrictions).
+    jc = R[R_JOKER_CAPTURE]
+    avail = np.int64(0)
+    for k in range(natoms):
+        ok = True
+        if awild[k] and jc != JC_ANY:
+            if jc == JC_NEVER:
+                ok = False
+            elif jc == JC_JOKER_ONLY:
+                ok = R[R_IS_WILD + c] == 1
+            else:
+                ok = n == 1
+        if ok:
+            avail |= ONE << k
+    vals = np.empty(MAX_OPTS, np.int64)
+    nvals = card_values(R, c, vals)
+    res_mask = np.empty(16, np.int64)
+    res_val = np.empty(16, np.int64)
+    nres = 0
+    several = R[R_CAPTURE_SEVERAL] == 1 and nvals > 1
+    passes = 1 if several else nvals
+    for vi in range(passes):
+        ng = 0
+        if several:
+            for t in range(nvals):
+                groups, ng = enum_groups(natoms, aopt, anopt, asumok, avail, vals[t], groups, ng)
+            value = 0
+        else:
+            value = vals[vi]
+            groups, ng = enum_groups(natoms, aopt, anopt, asumok, avail, value, groups, ng)
+        if ng == 0:
+            continue
+        gs = np.unique(groups[:ng])
+        nu = 0
+        unions, nu = enum_unions(gs, gs.shape[0], unions, nu)
+        us = np.unique(unions[:nu])
+        for t in range(us.shape[0]):
+            m = us[t]
+            if R[R_DIETZE_LOOSE]:
+                um = np.int64(0)
+                valid = True
+                for i in range(n):
+                    cm = m & card_atoms[i]
+                    if cm != 0:
+                        if cm != card_atoms[i] or (m & whole_bit[i]) != 0:
+                            valid = False
+                            break
+                        um |= ONE << i
+                    elif (m & whole_bit[i]) != 0:
+                        um |= ONE << i
+                if not valid:
+                    continue
+                m = um
+            if nres >= res_mask.shape[0]:
+                res_mask = grow(res_mask)
+                res_val = grow(res_val)
+            res_mask[nres] = m
+            res_val[nres] = value
+            nres += 1
+    # Deduplicate by mask, keeping the smallest value (values were visited in ascending order).
+    if nres > 1:
+        order = np.argsort(res_mask[:nres], kind="mergesort")
+        out_m = np.empty(nres, np.int64)
+        out_v = np.empty(nres, np.int64)
+        k = 0
+        for t in range(nres):
+            j = order[t]
+            if k > 0 and out_m[k - 1] == res_mask[j]:
+                continue
+            out_m[k] = res_mask[j]
+            out_v[k] = res_val[j]
+            k += 1
+        return out_m, out_v, k, groups, unions
+    return res_mask, res_val, nres, groups, unions
+
+
+# ------------------------------------------------------------------------------------------------
+# Legal moves
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def push_move(buf, n, kind, card, value, mask, target, owner, zwick):
+    if n >= buf.shape[0]:
+        new = np.empty((buf.shape[0] * 2, MOVE_WIDTH), np.int64)
+        new[: buf.shape[0]] = buf
+        buf = new
+    buf[n, M_KIND] = kind
+    buf[n, M_CARD] = card
+    buf[n, M_VALUE] = value
+    buf[n, M_MASK] = mask
+    buf[n, M_TARGET] = target
+    buf[n, M_OWNER] = owner
+    buf[n, M_ZWICK] = zwick
+    buf[n, 7] = 0
+    return buf, n + 1
+
+
+@njit(cache=True)
+def has_build_move(buf, start, n, card, target, value, owner):
+    for k in range(start, n):
+        if (
+            buf[k, M_KIND] == KIND_BUILD
+            and buf[k, M_CARD] == card
+            and buf[k, M_TARGET] == target
+            and buf[k, M_VALUE] == value
+            and buf[k, M_OWNER] == owner
+        ):
+            return True
+    return False
+
+
+@njit(cache=True)
+def gen_moves(R, S, buf):
+    """Every legal whole move of the player to move, written into ``buf`` (grown if needed).
+    Returns (buf, count)."""
+    nm = 0
+    phase = S[S_PHASE]
+    if phase == PHASE_OVER:
+        return buf, 0
+    p = S[S_TO_MOVE]
+    hn = S[S_HAND_N + p]
+    n = S[S_NUNITS]
+    trail_only = phase != PHASE_NORMAL
+    owner_builds = R[R_OWNER_BUILDS] == 1
+
+    if not trail_only and n > 0:
+        natoms_cap = MAX_UNITS
+        aopt = np.zeros((natoms_cap, MAX_OPTS), np.int64)
+        anopt = np.zeros(natoms_cap, np.int64)
+        asumok = np.zeros(natoms_cap, np.bool_)
+        awild = np.zeros(natoms_cap, np.bool_)
+        aunit = np.zeros(natoms_cap, np.int64)
+        card_atoms = np.zeros(MAX_UNITS, np.int64)
+        whole_bit = np.zeros(MAX_UNITS, np.int64)
+        natoms = build_atoms(R, S, aopt, anopt, asumok, awild, aunit, card_atoms, whole_bit)
+        groups = np.empty(64, np.int64)
+        unions = np.empty(64, np.int64)
+        full = (ONE << n) - 1 if n < 64 else np.int64(-1)
+        for i in range(hn):
+            if not is_playable_copy(R, S, p, i):
+                continue
+            c = hand_card(S, p, i)
+            masks, values, k, groups, unions = captures_for_card(
+                R, S, c, natoms, aopt, anopt, asumok, awild, aunit, card_atoms, whole_bit, groups, unions
+            )
+            for t in range(k):
+                m = masks[t]
+                if owner_builds and not duty_ok(R, S, p, m, 0, c):
+                    continue
+                zw = 1 if m == full else 0
+                if zw and R[R_IS_WILD + c] and not R[R_JOKER_SWEEP_ZWICK]:
+                    zw = 0
+                buf, nm = push_move(buf, nm, KIND_CAPTURE, c, values[t], m, -1, -1, zw)
+        if R[R_FORCED] and nm > 0:
+            return buf, nm
+
+    if not trail_only:
+        buf, nm = gen_builds(R, S, p, buf, nm)
+
+    for i in range(hn):
+        if not is_playable_copy(R, S, p, i):
+            continue
+        c = hand_card(S, p, i)
+        if not owner_builds or duty_ok(R, S, p, 0, 0, c):
+            buf, nm = push_move(buf, nm, KIND_TRAIL, c, 0, 0, -1, -1, 0)
+    return buf, nm
+
+
+@njit(cache=True)
+def gen_builds(R, S, p, buf, nm):
+    n = S[S_NUNITS]
+    hn = S[S_HAND_N + p]
+    pv = np.empty(MAX_OPTS, np.int64)
+    ov = np.empty(MAX_OPTS, np.int64)
+    if not R[R_OWNER_BUILDS]:
+        # Classic / Grupp: add onto one unit, at most 14, no owner.
+        restricted = R[R_JOKER_CAPTURE] != JC_ANY
+        for i in range(hn):
+            if not is_playable_copy(R, S, p, i):
+                continue
+            c = hand_card(S, p, i)
+            start = nm
+            npv = card_values(R, c, pv)
+            for u in range(n):
+                a = S[S_UNITS + u]
+                if restricted and unit_has_wild(R, S, a):
+                    continue
+                nov = unit_values(R, S, a, ov)
+                for x in range(npv):
+                    for y in range(nov):
+                        nv = pv[x] + ov[y]
+                        if nv <= 14 and not has_build_move(buf, start, nm, c, u, nv, -1):
+                            buf, nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, -1, 0)
+        return buf, nm
+
+    # Joker variants: new single-card builds and modifications, with owners.
+    max_build = R[R_MAX_BUILD]
+    players = R[R_PLAYERS]
+    side = R[R_SIDE_OF + p]
+    partner_builds = R[R_PARTNER_BUILDS] == 1
+    asking = R[R_MAGGER] == 1 and S[S_ASK_Q] == -1
+    ask_ok = np.zeros(max_build + 1, np.bool_)
+    cand = np.empty(4 * MAX_OPTS * MAX_OPTS + MAX_OPTS, np.int64)
+    for i in range(hn):
+        if not is_playable_copy(R, S, p, i):
+            continue
+        c = hand_card(S, p, i)
+        start = nm
+        npv = card_values(R, c, pv)
+        for u in range(-1, n):
+            # Candidate announced values for this target.
+            nc = 0
+            if u == -1:
+                for x in range(npv):
+                    cand[nc] = pv[x]
+                    nc += 1
+            else:
+                a = S[S_UNITS + u]
+                nov = unit_values(R, S, a, ov)
+                for x in range(npv):
+                    for y in range(nov):
+                        o = ov[y]
+                        q = pv[x]
+                        cand[nc] = o + q
+                        nc += 1
+                        if o - q >= 1:
+                            cand[nc] = o - q
+                            nc += 1
+                        if R[R_SUBTRACT_EITHER] and q - o >= 1:
+                            cand[nc] = q - o
+                            nc += 1
+                        if q == o:
+                            cand[nc] = o
+                            nc += 1
+            excl = np.int64(0) if u == -1 else ONE << u
+            tgt_owner = -1 if u == -1 else S[S_UOWNER + S[S_UNITS + u]]
+            for t in range(nc):
+                nv = cand[t]
+                if nv < 1 or nv > max_build:
+                    continue
+                # For himself: the holding requirement is the duty test with the new value.
+                if not has_build_move(buf, start, nm, c, u, nv, p):
+                    if duty_ok(R, S, p, excl, nv, c):
+                        buf, nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, p, 0)
+                if not partner_builds:
+                    continue
+                mover_ok = -1  # lazily computed: mover's duty when the build goes to a partner
+                for q in range(players):
+                    if q == p or R[R_SIDE_OF + q] != side:
+                        continue
+                    allowed = owns_build_of(S, q, nv) or (
+                        S[S_ASK_Q] == q and S[S_ASK_N] == nv and S[S_ASK_ANS] == 1
+                    )
+                    if not allowed and not asking:
+                        continue
+                    if mover_ok == -1:
+                        mover_ok = 1 if duty_ok(R, S, p, excl, 0, c) else 0
+                    if mover_ok == 0:
+                        break
+                    if not allowed:
+                        ask_ok[nv] = True
+                        continue
+                    if has_build_move(buf, start, nm, c, u, nv, q):
+                        continue
+                    q_excl = excl if tgt_owner == q else np.int64(0)
+                    if duty_ok(R, S, q, q_excl, nv, -1):
+                        buf, nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, q, 0)
+    if asking:
+        for q in range(players):
+            if q == p or R[R_SIDE_OF + q] != side:
+                continue
+            for nv in range(1, max_build + 1):
+                if ask_ok[nv] and not owns_build_of(S, q, nv):
+                    buf, nm = push_move(buf, nm, KIND_ASK, -1, nv, 0, -1, q, 0)
+    return buf, nm
+
+
+@njit(cache=True)
+def legal_moves(R, S):
+    """Legal whole moves as an (n, MOVE_WIDTH) int64 array."""
+    buf = np.empty((32, MOVE_WIDTH), np.int64)
+    buf, n = gen_moves(R, S, buf)
+    return buf[:n].copy()
+
+
+# ------------------------------------------------------------------------------------------------
+# Dealing and turn sequencing
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def give_card(S, p):
+    top = S[S_STOCK_TOP]
+    c = S[S_STOCK + top]
+    S[S_STOCK_TOP] = top + 1
+    hand_insert(S, p, c)
+    S[S_DEALT_TO + c] = p
+
+
+@njit(cache=True)
+def table_card(S):
+    top = S[S_STOCK_TOP]
+    c = S[S_STOCK + top]
+    S[S_STOCK_TOP] = top + 1
+    add_unit(S, c, 0, -1, 0)
+
+
+@njit(cache=True)
+def deal_hands(R, S, each, packet):
+    players = R[R_PLAYERS]
+    forehand = (S[S_DEALER] + 1) % players
+    for _ in range(each // packet):
+        for i in range(players):
+            for _ in range(packet):
+                give_card(S, (forehand + i) % players)
+
+
+@njit(cache=True)
+def deal_stage(R, S):
+    players = R[R_PLAYERS]
+    if S[S_STAGE] == 0:
+        for k in range(R[R_FIRST_NSTEPS]):
+            kind = R[R_FIRST_STEPS + 3 * k]
+            count = R[R_FIRST_STEPS + 3 * k + 1]
+            if kind == 0:
+                deal_hands(R, S, count, max(1, R[R_FIRST_STEPS + 3 * k + 2]))
+            else:
+                for _ in range(count):
+                    table_card(S)
+        return
+    left = S[S_STOCK_LEN] - S[S_STOCK_TOP]
+    final_hand = R[R_FINAL_HAND]
+    if final_hand > 0 and left == players * final_hand:
+        deal_hands(R, S, final_hand, 1)
+    elif left >= players * R[R_STAGE_HAND]:
+        deal_hands(R, S, R[R_STAGE_HAND], R[R_STAGE_PACKET])
+    else:  # the last-deal rule: one at a time from forehand as far as the cards go
+        forehand = (S[S_DEALER] + 1) % players
+        i = 0
+        while S[S_STOCK_TOP] < S[S_STOCK_LEN]:
+            give_card(S, (forehand + i) % players)
+            i += 1
+
+
+@njit(cache=True)
+def begin_turn(R, S, q):
+    S[S_TO_MOVE] = q
+    S[S_PHASE] = PHASE_NORMAL
+    S[S_ASK_Q] = -1
+    S[S_ASK_N] = -1
+    S[S_ASK_ANS] = -1
+    if R[R_DIETZE_MIN] > 0 and S[S_NUNITS] < R[R_DIETZE_MIN] and has_duty_trail(R, S, q):
+        S[S_PHASE] = PHASE_DIETZE
+
+
+@njit(cache=True)
+def finish_hand(R, S):
+    side = S[S_LAST_CAPT]
+    if side >= 0:
+        for i in range(S[S_NUNITS]):
+            c = S[S_UNITS + i]
+            while c != -1:
+                S[S_LOC + c] = LOC_WON + side
+                S[S_WON_N + side] += 1
+                c = S[S_NEXT + c]
+        S[S_NUNITS] = 0
+    S[S_PHASE] = PHASE_OVER
+    S[S_ASK_Q] = -1
+    S[S_ASK_N] = -1
+    S[S_ASK_ANS] = -1
+
+
+@njit(cache=True)
+def next_normal_turn(R, S, p):
+    """Give the next normal turn after seat ``p``; end stages and the hand as needed."""
+    players = R[R_PLAYERS]
+    while True:
+        for k in range(1, players + 1):
+            q = (p + k) % players
+            if S[S_HAND_N + q] > 0:
+                begin_turn(R, S, q)
+                return
+        if S[S_STOCK_TOP] < S[S_STOCK_LEN] and S[S_STAGE] + 1 < R[R_MAX_STAGES]:
+            if R[R_DIETZE_MIN] > 0:
+                while S[S_NUNITS] < R[R_DIETZE_MIN] and S[S_STOCK_TOP] < S[S_STOCK_LEN]:
+                    table_card(S)
+            S[S_STAGE] += 1
+            deal_stage(R, S)
+            p = S[S_DEALER]
+            continue
+        finish_hand(R, S)
+        return
+
+
+@njit(cache=True)
+def continue_all_trail(R, S, last):
+    players = R[R_PLAYERS]
+    while S[S_AZ_LEFT] > 0:
+        q = (last + 1) % players
+        if S[S_HAND_N + q] > 0 and has_duty_trail(R, S, q):
+            S[S_PHASE] = PHASE_AZ_TRAIL
+            S[S_TO_MOVE] = q
+            S[S_ASK_Q] = -1
+            S[S_ASK_N] = -1
+            S[S_ASK_ANS] = -1
+            return
+        S[S_AZ_LEFT] -= 1
+        last = q
+    next_normal_turn(R, S, last)
+
+
+@njit(cache=True)
+def end_turn(R, S, p, zwick):
+    phase = S[S_PHASE]
+    S[S_ASK_Q] = -1
+    S[S_ASK_N] = -1
+    S[S_ASK_ANS] = -1
+    if phase == PHASE_DIETZE:
+        if S[S_HAND_N + p] > 0:
+            if S[S_NUNITS] < R[R_DIETZE_MIN] and has_duty_trail(R, S, p):
+                return
+            S[S_PHASE] = PHASE_NORMAL
+            return
+        next_normal_turn(R, S, p)
+        return
+    if phase == PHASE_AZ_TRAIL:
+        if R[R_AFTER_ZWICK] == AZ_ZWICKER:
+            next_normal_turn(R, S, p)
+        else:
+            S[S_AZ_LEFT] -= 1
+            continue_all_trail(R, S, p)
+        return
+    if zwick and R[R_AFTER_ZWICK] == AZ_ZWICKER:
+        if S[S_HAND_N + p] > 0 and has_duty_trail(R, S, p):
+            S[S_PHASE] = PHASE_AZ_TRAIL
+            return
+        next_normal_turn(R, S, p)
+        return
+    if zwick and R[R_AFTER_ZWICK] == AZ_ALL:
+        S[S_AZ_LEFT] = R[R_PLAYERS]
+        continue_all_trail(R, S, p)
+        return
+    next_normal_turn(R, S, p)
+
+
+# ------------------------------------------------------------------------------------------------
+# Apply
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def apply_move(R, S, mv):
+    """Apply one move row to ``S`` in place (the caller guarantees it is legal)."""
+    p = S[S_TO_MOVE]
+    kind = mv[M_KIND]
+    S[S_PLIES] += 1
+    if kind == KIND_ASK:
+        q = mv[M_OWNER]
+        n = mv[M_VALUE]
+        S[S_ASK_Q] = q
+        S[S_ASK_N] = n
+        S[S_ASK_ANS] = 1 if magger_answer(R, S, q, n) else 0
+        return
+    c = mv[M_CARD]
+    hand_remove(S, p, c)
+    zwick = False
+    if kind == KIND_TRAIL:
+        add_unit(S, c, 0, -1, 0)
+    elif kind == KIND_CAPTURE:
+        side = R[R_SIDE_OF + p]
+        mask = mv[M_MASK]
+        n = S[S_NUNITS]
+        won = 1
+        S[S_LOC + c] = LOC_WON + side
+        k = 0
+        for i in range(n):
+            a = S[S_UNITS + i]
+            if (mask >> i) & ONE:
+                x = a
+                while x != -1:
+                    S[S_LOC + x] = LOC_WON + side
+                    won += 1
+                    x = S[S_NEXT + x]
+            else:
+                S[S_UNITS + k] = a
+                k += 1
+        S[S_NUNITS] = k
+        S[S_WON_N + side] += won
+        S[S_LAST_CAPT] = side
+        if k == 0 and not (R[R_IS_WILD + c] and not R[R_JOKER_SWEEP_ZWICK]):
+            zwick = True
+            S[S_ZWICKS + side] += 1
+    else:
+        target = mv[M_TARGET]
+        if target < 0:
+            add_unit(S, c, mv[M_VALUE], mv[M_OWNER], 1)
+        else:
+            a = S[S_UNITS + target]
+            x = a
+            while S[S_NEXT + x] != -1:
+                x = S[S_NEXT + x]
+            S[S_NEXT + x] = c
+            S[S_NEXT + c] = -1
+            S[S_LOC + c] = LOC_TABLE
+            S[S_ANCHOR + c] = a
+            S[S_UVALUE + a] = mv[M_VALUE]
+            S[S_UOWNER + a] = mv[M_OWNER]
+            S[S_UBUILD + a] = 1
+    end_turn(R, S, p, zwick)
+
+
+# ------------------------------------------------------------------------------------------------
+# New hands
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def empty_state(R):
+    S = np.zeros(STATE_SIZE, np.int32)
+    S[S_LOC : S_LOC + NC] = LOC_NONE
+    S[S_ANCHOR : S_ANCHOR + NC] = -1
+    S[S_NEXT : S_NEXT + NC] = -1
+    S[S_UOWNER : S_UOWNER + NC] = -1
+    S[S_DEALT_TO : S_DEALT_TO + NC] = -1
+    S[S_LAST_CAPT] = -1
+    S[S_ASK_Q] = -1
+    S[S_ASK_N] = -1
+    S[S_ASK_ANS] = -1
+    return S
+
+
+@njit(cache=True)
+def cut_for_dealer(R, order):
+    """Seats cut one card each from ``order``; the lowest (low_cut) or highest deals; ties recut."""
+    players = R[R_PLAYERS]
+    high = R[R_FIRST_DEALER] == 2
+    alive = np.ones(players, np.bool_)
+    pos = 0
+    n = order.shape[0]
+    while True:
+        best = -1
+        ranks = np.full(players, -1, np.int64)
+        for p in range(players):
+            if alive[p]:
+                if pos >= n:
+                    return p  # ran out of cards: the first remaining seat deals
+                ranks[p] = R[R_CUT_RANK + order[pos]]
+                pos += 1
+                if best == -1 or (ranks[p] > best if high else ranks[p] < best):
+                    best = ranks[p]
+        count = 0
+        last = -1
+        for p in range(players):
+            if alive[p] and ranks[p] == best:
+                count += 1
+                last = p
+            else:
+                alive[p] = False
+        if count == 1:
+            return last
+
+
+@njit(cache=True)
+def start_hand(R, S, order, dealer):
+    """Lay ``order`` (the whole deck, next card first) as the stock and deal stage 0."""
+    n = order.shape[0]
+    for i in range(n):
+        c = order[i]
+        S[S_STOCK + i] = c
+        S[S_LOC + c] = LOC_STOCK
+    S[S_STOCK_TOP] = 0
+    S[S_STOCK_LEN] = n
+    S[S_DEALER] = dealer
+    S[S_STAGE] = 0
+    deal_stage(R, S)
+    next_normal_turn(R, S, dealer)
+
+
+@njit(cache=True)
+def deal_order(R, seed):
+    """The shuffled deck and the dealer for ``seed`` (the only randomness of a hand)."""
+    np.random.seed(seed)
+    deck = R[R_DECK : R_DECK + R[R_DECK_SIZE]].astype(np.int64)
+    order = np.random.permutation(deck)
+    players = R[R_PLAYERS]
+    if R[R_FIRST_DEALER] == 0:
+        dealer = np.random.randint(players)
+    else:
+        dealer = cut_for_dealer(R, np.random.permutation(deck))
+    return order, dealer
+
+
+@njit(cache=True)
+def new_hand(R, seed):
+    S = empty_state(R)
+    order, dealer = deal_order(R, seed)
+    start_hand(R, S, order, dealer)
+    return S
+
+
+# ------------------------------------------------------------------------------------------------
+# Scoring
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def score(R, S):
+    """Points per side so far: card points + most cards + Zwicks."""
+    ns = R[R_NSIDES]
+    out = np.zeros(ns, np.int64)
+    for k in range(R[R_DECK_SIZE]):
+        c = R[R_DECK + k]
+        loc = S[S_LOC + c]
+        if LOC_WON <= loc < LOC_WON + ns:
+            out[loc - LOC_WON] += R[R_POINTS + c]
+    best = -1
+    count = 0
+    who = -1
+    for s in range(ns):
+        w = S[S_WON_N + s]
+        if w > best:
+            best = w
+            count = 1
+            who = s
+        elif w == best:
+            count += 1
+    if count == 1 and best > 0:
+        out[who] += R[R_MOST_CARDS]
+    for s in range(ns):
+        out[s] += S[S_ZWICKS + s] * R[R_ZWICK_POINTS]
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# Policies and whole playouts
+# ------------------------------------------------------------------------------------------------
+POLICY_RANDOM = 0
+POLICY_GREEDY = 1
+
+
+@njit(cache=True)
+def greedy_value(R, S, mv):
+    """The greedy baseline's score of a move (higher is better); documented in agents."""
+    kind = mv[M_KIND]
+    c = mv[M_CARD]
+    if kind == KIND_CAPTURE:
+        pts = R[R_POINTS + c]
+        cards = 1
+        mask = mv[M_MASK]
+        for i in range(S[S_NUNITS]):
+            if (mask >> i) & ONE:
+                x = S[S_UNITS + i]
+                while x != -1:
+                    pts += R[R_POINTS + x]
+                    cards += 1
+                    x = S[S_NEXT + x]
+        return 10.0 + pts + mv[M_ZWICK] * R[R_ZWICK_POINTS] + 0.1 * cards
+    if kind == KIND_BUILD:
+        return 1.0 + 0.01 * mv[M_VALUE]
+    if kind == KIND_TRAIL:
+        return -float(R[R_POINTS + c]) - 0.01 * max(R[R_VAL1 + c], R[R_VAL2 + c], 8 * R[R_IS_WILD + c])
+    return -100.0  # never ask
+
+
+@njit(cache=True)
+def choose(R, S, buf, n, policy):
+    if policy == POLICY_GREEDY:
+        best = -1e18
+        ties = 0
+        pick = 0
+        for k in range(n):
+            v = greedy_value(R, S, buf[k])
+            if v > best + 1e-9:
+                best = v
+                ties = 1
+                pick = k
+            elif abs(v - best) <= 1e-9:
+                ties += 1
+                if np.random.randint(ties) == 0:  # reservoir tie-break
+                    pick = k
+        return pick
+    return np.random.randint(n)
+
+
+@njit(cache=True)
+def play_out(R, S, policies, buf):
+    """Play ``S`` to the end in place, seat p using ``policies[p]``. Returns plies played."""
+    plies = 0
+    while S[S_PHASE] != PHASE_OVER:
+        buf, n = gen_moves(R, S, buf)
+        if n == 0:
+            raise ValueError("no legal move in a running hand")
+        k = choose(R, S, buf, n, policies[S[S_TO_MOVE]])
+        apply_move(R, S, buf[k])
+        plies += 1
+    return plies
+
+
+@njit(cache=True)
+def play_hands(R, seeds, policies):
+    """Deal and play one hand per seed entirely in compiled code.
+
+    Returns (scores[N, sides], zwicks[N, sides], won_side[N, NC], dealt_to[N, NC], plies[N]):
+    ``won_side`` is the side that won each card (-1 none/not in deck), ``dealt_to`` the seat it was
+    dealt to (-1 table/stock)."""
+    n = seeds.shape[0]
+    ns = R[R_NSIDES]
+    scores = np.zeros((n, ns), np.int64)
+    zwicks = np.zeros((n, ns), np.int64)
+    won_side = np.full((n, NC), -1, np.int8)
+    dealt = np.full((n, NC), -1, np.int8)
+    plies = np.zeros(n, np.int64)
+    buf = np.empty((64, MOVE_WIDTH), np.int64)
+    for h in range(n):
+        S = new_hand(R, seeds[h])
+        np.random.seed((seeds[h] * 69069 + 12345) % 4294967296)
+        plies[h] = play_out(R, S, policies, buf)
+        sc = score(R, S)
+        for s in range(ns):
+            scores[h, s] = sc[s]
+            zwicks[h, s] = S[S_ZWICKS + s]
+        for c in range(NC):
+            loc = S[S_LOC + c]
+            if LOC_WON <= loc < LOC_WON + ns:
+                won_side[h, c] = loc - LOC_WON
+            dealt[h, c] = S[S_DEALT_TO + c]
+    return scores, zwicks, won_side, dealt, plies
