@@ -1,0 +1,589 @@
+"""Python API of the trick engine: positions, readable actions, apply, returns, information strings,
+resampling and sessions. The numba kernels do the work; this module names things.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from zwick_ai import cards as C
+from zwick_ai.tricks import kernels as K
+from zwick_ai.tricks import layout as L
+from zwick_ai.tricks.rules import BID_NAMES, PART_POT, TrickRules
+
+MAX_SEED = 2**32 - 1
+
+
+class TrickState:
+    """A Zwikken/Zwicken position: the rules, one int32 array, and the chance seed.
+
+    With ``seed`` set, chance nodes are resolved automatically (deterministically from the seed and
+    the history length); with ``seed=None`` the caller supplies chance outcomes (scripted deals).
+    """
+
+    __slots__ = ("rules", "arr", "seed")
+
+    def __init__(self, rules: TrickRules, arr: np.ndarray, seed: int | None = None):
+        self.rules = rules
+        self.arr = arr
+        self.seed = seed
+
+    def copy(self) -> TrickState:
+        return TrickState(self.rules, self.arr.copy(), self.seed)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, TrickState)
+            and self.rules == other.rules
+            and np.array_equal(self.arr, other.arr)
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.arr.tobytes())
+
+    def __repr__(self) -> str:
+        return render(self)
+
+
+# ---- reading a position ----------------------------------------------------------------------------
+def _pf(p: int, f: int) -> int:
+    return L.S_PLAYERS + f * L.NP + p
+
+
+def to_move(state: TrickState) -> int:
+    """Seat to act; ``layout.CHANCE`` (-1) at a chance node, ``layout.TERMINAL`` (-2) at the end."""
+    return int(state.arr[L.S_CUR])
+
+
+def is_over(state: TrickState) -> bool:
+    return bool(state.arr[L.S_CUR] == L.TERMINAL)
+
+
+def is_chance(state: TrickState) -> bool:
+    return bool(state.arr[L.S_CUR] == L.CHANCE)
+
+
+def returns(state: TrickState) -> tuple[int, ...]:
+    """Each seat's net chip change in this deal so far (antes inside the deal included)."""
+    return tuple(int(state.arr[_pf(p, L.P_NET)]) for p in range(state.rules.players))
+
+
+def pot(state: TrickState) -> int:
+    return int(state.arr[L.S_POT])
+
+
+def phase(state: TrickState) -> str:
+    return L.PHASE_NAMES[state.arr[L.S_PHASE]]
+
+
+def result(state: TrickState) -> str:
+    return L.RESULT_NAMES[state.arr[L.S_RESULT]]
+
+
+def dealer(state: TrickState) -> int:
+    return int(state.arr[L.S_DEALER])
+
+
+def _cards_at(state: TrickState, code: int) -> list[int]:
+    return [c for c in range(L.NC) if state.arr[L.S_LOC + c] == code]
+
+
+def hand(state: TrickState, player: int) -> list[str]:
+    return [C.format_card(c) for c in _cards_at(state, L.L_HAND + player)]
+
+
+def upcards(state: TrickState) -> list[str]:
+    return [C.format_card(int(c)) for c in state.arr[L.S_UP : L.S_UP + state.arr[L.S_NUP]]]
+
+
+def trump(state: TrickState) -> str | None:
+    t = state.arr[L.S_TRUMP]
+    return C.SUITS[t] if t >= 0 else None
+
+
+def tricks_won(state: TrickState) -> tuple[int, ...]:
+    return tuple(int(state.arr[_pf(p, L.P_TRICKS)]) for p in range(state.rules.players))
+
+
+def card_points(state: TrickState) -> tuple[int, ...]:
+    return tuple(int(state.arr[_pf(p, L.P_POINTS)]) for p in range(state.rules.players))
+
+
+def current_trick(state: TrickState) -> list[tuple[int, str]]:
+    """(seat, card) of the cards in the trick being played, in play order; ``??`` if face down."""
+    a = state.arr
+    out = []
+    n = state.rules.players
+    q = int(a[L.S_LEADER])
+    for _ in range(n if q >= 0 else 0):
+        c = int(a[_pf(q, L.P_TCARD)])
+        if c >= 0:
+            out.append((q, "??" if a[_pf(q, L.P_TFD)] else C.format_card(c)))
+        q = (q + 1) % n
+    return out
+
+
+def history(state: TrickState) -> list[tuple[int, int, int]]:
+    """Events so far as (kind, seat, value) triples (``layout.H_*`` kinds)."""
+    a = state.arr
+    h = int(a[L.S_HLEN])
+    return [tuple(int(x) for x in a[L.S_HIST + 3 * i : L.S_HIST + 3 * i + 3]) for i in range(h)]
+
+
+# ---- action names ------------------------------------------------------------------------------------
+def bid_name(rules: TrickRules, level: int) -> str:
+    """The spoken call for a bid level (1..4)."""
+    name = BID_NAMES["modern" if rules.variant == "modern" else "parlett"][level - 1]
+    if rules.option("part_pot_bids"):
+        num, den = PART_POT[level - 1]
+        frac = "pot" if num == den else f"{num}/{den}"
+        return f"bid {frac}" if rules.variant == "parlett" else f"{name} ({frac})"
+    return name
+
+
+def action_name(rules: TrickRules, action: int) -> str:
+    """Name of a player action that needs no position (used in histories)."""
+    a = action
+    if a < L.A_DISCARD:
+        return f"play {C.format_card(a)}"
+    if a < L.A_PASS:
+        return f"discard {C.format_card(a - L.A_DISCARD)}"
+    modern = rules.variant == "modern"
+    if a == L.A_PASS:
+        return "pas" if modern else "pass"
+    if a == L.A_PLAYDECL:
+        return "play"
+    if L.A_BID <= a < L.A_BID + 4:
+        return bid_name(rules, a - L.A_BID + 1)
+    if a == L.A_PASS_KEN:
+        return "ik pas en ik ken hem"
+    if L.A_BID_KEN <= a < L.A_BID_KEN + 4:
+        return bid_name(rules, a - L.A_BID_KEN + 1) + " en ik ken hem"
+    if a == L.A_SEARCH:
+        return "zoeken" if modern else "turn new trump"
+    if a == L.A_STOP:
+        return "niet zoeken" if modern else "end deal"
+    if a == L.A_SWAP:
+        return "swap"
+    if a == L.A_KEEP:
+        return "keep"
+    if L.A_EXCH <= a < L.A_EXCH + 4:
+        return f"exchange {a - L.A_EXCH}"
+    raise ValueError(f"action id {a} is out of range 0..{L.NUM_ACTIONS - 1}")
+
+
+def action_string(state: TrickState, action: int) -> str:
+    """Readable name of a legal action (or chance outcome) in this position."""
+    a = state.arr
+    ph = a[L.S_PHASE]
+    if a[L.S_CUR] == L.CHANCE:
+        verb = {L.PH_CUT: "cut shows", L.PH_DEAL: "deal", L.PH_UPCARD: "turn up", L.PH_DRAW: "draw"}[int(ph)]
+        return f"{verb} {C.format_card(action)}"
+    if ph == L.PH_SWAP:
+        up = int(a[L.S_UP + a[L.S_SWAPK]])
+        ten = C.format_card((up // 13) * 13 + L.TEN)
+        return f"swap {ten} for upcard {C.format_card(up)}" if action == L.A_SWAP else f"keep {ten}"
+    if ph == L.PH_PLAY and _face_down_trick(state) and action // 13 != a[L.S_TRUMP]:
+        return f"play {C.format_card(action)} face down"
+    return action_name(state.rules, action)
+
+
+def _face_down_trick(state: TrickState) -> bool:
+    return state.rules.variant == "historic" and state.arr[L.S_TRICK] < state.rules.tricks - 1
+
+
+# ---- making positions --------------------------------------------------------------------------------
+def _check_seed(seed: int) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be a whole number in 0..{MAX_SEED}, not {seed!r}")
+    return int(seed)
+
+
+def new(rules: TrickRules) -> TrickState:
+    """The position before the shuffle; chance outcomes are to be applied by the caller."""
+    return TrickState(rules, K.new_state(rules.cfg), None)
+
+
+def deal(rules: TrickRules, seed: int = 0) -> TrickState:
+    """A fresh deal whose every chance event (cuts, deal, turn-ups, draws) follows from ``seed``."""
+    st = TrickState(rules, K.new_state(rules.cfg), _check_seed(seed))
+    _resolve_chance(st)
+    return st
+
+
+def scripted(
+    rules: TrickRules, hands: Sequence[Sequence[str]], upcard: str | None = None, cut: str | None = None
+) -> TrickState:
+    """A scripted deal: ``hands[seat]`` in notation, optionally the cut card and the first upcard.
+
+    Later chance events (re-turns, exchange draws) are applied by the caller with ``apply(state,
+    "KS")``. Raises ``ValueError`` when a card is repeated, not in the pack, or a hand has the
+    wrong size.
+    """
+    st = new(rules)
+    if len(hands) != rules.players:
+        raise ValueError(f"need {rules.players} hands, got {len(hands)}")
+    if rules.cfg[L.C_HUPF]:
+        if cut is None:
+            raise ValueError("with hupf the cut card must be given (cut='KS')")
+        st = apply(st, cut)
+    ids = [C.parse_cards(h) for h in hands]
+    flat = [c for h in ids for c in h]
+    if len(set(flat)) != len(flat):
+        raise ValueError("a card is dealt twice")
+    for i in range(rules.players):
+        p = (dealer(st) + 1 + i) % rules.players
+        if len(ids[p]) != rules.tricks:
+            raise ValueError(f"seat {p} must get {rules.tricks} cards, not {len(ids[p])}")
+        for c in sorted(ids[p]):
+            st = apply(st, c)
+    if upcard is not None:
+        st = apply(st, upcard)
+    return st
+
+
+def _resolve_chance(st: TrickState) -> None:
+    a, cfg = st.arr, st.rules.cfg
+    ids = np.empty(L.NC, dtype=np.int32)
+    probs = np.empty(L.NC, dtype=np.float64)
+    while a[L.S_CUR] == L.CHANCE:
+        k = K.chance_outcomes(a, cfg, ids, probs)
+        rng = np.random.default_rng([st.seed, int(a[L.S_HLEN])])
+        K.apply_chance(a, cfg, int(rng.choice(ids[:k], p=probs[:k] / probs[:k].sum())))
+
+
+# ---- moves -------------------------------------------------------------------------------------------
+def legal_actions(state: TrickState) -> list[int]:
+    """Legal action ids (ascending); at a chance node the possible outcomes (card ids)."""
+    if state.arr[L.S_CUR] == L.CHANCE:
+        return [c for c, _ in chance_outcomes(state)]
+    return [int(x) for x in K.legal_actions(state.arr, state.rules.cfg)]
+
+
+def chance_outcomes(state: TrickState) -> list[tuple[int, float]]:
+    ids = np.empty(L.NC, dtype=np.int32)
+    probs = np.empty(L.NC, dtype=np.float64)
+    k = K.chance_outcomes(state.arr, state.rules.cfg, ids, probs)
+    return [(int(ids[i]), float(probs[i])) for i in range(k)]
+
+
+def legal_moves(state: TrickState) -> list[str]:
+    """Readable names of the legal actions, in action-id order."""
+    return [action_string(state, a) for a in legal_actions(state)]
+
+
+def parse_action(state: TrickState, action: int | str) -> int:
+    """An action id from an id or a readable name (a bare card name works at chance nodes and for
+    ``play``). Raises ``ValueError`` listing the legal actions when it is not legal here."""
+    legal = legal_actions(state)
+    if isinstance(action, int | np.integer) and not isinstance(action, bool):
+        if int(action) in legal:
+            return int(action)
+    elif isinstance(action, str):
+        text = " ".join(action.lower().split())
+        for a in legal:
+            if text == action_string(state, a).lower():
+                return a
+        try:  # a bare card: the chance outcome, the card to play, or the card to discard
+            card = C.parse_card(action)
+        except ValueError:
+            card = -1
+        if 0 <= card < L.NC:
+            offset = L.A_DISCARD if state.arr[L.S_PHASE] == L.PH_DISCARD else 0
+            if card + offset in legal and (offset or state.arr[L.S_PHASE] in _CARD_PHASES):
+                return card + offset
+    shown = "; ".join(legal_moves(state)) or "none (the deal is over)"
+    raise ValueError(f"illegal action {action!r}; legal: {shown}")
+
+
+_CARD_PHASES = (L.PH_CUT, L.PH_DEAL, L.PH_UPCARD, L.PH_DRAW, L.PH_PLAY)
+
+
+def apply(state: TrickState, action: int | str) -> TrickState:
+    """The position after ``action`` (id or name); ``state`` is unchanged. With a seeded state the
+    chance events that follow are resolved too."""
+    a = parse_action(state, action)
+    out = state.copy()
+    K.apply(out.arr, out.rules.cfg, a)
+    if out.seed is not None:
+        _resolve_chance(out)
+    return out
+
+
+# ---- rendering -----------------------------------------------------------------------------------------
+def render(state: TrickState) -> str:
+    """The whole position (every hidden card shown), one field per line."""
+    a, r = state.arr, state.rules
+    lines = [
+        f"{r} phase={phase(state)} to_move={to_move(state)} dealer={dealer(state)} "
+        f"pot={pot(state)} (start {a[L.S_POT_START]}, play {a[L.S_POT0]}) result={result(state)}",
+        f"upcards={' '.join(upcards(state)) or '-'} trump={trump(state) or '-'} "
+        f"bottom={C.format_card(int(a[L.S_BOTTOM])) if a[L.S_BOTTOM] >= 0 else '-'} "
+        f"searches={a[L.S_NSEARCH]} passes={a[L.S_PASSES]} high={a[L.S_HIGH]}@{a[L.S_HIGHP]} "
+        f"speler={a[L.S_SPELER]} trick={a[L.S_TRICK]} leader={a[L.S_LEADER]}",
+    ]
+    for p in range(r.players):
+        f = [int(a[_pf(p, k)]) for k in range(L.NPF)]
+        lines.append(
+            f"seat {p}: hand={' '.join(hand(state, p)) or '-'} status={f[L.P_STATUS]} bid={f[L.P_BID]} "
+            f"asked={f[L.P_ASKED]} ann={f[L.P_ANN]} in={f[L.P_IN]} tricks={f[L.P_TRICKS]} "
+            f"points={f[L.P_POINTS]} net={f[L.P_NET]}"
+        )
+    lines.append("trick: " + (" ".join(f"{q}:{c}" for q, c in current_trick(state)) or "-"))
+    lines.append("stock: " + (C.format_cards(_cards_at(state, L.L_STOCK)) or "-"))
+    lines.append("history: " + " ".join(f"{k}.{w}.{v}" for k, w, v in history(state)))
+    return "\n".join(lines)
+
+
+def information_state_string(state: TrickState, player: int) -> str:
+    """Everything ``player`` has observed, in order (perfect recall), then his hand."""
+    r = state.rules
+    parts = [f"seat {player} of {r.players}, first dealer {r.dealer}, pot {r.pot}"]
+    for kind, who, v in history(state):
+        if kind == L.H_DEAL:
+            if who == player:
+                parts.append(f"deal {C.format_card(v)}")
+        elif kind == L.H_UP:
+            parts.append(f"up {C.format_card(v)}")
+        elif kind == L.H_CUT:
+            parts.append(f"cut {C.format_card(v)}")
+        elif kind == L.H_DRAW:
+            parts.append(f"draw {C.format_card(v)}" if who == player else f"{who} draws")
+        elif kind == L.H_DRAWPUB:
+            parts.append(f"{who} draws {C.format_card(v)}")
+        elif kind == L.H_ACT:
+            parts.append(f"{who}: {action_name(r, v)}")
+        elif kind == L.H_HIDDEN:
+            if who == player:
+                parts.append(f"{who}: {action_name(r, v)}" + (" face down" if v < L.A_DISCARD else ""))
+            else:
+                parts.append(f"{who}: " + ("play face down" if v < L.A_DISCARD else "discard"))
+    parts.append("hand " + (" ".join(hand(state, player)) or "-"))
+    return "; ".join(parts)
+
+
+def observation_string(state: TrickState, player: int) -> str:
+    """What ``player`` sees now (no history): hand, table, pot, calls, tricks."""
+    a, r = state.arr, state.rules
+    status = {0: "?", 1: "in", 2: "out"}
+    seats = [
+        f"{p}:{status[int(a[_pf(p, L.P_STATUS)])]} bid{int(a[_pf(p, L.P_BID)])}"
+        f" tricks{int(a[_pf(p, L.P_TRICKS)])}"
+        for p in range(r.players)
+    ]
+    return (
+        f"seat {player}; dealer {dealer(state)}; pot {pot(state)}; phase {phase(state)}; "
+        f"to move {to_move(state)}; hand {' '.join(hand(state, player)) or '-'}; "
+        f"upcards {' '.join(upcards(state)) or '-'}; trump {trump(state) or '-'}; "
+        f"cut {C.format_card(int(a[L.S_CUTCARD])) if a[L.S_CUTCARD] >= 0 else '-'}; "
+        f"trick {' '.join(f'{q}:{c}' for q, c in current_trick(state)) or '-'}; "
+        f"played {C.format_cards(_cards_at(state, L.L_PLAYED)) or '-'}; "
+        f"seats {', '.join(seats)}; net {' '.join(map(str, returns(state)))}"
+    )
+
+
+# ---- resampling ----------------------------------------------------------------------------------------
+def _known_to(state: TrickState, player: int) -> tuple[set[int], dict[int, set[int]]]:
+    """Cards ``player`` has seen, and per other seat the cards publicly seen in its hand."""
+    seen: set[int] = set()
+    public_of: dict[int, set[int]] = {q: set() for q in range(state.rules.players)}
+    up_orig: list[int] = []
+    swappers: list[int] = []
+    for kind, who, v in history(state):
+        if kind in (L.H_UP, L.H_CUT):
+            seen.add(v)
+            if kind == L.H_UP:
+                up_orig.append(v)
+        elif kind in (L.H_DEAL, L.H_DRAW) and who == player:
+            seen.add(v)
+        elif kind == L.H_DRAWPUB:
+            seen.add(v)
+            public_of[who].add(v)
+        elif kind == L.H_HIDDEN and who == player:
+            seen.add(v - L.A_DISCARD if v >= L.A_DISCARD else v)
+        elif kind == L.H_ACT and v < L.A_DISCARD:
+            seen.add(v)
+            public_of[who].add(v)
+        elif kind == L.H_ACT and v == L.A_SWAP:
+            swappers.append(who)
+    # Swaps happen in upcard order: the k-th changed upcard shows the ten the k-th swapper held.
+    a = state.arr
+    changed = [int(a[L.S_UP + k]) for k, orig in enumerate(up_orig) if int(a[L.S_UP + k]) != orig]
+    for ten, who in zip(changed, swappers, strict=True):
+        seen.add(ten)
+        public_of[who].add(ten)
+    public_of.pop(player, None)
+    return seen, public_of
+
+
+def resample(state: TrickState, player: int, rng: np.random.Generator, tries: int = 2000) -> TrickState:
+    """A full position consistent with everything ``player`` has observed.
+
+    The other seats' hidden cards (deals, draws) are re-dealt from the cards ``player`` has not
+    seen, with each seat's publicly seen cards (face-up plays, a swapped ten) put into that seat's
+    hidden slots; hidden actions of others (discards, face-down plays) are re-chosen uniformly
+    among the legal ones that keep those cards; then the history is replayed and the sample is
+    rejected if any observed action becomes illegal. Uniform over consistent deals when no hidden
+    actions occurred; otherwise approximately so. Raises ``RuntimeError`` after ``tries`` rejections.
+    """
+    if not 0 <= player < state.rules.players:
+        raise ValueError(f"player must be a seat in 0..{state.rules.players - 1}")
+    hist = history(state)
+    seen, public_of = _known_to(state, player)
+    deck = set(state.rules.deck)
+    hidden_slots: dict[int, list[int]] = {q: [] for q in public_of}
+    for i, (kind, who, _) in enumerate(hist):
+        if kind in (L.H_DEAL, L.H_DRAW) and who != player:
+            hidden_slots[who].append(i)
+    must = set().union(*public_of.values()) if public_of else set()
+    free_pool = sorted(deck - seen - must)
+    for _ in range(tries):
+        assign: dict[int, int] = {}
+        pool = list(rng.permutation(free_pool))
+        ok = True
+        for q, slots in hidden_slots.items():
+            need = sorted(public_of[q])
+            if len(need) > len(slots):
+                ok = False
+                break
+            chosen = rng.permutation(len(slots))[: len(need)]
+            for j, c in zip(chosen, need, strict=True):
+                assign[slots[j]] = c
+            for j in range(len(slots)):
+                if slots[j] not in assign:
+                    if not pool:
+                        ok = False
+                        break
+                    assign[slots[j]] = int(pool.pop())
+        if not ok:
+            continue
+        out = _replay(state, hist, assign, public_of, player, rng)
+        if out is not None:
+            return out
+    raise RuntimeError("resample: no consistent position found")
+
+
+def _replay(state, hist, assign, public_of, player, rng) -> TrickState | None:
+    st = new(state.rules)
+    a, cfg = st.arr, st.rules.cfg
+    ids = np.empty(L.NC, dtype=np.int32)
+    probs = np.empty(L.NC, dtype=np.float64)
+    # a run of sorted chance cards (a hand, an exchange draw) must be applied in increasing order
+    i = 0
+    n = len(hist)
+    while i < n:
+        kind, who, v = hist[i]
+        if kind in (L.H_DEAL, L.H_DRAW) and i in assign:
+            j = i
+            while j < n and hist[j][0] == kind and hist[j][1] == who and j in assign:
+                j += 1
+            run = sorted(assign[t] for t in range(i, j))
+            for c in run:
+                k = K.chance_outcomes(a, cfg, ids, probs)
+                if c not in ids[:k]:
+                    return None
+                K.apply_chance(a, cfg, c)
+            i = j
+            continue
+        if a[L.S_CUR] == L.CHANCE:
+            k = K.chance_outcomes(a, cfg, ids, probs)
+            if kind not in (L.H_DEAL, L.H_UP, L.H_CUT, L.H_DRAW, L.H_DRAWPUB) or v not in ids[:k]:
+                return None
+            K.apply_chance(a, cfg, v)
+        else:
+            if a[L.S_CUR] != who or kind not in (L.H_ACT, L.H_HIDDEN):
+                return None
+            legal = K.legal_actions(a, cfg)
+            if kind == L.H_HIDDEN and who != player:
+                keep = public_of.get(who, set())
+                if v >= L.A_DISCARD:
+                    cands = [x for x in legal if (x - L.A_DISCARD) not in keep]
+                else:
+                    trump_suit = a[L.S_TRUMP]
+                    cands = [x for x in legal if x // 13 != trump_suit and x not in keep]
+                if not cands:
+                    return None
+                v = int(cands[rng.integers(len(cands))])
+            elif v not in legal:
+                return None
+            K.apply_action(a, cfg, v)
+        i += 1
+    return st
+
+
+# ---- sessions ------------------------------------------------------------------------------------------
+Policy = Callable[[TrickState], "int | str"]
+
+
+def random_policy(seed: int = 0) -> Policy:
+    """A policy choosing uniformly among the legal actions."""
+    rng = np.random.default_rng(seed)
+
+    def choose(state: TrickState) -> int:
+        legal = legal_actions(state)
+        return legal[int(rng.integers(len(legal)))]
+
+    return choose
+
+
+def ante(rules: TrickRules, carried: int, dealer_seat: int) -> list[int]:
+    """Chips each seat puts in before a deal of a session (RULES.md B, C).
+
+    1853 and Zwicken: the dealer antes 3; parlett: everyone antes 1 every deal; modern: everyone
+    antes 1 when the pot is empty.
+    """
+    n = rules.players
+    if rules.variant == "parlett" or rules.variant == "modern" and carried == 0:
+        return [1] * n
+    if rules.variant in ("historic", "standard"):
+        return [3 if p == dealer_seat else 0 for p in range(n)]
+    return [0] * n
+
+
+@dataclass
+class Session:
+    """Result of :func:`play_session`: chips per seat (antes included) and the pot after each deal."""
+
+    chips: list[int]
+    pots: list[int] = field(default_factory=list)
+    results: list[str] = field(default_factory=list)
+    start_pot: int = 0
+
+    @property
+    def final_pot(self) -> int:
+        return self.pots[-1] if self.pots else self.start_pot
+
+
+def play_session(
+    rules: TrickRules, policies: Sequence[Policy], deals: int, seed: int = 0, start_pot: int = 0
+) -> Session:
+    """Play ``deals`` deals with the pot carried over and the deal passing left.
+
+    Before each deal the session charges the antes (:func:`ante`) and plays one episode with
+    ``pot`` = carried chips + antes. ``policies[seat](state)`` returns an action (id or name).
+    Chips are conserved: ``sum(chips) + final_pot - start_pot == 0``.
+    """
+    n = rules.players
+    if len(policies) != n:
+        raise ValueError(f"need {n} policies, got {len(policies)}")
+    out = Session([0] * n, start_pot=start_pot)
+    carried = start_pot
+    dealer_seat = rules.dealer
+    for d in range(deals):
+        antes = ante(rules, carried, dealer_seat)
+        for p in range(n):
+            out.chips[p] -= antes[p]
+        pot_now = carried + sum(antes)
+        st = deal(rules.with_(pot=pot_now, dealer=dealer_seat), seed=(seed * 1_000_003 + d) % MAX_SEED)
+        while not is_over(st):
+            st = apply(st, policies[to_move(st)](st))
+        for p, x in enumerate(returns(st)):
+            out.chips[p] += x
+        carried = pot(st)
+        out.pots.append(carried)
+        out.results.append(result(st))
+        dealer_seat = (int(st.arr[L.S_DEALER]) + 1) % n
+    return out
