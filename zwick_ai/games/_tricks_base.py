@@ -1,0 +1,356 @@
+"""Shared OpenSpiel wrapper of the trick engine (:mod:`zwick_ai.tricks`) for ``zwikken`` and ``zwicken``.
+
+One episode is one deal against a starting pot (parameter ``pot``); returns are each seat's net
+chip change (general-sum: the pot keeps what nobody wins). Chance nodes are the cut (Zwicken with
+Hupf), each dealt card (each hand dealt as an increasing run), each turn-up and each exchange draw.
+Action ids are those of :mod:`zwick_ai.tricks.layout` (123 of them); chance outcomes are card ids.
+
+The state keeps only the engine's int32 array and a key into a module-level table of rules, so
+OpenSpiel's clone (a deep copy of ``__dict__``) stays cheap and pickling works.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pyspiel
+
+from zwick_ai import tricks as T
+from zwick_ai.tricks import kernels as K
+from zwick_ai.tricks import layout as L
+
+_RULES: dict[str, T.TrickRules] = {}
+
+
+def _remember(rules: T.TrickRules) -> str:
+    key = str(rules)
+    _RULES.setdefault(key, rules)
+    return key
+
+
+def parameter_specification(game: str) -> dict[str, object]:
+    """OpenSpiel parameter defaults (their Python types fix the parameter types)."""
+    return {name: default for name, (default, _, _) in T.OPTIONS[game].items()}
+
+
+def game_type(game: str, long_name: str, min_players: int, max_players: int) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=game,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max_players,
+        min_num_players=min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameter_specification(game),
+    )
+
+
+def max_length(rules: T.TrickRules) -> int:
+    """Upper bound on the number of moves (chance and decisions) in one deal."""
+    cfg = rules.cfg
+    n, h = rules.players, rules.tricks
+    searches = int(cfg[L.C_MAXSEARCH])
+    exch = min(3, h) if cfg[L.C_DECLARE] == L.DECL_EXCHANGE else 0
+    cuts = n + 1 if cfg[L.C_HUPF] else 0
+    if cfg[L.C_AUCTION] == L.AUCTION_CYCLIC:
+        per_auction = int(cfg[L.C_MAXLEVEL]) + n
+    elif cfg[L.C_AUCTION] == L.AUCTION_TWO_ROUNDS:
+        per_auction = 2 * n
+    else:
+        per_auction = n  # the declaring round
+    auctions = 1 + searches
+    total = (
+        cuts + n * h + auctions + 2 * n * exch + auctions * per_auction + (searches + 1) + auctions + n * h
+    )
+    assert total <= L.MAXH, "history array too small for this rule set"
+    return total
+
+
+def utility_bounds(rules: T.TrickRules) -> tuple[float, float]:
+    """Bounds on a seat's net chip change in one deal."""
+    cfg = rules.cfg
+    n = rules.players
+    if cfg[L.C_HUPF]:
+        extra = 3 * n * (n - 1)  # every Hupf/Sprung adds at most 3 per seat but one
+        own = 3 * n
+    else:
+        searches = int(cfg[L.C_MAXSEARCH])
+        per = searches if cfg[L.C_SEARCH_ANTE] == L.SEARCH_ANTE_EVERY else min(searches, 1)
+        extra, own = n * per, per
+    top = rules.pot + extra
+    return -float(top + own + 6), float(top + 3)
+
+
+class TricksGame(pyspiel.Game):
+    """Base of the ``zwikken`` and ``zwicken`` OpenSpiel games."""
+
+    GAME = ""
+    TYPE: pyspiel.GameType
+
+    def __init__(self, params: dict | None = None):
+        params = dict(params or {})
+        rules = T.rules(self.GAME, **params)
+        lo, hi = utility_bounds(rules)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=L.NUM_ACTIONS,
+            max_chance_outcomes=L.NC,
+            num_players=rules.players,
+            min_utility=lo,
+            max_utility=hi,
+            utility_sum=None,
+            max_game_length=max_length(rules),
+        )
+        super().__init__(self.TYPE, info, rules.params())
+        self.rules = rules
+        self.key = _remember(rules)
+
+    def new_initial_state(self) -> TricksState:
+        return TricksState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> TricksObserver:
+        if iig_obs_type is not None and not isinstance(iig_obs_type, pyspiel.IIGObservationType):
+            params, iig_obs_type = iig_obs_type, None
+        recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return TricksObserver(self, recall)
+
+
+class TricksState(pyspiel.State):
+    """An OpenSpiel state: the engine array plus the rules key (see the module docstring)."""
+
+    def __init__(self, game: TricksGame):
+        super().__init__(game)
+        self._key = game.key
+        self._arr = K.new_state(game.rules.cfg)
+
+    # -- engine views
+    @property
+    def rules(self) -> T.TrickRules:
+        return _RULES[self._key]
+
+    def trick_state(self) -> T.TrickState:
+        """The same position as a :class:`zwick_ai.tricks.TrickState` (sharing the array)."""
+        return T.TrickState(self.rules, self._arr, None)
+
+    # -- pyspiel.State API
+    def current_player(self) -> int:
+        p = int(self._arr[L.S_CUR])
+        if p == L.CHANCE:
+            return pyspiel.PlayerId.CHANCE
+        if p == L.TERMINAL:
+            return pyspiel.PlayerId.TERMINAL
+        return p
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return K.legal_actions(self._arr, self.rules.cfg).tolist()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return T.chance_outcomes(self.trick_state())
+
+    def _apply_action(self, action: int) -> None:
+        K.apply(self._arr, self.rules.cfg, action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return T.action_string(self.trick_state(), action)
+
+    def is_terminal(self) -> bool:
+        return bool(self._arr[L.S_CUR] == L.TERMINAL)
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0] * self.rules.players
+        return [float(x) for x in T.returns(self.trick_state())]
+
+    def pot(self) -> int:
+        return int(self._arr[L.S_POT])
+
+    def __str__(self) -> str:
+        return T.render(self.trick_state())
+
+    def resample_from_infostate(self, player_id: int, probability_sampler) -> TricksState:
+        """A state with the same information state for ``player_id`` (see :func:`tricks.resample`).
+
+        ``probability_sampler()`` (e.g. ``pyspiel.UniformProbabilitySampler``) seeds the sampling."""
+        seed = int(probability_sampler() * 2**31) if callable(probability_sampler) else 0
+        sample = T.resample(self.trick_state(), player_id, np.random.default_rng(seed))
+        out = self.get_game().new_initial_state()
+        for _, _, v in T.history(sample):
+            out.apply_action(int(v))
+        return out
+
+
+# ---- observer ---------------------------------------------------------------------------------------
+_TOKEN_KINDS = 8  # own deal, upcard, cut, own draw, hidden draw, public draw, action, hidden action
+_TOKEN = _TOKEN_KINDS + L.NP + 1 + L.NUM_ACTIONS
+
+
+class TricksObserver:
+    """Information state (perfect recall: every observed event as a one-hot token) or observation
+    (the visible position now) as strings and tensors."""
+
+    def __init__(self, game: TricksGame, perfect_recall: bool):
+        self.perfect_recall = perfect_recall
+        np_ = L.NP
+        if perfect_recall:
+            pieces = [("player", np_, (np_,)), ("hand", L.NC, (L.NC,))]
+            steps = game.max_game_length()
+            pieces.append(("events", steps * _TOKEN, (steps, _TOKEN)))
+        else:
+            pieces = [
+                ("player", np_, (np_,)),
+                ("dealer", np_, (np_,)),
+                ("to_move", np_ + 2, (np_ + 2,)),
+                ("phase", len(L.PHASE_NAMES), (len(L.PHASE_NAMES),)),
+                ("hand", L.NC, (L.NC,)),
+                ("upcards", L.NC, (L.NC,)),
+                ("trump", 4, (4,)),
+                ("cut", L.NC, (L.NC,)),
+                ("played", L.NC, (L.NC,)),
+                ("trick", np_ * L.NC, (np_, L.NC)),
+                ("trick_face_down", np_, (np_,)),
+                ("status", np_ * 3, (np_, 3)),
+                ("bid", np_ * 5, (np_, 5)),
+                ("announced", np_, (np_,)),
+                ("tricks", np_ * 4, (np_, 4)),
+                ("points", np_, (np_,)),
+                ("net", np_, (np_,)),
+                ("pot", 1, (1,)),
+                ("speler", np_, (np_,)),
+                ("searches", 4, (4,)),
+            ]
+        size = sum(p[1] for p in pieces)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {}
+        at = 0
+        for name, length, shape in pieces:
+            self.dict[name] = self.tensor[at : at + length].reshape(shape)
+            at += length
+
+    def set_from(self, state: TricksState, player: int) -> None:
+        self.tensor.fill(0.0)
+        a = state._arr
+        d = self.dict
+        d["player"][player] = 1
+        hand = [c for c in range(L.NC) if a[L.S_LOC + c] == L.L_HAND + player]
+        d["hand"][hand] = 1
+        if self.perfect_recall:
+            ev = d["events"]
+            i = 0
+            for kind, who, v in T.history(state.trick_state()):
+                code = _token(kind, who, v, player)
+                if code is None:
+                    continue
+                k, w, val = code
+                ev[i, k] = 1
+                ev[i, _TOKEN_KINDS + (w if w >= 0 else L.NP)] = 1
+                if val >= 0:
+                    ev[i, _TOKEN_KINDS + L.NP + 1 + val] = 1
+                i += 1
+            return
+        n = state.rules.players
+        d["dealer"][a[L.S_DEALER]] = 1
+        cur = int(a[L.S_CUR])
+        d["to_move"][cur if cur >= 0 else L.NP + (0 if cur == L.CHANCE else 1)] = 1
+        d["phase"][a[L.S_PHASE]] = 1
+        nup = int(a[L.S_NUP])
+        d["upcards"][a[L.S_UP : L.S_UP + nup]] = 1
+        if a[L.S_TRUMP] >= 0:
+            d["trump"][a[L.S_TRUMP]] = 1
+        if a[L.S_CUTCARD] >= 0:
+            d["cut"][a[L.S_CUTCARD]] = 1
+        loc = a[L.S_LOC : L.S_LOC + L.NC]
+        d["played"][loc == L.L_PLAYED] = 1
+        for p in range(n):
+            f = [int(a[L.S_PLAYERS + k * L.NP + p]) for k in range(L.NPF)]
+            if f[L.P_TCARD] >= 0:
+                if f[L.P_TFD]:
+                    d["trick_face_down"][p] = 1
+                else:
+                    d["trick"][p, f[L.P_TCARD]] = 1
+            d["status"][p, f[L.P_STATUS]] = 1
+            d["bid"][p, f[L.P_BID]] = 1
+            d["announced"][p] = 1 if f[L.P_ANN] else 0
+            d["tricks"][p, f[L.P_TRICKS]] = 1
+            d["points"][p] = f[L.P_POINTS]
+            d["net"][p] = f[L.P_NET]
+        d["pot"][0] = a[L.S_POT]
+        if a[L.S_SPELER] >= 0:
+            d["speler"][a[L.S_SPELER]] = 1
+        d["searches"][a[L.S_NSEARCH]] = 1
+
+    def string_from(self, state: TricksState, player: int) -> str:
+        ts = state.trick_state()
+        if self.perfect_recall:
+            return T.information_state_string(ts, player)
+        return T.observation_string(ts, player)
+
+
+def _token(kind: int, who: int, v: int, player: int) -> tuple[int, int, int] | None:
+    """(token kind, seat or -1, value or -1) of a history event as ``player`` sees it; None: unseen."""
+    if kind == L.H_DEAL:
+        return (0, who, v) if who == player else None
+    if kind == L.H_UP:
+        return (1, -1, v)
+    if kind == L.H_CUT:
+        return (2, -1, v)
+    if kind == L.H_DRAW:
+        return (3, who, v) if who == player else (4, who, -1)
+    if kind == L.H_DRAWPUB:
+        return (5, who, v)
+    if kind == L.H_ACT:
+        return (6, who, v)
+    return (6, who, v) if who == player else (7, who, 1 if v < L.A_DISCARD else 0)
+
+
+# ---- sessions ---------------------------------------------------------------------------------------
+Agent = Callable[[pyspiel.State], int] | pyspiel.Bot
+
+
+def play_session(
+    game: str,
+    params: dict | None,
+    agents: Sequence[Agent],
+    deals: int,
+    seed: int = 0,
+    start_pot: int = 0,
+) -> T.Session:
+    """Play ``deals`` OpenSpiel episodes with the pot carried over and the deal passing left.
+
+    ``agents[seat]`` is a ``pyspiel.Bot`` (its ``step``) or a callable ``state -> action``. Antes
+    as in :func:`zwick_ai.tricks.ante`. Chance events are sampled from ``seed``. Returns the chips
+    per seat (antes included) and the pot after each deal.
+    """
+    base = T.rules(game, **(params or {}))
+    n = base.players
+    if len(agents) != n:
+        raise ValueError(f"need {n} agents, got {len(agents)}")
+    rng = np.random.default_rng(seed)
+    out = T.Session([0] * n, start_pot=start_pot)
+    carried, dealer = start_pot, base.dealer
+    for _ in range(deals):
+        antes = T.ante(base, carried, dealer)
+        for p in range(n):
+            out.chips[p] -= antes[p]
+        g = pyspiel.load_game(game, base.with_(pot=carried + sum(antes), dealer=dealer).params())
+        st = g.new_initial_state()
+        while not st.is_terminal():
+            if st.is_chance_node():
+                ids, probs = zip(*st.chance_outcomes(), strict=True)
+                st.apply_action(int(rng.choice(ids, p=np.asarray(probs) / sum(probs))))
+                continue
+            agent = agents[st.current_player()]
+            st.apply_action(int(agent.step(st) if isinstance(agent, pyspiel.Bot) else agent(st)))
+        for p, x in enumerate(st.returns()):
+            out.chips[p] += int(x)
+        carried = st.pot()
+        out.pots.append(carried)
+        out.results.append(T.result(st.trick_state()))
+        dealer = (int(st._arr[L.S_DEALER]) + 1) % n
+    return out
