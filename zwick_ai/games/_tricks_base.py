@@ -117,7 +117,7 @@ class TricksGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> TricksObserver:
         if iig_obs_type is not None and not isinstance(iig_obs_type, pyspiel.IIGObservationType):
-            params, iig_obs_type = iig_obs_type, None
+            iig_obs_type = None  # called with a params dict only: the default observation
         recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return TricksObserver(self, recall)
 
