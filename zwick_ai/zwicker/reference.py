@@ -306,7 +306,7 @@ def _classic_build_moves(rules: Rules, st: RefState) -> list[MoveKey]:
                 for v in _values(rules, card):
                     if old + v <= 14:
                         moves.add(MoveKey("build", card, target=tuple(unit.cards), value=old + v, owner=-1))
-    return sorted(moves)
+    return list(moves)
 
 
 def _build_candidates(rules: Rules, st: RefState) -> set[tuple[int, int, int]]:
@@ -386,7 +386,7 @@ def _owner_build_moves(rules: Rules, st: RefState, asked: tuple[int, int, int]) 
             for q in _partners(rules, st.to_move):
                 if _partner_build_ok(rules, st, card, target, value, q, asked):
                     moves.add(_build_key(st, card, target, value, q))
-    return sorted(moves)
+    return list(moves)
 
 
 def _build_moves(rules: Rules, st: RefState, asked: tuple[int, int, int]) -> list[MoveKey]:
@@ -422,12 +422,13 @@ def _ask_moves(rules: Rules, st: RefState) -> list[MoveKey]:
     candidates = _build_candidates(rules, st)
     asks = set()
     for q in _partners(rules, st.to_move):
+        owned_by_q = _owned_values(st.table, q)
         for card, target, n in candidates:
-            if n in _owned_values(st.table, q):
+            if n in owned_by_q:
                 continue  # that build is legal without asking
             if _partner_build_ok(rules, st, card, target, n, q, (q, n, 1), partner_duty=False):
                 asks.add(MoveKey("ask", -1, value=n, owner=q))
-    return sorted(asks)
+    return list(asks)
 
 
 def legal_moves(rules: Rules, st: RefState) -> list[MoveKey]:
@@ -445,11 +446,17 @@ def _legal_moves(rules: Rules, st: RefState) -> list[MoveKey]:
     if st.phase == PHASE_OVER:
         return []
     if st.phase in (PHASE_AFTER_ZWICK_TRAIL, PHASE_DIETZE_TRAIL):
-        return sorted(set(_trail_moves(rules, st)))  # forced trail: only duty-keeping trails
+        return _sorted_keys(_trail_moves(rules, st))  # forced trail: only duty-keeping trails
     moves = set(_card_moves(rules, st, tuple(st.asked)))
     if rules.magger and tuple(st.asked) == NO_ASK:
         moves |= set(_ask_moves(rules, st))
-    return sorted(moves)
+    return _sorted_keys(moves)
+
+
+def _sorted_keys(moves) -> list[MoveKey]:
+    """Distinct keys in MoveKey order (the dataclass field order), sorted via plain tuples."""
+    fields = lambda m: (m.kind, m.card, m.taken, m.target, m.value, m.owner)  # noqa: E731
+    return sorted(set(moves), key=fields)
 
 
 def is_zwick(rules: Rules, st: RefState, move: MoveKey) -> bool:
