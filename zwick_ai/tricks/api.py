@@ -287,6 +287,10 @@ def parse_action(state: TrickState, action: int | str) -> int:
         for a in legal:
             if text == action_string(state, a).lower():
                 return a
+        if state.arr[L.S_CUR] >= 0:  # the short name works too ("swap", "play QS")
+            for a in legal:
+                if text == action_name(state.rules, a).lower():
+                    return a
         try:  # a bare card: the chance outcome, the card to play, or the card to discard
             card = C.parse_card(action)
         except ValueError:
