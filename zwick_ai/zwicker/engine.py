@@ -64,9 +64,14 @@ from zwick_ai.zwicker.layout import (
     S_ZWICKS,
 )
 from zwick_ai.zwicker.rules import Rules
-from zwick_ai.zwicker.snapshot import PHASE_OVER, KINDS, MoveKey, Snapshot, Unit
+from zwick_ai.zwicker.snapshot import KINDS, PHASE_OVER, MoveKey, Snapshot, Unit
 
 MAX_SEED = 2**32 - 1
+
+
+def _workspace() -> np.ndarray:
+    """Scratch memory for the kernels (they allocate nothing themselves in hot paths)."""
+    return np.zeros(K.WS_SIZE, dtype=np.int64)
 
 
 class ZwickerState:
@@ -82,7 +87,11 @@ class ZwickerState:
         return ZwickerState(self.rules, self.arr.copy())
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, ZwickerState) and self.rules == other.rules and snapshot(self) == snapshot(other)
+        return (
+            isinstance(other, ZwickerState)
+            and self.rules == other.rules
+            and snapshot(self) == snapshot(other)
+        )
 
     def __hash__(self) -> int:
         return hash(snapshot(self))
@@ -242,7 +251,9 @@ def render(state: ZwickerState) -> str:
         mark = "*" if p == to_move(state) and not is_over(state) else " "
         lines.append(f"{mark}{p} (side {r.side_of(p)}): {' '.join(hand(state, p))}")
     lines.append(f"stock: {len(stock(state))} cards; stage {int(state.arr[S_STAGE])}")
-    lines.append(f"won: {[len(w) for w in won(state)]}; zwicks: {list(zwicks(state))}; score: {list(score(state))}")
+    lines.append(
+        f"won: {[len(w) for w in won(state)]}; zwicks: {list(zwicks(state))}; score: {list(score(state))}"
+    )
     if is_over(state):
         lines.append("hand over")
     return "\n".join(lines)
@@ -259,7 +270,7 @@ def _check_seed(seed: int) -> int:
 
 def deal(rules: Rules, seed: int = 0) -> ZwickerState:
     """A fresh hand: shuffle and choose the dealer from ``seed``, deal stage 0."""
-    return ZwickerState(rules, K.new_hand(rules.array(), _check_seed(seed)))
+    return ZwickerState(rules, K.new_hand(rules.array(), _check_seed(seed), _workspace()))
 
 
 def deal_from_order(rules: Rules, order: Sequence[int], dealer: int) -> ZwickerState:
@@ -270,7 +281,7 @@ def deal_from_order(rules: Rules, order: Sequence[int], dealer: int) -> ZwickerS
     if not 0 <= dealer < rules.players:
         raise ValueError(f"dealer must be a seat in 0..{rules.players - 1}")
     arr = K.empty_state(rules.array())
-    K.start_hand(rules.array(), arr, order_arr, dealer)
+    K.start_hand(rules.array(), arr, order_arr, dealer, _workspace())
     return ZwickerState(rules, arr)
 
 
@@ -287,7 +298,9 @@ def from_snapshot(rules: Rules, snap: Snapshot) -> ZwickerState:
             K.hand_insert(a, p, c)
     for unit in snap.table:
         cards = list(unit.cards)
-        K.add_unit(a, cards[0], unit.value if unit.build else 0, unit.owner if unit.build else -1, int(unit.build))
+        K.add_unit(
+            a, cards[0], unit.value if unit.build else 0, unit.owner if unit.build else -1, int(unit.build)
+        )
         prev = cards[0]
         for c in cards[1:]:
             a[S_NEXT + prev] = c
@@ -415,7 +428,9 @@ def position(
         rng = np.random.default_rng(_check_seed(seed))
         stock_ids = [int(c) for c in rng.permutation(np.array(rest, dtype=np.int64))] if rest else []
     elif rest:
-        raise ValueError(f"cards not placed anywhere: {C.format_cards(rest)} (list them in stock, hands, table or won)")
+        raise ValueError(
+            f"cards not placed anywhere: {C.format_cards(rest)} (list them in stock, hands, table or won)"
+        )
     if not 0 <= to_move < r.players:
         raise ValueError(f"to_move must be a seat in 0..{r.players - 1}")
     if not hand_ids[to_move]:
@@ -443,9 +458,9 @@ def position(
     state = from_snapshot(r, snap)
     if r.owner_builds:
         for p in range(r.players):
-            if not K.duty_ok(r.array(), state.arr, p, 0, 0, -1):
+            if not K.duty_ok(r.array(), state.arr, p, 0, 0, -1, _workspace()):
                 raise ValueError(f"player {p} owns builds whose values his hand cannot cover (owner's duty)")
-    K.begin_turn(r.array(), state.arr, to_move)
+    K.begin_turn(r.array(), state.arr, to_move, _workspace())
     return state
 
 
@@ -496,7 +511,9 @@ def _to_move_obj(state: ZwickerState, row: np.ndarray, units: list[Unit]) -> Mov
         key = MoveKey("capture", card, taken_ids)
         groups: tuple[tuple[str, ...], ...] = ()
         if len(chosen) <= 10 and int(row[M_VALUE]) > 0:
-            vals = [(u.value,) if u.build else (r.card_values(u.cards[0]) or tuple(range(2, 15))) for u in chosen]
+            vals = [
+                (u.value,) if u.build else (r.card_values(u.cards[0]) or tuple(range(2, 15))) for u in chosen
+            ]
             split = _partition(chosen, vals, int(row[M_VALUE]))
             if split is not None:
                 groups = tuple(tuple(format_unit(chosen[i]) for i in g) for g in split)
@@ -518,7 +535,7 @@ def _to_move_obj(state: ZwickerState, row: np.ndarray, units: list[Unit]) -> Mov
 
 def legal_moves(state: ZwickerState) -> list[Move]:
     """Every legal whole move (empty once the hand is over)."""
-    rows = K.legal_moves(state.rules.array(), state.arr)
+    rows = K.legal_moves(state.rules.array(), state.arr, _workspace())
     units = _units(state)
     return [_to_move_obj(state, row, units) for row in rows]
 
@@ -546,16 +563,15 @@ def apply(state: ZwickerState, move: Move | MoveKey | str) -> ZwickerState:
         shown = "; ".join(str(m) for m in moves[:40]) or "none (the hand is over)"
         raise ValueError(f"illegal move {move!s}; legal moves: {shown}")
     out = state.copy()
-    K.apply_move(state.rules.array(), out.arr, np.asarray(match[0].row, dtype=np.int64))
+    K.apply_move(state.rules.array(), out.arr, np.asarray(match[0].row, dtype=np.int64), _workspace())
     return out
 
 
 def apply_row(state: ZwickerState, row: np.ndarray) -> None:
     """Apply a kernel move record in place (no legality check; for agents and wrappers)."""
-    K.apply_move(state.rules.array(), state.arr, row)
+    K.apply_move(state.rules.array(), state.arr, row, _workspace())
 
 
 def legal_rows(state: ZwickerState) -> np.ndarray:
     """The kernel's move records (n, MOVE_WIDTH) for the position."""
-    return K.legal_moves(state.rules.array(), state.arr)
-
+    return K.legal_moves(state.rules.array(), state.arr, _workspace())

@@ -35,6 +35,7 @@ from zwick_ai.zwicker.layout import (
     M_VALUE,
     M_ZWICK,
     MAX_HAND,
+    MAX_PLAYERS,
     MAX_UNITS,
     MOVE_WIDTH,
     NC,
@@ -118,18 +119,59 @@ AZ_ALL = 2
 MAX_OPTS = 13  # a wild joker takes any value 2..14
 ONE = np.int64(1)
 
+# Scratch workspace ``W`` (int64), allocated once per search/playout so that move generation
+# allocates nothing. Regions:
+W_AOPT = 0  # atom value options, MAX_UNITS x MAX_OPTS
+W_ANOPT = W_AOPT + MAX_UNITS * MAX_OPTS
+W_ASUMOK = W_ANOPT + MAX_UNITS
+W_AWILD = W_ASUMOK + MAX_UNITS
+W_CATOMS = W_AWILD + MAX_UNITS  # per unit: mask of its card atoms (dietze_loose_builds)
+W_WHOLE = W_CATOMS + MAX_UNITS  # per unit: bit of its whole-unit atom
+W_SU = W_WHOLE + MAX_UNITS  # group search stacks (depth <= atoms + 1)
+W_SO = W_SU + MAX_UNITS + 1
+W_BASE = W_SO + MAX_UNITS + 1
+W_BMASK = W_BASE + MAX_UNITS + 1
+W_STG = W_BMASK + MAX_UNITS + 1  # union search stacks
+W_STU = W_STG + MAX_UNITS + 2
+W_VALS = W_STU + MAX_UNITS + 2
+W_OV = W_VALS + MAX_OPTS
+W_CAND = W_OV + MAX_OPTS
+W_DVALS = W_CAND + 4 * MAX_OPTS * MAX_OPTS + MAX_OPTS  # duty matching scratch
+W_DHAND = W_DVALS + MAX_UNITS + 1
+W_DCHOICE = W_DHAND + MAX_HAND + 1
+W_ASKOK = W_DCHOICE + MAX_UNITS + 1
+W_HV = W_ASKOK + 64  # per value 0..63: bitmask of hand positions holding a card of that value
+W_SEEN = W_HV + 64  # per owner seat: announced values already generated for one (card, target)
+TABLE_ATOMS = 6  # up to this many atoms, group sums come from a subset table instead of a search
+W_SUMS = W_SEEN + MAX_PLAYERS  # per atom subset: bitmask of the totals it can make
+WS_SIZE = W_SUMS + (1 << TABLE_ATOMS)
+
+OVERFLOW_X = -1  # the growable buffer X was too small: grow it and generate again
+OVERFLOW_MOVES = -2
+
+
+@njit(cache=True)
+def new_workspace():
+    return np.zeros(WS_SIZE, np.int64)
+
+
+@njit(cache=True)
+def new_buffers():
+    """(moves buffer, growable scratch X) for :func:`gen_moves_ws`."""
+    return np.empty((64, MOVE_WIDTH), np.int64), np.empty(4 * 256, np.int64)
+
 
 # ------------------------------------------------------------------------------------------------
 # Small helpers
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_has_value(R, c, v):
     if R[R_IS_WILD + c]:
         return 2 <= v <= 14
     return R[R_VAL1 + c] == v or R[R_VAL2 + c] == v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_card(S, p, i):
     return S[S_HANDS + p * MAX_HAND + i]
 
@@ -173,7 +215,7 @@ def add_unit(S, c, value, owner, build):
     S[S_UBUILD + c] = build
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unit_has_wild(R, S, a):
     c = a
     while c != -1:
@@ -183,7 +225,7 @@ def unit_has_wild(R, S, a):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_playable_copy(R, S, p, i):
     """Only the first of identical copies in a hand is played (RULE_CHOICES: identical copies)."""
     c = hand_card(S, p, i)
@@ -194,7 +236,7 @@ def is_playable_copy(R, S, p, i):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_values(R, c, out):
     """Write the values a played card may take into ``out``; return how many (ascending)."""
     if R[R_IS_WILD + c]:
@@ -208,7 +250,7 @@ def card_values(R, c, out):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unit_values(R, S, a, out):
     """Values a table unit counts as (build: its value; loose: the card's values)."""
     if S[S_UBUILD + a]:
@@ -221,15 +263,14 @@ def unit_values(R, S, a, out):
 # Owner's duty: the distinct values of one's builds matched to distinct hand cards
 # ------------------------------------------------------------------------------------------------
 @njit(cache=True)
-def duty_ok(R, S, p, excl_mask, add_value, removed_card):
+def duty_ok(R, S, p, excl_mask, add_value, removed_card, W):
     """True when seat ``p``'s builds (those at table indices not in ``excl_mask``, plus a new one of
     value ``add_value`` if > 0) can be matched to distinct cards of his hand without
-    ``removed_card``."""
+    ``removed_card`` (the owner's duty, RULES.md A.6)."""
     n = S[S_NUNITS]
-    vals = np.empty(n + 1, np.int64)
     nv = 0
     if add_value > 0:
-        vals[0] = add_value
+        W[W_DVALS] = add_value
         nv = 1
     for i in range(n):
         if (excl_mask >> i) & ONE:
@@ -239,58 +280,65 @@ def duty_ok(R, S, p, excl_mask, add_value, removed_card):
             v = S[S_UVALUE + a]
             seen = False
             for k in range(nv):
-                if vals[k] == v:
+                if W[W_DVALS + k] == v:
                     seen = True
                     break
             if not seen:
-                vals[nv] = v
+                W[W_DVALS + nv] = v
                 nv += 1
     if nv == 0:
         return True
     hn = S[S_HAND_N + p]
-    hand = np.empty(hn, np.int64)
+    if nv == 1:
+        v = W[W_DVALS]
+        for i in range(hn):
+            c = hand_card(S, p, i)
+            if c != removed_card and card_has_value(R, c, v):
+                return True
+        return False
     h = 0
     for i in range(hn):
         c = hand_card(S, p, i)
         if c != removed_card:
-            hand[h] = c
+            W[W_DHAND + h] = c
             h += 1
     if nv > h:
         return False
     # Backtracking assignment of values to distinct cards (sizes are tiny).
-    choice = np.full(nv, -1, np.int64)
+    for k in range(nv):
+        W[W_DCHOICE + k] = -1
     used = np.int64(0)
     i = 0
     while i >= 0:
         if i == nv:
             return True
-        j = choice[i]
+        j = W[W_DCHOICE + i]
         if j >= 0:
             used &= ~(ONE << j)
         j += 1
-        while j < h and (((used >> j) & ONE) or not card_has_value(R, hand[j], vals[i])):
+        while j < h and (((used >> j) & ONE) or not card_has_value(R, W[W_DHAND + j], W[W_DVALS + i])):
             j += 1
         if j < h:
-            choice[i] = j
+            W[W_DCHOICE + i] = j
             used |= ONE << j
             i += 1
             if i < nv:
-                choice[i] = -1
+                W[W_DCHOICE + i] = -1
         else:
-            choice[i] = -1
+            W[W_DCHOICE + i] = -1
             i -= 1
     return False
 
 
 @njit(cache=True)
-def has_duty_trail(R, S, p):
+def has_duty_trail(R, S, p, W):
     for i in range(S[S_HAND_N + p]):
-        if duty_ok(R, S, p, 0, 0, hand_card(S, p, i)):
+        if duty_ok(R, S, p, 0, 0, hand_card(S, p, i), W):
             return True
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def owns_build_of(S, q, v):
     for i in range(S[S_NUNITS]):
         a = S[S_UNITS + i]
@@ -299,113 +347,123 @@ def owns_build_of(S, q, v):
     return False
 
 
-@njit(cache=True)
-def magger_answer(R, S, q, n):
-    return duty_ok(R, S, q, 0, n, -1)
+@njit(cache=True, inline="always")
+def magger_answer(R, S, q, n, W):
+    return duty_ok(R, S, q, 0, n, -1, W)
 
 
 # ------------------------------------------------------------------------------------------------
 # Capture enumeration
 # ------------------------------------------------------------------------------------------------
 @njit(cache=True)
-def grow(buf):
-    new = np.empty(buf.shape[0] * 2, buf.dtype)
-    new[: buf.shape[0]] = buf
-    return new
+def sort_unique(a, n):
+    """Sort a[:n] in place and drop repeats; return the new length."""
+    if n <= 1:
+        return n
+    a[:n].sort()
+    k = 1
+    for i in range(1, n):
+        if a[i] != a[k - 1]:
+            a[k] = a[i]
+            k += 1
+    return k
 
 
 @njit(cache=True)
-def enum_groups(natoms, aopt, anopt, asumok, avail, v, groups, ng):
-    """Append to ``groups`` every atom mask whose values (one option each) add up to ``v``.
-    A group of two or more atoms may only contain sum-allowed atoms. Returns (groups, ng)."""
-    su = np.empty(natoms + 1, np.int64)
-    so = np.empty(natoms + 1, np.int64)
-    base = np.empty(natoms + 1, np.int64)
-    bmask = np.empty(natoms + 1, np.int64)
+def enum_groups(W, natoms, avail, v, groups, ng):
+    """Append to ``groups`` every atom mask whose values (one option per atom) add up to ``v``.
+    A group of two or more atoms may only contain sum-allowed atoms. Returns the new count, or
+    OVERFLOW_X when ``groups`` is full."""
+    cap = groups.shape[0]
     d = 0
-    su[0] = 0
-    so[0] = 0
-    base[0] = 0
-    bmask[0] = 0
+    W[W_SU] = 0
+    W[W_SO] = 0
+    W[W_BASE] = 0
+    W[W_BMASK] = 0
     while d >= 0:
-        j = su[d]
+        j = W[W_SU + d]
         if j >= natoms:
             d -= 1
             continue
-        if not ((avail >> j) & ONE) or so[d] >= anopt[j] or (d > 0 and not asumok[j]):
-            su[d] = j + 1
-            so[d] = 0
+        sumok = W[W_ASUMOK + j] != 0
+        if not ((avail >> j) & ONE) or W[W_SO + d] >= W[W_ANOPT + j] or (d > 0 and not sumok):
+            W[W_SU + d] = j + 1
+            W[W_SO + d] = 0
             continue
-        k = so[d]
-        so[d] = k + 1
-        s = base[d] + aopt[j, k]
-        if s > v:  # options ascend: the rest of this atom's options are larger still
-            su[d] = j + 1
-            so[d] = 0
+        k = W[W_SO + d]
+        W[W_SO + d] = k + 1
+        s = W[W_BASE + d] + W[W_AOPT + j * MAX_OPTS + k]
+        if s > v:  # options ascend: this atom's other options are larger still
+            W[W_SU + d] = j + 1
+            W[W_SO + d] = 0
             continue
-        m = bmask[d] | (ONE << j)
+        m = W[W_BMASK + d] | (ONE << j)
         if s == v:
-            if ng >= groups.shape[0]:
-                groups = grow(groups)
+            if ng >= cap:
+                return OVERFLOW_X
             groups[ng] = m
             ng += 1
-        elif asumok[j]:
+        elif sumok:
             d += 1
-            su[d] = j + 1
-            so[d] = 0
-            base[d] = s
-            bmask[d] = m
-    return groups, ng
+            W[W_SU + d] = j + 1
+            W[W_SO + d] = 0
+            W[W_BASE + d] = s
+            W[W_BMASK + d] = m
+    return ng
 
 
 @njit(cache=True)
-def enum_unions(groups, ng, out, nout):
-    """Append every union of pairwise disjoint groups to ``out``. Returns (out, nout)."""
+def enum_unions(W, groups, ng, out):
+    """Write every union of pairwise disjoint groups to ``out``; return the count or OVERFLOW_X."""
+    cap = out.shape[0]
+    nout = 0
     if ng == 0:
-        return out, nout
-    stg = np.empty(ng + 1, np.int64)
-    stu = np.empty(ng + 1, np.int64)
+        return 0
     top = 0
-    stg[0] = 0
-    stu[0] = 0
+    W[W_STG] = 0
+    W[W_STU] = 0
     while top >= 0:
-        g = stg[top]
+        g = W[W_STG + top]
         if g >= ng:
             top -= 1
             continue
-        stg[top] = g + 1
+        W[W_STG + top] = g + 1
         m = groups[g]
-        if (m & stu[top]) == 0:
-            u = stu[top] | m
-            if nout >= out.shape[0]:
-                out = grow(out)
+        used = W[W_STU + top]
+        if (m & used) == 0:
+            u = used | m
+            if nout >= cap:
+                return OVERFLOW_X
             out[nout] = u
             nout += 1
             top += 1
-            stg[top] = g + 1
-            stu[top] = u
-    return out, nout
+            W[W_STG + top] = g + 1
+            W[W_STU + top] = u
+    return nout
+
+
+@njit(cache=True, inline="always")
+def set_atom(R, W, na, c_or_build_values, count):
+    for t in range(count):
+        W[W_AOPT + na * MAX_OPTS + t] = c_or_build_values[t]
+    W[W_ANOPT + na] = count
 
 
 @njit(cache=True)
-def build_atoms(R, S, aopt, anopt, asumok, awild, aunit, card_atoms, whole_bit):
-    """Fill the capture atoms: one per table unit, plus (``dietze_loose_builds``) one per card of
-    every build. Returns the number of atoms."""
+def build_atoms(R, S, W):
+    """Fill the capture atoms in ``W``: one per table unit, plus (``dietze_loose_builds``) one per
+    card of every build. Returns the number of atoms."""
     n = S[S_NUNITS]
-    tmp = np.empty(MAX_OPTS, np.int64)
+    tmp = W[W_OV : W_OV + MAX_OPTS]
     na = 0
     for i in range(n):
         a = S[S_UNITS + i]
-        k = unit_values(R, S, a, tmp)
-        for t in range(k):
-            aopt[na, t] = tmp[t]
-        anopt[na] = k
+        set_atom(R, W, na, tmp, unit_values(R, S, a, tmp))
         # A loose valued joker joins sums only with joker_sum_capture.
-        asumok[na] = not (not S[S_UBUILD + a] and R[R_IS_VJOKER + a] and not R[R_JOKER_SUM])
-        awild[na] = unit_has_wild(R, S, a)
-        aunit[na] = i
-        whole_bit[i] = ONE << na
-        card_atoms[i] = 0
+        W[W_ASUMOK + na] = 0 if (not S[S_UBUILD + a] and R[R_IS_VJOKER + a] and not R[R_JOKER_SUM]) else 1
+        W[W_AWILD + na] = 1 if unit_has_wild(R, S, a) else 0
+        W[W_WHOLE + i] = ONE << na
+        W[W_CATOMS + i] = 0
         na += 1
     if R[R_DIETZE_LOOSE]:
         for i in range(n):
@@ -416,30 +474,60 @@ def build_atoms(R, S, aopt, anopt, asumok, awild, aunit, card_atoms, whole_bit):
             while c != -1:
                 if na >= MAX_UNITS:
                     raise ValueError("too many table cards for 64-bit capture sets")
-                k = card_values(R, c, tmp)
-                for t in range(k):
-                    aopt[na, t] = tmp[t]
-                anopt[na] = k
-                asumok[na] = not (R[R_IS_VJOKER + c] and not R[R_JOKER_SUM])
-                awild[na] = awild[i]
-                aunit[na] = i
-                card_atoms[i] |= ONE << na
+                set_atom(R, W, na, tmp, card_values(R, c, tmp))
+                W[W_ASUMOK + na] = 0 if (R[R_IS_VJOKER + c] and not R[R_JOKER_SUM]) else 1
+                W[W_AWILD + na] = W[W_AWILD + i]
+                W[W_CATOMS + i] |= ONE << na
                 na += 1
                 c = S[S_NEXT + c]
+    if na <= TABLE_ATOMS:
+        fill_sum_table(W, na)
     return na
 
 
 @njit(cache=True)
-def captures_for_card(R, S, c, natoms, aopt, anopt, asumok, awild, aunit, card_atoms, whole_bit, groups, unions):
-    """All distinct capture sets (unit masks) of played card ``c`` with their smallest proving
-    value. Returns (masks, values, count, groups, unions) — the last two are grown buffers."""
+def fill_sum_table(W, na):
+    """W_SUMS[mask] = bitmask of the totals the atoms in ``mask`` can make (one option each);
+    0 for a subset of two or more atoms that holds an atom barred from sums."""
+    W[W_SUMS] = 1  # the empty subset makes 0
+    for mask in range(1, 1 << na):
+        j = 0
+        while not ((mask >> j) & 1):
+            j += 1
+        prev = mask ^ (1 << j)
+        total = np.int64(0)
+        if prev == 0 or (W[W_ASUMOK + j] and W[W_SUMS + prev] != 0 and sum_ok_all(W, prev)):
+            base = W[W_SUMS + prev]
+            for k in range(W[W_ANOPT + j]):
+                total |= base << W[W_AOPT + j * MAX_OPTS + k]
+        W[W_SUMS + mask] = total
+
+
+@njit(cache=True, inline="always")
+def sum_ok_all(W, mask):
+    j = 0
+    while mask >> j:
+        if (mask >> j) & 1 and not W[W_ASUMOK + j]:
+            return False
+        j += 1
+    return True
+
+
+@njit(cache=True)
+def captures_for_card(R, S, c, natoms, W, X):
+    """Every distinct capture set (unit mask) of played card ``c`` with its smallest proving
+    value, written to the third and fourth quarters of ``X``. Returns the count or OVERFLOW_X."""
+    cap = X.shape[0] // 4
+    groups = X[:cap]
+    unions = X[cap : 2 * cap]
+    resm = X[2 * cap : 3 * cap]
+    resv = X[3 * cap : 4 * cap]
     n = S[S_NUNITS]
-    # Atoms this card may take (Grupp table-joker restrictions).
     jc = R[R_JOKER_CAPTURE]
     avail = np.int64(0)
     for k in range(natoms):
         ok = True
-        if awild[k] and jc != JC_ANY:
+        if W[W_AWILD + k] and jc != JC_ANY:  # Grupp table-joker restrictions
             if jc == JC_NEVER:
                 ok = False
             elif jc == JC_JOKER_ONLY:
@@ -448,77 +536,121 @@ def captures_for_card(R, S, c, natoms, aopt, anopt, asumok, awild, aunit, card_a
                 ok = n == 1
         if ok:
             avail |= ONE << k
-    vals = np.empty(MAX_OPTS, np.int64)
+    vals = W[W_VALS : W_VALS + MAX_OPTS]
     nvals = card_values(R, c, vals)
-    res_mask = np.empty(16, np.int64)
-    res_val = np.empty(16, np.int64)
-    nres = 0
     several = R[R_CAPTURE_SEVERAL] == 1 and nvals > 1
+    dietze = R[R_DIETZE_LOOSE] == 1
     passes = 1 if several else nvals
+    nres = 0
+    need_dedupe = False
     for vi in range(passes):
         ng = 0
         if several:
             for t in range(nvals):
-                groups, ng = enum_groups(natoms, aopt, anopt, asumok, avail, vals[t], groups, ng)
+                ng = enum_groups(W, natoms, avail, vals[t], groups, ng)
+                if ng < 0:
+                    return OVERFLOW_X
             value = 0
+        elif natoms <= TABLE_ATOMS:
+            value = vals[vi]
+            for mask in range(1, 1 << natoms):
+                if (mask & ~avail) == 0 and (W[W_SUMS + mask] >> value) & 1:
+                    if ng >= cap:
+                        return OVERFLOW_X
+                    groups[ng] = mask
+                    ng += 1
         else:
             value = vals[vi]
-            groups, ng = enum_groups(natoms, aopt, anopt, asumok, avail, value, groups, ng)
+            ng = enum_groups(W, natoms, avail, value, groups, 0)
+            if ng < 0:
+                return OVERFLOW_X
         if ng == 0:
             continue
-        gs = np.unique(groups[:ng])
-        nu = 0
-        unions, nu = enum_unions(gs, gs.shape[0], unions, nu)
-        us = np.unique(unions[:nu])
-        for t in range(us.shape[0]):
-            m = us[t]
-            if R[R_DIETZE_LOOSE]:
+        ng = sort_unique(groups, ng)
+        nu = enum_unions(W, groups, ng, unions)
+        if nu < 0:
+            return OVERFLOW_X
+        nu = sort_unique(unions, nu)
+        if dietze:
+            need_dedupe = True
+            for t in range(nu):
+                m = unions[t]
+                # Map atoms to units: a build goes whole or with every one of its cards.
                 um = np.int64(0)
                 valid = True
                 for i in range(n):
-                    cm = m & card_atoms[i]
+                    cm = m & W[W_CATOMS + i]
                     if cm != 0:
-                        if cm != card_atoms[i] or (m & whole_bit[i]) != 0:
+                        if cm != W[W_CATOMS + i] or (m & W[W_WHOLE + i]) != 0:
                             valid = False
                             break
                         um |= ONE << i
-                    elif (m & whole_bit[i]) != 0:
+                    elif (m & W[W_WHOLE + i]) != 0:
                         um |= ONE << i
-                if not valid:
-                    continue
-                m = um
-            if nres >= res_mask.shape[0]:
-                res_mask = grow(res_mask)
-                res_val = grow(res_val)
-            res_mask[nres] = m
-            res_val[nres] = value
-            nres += 1
-    # Deduplicate by mask, keeping the smallest value (values were visited in ascending order).
-    if nres > 1:
-        order = np.argsort(res_mask[:nres], kind="mergesort")
-        out_m = np.empty(nres, np.int64)
-        out_v = np.empty(nres, np.int64)
+                if valid:
+                    if nres >= cap:
+                        return OVERFLOW_X
+                    resm[nres] = um
+                    resv[nres] = value
+                    nres += 1
+        elif nres == 0:
+            for t in range(nu):
+                resm[t] = unions[t]
+                resv[t] = value
+            nres = nu
+        else:
+            # Merge the sorted new masks into the sorted results (kept first: smaller value),
+            # through the groups region, which is free again.
+            a = 0
+            b = 0
+            k = 0
+            while a < nres or b < nu:
+                if k >= cap:
+                    return OVERFLOW_X
+                if b >= nu or (a < nres and resm[a] <= unions[b]):
+                    if b < nu and a < nres and resm[a] == unions[b]:
+                        b += 1
+                    groups[k] = a  # index into the old results
+                    a += 1
+                else:
+                    groups[k] = -1 - b  # index into the new masks
+                    b += 1
+                k += 1
+            # Rebuild results from the back so the old entries are not overwritten before use.
+            for t in range(k - 1, -1, -1):
+                g = groups[t]
+                if g >= 0:
+                    resm[t] = resm[g]
+                    resv[t] = resv[g]
+                else:
+                    resm[t] = unions[-1 - g]
+                    resv[t] = value
+            nres = k
+    if need_dedupe and nres > 1:
+        # Keep the first (smallest-value) entry of each mask; values were visited ascending.
+        order = np.argsort(resm[:nres], kind="mergesort")
+        tm = resm[:nres].copy()
+        tv = resv[:nres].copy()
         k = 0
         for t in range(nres):
             j = order[t]
-            if k > 0 and out_m[k - 1] == res_mask[j]:
+            if k > 0 and resm[k - 1] == tm[j]:
                 continue
-            out_m[k] = res_mask[j]
-            out_v[k] = res_val[j]
+            resm[k] = tm[j]
+            resv[k] = tv[j]
             k += 1
-        return out_m, out_v, k, groups, unions
-    return res_mask, res_val, nres, groups, unions
+        nres = k
+    return nres
 
 
 # ------------------------------------------------------------------------------------------------
 # Legal moves
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def push_move(buf, n, kind, card, value, mask, target, owner, zwick):
+    """Write a move row; return the new count or OVERFLOW_MOVES when ``buf`` is full."""
     if n >= buf.shape[0]:
-        new = np.empty((buf.shape[0] * 2, MOVE_WIDTH), np.int64)
-        new[: buf.shape[0]] = buf
-        buf = new
+        return OVERFLOW_MOVES
     buf[n, M_KIND] = kind
     buf[n, M_CARD] = card
     buf[n, M_VALUE] = value
@@ -527,7 +659,7 @@ def push_move(buf, n, kind, card, value, mask, target, owner, zwick):
     buf[n, M_OWNER] = owner
     buf[n, M_ZWICK] = zwick
     buf[n, 7] = 0
-    return buf, n + 1
+    return n + 1
 
 
 @njit(cache=True)
@@ -545,13 +677,13 @@ def has_build_move(buf, start, n, card, target, value, owner):
 
 
 @njit(cache=True)
-def gen_moves(R, S, buf):
-    """Every legal whole move of the player to move, written into ``buf`` (grown if needed).
-    Returns (buf, count)."""
+def gen_moves_ws(R, S, buf, W, X):
+    """Every legal whole move of the player to move, written into ``buf``. Returns the count, or
+    OVERFLOW_X / OVERFLOW_MOVES when a buffer is too small (see :func:`gen_moves`)."""
     nm = 0
     phase = S[S_PHASE]
     if phase == PHASE_OVER:
-        return buf, 0
+        return 0
     p = S[S_TO_MOVE]
     hn = S[S_HAND_N + p]
     n = S[S_NUNITS]
@@ -559,54 +691,64 @@ def gen_moves(R, S, buf):
     owner_builds = R[R_OWNER_BUILDS] == 1
 
     if not trail_only and n > 0:
-        natoms_cap = MAX_UNITS
-        aopt = np.zeros((natoms_cap, MAX_OPTS), np.int64)
-        anopt = np.zeros(natoms_cap, np.int64)
-        asumok = np.zeros(natoms_cap, np.bool_)
-        awild = np.zeros(natoms_cap, np.bool_)
-        aunit = np.zeros(natoms_cap, np.int64)
-        card_atoms = np.zeros(MAX_UNITS, np.int64)
-        whole_bit = np.zeros(MAX_UNITS, np.int64)
-        natoms = build_atoms(R, S, aopt, anopt, asumok, awild, aunit, card_atoms, whole_bit)
-        groups = np.empty(64, np.int64)
-        unions = np.empty(64, np.int64)
+        natoms = build_atoms(R, S, W)
         full = (ONE << n) - 1 if n < 64 else np.int64(-1)
+        cap = X.shape[0] // 4
         for i in range(hn):
             if not is_playable_copy(R, S, p, i):
                 continue
             c = hand_card(S, p, i)
-            masks, values, k, groups, unions = captures_for_card(
-                R, S, c, natoms, aopt, anopt, asumok, awild, aunit, card_atoms, whole_bit, groups, unions
-            )
+            k = captures_for_card(R, S, c, natoms, W, X)
+            if k < 0:
+                return k
             for t in range(k):
-                m = masks[t]
-                if owner_builds and not duty_ok(R, S, p, m, 0, c):
+                m = X[2 * cap + t]
+                if owner_builds and not duty_ok(R, S, p, m, 0, c, W):
                     continue
                 zw = 1 if m == full else 0
                 if zw and R[R_IS_WILD + c] and not R[R_JOKER_SWEEP_ZWICK]:
                     zw = 0
-                buf, nm = push_move(buf, nm, KIND_CAPTURE, c, values[t], m, -1, -1, zw)
+                nm = push_move(buf, nm, KIND_CAPTURE, c, X[3 * cap + t], m, -1, -1, zw)
+                if nm < 0:
+                    return nm
         if R[R_FORCED] and nm > 0:
-            return buf, nm
+            return nm
 
     if not trail_only:
-        buf, nm = gen_builds(R, S, p, buf, nm)
+        nm = gen_builds(R, S, p, buf, nm, W)
+        if nm < 0:
+            return nm
 
     for i in range(hn):
         if not is_playable_copy(R, S, p, i):
             continue
         c = hand_card(S, p, i)
-        if not owner_builds or duty_ok(R, S, p, 0, 0, c):
-            buf, nm = push_move(buf, nm, KIND_TRAIL, c, 0, 0, -1, -1, 0)
-    return buf, nm
+        if not owner_builds or duty_ok(R, S, p, 0, 0, c, W):
+            nm = push_move(buf, nm, KIND_TRAIL, c, 0, 0, -1, -1, 0)
+            if nm < 0:
+                return nm
+    return nm
 
 
 @njit(cache=True)
-def gen_builds(R, S, p, buf, nm):
+def gen_moves(R, S, buf, W, X):
+    """Legal moves into ``buf``, growing ``buf``/``X`` as needed. Returns (buf, X, count)."""
+    while True:
+        n = gen_moves_ws(R, S, buf, W, X)
+        if n == OVERFLOW_X:
+            X = np.empty(X.shape[0] * 2, np.int64)
+        elif n == OVERFLOW_MOVES:
+            buf = np.empty((buf.shape[0] * 2, MOVE_WIDTH), np.int64)
+        else:
+            return buf, X, n
+
+
+@njit(cache=True)
+def gen_builds(R, S, p, buf, nm, W):
     n = S[S_NUNITS]
     hn = S[S_HAND_N + p]
-    pv = np.empty(MAX_OPTS, np.int64)
-    ov = np.empty(MAX_OPTS, np.int64)
+    pv = W[W_VALS : W_VALS + MAX_OPTS]
+    ov = W[W_OV : W_OV + MAX_OPTS]
     if not R[R_OWNER_BUILDS]:
         # Classic / Grupp: add onto one unit, at most 14, no owner.
         restricted = R[R_JOKER_CAPTURE] != JC_ANY
@@ -625,8 +767,10 @@ def gen_builds(R, S, p, buf, nm):
                     for y in range(nov):
                         nv = pv[x] + ov[y]
                         if nv <= 14 and not has_build_move(buf, start, nm, c, u, nv, -1):
-                            buf, nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, -1, 0)
-        return buf, nm
+                            nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, -1, 0)
+                            if nm < 0:
+                                return nm
+        return nm
 
     # Joker variants: new single-card builds and modifications, with owners.
     max_build = R[R_MAX_BUILD]
@@ -634,20 +778,33 @@ def gen_builds(R, S, p, buf, nm):
     side = R[R_SIDE_OF + p]
     partner_builds = R[R_PARTNER_BUILDS] == 1
     asking = R[R_MAGGER] == 1 and S[S_ASK_Q] == -1
-    ask_ok = np.zeros(max_build + 1, np.bool_)
-    cand = np.empty(4 * MAX_OPTS * MAX_OPTS + MAX_OPTS, np.int64)
+    for v in range(max_build + 1):
+        W[W_ASKOK + v] = 0
+        W[W_HV + v] = 0
+    # Fast facts: which hand positions carry each value; how many builds the mover owns.
+    for i in range(hn):
+        c = hand_card(S, p, i)
+        W[W_HV + R[R_VAL1 + c]] |= ONE << i
+        if R[R_VAL2 + c] > 0:
+            W[W_HV + R[R_VAL2 + c]] |= ONE << i
+    own_builds = 0
+    own_index = -1
+    for u in range(n):
+        a = S[S_UNITS + u]
+        if S[S_UBUILD + a] and S[S_UOWNER + a] == p:
+            own_builds += 1
+            own_index = u
     for i in range(hn):
         if not is_playable_copy(R, S, p, i):
             continue
         c = hand_card(S, p, i)
-        start = nm
         npv = card_values(R, c, pv)
         for u in range(-1, n):
             # Candidate announced values for this target.
             nc = 0
             if u == -1:
                 for x in range(npv):
-                    cand[nc] = pv[x]
+                    W[W_CAND + nc] = pv[x]
                     nc += 1
             else:
                 a = S[S_UNITS + u]
@@ -656,65 +813,80 @@ def gen_builds(R, S, p, buf, nm):
                     for y in range(nov):
                         o = ov[y]
                         q = pv[x]
-                        cand[nc] = o + q
+                        W[W_CAND + nc] = o + q
                         nc += 1
                         if o - q >= 1:
-                            cand[nc] = o - q
+                            W[W_CAND + nc] = o - q
                             nc += 1
                         if R[R_SUBTRACT_EITHER] and q - o >= 1:
-                            cand[nc] = q - o
+                            W[W_CAND + nc] = q - o
                             nc += 1
                         if q == o:
-                            cand[nc] = o
+                            W[W_CAND + nc] = o
                             nc += 1
             excl = np.int64(0) if u == -1 else ONE << u
             tgt_owner = -1 if u == -1 else S[S_UOWNER + S[S_UNITS + u]]
+            # The mover keeps no other build: the duty reduces to "another card of the value".
+            simple = own_builds == 0 or (own_builds == 1 and own_index == u)
+            for q in range(players):
+                W[W_SEEN + q] = 0
+            mover_ok = -1  # lazily computed: mover's duty when the build goes to a partner
             for t in range(nc):
-                nv = cand[t]
+                nv = W[W_CAND + t]
                 if nv < 1 or nv > max_build:
                     continue
+                bit = ONE << nv
                 # For himself: the holding requirement is the duty test with the new value.
-                if not has_build_move(buf, start, nm, c, u, nv, p):
-                    if duty_ok(R, S, p, excl, nv, c):
-                        buf, nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, p, 0)
+                if not (W[W_SEEN + p] & bit):
+                    W[W_SEEN + p] |= bit
+                    if simple:
+                        ok = (W[W_HV + nv] & ~(ONE << i)) != 0
+                    else:
+                        ok = duty_ok(R, S, p, excl, nv, c, W)
+                    if ok:
+                        nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, p, 0)
+                        if nm < 0:
+                            return nm
                 if not partner_builds:
                     continue
-                mover_ok = -1  # lazily computed: mover's duty when the build goes to a partner
                 for q in range(players):
-                    if q == p or R[R_SIDE_OF + q] != side:
+                    if q == p or R[R_SIDE_OF + q] != side or (W[W_SEEN + q] & bit):
                         continue
+                    W[W_SEEN + q] |= bit
                     allowed = owns_build_of(S, q, nv) or (
                         S[S_ASK_Q] == q and S[S_ASK_N] == nv and S[S_ASK_ANS] == 1
                     )
                     if not allowed and not asking:
                         continue
                     if mover_ok == -1:
-                        mover_ok = 1 if duty_ok(R, S, p, excl, 0, c) else 0
+                        mover_ok = 1 if (simple or duty_ok(R, S, p, excl, 0, c, W)) else 0
                     if mover_ok == 0:
                         break
                     if not allowed:
-                        ask_ok[nv] = True
-                        continue
-                    if has_build_move(buf, start, nm, c, u, nv, q):
+                        W[W_ASKOK + nv] = 1
                         continue
                     q_excl = excl if tgt_owner == q else np.int64(0)
-                    if duty_ok(R, S, q, q_excl, nv, -1):
-                        buf, nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, q, 0)
+                    if duty_ok(R, S, q, q_excl, nv, -1, W):
+                        nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, q, 0)
+                        if nm < 0:
+                            return nm
     if asking:
         for q in range(players):
             if q == p or R[R_SIDE_OF + q] != side:
                 continue
             for nv in range(1, max_build + 1):
-                if ask_ok[nv] and not owns_build_of(S, q, nv):
-                    buf, nm = push_move(buf, nm, KIND_ASK, -1, nv, 0, -1, q, 0)
-    return buf, nm
+                if W[W_ASKOK + nv] and not owns_build_of(S, q, nv):
+                    nm = push_move(buf, nm, KIND_ASK, -1, nv, 0, -1, q, 0)
+                    if nm < 0:
+                        return nm
+    return nm
 
 
 @njit(cache=True)
-def legal_moves(R, S):
+def legal_moves(R, S, W):
     """Legal whole moves as an (n, MOVE_WIDTH) int64 array."""
-    buf = np.empty((32, MOVE_WIDTH), np.int64)
-    buf, n = gen_moves(R, S, buf)
+    buf, X = new_buffers()
+    buf, X, n = gen_moves(R, S, buf, W, X)
     return buf[:n].copy()
 
 
@@ -776,13 +948,13 @@ def deal_stage(R, S):
 
 
 @njit(cache=True)
-def begin_turn(R, S, q):
+def begin_turn(R, S, q, W):
     S[S_TO_MOVE] = q
     S[S_PHASE] = PHASE_NORMAL
     S[S_ASK_Q] = -1
     S[S_ASK_N] = -1
     S[S_ASK_ANS] = -1
-    if R[R_DIETZE_MIN] > 0 and S[S_NUNITS] < R[R_DIETZE_MIN] and has_duty_trail(R, S, q):
+    if R[R_DIETZE_MIN] > 0 and S[S_NUNITS] < R[R_DIETZE_MIN] and has_duty_trail(R, S, q, W):
         S[S_PHASE] = PHASE_DIETZE
 
 
@@ -804,14 +976,14 @@ def finish_hand(R, S):
 
 
 @njit(cache=True)
-def next_normal_turn(R, S, p):
+def next_normal_turn(R, S, p, W):
     """Give the next normal turn after seat ``p``; end stages and the hand as needed."""
     players = R[R_PLAYERS]
     while True:
         for k in range(1, players + 1):
             q = (p + k) % players
             if S[S_HAND_N + q] > 0:
-                begin_turn(R, S, q)
+                begin_turn(R, S, q, W)
                 return
         if S[S_STOCK_TOP] < S[S_STOCK_LEN] and S[S_STAGE] + 1 < R[R_MAX_STAGES]:
             if R[R_DIETZE_MIN] > 0:
@@ -826,11 +998,11 @@ def next_normal_turn(R, S, p):
 
 
 @njit(cache=True)
-def continue_all_trail(R, S, last):
+def continue_all_trail(R, S, last, W):
     players = R[R_PLAYERS]
     while S[S_AZ_LEFT] > 0:
         q = (last + 1) % players
-        if S[S_HAND_N + q] > 0 and has_duty_trail(R, S, q):
+        if S[S_HAND_N + q] > 0 and has_duty_trail(R, S, q, W):
             S[S_PHASE] = PHASE_AZ_TRAIL
             S[S_TO_MOVE] = q
             S[S_ASK_Q] = -1
@@ -839,48 +1011,48 @@ def continue_all_trail(R, S, last):
             return
         S[S_AZ_LEFT] -= 1
         last = q
-    next_normal_turn(R, S, last)
+    next_normal_turn(R, S, last, W)
 
 
 @njit(cache=True)
-def end_turn(R, S, p, zwick):
+def end_turn(R, S, p, zwick, W):
     phase = S[S_PHASE]
     S[S_ASK_Q] = -1
     S[S_ASK_N] = -1
     S[S_ASK_ANS] = -1
     if phase == PHASE_DIETZE:
         if S[S_HAND_N + p] > 0:
-            if S[S_NUNITS] < R[R_DIETZE_MIN] and has_duty_trail(R, S, p):
+            if S[S_NUNITS] < R[R_DIETZE_MIN] and has_duty_trail(R, S, p, W):
                 return
             S[S_PHASE] = PHASE_NORMAL
             return
-        next_normal_turn(R, S, p)
+        next_normal_turn(R, S, p, W)
         return
     if phase == PHASE_AZ_TRAIL:
         if R[R_AFTER_ZWICK] == AZ_ZWICKER:
-            next_normal_turn(R, S, p)
+            next_normal_turn(R, S, p, W)
         else:
             S[S_AZ_LEFT] -= 1
-            continue_all_trail(R, S, p)
+            continue_all_trail(R, S, p, W)
         return
     if zwick and R[R_AFTER_ZWICK] == AZ_ZWICKER:
-        if S[S_HAND_N + p] > 0 and has_duty_trail(R, S, p):
+        if S[S_HAND_N + p] > 0 and has_duty_trail(R, S, p, W):
             S[S_PHASE] = PHASE_AZ_TRAIL
             return
-        next_normal_turn(R, S, p)
+        next_normal_turn(R, S, p, W)
         return
     if zwick and R[R_AFTER_ZWICK] == AZ_ALL:
         S[S_AZ_LEFT] = R[R_PLAYERS]
-        continue_all_trail(R, S, p)
+        continue_all_trail(R, S, p, W)
         return
-    next_normal_turn(R, S, p)
+    next_normal_turn(R, S, p, W)
 
 
 # ------------------------------------------------------------------------------------------------
 # Apply
 # ------------------------------------------------------------------------------------------------
 @njit(cache=True)
-def apply_move(R, S, mv):
+def apply_move(R, S, mv, W):
     """Apply one move row to ``S`` in place (the caller guarantees it is legal)."""
     p = S[S_TO_MOVE]
     kind = mv[M_KIND]
@@ -890,7 +1062,7 @@ def apply_move(R, S, mv):
         n = mv[M_VALUE]
         S[S_ASK_Q] = q
         S[S_ASK_N] = n
-        S[S_ASK_ANS] = 1 if magger_answer(R, S, q, n) else 0
+        S[S_ASK_ANS] = 1 if magger_answer(R, S, q, n, W) else 0
         return
     c = mv[M_CARD]
     hand_remove(S, p, c)
@@ -937,7 +1109,7 @@ def apply_move(R, S, mv):
             S[S_UVALUE + a] = mv[M_VALUE]
             S[S_UOWNER + a] = mv[M_OWNER]
             S[S_UBUILD + a] = 1
-    end_turn(R, S, p, zwick)
+    end_turn(R, S, p, zwick, W)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -990,7 +1162,7 @@ def cut_for_dealer(R, order):
 
 
 @njit(cache=True)
-def start_hand(R, S, order, dealer):
+def start_hand(R, S, order, dealer, W):
     """Lay ``order`` (the whole deck, next card first) as the stock and deal stage 0."""
     n = order.shape[0]
     for i in range(n):
@@ -1002,7 +1174,7 @@ def start_hand(R, S, order, dealer):
     S[S_DEALER] = dealer
     S[S_STAGE] = 0
     deal_stage(R, S)
-    next_normal_turn(R, S, dealer)
+    next_normal_turn(R, S, dealer, W)
 
 
 @njit(cache=True)
@@ -1020,10 +1192,10 @@ def deal_order(R, seed):
 
 
 @njit(cache=True)
-def new_hand(R, seed):
+def new_hand(R, seed, W):
     S = empty_state(R)
     order, dealer = deal_order(R, seed)
-    start_hand(R, S, order, dealer)
+    start_hand(R, S, order, dealer, W)
     return S
 
 
@@ -1110,15 +1282,16 @@ def choose(R, S, buf, n, policy):
 
 
 @njit(cache=True)
-def play_out(R, S, policies, buf):
+def play_out(R, S, policies, W):
     """Play ``S`` to the end in place, seat p using ``policies[p]``. Returns plies played."""
     plies = 0
+    buf, X = new_buffers()
     while S[S_PHASE] != PHASE_OVER:
-        buf, n = gen_moves(R, S, buf)
+        buf, X, n = gen_moves(R, S, buf, W, X)
         if n == 0:
             raise ValueError("no legal move in a running hand")
         k = choose(R, S, buf, n, policies[S[S_TO_MOVE]])
-        apply_move(R, S, buf[k])
+        apply_move(R, S, buf[k], W)
         plies += 1
     return plies
 
@@ -1137,11 +1310,11 @@ def play_hands(R, seeds, policies):
     won_side = np.full((n, NC), -1, np.int8)
     dealt = np.full((n, NC), -1, np.int8)
     plies = np.zeros(n, np.int64)
-    buf = np.empty((64, MOVE_WIDTH), np.int64)
+    W = new_workspace()
     for h in range(n):
-        S = new_hand(R, seeds[h])
+        S = new_hand(R, seeds[h], W)
         np.random.seed((seeds[h] * 69069 + 12345) % 4294967296)
-        plies[h] = play_out(R, S, policies, buf)
+        plies[h] = play_out(R, S, policies, W)
         sc = score(R, S)
         for s in range(ns):
             scores[h, s] = sc[s]

@@ -150,13 +150,16 @@ def _unit_values(rules: Rules, unit: RefUnit) -> tuple[int, ...]:
 # ---------------------------------------------------------------------------------------------
 def _matchable(rules: Rules, hand: Sequence[int], needed: set[int]) -> bool:
     """Can each value in ``needed`` get its own distinct card of ``hand`` carrying that value?"""
+    if not needed:
+        return True
     needed_list = sorted(needed)
+    values = [_values(rules, card) for card in hand]
 
     def assign(i: int, used: frozenset[int]) -> bool:
         if i == len(needed_list):
             return True
-        for k, card in enumerate(hand):
-            if k not in used and needed_list[i] in _values(rules, card):
+        for k in range(len(hand)):
+            if k not in used and needed_list[i] in values[k]:
                 if assign(i + 1, used | {k}):
                     return True
         return False
@@ -514,7 +517,7 @@ def apply(rules: Rules, st: RefState, move: MoveKey) -> RefState:
             else:
                 _start_normal_turn(rules, new, (p + 1) % P)
         elif zwick and rules.after_zwick == "all_trail":
-            _visit_all_trail(rules, new, (p + 1) % P, P)
+            _visit_all_trail(rules, new, (p + 1) % P, P - 1)
         else:
             _start_normal_turn(rules, new, (p + 1) % P)
     elif st.phase == PHASE_DIETZE_TRAIL:

@@ -39,8 +39,18 @@ _POINTS = {
     "grupp": {"TD": 10, "A*": 2, "7D": 1, "7S": 1},
     "dithmarschen": {"X25": 7, "X20": 6, "X15": 5, "TD": 3, "TS": 1, "2S": 1, "A*": 1},
     "grossenwiehe": {
-        "X30": 20, "X25": 15, "X22": 12, "X20": 10, "X17": 7, "X15": 5,
-        "TD": 3, "TC": 1, "TH": 1, "TS": 1, "2S": 1, "A*": 1,
+        "X30": 20,
+        "X25": 15,
+        "X22": 12,
+        "X20": 10,
+        "X17": 7,
+        "X15": 5,
+        "TD": 3,
+        "TC": 1,
+        "TH": 1,
+        "TS": 1,
+        "2S": 1,
+        "A*": 1,
     },  # fmt: skip
     "christiansen": {"X30": 7, "X25": 6, "X20": 5, "X15": 4, "TD": 3, "TS": 1, "2S": 1, "A*": 1},
 }
@@ -276,9 +286,7 @@ def rules(variant: str = "dithmarschen", players: int | None = None, **options: 
     if players is None:
         players = default_players
     if isinstance(players, bool) or not isinstance(players, int) or players not in valid_players:
-        _fail(
-            f"{variant} is played by {', '.join(map(str, valid_players))} players, not {players!r}"
-        )
+        _fail(f"{variant} is played by {', '.join(map(str, valid_players))} players, not {players!r}")
     for name in options:
         if name not in OPTIONS:
             _fail(f"unknown option {name!r} for zwicker; valid options: {', '.join(OPTIONS)}")

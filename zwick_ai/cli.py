@@ -1,0 +1,160 @@
+"""The ``zwick`` command: variants, self-play, and (as they land) tournaments, training, play.
+
+Run ``zwick --help`` or ``zwick COMMAND --help``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from zwick_ai import zwicker
+from zwick_ai.zwicker.rules import _PLAYERS, OPTIONS
+
+EPILOG = """examples:
+  zwick variants                                  the variants and their options
+  zwick selfplay --variant dithmarschen --games 20000
+  zwick selfplay --variant grupp --players 3 -o joker_capture=joker_only --policies greedy,random,random
+"""
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    """``name=value`` with true/false, whole numbers and words understood."""
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"options are name=value, not {text!r}")
+    name, raw = (t.strip() for t in text.split("=", 1))
+    value: object = raw
+    if raw.lower() in ("true", "false"):
+        value = raw.lower() == "true"
+    elif raw.lstrip("-").isdigit():
+        value = int(raw)
+    return name, value
+
+
+def make_rules(args: argparse.Namespace) -> zwicker.Rules:
+    return zwicker.rules(args.variant, args.players, **dict(args.option or []))
+
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    print("| variant | players (default) | sides | deck | jokers | card points | Zwick | forced capture |")
+    print("|---|---|---|---|---|---|---|---|")
+    for v in zwicker.VARIANTS:
+        valid, default = _PLAYERS[v]
+        r = zwicker.rules(v)
+        sides = " vs ".join("+".join(map(str, s)) for s in r.sides)
+        jokers = [c for c in r.deck if c >= 104]
+        joker_text = (
+            "wild ×" + str(len(jokers))
+            if r.wild
+            else (", ".join(f"X{zwicker.rules(v).card_values(c)[0]}" for c in jokers) or "none")
+        )
+        contiguous = list(valid) == list(range(valid[0], valid[-1] + 1))
+        players = f"{valid[0]}–{valid[-1]}" if contiguous and len(valid) > 3 else ", ".join(map(str, valid))
+        print(
+            f"| {v} | {players} ({default}) | {sides} | {r.deck_size} | {joker_text} | {r.card_total} "
+            f"| {r.zwick_points} | {'yes' if r.forced_capture else 'no'} |"
+        )
+    print()
+    print("| option | default | values |")
+    print("|---|---|---|")
+    for name, (default, valid) in OPTIONS.items():
+        if isinstance(valid, tuple):
+            values = ", ".join(map(str, valid))
+        else:
+            values = {
+                bool: "true, false",
+                int: "whole number",
+                str: "letters",
+                tuple: "joker values, e.g. 15+25",
+            }[valid]  # type: ignore[index]
+        shown = "variant default" if default is None else default
+        print(f"| {name} | {shown} | {values} |")
+    print("\nOptions are given as -o name=value; `RULE_CHOICES.md` in zwick_ai/zwicker explains each.")
+    return 0
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from zwick_ai.eval.selfplay import run_selfplay
+
+    rules = make_rules(args)
+    with tqdm(total=args.games, unit="hand", disable=args.quiet, desc=f"{rules.variant} self-play") as bar:
+        result = run_selfplay(rules, args.games, args.policies, args.seed, progress=bar.update)
+    text = result.markdown()
+    print(text)
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "summary.json").write_text(json.dumps(result.as_dict(), indent=2))
+        (out / "report.md").write_text(text + f"\n\nCommand: `zwick {' '.join(sys.argv[1:])}`\n")
+        with open(out / "scores.csv", "w") as f:
+            f.write("hand," + ",".join(f"side{s}" for s in range(rules.num_sides)) + "\n")
+            for i, row in enumerate(result.scores):  # type: ignore[arg-type]
+                f.write(f"{i}," + ",".join(str(int(x)) for x in row) + "\n")
+        print(f"\nwrote {out}/summary.json, report.md, scores.csv")
+    return 0
+
+
+def add_rules_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--variant",
+        default="dithmarschen",
+        choices=zwicker.VARIANTS,
+        help="Zwicker variant (default: %(default)s)",
+    )
+    p.add_argument("--players", type=int, default=None, help="number of players (default: the variant's)")
+    p.add_argument(
+        "-o", "--option", type=parse_option, action="append", metavar="NAME=VALUE",
+        help="a rule option, repeatable (see `zwick variants`)",
+    )  # fmt: skip
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="zwick",
+        description="zwick_ai: strategy search for the Zwick card games (Zwicker, Zwikken, Zwicken).",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("variants", help="list the Zwicker variants and rule options")
+    p.set_defaults(func=cmd_variants)
+
+    p = sub.add_parser(
+        "selfplay",
+        help="play many hands with compiled random/greedy policies and summarise them",
+        description="Deal and play whole hands inside compiled code, then report per-side points "
+        "with 95%% confidence intervals, Zwicks per hand and how often each joker is kept.",
+    )
+    add_rules_args(p)
+    p.add_argument("--games", type=int, default=10000, help="hands to play (default: %(default)s)")
+    p.add_argument(
+        "--policies", default="random",
+        help="random or greedy for every seat, or one per seat: greedy,random,greedy,random",
+    )  # fmt: skip
+    p.add_argument("--seed", type=int, default=0, help="seed of the whole run (default: %(default)s)")
+    p.add_argument("--out", help="folder for summary.json, report.md and scores.csv")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_selfplay)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return args.func(args)
+    except ValueError as error:
+        print(f"zwick: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

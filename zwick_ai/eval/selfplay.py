@@ -1,0 +1,186 @@
+"""Compiled self-play of whole Zwicker hands with summary statistics.
+
+>>> from zwick_ai import zwicker
+>>> res = run_selfplay(zwicker.rules("dithmarschen"), hands=200, policies="random", seed=1)
+>>> res.hands, len(res.side_points)
+(200, 2)
+>>> abs(sum(e.mean for e in res.side_points) - 30 - res.zwicks_per_hand.mean) < 1e-9
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from zwick_ai import cards as C
+from zwick_ai.eval.stats import Estimate, mean_ci, proportion_ci
+from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.rules import Rules
+
+POLICIES = {"random": K.POLICY_RANDOM, "greedy": K.POLICY_GREEDY}
+
+
+def parse_policies(spec: str | Sequence[str], players: int) -> list[str]:
+    """``"random"`` for every seat, or one name per seat (``"greedy,random,greedy,random"``)."""
+    names = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else list(spec)
+    for n in names:
+        if n not in POLICIES:
+            raise ValueError(f"unknown compiled policy {n!r}; valid: {', '.join(POLICIES)}")
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"give one policy or one per seat ({players}), not {len(names)}")
+    return names
+
+
+def hand_seeds(seed: int, hands: int) -> np.ndarray:
+    """The per-hand seeds of a run: hand i of seed s is the same in every run and batch size."""
+    return np.random.default_rng(seed).integers(0, 2**32, size=hands, dtype=np.int64)
+
+
+@dataclass
+class JokerStats:
+    joker: str
+    dealt_to_hand: int  # hands in which it was dealt to a player (not to the table)
+    kept: Estimate  # share of those in which the holder's side won it
+    captured: Estimate  # share of all hands in which any side won it
+
+
+@dataclass
+class SelfplayResult:
+    rules: Rules
+    policies: list[str]
+    seed: int
+    hands: int
+    side_points: list[Estimate]
+    zwicks_per_hand: Estimate
+    side_zwicks: list[Estimate]
+    plies_per_hand: float
+    seconds: float
+    jokers: list[JokerStats] = field(default_factory=list)
+    scores: np.ndarray | None = None  # (hands, sides)
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.seconds if self.seconds > 0 else float("inf")
+
+    def as_dict(self) -> dict:
+        return {
+            "game": "zwicker",
+            "variant": self.rules.variant,
+            "players": self.rules.players,
+            "options": dict(self.rules.options),
+            "policies": self.policies,
+            "seed": self.seed,
+            "hands": self.hands,
+            "side_points": [e.as_dict() for e in self.side_points],
+            "zwicks_per_hand": self.zwicks_per_hand.as_dict(),
+            "side_zwicks": [e.as_dict() for e in self.side_zwicks],
+            "plies_per_hand": self.plies_per_hand,
+            "seconds": self.seconds,
+            "hands_per_second": self.hands_per_second,
+            "jokers": [
+                {
+                    "joker": j.joker,
+                    "dealt_to_hand": j.dealt_to_hand,
+                    "kept": j.kept.as_dict(),
+                    "captured": j.captured.as_dict(),
+                }
+                for j in self.jokers
+            ],  # fmt: skip
+        }
+
+    def markdown(self) -> str:
+        r = self.rules
+        lines = [
+            f"## Self-play: {r.describe()}",
+            "",
+            f"{self.hands} hands, policies {','.join(self.policies)}, seed {self.seed}: "
+            f"{self.hands_per_second:,.0f} hands/s, {self.plies_per_hand:.1f} plies per hand.",
+            "",
+            "| side | seats | mean points | 95% CI | Zwicks per hand |",
+            "|---|---|---|---|---|",
+        ]
+        for s, (pts, zw) in enumerate(zip(self.side_points, self.side_zwicks, strict=True)):
+            seats = "+".join(map(str, r.sides[s]))
+            lines.append(
+                f"| {s} | {seats} | {pts.mean:.3f} | [{pts.ci95[0]:.3f}, {pts.ci95[1]:.3f}] | {zw.mean:.3f} |"
+            )
+        lines.append("")
+        lines.append(f"Zwicks per hand (all sides): {self.zwicks_per_hand}")
+        if self.jokers:
+            lines += [
+                "",
+                "| joker | dealt to a hand | won by the holder's side | won by anyone |",
+                "|---|---|---|---|",
+            ]
+            for j in self.jokers:
+                lines.append(
+                    f"| {j.joker} | {j.dealt_to_hand} | {j.kept.mean:.3f} "
+                    f"[{j.kept.ci95[0]:.3f}, {j.kept.ci95[1]:.3f}] | {j.captured.mean:.3f} |"
+                )
+        return "\n".join(lines)
+
+
+def run_selfplay(
+    rules: Rules,
+    hands: int,
+    policies: str | Sequence[str] = "random",
+    seed: int = 0,
+    batch: int = 1000,
+    progress: Callable[[int], None] | None = None,
+) -> SelfplayResult:
+    """Play ``hands`` hands in compiled code (batches of ``batch``), then summarise them."""
+    if hands < 1:
+        raise ValueError("hands must be at least 1")
+    names = parse_policies(policies, rules.players)
+    pol = np.array([POLICIES[n] for n in names], dtype=np.int64)
+    R = rules.array()
+    seeds = hand_seeds(seed, hands)
+    K.play_hands(R, seeds[:1], pol)  # compile (or load the cache) before the clock starts
+    parts = []
+    start = time.perf_counter()
+    for lo in range(0, hands, batch):
+        part = K.play_hands(R, seeds[lo : lo + batch], pol)
+        parts.append(part)
+        if progress:
+            progress(len(part[0]))
+    seconds = time.perf_counter() - start
+    scores = np.concatenate([p[0] for p in parts])
+    zw = np.concatenate([p[1] for p in parts])
+    won_side = np.concatenate([p[2] for p in parts])
+    dealt = np.concatenate([p[3] for p in parts])
+    plies = np.concatenate([p[4] for p in parts])
+    side_of = np.array([rules.side_of(p) for p in range(rules.players)])
+    jokers = []
+    for c in rules.deck:
+        if not (C.is_valued_joker(c) or C.is_wild_joker(c)):
+            continue
+        in_hand = dealt[:, c] >= 0
+        holder_side = np.where(in_hand, side_of[np.maximum(dealt[:, c], 0)], -2)
+        kept = int(np.sum(in_hand & (won_side[:, c] == holder_side)))
+        jokers.append(
+            JokerStats(
+                C.format_card(c) if C.is_valued_joker(c) else f"XW#{c - C.WILD_JOKER_BASE + 1}",
+                int(in_hand.sum()),
+                proportion_ci(kept, int(in_hand.sum())),
+                proportion_ci(int(np.sum(won_side[:, c] >= 0)), hands),
+            )
+        )
+    return SelfplayResult(
+        rules=rules,
+        policies=names,
+        seed=seed,
+        hands=hands,
+        side_points=[mean_ci(scores[:, s]) for s in range(rules.num_sides)],
+        zwicks_per_hand=mean_ci(zw.sum(axis=1)),
+        side_zwicks=[mean_ci(zw[:, s]) for s in range(rules.num_sides)],
+        plies_per_hand=float(plies.mean()),
+        seconds=seconds,
+        jokers=jokers,
+        scores=scores,
+    )

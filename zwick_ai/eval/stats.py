@@ -1,0 +1,89 @@
+"""Small, honest statistics: means with t-based confidence intervals, paired differences,
+proportions (Wilson), and a seeded bootstrap.
+
+>>> m = mean_ci([1.0, 2.0, 3.0, 4.0])
+>>> round(m.mean, 3), [round(x, 3) for x in m.ci95]
+(2.5, [0.446, 4.554])
+>>> p = proportion_ci(30, 100)
+>>> round(p.mean, 2), [round(x, 3) for x in p.ci95]
+(0.3, [0.219, 0.396])
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as sps
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A point estimate with its 95% confidence interval and sample size."""
+
+    mean: float
+    ci95: tuple[float, float]
+    n: int
+    std: float = float("nan")
+
+    @property
+    def half_width(self) -> float:
+        return (self.ci95[1] - self.ci95[0]) / 2
+
+    def __str__(self) -> str:
+        return f"{self.mean:.3f} ± {self.half_width:.3f}"
+
+    def as_dict(self) -> dict:
+        return {"mean": self.mean, "ci95": list(self.ci95), "n": self.n, "std": self.std}
+
+
+def mean_ci(values: Sequence[float] | np.ndarray, level: float = 0.95) -> Estimate:
+    """Mean with a Student-t confidence interval (exact for normal data, fine for large n)."""
+    x = np.asarray(values, dtype=float)
+    n = x.size
+    if n == 0:
+        raise ValueError("mean_ci needs at least one value")
+    mean = float(x.mean())
+    if n == 1:
+        return Estimate(mean, (float("-inf"), float("inf")), 1)
+    sd = float(x.std(ddof=1))
+    half = float(sps.t.ppf(0.5 + level / 2, n - 1)) * sd / math.sqrt(n)
+    return Estimate(mean, (mean - half, mean + half), n, sd)
+
+
+def paired_diff_ci(a: Sequence[float], b: Sequence[float], level: float = 0.95) -> Estimate:
+    """Mean of a - b over paired observations (e.g. the same duplicate deal), with its CI."""
+    xa, xb = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if xa.shape != xb.shape:
+        raise ValueError("paired samples must have the same length")
+    return mean_ci(xa - xb, level)
+
+
+def proportion_ci(successes: int, trials: int, level: float = 0.95) -> Estimate:
+    """A proportion with its Wilson score interval (good also near 0 and 1)."""
+    if trials <= 0:
+        return Estimate(float("nan"), (float("nan"), float("nan")), 0)
+    z = float(sps.norm.ppf(0.5 + level / 2))
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return Estimate(p, (max(0.0, centre - half), min(1.0, centre + half)), trials)
+
+
+def bootstrap_ci(
+    data: np.ndarray,
+    statistic: Callable[[np.ndarray], np.ndarray | float],
+    resamples: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile bootstrap over the rows of ``data``: (lower, upper) of ``statistic``."""
+    rng = np.random.default_rng(seed)
+    n = len(data)
+    draws = np.array([statistic(data[rng.integers(0, n, n)]) for _ in range(resamples)])
+    lo = np.quantile(draws, (1 - level) / 2, axis=0)
+    hi = np.quantile(draws, 0.5 + level / 2, axis=0)
+    return lo, hi
