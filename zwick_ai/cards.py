@@ -133,9 +133,7 @@ def parse_card(text: str | int) -> int:
     return value
 
 
-def parse_cards(
-    names: Sequence[str | int], two_packs: bool = False, taken: set[int] | None = None
-) -> list[int]:
+def parse_cards(names: Sequence[str | int], two_packs: bool = False, taken: set[int] | None = None) -> list[int]:
     """Parse card names, giving repeated names the next free copy (second pack, further wild jokers).
 
     ``taken`` holds ids already used elsewhere in the same position; it is updated in place.

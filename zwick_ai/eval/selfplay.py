@@ -107,9 +107,7 @@ class SelfplayResult:
         ]
         for s, (pts, zw) in enumerate(zip(self.side_points, self.side_zwicks, strict=True)):
             seats = "+".join(map(str, r.sides[s]))
-            lines.append(
-                f"| {s} | {seats} | {pts.mean:.3f} | [{pts.ci95[0]:.3f}, {pts.ci95[1]:.3f}] | {zw.mean:.3f} |"
-            )
+            lines.append(f"| {s} | {seats} | {pts.mean:.3f} | [{pts.ci95[0]:.3f}, {pts.ci95[1]:.3f}] | {zw.mean:.3f} |")
         lines.append("")
         lines.append(f"Zwicks per hand (all sides): {self.zwicks_per_hand}")
         if self.jokers:

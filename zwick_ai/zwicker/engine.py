@@ -87,11 +87,7 @@ class ZwickerState:
         return ZwickerState(self.rules, self.arr.copy())
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, ZwickerState)
-            and self.rules == other.rules
-            and snapshot(self) == snapshot(other)
-        )
+        return isinstance(other, ZwickerState) and self.rules == other.rules and snapshot(self) == snapshot(other)
 
     def __hash__(self) -> int:
         return hash(snapshot(self))
@@ -251,9 +247,7 @@ def render(state: ZwickerState) -> str:
         mark = "*" if p == to_move(state) and not is_over(state) else " "
         lines.append(f"{mark}{p} (side {r.side_of(p)}): {' '.join(hand(state, p))}")
     lines.append(f"stock: {len(stock(state))} cards; stage {int(state.arr[S_STAGE])}")
-    lines.append(
-        f"won: {[len(w) for w in won(state)]}; zwicks: {list(zwicks(state))}; score: {list(score(state))}"
-    )
+    lines.append(f"won: {[len(w) for w in won(state)]}; zwicks: {list(zwicks(state))}; score: {list(score(state))}")
     if is_over(state):
         lines.append("hand over")
     return "\n".join(lines)
@@ -298,9 +292,7 @@ def from_snapshot(rules: Rules, snap: Snapshot) -> ZwickerState:
             K.hand_insert(a, p, c)
     for unit in snap.table:
         cards = list(unit.cards)
-        K.add_unit(
-            a, cards[0], unit.value if unit.build else 0, unit.owner if unit.build else -1, int(unit.build)
-        )
+        K.add_unit(a, cards[0], unit.value if unit.build else 0, unit.owner if unit.build else -1, int(unit.build))
         prev = cards[0]
         for c in cards[1:]:
             a[S_NEXT + prev] = c
@@ -428,9 +420,7 @@ def position(
         rng = np.random.default_rng(_check_seed(seed))
         stock_ids = [int(c) for c in rng.permutation(np.array(rest, dtype=np.int64))] if rest else []
     elif rest:
-        raise ValueError(
-            f"cards not placed anywhere: {C.format_cards(rest)} (list them in stock, hands, table or won)"
-        )
+        raise ValueError(f"cards not placed anywhere: {C.format_cards(rest)} (list them in stock, hands, table or won)")
     if not 0 <= to_move < r.players:
         raise ValueError(f"to_move must be a seat in 0..{r.players - 1}")
     if not hand_ids[to_move]:
@@ -511,9 +501,7 @@ def _to_move_obj(state: ZwickerState, row: np.ndarray, units: list[Unit]) -> Mov
         key = MoveKey("capture", card, taken_ids)
         groups: tuple[tuple[str, ...], ...] = ()
         if len(chosen) <= 10 and int(row[M_VALUE]) > 0:
-            vals = [
-                (u.value,) if u.build else (r.card_values(u.cards[0]) or tuple(range(2, 15))) for u in chosen
-            ]
+            vals = [(u.value,) if u.build else (r.card_values(u.cards[0]) or tuple(range(2, 15))) for u in chosen]
             split = _partition(chosen, vals, int(row[M_VALUE]))
             if split is not None:
                 groups = tuple(tuple(format_unit(chosen[i]) for i in g) for g in split)

@@ -853,9 +853,7 @@ def gen_builds(R, S, p, buf, nm, W):
                     if q == p or R[R_SIDE_OF + q] != side or (W[W_SEEN + q] & bit):
                         continue
                     W[W_SEEN + q] |= bit
-                    allowed = owns_build_of(S, q, nv) or (
-                        S[S_ASK_Q] == q and S[S_ASK_N] == nv and S[S_ASK_ANS] == 1
-                    )
+                    allowed = owns_build_of(S, q, nv) or (S[S_ASK_Q] == q and S[S_ASK_N] == nv and S[S_ASK_ANS] == 1)
                     if not allowed and not asking:
                         continue
                     if mover_ok == -1:
