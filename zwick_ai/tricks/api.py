@@ -35,11 +35,7 @@ class TrickState:
         return TrickState(self.rules, self.arr.copy(), self.seed)
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, TrickState)
-            and self.rules == other.rules
-            and np.array_equal(self.arr, other.arr)
-        )
+        return isinstance(other, TrickState) and self.rules == other.rules and np.array_equal(self.arr, other.arr)
 
     def __hash__(self) -> int:
         return hash(self.arr.tobytes())
@@ -374,8 +370,7 @@ def observation_string(state: TrickState, player: int) -> str:
     a, r = state.arr, state.rules
     status = {0: "?", 1: "in", 2: "out"}
     seats = [
-        f"{p}:{status[int(a[_pf(p, L.P_STATUS)])]} bid{int(a[_pf(p, L.P_BID)])}"
-        f" tricks{int(a[_pf(p, L.P_TRICKS)])}"
+        f"{p}:{status[int(a[_pf(p, L.P_STATUS)])]} bid{int(a[_pf(p, L.P_BID)])} tricks{int(a[_pf(p, L.P_TRICKS)])}"
         for p in range(r.players)
     ]
     return (
@@ -396,16 +391,18 @@ def _known_to(state: TrickState, player: int) -> tuple[set[int], dict[int, set[i
     public_of: dict[int, set[int]] = {q: set() for q in range(state.rules.players)}
     up_orig: list[int] = []
     swappers: list[int] = []
+    open_draws: set[int] = set()
     for kind, who, v in history(state):
-        if kind in (L.H_UP, L.H_CUT):
+        if kind == L.H_UP:
             seen.add(v)
-            if kind == L.H_UP:
-                up_orig.append(v)
+            up_orig.append(v)
+        elif kind == L.H_CUT and v == state.arr[L.S_BOTTOM]:
+            seen.add(v)  # a cut that passed the deal went back into the pack
         elif kind in (L.H_DEAL, L.H_DRAW) and who == player:
             seen.add(v)
         elif kind == L.H_DRAWPUB:
-            seen.add(v)
-            public_of[who].add(v)
+            seen.add(v)  # the bottom card, drawn openly: not one of the hidden slots
+            open_draws.add(v)
         elif kind == L.H_HIDDEN and who == player:
             seen.add(v - L.A_DISCARD if v >= L.A_DISCARD else v)
         elif kind == L.H_ACT and v < L.A_DISCARD:
@@ -415,62 +412,78 @@ def _known_to(state: TrickState, player: int) -> tuple[set[int], dict[int, set[i
             swappers.append(who)
     # Swaps happen in upcard order: the k-th changed upcard shows the ten the k-th swapper held.
     a = state.arr
-    changed = [int(a[L.S_UP + k]) for k, orig in enumerate(up_orig) if int(a[L.S_UP + k]) != orig]
-    for ten, who in zip(changed, swappers, strict=True):
+    changed = [(int(a[L.S_UP + k]), orig) for k, orig in enumerate(up_orig) if int(a[L.S_UP + k]) != orig]
+    for (ten, orig), who in zip(changed, swappers, strict=True):
         seen.add(ten)
         public_of[who].add(ten)
+        open_draws.add(orig)  # received openly by the swap, not through a hidden slot
     public_of.pop(player, None)
-    return seen, public_of
+    return seen, {q: cards - open_draws for q, cards in public_of.items()}
 
 
 def resample(state: TrickState, player: int, rng: np.random.Generator, tries: int = 2000) -> TrickState:
     """A full position consistent with everything ``player`` has observed.
 
     The other seats' hidden cards (deals, draws) are re-dealt from the cards ``player`` has not
-    seen, with each seat's publicly seen cards (face-up plays, a swapped ten) put into that seat's
-    hidden slots; hidden actions of others (discards, face-down plays) are re-chosen uniformly
-    among the legal ones that keep those cards; then the history is replayed and the sample is
-    rejected if any observed action becomes illegal. Uniform over consistent deals when no hidden
-    actions occurred; otherwise approximately so. Raises ``RuntimeError`` after ``tries`` rejections.
+    seen: each seat's publicly seen cards (face-up plays, a swapped ten) go into the hand it held
+    after its exchange (kept dealt cards + draws), the dealt cards it did not keep become its
+    discards, the rest is uniform. Face-down plays (1853) are re-chosen uniformly among the legal
+    cards the seat does not show later. The history is then replayed and the sample rejected if an
+    observed action becomes illegal (e.g. a revealed void). Exact rejection sampling over uniform
+    deals when nobody exchanged or played face down; otherwise approximately uniform (the true
+    posterior depends on the other players' policies). ``RuntimeError`` after ``tries`` rejections.
     """
     if not 0 <= player < state.rules.players:
         raise ValueError(f"player must be a seat in 0..{state.rules.players - 1}")
     hist = history(state)
     seen, public_of = _known_to(state, player)
     deck = set(state.rules.deck)
-    hidden_slots: dict[int, list[int]] = {q: [] for q in public_of}
-    for i, (kind, who, _) in enumerate(hist):
-        if kind in (L.H_DEAL, L.H_DRAW) and who != player:
-            hidden_slots[who].append(i)
+    deals: dict[int, list[int]] = {q: [] for q in public_of}
+    draws: dict[int, list[int]] = {q: [] for q in public_of}
+    n_discards = dict.fromkeys(public_of, 0)
+    for i, (kind, who, v) in enumerate(hist):
+        if who not in public_of:
+            continue
+        if kind == L.H_DEAL:
+            deals[who].append(i)
+        elif kind == L.H_DRAW:
+            draws[who].append(i)
+        elif kind == L.H_HIDDEN and v >= L.A_DISCARD:
+            n_discards[who] += 1
     must = set().union(*public_of.values()) if public_of else set()
     free_pool = sorted(deck - seen - must)
     for _ in range(tries):
         assign: dict[int, int] = {}
-        pool = list(rng.permutation(free_pool))
+        discard_sets: dict[int, list[int]] = {}
+        pool = [int(c) for c in rng.permutation(free_pool)]
         ok = True
-        for q, slots in hidden_slots.items():
+        for q in public_of:
+            # The seat's hand after its exchange = the dealt cards it kept + its draws; every card
+            # it later showed was in that hand. The dealt cards it did not keep are its discards.
+            order = rng.permutation(len(deals[q]))
+            keep_n = len(deals[q]) - n_discards[q]
+            kept = [deals[q][j] for j in order[:keep_n]]
+            dropped = [deals[q][j] for j in order[keep_n:]]
+            final = kept + draws[q]
             need = sorted(public_of[q])
-            if len(need) > len(slots):
+            if len(need) > len(final) or len(pool) < len(final) + len(dropped) - len(need):
                 ok = False
                 break
-            chosen = rng.permutation(len(slots))[: len(need)]
-            for j, c in zip(chosen, need, strict=True):
-                assign[slots[j]] = c
-            for j in range(len(slots)):
-                if slots[j] not in assign:
-                    if not pool:
-                        ok = False
-                        break
-                    assign[slots[j]] = int(pool.pop())
+            for slot, c in zip(rng.permutation(len(final))[: len(need)], need, strict=False):
+                assign[final[slot]] = c
+            for slot in final + dropped:
+                if slot not in assign:
+                    assign[slot] = pool.pop()
+            discard_sets[q] = sorted(assign[slot] for slot in dropped)
         if not ok:
             continue
-        out = _replay(state, hist, assign, public_of, player, rng)
+        out = _replay(state, hist, assign, discard_sets, player, rng)
         if out is not None:
             return out
     raise RuntimeError("resample: no consistent position found")
 
 
-def _replay(state, hist, assign, public_of, player, rng) -> TrickState | None:
+def _replay(state, hist, assign, discard_sets, player, rng) -> TrickState | None:
     st = new(state.rules)
     a, cfg = st.arr, st.rules.cfg
     ids = np.empty(L.NC, dtype=np.int32)
@@ -487,7 +500,9 @@ def _replay(state, hist, assign, public_of, player, rng) -> TrickState | None:
             run = sorted(assign[t] for t in range(i, j))
             for c in run:
                 k = K.chance_outcomes(a, cfg, ids, probs)
-                if c not in ids[:k]:
+                if k == 1 and a[L.S_PHASE] == L.PH_DRAW:
+                    c = int(ids[0])  # the talon has run out: the rest of it comes in a fixed order
+                elif c not in ids[:k]:
                     return None
                 K.apply_chance(a, cfg, c)
             i = j
@@ -502,15 +517,18 @@ def _replay(state, hist, assign, public_of, player, rng) -> TrickState | None:
                 return None
             legal = K.legal_actions(a, cfg)
             if kind == L.H_HIDDEN and who != player:
-                keep = public_of.get(who, set())
                 if v >= L.A_DISCARD:
-                    cands = [x for x in legal if (x - L.A_DISCARD) not in keep]
+                    todo = discard_sets[who]  # discards are made in increasing order
+                    if not todo or L.A_DISCARD + todo[0] not in legal:
+                        return None
+                    v = L.A_DISCARD + todo.pop(0)
                 else:
-                    trump_suit = a[L.S_TRUMP]
-                    cands = [x for x in legal if x // 13 != trump_suit and x not in keep]
-                if not cands:
-                    return None
-                v = int(cands[rng.integers(len(cands))])
+                    # a face-down play (1853): any card the seat does not show later
+                    shown = {c for k2, w2, c in hist if k2 == L.H_ACT and w2 == who and c < L.A_DISCARD}
+                    cands = [x for x in legal if x // 13 != a[L.S_TRUMP] and x not in shown]
+                    if not cands:
+                        return None
+                    v = int(cands[rng.integers(len(cands))])
             elif v not in legal:
                 return None
             K.apply_action(a, cfg, v)
