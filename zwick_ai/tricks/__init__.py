@@ -26,6 +26,9 @@ Rule choices where RULES.md is silent (each documented where it is implemented):
 - One episode is one deal. ``pot`` is the pot when the deal starts, this deal's opening ante
   already in it (default: one ante round, 3 chips or one per player); antes paid *inside* the
   deal (re-turns, Hupf) count in the returns. :func:`play_session` charges the opening antes.
+- Chance: each hand (and each exchange draw) is dealt as one increasing run of cards with exact
+  probabilities (one chance path per set of cards, which keeps exact solving small); the upcard is
+  turned after the hands are complete (Zwicken deals 2, turns, deals 1: the same distribution).
 - Trick shares (1853, Zwicken) and part-pot stakes are rounded down; the rest stays in the pot.
   Every share and stake is of the pot as it stood when play began.
 - Ties between equal combinations go to the player nearest forehand. 1853 ``zwik=suit``: three
