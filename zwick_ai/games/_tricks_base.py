@@ -67,9 +67,8 @@ def max_length(rules: T.TrickRules) -> int:
     else:
         per_auction = n  # the declaring round
     auctions = 1 + searches
-    total = (
-        cuts + n * h + auctions + 2 * n * exch + auctions * per_auction + (searches + 1) + auctions + n * h
-    )
+    deal_and_play = 2 * n * h + 2 * n * exch  # cards dealt and played; discards and draws
+    total = cuts + deal_and_play + auctions * (2 + per_auction) + searches + 1  # + upcards, swaps
     assert total <= L.MAXH, "history array too small for this rule set"
     return total
 
@@ -187,8 +186,6 @@ class TricksState(pyspiel.State):
 
 
 # ---- observer ---------------------------------------------------------------------------------------
-_TOKEN_KINDS = 8  # own deal, upcard, cut, own draw, hidden draw, public draw, action, hidden action
-_TOKEN = _TOKEN_KINDS + L.NP + 1 + L.NUM_ACTIONS
 
 
 class TricksObserver:
@@ -201,7 +198,7 @@ class TricksObserver:
         if perfect_recall:
             pieces = [("player", np_, (np_,)), ("hand", L.NC, (L.NC,))]
             steps = game.max_game_length()
-            pieces.append(("events", steps * _TOKEN, (steps, _TOKEN)))
+            pieces.append(("events", steps * L.TOKEN, (steps, L.TOKEN)))
         else:
             pieces = [
                 ("player", np_, (np_,)),
@@ -238,21 +235,9 @@ class TricksObserver:
         a = state._arr
         d = self.dict
         d["player"][player] = 1
-        hand = [c for c in range(L.NC) if a[L.S_LOC + c] == L.L_HAND + player]
-        d["hand"][hand] = 1
+        d["hand"][a[L.S_LOC : L.S_LOC + L.NC] == L.L_HAND + player] = 1
         if self.perfect_recall:
-            ev = d["events"]
-            i = 0
-            for kind, who, v in T.history(state.trick_state()):
-                code = _token(kind, who, v, player)
-                if code is None:
-                    continue
-                k, w, val = code
-                ev[i, k] = 1
-                ev[i, _TOKEN_KINDS + (w if w >= 0 else L.NP)] = 1
-                if val >= 0:
-                    ev[i, _TOKEN_KINDS + L.NP + 1 + val] = 1
-                i += 1
+            K.fill_info_tokens(state._arr, player, d["events"])
             return
         n = state.rules.players
         d["dealer"][a[L.S_DEALER]] = 1
@@ -290,23 +275,6 @@ class TricksObserver:
         if self.perfect_recall:
             return T.information_state_string(ts, player)
         return T.observation_string(ts, player)
-
-
-def _token(kind: int, who: int, v: int, player: int) -> tuple[int, int, int] | None:
-    """(token kind, seat or -1, value or -1) of a history event as ``player`` sees it; None: unseen."""
-    if kind == L.H_DEAL:
-        return (0, who, v) if who == player else None
-    if kind == L.H_UP:
-        return (1, -1, v)
-    if kind == L.H_CUT:
-        return (2, -1, v)
-    if kind == L.H_DRAW:
-        return (3, who, v) if who == player else (4, who, -1)
-    if kind == L.H_DRAWPUB:
-        return (5, who, v)
-    if kind == L.H_ACT:
-        return (6, who, v)
-    return (6, who, v) if who == player else (7, who, 1 if v < L.A_DISCARD else 0)
 
 
 # ---- sessions ---------------------------------------------------------------------------------------

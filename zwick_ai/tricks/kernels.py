@@ -160,6 +160,7 @@ from zwick_ai.tricks.layout import (
     SWAP_CURRENT,
     TEN,
     TERMINAL,
+    TOKEN_KINDS,
     WHO_ALL,
     WHO_ASKERS,
     WIN_GAMBLER,
@@ -1147,3 +1148,43 @@ def check_invariants(s, cfg):
         if inpack != (s[S_LOC + c] != L_OUT):
             return 4
     return 0
+
+
+@njit(cache=True)
+def fill_info_tokens(s, player, ev):
+    """Write ``player``'s observed events as one-hot tokens into ``ev`` (rows x TOKEN, zeroed by
+    the caller); returns the number of rows used. Other seats' deals are not observed; their
+    draws, discards and face-down plays show as hidden tokens."""
+    row = 0
+    for i in range(s[S_HLEN]):
+        kind = s[S_HIST + 3 * i]
+        who = s[S_HIST + 3 * i + 1]
+        v = s[S_HIST + 3 * i + 2]
+        mine = who == player
+        if kind == H_DEAL:
+            if not mine:
+                continue
+            tk = 0
+        elif kind == H_UP:
+            tk = 1
+            who = NP
+        elif kind == H_CUT:
+            tk = 2
+            who = NP
+        elif kind == H_DRAW:
+            tk = 3 if mine else 4
+            if not mine:
+                v = -1
+        elif kind == H_DRAWPUB:
+            tk = 5
+        elif kind == H_HIDDEN and not mine:
+            tk = 7
+            v = 1 if v < A_DISCARD else 0  # 1: a face-down play, 0: a discard
+        else:
+            tk = 6
+        ev[row, tk] = 1.0
+        ev[row, TOKEN_KINDS + who] = 1.0
+        if v >= 0:
+            ev[row, TOKEN_KINDS + NP + 1 + v] = 1.0
+        row += 1
+    return row

@@ -175,3 +175,8 @@ A_SWAP = 117
 A_KEEP = 118
 A_EXCH = 119  # + number of cards 0..3
 NUM_ACTIONS = 123
+
+# ---- information-state tokens (one per observed event) ----------------------------------------------
+# kinds: 0 own deal, 1 upcard, 2 cut, 3 own draw, 4 hidden draw, 5 open draw, 6 action, 7 hidden action
+TOKEN_KINDS = 8
+TOKEN = TOKEN_KINDS + NP + 1 + NUM_ACTIONS  # kind, seat (NP = none), value (card or action id)

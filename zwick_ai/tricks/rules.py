@@ -244,7 +244,6 @@ def rules(
     opts["suits"] = "default" if suits == own_suits else suits
     options_t = tuple(sorted(opts.items()))
     cfg = _build_cfg(game, variant, n, h, pot, dealer, deck, opts)
-    cfg.setflags(write=False)
     return TrickRules(game, variant, n, pot, dealer, h, deck, options_t, cfg)
 
 
