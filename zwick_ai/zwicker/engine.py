@@ -9,7 +9,7 @@ returns new states and never changes its input.
 ...                      table=["QH", "QD", "9C", "4S"], to_move=0, stock=[])
 >>> moves = zwicker.legal_moves(s)
 >>> print(max(moves, key=lambda m: len(m.taken)))
-QS=13 takes QD QH 9C+4S (zwick)
+QS=13 takes QH QD 9C+4S (zwick)
 >>> s2 = zwicker.apply(s, max(moves, key=lambda m: len(m.taken)))
 >>> zwicker.table(s2), zwicker.zwicks(s2), zwicker.to_move(s2)
 ([], (1, 0), 1)
@@ -366,10 +366,13 @@ def position(
     ``hands``: one list per seat. ``table``: loose cards, or builds as
     ``{"cards": [...], "value": v, "owner": seat}`` (no owner in classic/grupp).
     ``stock``: the undealt cards, next to be dealt first (``[]``: this is the last stage);
-    omitted, every unlisted card of the deck forms the stock, shuffled by ``seed``.
+    omitted, every unlisted card of the deck forms the stock, shuffled by ``seed``. With ``stock``
+    given and ``won`` omitted, cards listed nowhere are out of play (a study position); with both
+    given, every card of the deck must be placed.
     ``won``: cards already won per side; ``zwicks``: Zwicks per side; ``last_capturer``: a side.
     Raises ``ValueError`` naming the problem for unknown, duplicate or foreign cards, impossible
-    build values or owners, a broken owner's duty, or a seat without cards to move.
+    build values or owners, or a seat without cards to move. The owner's duty is not checked
+    here (a study position may break it); the engine enforces it for the moves that follow.
     """
     r = rules
     taken: set[int] = set()
@@ -419,7 +422,7 @@ def position(
     if stock_ids is None:
         rng = np.random.default_rng(_check_seed(seed))
         stock_ids = [int(c) for c in rng.permutation(np.array(rest, dtype=np.int64))] if rest else []
-    elif rest:
+    elif rest and won is not None:
         raise ValueError(f"cards not placed anywhere: {C.format_cards(rest)} (list them in stock, hands, table or won)")
     if not 0 <= to_move < r.players:
         raise ValueError(f"to_move must be a seat in 0..{r.players - 1}")
@@ -446,10 +449,6 @@ def position(
         asked=(-1, -1, -1),
     )
     state = from_snapshot(r, snap)
-    if r.owner_builds:
-        for p in range(r.players):
-            if not K.duty_ok(r.array(), state.arr, p, 0, 0, -1, _workspace()):
-                raise ValueError(f"player {p} owns builds whose values his hand cannot cover (owner's duty)")
     K.begin_turn(r.array(), state.arr, to_move, _workspace())
     return state
 

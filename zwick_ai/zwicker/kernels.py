@@ -968,6 +968,7 @@ def finish_hand(R, S):
                 c = S[S_NEXT + c]
         S[S_NUNITS] = 0
     S[S_PHASE] = PHASE_OVER
+    S[S_TO_MOVE] = -1
     S[S_ASK_Q] = -1
     S[S_ASK_N] = -1
     S[S_ASK_ANS] = -1
