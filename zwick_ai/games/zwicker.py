@@ -1,0 +1,933 @@
+"""OpenSpiel game ``zwicker``: the North German fishing game (RULES.md Part A) on the numba engine.
+
+``import zwick_ai.games`` registers it. Every variant, player count and engine option is a game
+parameter; an invalid combination raises ``ValueError`` naming what is valid::
+
+    pyspiel.load_game("zwicker(variant=grossenwiehe,players=6)")
+
+One episode is one hand. Parameters (defaults in brackets): ``variant`` [dithmarschen],
+``players`` [0 = the variant's default], ``utility`` [points] or ``win_loss``, ``forced_capture``
+[auto = the variant's default] / ``on`` / ``off``, ``joker_capture``, ``joker_sweep_is_zwick``,
+``joker_sum_capture``, ``magger``, ``team_size``, ``after_zwick``, ``dietze_loose_builds``,
+``dietze_min_table``, ``first_dealer``, ``subtract``, ``capture_values``, ``wild_jokers`` [-1 =
+default], and for small research games ``jokers`` [default; ``none`` or values joined by ``_``,
+e.g. ``15_25``], ``ranks`` (rank letters ``23456789TJQKA``; an underscore is ignored, so an
+all-digit set is written ``_2345``), ``suits``, ``hand_size`` [0 = plan], ``table_size`` [-1 =
+plan], ``stages`` [0 = all]. The meaning of every option: :mod:`zwick_ai.zwicker.rules`.
+
+**Chance model.** Chance nodes come first. (1) The dealer: one node with outcome = seat
+(``first_dealer=random``), or the cut: one node per cut card (outcome = deck index of the card
+cut from a separate shuffled deck, every uncut card equally likely) until the cut decides, exactly
+as the engine's cut. (2) The deal, one *group* after another: for each stage that will be dealt,
+each seat's cards of that stage (seats 0, 1, ...), then the table's. A group's cards are dealt as
+an increasing run of deck indices, the next card ``x`` with probability
+``C(#free cards above x, r-1) / C(#free cards above the last, r)`` (``r`` cards still to come), so
+each group receives a uniformly random set. Cards that will never be dealt (``stages``) are not
+chance events: they lie in the stock in ascending order. With ``dietze_min_table=4`` the later
+stages depend on play, so after stage 0 every stock position is one chance node (uniform over the
+free cards). The engine then deals from this deck order (``deal_from_order``); cards in the stock
+are hidden from everybody. Chance outcome ids: seats for the dealer, deck indices otherwise.
+
+**Actions** (:mod:`zwick_ai.games.zwicker_actions`): a whole move is a short sequence of
+sub-actions with fixed ids (``QS``, ``as 13``, ``take 9C``, ``done``, ``on 9C``, ``build 11``,
+``for partner +2``, ``ask partner +2 for 13``, ``trail``, ``new build``); each legal whole move has
+exactly one sequence. Every sub-action is public (the whole move becomes public anyway).
+
+**Returns** (exactly zero-sum, integers): with ``NS`` sides and ``s_k`` the points of side ``k``
+(cards, most cards and Zwicks), player ``p`` on side ``k`` gets ``NS * s_k - sum(s)``, i.e. ``NS``
+times (own side minus the mean over sides); with two sides that is the plain point difference.
+``utility=win_loss``: with ``K`` sides sharing the top score, each of them gets ``NS - K`` and
+every other side ``-K`` (two sides: +1, -1, a tie 0). Partners get equal returns.
+
+**Observation tensor** (``perfect_recall=False``), pieces in this order (``D`` deck size, ``P``
+players, ``NS`` sides, ``J`` partner offsets with asking, ``A`` = num_distinct_actions; a card
+index is the card's index in the sorted deck, seats and sides are absolute):
+
+====================  =========  ======================================================================
+piece                 size       meaning
+====================  =========  ======================================================================
+player                P          one-hot: the observing seat
+current               P + 2      one-hot: seat to move, [P] chance, [P+1] terminal
+dealer                P          one-hot (zero until known)
+phase                 4          one-hot: normal, after-Zwick trail, Dietze trail, over (zero at chance)
+stage                 1          stage index
+hand                  D          1 = in the observer's hand (private)
+hand_sizes            P          cards in each hand
+stock                 1          cards in the stock
+table                 D x 2      [loose card on the table, card inside a build]
+build_value           D          announced value of the build whose first card this is
+build_owner           D x P      owner of that build (one-hot)
+won                   D x NS     side that won the card
+won_count             NS         cards won per side
+zwicks                NS         Zwicks per side
+score                 NS         points so far per side (cards, most cards, Zwicks)
+last_capturer         NS         one-hot: side of the last capture
+asked                 J + 2      this turn's question: partner offset (one-hot), value, answer 1/0
+move                  A          multi-hot: the sub-actions chosen so far in the current move
+====================  =========  ======================================================================
+
+**Information-state tensor** (``perfect_recall=True``): the pieces above, then the whole observed
+history, per card (so the history of a hand fits a fixed size; together these pieces determine the
+public sequence of moves and the player's private deals, hence the tensor has perfect recall):
+
+====================  =========  ======================================================================
+cut                   D          k + 1 if the card was the k-th card cut for the deal
+dealt_to_me           D          stage + 1 in which the card was dealt to the observer (private)
+table_dealt           D          stage + 1 in which the card was dealt to the table
+played_at             D          ply + 1 at which the card was played (a ply = one whole move or ask)
+played_by             D x P      seat that played it
+play_kind             D x 3      trail, capture, build
+play_value            D          capture value or announced build value
+built_on              D          deck index + 1 of the first card of the unit built on (0 new build)
+build_for             D x P      owner of the build it made (one-hot; owner variants only)
+ask_before            D x (J+2)  question asked by the player in the same turn before playing it
+captured_at           D          ply + 1 at which the card was captured (last ply + 2: end sweep)
+====================  =========  ======================================================================
+
+Pieces of size 0 (``asked``/``ask_before`` without asking, ``build_for`` in classic and grupp)
+are left out. ``private_info=NONE`` observers leave out ``hand`` and ``dealt_to_me``.
+
+**Resampling.** ``state.resample_from_infostate(player, sampler)`` draws the hidden cards (the
+other players' current hands and the stock) uniformly, replays the current stage in the engine and
+accepts the draw only if every move is legal again, each Magger answer comes out the same and the
+turn order is the same: exact rejection sampling from the uniform distribution over the deals
+consistent with the player's information (past stages are fully known: all their cards were played).
+After many rejections it falls back to a Markov chain of card swaps started from the true deal
+(uniform in the limit; flagged on the state's ``resample_fallbacks`` counter of the game).
+
+>>> import pyspiel, zwick_ai.games
+>>> game = pyspiel.load_game("zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=2,table_size=1,stages=1)")
+>>> state = game.new_initial_state()
+>>> for a in [0, 0, 3, 1, 4, 2]:  # dealer 0; seat 0 gets 2C 2D, seat 1 3C 3D, the table AC
+...     state.apply_action(a)
+>>> state.current_player(), [state.action_to_string(a) for a in state.legal_actions()]
+(1, ['3C', '3D'])
+>>> state.apply_action(1); [state.action_to_string(a) for a in state.legal_actions()]
+['trail', 'new build']
+>>> state.apply_action(game.codec.new); state.legal_actions() == [game.codec.build + 2]
+True
+>>> state.apply_action(game.codec.build + 2); print(state.observation_string(0))
+p0; p0 to move (normal); dealer 0; stage 0
+hand: 2C 2D
+table: [3C=3 by 1] AC
+hands: 2 1; stock 1
+won: - | -
+zwicks: 0 0; score: 0 0; last capture: side -1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pyspiel
+
+from zwick_ai import cards as C
+from zwick_ai import zwicker
+from zwick_ai.games import zwicker_actions as ZA
+from zwick_ai.games.zwicker_actions import (
+    CHANCE,
+    DEST_TABLE,
+    DEST_UNKNOWN,
+    KIND_ASK,
+    KIND_CAPTURE,
+    L_ANCHOR,
+    L_ANSWER,
+    L_CARD,
+    L_KIND,
+    L_MASKHI,
+    L_MASKLO,
+    L_OWNER,
+    L_SEAT,
+    L_STAGE,
+    L_TARGET,
+    L_VALUE,
+    L_ZWICK,
+    LOGW,
+    NC,
+    P_CUT,
+    P_PLAYED_AT,
+    P_PLAYER,
+    PIECE_NAMES,
+    PRIVATE_PIECES,
+    RULES_SIZE,
+    S0B,
+    SS,
+    TERMINAL,
+    X_CAPT,
+    X_CDEST,
+    X_CUT,
+    X_DEAL_STAGE,
+    X_DEALER,
+    X_DEALT,
+    X_GLAST,
+    X_LOG,
+    X_NCHANCE,
+    X_NCUT,
+    X_NPLY,
+    X_ORDER,
+    X_PLEN,
+    X_PREFIX,
+    X_TABLE_STAGE,
+    XB,
+    Codec,
+    card_name,
+    chance_outcomes_k,
+    chance_step_k,
+    fill_k,
+    game_table,
+    legal_k,
+    piece_shapes,
+    resample_k,
+    returns_k,
+    step_k,
+    turn_k,
+)
+from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.layout import (
+    LOC_HAND,
+    LOC_STOCK,
+    LOC_WON,
+    MAX_HAND,
+    MOVE_WIDTH,
+    S_ASK_ANS,
+    S_ASK_N,
+    S_ASK_Q,
+    S_DEALT_TO,
+    S_HAND_N,
+    S_HANDS,
+    S_LAST_CAPT,
+    S_LOC,
+    S_NEXT,
+    S_NUNITS,
+    S_PHASE,
+    S_STAGE,
+    S_STOCK,
+    S_STOCK_LEN,
+    S_STOCK_TOP,
+    S_TO_MOVE,
+    S_UBUILD,
+    S_UNITS,
+    S_UOWNER,
+    S_UVALUE,
+    S_ZWICKS,
+)
+from zwick_ai.zwicker.rules import OPTIONS, Rules
+from zwick_ai.zwicker.snapshot import PHASE_OVER
+
+UTILITIES = ("points", "win_loss")
+RESAMPLE_TRIES = 2000  # rejection attempts before the Markov-chain fallback
+FORCED = ("auto", "on", "off")
+
+# OpenSpiel parameters: defaults fix the types. Sentinels (0, -1, "auto", "default") mean "the
+# variant's default"; string values never look numeric (see OPENSPIEL_NOTES.md).
+PARAMS: dict[str, object] = {
+    "variant": "dithmarschen",
+    "players": 0,
+    "utility": "points",
+    "forced_capture": "auto",
+    "joker_capture": "any",
+    "joker_sweep_is_zwick": True,
+    "joker_sum_capture": True,
+    "magger": True,
+    "team_size": 3,
+    "after_zwick": "next_trails",
+    "dietze_loose_builds": False,
+    "dietze_min_table": 0,
+    "first_dealer": "random",
+    "subtract": "old_minus_played",
+    "capture_values": "one",
+    "wild_jokers": -1,
+    "jokers": "default",
+    "ranks": C.RANKS,
+    "suits": C.SUITS,
+    "hand_size": 0,
+    "table_size": -1,
+    "stages": 0,
+}
+
+GAME_TYPE = pyspiel.GameType(
+    short_name="zwicker",
+    long_name="Zwicker (North German fishing card game)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=12,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=PARAMS,
+)
+
+
+# ------------------------------------------------------------------------------------------------
+# Parameters -> Rules
+# ------------------------------------------------------------------------------------------------
+def _ranks(text: str) -> str:
+    return str(text).replace("_", "").upper()
+
+
+def _jokers(text: str) -> tuple[int, ...] | None:
+    t = str(text).strip().lower()
+    if t == "default":
+        return None
+    if t in ("none", ""):
+        return ()
+    parts = t.replace("+", "_").replace("/", "_").replace("x", "_").split("_")
+    try:
+        return tuple(int(x) for x in parts if x)
+    except ValueError:
+        raise ValueError(
+            f"invalid jokers={text!r}; write default, none, or joker values joined by _ (e.g. 15_25);"
+            f" valid values: {', '.join(map(str, C.JOKER_VALUES))}"
+        ) from None
+
+
+def rules_from_params(params: dict[str, object] | None) -> tuple[Rules, dict[str, object]]:
+    """The engine rules for OpenSpiel parameters, and the parameters normalised (for ``str(game)``).
+
+    Raises ``ValueError`` naming what is valid for an unknown value or an impossible combination.
+    """
+    given = dict(params or {})
+    unknown = set(given) - set(PARAMS)
+    if unknown:
+        raise ValueError(f"unknown zwicker parameter(s) {sorted(unknown)}; valid: {', '.join(PARAMS)}")
+    p = {**PARAMS, **given}
+    if p["utility"] not in UTILITIES:
+        raise ValueError(f"invalid utility={p['utility']!r}; valid values: {', '.join(UTILITIES)}")
+    if p["forced_capture"] not in FORCED:
+        raise ValueError(f"invalid forced_capture={p['forced_capture']!r}; valid values: {', '.join(FORCED)}")
+    opts: dict[str, object] = {}
+    if p["forced_capture"] != "auto":
+        opts["forced_capture"] = p["forced_capture"] == "on"
+    for name in (
+        "joker_capture",
+        "joker_sweep_is_zwick",
+        "joker_sum_capture",
+        "magger",
+        "team_size",
+        "after_zwick",
+        "dietze_loose_builds",
+        "dietze_min_table",
+        "first_dealer",
+        "subtract",
+        "capture_values",
+    ):
+        if p[name] != OPTIONS[name][0]:
+            opts[name] = p[name]
+    if int(p["wild_jokers"]) >= 0:  # type: ignore[call-overload]
+        opts["wild_jokers"] = int(p["wild_jokers"])  # type: ignore[call-overload]
+    jokers = _jokers(str(p["jokers"]))
+    if jokers is not None:
+        opts["jokers"] = jokers
+    ranks, suits = _ranks(str(p["ranks"])), str(p["suits"]).upper()
+    if ranks != C.RANKS:
+        opts["ranks"] = ranks
+    if suits != C.SUITS:
+        opts["suits"] = suits
+    if int(p["hand_size"]) > 0:  # type: ignore[call-overload]
+        opts["hand_size"] = int(p["hand_size"])  # type: ignore[call-overload]
+    if int(p["table_size"]) >= 0:  # type: ignore[call-overload]
+        opts["table_size"] = int(p["table_size"])  # type: ignore[call-overload]
+    if int(p["stages"]) > 0:  # type: ignore[call-overload]
+        opts["stages"] = int(p["stages"])  # type: ignore[call-overload]
+    players = int(p["players"]) or None  # type: ignore[call-overload]
+    r = zwicker.rules(str(p["variant"]), players=players, **opts)
+    if any(n > MAX_HAND for kind, n, _ in r.plan.first if kind == "hands") or r.plan.stage_hand > MAX_HAND:
+        raise ValueError(f"hand_size must be at most {MAX_HAND}")
+    norm = dict(p)
+    norm["ranks"] = ranks if not ranks.isdigit() else "_" + ranks
+    norm["suits"] = suits
+    if jokers is not None:
+        norm["jokers"] = "_".join(map(str, jokers)) if jokers else "none"
+    return r, norm
+
+
+# ------------------------------------------------------------------------------------------------
+# The deal: chance groups
+# ------------------------------------------------------------------------------------------------
+def deal_layout(rules: Rules, dealer: int) -> tuple[list[tuple[int, int, list[int]]], int]:
+    """Chance groups ``(stage, destination, positions)`` in chance order, and how many deck
+    positions are dealt by chance. Destinations: a seat, ``DEST_TABLE``, or ``DEST_UNKNOWN``
+    (single positions after stage 0 under ``dietze_min_table``). Mirrors ``kernels.deal_stage``."""
+    players, plan, n = rules.players, rules.plan, rules.deck_size
+    forehand = (dealer + 1) % players
+    dest: list[tuple[int, int]] = []  # (stage, destination) per position
+
+    def hands(stage: int, each: int, packet: int) -> None:
+        for _ in range(each // packet):
+            for i in range(players):
+                for _ in range(packet):
+                    dest.append((stage, (forehand + i) % players))
+
+    for kind, count, packet in plan.first:
+        if kind == "hands":
+            hands(0, count, max(1, packet))
+        else:
+            dest.extend((0, DEST_TABLE) for _ in range(count))
+    if rules.dietze_min_table > 0:
+        first = len(dest)
+        groups = _group(dest, players)
+        groups += [(-1, DEST_UNKNOWN, [i]) for i in range(first, n)]
+        return groups, n
+    stage = 0
+    while len(dest) < n and stage + 1 < plan.max_stages:
+        stage += 1
+        left = n - len(dest)
+        if plan.final_hand > 0 and left == players * plan.final_hand:
+            hands(stage, plan.final_hand, 1)
+        elif left >= players * plan.stage_hand:
+            hands(stage, plan.stage_hand, plan.stage_packet)
+        else:
+            i = 0
+            while len(dest) < n:
+                dest.append((stage, (forehand + i) % players))
+                i += 1
+    return _group(dest, players), len(dest)
+
+
+def _group(dest: list[tuple[int, int]], players: int) -> list[tuple[int, int, list[int]]]:
+    groups: dict[tuple[int, int], list[int]] = {}
+    for pos, key in enumerate(dest):
+        groups.setdefault(key, []).append(pos)
+    order = sorted(groups, key=lambda k: (k[0], k[1] if k[1] >= 0 else players))
+    return [(s, d, groups[(s, d)]) for s, d in order]
+
+
+# ------------------------------------------------------------------------------------------------
+# Game
+# ------------------------------------------------------------------------------------------------
+class Tables:
+    """Read-only data shared by the states of one game (kept off the states so clones stay cheap)."""
+
+    __slots__ = ("rules", "codec", "G", "W", "init", "win_loss", "groups", "chance_positions", "game", "stats")
+
+    def __init__(self, rules: Rules, codec: Codec, win_loss: bool):
+        self.rules = rules
+        self.codec = codec
+        self.win_loss = win_loss
+        layouts = [deal_layout(rules, dealer) for dealer in range(rules.players)]
+        self.groups = [g for g, _ in layouts]
+        self.chance_positions = layouts[0][1]
+        self.G = game_table(rules, codec, self.groups)
+        self.W = np.zeros(K.WS_SIZE, np.int64)
+        init = np.zeros(XB + X_LOG + LOGW * (2 * self.hand_cards() + 8), np.int32)
+        init[:SS] = K.empty_state(rules.array())
+        init[S0B : S0B + SS] = init[:SS]
+        x = init[XB:]
+        x[X_DEALER] = -1
+        x[X_GLAST] = -1
+        x[X_CUT : X_CUT + NC] = -1
+        x[X_ORDER : X_ORDER + NC] = -1
+        x[X_CDEST : X_CDEST + NC] = -1
+        x[X_DEAL_STAGE : X_DEAL_STAGE + NC] = -1
+        self.init = init
+        self.game = None
+        self.stats = {"resamples": 0, "fallbacks": 0}
+
+    def hand_cards(self) -> int:
+        """An upper bound on the cards dealt to hands in one hand."""
+        if self.rules.dietze_min_table > 0:
+            return self.rules.deck_size
+        return self.chance_positions - sum(n for kind, n, _ in self.rules.plan.first if kind == "table")
+
+
+class ZwickerGame(pyspiel.Game):
+    """The ``zwicker`` OpenSpiel game (see the module docstring). ``game.rules`` is the engine's
+    :class:`~zwick_ai.zwicker.rules.Rules`, ``game.codec`` the action codec."""
+
+    def __init__(self, params: dict | None = None):
+        rules, norm = rules_from_params(params)
+        codec = Codec(rules)
+        key = str(sorted(norm.items()))
+        t = _TABLES.get(key) or Tables(rules, codec, norm["utility"] == "win_loss")
+        players, d, ns = rules.players, codec.D, rules.num_sides
+        hands = t.hand_cards()
+        max_decisions = 5 * hands + d + 2
+        max_chance = (1 if rules.first_dealer == "random" else d) + t.chance_positions
+        if t.win_loss:
+            lo, hi = -(ns - 1), ns - 1
+        else:
+            top = sum(p for _, p in rules.points) + rules.most_cards_points + rules.zwick_points * hands
+            lo, hi = -top, (ns - 1) * top
+        info = pyspiel.GameInfo(
+            num_distinct_actions=codec.num_actions,
+            max_chance_outcomes=max(d, players),
+            num_players=players,
+            min_utility=float(lo),
+            max_utility=float(hi),
+            utility_sum=0.0,
+            max_game_length=max_decisions + max_chance,
+        )
+        super().__init__(GAME_TYPE, info, norm)
+        self.rules = t.rules
+        self.codec = t.codec
+        self.key = key
+        self.tables = t
+        self.max_decisions = max_decisions
+        self.max_chance_nodes = max_chance
+        if t.game is None:
+            t.game = self
+        _TABLES.setdefault(key, t)
+
+    def new_initial_state(self) -> ZwickerState:
+        """A state before the deal (chance to move)."""
+        return ZwickerState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> ZwickerObserver:
+        """Information state (``perfect_recall=True``) or observation observer."""
+        if iig_obs_type is not None and not isinstance(iig_obs_type, pyspiel.IIGObservationType):
+            iig_obs_type = None  # called with a params dict only: the default observation
+        if iig_obs_type is None:
+            return ZwickerObserver(self, False, True, True)
+        private = iig_obs_type.private_info != pyspiel.PrivateInfoType.NONE
+        return ZwickerObserver(self, bool(iig_obs_type.perfect_recall), bool(iig_obs_type.public_info), private)
+
+
+_TABLES: dict[str, Tables] = {}
+
+
+# ------------------------------------------------------------------------------------------------
+# State
+# ------------------------------------------------------------------------------------------------
+class ZwickerState(pyspiel.State):
+    """A ``zwicker`` state: one int32 array (engine state, the engine state at the start of the
+    stage, the deal and the history records), the candidate moves of the current turn (or None)
+    and the player to move. The array of a fresh state is the game's, copied on the first move."""
+
+    def __init__(self, game: ZwickerGame):
+        super().__init__(game)
+        self._key = game.key
+        self._a = _TABLES[game.key].init
+        self._mv = None  # candidate moves of the current turn with their token sequences
+        self._la = None  # legal sub-actions (list), None when not computed
+        self._cur = CHANCE
+
+    # -- engine views -------------------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        return _TABLES[self._key].rules
+
+    @property
+    def tables(self) -> Tables:
+        return _TABLES[self._key]
+
+    def engine_state(self) -> zwicker.ZwickerState:
+        """A copy of the engine position (meaningful once the deal is done)."""
+        return zwicker.ZwickerState(self.rules, self._a[:SS].copy())
+
+    def dealt(self) -> bool:
+        """True once the chance nodes are over."""
+        return bool(self._a[XB + X_DEALT])
+
+    def move_prefix(self) -> list[int]:
+        """The sub-actions chosen so far in the current move."""
+        n = int(self._a[XB + X_PLEN])
+        return self._a[XB + X_PREFIX : XB + X_PREFIX + n].tolist()
+
+    def deck_order(self) -> list[int]:
+        """The deck order (card ids, first dealt first); -1 where not yet dealt by chance."""
+        return self._a[XB + X_ORDER : XB + X_ORDER + self.rules.deck_size].tolist()
+
+    def dealer(self) -> int:
+        """The dealer's seat, -1 before it is known."""
+        return int(self._a[XB + X_DEALER])
+
+    def num_plies(self) -> int:
+        """Whole moves (questions included) made so far."""
+        return int(self._a[XB + X_NPLY])
+
+    def logged_row(self, ply: int) -> np.ndarray:
+        """The kernel move record (``M_*`` columns) of whole move number ``ply`` of this hand."""
+        if not 0 <= ply < self.num_plies():
+            raise ValueError(f"ply must be in 0..{self.num_plies() - 1}")
+        x = self._a[XB + X_LOG + ply * LOGW : XB + X_LOG + (ply + 1) * LOGW].tolist()
+        mask = (x[L_MASKHI] << 32) | (x[L_MASKLO] & 0xFFFFFFFF)
+        row = [x[L_KIND], x[L_CARD], x[L_VALUE], mask, x[L_TARGET], x[L_OWNER], x[L_ZWICK], 0]
+        return np.array(row, np.int64)
+
+    def candidate_rows(self) -> np.ndarray:
+        """Engine move records (n, 8) still reachable from the current partial move."""
+        if self._cur < 0:
+            return np.zeros((0, MOVE_WIDTH), np.int64)
+        t = _TABLES[self._key]
+        if self._mv is None:
+            self._mv = turn_k(t.G, self._a, t.W)
+        out = self._mv[:, :MOVE_WIDTH].copy()
+        out[:, ZA.COL_NTOK] = 0
+        return out
+
+    # -- pyspiel.State API --------------------------------------------------------------------
+    def current_player(self) -> int:
+        return self._cur
+
+    def is_terminal(self) -> bool:
+        return self._cur == TERMINAL
+
+    def _legal_actions(self, player: int) -> list[int]:
+        la = self._la
+        if la is None:
+            if self._cur < 0:
+                return []
+            t = _TABLES[self._key]
+            m = self._mv = turn_k(t.G, self._a, t.W)
+            la = self._la = legal_k(self._a, m).tolist()
+        return la
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._cur != CHANCE:
+            return []
+        ids, probs = chance_outcomes_k(_TABLES[self._key].G, self._a)
+        return list(zip(ids.tolist(), probs.tolist(), strict=True))
+
+    def _apply_action(self, action: int) -> None:
+        t = _TABLES[self._key]
+        if self._cur == CHANCE:
+            if self._a is t.init:
+                self._a = t.init.copy()
+            m, la, cur = chance_step_k(t.G, self._a, t.W, action)
+        else:
+            m = self._mv
+            if m is None:
+                m = turn_k(t.G, self._a, t.W)
+            m, la, cur = step_k(t.G, self._a, m, action, t.W)
+            if cur == -100:
+                raise ValueError(f"illegal action {action} ({t.codec.action_string(action)}) here")
+        if cur >= 0:
+            self._mv, self._la = m, la.tolist()
+        else:
+            self._mv = self._la = None
+        self._cur = int(cur)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        t = _TABLES[self._key]
+        if player == CHANCE:
+            x = self._a[XB:]
+            if x[X_DEALER] < 0:
+                if t.rules.first_dealer == "random":
+                    return f"dealer {action}"
+                return f"cut {t.codec.names[action]}"
+            return f"deal {t.codec.names[action]}"
+        return t.codec.action_string(action)
+
+    def returns(self) -> list[float]:
+        t = _TABLES[self._key]
+        if self._cur != TERMINAL:
+            return [0.0] * t.rules.players
+        return returns_k(t.G, self._a, t.win_loss).tolist()
+
+    def __str__(self) -> str:
+        t = _TABLES[self._key]
+        x = self._a[XB:]
+        if not x[X_DEALT]:
+            cut = _names(x[X_CUT : X_CUT + x[X_NCUT]].tolist())
+            order = " ".join(NAMES[c] if c >= 0 else "-" for c in x[X_ORDER : X_ORDER + t.codec.D].tolist())
+            return f"{t.rules.describe()}\ndealing; dealer {int(x[X_DEALER])}; cut: {cut}\norder: {order}"
+        lines = [zwicker.render(self.engine_state()), "stock: " + _names(self._stock())]
+        lines += _history_lines(self, -1)
+        if x[X_PLEN]:
+            lines.append("move: " + ", ".join(t.codec.action_string(a) for a in self.move_prefix()))
+        return "\n".join(lines)
+
+    def _stock(self) -> list[int]:
+        s = self._a
+        return s[S_STOCK + s[S_STOCK_TOP] : S_STOCK + s[S_STOCK_LEN]].tolist()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float] | None = None):
+        """A state drawn uniformly from those consistent with ``player_id``'s information.
+
+        ``probability_sampler()`` (e.g. ``pyspiel.UniformProbabilitySampler(0., 1.)``) supplies the
+        randomness; an int seed is accepted too. See the module docstring for the method."""
+        return resample(self, player_id, probability_sampler)
+
+
+def _seed_from(sampler: Callable[[], float] | int | None) -> int:
+    if sampler is None:
+        return int(np.random.default_rng().integers(2**31))
+    if isinstance(sampler, int | np.integer):
+        return int(sampler) % 2**31
+    return (int(sampler() * 2**31) ^ (int(sampler() * 2**31) << 1)) % 2**31
+
+
+def resample(state: ZwickerState, player: int, sampler: Callable[[], float] | int | None = None) -> ZwickerState:
+    """See :meth:`ZwickerState.resample_from_infostate`. The new state is built by replaying the
+    original's history with the drawn deal, so its ``history()`` is a real history of the game."""
+    t = _TABLES[state._key]
+    if not state.dealt():
+        raise ValueError("resample_from_infostate works once the deal is done (not at chance nodes)")
+    if not 0 <= player < t.rules.players:
+        raise ValueError(f"player must be a seat in 0..{t.rules.players - 1}")
+    a = state._a
+    hidden_n = int(a[S_STOCK_LEN] - a[S_STOCK_TOP]) + int(a[S_HAND_N : S_HAND_N + t.rules.players].sum())
+    status, hidden, cards = resample_k(t.G, a, player, _seed_from(sampler), RESAMPLE_TRIES, 50 * hidden_n + 100, t.W)
+    t.stats["resamples"] += 1
+    if status == 2:
+        t.stats["fallbacks"] += 1
+    order = _new_order(state, player, hidden, cards)
+    history = state.history()
+    x = a[XB:]
+    n_chance = int(x[X_NCHANCE])
+    d = int(x[X_DEALER])
+    out = t.game.new_initial_state()
+    for act in history[: n_chance - t.chance_positions]:
+        out.apply_action(act)
+    index = t.codec.index
+    for _, _, positions in t.groups[d]:
+        for pos in positions:
+            out.apply_action(index(order[pos]))
+    for act in history[n_chance:]:
+        out.apply_action(act)
+    return out
+
+
+def hidden_cards(state: ZwickerState) -> list[int]:
+    """Cards a player other than the mover cannot see: every hand's and the stock's (engine ids)."""
+    a = state._a
+    r = state.rules
+    return [c for c in r.deck if a[S_LOC + c] == LOC_STOCK or LOC_HAND <= a[S_LOC + c] < LOC_HAND + r.players]
+
+
+def _new_order(state: ZwickerState, p: int, hidden: np.ndarray, cards: np.ndarray) -> list[int]:
+    """The deck order of a resampled world (see :func:`resample_k` for ``hidden``/``cards``)."""
+    t = _TABLES[state._key]
+    a = state._a
+    x = a[XB:]
+    n = t.codec.D
+    order = x[X_ORDER : X_ORDER + n].tolist()
+    cur_stage = int(a[S_STAGE])
+    # Hidden seats' sets per stage: played cards, plus the drawn hand (and a pinned card) now.
+    sets: dict[tuple[int, int], list[int]] = {}
+    nply = int(x[X_NPLY])
+    for e in x[X_LOG : X_LOG + nply * LOGW].reshape(nply, LOGW).tolist():
+        if e[L_KIND] != KIND_ASK and e[L_SEAT] != p:
+            sets.setdefault((e[L_SEAT], e[L_STAGE]), []).append(e[L_CARD])
+    k = 0
+    pinned_seat = -1
+    pinned = -1
+    if x[X_PLEN] > 0 and int(a[S_TO_MOVE]) != p and a[S_PHASE] != PHASE_OVER:
+        tok = int(x[X_PREFIX])
+        if tok < n:
+            pinned, pinned_seat = int(t.codec.deck[tok]), int(a[S_TO_MOVE])
+    for q in hidden.tolist():
+        cnt = int(a[S_HAND_N + q]) - (1 if q == pinned_seat else 0)
+        lst = sets.setdefault((q, cur_stage), [])
+        lst.extend(int(c) for c in cards[k : k + cnt])
+        if q == pinned_seat:
+            lst.append(pinned)
+        k += cnt
+    stock = [int(c) for c in cards[k:]]
+    slots: dict[tuple[int, int], list[int]] = {}
+    stock_pos = []
+    deal_stage = x[X_DEAL_STAGE : X_DEAL_STAGE + NC].tolist()
+    dealt_to = a[S_DEALT_TO : S_DEALT_TO + NC].tolist()
+    for pos, c in enumerate(order):
+        stage = deal_stage[c]
+        if stage >= 0:
+            q = dealt_to[c]
+            if q >= 0 and q != p:
+                slots.setdefault((q, stage), []).append(pos)
+        else:
+            stock_pos.append(pos)
+    for key, positions in slots.items():
+        for pos, c in zip(positions, sorted(sets[key]), strict=True):
+            order[pos] = c
+    for pos, c in zip(stock_pos, stock, strict=True):
+        order[pos] = c
+    # Future groups are increasing runs; never-dealt cards lie in ascending order.
+    in_group = set()
+    for _, _, positions in t.groups[int(x[X_DEALER])]:
+        in_group.update(positions)
+        if positions and positions[0] >= int(a[S_STOCK_TOP]):
+            for pos, c in zip(positions, sorted(order[q] for q in positions), strict=True):
+                order[pos] = c
+    unused = [pos for pos in range(n) if pos not in in_group]
+    for pos, c in zip(unused, sorted(order[q] for q in unused), strict=True):
+        order[pos] = c
+    return order
+
+
+# ------------------------------------------------------------------------------------------------
+# Strings
+# ------------------------------------------------------------------------------------------------
+NAMES = tuple(card_name(c) for c in range(NC))  # by card id
+PHASE_NAMES = ("normal", "after-zwick trail", "dietze trail", "over")
+
+
+def _names(cards) -> str:
+    return " ".join(NAMES[c] for c in cards)
+
+
+def _unit_text(a: np.ndarray, anchor: int) -> str:
+    cards = []
+    c = anchor
+    while c != -1:
+        cards.append(int(c))
+        c = int(a[S_NEXT + c])
+    names = "+".join(NAMES[x] for x in sorted(cards))
+    if not a[S_UBUILD + anchor]:
+        return names
+    owner = int(a[S_UOWNER + anchor])
+    return f"[{names}={int(a[S_UVALUE + anchor])}{' by ' + str(owner) if owner >= 0 else ''}]"
+
+
+def _history_lines(state: ZwickerState, player: int) -> list[str]:
+    """The public history (and ``player``'s own deals, if ``player`` >= 0), one line per item."""
+    g = _TABLES[state._key]
+    a = state._a
+    x = a[XB:]
+    deck = g.rules.deck
+    head = f"dealer {int(x[X_DEALER])}" if x[X_DEALER] >= 0 else "dealer ?"
+    if x[X_NCUT]:
+        head += " cut " + _names(x[X_CUT : X_CUT + x[X_NCUT]].tolist())
+    lines = [head]
+    if not x[X_DEALT]:
+        dest = x[X_CDEST : X_CDEST + NC].tolist()
+        if player >= 0:
+            lines.append("dealt: " + _names(c for c in deck if dest[c] == player))
+        lines.append("table dealt: " + _names(c for c in deck if dest[c] == DEST_TABLE))
+        return lines
+    stages = int(a[S_STAGE]) + 1
+    deal_stage = x[X_DEAL_STAGE : X_DEAL_STAGE + NC].tolist()
+    if player >= 0:
+        dealt_to = a[S_DEALT_TO : S_DEALT_TO + NC].tolist()
+        mine: list[list[int]] = [[] for _ in range(stages)]
+        for c in deck:
+            if dealt_to[c] == player and deal_stage[c] >= 0:
+                mine[deal_stage[c]].append(c)
+        lines.append("dealt: " + " | ".join(_names(m) for m in mine))
+    table_stage = x[X_TABLE_STAGE : X_TABLE_STAGE + NC].tolist()
+    tab: list[list[int]] = [[] for _ in range(stages)]
+    for c in deck:
+        if table_stage[c]:
+            tab[table_stage[c] - 1].append(c)
+    lines.append("table dealt: " + " | ".join(_names(m) for m in tab))
+    n = int(x[X_NPLY])
+    capt = x[X_CAPT : X_CAPT + NC].tolist()
+    taken: dict[int, list[int]] = {}
+    for c in deck:
+        if capt[c]:
+            taken.setdefault(capt[c] - 1, []).append(c)
+    players = g.rules.players
+    log = x[X_LOG : X_LOG + n * LOGW].reshape(n, LOGW).tolist()
+    for t, e in enumerate(log):
+        seat, kind, card, value = e[L_SEAT], e[L_KIND], e[L_CARD], e[L_VALUE]
+        if kind == KIND_ASK:
+            off = (e[L_OWNER] - seat) % players
+            lines.append(f"{t}: p{seat} ask partner +{off} for {value}: {'yes' if e[L_ANSWER] == 1 else 'no'}")
+        elif kind == 0:
+            lines.append(f"{t}: p{seat} {NAMES[card]} trail")
+        elif kind == KIND_CAPTURE:
+            how = f"as {value}" if value else "capture"
+            got = _names(c for c in taken.get(t, ()) if c != card)
+            lines.append(f"{t}: p{seat} {NAMES[card]} {how} takes {got}{' zwick' if e[L_ZWICK] else ''}")
+        else:
+            on = f"on {NAMES[e[L_ANCHOR]]}" if e[L_ANCHOR] >= 0 else "new"
+            owner = e[L_OWNER]
+            forp = f" for partner +{(owner - seat) % players}" if owner >= 0 and owner != seat else ""
+            lines.append(f"{t}: p{seat} {NAMES[card]} {on} build {value}{forp}")
+    if a[S_PHASE] == PHASE_OVER and n in taken:
+        lines.append("sweep: " + _names(taken[n]))
+    return lines
+
+
+def observation_text(state: ZwickerState, player: int, private: bool = True) -> str:
+    """The position as ``player`` sees it now."""
+    g = _TABLES[state._key]
+    a = state._a
+    x = a[XB:]
+    r = g.rules
+    if not x[X_DEALT]:
+        dest = x[X_CDEST : X_CDEST + NC].tolist()
+        lines = [f"p{player} dealing; dealer {int(x[X_DEALER])}"]
+        if private:
+            lines.append("hand: " + _names(c for c in r.deck if dest[c] == player))
+        lines.append("table: " + _names(c for c in r.deck if dest[c] == DEST_TABLE))
+        return "\n".join(lines)
+    phase = int(a[S_PHASE])
+    who = "over" if phase == PHASE_OVER else f"p{int(a[S_TO_MOVE])} to move"
+    lines = [f"p{player}; {who} ({PHASE_NAMES[phase]}); dealer {int(x[X_DEALER])}; stage {int(a[S_STAGE])}"]
+    if private:
+        base = S_HANDS + player * MAX_HAND
+        lines.append("hand: " + _names(a[base : base + a[S_HAND_N + player]].tolist()))
+    units = sorted(a[S_UNITS : S_UNITS + a[S_NUNITS]].tolist())
+    lines.append("table: " + (" ".join(_unit_text(a, u) for u in units) or "(empty)"))
+    sizes = " ".join(map(str, a[S_HAND_N : S_HAND_N + r.players].tolist()))
+    lines.append(f"hands: {sizes}; stock {int(a[S_STOCK_LEN] - a[S_STOCK_TOP])}")
+    loc = a[S_LOC : S_LOC + NC].tolist()
+    ns = r.num_sides
+    won: list[list[int]] = [[] for _ in range(ns)]
+    for c in r.deck:
+        if LOC_WON <= loc[c] < LOC_WON + ns:
+            won[loc[c] - LOC_WON].append(c)
+    lines.append("won: " + " | ".join(_names(w) or "-" for w in won))
+    sc = K.score(g.G[:RULES_SIZE], a[:SS]).tolist()
+    zw = " ".join(map(str, a[S_ZWICKS : S_ZWICKS + r.num_sides].tolist()))
+    lines.append(f"zwicks: {zw}; score: {' '.join(map(str, sc))}; last capture: side {int(a[S_LAST_CAPT])}")
+    if a[S_ASK_Q] >= 0:
+        off = (int(a[S_ASK_Q]) - int(a[S_TO_MOVE])) % r.players
+        lines.append(f"asked partner +{off} for {int(a[S_ASK_N])}: {'yes' if a[S_ASK_ANS] == 1 else 'no'}")
+    if x[X_PLEN]:
+        lines.append("move: " + ", ".join(g.codec.action_string(t) for t in state.move_prefix()))
+    return "\n".join(lines)
+
+
+def information_state_text(state: ZwickerState, player: int, private: bool = True) -> str:
+    """Perfect-recall information state: own deals, the public history and the position now."""
+    head = _history_lines(state, player if private else -1)
+    return "\n".join([f"seat {player}", *head, observation_text(state, player, private)])
+
+
+# ------------------------------------------------------------------------------------------------
+# Observer
+# ------------------------------------------------------------------------------------------------
+class ZwickerObserver:
+    """Observation (``perfect_recall=False``) or information state as string and float tensor;
+    layouts in the module docstring."""
+
+    def __init__(self, game: ZwickerGame, perfect_recall: bool, public: bool = True, private: bool = True):
+        self.perfect_recall = perfect_recall
+        self.private = private
+        self._key = game.key
+        shapes = piece_shapes(game.rules, game.codec)
+        off = np.full(len(PIECE_NAMES), -1, np.int64)
+        pieces = []
+        at = 0
+        for pid, shape in shapes:
+            if not perfect_recall and pid >= P_CUT:
+                continue
+            if pid in PRIVATE_PIECES and not private:
+                continue
+            if pid not in PRIVATE_PIECES and pid != P_PLAYER and not public:
+                continue
+            size = int(np.prod(shape))
+            off[pid] = at
+            pieces.append((PIECE_NAMES[pid], at, size, shape))
+            at += size
+        if not public:  # the history pieces are public: nothing to record
+            off[P_PLAYED_AT] = -1
+        self._off = off
+        self.tensor = np.zeros(at, np.float32)
+        self.dict = {name: self.tensor[s : s + n].reshape(shape) for name, s, n, shape in pieces}
+        self._public = public
+
+    def set_from(self, state: ZwickerState, player: int) -> None:
+        fill_k(_TABLES[state._key].G, state._a, self._off, player, self.tensor)
+
+    def string_from(self, state: ZwickerState, player: int) -> str:
+        if not self._public:
+            g = _TABLES[state._key]
+            a = state._a
+            hand = [int(c) for c in a[S_HANDS + player * MAX_HAND : S_HANDS + player * MAX_HAND + a[S_HAND_N + player]]]
+            if not state.dealt():
+                hand = [c for c in g.rules.deck if a[XB + X_CDEST + c] == player]
+            return f"p{player} hand: " + " ".join(card_name(c) for c in hand)
+        if self.perfect_recall:
+            return information_state_text(state, player, self.private)
+        return observation_text(state, player, self.private)
+
+
+pyspiel.register_game(GAME_TYPE, ZwickerGame)

@@ -1,0 +1,1169 @@
+"""The action codec of the OpenSpiel ``zwicker`` game: whole engine moves as short sequences of
+sub-actions whose ids keep one meaning in every state of a game.
+
+A turn is split into sub-decisions. Every legal whole move of the engine
+(:func:`zwick_ai.zwicker.legal_rows`) has exactly one *token sequence*; the legal sub-actions at a
+point of a turn are the next tokens of the legal moves whose sequence starts with the tokens
+chosen so far. The code is prefix-free, so a move is applied as soon as its last token is chosen.
+
+==========================================  ==========================================  =====================
+move                                        token sequence                              example strings
+==========================================  ==========================================  =====================
+trail card c                                ``c, trail``                                ``7D``, ``trail``
+capture with c, smallest proving value v,   ``c, as v, take u1, ..., take uk, done``    ``QS``, ``as 13``,
+units u1 < ... < uk (by first-card id)                                                  ``take QD``, ``done``
+build with c on unit u (or new), value v,   ``c, on u | new build, [for partner +d],    ``2C``, ``on 9C``,
+owner = mover or the partner d seats left   build v``                                   ``build 11``
+ask the partner d seats left about n        ``ask partner +d for n``                    ``ask partner +2 for 13``
+==========================================  ==========================================  =====================
+
+A table unit (loose card or build) is named by its *first card*: the card that started it (the
+engine's anchor), which stays its first card until the unit is taken. With
+``capture_values=several`` a dual card captures without one announced value: its value token is
+``capture`` (``as 0``).
+
+Action ids (``D`` = deck size, ``V`` = largest build or capture value, ``J`` = number of partner
+seat offsets, 0 without builds for partners; ``Jask`` = ``J`` with asking, else 0)::
+
+    [0, D)              play deck[i]                       "QS"
+    [D, 2D)             take the unit whose first card is deck[i]     "take QS"
+    [2D, 3D)            build on the unit whose first card is deck[i] "on QS"
+    3D                  trail                              "trail"
+    3D+1                new single-card build              "new build"
+    3D+2                capture complete                   "done"
+    AS + v, v=0..V      capture as value v                 "as 13" ("capture" for v = 0)
+    BUILD + v-1         announce build value v = 1..V      "build 11"
+    FOR + j             the build goes to the partner offsets[j] seats to the left   "for partner +2"
+    ASK + j*V + n-1     ask the partner offsets[j] seats left about value n          "ask partner +2 for 13"
+
+with ``AS = 3D+3``, ``BUILD = AS+V+1``, ``FOR = BUILD+V``, ``ASK = FOR+J``, and
+``num_distinct_actions = ASK + Jask*V`` (at most 344, classic with 12 players).
+
+Cards are named as in :mod:`zwick_ai.cards`; a second-pack copy gets a prime (``TD'``) and wild
+jokers are numbered (``XW1`` .. ``XW6``) so that units on the table have distinct names.
+
+>>> from zwick_ai import zwicker
+>>> codec = Codec(zwicker.rules("dithmarschen", players=4))
+>>> codec.num_actions, codec.action_string(codec.as_ + 13), codec.action_string(codec.take + 0)
+(220, 'as 13', 'take 2C')
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+from numba import njit
+
+from zwick_ai import cards as C
+from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.layout import (
+    KIND_ASK,
+    KIND_BUILD,
+    KIND_CAPTURE,
+    KIND_TRAIL,
+    LOC_HAND,
+    LOC_STOCK,
+    LOC_TABLE,
+    LOC_WON,
+    M_CARD,
+    M_KIND,
+    M_MASK,
+    M_OWNER,
+    M_TARGET,
+    M_VALUE,
+    M_ZWICK,
+    MAX_HAND,
+    MAX_PLAYERS,
+    MOVE_WIDTH,
+    NC,
+    R_CUT_RANK,
+    R_FIRST_DEALER,
+    R_NSIDES,
+    R_PLAYERS,
+    R_SIDE_OF,
+    RULES_SIZE,
+    S_ANCHOR,
+    S_ASK_ANS,
+    S_ASK_N,
+    S_ASK_Q,
+    S_AZ_LEFT,
+    S_DEALT_TO,
+    S_HAND_N,
+    S_HANDS,
+    S_LAST_CAPT,
+    S_LOC,
+    S_NEXT,
+    S_NUNITS,
+    S_PHASE,
+    S_STAGE,
+    S_STOCK,
+    S_STOCK_LEN,
+    S_STOCK_TOP,
+    S_TO_MOVE,
+    S_UBUILD,
+    S_UNITS,
+    S_UOWNER,
+    S_UVALUE,
+    S_WON_N,
+    S_ZWICKS,
+    STATE_SIZE,
+)
+from zwick_ai.zwicker.rules import Rules
+from zwick_ai.zwicker.snapshot import PHASE_OVER
+
+# ---- layout of the codec array handed to the kernels ----------------------------------------------
+CD_D = 0
+CD_V = 1
+CD_J = 2
+CD_PLAY = 3
+CD_TAKE = 4
+CD_ON = 5
+CD_TRAIL = 6
+CD_NEW = 7
+CD_DONE = 8
+CD_AS = 9
+CD_BUILD = 10
+CD_FOR = 11
+CD_ASK = 12
+CD_NUM = 13
+CD_OFS_INDEX = 16  # per seat offset 0..MAX_PLAYERS-1: index j of the partner offset, or -1
+CD_DIDX = CD_OFS_INDEX + MAX_PLAYERS  # per card id: deck index, or -1
+CD_DECK = CD_DIDX + NC  # per deck index: card id
+CODEC_SIZE = CD_DECK + NC
+
+# A move record followed by its tokens: columns [0, 8) the kernel row (column 7 = token count),
+# [8, ...) the tokens, padded with -1.
+TOK0 = 8
+COL_NTOK = 7
+
+
+def card_name(card: int) -> str:
+    """Card notation with distinct names for identical copies (``TD'``, ``XW1``..``XW6``)."""
+    if C.is_wild_joker(card):
+        return f"XW{card - C.WILD_JOKER_BASE + 1}"
+    name = C.format_card(card)
+    if C.SECOND_PACK <= card < C.VALUED_JOKER_BASE:
+        return name + "'"
+    return name
+
+
+def partner_offsets(rules: Rules) -> tuple[int, ...]:
+    """Seat offsets (clockwise) at which a player finds a partner; () without teams."""
+    p = rules.players
+    return tuple(sorted({(q - s) % p for s in range(p) for q in rules.partners(s)}))
+
+
+class Codec:
+    """The action ids of one rule set (see the module docstring)."""
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.deck = tuple(rules.deck)
+        d = self.D = len(self.deck)
+        v = self.V = rules.max_build
+        self.offsets = partner_offsets(rules) if rules.partner_builds else ()
+        j = self.J = len(self.offsets)
+        self.J_ask = j if rules.magger else 0
+        self.play, self.take, self.on = 0, d, 2 * d
+        self.trail, self.new, self.done = 3 * d, 3 * d + 1, 3 * d + 2
+        self.as_ = 3 * d + 3
+        self.build = self.as_ + v + 1
+        self.for_ = self.build + v
+        self.ask = self.for_ + j
+        self.num_actions = self.ask + self.J_ask * v
+        a = np.full(CODEC_SIZE, -1, np.int64)
+        a[CD_D], a[CD_V], a[CD_J] = d, v, j
+        a[CD_PLAY], a[CD_TAKE], a[CD_ON] = self.play, self.take, self.on
+        a[CD_TRAIL], a[CD_NEW], a[CD_DONE] = self.trail, self.new, self.done
+        a[CD_AS], a[CD_BUILD], a[CD_FOR], a[CD_ASK] = self.as_, self.build, self.for_, self.ask
+        a[CD_NUM] = self.num_actions
+        for k, off in enumerate(self.offsets):
+            a[CD_OFS_INDEX + off] = k
+        for i, c in enumerate(self.deck):
+            a[CD_DIDX + c] = i
+            a[CD_DECK + i] = c
+        self.arr = a
+        self.names = [card_name(c) for c in self.deck]
+
+    def index(self, card: int) -> int:
+        """Deck index of a card id."""
+        return int(self.arr[CD_DIDX + card])
+
+    def action_string(self, action: int) -> str:
+        """The readable meaning of an action id (the same in every state)."""
+        a = int(action)
+        d, v = self.D, self.V
+        if 0 <= a < d:
+            return self.names[a]
+        if a < 2 * d:
+            return f"take {self.names[a - d]}"
+        if a < 3 * d:
+            return f"on {self.names[a - 2 * d]}"
+        if a == self.trail:
+            return "trail"
+        if a == self.new:
+            return "new build"
+        if a == self.done:
+            return "done"
+        if self.as_ <= a < self.build:
+            x = a - self.as_
+            return f"as {x}" if x else "capture"
+        if self.build <= a < self.for_:
+            return f"build {a - self.build + 1}"
+        if self.for_ <= a < self.ask:
+            return f"for partner +{self.offsets[a - self.for_]}"
+        if self.ask <= a < self.num_actions:
+            j, n = divmod(a - self.ask, v)
+            return f"ask partner +{self.offsets[j]} for {n + 1}"
+        raise ValueError(f"action {a} is not in 0..{self.num_actions - 1}")
+
+    def parse(self, text: str) -> int:
+        """The action id of an action string (inverse of :meth:`action_string`)."""
+        t = " ".join(text.strip().split())
+        for a in range(self.num_actions):
+            if self.action_string(a) == t:
+                return a
+        raise ValueError(f"unknown action {text!r}; e.g. 'QS', 'take 9C', 'as 13', 'build 11', 'done'")
+
+    def describe(self) -> list[tuple[int, int, str]]:
+        """(first id, count, meaning) for every range of ids, for documentation and reports."""
+        d, v = self.D, self.V
+        out = [
+            (self.play, d, "play card deck[i]"),
+            (self.take, d, "take the unit whose first card is deck[i]"),
+            (self.on, d, "build on the unit whose first card is deck[i]"),
+            (self.trail, 1, "trail"),
+            (self.new, 1, "new single-card build"),
+            (self.done, 1, "capture complete"),
+            (self.as_, v + 1, "capture as value v = 0..V (0: several values)"),
+            (self.build, v, "announce build value v = 1..V"),
+        ]
+        if self.J:
+            out.append((self.for_, self.J, f"build for the partner at seat offset {self.offsets}"))
+        if self.J_ask:
+            out.append((self.ask, self.J_ask * v, "ask the partner at offset j about value n"))
+        return out
+
+
+# ---- kernels ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def encode_row(R, S, CD, row, out):
+    """Write the token sequence of one engine move record into ``out``; return its length."""
+    kind = row[M_KIND]
+    p = S[S_TO_MOVE]
+    players = R[R_PLAYERS]
+    if kind == KIND_ASK:
+        j = CD[CD_OFS_INDEX + (row[M_OWNER] - p) % players]
+        out[0] = CD[CD_ASK] + j * CD[CD_V] + row[M_VALUE] - 1
+        return 1
+    c = row[M_CARD]
+    out[0] = CD[CD_PLAY] + CD[CD_DIDX + c]
+    if kind == KIND_TRAIL:
+        out[1] = CD[CD_TRAIL]
+        return 2
+    if kind == KIND_CAPTURE:
+        out[1] = CD[CD_AS] + row[M_VALUE]
+        k = 2
+        mask = row[M_MASK]
+        n = S[S_NUNITS]
+        for i in range(n):
+            if (mask >> i) & 1:
+                t = CD[CD_TAKE] + CD[CD_DIDX + S[S_UNITS + i]]
+                j = k
+                while j > 2 and out[j - 1] > t:  # insertion sort: units by first-card id
+                    out[j] = out[j - 1]
+                    j -= 1
+                out[j] = t
+                k += 1
+        out[k] = CD[CD_DONE]
+        return k + 1
+    # build
+    target = row[M_TARGET]
+    if target < 0:
+        out[1] = CD[CD_NEW]
+    else:
+        out[1] = CD[CD_ON] + CD[CD_DIDX + S[S_UNITS + target]]
+    k = 2
+    owner = row[M_OWNER]
+    if owner >= 0 and owner != p:
+        out[2] = CD[CD_FOR] + CD[CD_OFS_INDEX + (owner - p) % players]
+        k = 3
+    out[k] = CD[CD_BUILD] + row[M_VALUE] - 1
+    return k + 1
+
+
+@njit(cache=True)
+def encode_rows(R, S, CD, rows, prefix, plen):
+    """Rows and token sequences of the moves whose sequences start with ``prefix[:plen]``."""
+    n = rows.shape[0]
+    width = TOK0 + 4 + S[S_NUNITS]
+    M = np.full((n, width), -1, np.int64)
+    tmp = np.empty(width, np.int64)
+    k = 0
+    for i in range(n):
+        ln = encode_row(R, S, CD, rows[i], tmp)
+        if ln < plen:
+            continue
+        ok = True
+        for j in range(plen):
+            if tmp[j] != prefix[j]:
+                ok = False
+                break
+        if not ok:
+            continue
+        for j in range(7):
+            M[k, j] = rows[i, j]
+        M[k, COL_NTOK] = ln
+        for j in range(ln):
+            M[k, TOK0 + j] = tmp[j]
+        k += 1
+    return M[:k]
+
+
+@njit(cache=True)
+def turn_matrix(R, S, CD, prefix, plen, W):
+    """Legal moves of the player to move with their token sequences, filtered by the prefix."""
+    rows = K.legal_moves(R, S, W)
+    return encode_rows(R, S, CD, rows, prefix, plen)
+
+
+@njit(cache=True)
+def next_tokens(M, k):
+    """Sorted distinct tokens at position ``k`` of the sequences in ``M``."""
+    n = M.shape[0]
+    out = np.empty(n, np.int64)
+    m = 0
+    for i in range(n):
+        t = M[i, TOK0 + k]
+        j = m
+        while j > 0 and out[j - 1] > t:
+            j -= 1
+        if j > 0 and out[j - 1] == t:
+            continue
+        for q in range(m, j, -1):
+            out[q] = out[q - 1]
+        out[j] = t
+        m += 1
+    return out[:m]
+
+
+@njit(cache=True)
+def advance(M, k, tok):
+    """The rows of ``M`` whose token ``k`` is ``tok``."""
+    n = M.shape[0]
+    keep = np.empty(n, np.int64)
+    m = 0
+    for i in range(n):
+        if M[i, TOK0 + k] == tok:
+            keep[m] = i
+            m += 1
+    out = np.empty((m, M.shape[1]), np.int64)
+    for i in range(m):
+        out[i] = M[keep[i]]
+    return out
+
+
+# ================================================================================================
+# The game's state array and its kernels (used by :mod:`zwick_ai.games.zwicker`)
+# ================================================================================================
+CHANCE = -1  # pyspiel.PlayerId.CHANCE
+TERMINAL = -4  # pyspiel.PlayerId.TERMINAL
+
+# ---- the state array: [engine state | engine state at the start of the stage | extras] ------------
+SS = STATE_SIZE
+S0B = SS  # engine state when the current stage began (for resampling)
+XB = 2 * SS  # extras
+X_DEALER = 0  # -1 until the dealer is known
+X_NCUT = 1  # cards cut so far
+X_GROUP = 2  # deal group being dealt
+X_GFILL = 3  # cards of that group dealt so far
+X_GLAST = 4  # deck index of the group's last card, -1
+X_DEALT = 5  # 1 once the engine has dealt stage 0
+X_NPLY = 6  # whole moves (and questions) so far
+X_PLEN = 7  # sub-actions chosen so far in the current move
+X_NCHANCE = 8  # chance outcomes so far
+MAXTOK = 72
+X_PREFIX = 16
+X_CUT = X_PREFIX + MAXTOK  # card ids in the order cut
+X_ORDER = X_CUT + NC  # deck order (card ids, next dealt first), -1 unset
+X_ASSIGNED = X_ORDER + NC  # per card: placed by a chance outcome
+X_CDEST = X_ASSIGNED + NC  # per card: stage-0 destination seat, DEST_TABLE, or -1
+X_DEAL_STAGE = X_CDEST + NC  # per card: stage it was dealt in (hand or table), -1 in stock
+X_TABLE_STAGE = X_DEAL_STAGE + NC  # per card: stage + 1 it was dealt to the table, 0
+X_CAPT = X_TABLE_STAGE + NC  # per card: ply + 1 it was captured, 0
+X_PLAYPLY = X_CAPT + NC  # per card: ply + 1 it was played, 0
+MAXPLY = 2 * NC + 8
+LOGW = 14
+X_LOG = X_PLAYPLY + NC  # per ply: the fields L_*
+L_SEAT, L_KIND, L_CARD, L_VALUE, L_MASKLO, L_MASKHI, L_TARGET, L_ANCHOR = 0, 1, 2, 3, 4, 5, 6, 7
+L_OWNER, L_ZWICK, L_ANSWER, L_NTOK, L_STAGE = 8, 9, 10, 11, 12
+XSIZE = X_LOG + MAXPLY * LOGW
+ASIZE = XB + XSIZE
+DEST_TABLE = -2
+DEST_UNKNOWN = -3
+
+# ---- the game's read-only table G (int32): [rules array | codec | chance layout] -----------------
+GB_CD = RULES_SIZE
+GB_CH = GB_CD + CODEC_SIZE
+CH_NGMAX = 0  # groups per dealer (max)
+CH_GMAX = 1  # cards per group (max)
+CH_FIRST = 2  # 1: the dealer is one chance node; 0: the cut
+CH_NG = 4  # per dealer: number of groups
+CH_T = CH_NG + MAX_PLAYERS  # GSIZE, GSTAGE, GDEST (P x NGMAX each), then GPOS (P x NGMAX x GMAX)
+_BINOM = np.array([[comb(n, k) for k in range(NC + 2)] for n in range(NC + 2)], np.float64)
+
+
+def game_table(rules: Rules, codec: Codec, groups: list[list[tuple[int, int, list[int]]]]) -> np.ndarray:
+    """Pack the rules array, the codec and the chance groups (per dealer) into one int32 array."""
+    players = rules.players
+    ngmax = max(len(g) for g in groups)
+    gmax = max(len(pos) for g in groups for _, _, pos in g)
+    cells = players * ngmax
+    G = np.full(GB_CH + CH_T + 3 * cells + cells * gmax, -1, np.int32)
+    G[:RULES_SIZE] = rules.array()
+    G[GB_CD : GB_CD + CODEC_SIZE] = codec.arr
+    ch = GB_CH
+    G[ch + CH_NGMAX], G[ch + CH_GMAX], G[ch + CH_FIRST] = ngmax, gmax, rules.first_dealer == "random"
+    for d, grs in enumerate(groups):
+        G[ch + CH_NG + d] = len(grs)
+        for g, (stage, dest, pos) in enumerate(grs):
+            cell = d * ngmax + g
+            G[ch + CH_T + cell] = len(pos)
+            G[ch + CH_T + cells + cell] = stage
+            G[ch + CH_T + 2 * cells + cell] = dest
+            G[ch + CH_T + 3 * cells + cell * gmax : ch + CH_T + 3 * cells + cell * gmax + len(pos)] = pos
+    return G
+
+
+@njit(cache=True, inline="always")
+def _cell(G, d, g):
+    return d * G[GB_CH + CH_NGMAX] + g
+
+
+@njit(cache=True, inline="always")
+def _gfield(G, k, d, g):
+    """Group field k (0 size, 1 stage, 2 destination) of group g for dealer d."""
+    cells = G[R_PLAYERS] * G[GB_CH + CH_NGMAX]
+    return G[GB_CH + CH_T + k * cells + _cell(G, d, g)]
+
+
+@njit(cache=True, inline="always")
+def _gpos(G, d, g, j):
+    cells = G[R_PLAYERS] * G[GB_CH + CH_NGMAX]
+    return G[GB_CH + CH_T + 3 * cells + _cell(G, d, g) * G[GB_CH + CH_GMAX] + j]
+
+
+# ------------------------------------------------------------------------------------------------
+# Kernels
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _cut_state(R, X, D):
+    """(dealer or -1, seat to cut next or -1) after the cut cards so far (as ``cut_for_dealer``)."""
+    players = R[R_PLAYERS]
+    high = R[R_FIRST_DEALER] == 2  # high_cut
+    alive = np.ones(players, np.bool_)
+    pos = 0
+    ncut = X[X_NCUT]
+    ranks = np.full(players, -1, np.int64)
+    while True:
+        best = -1
+        for p in range(players):
+            ranks[p] = -1
+        for p in range(players):
+            if alive[p]:
+                if pos >= D:
+                    return p, -1
+                if pos >= ncut:
+                    return -1, p
+                ranks[p] = R[R_CUT_RANK + X[X_CUT + pos]]
+                pos += 1
+                if best == -1 or (ranks[p] > best if high else ranks[p] < best):
+                    best = ranks[p]
+        count = 0
+        last = -1
+        for p in range(players):
+            if alive[p] and ranks[p] == best:
+                count += 1
+                last = p
+            else:
+                alive[p] = False
+        if count == 1:
+            return last, -1
+
+
+@njit(cache=True)
+def _current(S):
+    if S[S_PHASE] == PHASE_OVER:
+        return TERMINAL
+    return S[S_TO_MOVE]
+
+
+@njit(cache=True)
+def chance_outcomes_k(G, a):
+    """(outcome ids, probabilities) of the chance node."""
+    R = G[:RULES_SIZE]
+    CD = G[GB_CD : GB_CD + CODEC_SIZE]
+    first_random = G[GB_CH + CH_FIRST]
+    BINOM = _BINOM
+    X = a[XB:]
+    D = CD[CD_D]
+    if X[X_DEALER] < 0:
+        if first_random:
+            players = R[R_PLAYERS]
+            return np.arange(players), np.full(players, 1.0 / players)
+        free = np.ones(D, np.bool_)
+        for k in range(X[X_NCUT]):
+            free[CD[CD_DIDX + X[X_CUT + k]]] = False
+        ids = np.flatnonzero(free)
+        return ids, np.full(ids.shape[0], 1.0 / ids.shape[0])
+    d = X[X_DEALER]
+    g = X[X_GROUP]
+    r = _gfield(G, 0, d, g) - X[X_GFILL]
+    last = X[X_GLAST]
+    above = 0  # free cards above ``last``
+    for i in range(last + 1, D):
+        if not X[X_ASSIGNED + CD[CD_DECK + i]]:
+            above += 1
+    ids = np.empty(above, np.int64)
+    probs = np.empty(above, np.float64)
+    total = BINOM[above, r]
+    n = 0
+    higher = above
+    for i in range(last + 1, D):
+        if X[X_ASSIGNED + CD[CD_DECK + i]]:
+            continue
+        higher -= 1  # free cards above i
+        if higher < r - 1:
+            break
+        ids[n] = i
+        probs[n] = BINOM[higher, r - 1] / total
+        n += 1
+    return ids[:n], probs[:n]
+
+
+@njit(cache=True)
+def _deal_done(R, a, CD, W):
+    """Lay the remaining cards in ascending order and let the engine deal stage 0."""
+    S = a[:SS]
+    X = a[XB:]
+    D = CD[CD_D]
+    j = 0
+    for pos in range(D):
+        if X[X_ORDER + pos] < 0:
+            while X[X_ASSIGNED + CD[CD_DECK + j]]:
+                j += 1
+            c = CD[CD_DECK + j]
+            X[X_ORDER + pos] = c
+            X[X_ASSIGNED + c] = 1
+    order = np.empty(D, np.int64)
+    for pos in range(D):
+        order[pos] = X[X_ORDER + pos]
+    K.start_hand(R, S, order, X[X_DEALER], W)
+    X[X_DEALT] = 1
+    for i in range(D):
+        c = CD[CD_DECK + i]
+        loc = S[S_LOC + c]
+        if loc != LOC_STOCK:
+            X[X_DEAL_STAGE + c] = 0
+            if loc == LOC_TABLE:
+                X[X_TABLE_STAGE + c] = 1
+    a[S0B : S0B + SS] = S
+    return _current(S)
+
+
+@njit(cache=True)
+def apply_chance_k(G, a, W, outcome):
+    """Apply a chance outcome; return the next current player."""
+    R = G[:RULES_SIZE]
+    CD = G[GB_CD : GB_CD + CODEC_SIZE]
+    first_random = G[GB_CH + CH_FIRST]
+    X = a[XB:]
+    D = CD[CD_D]
+    X[X_NCHANCE] += 1
+    if X[X_DEALER] < 0:
+        if first_random:
+            X[X_DEALER] = outcome
+        else:
+            X[X_CUT + X[X_NCUT]] = CD[CD_DECK + outcome]
+            X[X_NCUT] += 1
+            dealer, _ = _cut_state(R, X, D)
+            if dealer >= 0:
+                X[X_DEALER] = dealer
+        return CHANCE
+    d = X[X_DEALER]
+    g = X[X_GROUP]
+    f = X[X_GFILL]
+    c = CD[CD_DECK + outcome]
+    X[X_ORDER + _gpos(G, d, g, f)] = c
+    X[X_ASSIGNED + c] = 1
+    if _gfield(G, 1, d, g) == 0:
+        X[X_CDEST + c] = _gfield(G, 2, d, g)
+    X[X_GLAST] = outcome
+    f += 1
+    if f == _gfield(G, 0, d, g):
+        g += 1
+        f = 0
+        X[X_GLAST] = -1
+    X[X_GROUP] = g
+    X[X_GFILL] = f
+    if g == G[GB_CH + CH_NG + d]:
+        return _deal_done(R, a, CD, W)
+    return CHANCE
+
+
+@njit(cache=True)
+def turn_k(G, a, W):
+    """The candidate moves (with token sequences) of the current partial move."""
+    X = a[XB:]
+    return turn_matrix(
+        G[:RULES_SIZE], a[:SS], G[GB_CD : GB_CD + CODEC_SIZE], X[X_PREFIX : X_PREFIX + MAXTOK], X[X_PLEN], W
+    )
+
+
+@njit(cache=True)
+def legal_k(a, M):
+    """The legal sub-actions: next tokens of the candidate moves."""
+    return next_tokens(M, a[XB + X_PLEN])
+
+
+@njit(cache=True)
+def _split_mask(mask):
+    lo = mask & 0xFFFFFFFF
+    hi = (mask >> 32) & 0xFFFFFFFF
+    if lo >= 2**31:
+        lo -= 2**32
+    if hi >= 2**31:
+        hi -= 2**32
+    return lo, hi
+
+
+@njit(cache=True)
+def _join_mask(lo, hi):
+    return (np.int64(hi) << 32) | (np.int64(lo) & 0xFFFFFFFF)
+
+
+@njit(cache=True)
+def _record_apply(R, a, CD, row, ntok, W):
+    """Log a whole move, apply it in the engine, note captures, new stages and the end sweep."""
+    S = a[:SS]
+    X = a[XB:]
+    D = CD[CD_D]
+    t = X[X_NPLY]
+    e = X_LOG + t * LOGW
+    p = S[S_TO_MOVE]
+    stage = S[S_STAGE]
+    kind = row[M_KIND]
+    c = row[M_CARD]
+    X[e + L_SEAT] = p
+    X[e + L_KIND] = kind
+    X[e + L_CARD] = c
+    X[e + L_VALUE] = row[M_VALUE]
+    lo, hi = _split_mask(row[M_MASK])
+    X[e + L_MASKLO] = lo
+    X[e + L_MASKHI] = hi
+    X[e + L_TARGET] = row[M_TARGET]
+    X[e + L_ANCHOR] = S[S_UNITS + row[M_TARGET]] if (kind == KIND_BUILD and row[M_TARGET] >= 0) else -1
+    X[e + L_OWNER] = row[M_OWNER]
+    X[e + L_ZWICK] = row[M_ZWICK]
+    X[e + L_ANSWER] = -1
+    X[e + L_NTOK] = ntok
+    X[e + L_STAGE] = stage
+    if kind != KIND_ASK:
+        X[X_PLAYPLY + c] = t + 1
+    if kind == KIND_CAPTURE:
+        X[X_CAPT + c] = t + 1
+        mask = row[M_MASK]
+        for i in range(S[S_NUNITS]):
+            if (mask >> i) & 1:
+                x = S[S_UNITS + i]
+                while x != -1:
+                    X[X_CAPT + x] = t + 1
+                    x = S[S_NEXT + x]
+    K.apply_move(R, S, row, W)
+    if kind == KIND_ASK:
+        X[e + L_ANSWER] = S[S_ASK_ANS]
+    X[X_NPLY] = t + 1
+    X[X_PLEN] = 0
+    if S[S_PHASE] == PHASE_OVER:
+        for i in range(D):
+            x = CD[CD_DECK + i]
+            if S[S_LOC + x] >= LOC_WON and S[S_LOC + x] < LOC_STOCK and X[X_CAPT + x] == 0:
+                X[X_CAPT + x] = t + 2
+    elif S[S_STAGE] != stage:
+        for i in range(D):
+            x = CD[CD_DECK + i]
+            if X[X_DEAL_STAGE + x] < 0 and S[S_LOC + x] != LOC_STOCK:
+                X[X_DEAL_STAGE + x] = S[S_STAGE]
+                if S[S_LOC + x] == LOC_TABLE:
+                    X[X_TABLE_STAGE + x] = S[S_STAGE] + 1
+        a[S0B : S0B + SS] = S
+
+
+@njit(cache=True)
+def step_k(G, a, M, tok, W):
+    """Apply one sub-action to the candidate moves ``M``. Returns (candidates, legal sub-actions,
+    player to move): within a move the remaining candidates; once the move is complete it is
+    applied and the next turn's candidates are returned. The player is -100 for an illegal
+    sub-action (nothing changes)."""
+    R = G[:RULES_SIZE]
+    CD = G[GB_CD : GB_CD + CODEC_SIZE]
+    X = a[XB:]
+    k = X[X_PLEN]
+    M2 = advance(M, k, tok)
+    if M2.shape[0] == 0:
+        return M2, np.empty(0, np.int64), -100
+    if M2.shape[0] == 1 and M2[0, COL_NTOK] == k + 1:
+        row = np.zeros(MOVE_WIDTH, np.int64)
+        for j in range(7):
+            row[j] = M2[0, j]
+        _record_apply(R, a, CD, row, k + 1, W)
+        return _next_turn(G, a, W)
+    X[X_PREFIX + k] = tok
+    X[X_PLEN] = k + 1
+    return M2, next_tokens(M2, k + 1), np.int64(a[S_TO_MOVE])  # the mover keeps the turn
+
+
+@njit(cache=True)
+def _next_turn(G, a, W):
+    """(candidates, legal sub-actions, player) at the start of a turn (empty when not a decision)."""
+    cur = np.int64(_current(a[:SS]))
+    if cur < 0 or a[XB + X_DEALT] == 0:
+        return np.empty((0, TOK0), np.int64), np.empty(0, np.int64), np.int64(cur if a[XB + X_DEALT] else CHANCE)
+    M = turn_k(G, a, W)
+    return M, next_tokens(M, a[XB + X_PLEN]), cur
+
+
+@njit(cache=True)
+def chance_step_k(G, a, W, outcome):
+    """Apply a chance outcome; returns like :func:`step_k`."""
+    apply_chance_k(G, a, W, outcome)
+    return _next_turn(G, a, W)
+
+
+@njit(cache=True)
+def returns_k(G, a, win_loss):
+    """Returns per player (module docstring of :mod:`zwick_ai.games.zwicker`)."""
+    R = G[:RULES_SIZE]
+    sc = K.score(R, a[:SS])
+    ns = R[R_NSIDES]
+    players = R[R_PLAYERS]
+    out = np.zeros(players, np.float64)
+    if win_loss:
+        best = sc.max()
+        top = 0
+        for s in range(ns):
+            if sc[s] == best:
+                top += 1
+        for p in range(players):
+            out[p] = (ns - top) if sc[R[R_SIDE_OF + p]] == best else -top
+        return out
+    total = sc.sum()
+    for p in range(players):
+        out[p] = ns * sc[R[R_SIDE_OF + p]] - total
+    return out
+
+
+# ---- observer --------------------------------------------------------------------------------------
+(
+    P_PLAYER,
+    P_CURRENT,
+    P_DEALER,
+    P_PHASE,
+    P_STAGE,
+    P_HAND,
+    P_HAND_SIZES,
+    P_STOCK,
+    P_TABLE,
+    P_BUILD_VALUE,
+    P_BUILD_OWNER,
+    P_WON,
+    P_WON_COUNT,
+    P_ZWICKS,
+    P_SCORE,
+    P_LAST_CAPT,
+    P_ASKED,
+    P_MOVE,
+    P_CUT,
+    P_DEALT_TO_ME,
+    P_TABLE_DEALT,
+    P_PLAYED_AT,
+    P_PLAYED_BY,
+    P_PLAY_KIND,
+    P_PLAY_VALUE,
+    P_BUILT_ON,
+    P_BUILD_FOR,
+    P_ASK_BEFORE,
+    P_CAPTURED_AT,
+) = range(29)
+PIECE_NAMES = (
+    "player",
+    "current",
+    "dealer",
+    "phase",
+    "stage",
+    "hand",
+    "hand_sizes",
+    "stock",
+    "table",
+    "build_value",
+    "build_owner",
+    "won",
+    "won_count",
+    "zwicks",
+    "score",
+    "last_capturer",
+    "asked",
+    "move",
+    "cut",
+    "dealt_to_me",
+    "table_dealt",
+    "played_at",
+    "played_by",
+    "play_kind",
+    "play_value",
+    "built_on",
+    "build_for",
+    "ask_before",
+    "captured_at",
+)
+PRIVATE_PIECES = (P_HAND, P_DEALT_TO_ME)
+
+
+def piece_shapes(rules: Rules, codec: Codec) -> list[tuple[int, tuple[int, ...]]]:
+    """(piece id, shape) of every piece of the information-state tensor, in tensor order."""
+    d, p, ns, j, a = codec.D, rules.players, rules.num_sides, codec.J_ask, codec.num_actions
+    shapes = {
+        P_PLAYER: (p,),
+        P_CURRENT: (p + 2,),
+        P_DEALER: (p,),
+        P_PHASE: (4,),
+        P_STAGE: (1,),
+        P_HAND: (d,),
+        P_HAND_SIZES: (p,),
+        P_STOCK: (1,),
+        P_TABLE: (d, 2),
+        P_BUILD_VALUE: (d,),
+        P_BUILD_OWNER: (d, p),
+        P_WON: (d, ns),
+        P_WON_COUNT: (ns,),
+        P_ZWICKS: (ns,),
+        P_SCORE: (ns,),
+        P_LAST_CAPT: (ns,),
+        P_ASKED: (j + 2,) if j else (0,),
+        P_MOVE: (a,),
+        P_CUT: (d,),
+        P_DEALT_TO_ME: (d,),
+        P_TABLE_DEALT: (d,),
+        P_PLAYED_AT: (d,),
+        P_PLAYED_BY: (d, p),
+        P_PLAY_KIND: (d, 3),
+        P_PLAY_VALUE: (d,),
+        P_BUILT_ON: (d,),
+        P_BUILD_FOR: (d, p) if rules.owner_builds else (0,),
+        P_ASK_BEFORE: (d, j + 2) if j else (0,),
+        P_CAPTURED_AT: (d,),
+    }
+    return [(k, s) for k, s in shapes.items() if int(np.prod(s)) > 0]
+
+
+@njit(cache=True)
+def fill_k(G, a, OFF, p, out):
+    """Write the observation (and, when the history pieces have offsets, the information state)."""
+    R = G[:RULES_SIZE]
+    CD = G[GB_CD : GB_CD + CODEC_SIZE]
+    S = a[:SS]
+    X = a[XB:]
+    D = CD[CD_D]
+    players = R[R_PLAYERS]
+    ns = R[R_NSIDES]
+    J = CD[CD_J] if OFF[P_ASKED] >= 0 or OFF[P_ASK_BEFORE] >= 0 else 0
+    out[:] = 0.0
+    if OFF[P_PLAYER] >= 0:
+        out[OFF[P_PLAYER] + p] = 1.0
+    dealt = X[X_DEALT] == 1
+    over = S[S_PHASE] == PHASE_OVER
+    if OFF[P_CURRENT] >= 0:
+        if not dealt:
+            out[OFF[P_CURRENT] + players] = 1.0
+        elif over:
+            out[OFF[P_CURRENT] + players + 1] = 1.0
+        else:
+            out[OFF[P_CURRENT] + S[S_TO_MOVE]] = 1.0
+    if OFF[P_DEALER] >= 0 and X[X_DEALER] >= 0:
+        out[OFF[P_DEALER] + X[X_DEALER]] = 1.0
+    if OFF[P_CUT] >= 0:
+        for k in range(X[X_NCUT]):
+            out[OFF[P_CUT] + CD[CD_DIDX + X[X_CUT + k]]] = k + 1.0
+    if not dealt:
+        # During the deal only stage-0 cards already placed are visible: one's own and the table's.
+        for i in range(D):
+            c = CD[CD_DECK + i]
+            dest = X[X_CDEST + c]
+            if dest == p:
+                if OFF[P_HAND] >= 0:
+                    out[OFF[P_HAND] + i] = 1.0
+                if OFF[P_DEALT_TO_ME] >= 0:
+                    out[OFF[P_DEALT_TO_ME] + i] = 1.0
+            elif dest == DEST_TABLE:
+                if OFF[P_TABLE] >= 0:
+                    out[OFF[P_TABLE] + 2 * i] = 1.0
+                if OFF[P_TABLE_DEALT] >= 0:
+                    out[OFF[P_TABLE_DEALT] + i] = 1.0
+            if dest >= 0 and OFF[P_HAND_SIZES] >= 0:
+                out[OFF[P_HAND_SIZES] + dest] += 1.0
+        return
+    if OFF[P_PHASE] >= 0:
+        out[OFF[P_PHASE] + S[S_PHASE]] = 1.0
+    if OFF[P_STAGE] >= 0:
+        out[OFF[P_STAGE]] = S[S_STAGE]
+    if OFF[P_HAND_SIZES] >= 0:
+        for q in range(players):
+            out[OFF[P_HAND_SIZES] + q] = S[S_HAND_N + q]
+    if OFF[P_STOCK] >= 0:
+        out[OFF[P_STOCK]] = S[S_STOCK_LEN] - S[S_STOCK_TOP]
+    for i in range(D):
+        c = CD[CD_DECK + i]
+        loc = S[S_LOC + c]
+        if loc == LOC_HAND + p and OFF[P_HAND] >= 0:
+            out[OFF[P_HAND] + i] = 1.0
+        elif loc == LOC_TABLE and OFF[P_TABLE] >= 0:
+            anc = S[S_ANCHOR + c]
+            if S[S_UBUILD + anc]:
+                out[OFF[P_TABLE] + 2 * i + 1] = 1.0
+                if anc == c:
+                    if OFF[P_BUILD_VALUE] >= 0:
+                        out[OFF[P_BUILD_VALUE] + i] = S[S_UVALUE + c]
+                    if OFF[P_BUILD_OWNER] >= 0 and S[S_UOWNER + c] >= 0:
+                        out[OFF[P_BUILD_OWNER] + i * players + S[S_UOWNER + c]] = 1.0
+            else:
+                out[OFF[P_TABLE] + 2 * i] = 1.0
+        elif loc >= LOC_WON and loc < LOC_WON + ns and OFF[P_WON] >= 0:
+            out[OFF[P_WON] + i * ns + loc - LOC_WON] = 1.0
+        if OFF[P_DEALT_TO_ME] >= 0 and S[S_DEALT_TO + c] == p and X[X_DEAL_STAGE + c] >= 0:
+            out[OFF[P_DEALT_TO_ME] + i] = X[X_DEAL_STAGE + c] + 1.0
+        if OFF[P_TABLE_DEALT] >= 0:
+            out[OFF[P_TABLE_DEALT] + i] = X[X_TABLE_STAGE + c]
+        if OFF[P_CAPTURED_AT] >= 0:
+            out[OFF[P_CAPTURED_AT] + i] = X[X_CAPT + c]
+    if OFF[P_WON_COUNT] >= 0 or OFF[P_SCORE] >= 0 or OFF[P_ZWICKS] >= 0:
+        sc = K.score(R, S)
+        for s in range(ns):
+            if OFF[P_WON_COUNT] >= 0:
+                out[OFF[P_WON_COUNT] + s] = S[S_WON_N + s]
+            if OFF[P_ZWICKS] >= 0:
+                out[OFF[P_ZWICKS] + s] = S[S_ZWICKS + s]
+            if OFF[P_SCORE] >= 0:
+                out[OFF[P_SCORE] + s] = sc[s]
+    if OFF[P_LAST_CAPT] >= 0 and S[S_LAST_CAPT] >= 0:
+        out[OFF[P_LAST_CAPT] + S[S_LAST_CAPT]] = 1.0
+    if OFF[P_ASKED] >= 0 and S[S_ASK_Q] >= 0:
+        j = CD[CD_OFS_INDEX + (S[S_ASK_Q] - S[S_TO_MOVE]) % players]
+        out[OFF[P_ASKED] + j] = 1.0
+        out[OFF[P_ASKED] + J] = S[S_ASK_N]
+        out[OFF[P_ASKED] + J + 1] = S[S_ASK_ANS]
+    if OFF[P_MOVE] >= 0:
+        for k in range(X[X_PLEN]):
+            out[OFF[P_MOVE] + X[X_PREFIX + k]] = 1.0
+    if OFF[P_PLAYED_AT] < 0:
+        return
+    pend = -1  # ply of a question whose card play has not been seen yet
+    for t in range(X[X_NPLY]):
+        e = X_LOG + t * LOGW
+        kind = X[e + L_KIND]
+        seat = X[e + L_SEAT]
+        if kind == KIND_ASK:
+            pend = t
+            continue
+        i = CD[CD_DIDX + X[e + L_CARD]]
+        out[OFF[P_PLAYED_AT] + i] = t + 1.0
+        out[OFF[P_PLAYED_BY] + i * players + seat] = 1.0
+        out[OFF[P_PLAY_KIND] + i * 3 + kind] = 1.0
+        out[OFF[P_PLAY_VALUE] + i] = X[e + L_VALUE]
+        if kind == KIND_BUILD:
+            if X[e + L_ANCHOR] >= 0:
+                out[OFF[P_BUILT_ON] + i] = CD[CD_DIDX + X[e + L_ANCHOR]] + 1.0
+            if OFF[P_BUILD_FOR] >= 0 and X[e + L_OWNER] >= 0:
+                out[OFF[P_BUILD_FOR] + i * players + X[e + L_OWNER]] = 1.0
+        if pend >= 0:
+            if OFF[P_ASK_BEFORE] >= 0:
+                f = X_LOG + pend * LOGW
+                j = CD[CD_OFS_INDEX + (X[f + L_OWNER] - X[f + L_SEAT]) % players]
+                base = OFF[P_ASK_BEFORE] + i * (J + 2)
+                out[base + j] = 1.0
+                out[base + J] = X[f + L_VALUE]
+                out[base + J + 1] = X[f + L_ANSWER]
+            pend = -1
+
+
+# ---- resampling ------------------------------------------------------------------------------------
+@njit(cache=True)
+def _stage_start(X):
+    """First ply of the current stage (the log's plies of the last stage)."""
+    n = X[X_NPLY]
+    if n == 0:
+        return 0
+    last = X[X_LOG + (n - 1) * LOGW + L_STAGE]
+    t = n
+    while t > 0 and X[X_LOG + (t - 1) * LOGW + L_STAGE] == last:
+        t -= 1
+    return t
+
+
+@njit(cache=True)
+def _replay_ok(R, a, CD, S0w, t0, W):
+    """Replay plies t0.. from ``S0w``: every move legal, same turn order and answers, and the
+    current partial move still completable. Returns the final engine state or an empty array."""
+    S = a[:SS]
+    X = a[XB:]
+    Sw = S0w.copy()
+    bad = Sw[:0]
+    row = np.zeros(MOVE_WIDTH, np.int64)
+    for t in range(t0, X[X_NPLY]):
+        e = X_LOG + t * LOGW
+        if Sw[S_PHASE] == PHASE_OVER or Sw[S_TO_MOVE] != X[e + L_SEAT]:
+            return bad
+        rows = K.legal_moves(R, Sw, W)
+        mask = _join_mask(X[e + L_MASKLO], X[e + L_MASKHI])
+        found = -1
+        for i in range(rows.shape[0]):
+            if (
+                rows[i, M_KIND] == X[e + L_KIND]
+                and rows[i, M_CARD] == X[e + L_CARD]
+                and rows[i, M_VALUE] == X[e + L_VALUE]
+                and rows[i, M_MASK] == mask
+                and rows[i, M_TARGET] == X[e + L_TARGET]
+                and rows[i, M_OWNER] == X[e + L_OWNER]
+            ):
+                found = i
+                break
+        if found < 0:
+            return bad
+        for j in range(MOVE_WIDTH):
+            row[j] = rows[found, j]
+        K.apply_move(R, Sw, row, W)
+        if X[e + L_KIND] == KIND_ASK and Sw[S_ASK_ANS] != X[e + L_ANSWER]:
+            return bad
+    for f in (S_PHASE, S_TO_MOVE, S_AZ_LEFT, S_ASK_Q, S_ASK_N, S_ASK_ANS, S_STAGE):
+        if Sw[f] != S[f]:
+            return bad
+    if S[S_PHASE] != PHASE_OVER and X[X_PLEN] > 0:
+        M = turn_matrix(R, Sw, CD, X[X_PREFIX : X_PREFIX + MAXTOK], X[X_PLEN], W)
+        if M.shape[0] == 0:
+            return bad
+    return Sw
+
+
+@njit(cache=True)
+def _world(R, a, S0w, p, pinned, pinned_seat, t0, cards, hidden, need):
+    """Write into ``S0w`` (a copy of the stage start) the hidden seats' hands given by ``cards``
+    (first ``need[q]`` cards for each hidden seat ``q`` in ``hidden``, then the stock)."""
+    S = a[:SS]
+    X = a[XB:]
+    S0w[:] = a[S0B : S0B + SS]
+    k = 0
+    for h in range(hidden.shape[0]):
+        q = hidden[h]
+        S0w[S_HAND_N + q] = 0
+        for _ in range(need[h]):
+            c = cards[k]
+            k += 1
+            K.hand_insert(S0w, q, c)
+            S0w[S_DEALT_TO + c] = q
+        if q == pinned_seat:
+            K.hand_insert(S0w, q, pinned)
+            S0w[S_DEALT_TO + pinned] = q
+        for t in range(t0, X[X_NPLY]):
+            e = X_LOG + t * LOGW
+            if X[e + L_SEAT] == q and X[e + L_KIND] != KIND_ASK:
+                c = X[e + L_CARD]
+                K.hand_insert(S0w, q, c)
+                S0w[S_DEALT_TO + c] = q
+    top = S[S_STOCK_TOP]
+    for pos in range(top, S[S_STOCK_LEN]):
+        c = cards[k]
+        k += 1
+        S0w[S_STOCK + pos] = c
+        S0w[S_LOC + c] = LOC_STOCK
+        S0w[S_DEALT_TO + c] = -1
+
+
+@njit(cache=True)
+def resample_k(G, a, p, seed, max_tries, mcmc_steps, W):
+    """Draw the hidden cards for player ``p``. Returns (status, hidden seats, cards): status 1 =
+    exact rejection sample, 2 = Markov-chain fallback; ``cards`` lists each hidden seat's current
+    hand (``need`` cards each, the pinned card excluded) and then the stock positions in order."""
+    np.random.seed(seed)
+    R = G[:RULES_SIZE]
+    CD = G[GB_CD : GB_CD + CODEC_SIZE]
+    S = a[:SS]
+    X = a[XB:]
+    D = CD[CD_D]
+    players = R[R_PLAYERS]
+    mover = S[S_TO_MOVE]
+    pinned = -1
+    pinned_seat = -1
+    if S[S_PHASE] != PHASE_OVER and X[X_PLEN] > 0 and mover != p:
+        tok = X[X_PREFIX]
+        if tok >= CD[CD_PLAY] and tok < CD[CD_PLAY] + D:
+            pinned = CD[CD_DECK + tok - CD[CD_PLAY]]
+            pinned_seat = mover
+    nh = 0
+    for q in range(players):
+        if q != p and S[S_HAND_N + q] > 0:
+            nh += 1
+    hidden = np.empty(nh, np.int64)
+    need = np.empty(nh, np.int64)
+    h = 0
+    for q in range(players):
+        if q != p and S[S_HAND_N + q] > 0:
+            hidden[h] = q
+            need[h] = S[S_HAND_N + q] - (1 if q == pinned_seat else 0)
+            h += 1
+    # The true hidden cards, in slot order (hands, then stock positions).
+    nstock = S[S_STOCK_LEN] - S[S_STOCK_TOP]
+    total = need.sum() + nstock
+    truth = np.empty(total, np.int64)
+    k = 0
+    for h in range(nh):
+        q = hidden[h]
+        for i in range(S[S_HAND_N + q]):
+            c = S[S_HANDS + q * MAX_HAND + i]
+            if c != pinned:
+                truth[k] = c
+                k += 1
+    for pos in range(S[S_STOCK_TOP], S[S_STOCK_LEN]):
+        truth[k] = S[S_STOCK + pos]
+        k += 1
+    t0 = _stage_start(X)
+    S0w = a[S0B : S0B + SS].copy()
+    cards = truth.copy()
+    for _ in range(max_tries):
+        for i in range(total - 1, 0, -1):
+            j = np.random.randint(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        _world(R, a, S0w, p, pinned, pinned_seat, t0, cards, hidden, need)
+        if _replay_ok(R, a, CD, S0w, t0, W).shape[0] > 0:
+            return 1, hidden, cards
+    # Fallback: a Markov chain of swaps between slots from the true (consistent) deal.
+    cards = truth.copy()
+    slot = np.empty(total, np.int64)
+    k = 0
+    for h in range(nh):
+        for _ in range(need[h]):
+            slot[k] = h
+            k += 1
+    while k < total:
+        slot[k] = nh
+        k += 1
+    if total > 1:
+        for _ in range(mcmc_steps):
+            i = np.random.randint(total)
+            j = np.random.randint(total)
+            if slot[i] == slot[j] and slot[i] < nh:
+                continue
+            cards[i], cards[j] = cards[j], cards[i]
+            _world(R, a, S0w, p, pinned, pinned_seat, t0, cards, hidden, need)
+            if _replay_ok(R, a, CD, S0w, t0, W).shape[0] == 0:
+                cards[i], cards[j] = cards[j], cards[i]
+    return 2, hidden, cards
