@@ -442,6 +442,68 @@ def enum_unions(W, groups, ng, out):
     return nout
 
 
+@njit(cache=True)
+def enum_unions_by_lowest(groups, ng, natoms, out):
+    """Every union of pairwise disjoint groups, for larger tables. Atoms are decided in order: the
+    lowest undecided atom is either left out or covered by a group whose lowest atom it is, so each
+    partition is visited once and only groups that can still fit are tried. Returns the count
+    (unsorted, with repeats when a set has several partitions) or OVERFLOW_X."""
+    start = np.zeros(natoms + 2, np.int64)
+    for g in range(ng):
+        lo = 0
+        while not ((groups[g] >> lo) & ONE):
+            lo += 1
+        start[lo + 1] += 1
+    for t in range(natoms + 1):
+        start[t + 1] += start[t]
+    order = np.empty(ng, np.int64)
+    fill = start.copy()
+    for g in range(ng):
+        lo = 0
+        while not ((groups[g] >> lo) & ONE):
+            lo += 1
+        order[fill[lo]] = groups[g]
+        fill[lo] += 1
+    fi = np.empty(natoms + 2, np.int64)
+    fu = np.empty(natoms + 2, np.int64)
+    fb = np.empty(natoms + 2, np.int64)
+    cap = out.shape[0]
+    nout = 0
+    top = 0
+    fi[0] = 0
+    fu[0] = 0
+    fb[0] = -1
+    while top >= 0:
+        i = fi[top]
+        used = fu[top]
+        if fb[top] == -1:
+            while i < natoms and (used >> i) & ONE:
+                i += 1
+            if i >= natoms:
+                top -= 1
+                continue
+            fi[top] = i
+            fb[top] = start[i]
+        b = fb[top]
+        if b < start[i + 1]:
+            fb[top] = b + 1
+            g = order[b]
+            if (g & used) == 0:
+                u = used | g
+                if nout >= cap:
+                    return OVERFLOW_X
+                out[nout] = u
+                nout += 1
+                top += 1
+                fi[top] = i + 1
+                fu[top] = u
+                fb[top] = -1
+        else:  # every group for atom i tried: now leave atom i out
+            fi[top] = i + 1
+            fb[top] = -1
+    return nout
+
+
 @njit(cache=True, inline="always")
 def set_atom(R, W, na, c_or_build_values, count):
     for t in range(count):
@@ -475,7 +537,7 @@ def build_atoms(R, S, W):
                 if na >= MAX_UNITS:
                     raise ValueError("too many table cards for 64-bit capture sets")
                 set_atom(R, W, na, tmp, card_values(R, c, tmp))
-                W[W_ASUMOK + na] = 0 if (R[R_IS_VJOKER + c] and not R[R_JOKER_SUM]) else 1
+                W[W_ASUMOK + na] = 1  # a joker inside a build is not lying loose: sums allowed
                 W[W_AWILD + na] = W[W_AWILD + i]
                 W[W_CATOMS + i] |= ONE << na
                 na += 1
@@ -567,7 +629,10 @@ def captures_for_card(R, S, c, natoms, W, X):
         if ng == 0:
             continue
         ng = sort_unique(groups, ng)
-        nu = enum_unions(W, groups, ng, unions)
+        if natoms > TABLE_ATOMS:
+            nu = enum_unions_by_lowest(groups, ng, natoms, unions)
+        else:
+            nu = enum_unions(W, groups, ng, unions)
         if nu < 0:
             return OVERFLOW_X
         nu = sort_unique(unions, nu)

@@ -1,0 +1,136 @@
+"""Zwicker engine speed, measured as ratios within one run (numba kernels vs the reference).
+
+    python benchmarks/bench_zwicker.py            # full run (about 2 minutes)
+    python benchmarks/bench_zwicker.py --quick    # smaller samples
+
+Prints Markdown tables:
+1. random whole hands per second per variant: compiled playouts (``play_hands``, whole hands in
+   numba) vs the reference implementation playing the same kind of hands in Python;
+2. capture enumeration time vs table size (4..16 loose units) for the same positions, engine vs
+   reference, with the number of distinct capture sets found (they must agree).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import reference as Ref
+from zwick_ai.zwicker.rules import VARIANTS, rules
+from zwick_ai.zwicker.snapshot import Snapshot, Unit
+
+
+def compiled_hands_per_second(r, hands: int, policy: int) -> float:
+    pol = np.full(r.players, policy, dtype=np.int64)
+    K.play_hands(r.array(), np.arange(2, dtype=np.int64), pol)  # compile / load cache
+    best = 0.0
+    for rep in range(3):
+        seeds = np.arange(rep * hands, (rep + 1) * hands, dtype=np.int64)
+        t = time.perf_counter()
+        K.play_hands(r.array(), seeds, pol)
+        best = max(best, hands / (time.perf_counter() - t))
+    return best
+
+
+def reference_hands_per_second(r, hands: int) -> float:
+    R = r.array()
+    t = time.perf_counter()
+    for h in range(hands):
+        order, dealer = K.deal_order(R, h)
+        st = Ref.deal(r, [int(c) for c in order], int(dealer))
+        rng = random.Random(h)
+        while True:
+            moves = Ref.legal_moves(r, st)
+            if not moves:
+                break
+            st = Ref.apply(r, st, rng.choice(moves))
+    return hands / (time.perf_counter() - t)
+
+
+def capture_positions(n_units: int, count: int, seed: int):
+    """Random dithmarschen tables of ``n_units`` loose cards; the mover holds K and the 25-joker."""
+    r = rules("dithmarschen")
+    rng = random.Random(seed)
+    hand = (50, 108)  # KS and X25
+    pool = [c for c in r.deck if c not in hand]
+    out = []
+    for _ in range(count):
+        table = rng.sample(pool, n_units)
+        snap = Snapshot(
+            hands=(hand, (), (), ()), table=tuple(Unit((c,), 0, -1, False) for c in table), stock=(),
+            won=((), ()), zwicks=(0, 0), dealer=3, to_move=0, stage=0, last_capturer=-1, phase=0, az_left=0,
+            asked=(-1, -1, -1),
+        )  # fmt: skip
+        out.append(snap)
+    return r, out
+
+
+def time_captures(n_units: int, count: int) -> tuple[float, float, float]:
+    from zwick_ai.zwicker.engine import from_snapshot
+
+    r, snaps = capture_positions(n_units, count, seed=n_units)
+    R = r.array()
+    W = K.new_workspace()
+    _, X = K.new_buffers()
+    engine_states = [from_snapshot(r, s).arr for s in snaps]
+    found_engine = 0
+    K.captures_for_card(R, engine_states[0], 50, K.build_atoms(R, engine_states[0], W), W, X)
+    reps = 20
+    t = time.perf_counter()
+    for _ in range(reps):
+        found_engine = 0
+        for S in engine_states:
+            na = K.build_atoms(R, S, W)
+            for c in (50, 108):
+                k = K.captures_for_card(R, S, c, na, W, X)
+                while k < 0:  # grow the scratch buffer like gen_moves does
+                    X = np.empty(X.shape[0] * 2, np.int64)
+                    k = K.captures_for_card(R, S, c, na, W, X)
+                found_engine += k
+    engine_s = (time.perf_counter() - t) / reps / count
+    ref_states = [Ref.from_snapshot(r, s) for s in snaps]
+    found_ref = 0
+    t = time.perf_counter()
+    for st in ref_states:
+        for c in (50, 108):
+            found_ref += len(Ref._capture_sets(r, st.table, c))
+    ref_s = (time.perf_counter() - t) / count
+    if found_ref != found_engine:
+        raise SystemExit(f"capture counts differ at {n_units} units: engine {found_engine}, reference {found_ref}")
+    return engine_s, ref_s, found_engine / count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    hands = 500 if args.quick else 3000
+    ref_hands = 5 if args.quick else 20
+
+    print("### Random whole hands per second (one core)\n")
+    print("| variant | players | compiled random | compiled greedy | reference random | ratio compiled/reference |")
+    print("|---|---|---|---|---|---|")
+    for v in VARIANTS:
+        r = rules(v)
+        fast = compiled_hands_per_second(r, hands, K.POLICY_RANDOM)
+        greedy = compiled_hands_per_second(r, hands, K.POLICY_GREEDY)
+        slow = reference_hands_per_second(r, ref_hands)
+        print(f"| {v} | {r.players} | {fast:,.0f} | {greedy:,.0f} | {slow:,.1f} | {fast / slow:,.0f}× |")
+
+    print("\n### Capture enumeration vs table size (dithmarschen, hand K + X25, loose table cards)\n")
+    print("| table units | capture sets per position | engine µs | reference µs | ratio |")
+    print("|---|---|---|---|---|")
+    for n in (4, 6, 8, 10, 12, 14, 16):
+        count = 10 if n >= 14 else 30
+        if args.quick:
+            count = max(3, count // 5)
+        e, rf, found = time_captures(n, count)
+        print(f"| {n} | {found:,.1f} | {e * 1e6:,.1f} | {rf * 1e6:,.0f} | {rf / e:,.0f}× |")
+
+
+if __name__ == "__main__":
+    main()
