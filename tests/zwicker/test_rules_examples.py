@@ -109,9 +109,7 @@ def test_classic_queen_takes_both_queens_and_9_plus_4_as_a_zwick(impl):
     st = state(impl, r, hands=[["QH", "2C"], ["3D"]], table=["QC", "QD", "9S", "4H"])
     moves = impl.legal_moves(r, st)
     # groups adding up to 13: {QC}, {QD}, {9S 4H}; any union of them may be taken
-    assert captures_of(moves, "QH") == sets(
-        "QC", "QD", "9S 4H", "QC QD", "QC 9S 4H", "QD 9S 4H", "QC QD 9S 4H"
-    )
+    assert captures_of(moves, "QH") == sets("QC", "QD", "9S 4H", "QC QD", "QC 9S 4H", "QD 9S 4H", "QC QD 9S 4H")
     assert all(m.kind == "capture" for m in moves)  # compulsory capture
     zwick = cap("QH", "QC", "QD", "9S", "4H")
     assert impl.is_zwick(r, st, zwick)
@@ -343,6 +341,22 @@ def test_build_over_14_only_with_that_joker(impl):
     assert build("5C", ["TD"], 15, 0) in impl.legal_moves(r, st)
 
 
+def test_table_order_new_builds_and_trails_at_the_end_taken_units_leave_the_rest_in_order(impl):
+    r = rules("dithmarschen")
+    hands = [["QC", "QD", "9H"], ["2H"], ["3H"], ["4H"]]
+    st = state(impl, r, hands=hands, table=["9C", "5D", "2S"])
+    after = snap(impl, r, impl.apply(r, st, build("QC", [], 3, 0)))
+    assert after.table == (loose("9C"), loose("5D"), loose("2S"), Unit(cs("QC"), 3, 0, True))
+    after = snap(impl, r, impl.apply(r, st, trail("9H")))
+    assert after.table == (loose("9C"), loose("5D"), loose("2S"), loose("9H"))
+    after = snap(impl, r, impl.apply(r, st, cap("9H", "9C")))
+    assert after.table == (loose("5D"), loose("2S"))
+    r = rules("classic", 2)
+    st = state(impl, r, hands=[["KS"], ["3C"]], table=["2C", "9S", "3D", "5H"])
+    after = snap(impl, r, impl.apply(r, st, cap("KS", "9S", "5H")))
+    assert after.table == (loose("2C"), loose("3D"))
+
+
 # ---------------------------------------------------------------------------------------------
 # A.7 jokers
 # ---------------------------------------------------------------------------------------------
@@ -361,6 +375,18 @@ def test_a_table_joker_can_be_built_down_and_then_taken(impl):
     assert m in impl.legal_moves(r, st)
     after = snap(impl, r, impl.apply(r, st, m))
     assert after.table == (Unit(cs("X15 5D"), 10, 0, True),)
+
+
+def test_grupp_wild_joker_counts_any_value_from_2_to_14(impl):
+    r = rules("grupp", 2)
+    snapshot = make_snapshot(r, hands=[["KS", "2C"], ["3C"]], table=["XW"])
+    joker = frozenset(snapshot.table[0].cards)
+    moves = impl.legal_moves(r, impl.from_snapshot(r, snapshot))
+    assert captures_of(moves, "KS") == {joker} and captures_of(moves, "2C") == {joker}
+    # played: one value 2..14 for all groups, so 9 and 6 but not 9 + 6 = 15
+    snapshot = make_snapshot(r, hands=[["XW"], ["3C"]], table=["9C", "6D"])
+    moves = impl.legal_moves(r, impl.from_snapshot(r, snapshot))
+    assert captures_of(moves, snapshot.hands[0][0]) == sets("9C", "6D")
 
 
 def grupp_joker_position(impl, joker_capture: str, table: list):
@@ -467,6 +493,17 @@ def test_no_builds_for_opponents_or_in_individual_games(impl):
     r = rules("dithmarschen")  # seat 1 is an opponent of seat 0
     st = state(impl, r, hands=[["5C"], ["9S"], ["2C"], ["KC"]], table=["4D", b9])
     assert impl.legal_moves(r, st) == [trail("5C")]
+
+
+def test_a_build_for_partner_still_checks_the_movers_own_duty(impl):
+    r = rules("dithmarschen")
+    b7 = {"cards": ["4C", "3C"], "value": 7, "owner": 0}
+    b9 = {"cards": ["6H", "3H"], "value": 9, "owner": 2}
+    m = build("7S", ["2D"], 9, 2)  # 2 + 7 = 9 for the partner
+    st = state(impl, r, hands=[["7S", "5C"], ["2H"], ["9S"], ["KC"]], table=[b7, b9, "2D"])
+    assert m not in impl.legal_moves(r, st)  # the 7S guards seat 0's own 7-build
+    st = state(impl, r, hands=[["7S", "7H"], ["2H"], ["9S"], ["KC"]], table=[b7, b9, "2D"])
+    assert m in impl.legal_moves(r, st)
 
 
 def test_for_partner_with_teams_of_three_names_the_partner(impl):
@@ -865,6 +902,16 @@ def test_grupp_last_stage_one_at_a_time_as_far_as_the_cards_go(impl):
     assert s.hands == (cs("2H 6H"), cs("3H 7H"), cs("4H"), cs("5H"))
 
 
+def test_grossenwiehe_later_stages_deal_two_at_a_time(impl):
+    r = rules("grossenwiehe")
+    names = ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D"]
+    st = state(impl, r, hands=[["2C"], [], [], []], table=["KD"], stock=names, last_capturer=0)
+    st = impl.apply(r, st, trail("2C"))
+    s = snap(impl, r, st)
+    # packets of two from forehand (seat 0): 2H 3H | 4H 5H | 6H 7H | 8H 9H, then the diamonds
+    assert s.hands == (cs("2H 3H 2D 3D"), cs("4H 5H 4D 5D"), cs("6H 7H 6D 7D"), cs("8H 9H 8D 9D"))
+
+
 # Per-stage hand sizes from forehand on, and table size, from A.3 (arithmetic in comments).
 DEAL_PLANS = [
     # classic: 52 cards; 104 with more than 4 players; 8 table cards for 6, 8, 12 players
@@ -984,8 +1031,7 @@ def duty_holds(r: Rules, hand: tuple[int, ...], values: set[int]) -> bool:
         return True
     v, rest = values[0], values[1:]
     return any(
-        v in values_of(r, card) and duty_holds(r, hand[:i] + hand[i + 1 :], set(rest))
-        for i, card in enumerate(hand)
+        v in values_of(r, card) and duty_holds(r, hand[:i] + hand[i + 1 :], set(rest)) for i, card in enumerate(hand)
     )
 
 

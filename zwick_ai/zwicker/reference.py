@@ -521,7 +521,7 @@ def apply(rules: Rules, st: RefState, move: MoveKey) -> RefState:
         else:
             _start_normal_turn(rules, new, (p + 1) % P)
     elif st.phase == PHASE_DIETZE_TRAIL:
-        if False:
+        if len(new.table) < rules.dietze_min_table and _duty_trails(rules, new, p):
             pass  # keeps trailing
         elif new.hands[p]:
             new.phase = PHASE_NORMAL  # now his normal move (no second Dietze check)
@@ -662,7 +662,9 @@ def snapshot(rules: Rules, st: RefState) -> Snapshot:
     return Snapshot(
         hands=tuple(tuple(sorted(h)) for h in st.hands),
         table=tuple(
-            Unit(tuple(sorted(u.cards)), u.value, u.owner, True) if u.build else Unit(tuple(u.cards), 0, -1, False)
+            Unit(tuple(sorted(u.cards)), u.value, u.owner, True)
+            if u.build
+            else Unit(tuple(u.cards), 0, -1, False)
             for u in st.table
         ),
         stock=tuple(st.stock),
