@@ -8,12 +8,25 @@ of table cards adding up to a value and every union of disjoint groups; builds e
 Only :mod:`zwick_ai.zwicker.rules` (for :class:`Rules`) and :mod:`zwick_ai.zwicker.snapshot` are
 imported from the engine package; card values are computed here from ``cards.py`` notation.
 
-Conventions (where RULE_CHOICES.md leaves a detail open; see the notes at each place):
+Readings where RULES.md and RULE_CHOICES.md leave a detail open (the most literal one each time):
 
 - Once the hand is over, ``to_move`` is -1, ``az_left`` 0 and ``asked`` (-1, -1, -1).
 - Leftover table units with no last capturer ("to nobody") stay on the table, so that every card
   is still in exactly one place (hands, table, stock, won).
-- The final-stage deal (``final_hand``) goes one card at a time from forehand.
+- The final-stage deal (``final_hand``, Dithmarschen's 5 each) goes one card at a time.
+- ``forced_capture`` counts only captures that keep the mover's owner's duty (otherwise a player
+  could be left without a legal move, which A.6 rules out). This changes nothing when the duty
+  held before the move: a card guarding value x can always take all the mover's x-builds.
+- ``dietze_loose_builds``: a valued joker inside a build taken card by card is not "lying loose",
+  so ``joker_sum_capture=false`` does not restrict it.
+- ``after_zwick`` follows a Zwick only: a Grupp sweep with a wild joker under
+  ``joker_sweep_is_zwick=false`` is no Zwick, so nobody trails extra after it.
+- For-partner builds: "q already owns a build of value n" is read on the table before the move.
+- Asks are offered assuming a yes, without looking at the partner's hand (the offer must not
+  reveal the answer), for every value the mover could then build for him, even a value no card
+  of the deck carries (the answer is then no).
+- A stage whose Dietze top-up empties the stock deals nothing; the hand then ends (``stage`` has
+  been counted up). Only possible with tiny custom decks.
 """
 
 from __future__ import annotations
@@ -437,7 +450,10 @@ def _ask_moves(rules: Rules, st: RefState) -> list[MoveKey]:
 def legal_moves(rules: Rules, st: RefState) -> list[MoveKey]:
     """Distinct legal whole moves of the player to move, sorted; [] once the hand is over."""
     # memoized on the snapshot only so that apply() can re-check legality at no extra cost
-    return list(_legal_memo(rules, snapshot(rules, st)))
+    try:
+        return list(_legal_memo(rules, snapshot(rules, st)))
+    except TypeError:  # unhashable rules (hand-made): no memo
+        return _legal_moves(rules, st)
 
 
 @functools.lru_cache(maxsize=64)
@@ -662,9 +678,7 @@ def snapshot(rules: Rules, st: RefState) -> Snapshot:
     return Snapshot(
         hands=tuple(tuple(sorted(h)) for h in st.hands),
         table=tuple(
-            Unit(tuple(sorted(u.cards)), u.value, u.owner, True)
-            if u.build
-            else Unit(tuple(u.cards), 0, -1, False)
+            Unit(tuple(sorted(u.cards)), u.value, u.owner, True) if u.build else Unit(tuple(u.cards), 0, -1, False)
             for u in st.table
         ),
         stock=tuple(st.stock),
