@@ -158,6 +158,9 @@ def test_dithmarschen_jack_takes_2_4_6_and_10_jack_as_a_zwick(impl):
         "2D JS",
     )
     assert impl.is_zwick(r, st, cap("JC", "2D", "4S", "6C", "TH", "JS"))
+    # only the set matters: the whole table is proved twice ({2,4,6}+{10,J} and {2,10}+{4,6,J})
+    # but is one move
+    assert len([m for m in moves if m.kind == "capture" and m.card == c("JC")]) == 10
 
 
 def test_dithmarschen_queen_takes_13_build_and_9_build_plus_4(impl):
@@ -284,6 +287,12 @@ def test_table_9_hand_2_7_ace(impl):
         trail("AS"),
     ]
     assert impl.legal_moves(r, st) == sorted(expected)
+
+
+def test_builds_go_down_to_value_1(impl):
+    r = rules("dithmarschen")
+    st = state(impl, r, hands=[["2D", "AS"], ["3H"], ["4H"], ["5H"]], table=["3C"])
+    assert build("2D", ["3C"], 1, 0) in impl.legal_moves(r, st)  # 3 - 2 = 1, held: the Ace
 
 
 def test_subtract_either_allows_played_minus_old(impl):
@@ -841,6 +850,19 @@ def test_score_is_valid_during_play(impl):
     assert impl.score(r, st) == (14, 1)
 
 
+def test_partners_pool_cards_and_zwicks(impl):
+    r = rules("dithmarschen")  # sides (0, 2) and (1, 3)
+    st = state(impl, r, hands=[["2C"], ["3C"], ["5C", "6C"], ["4C"]], table=["5S"], to_move=2)
+    after = snap(impl, r, impl.apply(r, st, cap("5C", "5S")))
+    assert after.won == (cs("5C 5S"), ()) and after.zwicks == (1, 0)
+    assert after.last_capturer == 0 and after.to_move == 3  # the side, not the seat
+    r = rules("grossenwiehe", 6, team_size=2)  # sides (0, 3), (1, 4), (2, 5)
+    hands = [["2C"], ["3C"], ["4C"], ["6C"], ["5C", "7C"], ["8C"]]
+    st = state(impl, r, hands=hands, table=["5S", "9D"], to_move=4)
+    after = snap(impl, r, impl.apply(r, st, cap("5C", "5S")))
+    assert after.won == ((), cs("5C 5S"), ()) and after.zwicks == (0, 0, 0) and after.last_capturer == 1
+
+
 # ---------------------------------------------------------------------------------------------
 # A.3 deal
 # ---------------------------------------------------------------------------------------------
@@ -1055,6 +1077,14 @@ def check_hand(impl, r: Rules, rng: random.Random) -> dict:
         assert s.hands[s.to_move], "the player to move holds a card"
         if s.phase in (PHASE_AFTER_ZWICK_TRAIL, PHASE_DIETZE_TRAIL):
             assert all(m.kind == "trail" for m in moves)
+        units = {u.cards for u in s.table}
+        for m in moves:
+            assert m.kind == "ask" or m.card in s.hands[s.to_move]
+            if m.kind == "build":  # one unit (or none): units are never combined
+                assert m.target == () or m.target in units
+            if m.kind == "capture":  # whole units only
+                taken = set(m.taken)
+                assert taken and all(set(u) <= taken or not set(u) & taken for u in units)
         if r.owner_builds:
             for seat in range(r.players):
                 owned = {u.value for u in s.table if u.build and u.owner == seat}
