@@ -1106,37 +1106,37 @@ def check_hand(impl, r: Rules, rng: random.Random) -> dict:
     return {"moves": moves_made, "zwicks": sum(s.zwicks)}
 
 
+# (variant, players, options, hands in the default run). The default run plays at least 300
+# hands per variant (test_random_hands_cover_300_per_variant); slower configurations get fewer.
 RANDOM_CONFIGS = [
-    ("classic", 2, {}),
-    ("classic", 4, {}),
-    ("classic", 5, {}),
-    ("classic", 7, {"forced_capture": False}),
-    ("classic", 3, {"after_zwick": "all_trail", "dietze_loose_builds": True}),
-    ("classic", 4, {"dietze_min_table": 4, "after_zwick": "zwicker_trails"}),
-    ("grupp", 2, {}),
-    ("grupp", 4, {"joker_capture": "joker_only"}),
-    ("grupp", 4, {"joker_capture": "lone_joker_only", "joker_sweep_is_zwick": False}),
-    ("grupp", 8, {"joker_capture": "never", "capture_values": "several"}),
-    ("grupp", 3, {"after_zwick": "zwicker_trails", "dietze_loose_builds": True}),
-    ("dithmarschen", 4, {}),
-    ("dithmarschen", 2, {"joker_sum_capture": False}),
-    ("dithmarschen", 3, {"subtract": "either", "capture_values": "several"}),
-    ("dithmarschen", 4, {"dietze_min_table": 4, "dietze_loose_builds": True, "after_zwick": "all_trail"}),
-    ("grossenwiehe", 4, {}),
-    ("grossenwiehe", 2, {}),
-    ("grossenwiehe", 6, {}),
-    ("grossenwiehe", 6, {"team_size": 2, "after_zwick": "zwicker_trails"}),
-    ("grossenwiehe", 4, {"magger": False, "forced_capture": True}),
-    ("christiansen", 3, {}),
-    ("christiansen", 2, {"capture_values": "several"}),
-    ("christiansen", 4, {"forced_capture": True, "dietze_min_table": 4}),
+    ("classic", 2, {}, 70),
+    ("classic", 4, {}, 60),
+    ("classic", 5, {}, 50),
+    ("classic", 7, {"forced_capture": False}, 30),
+    ("classic", 3, {"after_zwick": "all_trail", "dietze_loose_builds": True}, 50),
+    ("classic", 4, {"dietze_min_table": 4, "after_zwick": "zwicker_trails"}, 50),
+    ("grupp", 2, {}, 60),
+    ("grupp", 4, {"joker_capture": "joker_only"}, 60),
+    ("grupp", 4, {"joker_capture": "lone_joker_only", "joker_sweep_is_zwick": False}, 60),
+    ("grupp", 8, {"joker_capture": "never", "capture_values": "several"}, 60),
+    ("grupp", 3, {"after_zwick": "zwicker_trails", "dietze_loose_builds": True}, 60),
+    ("dithmarschen", 4, {}, 60),
+    ("dithmarschen", 2, {"joker_sum_capture": False}, 100),
+    ("dithmarschen", 3, {"subtract": "either", "capture_values": "several"}, 80),
+    ("dithmarschen", 4, {"dietze_min_table": 4, "dietze_loose_builds": True, "after_zwick": "all_trail"}, 60),
+    ("grossenwiehe", 4, {}, 40),
+    ("grossenwiehe", 2, {}, 80),
+    ("grossenwiehe", 6, {}, 30),
+    ("grossenwiehe", 6, {"team_size": 2, "after_zwick": "zwicker_trails"}, 30),
+    ("grossenwiehe", 4, {"magger": False, "forced_capture": True}, 120),
+    ("christiansen", 3, {}, 75),
+    ("christiansen", 2, {"capture_values": "several"}, 75),
+    ("christiansen", 4, {"forced_capture": True, "dietze_min_table": 4}, 150),
 ]
-# at least 300 hands per variant in the default run (summed over its configurations)
-FAST_HANDS = {"classic": 60, "grupp": 60, "dithmarschen": 75, "grossenwiehe": 60, "christiansen": 100}
 
 
 def config_id(config) -> str:
-    variant, players, options = config
+    variant, players, options, _ = config
     return f"{variant}{players}" + "".join(f"-{k}={v}" for k, v in options.items())
 
 
@@ -1147,14 +1147,21 @@ def run_random_hands(impl, variant, players, options, hands, seed):
     assert sum(s["moves"] for s in stats) >= hands  # every hand had moves
 
 
+def test_random_hands_cover_300_per_variant():
+    per_variant = {}
+    for variant, _, _, hands in RANDOM_CONFIGS:
+        per_variant[variant] = per_variant.get(variant, 0) + hands
+    assert set(per_variant) == set(CARD_TOTAL) and min(per_variant.values()) >= 300
+
+
 @pytest.mark.parametrize("config", RANDOM_CONFIGS, ids=config_id)
 def test_random_hands(impl, config):
-    variant, players, options = config
-    run_random_hands(impl, variant, players, options, FAST_HANDS[variant], seed=RANDOM_CONFIGS.index(config))
+    variant, players, options, hands = config
+    run_random_hands(impl, variant, players, options, hands, seed=RANDOM_CONFIGS.index(config))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("config", RANDOM_CONFIGS, ids=config_id)
 def test_random_hands_many(impl, config):
-    variant, players, options = config
+    variant, players, options, _ = config
     run_random_hands(impl, variant, players, options, 300, seed=12345)

@@ -135,9 +135,14 @@ def _identical(a: int, b: int) -> bool:
     return a == b
 
 
-def _playable(hand: list[int]) -> list[int]:
+def _playable(hand: Sequence[int]) -> tuple[int, ...]:
     """Cards of a hand that may be played: only the lowest id among identical copies."""
-    return sorted(c for c in hand if not any(_identical(c, d) and d < c for d in hand))
+    return _playable_cached(tuple(hand))
+
+
+@functools.lru_cache(maxsize=4096)
+def _playable_cached(hand: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(sorted(c for c in hand if not any(_identical(c, d) and d < c for d in hand)))
 
 
 def _side(rules: Rules, seat: int) -> int:
