@@ -128,9 +128,11 @@ def same_position(state: pyspiel.State, position: zwicker.ZwickerState) -> bool:
 def _row_of(state: pyspiel.State, move: Move | MoveKey | str | np.ndarray | Sequence[int]) -> np.ndarray:
     es = engine_state(state)
     if isinstance(move, Move | MoveKey | str):
+        if isinstance(move, Move):
+            move = move.key  # rows hold table indices: compare by identity (cards), not by row
         moves = zwicker.legal_moves(es)
         for m in moves:
-            if m == move or m.key == move or (isinstance(move, str) and str(m) == move.strip()):
+            if m.key == move or (isinstance(move, str) and str(m) == move.strip()):
                 return np.asarray(m.row, np.int64)
         shown = "; ".join(str(m) for m in moves[:30])
         raise ValueError(f"{move!s} is not a legal move here; legal: {shown}")

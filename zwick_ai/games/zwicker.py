@@ -11,7 +11,7 @@ One episode is one hand. Parameters (defaults in brackets): ``variant`` [dithmar
 ``joker_sum_capture``, ``magger``, ``team_size``, ``after_zwick``, ``dietze_loose_builds``,
 ``dietze_min_table``, ``first_dealer``, ``subtract``, ``capture_values``, ``wild_jokers`` [-1 =
 default], and for small research games ``jokers`` [default; ``none`` or values joined by ``_``,
-e.g. ``15_25``], ``ranks`` (rank letters ``23456789TJQKA``; an underscore is ignored, so an
+e.g. ``15_25``; one joker ``x15``], ``ranks`` (rank letters ``23456789TJQKA``; an underscore is ignored, so an
 all-digit set is written ``_2345``), ``suits``, ``hand_size`` [0 = plan], ``table_size`` [-1 =
 plan], ``stages`` [0 = all]. The meaning of every option: :mod:`zwick_ai.zwicker.rules`.
 
@@ -506,6 +506,7 @@ class ZwickerState(pyspiel.State):
         self._mv = None  # candidate moves of the current turn with their token sequences
         self._la = None  # legal sub-actions (list), None when not computed
         self._cur = CHANCE
+        self._plies = (0, "")  # cache of the history text: (plies, text)
 
     # -- engine views -------------------------------------------------------------------------
     @property
@@ -627,10 +628,14 @@ class ZwickerState(pyspiel.State):
             cut = _names(x[X_CUT : X_CUT + x[X_NCUT]].tolist())
             order = " ".join(NAMES[c] if c >= 0 else "-" for c in x[X_ORDER : X_ORDER + t.codec.D].tolist())
             return f"{t.rules.describe()}\ndealing; dealer {int(x[X_DEALER])}; cut: {cut}\norder: {order}"
-        lines = [zwicker.render(self.engine_state()), "stock: " + _names(self._stock())]
+        a = self._a
+        lines = [t.rules.describe()]
+        for p in range(t.rules.players):
+            base = S_HANDS + p * MAX_HAND
+            lines.append(f"{p}: " + _names(a[base : base + a[S_HAND_N + p]].tolist()))
+        lines.append("stock: " + _names(self._stock()))
         lines += _history_lines(self, -1)
-        if x[X_PLEN]:
-            lines.append("move: " + ", ".join(t.codec.action_string(a) for a in self.move_prefix()))
+        lines.append(observation_text(self, 0, private=False))
         return "\n".join(lines)
 
     def _stock(self) -> list[int]:
@@ -806,14 +811,34 @@ def _history_lines(state: ZwickerState, player: int) -> list[str]:
             tab[table_stage[c] - 1].append(c)
     lines.append("table dealt: " + " | ".join(_names(m) for m in tab))
     n = int(x[X_NPLY])
+    lines.append(_plies_text(state, n))
+    if a[S_PHASE] == PHASE_OVER:
+        capt = x[X_CAPT : X_CAPT + NC].tolist()
+        swept = [c for c in deck if capt[c] == n + 1]
+        if swept:
+            lines.append("sweep: " + _names(swept))
+    return lines
+
+
+def _plies_text(state: ZwickerState, n: int) -> str:
+    """The first ``n`` whole moves, one line each; extends the state's cache (an immutable pair,
+    free to clone) by the plies made since it was last built."""
+    done, text = state._plies
+    if done == n:
+        return text
+    if done > n:
+        done, text = 0, ""
+    g = _TABLES[state._key]
+    x = state._a[XB:]
     capt = x[X_CAPT : X_CAPT + NC].tolist()
     taken: dict[int, list[int]] = {}
-    for c in deck:
-        if capt[c]:
+    for c in g.rules.deck:
+        if done < capt[c] <= n:
             taken.setdefault(capt[c] - 1, []).append(c)
     players = g.rules.players
-    log = x[X_LOG : X_LOG + n * LOGW].reshape(n, LOGW).tolist()
-    for t, e in enumerate(log):
+    lines = [text] if text else []
+    log = x[X_LOG + done * LOGW : X_LOG + n * LOGW].reshape(n - done, LOGW).tolist()
+    for t, e in enumerate(log, start=done):
         seat, kind, card, value = e[L_SEAT], e[L_KIND], e[L_CARD], e[L_VALUE]
         if kind == KIND_ASK:
             off = (e[L_OWNER] - seat) % players
@@ -829,9 +854,9 @@ def _history_lines(state: ZwickerState, player: int) -> list[str]:
             owner = e[L_OWNER]
             forp = f" for partner +{(owner - seat) % players}" if owner >= 0 and owner != seat else ""
             lines.append(f"{t}: p{seat} {NAMES[card]} {on} build {value}{forp}")
-    if a[S_PHASE] == PHASE_OVER and n in taken:
-        lines.append("sweep: " + _names(taken[n]))
-    return lines
+    text = "\n".join(lines)
+    state._plies = (n, text)
+    return text
 
 
 def observation_text(state: ZwickerState, player: int, private: bool = True) -> str:
