@@ -116,6 +116,10 @@ AZ_NEXT = 0
 AZ_ZWICKER = 1
 AZ_ALL = 2
 
+# Kernels that allocate nothing skip numba's reference counting (_nrt=False): a call with array
+# arguments then costs about 1 ns instead of about 45 ns, which dominates move generation.
+hot = njit(cache=True, _nrt=False)
+
 MAX_OPTS = 13  # a wild joker takes any value 2..14
 ONE = np.int64(1)
 
@@ -142,9 +146,11 @@ W_DCHOICE = W_DHAND + MAX_HAND + 1
 W_ASKOK = W_DCHOICE + MAX_UNITS + 1
 W_HV = W_ASKOK + 64  # per value 0..63: bitmask of hand positions holding a card of that value
 W_SEEN = W_HV + 64  # per owner seat: announced values already generated for one (card, target)
-TABLE_ATOMS = 6  # up to this many atoms, group sums come from a subset table instead of a search
-W_SUMS = W_SEEN + MAX_PLAYERS  # per atom subset: bitmask of the totals it can make
-WS_SIZE = W_SUMS + (1 << TABLE_ATOMS)
+TABLE_ATOMS = 8  # up to this many atoms, group sums come from a subset table instead of a search
+W_OWNED = W_SEEN + MAX_PLAYERS  # per seat: bitmask of the values of the builds it owns
+W_SUMS = W_OWNED + MAX_PLAYERS  # per atom subset: bitmask of the totals it can make
+W_UNI = W_SUMS + (1 << TABLE_ATOMS)  # per atom subset: values v for which it splits into v-groups
+WS_SIZE = W_UNI + (1 << TABLE_ATOMS)
 
 OVERFLOW_X = -1  # the growable buffer X was too small: grow it and generate again
 OVERFLOW_MOVES = -2
@@ -164,19 +170,19 @@ def new_buffers():
 # ------------------------------------------------------------------------------------------------
 # Small helpers
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@hot
 def card_has_value(R, c, v):
     if R[R_IS_WILD + c]:
         return 2 <= v <= 14
     return R[R_VAL1 + c] == v or R[R_VAL2 + c] == v
 
 
-@njit(cache=True, inline="always")
+@hot
 def hand_card(S, p, i):
     return S[S_HANDS + p * MAX_HAND + i]
 
 
-@njit(cache=True)
+@hot
 def hand_insert(S, p, c):
     n = S[S_HAND_N + p]
     base = S_HANDS + p * MAX_HAND
@@ -189,7 +195,7 @@ def hand_insert(S, p, c):
     S[S_LOC + c] = LOC_HAND + p
 
 
-@njit(cache=True)
+@hot
 def hand_remove(S, p, c):
     n = S[S_HAND_N + p]
     base = S_HANDS + p * MAX_HAND
@@ -202,7 +208,7 @@ def hand_remove(S, p, c):
     S[S_HAND_N + p] = j
 
 
-@njit(cache=True)
+@hot
 def add_unit(S, c, value, owner, build):
     n = S[S_NUNITS]
     S[S_UNITS + n] = c
@@ -215,7 +221,7 @@ def add_unit(S, c, value, owner, build):
     S[S_UBUILD + c] = build
 
 
-@njit(cache=True, inline="always")
+@hot
 def unit_has_wild(R, S, a):
     c = a
     while c != -1:
@@ -225,7 +231,7 @@ def unit_has_wild(R, S, a):
     return False
 
 
-@njit(cache=True, inline="always")
+@hot
 def is_playable_copy(R, S, p, i):
     """Only the first of identical copies in a hand is played (RULE_CHOICES: identical copies)."""
     c = hand_card(S, p, i)
@@ -236,7 +242,7 @@ def is_playable_copy(R, S, p, i):
     return True
 
 
-@njit(cache=True, inline="always")
+@hot
 def card_values(R, c, out):
     """Write the values a played card may take into ``out``; return how many (ascending)."""
     if R[R_IS_WILD + c]:
@@ -250,7 +256,7 @@ def card_values(R, c, out):
     return 1
 
 
-@njit(cache=True, inline="always")
+@hot
 def unit_values(R, S, a, out):
     """Values a table unit counts as (build: its value; loose: the card's values)."""
     if S[S_UBUILD + a]:
@@ -262,7 +268,7 @@ def unit_values(R, S, a, out):
 # ------------------------------------------------------------------------------------------------
 # Owner's duty: the distinct values of one's builds matched to distinct hand cards
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@hot
 def duty_ok(R, S, p, excl_mask, add_value, removed_card, W):
     """True when seat ``p``'s builds (those at table indices not in ``excl_mask``, plus a new one of
     value ``add_value`` if > 0) can be matched to distinct cards of his hand without
@@ -330,7 +336,7 @@ def duty_ok(R, S, p, excl_mask, add_value, removed_card, W):
     return False
 
 
-@njit(cache=True)
+@hot
 def has_duty_trail(R, S, p, W):
     for i in range(S[S_HAND_N + p]):
         if duty_ok(R, S, p, 0, 0, hand_card(S, p, i), W):
@@ -338,7 +344,7 @@ def has_duty_trail(R, S, p, W):
     return False
 
 
-@njit(cache=True, inline="always")
+@hot
 def owns_build_of(S, q, v):
     for i in range(S[S_NUNITS]):
         a = S[S_UNITS + i]
@@ -347,7 +353,7 @@ def owns_build_of(S, q, v):
     return False
 
 
-@njit(cache=True, inline="always")
+@hot
 def magger_answer(R, S, q, n, W):
     return duty_ok(R, S, q, 0, n, -1, W)
 
@@ -369,7 +375,7 @@ def sort_unique(a, n):
     return k
 
 
-@njit(cache=True)
+@hot
 def enum_groups(W, natoms, avail, v, groups, ng):
     """Append to ``groups`` every atom mask whose values (one option per atom) add up to ``v``.
     A group of two or more atoms may only contain sum-allowed atoms. Returns the new count, or
@@ -412,7 +418,7 @@ def enum_groups(W, natoms, avail, v, groups, ng):
     return ng
 
 
-@njit(cache=True)
+@hot
 def enum_unions(W, groups, ng, out):
     """Write every union of pairwise disjoint groups to ``out``; return the count or OVERFLOW_X."""
     cap = out.shape[0]
@@ -504,14 +510,14 @@ def enum_unions_by_lowest(groups, ng, natoms, out):
     return nout
 
 
-@njit(cache=True, inline="always")
+@hot
 def set_atom(R, W, na, c_or_build_values, count):
     for t in range(count):
         W[W_AOPT + na * MAX_OPTS + t] = c_or_build_values[t]
     W[W_ANOPT + na] = count
 
 
-@njit(cache=True)
+@hot
 def build_atoms(R, S, W):
     """Fill the capture atoms in ``W``: one per table unit, plus (``dietze_loose_builds``) one per
     card of every build. Returns the number of atoms."""
@@ -547,7 +553,7 @@ def build_atoms(R, S, W):
     return na
 
 
-@njit(cache=True)
+@hot
 def fill_sum_table(W, na):
     """W_SUMS[mask] = bitmask of the totals the atoms in ``mask`` can make (one option each);
     0 for a subset of two or more atoms that holds an atom barred from sums."""
@@ -565,7 +571,7 @@ def fill_sum_table(W, na):
         W[W_SUMS + mask] = total
 
 
-@njit(cache=True, inline="always")
+@hot
 def sum_ok_all(W, mask):
     j = 0
     while mask >> j:
@@ -573,6 +579,32 @@ def sum_ok_all(W, mask):
             return False
         j += 1
     return True
+
+
+@hot
+def fill_union_table(W, na):
+    """W_UNI[M] = bitmask of the values v for which the atoms M split into groups each adding up
+    to v (from W_SUMS). The group holding M's lowest atom decides: O(3^na) for all values at once."""
+    W[W_UNI] = -1
+    for M in range(1, 1 << na):
+        low = M & -M
+        rest = M ^ low
+        acc = np.int64(0)
+        sub = rest
+        while True:
+            g = sub | low
+            acc |= W[W_SUMS + g] & W[W_UNI + (M ^ g)]
+            if sub == 0:
+                break
+            sub = (sub - 1) & rest
+        W[W_UNI + M] = acc
+
+
+@hot
+def value_bits(R, c):
+    if R[R_IS_WILD + c]:
+        return np.int64(0x7FFC)  # 2..14
+    return (ONE << R[R_VAL1 + c]) | ((ONE << R[R_VAL2 + c]) if R[R_VAL2 + c] > 0 else np.int64(0))
 
 
 @njit(cache=True)
@@ -711,7 +743,7 @@ def captures_for_card(R, S, c, natoms, W, X):
 # ------------------------------------------------------------------------------------------------
 # Legal moves
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@hot
 def push_move(buf, n, kind, card, value, mask, target, owner, zwick):
     """Write a move row; return the new count or OVERFLOW_MOVES when ``buf`` is full."""
     if n >= buf.shape[0]:
@@ -727,7 +759,7 @@ def push_move(buf, n, kind, card, value, mask, target, owner, zwick):
     return n + 1
 
 
-@njit(cache=True)
+@hot
 def has_build_move(buf, start, n, card, target, value, owner):
     for k in range(start, n):
         if (
@@ -753,13 +785,50 @@ def gen_moves_ws(R, S, buf, W, X):
     hn = S[S_HAND_N + p]
     n = S[S_NUNITS]
     trail_only = phase != PHASE_NORMAL
-    owner_builds = R[R_OWNER_BUILDS] == 1
+    duty_binds = R[R_OWNER_BUILDS] == 1
 
+    # The owner's duty can only bind a player who owns a build.
+    if duty_binds:
+        owns_any = False
+        for u in range(n):
+            a = S[S_UNITS + u]
+            if S[S_UBUILD + a] and S[S_UOWNER + a] == p:
+                owns_any = True
+                break
+        duty_binds = owns_any
     if not trail_only and n > 0:
         natoms = build_atoms(R, S, W)
         full = (ONE << n) - 1 if n < 64 else np.int64(-1)
         cap = X.shape[0] // 4
-        for i in range(hn):
+        # Small plain tables: one union table serves every card (no restrictions to apply).
+        fast = natoms <= TABLE_ATOMS and not R[R_DIETZE_LOOSE] and not R[R_CAPTURE_SEVERAL]
+        if fast and R[R_JOKER_CAPTURE] != JC_ANY:
+            for k in range(natoms):
+                if W[W_AWILD + k]:
+                    fast = False
+        if fast:
+            fill_union_table(W, natoms)
+            for i in range(hn):
+                if not is_playable_copy(R, S, p, i):
+                    continue
+                c = hand_card(S, p, i)
+                cv = value_bits(R, c)
+                for m in range(1, ONE << natoms):
+                    hit = W[W_UNI + m] & cv
+                    if hit == 0:
+                        continue
+                    if duty_binds and not duty_ok(R, S, p, m, 0, c, W):
+                        continue
+                    v = 0
+                    while not ((hit >> v) & ONE):
+                        v += 1
+                    zw = 1 if m == full else 0
+                    if zw and R[R_IS_WILD + c] and not R[R_JOKER_SWEEP_ZWICK]:
+                        zw = 0
+                    nm = push_move(buf, nm, KIND_CAPTURE, c, v, m, -1, -1, zw)
+                    if nm < 0:
+                        return nm
+        for i in range(hn if not fast else 0):
             if not is_playable_copy(R, S, p, i):
                 continue
             c = hand_card(S, p, i)
@@ -768,7 +837,7 @@ def gen_moves_ws(R, S, buf, W, X):
                 return k
             for t in range(k):
                 m = X[2 * cap + t]
-                if owner_builds and not duty_ok(R, S, p, m, 0, c, W):
+                if duty_binds and not duty_ok(R, S, p, m, 0, c, W):
                     continue
                 zw = 1 if m == full else 0
                 if zw and R[R_IS_WILD + c] and not R[R_JOKER_SWEEP_ZWICK]:
@@ -788,7 +857,7 @@ def gen_moves_ws(R, S, buf, W, X):
         if not is_playable_copy(R, S, p, i):
             continue
         c = hand_card(S, p, i)
-        if not owner_builds or duty_ok(R, S, p, 0, 0, c, W):
+        if not duty_binds or duty_ok(R, S, p, 0, 0, c, W):
             nm = push_move(buf, nm, KIND_TRAIL, c, 0, 0, -1, -1, 0)
             if nm < 0:
                 return nm
@@ -808,7 +877,7 @@ def gen_moves(R, S, buf, W, X):
             return buf, X, n
 
 
-@njit(cache=True)
+@hot
 def gen_builds(R, S, p, buf, nm, W):
     n = S[S_NUNITS]
     hn = S[S_HAND_N + p]
@@ -854,11 +923,25 @@ def gen_builds(R, S, p, buf, nm, W):
             W[W_HV + R[R_VAL2 + c]] |= ONE << i
     own_builds = 0
     own_index = -1
+    for q in range(players):
+        W[W_OWNED + q] = 0
     for u in range(n):
         a = S[S_UNITS + u]
-        if S[S_UBUILD + a] and S[S_UOWNER + a] == p:
-            own_builds += 1
-            own_index = u
+        if S[S_UBUILD + a]:
+            owner = S[S_UOWNER + a]
+            if owner >= 0:
+                W[W_OWNED + owner] |= ONE << S[S_UVALUE + a]
+            if owner == p:
+                own_builds += 1
+                own_index = u
+    # Values a partner build could take this turn (owned by a partner, or answered yes).
+    partner_vals = np.int64(0)
+    if partner_builds:
+        for q in range(players):
+            if q != p and R[R_SIDE_OF + q] == side:
+                partner_vals |= W[W_OWNED + q]
+        if S[S_ASK_ANS] == 1:
+            partner_vals |= ONE << S[S_ASK_N]
     for i in range(hn):
         if not is_playable_copy(R, S, p, i):
             continue
@@ -912,13 +995,15 @@ def gen_builds(R, S, p, buf, nm, W):
                         nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, p, 0)
                         if nm < 0:
                             return nm
-                if not partner_builds:
+                if not partner_builds or not (asking or (partner_vals & bit)):
                     continue
                 for q in range(players):
                     if q == p or R[R_SIDE_OF + q] != side or (W[W_SEEN + q] & bit):
                         continue
                     W[W_SEEN + q] |= bit
-                    allowed = owns_build_of(S, q, nv) or (S[S_ASK_Q] == q and S[S_ASK_N] == nv and S[S_ASK_ANS] == 1)
+                    allowed = (W[W_OWNED + q] & bit) != 0 or (
+                        S[S_ASK_Q] == q and S[S_ASK_N] == nv and S[S_ASK_ANS] == 1
+                    )
                     if not allowed and not asking:
                         continue
                     if mover_ok == -1:
@@ -938,7 +1023,7 @@ def gen_builds(R, S, p, buf, nm, W):
             if q == p or R[R_SIDE_OF + q] != side:
                 continue
             for nv in range(1, max_build + 1):
-                if W[W_ASKOK + nv] and not owns_build_of(S, q, nv):
+                if W[W_ASKOK + nv] and not (W[W_OWNED + q] >> nv) & ONE:
                     nm = push_move(buf, nm, KIND_ASK, -1, nv, 0, -1, q, 0)
                     if nm < 0:
                         return nm
@@ -956,7 +1041,7 @@ def legal_moves(R, S, W):
 # ------------------------------------------------------------------------------------------------
 # Dealing and turn sequencing
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@hot
 def give_card(S, p):
     top = S[S_STOCK_TOP]
     c = S[S_STOCK + top]
@@ -965,7 +1050,7 @@ def give_card(S, p):
     S[S_DEALT_TO + c] = p
 
 
-@njit(cache=True)
+@hot
 def table_card(S):
     top = S[S_STOCK_TOP]
     c = S[S_STOCK + top]
@@ -973,7 +1058,7 @@ def table_card(S):
     add_unit(S, c, 0, -1, 0)
 
 
-@njit(cache=True)
+@hot
 def deal_hands(R, S, each, packet):
     players = R[R_PLAYERS]
     forehand = (S[S_DEALER] + 1) % players
@@ -983,7 +1068,7 @@ def deal_hands(R, S, each, packet):
                 give_card(S, (forehand + i) % players)
 
 
-@njit(cache=True)
+@hot
 def deal_stage(R, S):
     players = R[R_PLAYERS]
     if S[S_STAGE] == 0:
@@ -1010,7 +1095,7 @@ def deal_stage(R, S):
             i += 1
 
 
-@njit(cache=True)
+@hot
 def begin_turn(R, S, q, W):
     S[S_TO_MOVE] = q
     S[S_PHASE] = PHASE_NORMAL
@@ -1021,7 +1106,7 @@ def begin_turn(R, S, q, W):
         S[S_PHASE] = PHASE_DIETZE
 
 
-@njit(cache=True)
+@hot
 def finish_hand(R, S):
     side = S[S_LAST_CAPT]
     if side >= 0:
@@ -1039,7 +1124,7 @@ def finish_hand(R, S):
     S[S_ASK_ANS] = -1
 
 
-@njit(cache=True)
+@hot
 def next_normal_turn(R, S, p, W):
     """Give the next normal turn after seat ``p``; end stages and the hand as needed."""
     players = R[R_PLAYERS]
@@ -1061,7 +1146,7 @@ def next_normal_turn(R, S, p, W):
         return
 
 
-@njit(cache=True)
+@hot
 def continue_all_trail(R, S, last, W):
     players = R[R_PLAYERS]
     while S[S_AZ_LEFT] > 0:
@@ -1078,7 +1163,7 @@ def continue_all_trail(R, S, last, W):
     next_normal_turn(R, S, last, W)
 
 
-@njit(cache=True)
+@hot
 def end_turn(R, S, p, zwick, W):
     phase = S[S_PHASE]
     S[S_ASK_Q] = -1
@@ -1115,7 +1200,7 @@ def end_turn(R, S, p, zwick, W):
 # ------------------------------------------------------------------------------------------------
 # Apply
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@hot
 def apply_move(R, S, mv, W):
     """Apply one move row to ``S`` in place (the caller guarantees it is legal)."""
     p = S[S_TO_MOVE]
@@ -1225,7 +1310,7 @@ def cut_for_dealer(R, order):
             return last
 
 
-@njit(cache=True)
+@hot
 def start_hand(R, S, order, dealer, W):
     """Lay ``order`` (the whole deck, next card first) as the stock and deal stage 0."""
     n = order.shape[0]
@@ -1301,7 +1386,7 @@ POLICY_RANDOM = 0
 POLICY_GREEDY = 1
 
 
-@njit(cache=True)
+@hot
 def greedy_value(R, S, mv):
     """The greedy baseline's score of a move (higher is better); documented in agents."""
     kind = mv[M_KIND]
@@ -1325,7 +1410,7 @@ def greedy_value(R, S, mv):
     return -100.0  # never ask
 
 
-@njit(cache=True)
+@hot
 def choose(R, S, buf, n, policy):
     if policy == POLICY_GREEDY:
         best = -1e18
