@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.zwicker import engine_impl
 from zwick_ai.zwicker import reference
 
-IMPLS = {"reference": reference}
+IMPLS = {"reference": reference, "engine": engine_impl}
 
 
 @pytest.fixture(params=list(IMPLS))
