@@ -607,6 +607,87 @@ def value_bits(R, c):
     return (ONE << R[R_VAL1 + c]) | ((ONE << R[R_VAL2 + c]) if R[R_VAL2 + c] > 0 else np.int64(0))
 
 
+DP_ATOMS = 22  # plain tables up to this many units use the subset DP (2^n table)
+
+
+@njit(cache=True)
+def plain_capture_sets(W, natoms, need, X):
+    """Every capturable set of a plain table: unit masks M (second quarter of ``X``) with the
+    bitmask of the values in ``need`` that prove them (third quarter), in increasing M.
+
+    U[M] = values v for which M splits into groups adding up to v. The group holding M's lowest
+    unit decides, so U[M] = OR over groups g containing that unit and inside M of
+    (values of g) & U[M - g]: each set is found once, however many partitions prove it.
+    Small tables take all subsets as candidate groups (3^n work, no search); larger ones use the
+    groups of the needed values found by the depth-first search. Returns the count or OVERFLOW_X."""
+    cap = X.shape[0] // 4
+    if natoms <= TABLE_ATOMS:
+        fill_union_table(W, natoms)
+        ns = 0
+        for m in range(1, ONE << natoms):
+            vm = W[W_UNI + m] & need
+            if vm:
+                if ns >= cap:
+                    return OVERFLOW_X
+                X[cap + ns] = m
+                X[2 * cap + ns] = vm
+                ns += 1
+        return ns
+    # Groups of every needed value, tagged with their value bit (first quarter: masks; fourth: bits).
+    groups = X[:cap]
+    tags = X[3 * cap :]
+    ng = 0
+    everything = (ONE << natoms) - 1
+    for v in range(1, 63):
+        if not (need >> v) & ONE:
+            continue
+        before = ng
+        ng = enum_groups(W, natoms, everything, v, groups, ng)
+        if ng < 0:
+            return OVERFLOW_X
+        for t in range(before, ng):
+            tags[t] = ONE << v
+    # Bucket the groups by their lowest unit.
+    start = np.zeros(natoms + 2, np.int64)
+    for t in range(ng):
+        lo = 0
+        while not ((groups[t] >> lo) & ONE):
+            lo += 1
+        start[lo + 1] += 1
+    for t in range(natoms + 1):
+        start[t + 1] += start[t]
+    bm = np.empty(ng, np.int64)
+    bv = np.empty(ng, np.int64)
+    fill = start.copy()
+    for t in range(ng):
+        lo = 0
+        while not ((groups[t] >> lo) & ONE):
+            lo += 1
+        bm[fill[lo]] = groups[t]
+        bv[fill[lo]] = tags[t]
+        fill[lo] += 1
+    U = np.zeros(ONE << natoms, np.int64)
+    U[0] = -1
+    ns = 0
+    for M in range(1, ONE << natoms):
+        lo = 0
+        while not ((M >> lo) & ONE):
+            lo += 1
+        acc = np.int64(0)
+        for b in range(start[lo], start[lo + 1]):
+            g = bm[b]
+            if (g & ~M) == 0:
+                acc |= bv[b] & U[M ^ g]
+        U[M] = acc
+        if acc:
+            if ns >= cap:
+                return OVERFLOW_X
+            X[cap + ns] = M
+            X[2 * cap + ns] = acc
+            ns += 1
+    return ns
+
+
 @njit(cache=True)
 def captures_for_card(R, S, c, natoms, W, X):
     """Every distinct capture set (unit mask) of played card ``c`` with its smallest proving
@@ -800,23 +881,30 @@ def gen_moves_ws(R, S, buf, W, X):
         natoms = build_atoms(R, S, W)
         full = (ONE << n) - 1 if n < 64 else np.int64(-1)
         cap = X.shape[0] // 4
-        # Small plain tables: one union table serves every card (no restrictions to apply).
-        fast = natoms <= TABLE_ATOMS and not R[R_DIETZE_LOOSE] and not R[R_CAPTURE_SEVERAL]
+        # Plain tables (no option that depends on the played card): every capturable set with the
+        # values that prove it is found once, and every card reads its captures off that list.
+        fast = natoms <= DP_ATOMS and not R[R_DIETZE_LOOSE] and not R[R_CAPTURE_SEVERAL]
         if fast and R[R_JOKER_CAPTURE] != JC_ANY:
             for k in range(natoms):
                 if W[W_AWILD + k]:
                     fast = False
         if fast:
-            fill_union_table(W, natoms)
+            need = np.int64(0)
+            for i in range(hn):
+                need |= value_bits(R, hand_card(S, p, i))
+            ns = plain_capture_sets(W, natoms, need, X)
+            if ns < 0:
+                return ns
             for i in range(hn):
                 if not is_playable_copy(R, S, p, i):
                     continue
                 c = hand_card(S, p, i)
                 cv = value_bits(R, c)
-                for m in range(1, ONE << natoms):
-                    hit = W[W_UNI + m] & cv
+                for t in range(ns):
+                    hit = X[2 * cap + t] & cv
                     if hit == 0:
                         continue
+                    m = X[cap + t]
                     if duty_binds and not duty_ok(R, S, p, m, 0, c, W):
                         continue
                     v = 0
