@@ -139,15 +139,12 @@ W_STG = W_BMASK + MAX_UNITS + 1  # union search stacks
 W_STU = W_STG + MAX_UNITS + 2
 W_VALS = W_STU + MAX_UNITS + 2
 W_OV = W_VALS + MAX_OPTS
-W_CAND = W_OV + MAX_OPTS
-W_DVALS = W_CAND + 4 * MAX_OPTS * MAX_OPTS + MAX_OPTS  # duty matching scratch
+W_DVALS = W_OV + MAX_OPTS  # duty matching scratch
 W_DHAND = W_DVALS + MAX_UNITS + 1
 W_DCHOICE = W_DHAND + MAX_HAND + 1
 W_ASKOK = W_DCHOICE + MAX_UNITS + 1
-W_HV = W_ASKOK + 64  # per value 0..63: bitmask of hand positions holding a card of that value
-W_SEEN = W_HV + 64  # per owner seat: announced values already generated for one (card, target)
 TABLE_ATOMS = 8  # up to this many atoms, group sums come from a subset table instead of a search
-W_OWNED = W_SEEN + MAX_PLAYERS  # per seat: bitmask of the values of the builds it owns
+W_OWNED = W_ASKOK + 64  # per seat: bitmask of the values of the builds it owns
 W_SUMS = W_OWNED + MAX_PLAYERS  # per atom subset: bitmask of the totals it can make
 W_UNI = W_SUMS + (1 << TABLE_ATOMS)  # per atom subset: values v for which it splits into v-groups
 WS_SIZE = W_UNI + (1 << TABLE_ATOMS)
@@ -601,6 +598,14 @@ def fill_union_table(W, na):
 
 
 @hot
+def lowest_bit(x):
+    v = 0
+    while not ((x >> v) & ONE):
+        v += 1
+    return v
+
+
+@hot
 def value_bits(R, c):
     if R[R_IS_WILD + c]:
         return np.int64(0x7FFC)  # 2..14
@@ -633,6 +638,13 @@ def plain_capture_sets(W, natoms, need, X):
                 X[2 * cap + ns] = vm
                 ns += 1
         return ns
+    return large_capture_sets(W, natoms, need, X)
+
+
+@njit(cache=True)
+def large_capture_sets(W, natoms, need, X):
+    """:func:`plain_capture_sets` for more than TABLE_ATOMS units (allocates its DP table)."""
+    cap = X.shape[0] // 4
     # Groups of every needed value, tagged with their value bit (first quarter: masks; fourth: bits).
     groups = X[:cap]
     tags = X[3 * cap :]
@@ -1002,13 +1014,7 @@ def gen_builds(R, S, p, buf, nm, W):
     asking = R[R_MAGGER] == 1 and S[S_ASK_Q] == -1
     for v in range(max_build + 1):
         W[W_ASKOK + v] = 0
-        W[W_HV + v] = 0
-    # Fast facts: which hand positions carry each value; how many builds the mover owns.
-    for i in range(hn):
-        c = hand_card(S, p, i)
-        W[W_HV + R[R_VAL1 + c]] |= ONE << i
-        if R[R_VAL2 + c] > 0:
-            W[W_HV + R[R_VAL2 + c]] |= ONE << i
+    # Fast facts: the values of everybody's builds; how many builds the mover owns.
     own_builds = 0
     own_index = -1
     for q in range(players):
@@ -1030,76 +1036,69 @@ def gen_builds(R, S, p, buf, nm, W):
                 partner_vals |= W[W_OWNED + q]
         if S[S_ASK_ANS] == 1:
             partner_vals |= ONE << S[S_ASK_N]
+    valid = ((ONE << (max_build + 1)) - 1) & ~ONE  # announced values 1..max_build
+    subtract_either = R[R_SUBTRACT_EITHER] == 1
     for i in range(hn):
         if not is_playable_copy(R, S, p, i):
             continue
         c = hand_card(S, p, i)
         npv = card_values(R, c, pv)
+        pbits = value_bits(R, c)
+        held_other = np.int64(0)  # values the mover still holds after playing card i
+        for j in range(hn):
+            if j != i:
+                held_other |= value_bits(R, hand_card(S, p, j))
         for u in range(-1, n):
-            # Candidate announced values for this target.
-            nc = 0
+            # Announced values for this target, as a bitmask (duplicates vanish by themselves).
             if u == -1:
-                for x in range(npv):
-                    W[W_CAND + nc] = pv[x]
-                    nc += 1
+                cand = pbits
             else:
-                a = S[S_UNITS + u]
-                nov = unit_values(R, S, a, ov)
-                for x in range(npv):
-                    for y in range(nov):
-                        o = ov[y]
+                nov = unit_values(R, S, S[S_UNITS + u], ov)
+                cand = np.int64(0)
+                for y in range(nov):
+                    o = ov[y]
+                    cand |= pbits << o
+                    for x in range(npv):
                         q = pv[x]
-                        W[W_CAND + nc] = o + q
-                        nc += 1
                         if o - q >= 1:
-                            W[W_CAND + nc] = o - q
-                            nc += 1
-                        if R[R_SUBTRACT_EITHER] and q - o >= 1:
-                            W[W_CAND + nc] = q - o
-                            nc += 1
+                            cand |= ONE << (o - q)
+                        if subtract_either and q - o >= 1:
+                            cand |= ONE << (q - o)
                         if q == o:
-                            W[W_CAND + nc] = o
-                            nc += 1
+                            cand |= ONE << o
+            cand &= valid
+            if cand == 0:
+                continue
             excl = np.int64(0) if u == -1 else ONE << u
             tgt_owner = -1 if u == -1 else S[S_UOWNER + S[S_UNITS + u]]
             # The mover keeps no other build: the duty reduces to "another card of the value".
             simple = own_builds == 0 or (own_builds == 1 and own_index == u)
-            for q in range(players):
-                W[W_SEEN + q] = 0
-            mover_ok = -1  # lazily computed: mover's duty when the build goes to a partner
-            for t in range(nc):
-                nv = W[W_CAND + t]
-                if nv < 1 or nv > max_build:
-                    continue
+            own = cand & held_other if simple else cand
+            while own:
+                nv = lowest_bit(own)
+                own &= own - 1
+                if simple or duty_ok(R, S, p, excl, nv, c, W):
+                    nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, p, 0)
+                    if nm < 0:
+                        return nm
+            if not partner_builds:
+                continue
+            for_partner = cand if asking else cand & partner_vals
+            if for_partner == 0 or not (simple or duty_ok(R, S, p, excl, 0, c, W)):
+                continue  # the mover's own duty must hold when the build goes to a partner
+            while for_partner:
+                nv = lowest_bit(for_partner)
+                for_partner &= for_partner - 1
                 bit = ONE << nv
-                # For himself: the holding requirement is the duty test with the new value.
-                if not (W[W_SEEN + p] & bit):
-                    W[W_SEEN + p] |= bit
-                    if simple:
-                        ok = (W[W_HV + nv] & ~(ONE << i)) != 0
-                    else:
-                        ok = duty_ok(R, S, p, excl, nv, c, W)
-                    if ok:
-                        nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, p, 0)
-                        if nm < 0:
-                            return nm
-                if not partner_builds or not (asking or (partner_vals & bit)):
-                    continue
                 for q in range(players):
-                    if q == p or R[R_SIDE_OF + q] != side or (W[W_SEEN + q] & bit):
+                    if q == p or R[R_SIDE_OF + q] != side:
                         continue
-                    W[W_SEEN + q] |= bit
                     allowed = (W[W_OWNED + q] & bit) != 0 or (
                         S[S_ASK_Q] == q and S[S_ASK_N] == nv and S[S_ASK_ANS] == 1
                     )
-                    if not allowed and not asking:
-                        continue
-                    if mover_ok == -1:
-                        mover_ok = 1 if (simple or duty_ok(R, S, p, excl, 0, c, W)) else 0
-                    if mover_ok == 0:
-                        break
                     if not allowed:
-                        W[W_ASKOK + nv] = 1
+                        if asking:
+                            W[W_ASKOK + nv] = 1
                         continue
                     q_excl = excl if tgt_owner == q else np.int64(0)
                     if duty_ok(R, S, q, q_excl, nv, -1, W):
