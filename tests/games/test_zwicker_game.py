@@ -268,7 +268,7 @@ BIJECTION_CONFIGS = [
     ("zwicker(variant=classic,players=4,forced_capture=off)", 300),
     ("zwicker(variant=grupp,players=3,capture_values=several,joker_capture=lone_joker_only)", 300),
     ("zwicker(variant=christiansen,players=4,subtract=either)", 300),
-    ("zwicker(variant=dithmarschen,dietze_loose_builds=true)", 300),
+    ("zwicker(variant=dithmarschen,dietze_loose_builds=true)", 100),
     ("zwicker(variant=dithmarschen,capture_values=several,after_zwick=all_trail,dietze_min_table=4)", 300),
 ]
 

@@ -151,7 +151,6 @@ from zwick_ai.games.zwicker_actions import (
     PIECE_NAMES,
     PRIVATE_PIECES,
     RULES_SIZE,
-    S0B,
     SS,
     TERMINAL,
     X_CAPT,
@@ -178,6 +177,7 @@ from zwick_ai.games.zwicker_actions import (
     game_table,
     legal_k,
     piece_shapes,
+    replay_token_k,
     resample_k,
     returns_k,
     step_k,
@@ -216,7 +216,7 @@ from zwick_ai.zwicker.rules import OPTIONS, Rules
 from zwick_ai.zwicker.snapshot import PHASE_OVER
 
 UTILITIES = ("points", "win_loss")
-RESAMPLE_TRIES = 2000  # rejection attempts before the Markov-chain fallback
+RESAMPLE_TRIES = 100000  # rejection attempts before the Markov-chain fallback
 FORCED = ("auto", "on", "off")
 
 # OpenSpiel parameters: defaults fix the types. Sentinels (0, -1, "auto", "default") mean "the
@@ -401,6 +401,28 @@ def _group(dest: list[tuple[int, int]], players: int) -> list[tuple[int, int, li
 # ------------------------------------------------------------------------------------------------
 # Game
 # ------------------------------------------------------------------------------------------------
+class _Cache:
+    """An immutable pair of derived values kept on a state: (candidate moves, legal sub-actions) or
+    (plies, history text). A copied state may share it (``__deepcopy__`` returns it), which keeps
+    OpenSpiel's clone (a deep copy of the state's ``__dict__``) cheap; it is replaced, never changed."""
+
+    __slots__ = ("mv", "la")
+
+    def __init__(self, mv, la):
+        self.mv = mv
+        self.la = la
+
+    def __deepcopy__(self, memo) -> _Cache:
+        return self
+
+    def __reduce__(self):
+        return (_Cache, (self.mv, self.la))
+
+
+_NO_CACHE = _Cache(None, None)
+_NO_TEXT = _Cache(0, "")
+
+
 class Tables:
     """Read-only data shared by the states of one game (kept off the states so clones stay cheap)."""
 
@@ -417,7 +439,6 @@ class Tables:
         self.W = np.zeros(K.WS_SIZE, np.int64)
         init = np.zeros(XB + X_LOG + LOGW * (2 * self.hand_cards() + 8), np.int32)
         init[:SS] = K.empty_state(rules.array())
-        init[S0B : S0B + SS] = init[:SS]
         x = init[XB:]
         x[X_DEALER] = -1
         x[X_GLAST] = -1
@@ -503,10 +524,10 @@ class ZwickerState(pyspiel.State):
         super().__init__(game)
         self._key = game.key
         self._a = _TABLES[game.key].init
-        self._mv = None  # candidate moves of the current turn with their token sequences
-        self._la = None  # legal sub-actions (list), None when not computed
+        self._c = _NO_CACHE  # candidate moves and legal sub-actions (see ``_Cache``)
         self._cur = CHANCE
-        self._plies = (0, "")  # cache of the history text: (plies, text)
+        self._plies = _NO_TEXT  # cache of the history text (see ``_Cache``)
+        self._replay = None  # while a resampled state is rebuilt: the original's array
 
     # -- engine views -------------------------------------------------------------------------
     @property
@@ -556,9 +577,11 @@ class ZwickerState(pyspiel.State):
         if self._cur < 0:
             return np.zeros((0, MOVE_WIDTH), np.int64)
         t = _TABLES[self._key]
-        if self._mv is None:
-            self._mv = turn_k(t.G, self._a, t.W)
-        out = self._mv[:, :MOVE_WIDTH].copy()
+        m = self._c.mv
+        if m is None:
+            m = turn_k(t.G, self._a, t.W)
+            self._c = _Cache(m, legal_k(self._a, m).tolist())
+        out = m[:, :MOVE_WIDTH].copy()
         out[:, ZA.COL_NTOK] = 0
         return out
 
@@ -570,13 +593,14 @@ class ZwickerState(pyspiel.State):
         return self._cur == TERMINAL
 
     def _legal_actions(self, player: int) -> list[int]:
-        la = self._la
+        la = self._c.la
         if la is None:
             if self._cur < 0:
                 return []
             t = _TABLES[self._key]
-            m = self._mv = turn_k(t.G, self._a, t.W)
-            la = self._la = legal_k(self._a, m).tolist()
+            m = turn_k(t.G, self._a, t.W)
+            la = legal_k(self._a, m).tolist()
+            self._c = _Cache(m, la)
         return la
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -591,17 +615,18 @@ class ZwickerState(pyspiel.State):
             if self._a is t.init:
                 self._a = t.init.copy()
             m, la, cur = chance_step_k(t.G, self._a, t.W, action)
+        elif self._replay is not None:  # rebuilding a resampled state: moves come from the log
+            self._cur = int(replay_token_k(t.G, self._a, self._replay, action, t.W))
+            self._c = _NO_CACHE
+            return
         else:
-            m = self._mv
+            m = self._c.mv
             if m is None:
                 m = turn_k(t.G, self._a, t.W)
             m, la, cur = step_k(t.G, self._a, m, action, t.W)
             if cur == -100:
                 raise ValueError(f"illegal action {action} ({t.codec.action_string(action)}) here")
-        if cur >= 0:
-            self._mv, self._la = m, la.tolist()
-        else:
-            self._mv = self._la = None
+        self._c = _Cache(m, la.tolist()) if cur >= 0 else _NO_CACHE
         self._cur = int(cur)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -668,7 +693,7 @@ def resample(state: ZwickerState, player: int, sampler: Callable[[], float] | in
         raise ValueError(f"player must be a seat in 0..{t.rules.players - 1}")
     a = state._a
     hidden_n = int(a[S_STOCK_LEN] - a[S_STOCK_TOP]) + int(a[S_HAND_N : S_HAND_N + t.rules.players].sum())
-    status, hidden, cards = resample_k(t.G, a, player, _seed_from(sampler), RESAMPLE_TRIES, 50 * hidden_n + 100, t.W)
+    status, hidden, cards = resample_k(t.G, a, player, _seed_from(sampler), RESAMPLE_TRIES, 10 * hidden_n + 50, t.W)
     t.stats["resamples"] += 1
     if status == 2:
         t.stats["fallbacks"] += 1
@@ -684,8 +709,14 @@ def resample(state: ZwickerState, player: int, sampler: Callable[[], float] | in
     for _, _, positions in t.groups[d]:
         for pos in positions:
             out.apply_action(index(order[pos]))
-    for act in history[n_chance:]:
-        out.apply_action(act)
+    out._replay = a
+    try:
+        for act in history[n_chance:]:
+            out.apply_action(act)
+    finally:
+        out._replay = None
+    if out.information_state_string(player) != state.information_state_string(player):
+        raise AssertionError("resampled state differs in the player's information state (a bug)")
     return out
 
 
@@ -823,7 +854,7 @@ def _history_lines(state: ZwickerState, player: int) -> list[str]:
 def _plies_text(state: ZwickerState, n: int) -> str:
     """The first ``n`` whole moves, one line each; extends the state's cache (an immutable pair,
     free to clone) by the plies made since it was last built."""
-    done, text = state._plies
+    done, text = state._plies.mv, state._plies.la
     if done == n:
         return text
     if done > n:
@@ -855,7 +886,7 @@ def _plies_text(state: ZwickerState, n: int) -> str:
             forp = f" for partner +{(owner - seat) % players}" if owner >= 0 and owner != seat else ""
             lines.append(f"{t}: p{seat} {NAMES[card]} {on} build {value}{forp}")
     text = "\n".join(lines)
-    state._plies = (n, text)
+    state._plies = _Cache(n, text)
     return text
 
 

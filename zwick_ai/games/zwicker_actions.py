@@ -78,10 +78,15 @@ from zwick_ai.zwicker.layout import (
     MOVE_WIDTH,
     NC,
     R_CUT_RANK,
+    R_DECK_SIZE,
     R_FIRST_DEALER,
     R_NSIDES,
+    R_OWNER_BUILDS,
     R_PLAYERS,
     R_SIDE_OF,
+    R_SUBTRACT_EITHER,
+    R_VAL1,
+    R_VAL2,
     RULES_SIZE,
     S_ANCHOR,
     S_ASK_ANS,
@@ -370,10 +375,9 @@ def advance(M, k, tok):
 CHANCE = -1  # pyspiel.PlayerId.CHANCE
 TERMINAL = -4  # pyspiel.PlayerId.TERMINAL
 
-# ---- the state array: [engine state | engine state at the start of the stage | extras] ------------
+# ---- the state array: [engine state | extras] -------------------------------------------------------
 SS = STATE_SIZE
-S0B = SS  # engine state when the current stage began (for resampling)
-XB = 2 * SS  # extras
+XB = SS  # extras
 X_DEALER = 0  # -1 until the dealer is known
 X_NCUT = 1  # cards cut so far
 X_GROUP = 2  # deal group being dealt
@@ -397,7 +401,7 @@ MAXPLY = 2 * NC + 8
 LOGW = 14
 X_LOG = X_PLAYPLY + NC  # per ply: the fields L_*
 L_SEAT, L_KIND, L_CARD, L_VALUE, L_MASKLO, L_MASKHI, L_TARGET, L_ANCHOR = 0, 1, 2, 3, 4, 5, 6, 7
-L_OWNER, L_ZWICK, L_ANSWER, L_NTOK, L_STAGE = 8, 9, 10, 11, 12
+L_OWNER, L_ZWICK, L_ANSWER, L_NTOK, L_STAGE, L_PHASE = 8, 9, 10, 11, 12, 13
 XSIZE = X_LOG + MAXPLY * LOGW
 ASIZE = XB + XSIZE
 DEST_TABLE = -2
@@ -568,7 +572,6 @@ def _deal_done(R, a, CD, W):
             X[X_DEAL_STAGE + c] = 0
             if loc == LOC_TABLE:
                 X[X_TABLE_STAGE + c] = 1
-    a[S0B : S0B + SS] = S
     return _current(S)
 
 
@@ -669,6 +672,7 @@ def _record_apply(R, a, CD, row, ntok, W):
     X[e + L_ANSWER] = -1
     X[e + L_NTOK] = ntok
     X[e + L_STAGE] = stage
+    X[e + L_PHASE] = S[S_PHASE]
     if kind != KIND_ASK:
         X[X_PLAYPLY + c] = t + 1
     if kind == KIND_CAPTURE:
@@ -697,7 +701,6 @@ def _record_apply(R, a, CD, row, ntok, W):
                 X[X_DEAL_STAGE + x] = S[S_STAGE]
                 if S[S_LOC + x] == LOC_TABLE:
                     X[X_TABLE_STAGE + x] = S[S_STAGE] + 1
-        a[S0B : S0B + SS] = S
 
 
 @njit(cache=True)
@@ -739,6 +742,32 @@ def chance_step_k(G, a, W, outcome):
     """Apply a chance outcome; returns like :func:`step_k`."""
     apply_chance_k(G, a, W, outcome)
     return _next_turn(G, a, W)
+
+
+@njit(cache=True)
+def replay_token_k(G, a, orig, tok, W):
+    """Apply sub-action ``tok`` while rebuilding a resampled state from the original's log
+    (``orig``): the move of the current ply is taken from that log instead of being generated.
+    Legality was established by :func:`resample_k`. Returns the player to move."""
+    X = a[XB:]
+    OX = orig[XB:]
+    t = X[X_NPLY]
+    k = X[X_PLEN]
+    if t < OX[X_NPLY] and k + 1 == OX[X_LOG + t * LOGW + L_NTOK]:
+        e = X_LOG + t * LOGW
+        row = np.zeros(MOVE_WIDTH, np.int64)
+        row[M_KIND] = OX[e + L_KIND]
+        row[M_CARD] = OX[e + L_CARD]
+        row[M_VALUE] = OX[e + L_VALUE]
+        row[M_MASK] = _join_mask(OX[e + L_MASKLO], OX[e + L_MASKHI])
+        row[M_TARGET] = OX[e + L_TARGET]
+        row[M_OWNER] = OX[e + L_OWNER]
+        row[M_ZWICK] = OX[e + L_ZWICK]
+        _record_apply(G[:RULES_SIZE], a, G[GB_CD : GB_CD + CODEC_SIZE], row, k + 1, W)
+        return np.int64(_current(a[:SS]))
+    X[X_PREFIX + k] = tok
+    X[X_PLEN] = k + 1
+    return np.int64(a[S_TO_MOVE])
 
 
 @njit(cache=True)
@@ -998,22 +1027,76 @@ def fill_k(G, a, OFF, p, out):
 
 # ---- resampling ------------------------------------------------------------------------------------
 @njit(cache=True)
-def _stage_start(X):
-    """First ply of the current stage (the log's plies of the last stage)."""
-    n = X[X_NPLY]
-    if n == 0:
-        return 0
-    last = X[X_LOG + (n - 1) * LOGW + L_STAGE]
-    t = n
-    while t > 0 and X[X_LOG + (t - 1) * LOGW + L_STAGE] == last:
+def _stage_start(a):
+    """First ply of the current stage (plies logged in the current stage are the last ones)."""
+    X = a[XB:]
+    stage = a[S_STAGE]
+    t = X[X_NPLY]
+    while t > 0 and X[X_LOG + (t - 1) * LOGW + L_STAGE] == stage:
         t -= 1
     return t
 
 
 @njit(cache=True)
-def _replay_ok(R, a, CD, S0w, t0, W):
-    """Replay plies t0.. from ``S0w``: every move legal, same turn order and answers, and the
-    current partial move still completable. Returns the final engine state or an empty array."""
+def _row_legal_fast(R, Sw, row, W):
+    """Legality of the logged move ``row`` for the player to move in a resampled world, decided
+    from its world-dependent conditions only: 1 legal, 0 illegal, -1 undecided (use the engine).
+
+    In the owner variants (no forced capture, no identical copies) a capture set, a build value
+    and a trail are legal or not by public facts, which are the same in every world consistent
+    with the history; what depends on the hidden cards is the card being in hand and the owner's
+    duty of the mover (and, for a build for partner, of the partner), exactly as
+    ``kernels.gen_moves_ws``/``gen_builds`` test them. Questions and the classic/grupp variants
+    (forced capture, identical copies) are left to the engine's move generator."""
+    kind = row[M_KIND]
+    if R[R_OWNER_BUILDS] == 0 or kind == KIND_ASK:
+        return -1
+    q = Sw[S_TO_MOVE]
+    c = row[M_CARD]
+    held = False
+    for i in range(Sw[S_HAND_N + q]):
+        if Sw[S_HANDS + q * MAX_HAND + i] == c:
+            held = True
+            break
+    if not held:
+        return 0
+    if kind == KIND_CAPTURE:
+        return 1 if K.duty_ok(R, Sw, q, row[M_MASK], 0, c, W) else 0
+    if kind == KIND_TRAIL:
+        return 1 if K.duty_ok(R, Sw, q, 0, 0, c, W) else 0
+    target = row[M_TARGET]
+    excl = np.int64(1) << target if target >= 0 else np.int64(0)
+    v = row[M_VALUE]
+    owner = row[M_OWNER]
+    if owner == q:
+        return 1 if K.duty_ok(R, Sw, q, excl, v, c, W) else 0
+    if not K.duty_ok(R, Sw, q, excl, 0, c, W):
+        return 0
+    q_excl = excl if target >= 0 and Sw[S_UOWNER + Sw[S_UNITS + target]] == owner else np.int64(0)
+    return 1 if K.duty_ok(R, Sw, owner, q_excl, v, -1, W) else 0
+
+
+@njit(cache=True)
+def _row_legal_full(R, Sw, row, W):
+    rows = K.legal_moves(R, Sw, W)
+    for i in range(rows.shape[0]):
+        if (
+            rows[i, M_KIND] == row[M_KIND]
+            and rows[i, M_CARD] == row[M_CARD]
+            and rows[i, M_VALUE] == row[M_VALUE]
+            and rows[i, M_MASK] == row[M_MASK]
+            and rows[i, M_TARGET] == row[M_TARGET]
+            and rows[i, M_OWNER] == row[M_OWNER]
+        ):
+            return 1
+    return 0
+
+
+@njit(cache=True)
+def _replay_ok(R, a, CD, S0w, t0, W, full=False):
+    """Replay plies t0.. from ``S0w``: same turn order and phases, every move legal, the same
+    answers to questions, and the current partial move still completable. Returns the final
+    engine state, or an empty array. ``full`` checks every move with the engine's generator."""
     S = a[:SS]
     X = a[XB:]
     Sw = S0w.copy()
@@ -1021,26 +1104,20 @@ def _replay_ok(R, a, CD, S0w, t0, W):
     row = np.zeros(MOVE_WIDTH, np.int64)
     for t in range(t0, X[X_NPLY]):
         e = X_LOG + t * LOGW
-        if Sw[S_PHASE] == PHASE_OVER or Sw[S_TO_MOVE] != X[e + L_SEAT]:
+        if Sw[S_PHASE] != X[e + L_PHASE] or Sw[S_TO_MOVE] != X[e + L_SEAT]:
             return bad
-        rows = K.legal_moves(R, Sw, W)
-        mask = _join_mask(X[e + L_MASKLO], X[e + L_MASKHI])
-        found = -1
-        for i in range(rows.shape[0]):
-            if (
-                rows[i, M_KIND] == X[e + L_KIND]
-                and rows[i, M_CARD] == X[e + L_CARD]
-                and rows[i, M_VALUE] == X[e + L_VALUE]
-                and rows[i, M_MASK] == mask
-                and rows[i, M_TARGET] == X[e + L_TARGET]
-                and rows[i, M_OWNER] == X[e + L_OWNER]
-            ):
-                found = i
-                break
-        if found < 0:
+        row[M_KIND] = X[e + L_KIND]
+        row[M_CARD] = X[e + L_CARD]
+        row[M_VALUE] = X[e + L_VALUE]
+        row[M_MASK] = _join_mask(X[e + L_MASKLO], X[e + L_MASKHI])
+        row[M_TARGET] = X[e + L_TARGET]
+        row[M_OWNER] = X[e + L_OWNER]
+        row[M_ZWICK] = X[e + L_ZWICK]
+        ok = -1 if full else _row_legal_fast(R, Sw, row, W)
+        if ok == -1:
+            ok = _row_legal_full(R, Sw, row, W)
+        if ok == 0:
             return bad
-        for j in range(MOVE_WIDTH):
-            row[j] = rows[found, j]
         K.apply_move(R, Sw, row, W)
         if X[e + L_KIND] == KIND_ASK and Sw[S_ASK_ANS] != X[e + L_ANSWER]:
             return bad
@@ -1055,12 +1132,36 @@ def _replay_ok(R, a, CD, S0w, t0, W):
 
 
 @njit(cache=True)
-def _world(R, a, S0w, p, pinned, pinned_seat, t0, cards, hidden, need):
-    """Write into ``S0w`` (a copy of the stage start) the hidden seats' hands given by ``cards``
+def _stage_start_state(R, a, t0, W):
+    """The engine state when the current stage began: the deal replayed with the logged moves."""
+    X = a[XB:]
+    S = K.empty_state(R)
+    n = R[R_DECK_SIZE]
+    order = np.empty(n, np.int64)
+    for i in range(n):
+        order[i] = X[X_ORDER + i]
+    K.start_hand(R, S, order, X[X_DEALER], W)
+    row = np.zeros(MOVE_WIDTH, np.int64)
+    for t in range(t0):
+        e = X_LOG + t * LOGW
+        row[M_KIND] = X[e + L_KIND]
+        row[M_CARD] = X[e + L_CARD]
+        row[M_VALUE] = X[e + L_VALUE]
+        row[M_MASK] = _join_mask(X[e + L_MASKLO], X[e + L_MASKHI])
+        row[M_TARGET] = X[e + L_TARGET]
+        row[M_OWNER] = X[e + L_OWNER]
+        row[M_ZWICK] = X[e + L_ZWICK]
+        K.apply_move(R, S, row, W)
+    return S
+
+
+@njit(cache=True)
+def _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need):
+    """Write into ``S0w`` the stage start ``S0`` with the hidden seats' hands given by ``cards``
     (first ``need[q]`` cards for each hidden seat ``q`` in ``hidden``, then the stock)."""
     S = a[:SS]
     X = a[XB:]
-    S0w[:] = a[S0B : S0B + SS]
+    S0w[:] = S0
     k = 0
     for h in range(hidden.shape[0]):
         q = hidden[h]
@@ -1089,10 +1190,209 @@ def _world(R, a, S0w, p, pinned, pinned_seat, t0, cards, hidden, need):
 
 
 @njit(cache=True)
+def _owned_values(S, x):
+    """Bit mask of the values of the builds seat ``x`` owns."""
+    m = np.int64(0)
+    for u in range(S[S_NUNITS]):
+        an = S[S_UNITS + u]
+        if S[S_UBUILD + an] and S[S_UOWNER + an] == x:
+            m |= np.int64(1) << S[S_UVALUE + an]
+    return m
+
+
+@njit(cache=True)
+def _covers(R, cards, n, vmask, choice):
+    """The owner's-duty test: the distinct values in ``vmask`` match distinct cards of ``cards[:n]``."""
+    nv = 0
+    vals = np.empty(64, np.int64)
+    for v in range(64):
+        if (vmask >> v) & 1:
+            vals[nv] = v
+            nv += 1
+    if nv == 0:
+        return True
+    if nv > n:
+        return False
+    for k in range(nv):
+        choice[k] = -1
+    used = np.int64(0)
+    i = 0
+    while i >= 0:
+        if i == nv:
+            return True
+        j = choice[i]
+        if j >= 0:
+            used &= ~(np.int64(1) << j)
+        j += 1
+        while j < n and (((used >> j) & 1) or not K.card_has_value(R, cards[j], vals[i])):
+            j += 1
+        if j < n:
+            choice[i] = j
+            used |= np.int64(1) << j
+            i += 1
+            if i < nv:
+                choice[i] = -1
+        else:
+            choice[i] = -1
+            i -= 1
+    return False
+
+
+@njit(cache=True)
+def _produces(R, S, c, n):
+    """True when card ``c`` could make a build of value ``n`` on the table ``S`` (new, or on some
+    unit with +, -, or the same value), ignoring the holding requirement: the public half of the
+    condition under which the engine offers a question about ``n`` (``kernels.gen_builds``)."""
+    v1 = R[R_VAL1 + c]
+    v2 = R[R_VAL2 + c]
+    either = R[R_SUBTRACT_EITHER] == 1
+    for x in range(2):
+        q = v1 if x == 0 else v2
+        if q <= 0:
+            continue
+        if q == n:
+            return True
+        for u in range(S[S_NUNITS]):
+            an = S[S_UNITS + u]
+            for y in range(2):
+                if S[S_UBUILD + an]:
+                    if y == 1:
+                        break
+                    o = S[S_UVALUE + an]
+                else:
+                    o = R[R_VAL1 + an] if y == 0 else R[R_VAL2 + an]
+                    if o <= 0:
+                        continue
+                if o + q == n or o - q == n or (either and q - o == n) or (q == o and o == n):
+                    return True
+    return False
+
+
+@njit(cache=True)
+def _constraints(R, a, S0, t0, W):
+    """Necessary conditions that the current stage's history puts on hidden holdings, found by
+    replaying its public moves once (owner variants). Rows (kind, seat, ply, a, b, expected):
+    kind 0, "after this ply the seat's holding passes the owner's-duty test for the build values
+    in mask ``a``" (every move, a build's new owner, and each Magger answer with the asked value
+    added, holding at the question); kind 1, "at this question the asker held one of the cards in
+    the mask (a: ids 0..62, b: ids 63..125)" that could make a build of the asked value."""
+    X = a[XB:]
+    n = X[X_NPLY] - t0
+    out = np.zeros((3 * n + 1, 6), np.int64)
+    if R[R_OWNER_BUILDS] == 0:
+        return out[:0]
+    Sw = S0.copy()
+    row = np.zeros(MOVE_WIDTH, np.int64)
+    k = 0
+    for t in range(t0, X[X_NPLY]):
+        e = X_LOG + t * LOGW
+        kind = X[e + L_KIND]
+        row[M_KIND] = kind
+        row[M_CARD] = X[e + L_CARD]
+        row[M_VALUE] = X[e + L_VALUE]
+        row[M_MASK] = _join_mask(X[e + L_MASKLO], X[e + L_MASKHI])
+        row[M_TARGET] = X[e + L_TARGET]
+        row[M_OWNER] = X[e + L_OWNER]
+        row[M_ZWICK] = X[e + L_ZWICK]
+        seat = X[e + L_SEAT]
+        if kind == KIND_ASK:
+            x = X[e + L_OWNER]
+            v = X[e + L_VALUE]
+            out[k, 0], out[k, 1], out[k, 2] = 0, x, t
+            out[k, 3] = _owned_values(Sw, x) | (np.int64(1) << v)
+            out[k, 5] = X[e + L_ANSWER]
+            k += 1
+            lo = np.int64(0)
+            hi = np.int64(0)
+            for c in range(NC):
+                if R[R_VAL1 + c] > 0 and _produces(R, Sw, c, v):
+                    if c < 63:
+                        lo |= np.int64(1) << c
+                    else:
+                        hi |= np.int64(1) << (c - 63)
+            out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 4], out[k, 5] = 1, seat, t, lo, hi, 1
+            k += 1
+        K.apply_move(R, Sw, row, W)
+        if kind != KIND_ASK:
+            out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = 0, seat, t, _owned_values(Sw, seat), 1
+            k += 1
+            if kind == KIND_BUILD and X[e + L_OWNER] != seat:
+                x = X[e + L_OWNER]
+                out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = 0, x, t, _owned_values(Sw, x), 1
+                k += 1
+    return out[:k]
+
+
+@njit(cache=True)
+def _later_cards(a, cons):
+    """For each constraint row: the cards its seat played after its ply (flat, with offsets)."""
+    X = a[XB:]
+    n = cons.shape[0]
+    start = np.zeros(n + 1, np.int64)
+    flat = np.empty(max(1, n * 32), np.int64)
+    k = 0
+    for r in range(n):
+        start[r] = k
+        for t in range(cons[r, 2] + 1, X[X_NPLY]):
+            e = X_LOG + t * LOGW
+            if X[e + L_SEAT] == cons[r, 1] and X[e + L_KIND] != KIND_ASK:
+                if k >= flat.shape[0]:
+                    bigger = np.empty(2 * flat.shape[0], np.int64)
+                    bigger[:k] = flat[:k]
+                    flat = bigger
+                flat[k] = X[e + L_CARD]
+                k += 1
+    start[n] = k
+    return start, flat
+
+
+@njit(cache=True)
+def _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, buf, choice):
+    """True when the drawn hands pass every constraint of :func:`_constraints` (a seat's holding
+    after ply t = its drawn hand plus the cards it played later in the stage)."""
+    start = 0
+    for h in range(hidden.shape[0]):
+        q = hidden[h]
+        base = 0
+        for j in range(need[h]):
+            buf[base] = cards[start + j]
+            base += 1
+        if q == pinned_seat:
+            buf[base] = pinned
+            base += 1
+        for r in range(cons.shape[0]):
+            if cons[r, 1] != q:
+                continue
+            n = base
+            for k in range(later[r], later[r + 1]):
+                buf[n] = flat[k]
+                n += 1
+            if cons[r, 0] == 0:
+                if _covers(R, buf, n, cons[r, 3], choice) != (cons[r, 5] == 1):
+                    return False
+            else:
+                hit = False
+                for j in range(n):
+                    c = buf[j]
+                    if (cons[r, 3] >> c) & 1 if c < 63 else (cons[r, 4] >> (c - 63)) & 1:
+                        hit = True
+                        break
+                if not hit:
+                    return False
+        start += need[h]
+    return True
+
+
+@njit(cache=True)
 def resample_k(G, a, p, seed, max_tries, mcmc_steps, W):
     """Draw the hidden cards for player ``p``. Returns (status, hidden seats, cards): status 1 =
     exact rejection sample, 2 = Markov-chain fallback; ``cards`` lists each hidden seat's current
-    hand (``need`` cards each, the pinned card excluded) and then the stock positions in order."""
+    hand (``need`` cards each, the pinned card excluded) and then the stock positions in order.
+
+    A draw is a uniform permutation of the hidden cards into the slots. It is accepted when the
+    current stage replays identically (:func:`_replay_ok`); the necessary conditions of
+    :func:`_constraints` are tested first because they are cheap. Accepting exactly the
+    consistent draws makes this exact rejection sampling."""
     np.random.seed(seed)
     R = G[:RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
@@ -1135,14 +1435,21 @@ def resample_k(G, a, p, seed, max_tries, mcmc_steps, W):
     for pos in range(S[S_STOCK_TOP], S[S_STOCK_LEN]):
         truth[k] = S[S_STOCK + pos]
         k += 1
-    t0 = _stage_start(X)
-    S0w = a[S0B : S0B + SS].copy()
+    t0 = _stage_start(a)
+    S0 = _stage_start_state(R, a, t0, W)
+    cons = _constraints(R, a, S0, t0, W)
+    later, flat = _later_cards(a, cons)
+    buf = np.empty(NC + 8, np.int64)
+    choice = np.empty(64, np.int64)
+    S0w = S0.copy()
     cards = truth.copy()
     for _ in range(max_tries):
         for i in range(total - 1, 0, -1):
             j = np.random.randint(i + 1)
             cards[i], cards[j] = cards[j], cards[i]
-        _world(R, a, S0w, p, pinned, pinned_seat, t0, cards, hidden, need)
+        if not _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, buf, choice):
+            continue
+        _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need)
         if _replay_ok(R, a, CD, S0w, t0, W).shape[0] > 0:
             return 1, hidden, cards
     # Fallback: a Markov chain of swaps between slots from the true (consistent) deal.
@@ -1163,7 +1470,10 @@ def resample_k(G, a, p, seed, max_tries, mcmc_steps, W):
             if slot[i] == slot[j] and slot[i] < nh:
                 continue
             cards[i], cards[j] = cards[j], cards[i]
-            _world(R, a, S0w, p, pinned, pinned_seat, t0, cards, hidden, need)
-            if _replay_ok(R, a, CD, S0w, t0, W).shape[0] == 0:
+            ok = _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, buf, choice)
+            if ok:
+                _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need)
+                ok = _replay_ok(R, a, CD, S0w, t0, W).shape[0] > 0
+            if not ok:
                 cards[i], cards[j] = cards[j], cards[i]
     return 2, hidden, cards
