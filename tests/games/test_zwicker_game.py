@@ -513,6 +513,42 @@ def test_information_state_is_perfect_recall():
         api_test._assert_is_perfect_recall(pyspiel.load_game(spec))
 
 
+def test_information_state_is_perfect_recall_sampled_team_game():
+    """The exhaustive check above on a team game with partner builds and Magger questions is too
+    big (744,697 states with four cards), so sample: whenever two random trajectories reach the
+    same (information state, player), the player's earlier information states (strings and
+    tensors) and actions must agree."""
+    game = pyspiel.load_game(
+        "zwicker(variant=grossenwiehe,players=4,ranks=A2,suits=CD,jokers=none,hand_size=1,table_size=0,stages=1)"
+    )
+    rng = np.random.default_rng(0)
+    seen: dict = {}
+    collisions = asks = 0
+    for _ in range(1500):
+        s = game.new_initial_state()
+        past: list = []
+        while not s.is_terminal():
+            if s.is_chance_node():
+                ids, ps = zip(*s.chance_outcomes(), strict=True)
+                s.apply_action(int(rng.choice(ids, p=ps)))
+                continue
+            p = s.current_player()
+            key = (s.information_state_string(p), p)
+            tensor = tuple(s.information_state_tensor(p))
+            mine = tuple((i, t, a) for q, i, t, a in past if q == p)
+            if key in seen:
+                collisions += 1
+                assert seen[key] == (tensor, mine)
+            else:
+                seen[key] = (tensor, mine)
+            la = s.legal_actions()
+            a = la[int(rng.integers(len(la)))]
+            asks += s.action_to_string(a).startswith("ask")
+            past.append((p, key[0], tensor, a))
+            s.apply_action(a)
+    assert collisions > 1000 and asks > 100
+
+
 def test_information_state_distinguishes_histories():
     """Different public histories (or own deals) give different strings and tensors."""
     game = pyspiel.load_game("zwicker(variant=grossenwiehe,players=4)")

@@ -88,12 +88,21 @@ Pieces of size 0 (``asked``/``ask_before`` without asking, ``build_for`` in clas
 are left out. ``private_info=NONE`` observers leave out ``hand`` and ``dealt_to_me``.
 
 **Resampling.** ``state.resample_from_infostate(player, sampler)`` draws the hidden cards (the
-other players' current hands and the stock) uniformly, replays the current stage in the engine and
-accepts the draw only if every move is legal again, each Magger answer comes out the same and the
-turn order is the same: exact rejection sampling from the uniform distribution over the deals
-consistent with the player's information (past stages are fully known: all their cards were played).
-After many rejections it falls back to a Markov chain of card swaps started from the true deal
-(uniform in the limit; flagged on the state's ``resample_fallbacks`` counter of the game).
+other players' current hands and the stock) as a uniform random permutation and accepts the draw
+only if the current stage replays identically in the engine: the same turn order and phases,
+every move legal again (the owner's duty of the mover and of a build's new owner, forced
+captures, the Magger questions offered) and every Magger answer the same. That is exact rejection
+sampling from the uniform distribution over the deals consistent with the player's information
+(past stages are fully known: all their cards were played; a card the mover has started to play
+stays in his hand). Cheap necessary conditions are tested before the replay: for each move and
+answer of the stage, the owner's-duty test on the holding it implies (drawn hand plus the cards
+the seat played later) and, for each question, that the asker held a card able to make a build
+of the asked value. After 100,000 rejected draws it **falls back** to a Markov chain of card swaps
+between the hidden hands and the stock, started from the true deal and keeping only consistent
+deals (uniform in the limit, not exact; counted in ``game.tables.stats["fallbacks"]``). The new
+state is rebuilt from the original history (chance actions for the drawn deal, then the same
+sub-actions), so its ``history()`` is a real history of the game and its information state for
+``player`` equals the original's (checked).
 
 >>> import pyspiel, zwick_ai.games
 >>> game = pyspiel.load_game("zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=2,table_size=1,stages=1)")
@@ -516,9 +525,11 @@ _TABLES: dict[str, Tables] = {}
 # State
 # ------------------------------------------------------------------------------------------------
 class ZwickerState(pyspiel.State):
-    """A ``zwicker`` state: one int32 array (engine state, the engine state at the start of the
-    stage, the deal and the history records), the candidate moves of the current turn (or None)
-    and the player to move. The array of a fresh state is the game's, copied on the first move."""
+    """A ``zwicker`` state: one int32 array (the engine state, then the deal and the history
+    records: chance progress, cut, deck order, per-card records and one log row per whole move),
+    the player to move, and immutable caches (candidate moves with their sub-action sequences and
+    the legal sub-actions; the history text). The array of a fresh state is the game's, copied on
+    the first move."""
 
     def __init__(self, game: ZwickerGame):
         super().__init__(game)
