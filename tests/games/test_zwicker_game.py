@@ -227,19 +227,18 @@ def check_bijection(state: pyspiel.State, api: bool = True) -> int:
                 else:
                     finish(c._a, c.logged_row(base), (*seq, a))
     else:
-        kstack = [(state._a.copy(), ZA.turn_k(t.G, state._a, t.W), ())]
+        m0 = ZA.turn_k(t.G, state._a, t.W)
+        kstack = [(state._a.copy(), np.arange(len(m0)), ZA.legal_k(state._a, m0).tolist(), ())]
         while kstack:
-            arr, m, seq = kstack.pop()
-            legal = ZA.legal_k(arr, m).tolist()
+            arr, sel, legal, seq = kstack.pop()
             assert legal and legal == sorted(set(legal))
             for a in legal:
                 arr2 = arr.copy()
-                m2, la, cur = ZA.step_k(t.G, arr2, m, a, t.W)
+                m2, sel2, la, cur = ZA.step_k(t.G, arr2, m0, sel, a, t.W)
                 assert cur != -100
                 if arr2[ZA.XB + ZA.X_NPLY] == base:
-                    assert cur == player and np.array_equal(arr2[:SS], es.arr)
-                    assert la.tolist() == ZA.legal_k(arr2, m2).tolist()
-                    kstack.append((arr2, m2, (*seq, a)))
+                    assert cur == player and np.array_equal(arr2[:SS], es.arr) and m2 is m0
+                    kstack.append((arr2, sel2, la.tolist(), (*seq, a)))
                 else:
                     e = ZA.XB + ZA.X_LOG + base * ZA.LOGW
                     x = arr2[e : e + ZA.LOGW].tolist()

@@ -415,17 +415,18 @@ class _Cache:
     (plies, history text). A copied state may share it (``__deepcopy__`` returns it), which keeps
     OpenSpiel's clone (a deep copy of the state's ``__dict__``) cheap; it is replaced, never changed."""
 
-    __slots__ = ("mv", "la")
+    __slots__ = ("mv", "sel", "la")
 
-    def __init__(self, mv, la):
+    def __init__(self, mv, la, sel=None):
         self.mv = mv
         self.la = la
+        self.sel = sel
 
     def __deepcopy__(self, memo) -> _Cache:
         return self
 
     def __reduce__(self):
-        return (_Cache, (self.mv, self.la))
+        return (_Cache, (self.mv, self.la, self.sel))
 
 
 _NO_CACHE = _Cache(None, None)
@@ -588,11 +589,11 @@ class ZwickerState(pyspiel.State):
         if self._cur < 0:
             return np.zeros((0, MOVE_WIDTH), np.int64)
         t = _TABLES[self._key]
-        m = self._c.mv
-        if m is None:
+        c = self._c
+        if c.mv is None:
             m = turn_k(t.G, self._a, t.W)
-            self._c = _Cache(m, legal_k(self._a, m).tolist())
-        out = m[:, :MOVE_WIDTH].copy()
+            c = self._c = _Cache(m, legal_k(self._a, m).tolist(), np.arange(len(m)))
+        out = c.mv[c.sel, :MOVE_WIDTH].copy()
         out[:, ZA.COL_NTOK] = 0
         return out
 
@@ -611,7 +612,7 @@ class ZwickerState(pyspiel.State):
             t = _TABLES[self._key]
             m = turn_k(t.G, self._a, t.W)
             la = legal_k(self._a, m).tolist()
-            self._c = _Cache(m, la)
+            self._c = _Cache(m, la, np.arange(len(m)))
         return la
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -625,19 +626,21 @@ class ZwickerState(pyspiel.State):
         if self._cur == CHANCE:
             if self._a is t.init:
                 self._a = t.init.copy()
-            m, la, cur = chance_step_k(t.G, self._a, t.W, action)
+            m, sel, la, cur = chance_step_k(t.G, self._a, t.W, action)
         elif self._replay is not None:  # rebuilding a resampled state: moves come from the log
             self._cur = int(replay_token_k(t.G, self._a, self._replay, action, t.W))
             self._c = _NO_CACHE
             return
         else:
-            m = self._c.mv
+            c = self._c
+            m, sel = c.mv, c.sel
             if m is None:
                 m = turn_k(t.G, self._a, t.W)
-            m, la, cur = step_k(t.G, self._a, m, action, t.W)
+                sel = np.arange(len(m))
+            m, sel, la, cur = step_k(t.G, self._a, m, sel, action, t.W)
             if cur == -100:
                 raise ValueError(f"illegal action {action} ({t.codec.action_string(action)}) here")
-        self._c = _Cache(m, la.tolist()) if cur >= 0 else _NO_CACHE
+        self._c = _Cache(m, la.tolist(), sel) if cur >= 0 else _NO_CACHE
         self._cur = int(cur)
 
     def _action_to_string(self, player: int, action: int) -> str:

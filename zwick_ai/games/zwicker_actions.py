@@ -354,6 +354,38 @@ def next_tokens(M, k):
 
 
 @njit(cache=True)
+def next_tokens_sel(M, sel, k):
+    """Sorted distinct tokens at position ``k`` of the rows ``sel`` of ``M``."""
+    n = sel.shape[0]
+    out = np.empty(n, np.int64)
+    m = 0
+    for r in range(n):
+        t = M[sel[r], TOK0 + k]
+        j = m
+        while j > 0 and out[j - 1] > t:
+            j -= 1
+        if j > 0 and out[j - 1] == t:
+            continue
+        for q in range(m, j, -1):
+            out[q] = out[q - 1]
+        out[j] = t
+        m += 1
+    return out[:m]
+
+
+@njit(cache=True)
+def advance_sel(M, sel, k, tok):
+    """The rows of ``sel`` whose token ``k`` is ``tok``."""
+    out = np.empty(sel.shape[0], np.int64)
+    m = 0
+    for r in range(sel.shape[0]):
+        if M[sel[r], TOK0 + k] == tok:
+            out[m] = sel[r]
+            m += 1
+    return out[:m]
+
+
+@njit(cache=True)
 def advance(M, k, tok):
     """The rows of ``M`` whose token ``k`` is ``tok``."""
     n = M.shape[0]
@@ -704,37 +736,40 @@ def _record_apply(R, a, CD, row, ntok, W):
 
 
 @njit(cache=True)
-def step_k(G, a, M, tok, W):
-    """Apply one sub-action to the candidate moves ``M``. Returns (candidates, legal sub-actions,
-    player to move): within a move the remaining candidates; once the move is complete it is
-    applied and the next turn's candidates are returned. The player is -100 for an illegal
-    sub-action (nothing changes)."""
+def step_k(G, a, M, sel, tok, W):
+    """Apply one sub-action. ``M`` holds the turn's candidate moves with their token sequences and
+    ``sel`` the rows still reachable from the sub-actions chosen so far. Returns (candidates,
+    reachable rows, legal sub-actions, player to move): within a move ``M`` itself with fewer rows;
+    once the move is complete it is applied and the next turn's candidates are returned. The
+    player is -100 for an illegal sub-action (nothing changes)."""
     R = G[:RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     X = a[XB:]
     k = X[X_PLEN]
-    M2 = advance(M, k, tok)
-    if M2.shape[0] == 0:
-        return M2, np.empty(0, np.int64), -100
-    if M2.shape[0] == 1 and M2[0, COL_NTOK] == k + 1:
+    sel2 = advance_sel(M, sel, k, tok)
+    if sel2.shape[0] == 0:
+        return M, sel2, np.empty(0, np.int64), np.int64(-100)
+    if sel2.shape[0] == 1 and M[sel2[0], COL_NTOK] == k + 1:
         row = np.zeros(MOVE_WIDTH, np.int64)
         for j in range(7):
-            row[j] = M2[0, j]
+            row[j] = M[sel2[0], j]
         _record_apply(R, a, CD, row, k + 1, W)
         return _next_turn(G, a, W)
     X[X_PREFIX + k] = tok
     X[X_PLEN] = k + 1
-    return M2, next_tokens(M2, k + 1), np.int64(a[S_TO_MOVE])  # the mover keeps the turn
+    return M, sel2, next_tokens_sel(M, sel2, k + 1), np.int64(a[S_TO_MOVE])  # the mover keeps the turn
 
 
 @njit(cache=True)
 def _next_turn(G, a, W):
-    """(candidates, legal sub-actions, player) at the start of a turn (empty when not a decision)."""
+    """(candidates, rows, legal sub-actions, player) at the start of a turn (empty when no one
+    decides)."""
     cur = np.int64(_current(a[:SS]))
     if cur < 0 or a[XB + X_DEALT] == 0:
-        return np.empty((0, TOK0), np.int64), np.empty(0, np.int64), np.int64(cur if a[XB + X_DEALT] else CHANCE)
+        none = np.empty(0, np.int64)
+        return np.empty((0, TOK0), np.int64), none, none, np.int64(cur if a[XB + X_DEALT] else CHANCE)
     M = turn_k(G, a, W)
-    return M, next_tokens(M, a[XB + X_PLEN]), cur
+    return M, np.arange(M.shape[0]), next_tokens(M, a[XB + X_PLEN]), cur
 
 
 @njit(cache=True)
