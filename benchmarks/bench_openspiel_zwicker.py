@@ -20,23 +20,24 @@ It prints a Markdown table. ``python_floor_bench`` is a Python game that does no
 lists, no state): the ceiling of any Python OpenSpiel game under this driver, because every call
 crosses from C++ into Python and back.
 
-Recorded run (2-core shared machine, ``--rounds 3 --games 10``, medians)::
+Recorded run (2-core shared machine, ``--rounds 7 --games 10``, medians)::
 
     | game | steps/game | transitions/s | vs hearts | clone µs | vs hearts | info tensor µs (API) | vs hearts | info tensor µs (observer) | vs hearts |
     |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
-    | hearts | 114 | 296,060 | 1.00x | 2.3 | 1.0x | 121.5 | 1.0x | 121.5 | 1.0x |
-    | python_floor_bench | 216 | 111,697 | 0.38x | 6.8 | 3.0x | nan | nanx | nan | nanx |
-    | zwicker(variant=dithmarschen,players=4) | 213 | 56,453 | 0.19x | 15.8 | 6.9x | 69.5 | 0.6x | 3.6 | 0.0x |
-    | zwicker(variant=grossenwiehe,players=4) | 252 | 31,160 | 0.11x | 15.8 | 7.0x | 85.2 | 0.7x | 3.9 | 0.0x |
-    | zwicker(variant=christiansen,players=3) | 206 | 43,301 | 0.15x | 15.1 | 6.6x | 77.9 | 0.6x | 4.2 | 0.0x |
-    | zwicker(variant=classic,players=4) | 195 | 60,674 | 0.20x | 15.0 | 6.6x | 76.2 | 0.6x | 4.0 | 0.0x |
-    | zwicker(variant=grupp,players=4) | 219 | 60,008 | 0.20x | 15.2 | 6.7x | 84.6 | 0.7x | 4.6 | 0.0x |
+    | hearts | 114 | 363,741 | 1.00x | 2.2 | 1.0x | 94.5 | 1.0x | 94.5 | 1.0x |
+    | python_floor_bench | 216 | 129,389 | 0.36x | 5.9 | 2.7x | nan | nanx | nan | nanx |
+    | zwicker(variant=dithmarschen,players=4) | 213 | 63,678 | 0.18x | 13.4 | 6.1x | 56.8 | 0.6x | 2.5 | 0.0x |
+    | zwicker(variant=grossenwiehe,players=4) | 252 | 28,037 | 0.08x | 13.3 | 6.1x | 64.3 | 0.7x | 2.7 | 0.0x |
+    | zwicker(variant=christiansen,players=3) | 206 | 47,028 | 0.13x | 13.7 | 6.3x | 57.4 | 0.6x | 2.4 | 0.0x |
+    | zwicker(variant=classic,players=4) | 195 | 68,401 | 0.19x | 13.1 | 6.0x | 51.5 | 0.5x | 2.3 | 0.0x |
+    | zwicker(variant=grupp,players=4) | 219 | 70,746 | 0.19x | 12.7 | 5.9x | 55.1 | 0.6x | 2.5 | 0.0x |
 
-The information-state tensor target (within 3x of a C++ game) is met: 0.6-0.7x of ``hearts``
-through ``state.information_state_tensor`` and about 4 µs with a reused observer. Random play
-reaches 0.11-0.20x of ``hearts`` (target 0.3x, not met): half of the do-nothing floor (0.38x);
-the rest is the engine's move generation once per turn (large in grossenwiehe and christiansen,
-where tables are long) and the numba calls per sub-action.
+The information-state tensor target (within 3x of a C++ game) is met: 0.5-0.7x of ``hearts``
+through ``state.information_state_tensor`` and about 2.5 µs with a reused observer. Random play
+reaches 0.08-0.19x of ``hearts`` (target 0.3x, not met), against 0.36x for a Python game that
+does nothing: every call crosses C++ -> Python -> C++; on top come the engine's move generation
+once per turn (on average about 50 µs in grossenwiehe, whose tables are long) and one numba
+call per sub-action. The ratios move by about +-30% between runs on this shared machine.
 """
 
 from __future__ import annotations

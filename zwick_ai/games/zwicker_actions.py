@@ -300,14 +300,42 @@ def encode_row(R, S, CD, row, out):
 
 @njit(cache=True)
 def encode_rows(R, S, CD, rows, prefix, plen):
-    """Rows and token sequences of the moves whose sequences start with ``prefix[:plen]``."""
+    """Rows and token sequences of the moves whose sequences start with ``prefix[:plen]``.
+
+    Same tokens as :func:`encode_row`; captures are encoded with the table's units visited once
+    in first-card order (tokens past a row's length are left unset: nothing reads them)."""
     n = rows.shape[0]
-    width = TOK0 + 4 + S[S_NUNITS]
-    M = np.full((n, width), -1, np.int64)
+    nu = S[S_NUNITS]
+    width = TOK0 + 4 + nu
+    M = np.empty((n, width), np.int64)
     tmp = np.empty(width, np.int64)
+    # Table indices in first-card order, and their take tokens.
+    order = np.empty(nu, np.int64)
+    take = np.empty(nu, np.int64)
+    for i in range(nu):
+        t = CD[CD_TAKE] + CD[CD_DIDX + S[S_UNITS + i]]
+        j = i
+        while j > 0 and take[j - 1] > t:
+            take[j] = take[j - 1]
+            order[j] = order[j - 1]
+            j -= 1
+        take[j] = t
+        order[j] = i
     k = 0
     for i in range(n):
-        ln = encode_row(R, S, CD, rows[i], tmp)
+        if rows[i, M_KIND] == KIND_CAPTURE:
+            tmp[0] = CD[CD_PLAY] + CD[CD_DIDX + rows[i, M_CARD]]
+            tmp[1] = CD[CD_AS] + rows[i, M_VALUE]
+            ln = 2
+            mask = rows[i, M_MASK]
+            for j in range(nu):
+                if (mask >> order[j]) & 1:
+                    tmp[ln] = take[j]
+                    ln += 1
+            tmp[ln] = CD[CD_DONE]
+            ln += 1
+        else:
+            ln = encode_row(R, S, CD, rows[i], tmp)
         if ln < plen:
             continue
         ok = True
