@@ -1,13 +1,6 @@
-"""OpenSpiel wrappers. ``import zwick_ai.games`` registers every Zwick game with OpenSpiel."""
+"""OpenSpiel wrappers, one module per game. ``import zwick_ai.games`` registers ``zwicker``,
+``zwikken`` and ``zwicken`` with OpenSpiel (each module registers itself at import)."""
 
-import importlib
+from zwick_ai.games import zwicken, zwicker, zwikken  # noqa: F401
 
-# One module per game; each registers itself with pyspiel at import.
-GAME_MODULES = ("zwicker", "zwikken", "zwicken")
-
-for _name in GAME_MODULES:
-    try:
-        importlib.import_module(f"{__name__}.{_name}")
-    except ModuleNotFoundError as error:  # a game still being written is simply not registered
-        if error.name != f"{__name__}.{_name}":
-            raise
+GAME_NAMES = ("zwicker", "zwikken", "zwicken")
