@@ -1,5 +1,7 @@
-"""The action codec of the OpenSpiel ``zwicker`` game: whole engine moves as short sequences of
-sub-actions whose ids keep one meaning in every state of a game.
+"""The action codec of the OpenSpiel ``zwicker`` game (whole engine moves as short sequences of
+sub-actions whose ids keep one meaning in every state of a game), and the numba kernels behind
+the game's states: the state array layout, chance, sub-action steps, the observer fill and the
+resampler (used by :mod:`zwick_ai.games.zwicker`; nothing here imports OpenSpiel).
 
 A turn is split into sub-decisions. Every legal whole move of the engine
 (:func:`zwick_ai.zwicker.legal_rows`) has exactly one *token sequence*; the legal sub-actions at a

@@ -446,27 +446,35 @@ def enum_unions(W, groups, ng, out):
 
 
 @njit(cache=True)
+def bucket_by_lowest(groups, ng, natoms):
+    """Counting sort of groups by their lowest atom: (start, perm) such that the groups whose
+    lowest atom is i are groups[perm[start[i]:start[i + 1]]]."""
+    start = np.zeros(natoms + 2, np.int64)
+    low = np.empty(ng, np.int64)
+    for g in range(ng):
+        lo = lowest_bit(groups[g])
+        low[g] = lo
+        start[lo + 1] += 1
+    for t in range(natoms + 1):
+        start[t + 1] += start[t]
+    perm = np.empty(ng, np.int64)
+    fill = start.copy()
+    for g in range(ng):
+        perm[fill[low[g]]] = g
+        fill[low[g]] += 1
+    return start, perm
+
+
+@njit(cache=True)
 def enum_unions_by_lowest(groups, ng, natoms, out):
     """Every union of pairwise disjoint groups, for larger tables. Atoms are decided in order: the
     lowest undecided atom is either left out or covered by a group whose lowest atom it is, so each
     partition is visited once and only groups that can still fit are tried. Returns the count
     (unsorted, with repeats when a set has several partitions) or OVERFLOW_X."""
-    start = np.zeros(natoms + 2, np.int64)
-    for g in range(ng):
-        lo = 0
-        while not ((groups[g] >> lo) & ONE):
-            lo += 1
-        start[lo + 1] += 1
-    for t in range(natoms + 1):
-        start[t + 1] += start[t]
+    start, perm = bucket_by_lowest(groups, ng, natoms)
     order = np.empty(ng, np.int64)
-    fill = start.copy()
-    for g in range(ng):
-        lo = 0
-        while not ((groups[g] >> lo) & ONE):
-            lo += 1
-        order[fill[lo]] = groups[g]
-        fill[lo] += 1
+    for b in range(ng):
+        order[b] = groups[perm[b]]
     fi = np.empty(natoms + 2, np.int64)
     fu = np.empty(natoms + 2, np.int64)
     fb = np.empty(natoms + 2, np.int64)
@@ -660,24 +668,12 @@ def large_capture_sets(W, natoms, need, X):
         for t in range(before, ng):
             tags[t] = ONE << v
     # Bucket the groups by their lowest unit.
-    start = np.zeros(natoms + 2, np.int64)
-    for t in range(ng):
-        lo = 0
-        while not ((groups[t] >> lo) & ONE):
-            lo += 1
-        start[lo + 1] += 1
-    for t in range(natoms + 1):
-        start[t + 1] += start[t]
+    start, perm = bucket_by_lowest(groups, ng, natoms)
     bm = np.empty(ng, np.int64)
     bv = np.empty(ng, np.int64)
-    fill = start.copy()
-    for t in range(ng):
-        lo = 0
-        while not ((groups[t] >> lo) & ONE):
-            lo += 1
-        bm[fill[lo]] = groups[t]
-        bv[fill[lo]] = tags[t]
-        fill[lo] += 1
+    for b in range(ng):
+        bm[b] = groups[perm[b]]
+        bv[b] = tags[perm[b]]
     U = np.zeros(ONE << natoms, np.int64)
     U[0] = -1
     ns = 0

@@ -542,12 +542,12 @@ def apply(rules: Rules, st: RefState, move: MoveKey) -> RefState:
         else:
             _start_normal_turn(rules, new, (p + 1) % P)
     elif st.phase == PHASE_DIETZE_TRAIL:
-        if len(new.table) < rules.dietze_min_table and _duty_trails(rules, new, p):
-            pass  # keeps trailing
-        elif new.hands[p]:
-            new.phase = PHASE_NORMAL  # now his normal move (no second Dietze check)
-        else:
-            _start_normal_turn(rules, new, (p + 1) % P)
+        keeps_trailing = len(new.table) < rules.dietze_min_table and _duty_trails(rules, new, p)
+        if not keeps_trailing:
+            if new.hands[p]:
+                new.phase = PHASE_NORMAL  # now his normal move (no second Dietze check)
+            else:
+                _start_normal_turn(rules, new, (p + 1) % P)
     else:  # PHASE_AFTER_ZWICK_TRAIL
         if rules.after_zwick == "all_trail":
             _visit_all_trail(rules, new, (p + 1) % P, st.az_left - 1)
