@@ -31,6 +31,17 @@ def same_information(s: pyspiel.State, r: pyspiel.State, p: int) -> None:
         assert r.legal_actions() == s.legal_actions()
 
 
+def replays_legally(state: pyspiel.State) -> bool:
+    """Replay the state's whole history through the checked path (every sub-action legal)."""
+    game = state.get_game()
+    s = game.new_initial_state()
+    for a in state.history():
+        if not s.is_chance_node() and a not in s.legal_actions():
+            return False
+        s.apply_action(a)
+    return s.information_state_string(0) == state.information_state_string(0)
+
+
 def duties_hold(state: pyspiel.State) -> bool:
     es = convert.engine_state(state)
     R = es.rules.array()
@@ -61,8 +72,49 @@ def test_resampled_state_has_the_same_information_state(spec):
             r = s.resample_from_infostate(p, sampler)
             same_information(s, r, p)
             assert duties_hold(r)
+            assert replays_legally(r)
     if "grossenwiehe" in spec:
         assert asks  # the Magger questions and answers were exercised
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "zwicker(variant=grossenwiehe,players=4)",
+        "zwicker(variant=christiansen,players=3,subtract=either)",
+        "zwicker(variant=dithmarschen,players=4,dietze_min_table=4)",
+    ],
+)
+def test_fast_legality_check_agrees_with_the_engine(spec):
+    """The resampler decides most moves' legality from the owner's duty alone; on random candidate
+    worlds it must accept exactly what a replay with the engine's full move generator accepts."""
+    from zwick_ai.games import zwicker_actions as ZA
+
+    game = pyspiel.load_game(spec)
+    t = game.tables
+    R, CD = t.G[: ZA.RULES_SIZE], t.G[ZA.GB_CD : ZA.GB_CD + ZA.CODEC_SIZE]
+    rng = np.random.default_rng(1)
+    accepted = rejected = 0
+    for s in random_states(game, 30, seed=2, keep=0.1):
+        a = s._a
+        p = s.current_player()
+        es = convert.engine_state(s)
+        hidden = [q for q in range(game.num_players()) if q != p and es.arr[S_HAND_N + q] > 0]
+        need = np.array([es.arr[S_HAND_N + q] for q in hidden], np.int64)
+        pool = [c for q in hidden for c in np.flatnonzero(es.arr[S_LOC : S_LOC + 116] == LOC_HAND + q)]
+        pool += list(es.arr[ZA.S_STOCK + es.arr[ZA.S_STOCK_TOP] : ZA.S_STOCK + es.arr[ZA.S_STOCK_LEN]])
+        t0 = ZA._stage_start(a)
+        S0 = ZA._stage_start_state(R, a, t0, t.W)
+        S0w = S0.copy()
+        for _ in range(20):
+            cards = rng.permutation(np.array(pool, np.int64))
+            ZA._world(R, a, S0, S0w, p, -1, -1, t0, cards, np.array(hidden, np.int64), need)
+            fast = ZA._replay_ok(R, a, CD, S0w, t0, t.W, False).shape[0] > 0
+            full = ZA._replay_ok(R, a, CD, S0w, t0, t.W, True).shape[0] > 0
+            assert fast == full
+            accepted += fast
+            rejected += not fast
+    assert accepted and rejected
 
 
 def test_resampling_changes_the_hidden_cards():
