@@ -366,21 +366,7 @@ def turn_matrix(R, S, CD, prefix, plen, W):
 @njit(cache=True)
 def next_tokens(M, k):
     """Sorted distinct tokens at position ``k`` of the sequences in ``M``."""
-    n = M.shape[0]
-    out = np.empty(n, np.int64)
-    m = 0
-    for i in range(n):
-        t = M[i, TOK0 + k]
-        j = m
-        while j > 0 and out[j - 1] > t:
-            j -= 1
-        if j > 0 and out[j - 1] == t:
-            continue
-        for q in range(m, j, -1):
-            out[q] = out[q - 1]
-        out[j] = t
-        m += 1
-    return out[:m]
+    return next_tokens_sel(M, np.arange(M.shape[0]), k)
 
 
 @njit(cache=True)
