@@ -1,1 +1,44 @@
-"""agents."""
+"""Agents for the three games: one interface (:class:`Agent`), a registry of spec strings
+(:func:`make_agent`), baselines, search (PIMC, ISMCTS) and the CFR family, plus bridges to
+OpenSpiel bots. Importing this package registers every built-in agent."""
+
+from zwick_ai.agents import baselines  # noqa: F401  (registers random, greedy)
+from zwick_ai.agents.base import (
+    GAMES,
+    Agent,
+    AgentBot,
+    AgentInfo,
+    Budget,
+    Param,
+    agent_params,
+    apply_decision,
+    as_bot,
+    bot_decision,
+    decision_label,
+    decision_over,
+    legal_decisions,
+    make_agent,
+    parse_spec,
+    register,
+    registered,
+)
+
+__all__ = [
+    "GAMES",
+    "Agent",
+    "AgentBot",
+    "AgentInfo",
+    "Budget",
+    "Param",
+    "agent_params",
+    "apply_decision",
+    "as_bot",
+    "bot_decision",
+    "decision_label",
+    "decision_over",
+    "legal_decisions",
+    "make_agent",
+    "parse_spec",
+    "register",
+    "registered",
+]

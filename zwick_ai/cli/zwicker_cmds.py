@@ -1,7 +1,4 @@
-"""The ``zwick`` command: variants, self-play, and (as they land) tournaments, training, play.
-
-Run ``zwick --help`` or ``zwick COMMAND --help``.
-"""
+"""``zwick variants`` and ``zwick selfplay``: the Zwicker rule sets and compiled self-play."""
 
 from __future__ import annotations
 
@@ -12,12 +9,6 @@ from pathlib import Path
 
 from zwick_ai import zwicker
 from zwick_ai.zwicker.rules import _PLAYERS, OPTIONS
-
-EPILOG = """examples:
-  zwick variants                                  the variants and their options
-  zwick selfplay --variant dithmarschen --games 20000
-  zwick selfplay --variant grupp --players 3 -o joker_capture=joker_only --policies greedy,random,random
-"""
 
 
 def parse_option(text: str) -> tuple[str, object]:
@@ -112,15 +103,8 @@ def add_rules_args(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="zwick",
-        description="zwick_ai: strategy search for the Zwick card games (Zwicker, Zwikken, Zwicken).",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``variants`` and ``selfplay`` to the ``zwick`` command."""
     p = sub.add_parser("variants", help="list the Zwicker variants and rule options")
     p.set_defaults(func=cmd_variants)
 
@@ -140,21 +124,3 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="folder for summary.json, report.md and scores.csv")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_selfplay)
-    return parser
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 0
-    try:
-        return args.func(args)
-    except ValueError as error:
-        print(f"zwick: error: {error}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,343 @@
+"""One agent interface for the three games, and the registry of agents by spec string.
+
+An agent plays one seat of an OpenSpiel state of ``zwicker``, ``zwikken`` or ``zwicken`` (the games
+of :mod:`zwick_ai.games`). It decides one **whole decision** at a time: in Zwicker a whole move
+(its sub-actions, e.g. ``QS``, ``as 13``, ``take QD``, ``done``), in the trick games one action.
+It must use only what its seat may know: the state object holds the hidden cards too, so search
+agents draw worlds with ``state.resample_from_infostate`` (or the compiled resamplers) and never
+read other hands.
+
+Specs name an agent and its parameters: ``name`` or ``name:key=value,key=value``, e.g.
+``ismcts:iters=2000,c=0.7``. :func:`make_agent` checks names, keys and values and says what is
+valid:
+
+>>> import pyspiel, zwick_ai.games, zwick_ai.agents
+>>> game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+>>> agent = make_agent("random", game, seed=3)
+>>> agent.spec
+'random'
+>>> make_agent("random:iters=5", game)
+Traceback (most recent call last):
+...
+ValueError: agent 'random' has no parameter 'iters'; it takes no parameters
+>>> parse_spec("ismcts:iters=2000,c=0.7")
+('ismcts', {'iters': '2000', 'c': '0.7'})
+"""
+
+from __future__ import annotations
+
+import abc
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from zwick_ai.games import convert
+
+GAMES = ("zwicker", "zwikken", "zwicken")
+
+
+# ------------------------------------------------------------------------------------------------
+# Decisions: the unit an agent chooses
+# ------------------------------------------------------------------------------------------------
+def game_name(game: pyspiel.Game) -> str:
+    """The short name (``zwicker``, ``zwikken``, ``zwicken``) of one of our games."""
+    name = game.get_type().short_name
+    if name not in GAMES:
+        raise ValueError(f"zwick_ai agents play {', '.join(GAMES)}, not {name!r}")
+    return name
+
+
+def decision_over(state: pyspiel.State, player: int) -> bool:
+    """True when ``player``'s current decision is complete: the game moved on to another player,
+    to chance or to the end, or (Zwicker) a whole move has been completed (no sub-actions pending)."""
+    if state.current_player() != player:
+        return True
+    prefix = getattr(state, "move_prefix", None)
+    return prefix is None or not prefix()
+
+
+def legal_decisions(state: pyspiel.State) -> list[tuple[str, list[int]]]:
+    """Every legal whole decision of the player to move, as (readable label, actions).
+
+    Zwicker: every legal whole move (``str(Move)``) with its sub-action sequence, from the start of
+    a turn; the trick games: each legal action with its name."""
+    if state.is_chance_node() or state.is_terminal():
+        raise ValueError("not a decision state")
+    if hasattr(state, "move_prefix"):
+        return [(str(m), acts) for m, acts in convert.legal_moves(state)]
+    p = state.current_player()
+    return [(state.action_to_string(p, a), [a]) for a in state.legal_actions()]
+
+
+def decision_label(state: pyspiel.State, actions: Sequence[int]) -> str:
+    """A readable name of the whole decision ``actions`` taken from ``state`` (before applying)."""
+    if hasattr(state, "move_prefix"):
+        return str(convert.actions_move(state, actions))
+    p = state.current_player()
+    return " ".join(state.action_to_string(p, a) for a in actions)
+
+
+def apply_decision(state: pyspiel.State, actions: Sequence[int]) -> None:
+    """Apply the actions of one whole decision in place, checking that they are legal and that
+    they complete the decision exactly."""
+    player = state.current_player()
+    if player < 0:
+        raise ValueError("not a decision state")
+    for i, a in enumerate(actions):
+        if decision_over(state, player) and i > 0:
+            raise ValueError(f"the decision was complete after {i} of {len(actions)} actions")
+        legal = state.legal_actions()
+        if a not in legal:
+            names = ", ".join(state.action_to_string(player, x) for x in legal[:40])
+            raise ValueError(f"action {a} is not legal here; legal: {names}")
+        state.apply_action(a)
+    if not decision_over(state, player):
+        raise ValueError("the actions do not complete a whole decision")
+
+
+# ------------------------------------------------------------------------------------------------
+# The interface
+# ------------------------------------------------------------------------------------------------
+class Agent(abc.ABC):
+    """An agent for one seat. Construct with :func:`make_agent` (or the class with the game, a
+    seed and its parameters). Lifecycle: ``reset(seed)`` before each deal, then ``act(state)`` at
+    each of its decisions. Every random choice comes from ``self.rng``, seeded by ``reset``."""
+
+    #: registry name, set by :func:`register`
+    name: str = ""
+
+    def __init__(self, game: pyspiel.Game, seed: int = 0, **params: Any):
+        self.game = game
+        self.game_name = game_name(game)
+        self.params = params
+        self.rng = np.random.default_rng(seed)
+        self.seed = seed
+
+    @property
+    def spec(self) -> str:
+        """The canonical spec string (name and every parameter that differs from its default)."""
+        info = _REGISTRY[self.name]
+        given = [f"{p.name}={_fmt(self.params[p.name])}" for p in info.params if self.params[p.name] != p.default]
+        return self.name + (":" + ",".join(given) if given else "")
+
+    def reset(self, seed: int) -> None:
+        """Start a new deal; all randomness of the deal flows from ``seed``."""
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+
+    @abc.abstractmethod
+    def act(self, state: pyspiel.State) -> list[int]:
+        """The actions of one whole decision of ``state.current_player()`` (the state is not changed)."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec}>"
+
+
+class Budget:
+    """A per-decision budget: ``iters`` iterations and/or ``time`` seconds (0 = no limit).
+
+    >>> b = Budget(iters=3, seconds=0)
+    >>> b.start(); [b.more() for _ in range(4)]
+    [True, True, True, False]
+    """
+
+    def __init__(self, iters: int, seconds: float):
+        if iters <= 0 and seconds <= 0:
+            raise ValueError("give a positive iteration count or time budget")
+        self.iters, self.seconds = iters, seconds
+        self.done = 0
+        self.t0 = 0.0
+
+    def start(self) -> None:
+        self.done = 0
+        self.t0 = time.perf_counter()
+
+    def more(self) -> bool:
+        if self.iters > 0 and self.done >= self.iters:
+            return False
+        if self.seconds > 0 and self.done > 0 and time.perf_counter() - self.t0 >= self.seconds:
+            return False
+        self.done += 1
+        return True
+
+
+# ------------------------------------------------------------------------------------------------
+# Registry
+# ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Param:
+    """A parameter of an agent spec: its type (int, float, str or bool), default and meaning."""
+
+    name: str
+    type: type
+    default: Any
+    help: str
+
+    def parse(self, agent: str, text: str) -> Any:
+        try:
+            if self.type is bool:
+                if text.lower() in ("1", "true", "yes", "on"):
+                    return True
+                if text.lower() in ("0", "false", "no", "off"):
+                    return False
+                raise ValueError
+            return self.type(text)
+        except ValueError:
+            raise ValueError(
+                f"agent {agent!r}: {self.name}={text!r} is not a valid {self.type.__name__} ({self.help})"
+            ) from None
+
+
+@dataclass(frozen=True)
+class AgentInfo:
+    """A registered agent: name, class, parameters, games it plays and a one-line summary."""
+
+    name: str
+    cls: type[Agent]
+    params: tuple[Param, ...]
+    games: tuple[str, ...]
+    summary: str
+    check: Callable[[dict[str, Any]], None] | None = field(default=None, compare=False)
+
+    def describe(self) -> str:
+        keys = ", ".join(f"{p.name}={_fmt(p.default)} ({p.help})" for p in self.params)
+        return f"{self.name}: {self.summary}" + (f" Parameters: {keys}." if keys else "")
+
+
+_REGISTRY: dict[str, AgentInfo] = {}
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value).rstrip("0").rstrip(".") if "e" not in repr(value) else repr(value)
+    return str(value)
+
+
+def register(
+    name: str,
+    params: Sequence[Param] = (),
+    games: Sequence[str] = GAMES,
+    summary: str = "",
+    check: Callable[[dict[str, Any]], None] | None = None,
+) -> Callable[[type[Agent]], type[Agent]]:
+    """Class decorator: register an :class:`Agent` under ``name`` with its spec parameters.
+    ``check(params)`` may raise ``ValueError`` for invalid combinations."""
+
+    def deco(cls: type[Agent]) -> type[Agent]:
+        if name in _REGISTRY and _REGISTRY[name].cls is not cls:
+            raise ValueError(f"agent name {name!r} is already registered")
+        cls.name = name
+        doc = (cls.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+        _REGISTRY[name] = AgentInfo(name, cls, tuple(params), tuple(games), summary or doc, check)
+        return cls
+
+    return deco
+
+
+def registered() -> list[AgentInfo]:
+    """Every registered agent (import :mod:`zwick_ai.agents` to register the built-in ones)."""
+    return sorted(_REGISTRY.values(), key=lambda i: i.name)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``name:key=value,...`` into the name and the raw key/value texts."""
+    text = spec.strip()
+    if not text:
+        raise ValueError("empty agent spec")
+    name, _, rest = text.partition(":")
+    out: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"agent spec {spec!r}: expected key=value, got {part!r}")
+        if key.strip() in out:
+            raise ValueError(f"agent spec {spec!r}: {key.strip()!r} given twice")
+        out[key.strip()] = value.strip()
+    return name.strip(), out
+
+
+def agent_params(spec: str) -> tuple[AgentInfo, dict[str, Any]]:
+    """The registered agent of ``spec`` and its full, typed parameters (defaults filled in)."""
+    name, raw = parse_spec(spec)
+    info = _REGISTRY.get(name)
+    if info is None:
+        valid = ", ".join(sorted(_REGISTRY))
+        raise ValueError(f"unknown agent {name!r}; registered agents: {valid}")
+    by_name = {p.name: p for p in info.params}
+    values = {p.name: p.default for p in info.params}
+    for key, text in raw.items():
+        if key not in by_name:
+            keys = ", ".join(by_name) if by_name else None
+            valid = f"valid: {keys}" if keys else "it takes no parameters"
+            raise ValueError(f"agent {name!r} has no parameter {key!r}; {valid}")
+        values[key] = by_name[key].parse(name, text)
+    if info.check is not None:
+        info.check(values)
+    return info, values
+
+
+def make_agent(spec: str, game: pyspiel.Game, seed: int = 0) -> Agent:
+    """Build the agent of ``spec`` for ``game`` (a loaded ``zwicker``/``zwikken``/``zwicken``)."""
+    info, values = agent_params(spec)
+    g = game_name(game)
+    if g not in info.games:
+        raise ValueError(f"agent {info.name!r} plays {', '.join(info.games)}, not {g}")
+    return info.cls(game, seed=seed, **values)
+
+
+# ------------------------------------------------------------------------------------------------
+# OpenSpiel bridges
+# ------------------------------------------------------------------------------------------------
+class AgentBot(pyspiel.Bot):
+    """An :class:`Agent` as an OpenSpiel ``Bot`` (one action per ``step``), e.g. for
+    ``pyspiel.evaluate_bots``. Plans a whole decision and replays it action by action."""
+
+    def __init__(self, agent: Agent):
+        pyspiel.Bot.__init__(self)
+        self.agent = agent
+        self._plan: list[int] = []
+        self._key: tuple[int, ...] | None = None
+
+    def step(self, state: pyspiel.State) -> int:
+        history = tuple(state.history())
+        if self._key is not None and self._plan and history == self._key:
+            a = self._plan.pop(0)
+            self._key = (*history, a)
+            return a
+        plan = list(self.agent.act(state))
+        self._plan = plan[1:]
+        self._key = (*history, plan[0])
+        return plan[0]
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        self._plan, self._key = [], None
+
+    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
+        pass
+
+    def provides_policy(self) -> bool:
+        return False
+
+
+def as_bot(agent: Agent) -> pyspiel.Bot:
+    """Wrap ``agent`` as an OpenSpiel bot."""
+    return AgentBot(agent)
+
+
+def bot_decision(bot: pyspiel.Bot, state: pyspiel.State) -> list[int]:
+    """Let an OpenSpiel ``bot`` choose one whole decision (one ``step`` per sub-action, on a clone)."""
+    player = state.current_player()
+    work = state.clone()
+    actions: list[int] = []
+    while True:
+        a = int(bot.step(work))
+        actions.append(a)
+        work.apply_action(a)
+        if decision_over(work, player):
+            return actions

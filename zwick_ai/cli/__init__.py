@@ -1,0 +1,50 @@
+"""The ``zwick`` command. Each subcommand lives in a module of this package that defines
+``register(subparsers)``; :data:`COMMANDS` lists them in the order ``zwick --help`` shows them.
+
+Run ``zwick --help`` or ``zwick COMMAND --help``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+EPILOG = """examples:
+  zwick variants                                  the variants and their options
+  zwick selfplay --variant dithmarschen --games 20000
+  zwick selfplay --variant grupp --players 3 -o joker_capture=joker_only --policies greedy,random,random
+"""
+
+#: modules of ``zwick_ai.cli`` with a ``register(subparsers)`` function, in help order
+COMMANDS = ["zwicker_cmds"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="zwick",
+        description="zwick_ai: strategy search for the Zwick card games (Zwicker, Zwikken, Zwicken).",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"zwick_ai.cli.{name}").register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return args.func(args)
+    except ValueError as error:
+        print(f"zwick: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,5 @@
+import sys
+
+from zwick_ai.cli import main
+
+sys.exit(main())

@@ -1,0 +1,101 @@
+"""Play one deal of any of our games between agents, seat by seat, and record it.
+
+Chance is a function of the **deal seed** alone, so a deal can be replayed with the seats permuted
+(duplicate play): Zwicker's deal is exactly ``zwicker.deal(rules, seed)`` (the same hands, table
+and stock order), later chance events and every chance event of the trick games are drawn from
+``numpy.random.default_rng([seed, len(history)])`` like the trick engine's own seeded deals.
+Agents are reset with their own seeds, independent of the deal's.
+
+>>> import pyspiel, zwick_ai.games, zwick_ai.agents
+>>> from zwick_ai.agents import make_agent
+>>> game = pyspiel.load_game("zwicker(variant=classic,players=2)")
+>>> rec = play_game(game, [make_agent("greedy", game), make_agent("random", game)], deal_seed=5)
+>>> rec.returns[0] == -rec.returns[1], len(rec.moves) > 10
+(True, True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+import pyspiel
+
+from zwick_ai.agents.base import Agent, apply_decision, decision_label, game_name
+
+
+@dataclass
+class GameRecord:
+    """One played deal: the deal seed, the agent spec at each seat, every whole decision as
+    ``[seat, label, actions]``, the returns per seat, and (Zwicker) points per side."""
+
+    deal_seed: int
+    seats: list[str]
+    moves: list[list] = field(default_factory=list)
+    returns: list[float] = field(default_factory=list)
+    points: list[int] | None = None
+    seconds: list[float] = field(default_factory=list)  # thinking time per seat
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def chance_action(state: pyspiel.State, deal_seed: int) -> int:
+    """The chance outcome of ``state`` under deal seed ``deal_seed`` (see the module docstring)."""
+    outcomes = state.chance_outcomes()
+    ids = np.array([a for a, _ in outcomes])
+    probs = np.array([p for _, p in outcomes])
+    rng = np.random.default_rng([deal_seed, len(state.history())])
+    return int(rng.choice(ids, p=probs / probs.sum()))
+
+
+def deal(game: pyspiel.Game, deal_seed: int) -> pyspiel.State:
+    """The state after the opening chance events of deal ``deal_seed``."""
+    if game_name(game) == "zwicker":
+        from zwick_ai.games import convert
+
+        return convert.state_from_seed(game, deal_seed)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(chance_action(state, deal_seed))
+    return state
+
+
+def play_game(
+    game: pyspiel.Game,
+    agents: Sequence[Agent],
+    deal_seed: int,
+    agent_seeds: Sequence[int] | None = None,
+    labels: bool = True,
+) -> GameRecord:
+    """Play deal ``deal_seed`` with ``agents[seat]`` at each seat; ``agent_seeds[seat]`` (default:
+    derived from the deal seed and the seat) resets each agent. ``labels=False`` skips the readable
+    move names (faster)."""
+    n = game.num_players()
+    if len(agents) != n:
+        raise ValueError(f"{game} needs {n} agents, got {len(agents)}")
+    if agent_seeds is None:
+        agent_seeds = [int(x) for x in np.random.default_rng([deal_seed, 7919]).integers(0, 2**31, size=n)]
+    for agent, s in zip(agents, agent_seeds, strict=True):
+        agent.reset(int(s))
+    rec = GameRecord(int(deal_seed), [a.spec for a in agents], seconds=[0.0] * n)
+    state = deal(game, deal_seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(chance_action(state, deal_seed))
+            continue
+        p = state.current_player()
+        t0 = time.perf_counter()
+        actions = [int(a) for a in agents[p].act(state)]
+        rec.seconds[p] += time.perf_counter() - t0
+        label = decision_label(state, actions) if labels else ""
+        apply_decision(state, actions)
+        rec.moves.append([p, label, actions])
+    rec.returns = [float(x) for x in state.returns()]
+    if hasattr(state, "engine_state"):
+        from zwick_ai import zwicker
+
+        rec.points = [int(x) for x in zwicker.score(state.engine_state())]
+    return rec
