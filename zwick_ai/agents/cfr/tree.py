@@ -1,0 +1,200 @@
+"""The full game tree of a small OpenSpiel game as flat arrays, extracted once through the pyspiel
+API, for the compiled solvers of :mod:`zwick_ai.agents.cfr.exact` and the tree MCCFR of
+:mod:`zwick_ai.agents.cfr.mccfr`.
+
+Nodes are numbered breadth first, so a node's children are contiguous and every child has a
+larger id than its parent: one forward loop visits parents before children (reach
+probabilities), one backward loop children before parents (values). Information-state strings
+are mapped to dense ids; each information set also carries a 64-bit key
+(:func:`string_key`, a hash of the string) under which policy files store it.
+
+Information abstraction (``abstraction="observation"``): information sets are keyed by the
+observation string (``perfect_recall=False``) instead of the information-state string. That merges
+every history that leads to the same current view (own hand, table, won cards, scores, the move
+being built) and forgets the order of earlier plays: an imperfect-recall abstraction, smaller and
+without CFR's guarantees. Best responses (``nash_conv``) still use the true information sets.
+
+>>> import pyspiel
+>>> tree = extract(pyspiel.load_game("kuhn_poker"))
+>>> tree.num_nodes, tree.num_infosets, tree.num_players
+(58, 12, 2)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+import pyspiel
+
+TERMINAL, CHANCE, DECISION = 0, 1, 2
+ABSTRACTIONS = ("none", "observation")
+
+
+def string_key(text: str) -> int:
+    """A non-zero int64 key of an information-state (or observation) string."""
+    k = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little", signed=True)
+    return k or 1
+
+
+@dataclass
+class GameTree:
+    """Flat arrays of a whole game tree (see the module docstring).
+
+    Per node: ``kind`` (TERMINAL, CHANCE, DECISION), ``player``, ``iset`` (policy information set,
+    -1 if none), ``br_iset`` (perfect-recall information set), ``start``/``count`` of its children
+    in the edge arrays, ``returns[node]`` (terminal returns). Per edge: ``child``, ``prob`` (chance
+    probability; 0 at decisions). Per information set: ``iset_player``, ``iset_off``/``iset_n``
+    (its slice of the flat per-action arrays), ``iset_key`` and ``actions`` (flat legal actions)."""
+
+    game: str
+    num_players: int
+    kind: np.ndarray
+    player: np.ndarray
+    iset: np.ndarray
+    br_iset: np.ndarray
+    start: np.ndarray
+    count: np.ndarray
+    returns: np.ndarray
+    child: np.ndarray
+    prob: np.ndarray
+    iset_player: np.ndarray
+    iset_off: np.ndarray
+    iset_n: np.ndarray
+    iset_key: np.ndarray
+    actions: np.ndarray
+    br_player: np.ndarray
+    br_off: np.ndarray
+    br_n: np.ndarray
+    abstraction: str = "none"
+
+    @property
+    def num_nodes(self) -> int:
+        return int(self.kind.shape[0])
+
+    @property
+    def num_infosets(self) -> int:
+        return int(self.iset_player.shape[0])
+
+    @property
+    def num_edges(self) -> int:
+        return int(self.actions.shape[0])
+
+
+class _Ids:
+    """Dense ids of information sets with their player and legal actions."""
+
+    def __init__(self):
+        self.ids: dict[str, int] = {}
+        self.player: list[int] = []
+        self.actions: list[list[int]] = []
+        self.keys: list[int] = []
+
+    def get(self, text: str, player: int, legal: list[int]) -> int:
+        i = self.ids.get(text)
+        if i is None:
+            i = self.ids[text] = len(self.player)
+            self.player.append(player)
+            self.actions.append(legal)
+            self.keys.append(string_key(text))
+        elif self.actions[i] != legal:
+            raise ValueError(f"information set {text[:80]!r} has different legal actions in different states")
+        return i
+
+    def flat(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        n = np.array([len(a) for a in self.actions], np.int64)
+        off = np.concatenate([[0], np.cumsum(n)[:-1]]).astype(np.int64) if len(n) else np.zeros(0, np.int64)
+        acts = np.array([a for row in self.actions for a in row], np.int64)
+        keys = np.array(self.keys, np.int64)
+        return np.array(self.player, np.int64), off, n, keys, acts
+
+
+def extract(game: pyspiel.Game, abstraction: str = "none", max_nodes: int = 2_000_000) -> GameTree:
+    """Walk the whole tree of ``game`` (any sequential OpenSpiel game with explicit chance).
+
+    Raises ``ValueError`` when the tree has more than ``max_nodes`` nodes or ``abstraction`` is not
+    one of :data:`ABSTRACTIONS`."""
+    if abstraction not in ABSTRACTIONS:
+        raise ValueError(f"unknown abstraction {abstraction!r}; valid: {', '.join(ABSTRACTIONS)}")
+    n_players = game.num_players()
+    kind: list[int] = []
+    player: list[int] = []
+    iset: list[int] = []
+    br_iset: list[int] = []
+    start: list[int] = []
+    count: list[int] = []
+    child: list[int] = []
+    prob: list[float] = []
+    terminal_returns: dict[int, list[float]] = {}
+    policy_ids, br_ids = _Ids(), _Ids()
+    frontier = [game.new_initial_state()]
+    next_id = 1
+    for node_id in range(max_nodes + 1):
+        if node_id >= len(frontier):
+            break
+        state = frontier[node_id]
+        frontier[node_id] = None  # free memory as the walk proceeds
+        start.append(len(child))
+        if state.is_terminal():
+            kind.append(TERMINAL)
+            player.append(-1)
+            iset.append(-1)
+            br_iset.append(-1)
+            count.append(0)
+            terminal_returns[node_id] = state.returns()
+            continue
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            kind.append(CHANCE)
+            player.append(-1)
+            iset.append(-1)
+            br_iset.append(-1)
+            acts = [a for a, _ in outcomes]
+            prob.extend(p for _, p in outcomes)
+        else:
+            p = state.current_player()
+            acts = state.legal_actions(p)
+            kind.append(DECISION)
+            player.append(p)
+            info = state.information_state_string(p)
+            b = br_ids.get(info, p, acts)
+            br_iset.append(b)
+            iset.append(policy_ids.get(state.observation_string(p), p, acts) if abstraction != "none" else b)
+            prob.extend([0.0] * len(acts))
+        count.append(len(acts))
+        for a in acts:
+            child.append(next_id)
+            next_id += 1
+            frontier.append(state.child(a))
+        if next_id > max_nodes:
+            raise ValueError(f"{game} has more than {max_nodes} nodes: too large for exact extraction")
+    n = len(kind)
+    returns = np.zeros((n, n_players), np.float64)
+    for node_id, r in terminal_returns.items():
+        returns[node_id] = r
+    ids = policy_ids if abstraction != "none" else br_ids
+    ip, ioff, inn, ikey, acts = ids.flat()
+    bp, boff, bn, _, _ = br_ids.flat()
+    return GameTree(
+        str(game),
+        n_players,
+        np.array(kind, np.int8),
+        np.array(player, np.int64),
+        np.array(iset, np.int64),
+        np.array(br_iset, np.int64),
+        np.array(start, np.int64),
+        np.array(count, np.int64),
+        returns,
+        np.array(child, np.int64),
+        np.array(prob, np.float64),
+        ip,
+        ioff,
+        inn,
+        ikey,
+        acts,
+        bp,
+        boff,
+        bn,
+        abstraction,
+    )
