@@ -2,7 +2,10 @@
 (:func:`make_agent`), baselines, search (PIMC, ISMCTS) and the CFR family, plus bridges to
 OpenSpiel bots. Importing this package registers every built-in agent."""
 
-from zwick_ai.agents import baselines  # noqa: F401  (registers random, greedy)
+from zwick_ai.agents import (
+    baselines,  # noqa: F401  (registers random, greedy)
+    joker_policies,  # noqa: F401  (registers joker)
+)
 from zwick_ai.agents.base import (
     GAMES,
     Agent,

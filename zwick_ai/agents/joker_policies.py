@@ -1,0 +1,432 @@
+"""Joker-usage policies for Zwicker: the greedy heuristic with a rule for when to play a joker.
+
+Every policy scores the legal whole moves with the compiled greedy heuristic
+(:func:`zwick_ai.zwicker.kernels.greedy_value`, documented in :mod:`zwick_ai.agents.baselines`) and
+plays a best one (ties at random). A **joker move** is a move that plays a joker from the hand
+(a valued joker ``X15``..``X30`` or a wild ``XW``); taking a joker *from the table* with another
+card is an ordinary move. The policies differ only in how they score joker moves:
+
+==============  ===================================================================================
+``greedy``      unchanged greedy: a joker capture counts the joker's own points, so greedy happily
+                captures with a joker; it only avoids *trailing* one
+``early``       play a joker as soon as it can capture anything (every joker capture beats every
+                other move)
+``hold``        never play a joker unless forced (every legal move plays a joker) or in the last
+                stage (the stock is empty); there it plays greedy
+``min_points``  play a joker only to capture at least ``k`` points from the table (Zwick bonus
+                included, the joker's own points not), or when forced
+``build``       prefer building with a joker over everything else; never capture or trail with a
+                joker unless forced
+``last_stage``  keep jokers for the last stage (like ``hold``) and there use them at the first
+                capture (like ``early``)
+``random``      uniform over the legal moves (a baseline for the study)
+==============  ===================================================================================
+
+Asking the partner (Großenwiehe) is never chosen unless it is the only legal move. "Forced" falls
+out of the scoring: a penalised joker move is still the best of a list holding only joker moves.
+
+The same scoring runs in three places: :func:`play_deals` (whole hands in compiled code, one policy
+per seat, deals given as deck orders so that the study can move a joker between hands),
+:func:`choose_move` (one position) and the registered agent ``joker:policy=...,k=...`` for
+OpenSpiel tournaments.
+
+>>> from zwick_ai import zwicker
+>>> r = zwicker.rules("dithmarschen")
+>>> out = play_seeds(r, np.arange(20), policies=["hold", "greedy", "hold", "greedy"])
+>>> out.scores.shape, bool((out.scores.sum(axis=1) >= r.card_total).all())
+((20, 2), True)
+>>> parse_policy("min_points:k=3")
+('min_points', 3)
+>>> parse_policy("late")
+Traceback (most recent call last):
+...
+ValueError: unknown joker policy 'late'; valid: random, greedy, early, hold, min_points, build, last_stage
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyspiel
+from numba import njit
+
+from zwick_ai import cards as C
+from zwick_ai.agents.base import Agent, Param, register
+from zwick_ai.games import convert
+from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.layout import (
+    KIND_ASK,
+    KIND_BUILD,
+    KIND_CAPTURE,
+    LOC_STOCK,
+    LOC_WON,
+    M_CARD,
+    M_KIND,
+    M_MASK,
+    M_ZWICK,
+    NC,
+    R_DECK_SIZE,
+    R_IS_VJOKER,
+    R_IS_WILD,
+    R_MAX_STAGES,
+    R_NSIDES,
+    R_PLAYERS,
+    R_POINTS,
+    R_ZWICK_POINTS,
+    S_DEALER,
+    S_DEALT_TO,
+    S_HAND_N,
+    S_LOC,
+    S_NEXT,
+    S_NUNITS,
+    S_PHASE,
+    S_PLIES,
+    S_STAGE,
+    S_STOCK,
+    S_STOCK_LEN,
+    S_STOCK_TOP,
+    S_TO_MOVE,
+    S_UNITS,
+    S_ZWICKS,
+)
+from zwick_ai.zwicker.rules import Rules
+
+#: policy names in code order (the compiled kernels take the index)
+POLICIES = ("random", "greedy", "early", "hold", "min_points", "build", "last_stage")
+P_RANDOM, P_GREEDY, P_EARLY, P_HOLD, P_MIN_POINTS, P_BUILD, P_LAST_STAGE = range(len(POLICIES))
+
+BONUS = 1000.0  # lifts a preferred joker move above every ordinary move (greedy scores are < 100)
+NEVER_ASK = -1e9
+
+# Fields of one joker-play record (:func:`joker_play_info`), one row per joker card.
+J_PLAYED, J_STAGE, J_LAST, J_KIND, J_TAKEN, J_UNITS, J_HAND, J_PLY, J_SEAT = range(9)
+J_FIELDS = 9
+J_NAMES = ("played", "stage", "last_stage", "kind", "points_taken", "table_units", "hand_cards", "ply", "seat")
+
+
+def parse_policy(spec: str) -> tuple[str, int]:
+    """``name`` or ``min_points:k=K`` (also ``min_points=K``) -> (name, k)."""
+    text = spec.strip()
+    name, k = text, 0
+    for sep in (":k=", "="):
+        if sep in text:
+            name, raw = text.split(sep, 1)
+            try:
+                k = int(raw)
+            except ValueError:
+                raise ValueError(f"joker policy {spec!r}: k must be a whole number, not {raw!r}") from None
+            break
+    if name not in POLICIES:
+        raise ValueError(f"unknown joker policy {name!r}; valid: {', '.join(POLICIES)}")
+    if k < 0:
+        raise ValueError(f"joker policy {spec!r}: k must be at least 0")
+    return name, k
+
+
+def policy_label(name: str, k: int) -> str:
+    """The canonical text of a policy (``min_points:k=3``, ``hold``)."""
+    return f"{name}:k={k}" if name == "min_points" else name
+
+
+# ------------------------------------------------------------------------------------------------
+# Compiled scoring
+# ------------------------------------------------------------------------------------------------
+@K.hot
+def is_joker(R, c):
+    return R[R_IS_VJOKER + c] == 1 or R[R_IS_WILD + c] == 1
+
+
+@K.hot
+def last_stage(R, S):
+    """True in the last stage of the hand: nothing more will be dealt."""
+    return S[S_STOCK_TOP] >= S[S_STOCK_LEN] or S[S_STAGE] + 1 >= R[R_MAX_STAGES]
+
+
+@K.hot
+def points_taken(R, S, mv):
+    """Points a capture takes from the table, Zwick bonus included (the played card's not)."""
+    pts = 0
+    if mv[M_KIND] != KIND_CAPTURE:
+        return 0
+    mask = mv[M_MASK]
+    for i in range(S[S_NUNITS]):
+        if (mask >> i) & K.ONE:
+            x = S[S_UNITS + i]
+            while x != -1:
+                pts += R[R_POINTS + x]
+                x = S[S_NEXT + x]
+    return pts + mv[M_ZWICK] * R[R_ZWICK_POINTS]
+
+
+@K.hot
+def policy_value(R, S, mv, policy, k):
+    """The score of move ``mv`` under joker policy ``policy`` (higher is better)."""
+    kind = mv[M_KIND]
+    if kind == KIND_ASK:
+        return NEVER_ASK
+    base = K.greedy_value(R, S, mv)
+    if policy == P_GREEDY or not is_joker(R, mv[M_CARD]):
+        return base
+    capture = kind == KIND_CAPTURE
+    if policy == P_EARLY:
+        return base + BONUS if capture else base
+    if policy == P_HOLD:
+        return base if last_stage(R, S) else base - BONUS
+    if policy == P_MIN_POINTS:
+        return base if capture and points_taken(R, S, mv) >= k else base - BONUS
+    if policy == P_BUILD:
+        return base + BONUS if kind == KIND_BUILD else base - BONUS
+    # P_LAST_STAGE
+    if not last_stage(R, S):
+        return base - BONUS
+    return base + BONUS if capture else base
+
+
+@K.hot
+def choose_move(R, S, buf, n, policy, k):
+    """Index of the move of ``buf[:n]`` that ``policy`` plays (ties at random via ``np.random``)."""
+    if policy == P_RANDOM:
+        return np.random.randint(n)
+    best = -1e18
+    ties = 0
+    pick = 0
+    for i in range(n):
+        v = policy_value(R, S, buf[i], policy, k)
+        if v > best + 1e-9:
+            best = v
+            ties = 1
+            pick = i
+        elif abs(v - best) <= 1e-9:
+            ties += 1
+            if np.random.randint(ties) == 0:  # reservoir tie-break, as the greedy playouts
+                pick = i
+    return pick
+
+
+@njit(cache=True)
+def policy_values(R, S, rows, policy, k):
+    """Scores of every row of ``rows`` under ``policy`` (for the agent and tests)."""
+    out = np.empty(rows.shape[0], np.float64)
+    for i in range(rows.shape[0]):
+        out[i] = policy_value(R, S, rows[i], policy, k)
+    return out
+
+
+@K.hot
+def joker_play_info(R, S, mv, out):
+    """Fill ``out`` (J_FIELDS) with the situation in which ``mv`` plays a joker, before it is played."""
+    out[J_PLAYED] = 1
+    out[J_STAGE] = S[S_STAGE]
+    out[J_LAST] = 1 if last_stage(R, S) else 0
+    out[J_KIND] = mv[M_KIND]
+    out[J_TAKEN] = points_taken(R, S, mv)
+    out[J_UNITS] = S[S_NUNITS]
+    out[J_HAND] = S[S_HAND_N + S[S_TO_MOVE]]
+    out[J_PLY] = S[S_PLIES]
+    out[J_SEAT] = S[S_TO_MOVE]
+
+
+# ------------------------------------------------------------------------------------------------
+# Compiled deals and playouts
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def deal_orders(R, seeds):
+    """(orders[N, deck], dealers[N]) of the engine's seeded deals (``zwicker.deal(rules, seed)``)."""
+    n = seeds.shape[0]
+    orders = np.empty((n, R[R_DECK_SIZE]), np.int64)
+    dealers = np.empty(n, np.int64)
+    for h in range(n):
+        order, dealer = K.deal_order(R, seeds[h])
+        orders[h] = order
+        dealers[h] = dealer
+    return orders, dealers
+
+
+@njit(cache=True)
+def deal_map(R, order, dealer):
+    """(seat[NC], stage[NC]) each card of deck ``order`` is dealt to and in which stage (seat -1:
+    table or never dealt; stage -1: never dealt). Later stages depend only on the stock left, so a
+    dry deal that empties the hands after each stage reproduces them."""
+    S = K.empty_state(R)
+    n = order.shape[0]
+    for i in range(n):
+        S[S_STOCK + i] = order[i]
+        S[S_LOC + order[i]] = LOC_STOCK
+    S[S_STOCK_TOP] = 0
+    S[S_STOCK_LEN] = n
+    S[S_DEALER] = dealer
+    stage = np.full(NC, -1, np.int64)
+    stage_no = 0
+    while S[S_STOCK_TOP] < n and stage_no < R[R_MAX_STAGES]:
+        S[S_STAGE] = stage_no
+        top = S[S_STOCK_TOP]
+        K.deal_stage(R, S)
+        for i in range(top, S[S_STOCK_TOP]):
+            stage[order[i]] = stage_no
+        for p in range(R[R_PLAYERS]):
+            S[S_HAND_N + p] = 0
+        stage_no += 1
+    seat = np.full(NC, -1, np.int64)
+    for c in range(NC):
+        seat[c] = S[S_DEALT_TO + c]
+    return seat, stage
+
+
+@njit(cache=True)
+def play_deals(R, orders, dealers, play_seeds, policies, ks):
+    """Play one hand per deck order (``orders[h]`` dealt by ``dealers[h]``), seat p using joker
+    policy ``policies[p]`` with parameter ``ks[p]``; ``np.random`` is seeded with ``play_seeds[h]``
+    for the tie-breaks and random play.
+
+    Returns (scores[N, sides], zwicks[N, sides], won_side[N, NC], dealt_to[N, NC],
+    jplays[N, NC, J_FIELDS]): ``jplays[h, c]`` describes where joker ``c`` was played from a hand
+    (``J_PLAYED`` = 0 when it never was)."""
+    n = orders.shape[0]
+    ns = R[R_NSIDES]
+    scores = np.zeros((n, ns), np.int64)
+    zwicks = np.zeros((n, ns), np.int64)
+    won_side = np.full((n, NC), -1, np.int8)
+    dealt = np.full((n, NC), -1, np.int8)
+    jplays = np.zeros((n, NC, J_FIELDS), np.int64)
+    W = K.new_workspace()
+    buf, X = K.new_buffers()
+    for h in range(n):
+        S = K.empty_state(R)
+        K.start_hand(R, S, orders[h], dealers[h], W)
+        np.random.seed(play_seeds[h])
+        while S[S_PHASE] != K.PHASE_OVER:
+            buf, X, m = K.gen_moves(R, S, buf, W, X)
+            if m == 0:
+                raise ValueError("no legal move in a running hand")
+            p = S[S_TO_MOVE]
+            i = choose_move(R, S, buf, m, policies[p], ks[p])
+            c = buf[i, M_CARD]
+            if buf[i, M_KIND] != KIND_ASK and is_joker(R, c):
+                joker_play_info(R, S, buf[i], jplays[h, c])
+            K.apply_move(R, S, buf[i], W)
+        sc = K.score(R, S)
+        for s in range(ns):
+            scores[h, s] = sc[s]
+            zwicks[h, s] = S[S_ZWICKS + s]
+        for c in range(NC):
+            loc = S[S_LOC + c]
+            if LOC_WON <= loc < LOC_WON + ns:
+                won_side[h, c] = loc - LOC_WON
+            dealt[h, c] = S[S_DEALT_TO + c]
+    return scores, zwicks, won_side, dealt, jplays
+
+
+@dataclass
+class Deals:
+    """Outcome of :func:`play_orders`: arrays as returned by :func:`play_deals` plus the dealers."""
+
+    scores: np.ndarray
+    zwicks: np.ndarray
+    won_side: np.ndarray
+    dealt_to: np.ndarray
+    jplays: np.ndarray
+    dealers: np.ndarray
+
+
+def policy_arrays(policies: Sequence[str], players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Policy codes and k parameters for every seat from one spec or one spec per seat."""
+    specs = list(policies)
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise ValueError(f"give one joker policy or one per seat ({players}), not {len(specs)}")
+    parsed = [parse_policy(s) for s in specs]
+    return (
+        np.array([POLICIES.index(n) for n, _ in parsed], np.int64),
+        np.array([k for _, k in parsed], np.int64),
+    )
+
+
+def play_seed_of(seeds: np.ndarray) -> np.ndarray:
+    """The playout seed of each deal seed (as ``kernels.play_hands`` derives it)."""
+    return (np.asarray(seeds, np.int64) * 69069 + 12345) % 4294967296
+
+
+def play_orders(
+    rules: Rules, orders: np.ndarray, dealers: np.ndarray, play_seeds: np.ndarray, policies: Sequence[str]
+) -> Deals:
+    """Play explicit deals (deck orders and dealers) with one joker policy spec per seat."""
+    pol, ks = policy_arrays(policies, rules.players)
+    out = play_deals(rules.array(), orders, np.asarray(dealers, np.int64), np.asarray(play_seeds, np.int64), pol, ks)
+    return Deals(*out, dealers=np.asarray(dealers, np.int64))
+
+
+def play_seeds(rules: Rules, seeds: np.ndarray, policies: Sequence[str]) -> Deals:
+    """Play the seeded deals ``zwicker.deal(rules, seed)`` with one joker policy spec per seat."""
+    seeds = np.asarray(seeds, np.int64)
+    orders, dealers = deal_orders(rules.array(), seeds)
+    return play_orders(rules, orders, dealers, play_seed_of(seeds), policies)
+
+
+def joker_cards(rules: Rules) -> list[int]:
+    """The joker card ids of the rule set's deck."""
+    return [c for c in rules.deck if C.is_valued_joker(c) or C.is_wild_joker(c)]
+
+
+# ------------------------------------------------------------------------------------------------
+# The agent
+# ------------------------------------------------------------------------------------------------
+def _check(params: dict) -> None:
+    parse_policy(policy_label(params["policy"], params["k"]))
+
+
+@register(
+    "joker",
+    params=[
+        Param("policy", str, "hold", "joker policy: " + ", ".join(POLICIES)),
+        Param("k", int, 3, "min_points: least table points a joker capture must take"),
+    ],
+    games=("zwicker",),
+    summary="Zwicker greedy with a joker-usage policy (early, hold, min_points, build, last_stage).",
+    check=_check,
+)
+class JokerAgent(Agent):
+    """Zwicker greedy play with a joker-usage policy (module docstring), scored by the same
+    compiled :func:`policy_value` as the compiled playouts.
+
+    >>> import pyspiel, zwick_ai.games
+    >>> from zwick_ai.agents.base import make_agent
+    >>> game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+    >>> agent = make_agent("joker:policy=min_points,k=4", game, seed=1)
+    >>> agent.spec, len(agent.act(convert.state_from_seed(game, 2))) >= 1
+    ('joker:policy=min_points,k=4', True)
+    """
+
+    def __init__(self, game: pyspiel.Game, seed: int = 0, **params):
+        super().__init__(game, seed, **params)
+        self.code = POLICIES.index(params["policy"])
+
+    def act(self, state: pyspiel.State) -> list[int]:
+        rows = state.candidate_rows()
+        if self.code == P_RANDOM:
+            return convert.move_actions(state, rows[int(self.rng.integers(len(rows)))])
+        values = policy_values(state.rules.array(), state.engine_state().arr, rows, self.code, self.params["k"])
+        best = np.flatnonzero(values >= values.max() - 1e-9)
+        return convert.move_actions(state, rows[int(best[self.rng.integers(len(best))])])
+
+
+__all__ = [
+    "POLICIES",
+    "Deals",
+    "JokerAgent",
+    "choose_move",
+    "deal_map",
+    "deal_orders",
+    "joker_cards",
+    "joker_play_info",
+    "parse_policy",
+    "play_deals",
+    "play_orders",
+    "play_seeds",
+    "policy_arrays",
+    "policy_label",
+    "policy_value",
+    "policy_values",
+]
