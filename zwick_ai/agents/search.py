@@ -1,0 +1,110 @@
+"""Search agents for the three games: ``ismcts`` (single-observer information-set MCTS) and
+``pimc`` (perfect-information Monte Carlo: search sampled worlds, vote).
+
+Both sample worlds consistent with the searching seat's information only (never the hidden cards
+of the state they are given) and run their whole search in compiled code. They dispatch by game to
+a backend module with the functions ``ismcts_decision(state, params, rng)`` and
+``pimc_decision(state, params, rng)``: :mod:`zwick_ai.agents.zwicker_search` for ``zwicker``
+(whole moves; its docstring describes the algorithms, the reward scale [-1, 1] on which ``c``
+acts, and the PIMC vote) and ``zwick_ai.agents.tricks_search`` for ``zwikken``/``zwicken``.
+Backends are imported when first needed, so a missing one gives a clear error.
+
+>>> import pyspiel, zwick_ai.games
+>>> from zwick_ai.agents.base import make_agent
+>>> game = pyspiel.load_game("zwicker(variant=classic,players=2)")
+>>> make_agent("ismcts:iters=50,rollout=greedy", game, seed=1).spec
+'ismcts:iters=50,rollout=greedy'
+>>> make_agent("ismcts:rollout=smart", game)
+Traceback (most recent call last):
+...
+ValueError: rollout='smart' is not valid; valid: random, greedy
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+import pyspiel
+
+from zwick_ai.agents.base import Agent, Param, register
+
+ROLLOUTS = ("random", "greedy")
+BACKENDS = {
+    "zwicker": "zwick_ai.agents.zwicker_search",
+    "zwikken": "zwick_ai.agents.tricks_search",
+    "zwicken": "zwick_ai.agents.tricks_search",
+}
+
+
+def backend(game_name: str) -> ModuleType:
+    """The search backend module of ``game_name`` (imported on first use)."""
+    name = BACKENDS.get(game_name)
+    if name is None:
+        raise ValueError(f"no search backend for {game_name!r}; valid games: {', '.join(BACKENDS)}")
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name != name:
+            raise
+        raise ValueError(f"the search backend {name} for {game_name} is not installed") from None
+
+
+def check_params(params: dict[str, Any]) -> None:
+    """Raise ``ValueError`` naming what is valid for a bad rollout, ``c``, ``worlds`` or budget."""
+    if params["rollout"] not in ROLLOUTS:
+        raise ValueError(f"rollout={params['rollout']!r} is not valid; valid: {', '.join(ROLLOUTS)}")
+    if params["c"] < 0:
+        raise ValueError(f"c={params['c']} is not valid; the exploration constant must be >= 0")
+    if params.get("worlds", 1) <= 0:
+        raise ValueError(f"worlds={params['worlds']} is not valid; give at least one world")
+    if params["iters"] < 0 or params.get("time", 0.0) < 0:
+        raise ValueError("iters and time must be >= 0")
+    if params["iters"] == 0 and params.get("time", 0.0) == 0:
+        raise ValueError("give a positive iteration count (iters) or time budget (time, seconds)")
+
+
+C_HELP = "UCB exploration constant on rewards scaled to [-1, 1]"
+ROLLOUT_HELP = "rollout policy: random or greedy"
+
+
+@register(
+    "ismcts",
+    params=[
+        Param("iters", int, 1000, "iterations per decision (0 = only the time budget)"),
+        Param("time", float, 0.0, "seconds per decision (0 = none)"),
+        Param("c", float, 0.7, C_HELP),
+        Param("rollout", str, "random", ROLLOUT_HELP),
+    ],
+    summary="single-observer information-set MCTS over whole decisions, compiled.",
+    check=check_params,
+)
+class IsmctsAgent(Agent):
+    """Single-observer ISMCTS (Cowling, Powley, Whitehouse 2012): a fresh consistent world per
+    iteration, UCB with availability counts, random or greedy rollouts."""
+
+    def act(self, state: pyspiel.State) -> list[int]:
+        return [int(x) for x in backend(self.game_name).ismcts_decision(state, self.params, self.rng)]
+
+
+@register(
+    "pimc",
+    params=[
+        Param("worlds", int, 20, "sampled worlds per decision"),
+        Param("iters", int, 200, "UCT iterations per world"),
+        Param("c", float, 0.7, C_HELP),
+        Param("rollout", str, "random", ROLLOUT_HELP),
+    ],
+    summary="perfect-information Monte Carlo: UCT on sampled worlds, vote by visit shares.",
+    check=check_params,
+)
+class PimcAgent(Agent):
+    """PIMC: perfect-information UCT on each of ``worlds`` sampled worlds; the move with the
+    largest sum of root visit shares is played."""
+
+    def act(self, state: pyspiel.State) -> list[int]:
+        return [int(x) for x in backend(self.game_name).pimc_decision(state, self.params, self.rng)]
+
+
+__all__ = ["BACKENDS", "ROLLOUTS", "IsmctsAgent", "PimcAgent", "backend", "check_params"]

@@ -1,0 +1,543 @@
+"""Compiled ISMCTS and PIMC for Zwicker: the search backend of the ``ismcts`` and ``pimc`` agents.
+
+**ISMCTS** is single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012) over
+whole engine moves. Every iteration
+
+1. *determinizes*: draws a whole world (the other hands and the stock order) uniformly from those
+   consistent with the searching player's information, by the exact rejection sampler of
+   :func:`zwick_ai.games.zwicker_actions.resample_k` (its stage-start state, constraints and
+   pre-filter are prepared once per decision; each draw is a uniform permutation of the hidden
+   cards accepted when the current stage replays identically). If ``tries`` draws in a row are
+   rejected, that iteration takes its world from a Markov chain of card swaps that keeps only
+   consistent deals (the resampler's own fallback, started once from the true deal);
+2. *selects* with UCB among the children whose moves are legal in this world, counting for each
+   child how often it was available (``Q/n + c * sqrt(ln(avail)/n)``);
+3. *expands* one untried move of this world (uniformly at random);
+4. *rolls out* to the end of the hand in compiled code (``random`` or the ``greedy`` policy of
+   :mod:`zwick_ai.zwicker.kernels`);
+5. *backs up* the reward of the side that moved into each node (partners share a side's reward).
+
+The reward of a side is its return scaled to [-1, 1]: with ``NS`` sides and points ``s_k``,
+``(NS * s_k - sum(s)) / ((NS - 1) * T)`` clipped to [-1, 1], where ``T`` is the points for cards
+and most cards (Zwicks come on top, hence the clip); with two sides that is the point difference
+over ``T``. Under ``utility=win_loss`` it is the game's return divided by ``NS - 1``. The
+exploration constant ``c`` applies to these rewards.
+
+Tree nodes are identified by what their move does, not by a row index of some world's move list:
+(kind, card, value, the cards taken as card ids, the anchor card of the unit built on, owner) and
+the parent node. They live in preallocated arrays with an open-addressing hash map from
+(parent, move) to node; one iteration adds at most one node, so ``iters + 1`` nodes suffice.
+
+**PIMC** samples ``worlds`` worlds with the same determinizer and runs the same search on each
+fixed world (perfect-information UCT, ``iters`` iterations each), then votes: each root move
+scores the sum over worlds of its share of the root visits; the highest sum wins (ties: the
+higher mean reward over all its visits, then the first legal move).
+
+The search loop of one decision runs inside compiled code; Python only checks the clock between
+batches of iterations under a time budget and converts the chosen engine move to sub-actions.
+
+>>> import pyspiel, zwick_ai.games
+>>> from zwick_ai.agents.search import check_params
+from zwick_ai.games import convert
+>>> game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+>>> state = convert.state_from_seed(game, 3)
+>>> params = {"iters": 50, "time": 0.0, "c": 0.7, "rollout": "random"}
+>>> acts = ismcts_decision(state, params, np.random.default_rng(1))
+>>> acts == ismcts_decision(state, params, np.random.default_rng(1))
+True
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+import pyspiel
+from numba import njit
+
+from zwick_ai.agents.search import check_params
+from zwick_ai.games import convert
+from zwick_ai.games import zwicker_actions as ZA
+from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.layout import (
+    KIND_BUILD,
+    KIND_CAPTURE,
+    M_CARD,
+    M_KIND,
+    M_MASK,
+    M_OWNER,
+    M_TARGET,
+    M_VALUE,
+    MAX_HAND,
+    NC,
+    R_NSIDES,
+    R_PLAYERS,
+    R_SIDE_OF,
+    S_HAND_N,
+    S_HANDS,
+    S_NEXT,
+    S_NUNITS,
+    S_PHASE,
+    S_STOCK,
+    S_STOCK_LEN,
+    S_STOCK_TOP,
+    S_TO_MOVE,
+    S_UNITS,
+)
+
+TRIES = 2000  # rejected draws in a row before an iteration takes the Markov chain's world
+MAX_DEPTH = 2 * NC + 16  # whole moves in one hand, with room for questions
+
+# Node key columns (one row per node).
+NK_PARENT = 0
+NK_KIND = 1
+NK_CARD = 2
+NK_VALUE = 3
+NK_TAKEN_LO = 4  # cards taken, bits of card ids 0..63
+NK_TAKEN_HI = 5  # bits of card ids 64..
+NK_TARGET = 6  # anchor card of the unit built on, -1 new
+NK_OWNER = 7
+NKW = 8
+
+# Search counters (``meta``).
+MT_NODES = 0
+MT_ITERS = 1
+MT_CHAIN = 2  # iterations whose world came from the Markov chain
+MT_DRAWS = 3  # permutations drawn (accepted or not)
+MT_SIZE = 4
+
+
+# ------------------------------------------------------------------------------------------------
+# Determinization
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def det_setup(G, a, p, W):
+    """What stays fixed while worlds are drawn for player ``p`` (to move, no partial move) from the
+    OpenSpiel state array ``a``: (hidden seats, cards each, the true hidden cards, first ply of the
+    stage, the stage-start state, constraints, and the constraints' later-card offsets and cards).
+    The same preparation as :func:`~zwick_ai.games.zwicker_actions.resample_k`."""
+    R = G[: ZA.RULES_SIZE]
+    S = a[: ZA.SS]
+    players = R[R_PLAYERS]
+    nh = 0
+    for q in range(players):
+        if q != p and S[S_HAND_N + q] > 0:
+            nh += 1
+    hidden = np.empty(nh, np.int64)
+    need = np.empty(nh, np.int64)
+    h = 0
+    for q in range(players):
+        if q != p and S[S_HAND_N + q] > 0:
+            hidden[h] = q
+            need[h] = S[S_HAND_N + q]
+            h += 1
+    nstock = S[S_STOCK_LEN] - S[S_STOCK_TOP]
+    truth = np.empty(need.sum() + nstock, np.int64)
+    k = 0
+    for h in range(nh):
+        q = hidden[h]
+        for i in range(S[S_HAND_N + q]):
+            truth[k] = S[S_HANDS + q * MAX_HAND + i]
+            k += 1
+    for pos in range(S[S_STOCK_TOP], S[S_STOCK_LEN]):
+        truth[k] = S[S_STOCK + pos]
+        k += 1
+    t0 = ZA._stage_start(a)
+    S0 = ZA._stage_start_state(R, a, t0, W)
+    cons = ZA._constraints(R, a, S0, t0, W)
+    later, flat = ZA._later_cards(a, cons)
+    return hidden, need, truth, t0, S0, cons, later, flat
+
+
+@njit(cache=True)
+def det_draw(G, a, p, hidden, need, t0, S0, cons, later, flat, cards, chain, tries, meta, W):
+    """One world for player ``p``: an engine state equal to the real one except for the hidden
+    cards. ``cards`` is permuted in place (exact rejection sampling, at most ``tries`` draws);
+    when every draw is rejected, ``chain`` (a consistent assignment) takes one sweep of swaps
+    and gives the world."""
+    R = G[: ZA.RULES_SIZE]
+    CD = G[ZA.GB_CD : ZA.GB_CD + ZA.CODEC_SIZE]
+    total = cards.shape[0]
+    buf = np.empty(NC + 8, np.int64)
+    choice = np.empty(64, np.int64)
+    S0w = S0.copy()
+    for _ in range(tries):
+        meta[MT_DRAWS] += 1
+        for i in range(total - 1, 0, -1):
+            j = np.random.randint(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        if not ZA._prefilter(R, cons, later, flat, cards, hidden, need, -1, -1, buf, choice):
+            continue
+        ZA._world(R, a, S0, S0w, p, -1, -1, t0, cards, hidden, need)
+        Sw = ZA._replay_ok(R, a, CD, S0w, t0, W)
+        if Sw.shape[0] > 0:
+            return Sw
+    meta[MT_CHAIN] += 1
+    nh = hidden.shape[0]
+    slot = np.empty(total, np.int64)
+    k = 0
+    for h in range(nh):
+        for _ in range(need[h]):
+            slot[k] = h
+            k += 1
+    while k < total:
+        slot[k] = nh
+        k += 1
+    for _ in range(total if total > 1 else 0):
+        i = np.random.randint(total)
+        j = np.random.randint(total)
+        if slot[i] == slot[j] and slot[i] < nh:
+            continue
+        chain[i], chain[j] = chain[j], chain[i]
+        ok = ZA._prefilter(R, cons, later, flat, chain, hidden, need, -1, -1, buf, choice)
+        if ok:
+            ZA._world(R, a, S0, S0w, p, -1, -1, t0, chain, hidden, need)
+            ok = ZA._replay_ok(R, a, CD, S0w, t0, W).shape[0] > 0
+        if not ok:
+            chain[i], chain[j] = chain[j], chain[i]
+    ZA._world(R, a, S0, S0w, p, -1, -1, t0, chain, hidden, need)
+    return ZA._replay_ok(R, a, CD, S0w, t0, W)
+
+
+# ------------------------------------------------------------------------------------------------
+# Move keys and the node hash map
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def unit_cards(S, lo, hi):
+    """Per table unit: the bit masks of its card ids (``lo``: ids 0..63, ``hi``: 64..)."""
+    for i in range(S[S_NUNITS]):
+        x = S[S_UNITS + i]
+        ml = np.int64(0)
+        mh = np.int64(0)
+        while x != -1:
+            if x < 64:
+                ml |= np.int64(1) << x
+            else:
+                mh |= np.int64(1) << (x - 64)
+            x = S[S_NEXT + x]
+        lo[i] = ml
+        hi[i] = mh
+
+
+@njit(cache=True)
+def move_key(S, row, lo, hi, parent, out):
+    """The key of move ``row`` in ``S`` under ``parent``: what the move does, in card ids."""
+    out[NK_PARENT] = parent
+    out[NK_KIND] = row[M_KIND]
+    out[NK_CARD] = row[M_CARD]
+    out[NK_VALUE] = row[M_VALUE]
+    tl = np.int64(0)
+    th = np.int64(0)
+    if row[M_KIND] == KIND_CAPTURE:
+        m = row[M_MASK]
+        for i in range(S[S_NUNITS]):
+            if (m >> i) & 1:
+                tl |= lo[i]
+                th |= hi[i]
+    out[NK_TAKEN_LO] = tl
+    out[NK_TAKEN_HI] = th
+    t = row[M_TARGET]
+    out[NK_TARGET] = S[S_UNITS + t] if row[M_KIND] == KIND_BUILD and t >= 0 else -1
+    out[NK_OWNER] = row[M_OWNER] if row[M_KIND] >= KIND_BUILD else -1
+
+
+@njit(cache=True)
+def key_hash(key):
+    h = np.uint64(1469598103934665603)
+    for j in range(NKW):
+        h = (h ^ np.uint64(key[j] & 0xFFFFFFFFFFFF)) * np.uint64(1099511628211)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@njit(cache=True)
+def lookup(H, NKEY, key):
+    """(node id or -1, hash slot where it is or would go)."""
+    mask = np.uint64(H.shape[0] - 1)
+    s = key_hash(key) & mask
+    while True:
+        n = H[s]
+        if n < 0:
+            return -1, s
+        same = True
+        for j in range(NKW):
+            if NKEY[n, j] != key[j]:
+                same = False
+                break
+        if same:
+            return n, s
+        s = (s + np.uint64(1)) & mask
+
+
+# ------------------------------------------------------------------------------------------------
+# The search
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def new_tree(cap):
+    """Preallocated tree for ``cap`` nodes: (keys, player who moved in, visits, availability,
+    reward sums, hash map, counters). Node 0 is the root."""
+    NKEY = np.zeros((cap, NKW), np.int64)
+    NPL = np.full(cap, -1, np.int64)
+    NV = np.zeros(cap, np.int64)
+    NA = np.zeros(cap, np.int64)
+    NQ = np.zeros(cap, np.float64)
+    hc = 16
+    while hc < 2 * cap:
+        hc *= 2
+    H = np.full(hc, -1, np.int64)
+    meta = np.zeros(MT_SIZE, np.int64)
+    meta[MT_NODES] = 1
+    NKEY[0, NK_PARENT] = -1
+    return NKEY, NPL, NV, NA, NQ, H, meta
+
+
+@njit(cache=True)
+def side_rewards(R, S, win_loss, total):
+    """Reward of each side at the end of the hand, in [-1, 1] (module docstring)."""
+    sc = K.score(R, S)
+    ns = R[R_NSIDES]
+    out = np.zeros(ns, np.float64)
+    if win_loss:
+        top = sc.max()
+        k = 0
+        for s in range(ns):
+            k += sc[s] == top
+        for s in range(ns):
+            out[s] = ((ns - k) if sc[s] == top else -k) / (ns - 1)
+        return out
+    tot = sc.sum()
+    for s in range(ns):
+        out[s] = min(1.0, max(-1.0, (ns * sc[s] - tot) / ((ns - 1) * total)))
+    return out
+
+
+@njit(cache=True)
+def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, cards, chain, W):
+    """Run ``iters`` iterations on ``tree`` for player ``p`` of OpenSpiel state array ``a``.
+    ``world``: a fixed engine state to search (PIMC), or an empty array to determinize every
+    iteration (ISMCTS) with ``det`` (from :func:`det_setup`)."""
+    R = G[: ZA.RULES_SIZE]
+    NKEY, NPL, NV, NA, NQ, H, meta = tree
+    hidden, need, truth, t0, S0, cons, later, flat = det
+    cap = NV.shape[0]
+    players = R[R_PLAYERS]
+    policies = np.full(players, policy, np.int64)
+    buf, X = K.new_buffers()
+    key = np.zeros(NKW, np.int64)
+    lo = np.zeros(64, np.int64)
+    hi = np.zeros(64, np.int64)
+    path = np.zeros(MAX_DEPTH + 1, np.int64)
+    kid = np.empty(64, np.int64)
+    fixed = world.shape[0] > 0
+    for _ in range(iters):
+        if fixed:
+            S = world.copy()
+        else:
+            S = det_draw(G, a, p, hidden, need, t0, S0, cons, later, flat, cards, chain, tries, meta, W)
+        node = 0
+        depth = 0
+        path[0] = 0
+        while S[S_PHASE] != K.PHASE_OVER:
+            buf, X, n = K.gen_moves(R, S, buf, W, X)
+            if kid.shape[0] < n:
+                kid = np.empty(2 * n, np.int64)
+            unit_cards(S, lo, hi)
+            untried = 0
+            pick = -1
+            for k in range(n):
+                move_key(S, buf[k], lo, hi, node, key)
+                child, _ = lookup(H, NKEY, key)
+                kid[k] = child
+                if child < 0:
+                    untried += 1
+                    if np.random.randint(untried) == 0:  # uniform among the untried moves
+                        pick = k
+            if untried > 0 and meta[MT_NODES] < cap:
+                move_key(S, buf[pick], lo, hi, node, key)
+                _, slot = lookup(H, NKEY, key)
+                child = meta[MT_NODES]
+                meta[MT_NODES] += 1
+                NKEY[child, :] = key
+                NPL[child] = S[S_TO_MOVE]
+                NA[child] = 1
+                H[slot] = child
+                K.apply_move(R, S, buf[pick], W)
+                depth += 1
+                path[depth] = child
+                break
+            # UCB over the children available in this world; each counts one more availability.
+            best = -1.0e300
+            best_k = -1
+            for k in range(n):
+                child = kid[k]
+                if child < 0:
+                    continue
+                NA[child] += 1
+                v = NQ[child] / NV[child] + c * np.sqrt(np.log(NA[child]) / NV[child])
+                if v > best:
+                    best = v
+                    best_k = k
+            if best_k < 0:
+                break  # the tree is full and nothing here is in it: roll out from this node
+            K.apply_move(R, S, buf[best_k], W)
+            node = kid[best_k]
+            depth += 1
+            path[depth] = node
+        if S[S_PHASE] != K.PHASE_OVER:
+            K.play_out(R, S, policies, W)
+        rew = side_rewards(R, S, win_loss, total)
+        NV[0] += 1
+        for d in range(1, depth + 1):
+            nd = path[d]
+            NV[nd] += 1
+            NQ[nd] += rew[R[R_SIDE_OF + NPL[nd]]]
+        meta[MT_ITERS] += 1
+
+
+@njit(cache=True)
+def root_stats(S, rows, tree):
+    """Visits and reward sums of the root children for the legal move ``rows`` of the real
+    state ``S`` (0 for a move the search never tried)."""
+    NKEY, NPL, NV, NA, NQ, H, meta = tree
+    n = rows.shape[0]
+    visits = np.zeros(n, np.int64)
+    qsum = np.zeros(n, np.float64)
+    lo = np.zeros(64, np.int64)
+    hi = np.zeros(64, np.int64)
+    key = np.zeros(NKW, np.int64)
+    unit_cards(S, lo, hi)
+    for k in range(n):
+        move_key(S, rows[k], lo, hi, 0, key)
+        child, _ = lookup(H, NKEY, key)
+        if child >= 0:
+            visits[k] = NV[child]
+            qsum[k] = NQ[child]
+    return visits, qsum
+
+
+# ------------------------------------------------------------------------------------------------
+# Python entry points (the backend interface of zwick_ai.agents.search)
+# ------------------------------------------------------------------------------------------------
+class _Setup:
+    """The arrays one decision's searches share."""
+
+    def __init__(self, state: pyspiel.State, rng: np.random.Generator):
+        if state.is_chance_node() or state.is_terminal():
+            raise ValueError("not a decision state")
+        if state.move_prefix():
+            raise ValueError("a move is in progress; search decides whole moves from the start of a turn")
+        t = state.tables
+        self.G = t.G
+        self.a = state._a
+        self.p = state.current_player()
+        self.W = np.zeros(K.WS_SIZE, np.int64)
+        self.R = state.rules.array()
+        self.win_loss = t.win_loss
+        self.total = float(state.rules.card_total)
+        self.rows = state.candidate_rows()
+        self.real = self.a[: ZA.SS]
+        self.det = det_setup(self.G, self.a, self.p, self.W)
+        self.cards = self.det[2].copy()
+        self.chain = self.det[2].copy()
+        self.seed = int(rng.integers(2**31))
+        _seed(self.seed)
+
+    def run(self, tree, world: np.ndarray, iters: int, params: dict[str, Any]) -> None:
+        policy = K.POLICY_GREEDY if params["rollout"] == "greedy" else K.POLICY_RANDOM
+        search(
+            self.G,
+            self.a,
+            self.p,
+            world,
+            int(iters),
+            float(params["c"]),
+            policy,
+            self.win_loss,
+            self.total,
+            TRIES,
+            tree,
+            self.det,
+            self.cards,
+            self.chain,
+            self.W,
+        )
+
+
+@njit(cache=True)
+def _seed(seed):
+    np.random.seed(seed)
+
+
+@njit(cache=True)
+def _draw_world(G, a, p, det, cards, chain, tries, meta, W):
+    hidden, need, truth, t0, S0, cons, later, flat = det
+    return det_draw(G, a, p, hidden, need, t0, S0, cons, later, flat, cards, chain, tries, meta, W)
+
+
+def ismcts_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.Generator) -> list[int]:
+    """The sub-actions of the whole move ISMCTS chooses for the player to move (module docstring).
+    ``params``: ``iters`` (0 = no limit), ``time`` (seconds, 0 = no limit), ``c``, ``rollout``;
+    optional ``nodes`` caps the tree when only a time budget is given."""
+    check_params(params)
+    iters, seconds = int(params["iters"]), float(params.get("time", 0.0))
+    rows = state.candidate_rows()
+    if len(rows) == 1:
+        return convert.move_actions(state, rows[0])
+    setup = _Setup(state, rng)
+    cap = iters + 2 if iters > 0 else int(params.get("nodes", 1 << 18))
+    tree = new_tree(cap)
+    empty = np.zeros(0, np.int32)
+    if seconds <= 0:
+        setup.run(tree, empty, iters, params)
+    else:
+        t0 = time.perf_counter()
+        batch = 16
+        while True:
+            left = iters - int(tree[6][MT_ITERS]) if iters > 0 else batch
+            if left <= 0:
+                break
+            setup.run(tree, empty, min(batch, left), params)
+            spent = time.perf_counter() - t0
+            if spent >= seconds:
+                break
+            rate = tree[6][MT_ITERS] / max(spent, 1e-9)
+            batch = int(max(1, min(4096, rate * (seconds - spent) / 4)))
+    visits, qsum = root_stats(setup.real, setup.rows, tree)
+    mean = qsum / np.maximum(visits, 1)
+    return _pick(state, setup.rows, visits.astype(np.float64), mean)
+
+
+def pimc_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.Generator) -> list[int]:
+    """The sub-actions of the whole move PIMC chooses: ``worlds`` worlds, ``iters`` iterations of
+    perfect-information UCT on each, vote by summed visit shares (module docstring)."""
+    check_params(params)
+    worlds, iters = int(params["worlds"]), int(params["iters"])
+    if iters <= 0:
+        raise ValueError(f"iters={iters} is not valid; pimc needs at least one iteration per world")
+    rows = state.candidate_rows()
+    if len(rows) == 1:
+        return convert.move_actions(state, rows[0])
+    setup = _Setup(state, rng)
+    share = np.zeros(len(rows))
+    qsum = np.zeros(len(rows))
+    vsum = np.zeros(len(rows))
+    meta = np.zeros(MT_SIZE, np.int64)
+    for _ in range(worlds):
+        world = _draw_world(setup.G, setup.a, setup.p, setup.det, setup.cards, setup.chain, TRIES, meta, setup.W)
+        tree = new_tree(iters + 2)
+        setup.run(tree, world, iters, params)
+        v, q = root_stats(setup.real, setup.rows, tree)
+        share += v / max(1, v.sum())
+        qsum += q
+        vsum += v
+    return _pick(state, rows, share, qsum / np.maximum(vsum, 1))
+
+
+def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, tie: np.ndarray) -> list[int]:
+    """The sub-actions of the row with the highest score (ties: higher ``tie``, then the first)."""
+    order = np.lexsort((-np.arange(len(score)), tie, score))
+    return convert.move_actions(state, rows[int(order[-1])])
+
+
+__all__ = ["det_draw", "det_setup", "ismcts_decision", "pimc_decision", "root_stats", "search"]
