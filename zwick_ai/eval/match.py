@@ -25,11 +25,16 @@ import pyspiel
 
 from zwick_ai.agents.base import Agent, apply_decision, decision_label, game_name
 
+#: version of the game-record line format (:meth:`GameRecord.as_dict`, :mod:`zwick_ai.eval.records`)
+RECORD_VERSION = 1
+
 
 @dataclass
 class GameRecord:
     """One played deal: the deal seed, the agent spec at each seat, every whole decision as
-    ``[seat, label, actions]``, the returns per seat, and (Zwicker) points per side."""
+    ``[seat, label, actions]``, the returns per seat, and (Zwicker) points per side. ``game`` is the
+    OpenSpiel game string and ``chance`` every chance action in order, so the record replays on
+    the real game by itself (:func:`zwick_ai.eval.records.replay`)."""
 
     deal_seed: int
     seats: list[str]
@@ -37,9 +42,14 @@ class GameRecord:
     returns: list[float] = field(default_factory=list)
     points: list[int] | None = None
     seconds: list[float] = field(default_factory=list)  # thinking time per seat
+    game: str = ""
+    chance: list[int] = field(default_factory=list)
+    version: int = RECORD_VERSION
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        """The JSON line of the record (format version, game and seed first)."""
+        d = asdict(self)
+        return {k: d.pop(k) for k in ("version", "game", "deal_seed")} | d
 
 
 def chance_action(state: pyspiel.State, deal_seed: int) -> int:
@@ -80,11 +90,14 @@ def play_game(
         agent_seeds = [int(x) for x in np.random.default_rng([deal_seed, 7919]).integers(0, 2**31, size=n)]
     for agent, s in zip(agents, agent_seeds, strict=True):
         agent.reset(int(s))
-    rec = GameRecord(int(deal_seed), [a.spec for a in agents], seconds=[0.0] * n)
+    rec = GameRecord(int(deal_seed), [a.spec for a in agents], seconds=[0.0] * n, game=str(game))
     state = deal(game, deal_seed)
+    rec.chance = [int(a) for a in state.history()]  # the opening deal: chance only
     while not state.is_terminal():
         if state.is_chance_node():
-            state.apply_action(chance_action(state, deal_seed))
+            a = chance_action(state, deal_seed)
+            rec.chance.append(a)
+            state.apply_action(a)
             continue
         p = state.current_player()
         t0 = time.perf_counter()

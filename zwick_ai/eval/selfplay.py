@@ -6,19 +6,33 @@
 (200, 2)
 >>> abs(sum(e.mean for e in res.side_points) - 30 - res.zwicks_per_hand.mean) < 1e-9
 True
+
+Game records of the same hands (:func:`hand_records`; hand i is hand i of ``run_selfplay``):
+
+>>> rec = next(hand_records(zwicker.rules("dithmarschen"), 1, "greedy", seed=1))
+>>> rec.seats, len(rec.moves) > 10, rec.game.startswith("zwicker(")
+(['greedy', 'greedy', 'greedy', 'greedy'], True, True)
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import pyspiel
+from numba import njit
 
 from zwick_ai import cards as C
+from zwick_ai import zwicker
+from zwick_ai.agents.base import apply_decision
+from zwick_ai.eval.match import GameRecord
+from zwick_ai.eval.records import zwicker_game
 from zwick_ai.eval.stats import Estimate, mean_ci, proportion_ci
+from zwick_ai.games import convert
 from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.layout import M_MASK, M_OWNER, M_TARGET, MOVE_WIDTH, S_NUNITS, S_PHASE, S_TO_MOVE, S_UNITS
 from zwick_ai.zwicker.rules import Rules
 
 POLICIES = {"random": K.POLICY_RANDOM, "greedy": K.POLICY_GREEDY}
@@ -182,3 +196,86 @@ def run_selfplay(
         jokers=jokers,
         scores=scores,
     )
+
+
+# ------------------------------------------------------------------------------------------------
+# Game records of compiled self-play
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def play_hand_log(R, seed, policies):
+    """The move rows of one hand exactly as :func:`kernels.play_hands` plays hand ``seed`` (the same
+    deal, the same reseeding and random calls, the same policy choices), in play order. Only
+    records need it, so ``play_hands`` itself stays free of logging."""
+    W = K.new_workspace()
+    S = K.new_hand(R, seed, W)
+    np.random.seed((seed * 69069 + 12345) % 4294967296)
+    buf, X = K.new_buffers()
+    log = np.empty((64, MOVE_WIDTH), np.int64)
+    plies = 0
+    while S[S_PHASE] != K.PHASE_OVER:
+        buf, X, n = K.gen_moves(R, S, buf, W, X)
+        if n == 0:
+            raise ValueError("no legal move in a running hand")
+        k = K.choose(R, S, buf, n, policies[S[S_TO_MOVE]])
+        if plies == log.shape[0]:
+            grown = np.empty((2 * plies, MOVE_WIDTH), np.int64)
+            grown[:plies] = log
+            log = grown
+        log[plies] = buf[k]
+        K.apply_move(R, S, buf[k], W)
+        plies += 1
+    return log[:plies].copy()
+
+
+def _unit_map(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """For each table unit of engine array ``src``, its index in ``dst`` (units are known by their
+    anchor card; the OpenSpiel deal may list the same table in another order)."""
+    where = {int(c): j for j, c in enumerate(dst[S_UNITS : S_UNITS + dst[S_NUNITS]])}
+    return np.array([where[int(c)] for c in src[S_UNITS : S_UNITS + src[S_NUNITS]]], np.int64)
+
+
+def _translate(row: np.ndarray, units: np.ndarray) -> np.ndarray:
+    """Rewrite the unit indices (capture mask, build target) of a move row through ``units``."""
+    out = row.copy()
+    mask = int(row[M_MASK]) & (2**64 - 1)
+    moved = sum(1 << int(units[i]) for i in range(len(units)) if mask >> i & 1)
+    out[M_MASK] = moved - (1 << 64) if moved >= 1 << 63 else moved  # the kernels' signed 64-bit mask
+    if row[M_TARGET] >= 0:
+        out[M_TARGET] = units[row[M_TARGET]]
+    return out
+
+
+def hand_record(game: pyspiel.Game, seed: int, policies: Sequence[str]) -> GameRecord:
+    """The game record of the compiled self-play hand ``seed``: the kernels' own moves, replayed
+    on the OpenSpiel ``game`` (of the same rules) as whole decisions with their readable labels."""
+    names = parse_policies(list(policies), game.rules.players)
+    R = game.rules.array()
+    rows = play_hand_log(R, np.int64(seed), np.array([POLICIES[n] for n in names], np.int64))
+    es = zwicker.deal(game.rules, int(seed))
+    chance = convert.seed_actions(game, int(seed))
+    state = game.new_initial_state()
+    for a in chance:
+        state.apply_action(a)
+    rec = GameRecord(int(seed), names, game=str(game), chance=chance)
+    for row in rows:
+        seat = zwicker.to_move(es)
+        actions = convert.move_actions(state, _translate(row, _unit_map(es.arr, state.engine_state().arr)))
+        label = next(str(m) for m in zwicker.legal_moves(es) if m.row[: M_OWNER + 1] == tuple(row[: M_OWNER + 1]))
+        apply_decision(state, actions)
+        zwicker.apply_row(es, row)
+        rec.moves.append([seat, label, actions])
+    rec.returns = [float(x) for x in state.returns()]
+    rec.points = [int(x) for x in zwicker.score(state.engine_state())]
+    if not state.is_terminal() or rec.points != list(zwicker.score(es)):
+        raise AssertionError(f"hand {seed}: the OpenSpiel replay of the compiled hand diverged")
+    return rec
+
+
+def hand_records(
+    rules: Rules, hands: int, policies: str | Sequence[str] = "random", seed: int = 0
+) -> Iterator[GameRecord]:
+    """Records of the first ``hands`` hands of ``run_selfplay(rules, hands, policies, seed)``."""
+    names = parse_policies(policies, rules.players)
+    game = zwicker_game(rules)
+    for s in hand_seeds(seed, hands):
+        yield hand_record(game, int(s), names)
