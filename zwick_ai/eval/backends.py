@@ -1,0 +1,201 @@
+"""Where tournament games run: in this process, in K local worker processes, or on Ray.
+
+A backend maps a picklable top-level function over tasks and yields ``(task, result)`` pairs in
+the order they **finish** (not the order given), so the caller can write each result as soon as it
+exists. Results must not depend on where a task ran: every task carries its own seeds.
+
+* ``local`` with ``workers=1`` runs in this process (no start-up cost, easiest to debug);
+  ``workers=K > 1`` uses a ``multiprocessing`` pool started with ``spawn`` (safe with numba,
+  OpenSpiel and threads; the same on every platform), fed small batches of tasks.
+* ``ray`` connects to ``address`` (an existing cluster, e.g. ``auto`` or ``ray://host:10001``)
+  or starts a local Ray instance with ``workers`` CPUs, and shuts that one down when done. Ray
+  is optional: ``pip install 'zwick_ai[ray]'``.
+
+>>> with make_backend("local", workers=1) as backend:
+...     sorted(backend.map_unordered(abs, [-2, 1, -3]))
+[(-3, 3), (-2, 2), (1, 1)]
+"""
+
+from __future__ import annotations
+
+import abc
+import multiprocessing
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+BACKENDS = ("local", "ray")
+
+RAY_INSTALL = "the ray backend needs Ray, which is not installed: pip install 'zwick_ai[ray]' (or pip install ray)"
+
+
+def _run_batch(fn: Callable[[Any], Any], batch: Sequence[Any]) -> list[tuple[Any, Any]]:
+    """Run ``fn`` on each task of a batch (in a worker)."""
+    return [(task, fn(task)) for task in batch]
+
+
+def _run_batch_packed(args: tuple[Callable[[Any], Any], Sequence[Any]]) -> list[tuple[Any, Any]]:
+    return _run_batch(*args)
+
+
+def batches(tasks: Sequence[Any], workers: int, chunksize: int = 0) -> list[list[Any]]:
+    """Split tasks into batches: ``chunksize`` each, or (0) small enough that every worker gets
+    about eight batches, so the load stays balanced while the per-batch overhead is amortised.
+
+    >>> [len(b) for b in batches(list(range(10)), workers=2)]
+    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    >>> [len(b) for b in batches(list(range(100)), workers=2, chunksize=40)]
+    [40, 40, 20]
+    """
+    size = chunksize if chunksize > 0 else max(1, min(32, len(tasks) // (8 * max(1, workers))))
+    return [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
+
+
+class Backend(abc.ABC):
+    """Runs tasks somewhere; use as a context manager so workers are always released."""
+
+    name: str = ""
+
+    def __init__(self, workers: int):
+        if workers < 1:
+            raise ValueError(f"workers must be >= 1, got {workers}")
+        self.workers = workers
+
+    @abc.abstractmethod
+    def map_unordered(
+        self, fn: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 0
+    ) -> Iterator[tuple[Any, Any]]:
+        """Yield ``(task, fn(task))`` for every task, in the order they finish."""
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Release the workers (idempotent)."""
+
+    def terminate(self) -> None:
+        """Stop at once (after an error or an interrupt)."""
+        self.close()
+
+    def __enter__(self) -> Backend:
+        return self
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.terminate()
+
+    def describe(self) -> str:
+        return f"{self.name} ({self.workers} worker{'s' if self.workers != 1 else ''})"
+
+
+class LocalBackend(Backend):
+    """This process (``workers=1``) or a spawn-started pool of ``workers`` processes."""
+
+    name = "local"
+
+    def __init__(self, workers: int = 1):
+        super().__init__(workers)
+        self._pool: Any = None
+
+    def map_unordered(
+        self, fn: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 0
+    ) -> Iterator[tuple[Any, Any]]:
+        if self.workers == 1:
+            for task in tasks:
+                yield task, fn(task)
+            return
+        if self._pool is None:
+            self._pool = multiprocessing.get_context("spawn").Pool(self.workers)
+        jobs = [(fn, b) for b in batches(tasks, self.workers, chunksize)]
+        finished = False
+        try:
+            for done in self._pool.imap_unordered(_run_batch_packed, jobs):
+                yield from done
+            finished = True
+        finally:
+            if not finished:  # abandoned or failed: do not wait for the queued batches
+                self.terminate()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool.join()
+            self._pool = None
+
+    def terminate(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+
+def import_ray() -> Any:
+    """The ``ray`` module, or a ``ValueError`` that says how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError(RAY_INSTALL) from None
+    return ray
+
+
+class RayBackend(Backend):
+    """Ray tasks: on the cluster at ``address``, or on a local instance with ``workers`` CPUs that
+    this backend starts (without dashboard, small object store) and shuts down."""
+
+    name = "ray"
+
+    def __init__(self, workers: int = 1, address: str | None = None):
+        super().__init__(workers)
+        ray = import_ray()
+        self.address = address
+        self._started = False
+        if not ray.is_initialized():
+            if address:
+                ray.init(address=address, log_to_driver=False)
+            else:
+                ray.init(
+                    num_cpus=workers,
+                    include_dashboard=False,
+                    object_store_memory=200 * 2**20,
+                    log_to_driver=False,
+                )
+            self._started = True
+        self._remote = ray.remote(num_cpus=1)(_run_batch)
+
+    def map_unordered(
+        self, fn: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 0
+    ) -> Iterator[tuple[Any, Any]]:
+        ray = import_ray()
+        workers = max(self.workers, int(ray.cluster_resources().get("CPU", 1)))
+        fn_ref = ray.put(fn)
+        pending = [self._remote.remote(fn_ref, b) for b in batches(tasks, workers, chunksize)]
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                for ref in done:
+                    yield from ray.get(ref)
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+
+    def close(self) -> None:
+        if self._started:
+            import_ray().shutdown()
+            self._started = False
+
+    def describe(self) -> str:
+        where = self.address or f"local instance, {self.workers} CPU{'s' if self.workers != 1 else ''}"
+        return f"ray ({where})"
+
+
+def make_backend(name: str, workers: int = 1, address: str | None = None) -> Backend:
+    """The backend called ``name`` (``local`` or ``ray``); ``address`` is for Ray only."""
+    if name == "local":
+        if address:
+            raise ValueError("--address is for the ray backend; the local backend runs on this machine")
+        return LocalBackend(workers)
+    if name == "ray":
+        return RayBackend(workers, address)
+    raise ValueError(f"unknown backend {name!r}; valid: {', '.join(BACKENDS)}")
+
+
+__all__ = ["BACKENDS", "Backend", "LocalBackend", "RayBackend", "batches", "import_ray", "make_backend"]

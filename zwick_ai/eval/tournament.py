@@ -1,0 +1,672 @@
+"""Tournaments of agent specs on one game: duplicate deals, seat rotation, paired statistics,
+Bradley–Terry ratings, resumable plain-file output.
+
+**Design.** One seeded set of deals is shared by every pairing. For every pair of agents
+``(a, b)`` and every deal, the deal is replayed with every *seating* of the pair, so luck of the
+cards and of the seat cancels:
+
+* Sides are the scoring units: Zwicker's sides (partners share one; a team game has two), every
+  seat in the trick games. An agent plays every seat of the sides given to it.
+* Two sides (2-player games, team games): ``a`` against ``b``, then sides swapped: 2 games.
+* ``S >= 3`` sides: ``a`` alone at each side against ``b`` everywhere else, and the same with the
+  roles swapped: ``2 S`` games; each agent sits at every seat equally often. With 3 sides these are
+  all six assignments of the two agents in which both play.
+
+A seat's **score** is its side's card points in Zwicker (``GameRecord.points``) and its chip
+result in the trick games (``returns``). A seating's difference is the mean score of ``a``'s seats
+minus that of ``b``'s; a deal's difference is the mean over its seatings. Per pair the summary
+gives the mean per-deal difference with a 95 % t-interval paired over deals, and ``win_rate_a``:
+the share of deals with a positive difference, draws counted half. Ratings: Bradley–Terry on
+those per-deal wins, draws and losses (:mod:`zwick_ai.eval.ratings`), Elo scale, with 95 %
+bootstrap intervals over deals.
+
+**Seeds.** Deal ``i`` of tournament seed ``s`` has the seed ``SeedSequence([s, i])`` (the same in
+every run, whatever the number of deals), and the agents at seating ``k`` of deal ``i`` are reset
+with seeds from ``SeedSequence([s, i, k, 1])``; fresh agents are built for every game, so a game's
+result does not depend on which worker plays it, or after what.
+
+**Output** (``DIR``): ``config.json`` (what defines the tournament), ``games.jsonl`` (one line per
+finished game, flushed at once), and when every game is done ``summary.json``, ``summary.csv``
+(pairs), ``ratings.csv``, ``ratings.png``, ``pairs.png`` and ``report.md``. Running the same
+tournament again skips finished games; a damaged line is reported and its game replayed; a
+different tournament in the same folder is refused. Only the number of deals may change (deal ``i``
+is the same in every run), so a finished tournament can be extended.
+
+>>> seatings(2)
+[(0, 1), (1, 0)]
+>>> seatings(3)
+[(0, 1, 1), (1, 0, 1), (1, 1, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+import zwick_ai.agents  # noqa: F401  (registers the built-in agents)
+import zwick_ai.games  # noqa: F401  (registers the games)
+from zwick_ai.agents.base import GAMES, make_agent
+from zwick_ai.eval.backends import Backend, LocalBackend
+from zwick_ai.eval.match import play_game
+from zwick_ai.eval.ratings import SCALE, ratings_with_ci
+from zwick_ai.eval.stats import mean_ci
+
+#: bump when the meaning of games.jsonl lines or config.json changes
+FORMAT = 1
+#: virtual drawn deals per pair in the rating fit (keeps perfect records finite)
+RATING_PRIOR = 1.0
+#: bootstrap resamples of the rating intervals
+RATING_RESAMPLES = 1000
+
+
+# ------------------------------------------------------------------------------------------------
+# What a tournament is
+# ------------------------------------------------------------------------------------------------
+@dataclass
+class Tournament:
+    """A tournament: ``agents`` (spec strings, at least two, all different) on ``game`` with
+    OpenSpiel ``params`` over ``deals`` seeded deals. ``command`` is only reported."""
+
+    agents: list[str]
+    game: str = "zwicker"
+    params: dict[str, Any] = field(default_factory=dict)
+    deals: int = 20
+    seed: int = 0
+    command: str = ""
+
+    def __post_init__(self) -> None:
+        self.agents = [a.strip() for a in self.agents]
+        if self.game not in GAMES:
+            raise ValueError(f"unknown game {self.game!r}; valid: {', '.join(GAMES)}")
+        if len(self.agents) < 2:
+            raise ValueError(f"a tournament needs at least two agents, got {self.agents}")
+        dup = sorted({a for a in self.agents if self.agents.count(a) > 1})
+        if dup:
+            raise ValueError(f"agent spec(s) given twice: {', '.join(dup)}")
+        if self.deals < 1:
+            raise ValueError(f"deals must be >= 1, got {self.deals}")
+        if self.seed < 0:
+            raise ValueError(f"seed must be >= 0, got {self.seed}")
+        self.params = game_params(self.game, self.params)
+        game = self.load()
+        for spec in self.agents:
+            make_agent(spec, game)  # checks the spec and that the agent plays this game
+
+    def load(self) -> pyspiel.Game:
+        """The OpenSpiel game (cached per process)."""
+        return load(self.game, self.params)
+
+    def identity(self) -> dict[str, Any]:
+        """What must agree for a folder's games to belong to this tournament (all but ``deals``)."""
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "params": self.params,
+            "game_string": str(self.load()),
+            "seed": self.seed,
+            "agents": self.agents,
+        }
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        return list(combinations(range(len(self.agents)), 2))
+
+    @property
+    def variant(self) -> str:
+        """The variant's name (or the game's, for a game without variants)."""
+        return str(self.load().get_parameters().get("variant", self.game))
+
+
+_GAMES: dict[str, pyspiel.Game] = {}
+
+
+def load(game: str, params: dict[str, Any]) -> pyspiel.Game:
+    """``pyspiel.load_game(game, params)``, cached per process (workers reuse their game)."""
+    key = json.dumps([game, params], sort_keys=True)
+    if key not in _GAMES:
+        _GAMES[key] = pyspiel.load_game(game, dict(params))
+    return _GAMES[key]
+
+
+def game_params(game: str, given: dict[str, Any]) -> dict[str, Any]:
+    """Check parameter names of ``game`` and give each value the parameter's type (``"true"`` ->
+    ``True``, ``"3"`` -> ``3``), so a command line and a TOML file mean the same game.
+
+    >>> game_params("zwicker", {"variant": "classic", "players": "2", "magger": "false"})
+    {'magger': False, 'players': 2, 'variant': 'classic'}
+    """
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; valid: {', '.join(GAMES)}")
+    defaults = pyspiel.load_game(game).get_parameters()
+    out: dict[str, Any] = {}
+    for name, value in given.items():
+        if name not in defaults:
+            raise ValueError(f"{game} has no parameter {name!r}; valid: {', '.join(sorted(defaults))}")
+        kind = type(defaults[name])
+        text = str(value).strip()
+        if kind is bool:
+            if isinstance(value, bool):
+                out[name] = value
+            elif text.lower() in ("true", "false", "1", "0"):
+                out[name] = text.lower() in ("true", "1")
+            else:
+                raise ValueError(f"{game} parameter {name} is true or false, not {value!r}")
+        elif kind is int:
+            try:
+                out[name] = int(text)
+            except ValueError:
+                raise ValueError(f"{game} parameter {name} is a whole number, not {value!r}") from None
+        elif kind is float:
+            out[name] = float(text)
+        else:
+            out[name] = text
+    return dict(sorted(out.items()))
+
+
+def side_seats(game: pyspiel.Game) -> list[list[int]]:
+    """The seats of each scoring side: Zwicker's sides, or one side per seat (trick games)."""
+    rules = getattr(game, "rules", None)
+    if game.get_type().short_name == "zwicker":
+        return [list(s) for s in rules.sides]  # type: ignore[union-attr]
+    return [[p] for p in range(game.num_players())]
+
+
+def seatings(sides: int) -> list[tuple[int, ...]]:
+    """The role (0 = ``a``, 1 = ``b``) of each side in every seating of a pair (module docstring)."""
+    if sides < 2:
+        raise ValueError("a duplicate tournament needs at least two sides")
+    out: list[tuple[int, ...]] = []
+    for alone in (0, 1):
+        for s in range(sides):
+            roles = tuple(alone if t == s else 1 - alone for t in range(sides))
+            if roles not in out:
+                out.append(roles)
+    return out
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """The seed of deal ``deal`` of a tournament with seed ``seed`` (31 bits)."""
+    return int(np.random.SeedSequence([seed, deal]).generate_state(1)[0] >> 1)
+
+
+def agent_seeds(seed: int, deal: int, seating: int, players: int) -> list[int]:
+    """The reset seeds of the agents at each seat of seating ``seating`` of deal ``deal``."""
+    return [int(x >> 1) for x in np.random.SeedSequence([seed, deal, seating, 1]).generate_state(players)]
+
+
+# ------------------------------------------------------------------------------------------------
+# Games: tasks, records
+# ------------------------------------------------------------------------------------------------
+def tasks(t: Tournament, deals: Iterable[int] | None = None) -> list[dict[str, Any]]:
+    """Every game of the tournament (or of the given deals) as a self-contained, picklable task."""
+    game = t.load()
+    sides = side_seats(game)
+    n = game.num_players()
+    out = []
+    for d in range(t.deals) if deals is None else deals:
+        for i, j in t.pairs:
+            for k, roles in enumerate(seatings(len(sides))):
+                seats = [""] * n
+                for side, role in zip(sides, roles, strict=True):
+                    for p in side:
+                        seats[p] = t.agents[(i, j)[role]]
+                out.append(
+                    {
+                        "game": t.game,
+                        "params": t.params,
+                        "pair": [t.agents[i], t.agents[j]],
+                        "deal": d,
+                        "seating": k,
+                        "deal_seed": deal_seed(t.seed, d),
+                        "agent_seeds": agent_seeds(t.seed, d, k, n),
+                        "seats": seats,
+                    }
+                )
+    return out
+
+
+def task_key(task: dict[str, Any]) -> tuple[str, str, int, int]:
+    return (task["pair"][0], task["pair"][1], int(task["deal"]), int(task["seating"]))
+
+
+def play_task(task: dict[str, Any]) -> dict[str, Any]:
+    """Play one game (in any process): fresh agents, reset with the task's seeds. The record is
+    a ``games.jsonl`` line: the task plus ``moves``, ``returns``, ``points`` and ``seconds``."""
+    game = load(task["game"], task["params"])
+    agents = [make_agent(spec, game, seed=s) for spec, s in zip(task["seats"], task["agent_seeds"], strict=True)]
+    rec = play_game(game, agents, task["deal_seed"], agent_seeds=task["agent_seeds"])
+    out = {k: v for k, v in task.items() if k not in ("game", "params")}
+    out.update(
+        agents=task["pair"],
+        moves=rec.moves,
+        returns=rec.returns,
+        points=rec.points,
+        seconds=[round(s, 6) for s in rec.seconds],
+    )
+    return out
+
+
+def seat_scores(record: dict[str, Any], sides: Sequence[Sequence[int]]) -> list[float]:
+    """Each seat's score: its side's points (Zwicker) or its chip result (trick games)."""
+    if record.get("points") is not None:
+        side_of = {p: s for s, side in enumerate(sides) for p in side}
+        return [float(record["points"][side_of[p]]) for p in range(len(side_of))]
+    return [float(x) for x in record["returns"]]
+
+
+def check_record(record: Any, expected: dict[tuple, dict[str, Any]], n_sides: int) -> str | None:
+    """Why ``record`` is not a finished game of this tournament (None when it is)."""
+    if not isinstance(record, dict):
+        return "not a JSON object"
+    try:
+        key = task_key(record)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return "no pair/deal/seating"
+    task = expected.get(key)
+    if task is None:
+        return f"game {key} is not part of this tournament"
+    for name in ("deal_seed", "agent_seeds", "seats"):
+        if record.get(name) != task[name]:
+            return f"{name} differs from this tournament's"
+    n = len(task["seats"])
+    returns = record.get("returns")
+    if not isinstance(returns, list) or len(returns) != n or not all(isinstance(x, int | float) for x in returns):
+        return "bad returns"
+    points = record.get("points")
+    if task["game"] == "zwicker" and (not isinstance(points, list) or len(points) != n_sides):
+        return "bad points"
+    if not isinstance(record.get("moves"), list):
+        return "bad moves"
+    return None
+
+
+# ------------------------------------------------------------------------------------------------
+# The output folder
+# ------------------------------------------------------------------------------------------------
+def default_out(t: Tournament) -> Path:
+    """``results/tournament-<variant>-<seed>`` (the game's name for a game without variants)."""
+    return Path("results") / f"tournament-{t.variant}-{t.seed}"
+
+
+def claim_folder(t: Tournament, out: Path) -> None:
+    """Write ``config.json``, or check that the folder holds this same tournament."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "config.json"
+    mine = t.identity()
+    if path.exists():
+        try:
+            theirs = json.loads(path.read_text())
+        except json.JSONDecodeError:
+            raise ValueError(f"{path} is damaged; use another --out folder or delete it") from None
+        if theirs.get("identity") != json.loads(json.dumps(mine)):
+            old = theirs.get("identity", {})
+            diff = [f"{k}: {old.get(k)!r} there, {v!r} now" for k, v in mine.items() if old.get(k) != v]
+            raise ValueError(
+                f"{out} holds a different tournament ({'; '.join(diff) or 'unreadable config'}); "
+                "use another --out folder, or the same command to resume it"
+            )
+    elif (out / "games.jsonl").exists():
+        raise ValueError(f"{out} has games.jsonl but no config.json; use another --out folder")
+    else:
+        path.write_text(json.dumps({"identity": mine, "command": t.command}, indent=2) + "\n")
+
+
+def read_games(
+    path: Path, expected: dict[tuple, dict[str, Any]], n_sides: int, warn: Callable[[str], None]
+) -> dict[tuple, dict[str, Any]]:
+    """The finished games in ``path``; damaged or foreign lines are reported with ``warn`` and
+    dropped (the file is rewritten without them, so their games are played again)."""
+    done: dict[tuple, dict[str, Any]] = {}
+    if not path.exists():
+        return done
+    keep: list[str] = []
+    bad = 0
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = f.read().split("\n")
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            why = check_record(record, expected, n_sides)
+        except json.JSONDecodeError as error:
+            why = f"not valid JSON ({error.msg})"
+        if why is None and task_key(record) in done:
+            why = "a second copy of a finished game"
+        if why is not None:
+            bad += 1
+            warn(f"{path}: line {number} dropped ({why}); its game will be played again")
+            continue
+        done[task_key(record)] = record
+        keep.append(line)
+    if bad or (lines and lines[-1] != ""):
+        tmp = path.with_suffix(".jsonl.tmp")
+        tmp.write_text("".join(x + "\n" for x in keep), encoding="utf-8")
+        os.replace(tmp, path)
+    return done
+
+
+# ------------------------------------------------------------------------------------------------
+# Running
+# ------------------------------------------------------------------------------------------------
+def run_tournament(
+    t: Tournament,
+    out: str | Path | None = None,
+    backend: Backend | None = None,
+    progress: bool = True,
+    stop_after: int | None = None,
+    warn: Callable[[str], None] | None = None,
+    plots: bool = True,
+) -> dict[str, Any] | None:
+    """Play every unfinished game of ``t`` into ``out`` (default :func:`default_out`) on
+    ``backend`` (default: this process), then write the summary files and return the summary.
+
+    ``stop_after`` stops after that many new games (as if interrupted) and returns None; so does a
+    run that had not finished. ``progress`` shows a tqdm bar with ETA on stderr."""
+    from tqdm import tqdm
+
+    out = Path(out) if out is not None else default_out(t)
+    warn = warn or (lambda text: print(f"warning: {text}", file=sys.stderr))
+    claim_folder(t, out)
+    todo_all = tasks(t)
+    expected = {task_key(x): x for x in todo_all}
+    n_sides = len(side_seats(t.load()))
+    path = out / "games.jsonl"
+    done = read_games(path, expected, n_sides, warn)
+    todo = [x for x in todo_all if task_key(x) not in done]
+    finished = len(todo_all) - len(todo)
+    if stop_after is not None:
+        todo = todo[:stop_after]
+    own = backend is None
+    backend = backend or LocalBackend(1)
+    bar = tqdm(
+        total=len(todo_all),
+        initial=finished,
+        unit="game",
+        desc=f"{t.variant} tournament",
+        disable=not progress,
+        dynamic_ncols=True,
+    )
+    try:
+        if todo:
+            with open(path, "a", encoding="utf-8") as f:
+                results = backend.map_unordered(play_task, todo)
+                try:
+                    for task, record in results:
+                        f.write(json.dumps(record, separators=(",", ":")) + "\n")
+                        f.flush()
+                        done[task_key(task)] = record
+                        bar.update(1)
+                finally:
+                    close = getattr(results, "close", None)
+                    if close is not None:
+                        close()
+    finally:
+        bar.close()
+        if own:
+            backend.close()
+    if any(k not in done for k in expected):
+        return None
+    summary = summarize(t, done)
+    write_outputs(t, summary, out, plots=plots)
+    return summary
+
+
+# ------------------------------------------------------------------------------------------------
+# Summary
+# ------------------------------------------------------------------------------------------------
+def _interval(ci: Sequence[float]) -> list[float | None]:
+    return [float(x) if math.isfinite(x) else None for x in ci]
+
+
+def deal_differences(t: Tournament, records: dict[tuple, dict[str, Any]]) -> np.ndarray:
+    """``deals x pairs``: each deal's duplicate difference (mean over seatings of the mean score of
+    ``a``'s seats minus ``b``'s)."""
+    sides = side_seats(t.load())
+    plans = seatings(len(sides))
+    diffs = np.zeros((t.deals, len(t.pairs)))
+    for c, (i, j) in enumerate(t.pairs):
+        for d in range(t.deals):
+            per_seating = []
+            for k, roles in enumerate(plans):
+                scores = seat_scores(records[(t.agents[i], t.agents[j], d, k)], sides)
+                mine = [scores[p] for side, r in zip(sides, roles, strict=True) if r == 0 for p in side]
+                theirs = [scores[p] for side, r in zip(sides, roles, strict=True) if r == 1 for p in side]
+                per_seating.append(np.mean(mine) - np.mean(theirs))
+            diffs[d, c] = float(np.mean(per_seating))
+    return diffs
+
+
+def summarize(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, Any]:
+    """The ``summary.json`` contents (DESIGN.md "Tournament output" names, and more)."""
+    game = t.load()
+    sides = side_seats(game)
+    diffs = deal_differences(t, records)
+    outcomes = np.where(diffs > 0, 1.0, np.where(diffs < 0, 0.0, 0.5))
+    pairs = []
+    for c, (i, j) in enumerate(t.pairs):
+        est = mean_ci(diffs[:, c])
+        pairs.append(
+            {
+                "a": t.agents[i],
+                "b": t.agents[j],
+                "deals": t.deals,
+                "mean_diff": est.mean,
+                "ci95": _interval(est.ci95),
+                "win_rate_a": float(outcomes[:, c].mean()),
+                "wins_a": int((diffs[:, c] > 0).sum()),
+                "draws": int((diffs[:, c] == 0).sum()),
+                "losses_a": int((diffs[:, c] < 0).sum()),
+                "games": t.deals * len(seatings(len(sides))),
+            }
+        )
+    r, lo, hi = ratings_with_ci(
+        len(t.agents), t.pairs, outcomes, prior=RATING_PRIOR, resamples=RATING_RESAMPLES, seed=t.seed
+    )
+    order = sorted(range(len(t.agents)), key=lambda x: -r[x])
+    ratings = [
+        {"agent": t.agents[x], "rating": float(r[x]), "ci95": _interval([lo[x], hi[x]]), "rank": rank + 1}
+        for rank, x in enumerate(order)
+    ]
+    thinking: dict[str, list[float]] = {a: [0.0, 0.0] for a in t.agents}
+    for rec in records.values():
+        if rec["deal"] >= t.deals:
+            continue
+        for p, spec in enumerate(rec["seats"]):
+            thinking[spec][0] += rec["seconds"][p]
+        for seat, _, _ in rec["moves"]:
+            thinking[rec["seats"][seat]][1] += 1
+    return {
+        "game": t.game,
+        "params": t.params,
+        "game_string": str(game),
+        "seed": t.seed,
+        "deals": t.deals,
+        "agents": t.agents,
+        "pairs": pairs,
+        "ratings": ratings,
+        "players": game.num_players(),
+        "sides": sides,
+        "seatings_per_deal": len(seatings(len(sides))),
+        "games": len(t.pairs) * t.deals * len(seatings(len(sides))),
+        "measure": "side points (Zwicker card points + Zwicks)" if t.game == "zwicker" else "chips won",
+        "rating_model": {
+            "name": "bradley-terry",
+            "scale": f"elo ({SCALE:g} per factor 10 in odds), mean 0",
+            "outcome": "per deal: win if the duplicate difference > 0, draw if 0",
+            "prior_draws_per_pair": RATING_PRIOR,
+            "bootstrap_resamples": RATING_RESAMPLES,
+        },
+        "timing": {
+            a: {"seconds_per_decision": (s / n if n else 0.0), "decisions": int(n)} for a, (s, n) in thinking.items()
+        },
+        "command": t.command,
+    }
+
+
+# ------------------------------------------------------------------------------------------------
+# Files
+# ------------------------------------------------------------------------------------------------
+def _fmt_ci(ci: Sequence[float | None], digits: int = 1) -> str:
+    lo, hi = ci
+    if lo is None or hi is None:
+        return "n/a"
+    return f"[{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def write_outputs(t: Tournament, summary: dict[str, Any], out: Path, plots: bool = True) -> None:
+    """``summary.json``, ``summary.csv``, ``ratings.csv``, the PNG plots and ``report.md``."""
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    with open(out / "summary.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["a", "b", "deals", "mean_diff", "ci95_lo", "ci95_hi", "win_rate_a", "wins_a", "draws", "losses_a"])
+        for p in summary["pairs"]:
+            w.writerow([p["a"], p["b"], p["deals"], p["mean_diff"], *p["ci95"], p["win_rate_a"]] + [
+                p["wins_a"], p["draws"], p["losses_a"]
+            ])  # fmt: skip
+    with open(out / "ratings.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["rank", "agent", "rating", "ci95_lo", "ci95_hi"])
+        for r in summary["ratings"]:
+            w.writerow([r["rank"], r["agent"], r["rating"], *r["ci95"]])
+    if plots:
+        plot_ratings(summary, out / "ratings.png")
+        plot_pairs(summary, out / "pairs.png")
+    (out / "report.md").write_text(report_markdown(summary, plots=plots))
+
+
+def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
+    """The Markdown report: ratings and pairs tables, how they were computed, the command."""
+    unit = "points" if summary["game"] == "zwicker" else "chips"
+    lines = [
+        f"# Tournament: {summary['game_string'].split('(')[0]} {summary['params'].get('variant', '')}".rstrip(),
+        "",
+        f"{len(summary['agents'])} agents, {summary['deals']} duplicate deals, "
+        f"{summary['seatings_per_deal']} seatings per deal and pair, {summary['games']} games; "
+        f"seed {summary['seed']}; game `{summary['game_string']}`.",
+        "",
+        "## Ratings",
+        "",
+        "| rank | agent | rating | 95% CI | seconds/decision |",
+        "|---|---|---|---|---|",
+    ]
+    for r in summary["ratings"]:
+        sec = summary["timing"][r["agent"]]["seconds_per_decision"]
+        lines.append(f"| {r['rank']} | `{r['agent']}` | {r['rating']:.0f} | {_fmt_ci(r['ci95'], 0)} | {sec:.4f} |")
+    lines += [
+        "",
+        "Bradley–Terry fit of per-deal wins, draws (half) and losses, Elo scale (mean 0; +200 means an "
+        "expected score of 76 %), one virtual drawn deal per pair; 95% percentile bootstrap over deals.",
+        "",
+        "## Pairs",
+        "",
+        f"| a | b | deals | mean diff a − b ({unit} per deal) | 95% CI | win rate a | W-D-L |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for p in summary["pairs"]:
+        lines.append(
+            f"| `{p['a']}` | `{p['b']}` | {p['deals']} | {p['mean_diff']:+.2f} | {_fmt_ci(p['ci95'], 2)} "
+            f"| {p['win_rate_a']:.3f} | {p['wins_a']}-{p['draws']}-{p['losses_a']} |"
+        )
+    lines += [
+        "",
+        f"A deal's difference: the deal replayed in every seating of the pair; the mean {unit} of "
+        "a's seats minus b's, averaged over seatings; the CI is a t-interval paired over deals.",
+    ]
+    if plots:
+        lines += ["", "![ratings](ratings.png)", "", "![pairs](pairs.png)"]
+    if summary.get("command"):
+        lines += ["", "## Command", "", "```", summary["command"], "```"]
+    return "\n".join(lines) + "\n"
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_ratings(summary: dict[str, Any], path: Path) -> None:
+    """Horizontal rating bars with their 95% intervals, best on top."""
+    plt = _pyplot()
+    rows = summary["ratings"][::-1]
+    names = [r["agent"] for r in rows]
+    vals = np.array([r["rating"] for r in rows])
+    lo = np.array([r["ci95"][0] if r["ci95"][0] is not None else r["rating"] for r in rows])
+    hi = np.array([r["ci95"][1] if r["ci95"][1] is not None else r["rating"] for r in rows])
+    fig, ax = plt.subplots(figsize=(7, 0.6 * len(rows) + 1.5))
+    ax.barh(names, vals, xerr=[vals - lo, hi - vals], color="tab:blue", alpha=0.8, capsize=4)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_xlabel("Bradley–Terry rating (Elo scale, mean 0), 95% bootstrap CI")
+    ax.set_title(f"{summary['game']} {summary['params'].get('variant', '')}: {summary['deals']} duplicate deals")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def plot_pairs(summary: dict[str, Any], path: Path) -> None:
+    """Heat map of the mean per-deal difference, row agent minus column agent."""
+    plt = _pyplot()
+    agents = summary["agents"]
+    n = len(agents)
+    m = np.zeros((n, n))
+    for p in summary["pairs"]:
+        i, j = agents.index(p["a"]), agents.index(p["b"])
+        m[i, j], m[j, i] = p["mean_diff"], -p["mean_diff"]
+    top = float(np.abs(m).max()) or 1.0
+    fig, ax = plt.subplots(figsize=(1.2 * n + 3, 1.0 * n + 2))
+    im = ax.imshow(m, cmap="RdBu", vmin=-top, vmax=top)
+    ax.set_xticks(range(n), agents, rotation=30, ha="right")
+    ax.set_yticks(range(n), agents)
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                ax.text(j, i, f"{m[i, j]:+.1f}", ha="center", va="center", fontsize=9)
+    unit = "points" if summary["game"] == "zwicker" else "chips"
+    fig.colorbar(im, ax=ax, label=f"mean {unit} per deal, row minus column")
+    ax.set_title("duplicate differences")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def load_summary(out: str | Path) -> dict[str, Any]:
+    """Read ``summary.json`` of a finished tournament folder."""
+    path = Path(out) / "summary.json"
+    if not path.exists():
+        raise ValueError(f"{path} does not exist: the tournament has not finished")
+    return json.loads(path.read_text())
+
+
+__all__ = [
+    "Tournament",
+    "agent_seeds",
+    "deal_differences",
+    "deal_seed",
+    "default_out",
+    "game_params",
+    "load_summary",
+    "play_task",
+    "report_markdown",
+    "run_tournament",
+    "seat_scores",
+    "seatings",
+    "side_seats",
+    "summarize",
+    "tasks",
+    "write_outputs",
+]
