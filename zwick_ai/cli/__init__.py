@@ -14,10 +14,12 @@ EPILOG = """examples:
   zwick variants                                  the variants and their options
   zwick selfplay --variant dithmarschen --games 20000
   zwick selfplay --variant grupp --players 3 -o joker_capture=joker_only --policies greedy,random,random
+  zwick play --game zwicker --variant dithmarschen --seat 0 --agents greedy,random,greedy
+  zwick replay games.jsonl --game-index 0
 """
 
 #: modules of ``zwick_ai.cli`` with a ``register(subparsers)`` function, in help order
-COMMANDS = ["zwicker_cmds"]
+COMMANDS = ["zwicker_cmds", "play", "replay"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -17,7 +17,7 @@ Agents are reset with their own seeds, independent of the deal's.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -79,10 +79,12 @@ def play_game(
     deal_seed: int,
     agent_seeds: Sequence[int] | None = None,
     labels: bool = True,
+    on_move: Callable[[pyspiel.State, int, str, list[int]], None] | None = None,
 ) -> GameRecord:
     """Play deal ``deal_seed`` with ``agents[seat]`` at each seat; ``agent_seeds[seat]`` (default:
     derived from the deal seed and the seat) resets each agent. ``labels=False`` skips the readable
-    move names (faster)."""
+    move names (faster). ``on_move(state, seat, label, actions)`` is called after each decision
+    (e.g. to show a person what the others did)."""
     n = game.num_players()
     if len(agents) != n:
         raise ValueError(f"{game} needs {n} agents, got {len(agents)}")
@@ -106,6 +108,8 @@ def play_game(
         label = decision_label(state, actions) if labels else ""
         apply_decision(state, actions)
         rec.moves.append([p, label, actions])
+        if on_move is not None:
+            on_move(state, p, label, actions)
     rec.returns = [float(x) for x in state.returns()]
     if hasattr(state, "engine_state"):
         from zwick_ai import zwicker

@@ -1,0 +1,233 @@
+"""``zwick play``: a person plays one deal of any game and variant in the terminal against agents.
+
+The other seats are agents given by spec strings, in seat order (the person's seat skipped):
+repeat ``--agent SPEC`` once per other seat, or list them in one ``--agents`` with commas. Specs
+contain commas themselves (``ismcts:iters=2000,c=0.7``); in ``--agents`` a piece ``key=value``
+without a ``:`` continues the spec before it, so ``greedy,ismcts:iters=2000,c=0.7,random`` is three
+agents. One spec alone plays every other seat.
+
+>>> split_agents("greedy,ismcts:iters=2000,c=0.7,random")
+['greedy', 'ismcts:iters=2000,c=0.7', 'random']
+
+At each of your turns the table is shown with your legal whole moves numbered; answer with the
+number or the move's text (a unique beginning is enough; ``?`` repeats the table, ``q`` quits).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+import pyspiel
+
+from zwick_ai.agents.base import GAMES, Agent, legal_decisions, make_agent
+from zwick_ai.cli.view import show
+from zwick_ai.cli.zwicker_cmds import parse_option
+from zwick_ai.eval.match import GameRecord, play_game
+from zwick_ai.eval.records import write_records, zwicker_game
+
+HUMAN = "human"
+
+
+class Quit(Exception):
+    """The person quit the game."""
+
+
+def split_agents(text: str) -> list[str]:
+    """Split a comma-separated list of agent specs (see the module docstring)."""
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if "=" in piece and ":" not in piece and specs:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
+def load_game(
+    name: str, variant: str | None, players: int | None, options: Sequence[tuple[str, object]]
+) -> pyspiel.Game:
+    """The OpenSpiel game for the command line's ``--game``, ``--variant``, ``--players`` and
+    ``-o`` options (Zwicker options as in ``zwick variants``; trick-game options are the game's
+    parameters)."""
+    import zwick_ai.games  # noqa: F401  (registers the games)
+
+    if name not in GAMES:
+        raise ValueError(f"unknown game {name!r}; valid games: {', '.join(GAMES)}")
+    opts = dict(options)
+    if name == "zwicker":
+        from zwick_ai import zwicker
+
+        return zwicker_game(zwicker.rules(variant or "dithmarschen", players, **opts))
+    from zwick_ai import tricks as T
+
+    if variant is not None:
+        if name == "zwicken":
+            raise ValueError(
+                "zwicken has no variants; variants exist for zwikken (historic, parlett, modern) and zwicker"
+            )
+        opts["variant"] = variant
+    if players is not None:
+        opts["players"] = players
+    return pyspiel.load_game(name, T.rules(name, **opts).params())
+
+
+class HumanPlayer(Agent):
+    """A person at one seat: shows the table and the numbered legal decisions on ``out`` and reads
+    the choice from ``inp``. Not a registered agent (its spec is ``human``)."""
+
+    name = HUMAN
+
+    def __init__(self, game: pyspiel.Game, names: Sequence[str], inp: TextIO, out: TextIO):
+        super().__init__(game)
+        self.names, self.inp, self.out = list(names), inp, out
+
+    @property
+    def spec(self) -> str:
+        return HUMAN
+
+    def _print(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def act(self, state: pyspiel.State) -> list[int]:
+        options = legal_decisions(state)
+        seat = state.current_player()
+        self._table(state, seat, options)
+        while True:
+            self.out.write("your move (number or text; ? shows the table, q quits): ")
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                raise ValueError("the input ended before the game did")
+            if not self.inp.isatty():  # scripted input: show it, as a terminal would
+                self.out.write(line if line.endswith("\n") else line + "\n")
+            text = " ".join(line.split()).lower()
+            if text in ("q", "quit"):
+                raise Quit
+            if text in ("?", "h", "help", ""):
+                self._table(state, seat, options)
+                continue
+            choice = self._choose(text, options)
+            if choice is not None:
+                return choice
+
+    def _table(self, state: pyspiel.State, seat: int, options: list[tuple[str, list[int]]]) -> None:
+        self._print()
+        self._print(show(state, viewer=seat, names=self.names))
+        self._print("your legal moves:")
+        for i, (label, _) in enumerate(options, start=1):
+            self._print(f"  {i:3d}. {label}")
+
+    def _choose(self, text: str, options: list[tuple[str, list[int]]]) -> list[int] | None:
+        if text.isdigit():
+            k = int(text)
+            if 1 <= k <= len(options):
+                return options[k - 1][1]
+            self._print(f"choose a number from 1 to {len(options)}")
+            return None
+        labels = [" ".join(label.split()).lower() for label, _ in options]
+        exact = [i for i, label in enumerate(labels) if label == text]
+        found = exact or [i for i, label in enumerate(labels) if label.startswith(text)]
+        if len(found) == 1:
+            return options[found[0]][1]
+        if found:
+            self._print("that fits several moves: " + "; ".join(f"{i + 1}. {options[i][0]}" for i in found[:10]))
+        else:
+            self._print(f"no legal move reads {text!r}; type its number (1 to {len(options)}) or its text")
+        return None
+
+
+def play_human(
+    game: pyspiel.Game,
+    seat: int,
+    specs: Sequence[str],
+    deal_seed: int,
+    inp: TextIO,
+    out: TextIO,
+) -> GameRecord:
+    """Play deal ``deal_seed`` of ``game`` with a person at ``seat`` (reading ``inp``, writing
+    ``out``) and the agents of ``specs`` at the other seats in seat order; returns the record."""
+    n = game.num_players()
+    if not 0 <= seat < n:
+        raise ValueError(f"--seat must be in 0..{n - 1} for {n} players, not {seat}")
+    others = list(specs) or ["random"]
+    if len(others) == 1:
+        others = others * (n - 1)
+    if len(others) != n - 1:
+        raise ValueError(f"give one agent spec for every other seat ({n - 1}) or one for all, not {len(others)}")
+    names = others[:seat] + ["you"] + others[seat:]
+    agents: list[Agent] = []
+    for p in range(n):
+        if p == seat:
+            agents.append(HumanPlayer(game, names, inp, out))
+        else:
+            agents.append(make_agent(names[p], game, seed=0))
+
+    played: list[pyspiel.State] = []  # the game's state object (play_game changes it in place)
+
+    def on_move(state: pyspiel.State, p: int, label: str, actions: list[int]) -> None:
+        played[:] = [state]
+        who = "you" if p == seat else f"seat {p} ({names[p]})"
+        print(f"{who}: {label}", file=out)
+
+    print(f"{game}\ndeal seed {deal_seed}; you are seat {seat}", file=out)
+    rec = play_game(game, agents, deal_seed, on_move=on_move)
+    print(file=out)
+    print(show(played[0], viewer=None, names=names), file=out)
+    print(_result(rec, seat), file=out)
+    return rec
+
+
+def _result(rec: GameRecord, seat: int) -> str:
+    lines = ["result: " + ", ".join(f"seat {p} {r:+g}" for p, r in enumerate(rec.returns))]
+    if rec.points is not None:
+        lines.append("points per side: " + ", ".join(f"side {s} {x}" for s, x in enumerate(rec.points)))
+    mine = rec.returns[seat]
+    best = max(rec.returns)
+    verdict = "you won" if mine == best and mine > min(rec.returns) else "a tie" if mine == best else "you lost"
+    lines.append(f"{verdict} ({mine:+g})")
+    return "\n".join(lines)
+
+
+def cmd_play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    game = load_game(args.game, args.variant, args.players, args.option or [])
+    specs = [s for text in (args.agents or []) for s in split_agents(text)] + list(args.agent or [])
+    try:
+        rec = play_human(game, args.seat, specs, args.seed, inp or sys.stdin, out or sys.stdout)
+    except Quit:
+        print("\ngame abandoned; nothing recorded", file=out or sys.stdout)
+        return 1
+    if args.record:
+        write_records(args.record, [rec], append=True)
+        print(f"game added to {args.record} (replay it with: zwick replay {args.record})", file=out or sys.stdout)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``play`` to the ``zwick`` command."""
+    p = sub.add_parser(
+        "play",
+        help="play a deal yourself in the terminal against agents",
+        description="Play one deal of zwicker, zwikken or zwicken against agents. At your turn the "
+        "table and your numbered legal moves are shown; type a number or the move's text.",
+        epilog="agents: repeat --agent SPEC per other seat (seat order, yours skipped), or give "
+        "--agents with commas; key=value pieces continue the previous spec, e.g. "
+        "--agents greedy,ismcts:iters=2000,c=0.7,random. One spec plays every other seat.",
+    )
+    p.add_argument("--game", default="zwicker", help=f"one of {', '.join(GAMES)} (default: %(default)s)")
+    p.add_argument("--variant", help="zwicker: dithmarschen (default), classic, ...; zwikken: parlett (default), ...")
+    p.add_argument("--players", type=int, help="number of players (default: the variant's)")
+    p.add_argument(
+        "-o", "--option", type=parse_option, action="append", metavar="NAME=VALUE",
+        help="a rule option, repeatable (zwicker: see `zwick variants`; trick games: game parameters)",
+    )  # fmt: skip
+    p.add_argument("--seat", type=int, default=0, help="your seat (default: %(default)s)")
+    p.add_argument("--agent", action="append", metavar="SPEC", help="the agent at the next other seat, repeatable")
+    p.add_argument("--agents", action="append", metavar="SPECS", help="agent specs for the other seats, with commas")
+    p.add_argument("--seed", type=int, default=0, help="deal seed; another seed, another deal (default: %(default)s)")
+    p.add_argument("--record", metavar="FILE", help="add the finished game to this JSONL file")
+    p.set_defaults(func=cmd_play)
