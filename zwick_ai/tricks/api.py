@@ -533,6 +533,8 @@ def _replay(state, hist, assign, discard_sets, player, rng) -> TrickState | None
                 return None
             K.apply_action(a, cfg, v)
         i += 1
+    if a[L.S_CUR] != state.arr[L.S_CUR] or a[L.S_PHASE] != state.arr[L.S_PHASE]:
+        return None  # the hidden cards would have caused an event that did not happen (a swap, a zwik)
     return st
 
 

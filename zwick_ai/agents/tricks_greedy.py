@@ -1,0 +1,361 @@
+"""A greedy heuristic for the trick games (Zwikken, Zwicken), compiled so that search rollouts use it.
+
+:func:`greedy_action` chooses the action of the player to move from what that player may know: his
+own hand, the upcards, the cut card shown at the bottom, the cards played face up, and the calls.
+It never reads another seat's cards. It is deterministic (ties go to the lowest action id).
+
+The heuristic (RULES.md Parts B and C):
+
+* **Card value.** A card's chance to take a trick is read from how many unseen cards of its
+  (effective) suit beat it. A trump with no unseen higher trump is worth 1 trick, with one 0.7,
+  two 0.45, three 0.3, more 0.2; a side card with no unseen higher card (an Ace) is worth 0.5,
+  with one higher 0.15, otherwise 0.05. The hand's strength is the sum over its cards.
+* **Zwik.** A winning combination (:func:`zwick_ai.tricks.kernels.combo_value`: three of a rank,
+  1853 suit triplets, three trumps with the option) is always played/asked for: it takes the pot
+  before the tricks.
+* **Bid/ask** (parlett, modern): bid the lowest legal level when strength >= 1.6 + 0.3 x the
+  highest level already bid (the gambler needs about two tricks), otherwise pass; the call
+  announcing the trump ten ("... en ik ken hem") is used whenever it is legal, and the upcard that
+  the ten could be swapped for counts in place of the ten.
+* **Play or pass** (1853): play with strength >= 1.0 (a player who takes no trick pays the pot).
+* **Stay and exchange** (Zwicken): stay with strength >= 1.0, or when nobody has stayed and this is
+  the last player (a lone stayer takes the pot); exchange every card worth less than 0.3 (as far
+  as the talon goes), discarding the weakest. Otherwise pass.
+* **Search** (dealer after all passed): turn a new trump when holding an Ace, else end the deal.
+* **Ten swap:** swap when the upcard outranks the ten or completes a zwik, unless the ten is part
+  of a zwik.
+* **Play.** Follow and trump duties are the engine's (only legal cards are considered). Leading:
+  lead a trump with no unseen higher trump, else a side card with no unseen higher card of its
+  suit, else the lowest card (side cards before trumps). Following: if some legal card beats the
+  card now winning, play the cheapest winner (side cards before trumps, then lowest rank); when
+  not last to play, prefer the cheapest winner that no unseen card can beat. Otherwise throw the
+  lowest card (side cards before trumps, fewest card points, lowest rank).
+
+Strength against uniform random play (``python benchmarks/bench_tricks_agents.py``; chips per deal
+of one greedy seat minus a random player in the same seat on the same duplicate deals, seats
+rotated, 95% CI; the figures are recorded in ``benchmarks/README.md``).
+
+>>> import pyspiel, zwick_ai.games
+>>> from zwick_ai import tricks as T
+>>> r = T.rules("zwikken", variant="parlett", players=3)
+>>> s = T.scripted(r, [["AH", "KH", "QH"], ["QS", "JS", "AC"], ["KC", "QC", "JC"]], upcard="TH")
+>>> T.action_name(r, int(greedy_action(s.arr, r.cfg)))   # three top trumps: bid
+'bid 1'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from zwick_ai.tricks import kernels as K
+from zwick_ai.tricks.layout import (
+    A_BID,
+    A_BID_KEN,
+    A_DISCARD,
+    A_EXCH,
+    A_KEEP,
+    A_PASS,
+    A_PASS_KEN,
+    A_PLAYDECL,
+    A_SEARCH,
+    A_STOP,
+    A_SWAP,
+    ACE,
+    C_DECLARE,
+    C_INPACK,
+    C_PERM,
+    DECL_PLAYPASS,
+    L_BOTTOM,
+    L_HAND,
+    L_PLAYED,
+    L_UP,
+    NC,
+    NP,
+    NUM_ACTIONS,
+    P_STATUS,
+    P_TCARD,
+    P_TFD,
+    PH_AUCTION,
+    PH_DECLARE,
+    PH_DISCARD,
+    PH_PLAY,
+    PH_SEARCH,
+    PH_SWAP,
+    S_CUR,
+    S_EXD,
+    S_EXK,
+    S_HIGH,
+    S_LAST,
+    S_LEADER,
+    S_LOC,
+    S_N,
+    S_NPART,
+    S_NPLAYED,
+    S_NUP,
+    S_PHASE,
+    S_PLAYERS,
+    S_SWAPK,
+    S_TRUMP,
+    S_TURN,
+    S_UP,
+    TEN,
+)
+
+BID_BASE = 1.6  # strength needed to bid against nobody (about two tricks)
+BID_STEP = 0.3  # extra strength per level already bid
+PLAY_MIN = 1.0  # 1853 play / Zwicken stay
+EXCHANGE_BELOW = 0.3  # Zwicken: exchange cards worth less
+
+
+@njit(cache=True)
+def _pf(p, f):
+    return S_PLAYERS + f * NP + p
+
+
+@njit(cache=True)
+def unseen_higher(s, cfg, p, c):
+    """Cards of ``c``'s effective suit that beat it and that seat ``p`` has not seen (not in his
+    hand, not an upcard, not the shown bottom card, not played face up, not in the trick)."""
+    trump = s[S_TRUMP]
+    perm = cfg[C_PERM]
+    suit = K.eff_suit(c, trump, perm)
+    k = 0
+    for x in range(NC):
+        if x == c or cfg[C_INPACK + x] == 0:
+            continue
+        loc = s[S_LOC + x]
+        if loc == L_HAND + p or loc == L_UP or loc == L_BOTTOM or loc == L_PLAYED:
+            continue
+        if K.eff_suit(x, trump, perm) == suit and K.strength(x, perm) > K.strength(c, perm):
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def card_value(s, cfg, p, c):
+    """Rough number of tricks card ``c`` takes for seat ``p`` (module docstring)."""
+    h = unseen_higher(s, cfg, p, c)
+    if s[S_TRUMP] >= 0 and K.eff_suit(c, s[S_TRUMP], cfg[C_PERM]) == s[S_TRUMP]:
+        if h == 0:
+            return 1.0
+        if h == 1:
+            return 0.7
+        if h == 2:
+            return 0.45
+        if h == 3:
+            return 0.3
+        return 0.2
+    if h == 0:
+        return 0.5
+    if h == 1:
+        return 0.15
+    return 0.05
+
+
+@njit(cache=True)
+def strength(s, cfg, p):
+    """Sum of :func:`card_value` over seat ``p``'s hand."""
+    hc = np.empty(NC, dtype=np.int32)
+    m = K.hand(s, p, hc)
+    total = 0.0
+    for i in range(m):
+        total += card_value(s, cfg, p, hc[i])
+    return total
+
+
+@njit(cache=True)
+def _is_trump(s, cfg, c):
+    return s[S_TRUMP] >= 0 and K.eff_suit(c, s[S_TRUMP], cfg[C_PERM]) == s[S_TRUMP]
+
+
+@njit(cache=True)
+def _cost(s, cfg, c):
+    """Order of cheapness for throwing or winning: side cards before trumps, then card points,
+    then rank."""
+    return (1000 if _is_trump(s, cfg, c) else 0) + 100 * K.POINTS[c % 13] + K.strength(c, cfg[C_PERM])
+
+
+@njit(cache=True)
+def _current_best(s, cfg):
+    """The face-up card now winning the trick (-1 if none)."""
+    n = s[S_N]
+    q = s[S_LEADER]
+    best = -1
+    for _ in range(n):
+        c = s[_pf(q, P_TCARD)]
+        if c >= 0 and s[_pf(q, P_TFD)] == 0:
+            if best < 0 or K.beats(c, best, s[S_TRUMP], cfg[C_PERM]):
+                best = c
+        q = (q + 1) % n
+    return best
+
+
+@njit(cache=True)
+def _play(s, cfg, p, mask):
+    best = _current_best(s, cfg)
+    pick = -1
+    if s[S_NPLAYED] == 0:
+        # lead a sure winner (trumps first), else the cheapest card
+        score = -1
+        for c in range(NC):
+            if mask[c] and unseen_higher(s, cfg, p, c) == 0:
+                v = (2 if _is_trump(s, cfg, c) else 1) * 100 + K.strength(c, cfg[C_PERM])
+                if v > score:
+                    score, pick = v, c
+        if pick >= 0:
+            return pick
+    elif best >= 0:
+        last = s[S_NPLAYED] == s[S_NPART] - 1
+        cheapest, cheapest_sure = -1, -1
+        for c in range(NC):
+            if mask[c] and K.beats(c, best, s[S_TRUMP], cfg[C_PERM]):
+                if cheapest < 0 or _cost(s, cfg, c) < _cost(s, cfg, cheapest):
+                    cheapest = c
+                if unseen_higher(s, cfg, p, c) == 0:
+                    if cheapest_sure < 0 or _cost(s, cfg, c) < _cost(s, cfg, cheapest_sure):
+                        cheapest_sure = c
+        if cheapest >= 0:
+            return cheapest if last or cheapest_sure < 0 else cheapest_sure
+    for c in range(NC):
+        if mask[c] and (pick < 0 or _cost(s, cfg, c) < _cost(s, cfg, pick)):
+            pick = c
+    return pick
+
+
+@njit(cache=True)
+def _first(mask, lo, hi):
+    for a in range(lo, hi):
+        if mask[a]:
+            return a
+    return -1
+
+
+@njit(cache=True)
+def _auction(s, cfg, p, mask):
+    zwik = K.combo_value(s, cfg, p) > 0
+    est = strength(s, cfg, p)
+    ken = mask[A_PASS_KEN]
+    if ken:
+        # the announced ten may be swapped for the upcard: count the upcard instead
+        up = s[S_UP + s[S_NUP] - 1]
+        ten = (up // 13) * 13 + TEN
+        est += max(0.0, card_value(s, cfg, p, up) - card_value(s, cfg, p, ten))
+    if zwik or est >= BID_BASE + BID_STEP * s[S_HIGH]:
+        a = _first(mask, A_BID_KEN, A_BID_KEN + 4) if ken else -1
+        if a < 0:
+            a = _first(mask, A_BID, A_BID + 4)
+        if a >= 0:
+            return a
+    return A_PASS_KEN if ken else A_PASS
+
+
+@njit(cache=True)
+def _declare(s, cfg, p, mask):
+    zwik = K.combo_value(s, cfg, p) > 0
+    est = strength(s, cfg, p)
+    if cfg[C_DECLARE] == DECL_PLAYPASS:
+        if mask[A_PLAYDECL] and (zwik or est >= PLAY_MIN or not mask[A_PASS]):
+            return A_PLAYDECL
+        return A_PASS
+    n = s[S_N]
+    nobody = True
+    for q in range(n):
+        if s[_pf(q, P_STATUS)] == 1:
+            nobody = False
+    if est >= PLAY_MIN or (nobody and s[S_TURN] == n - 1):
+        hc = np.empty(NC, dtype=np.int32)
+        m = K.hand(s, p, hc)
+        weak = 0
+        for i in range(m):
+            if card_value(s, cfg, p, hc[i]) < EXCHANGE_BELOW:
+                weak += 1
+        for k in range(weak, -1, -1):
+            if mask[A_EXCH + k]:
+                return A_EXCH + k
+    return A_PASS
+
+
+@njit(cache=True)
+def _discard(s, cfg, p, mask):
+    """Discard the weakest cards: of the cards still allowed (above the last discard), the
+    ``left`` weakest, lowest id first (discards go in increasing order)."""
+    hc = np.empty(NC, dtype=np.int32)
+    m = K.hand(s, p, hc)
+    left = s[S_EXK] - s[S_EXD]
+    val = np.empty(m, dtype=np.float64)
+    cand = np.zeros(m, dtype=np.bool_)
+    for i in range(m):
+        val[i] = card_value(s, cfg, p, hc[i])
+        cand[i] = hc[i] > s[S_LAST]
+    chosen = np.zeros(m, dtype=np.bool_)
+    for _ in range(left):
+        j = -1
+        for i in range(m):
+            if cand[i] and not chosen[i] and (j < 0 or val[i] < val[j]):
+                j = i
+        if j >= 0:
+            chosen[j] = True
+    for i in range(m):
+        if chosen[i] and mask[A_DISCARD + hc[i]]:
+            return A_DISCARD + hc[i]
+    return _first(mask, A_DISCARD, A_DISCARD + NC)
+
+
+@njit(cache=True)
+def _swap(s, cfg, p):
+    up = s[S_UP + s[S_SWAPK]]
+    ten = (up // 13) * 13 + TEN
+    before = K.combo_value(s, cfg, p)
+    s[S_LOC + up], s[S_LOC + ten] = L_HAND + p, L_UP  # try the swap on the array, then undo it
+    after = K.combo_value(s, cfg, p)
+    s[S_LOC + up], s[S_LOC + ten] = L_UP, L_HAND + p
+    if after > before:
+        return A_SWAP
+    if before == 0 and K.strength(up, cfg[C_PERM]) > K.strength(ten, cfg[C_PERM]):
+        return A_SWAP
+    return A_KEEP
+
+
+@njit(cache=True)
+def _search(s, p):
+    for c in range(NC):
+        if s[S_LOC + c] == L_HAND + p and c % 13 == ACE:
+            return A_SEARCH
+    return A_STOP
+
+
+@njit(cache=True)
+def greedy_action(s, cfg):
+    """The greedy action of the player to move (module docstring); -1 at chance or terminal nodes."""
+    p = s[S_CUR]
+    if p < 0:
+        return -1
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    K.legal_mask(s, cfg, mask)
+    ph = s[S_PHASE]
+    if ph == PH_PLAY:
+        a = _play(s, cfg, p, mask)
+    elif ph == PH_AUCTION:
+        a = _auction(s, cfg, p, mask)
+    elif ph == PH_DECLARE:
+        a = _declare(s, cfg, p, mask)
+    elif ph == PH_DISCARD:
+        a = _discard(s, cfg, p, mask)
+    elif ph == PH_SWAP:
+        a = _swap(s, cfg, p)
+    elif ph == PH_SEARCH:
+        a = _search(s, p)
+    else:
+        a = -1
+    if a < 0 or not mask[a]:
+        a = _first(mask, 0, NUM_ACTIONS)  # never reached with legal rules; keeps the policy total
+    return a
+
+
+def greedy_decision(state) -> list[int]:
+    """The greedy decision (one action) for a ``zwikken``/``zwicken`` OpenSpiel state."""
+    return [int(greedy_action(state._arr, state.rules.cfg))]
+
+
+__all__ = ["card_value", "greedy_action", "greedy_decision", "strength", "unseen_higher"]
