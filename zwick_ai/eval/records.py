@@ -19,7 +19,8 @@ chance         every chance action in order; empty means "deal from ``deal_seed`
                :func:`zwick_ai.eval.match.play_game` does
 =============  =================================================================================
 
-Reading reports each damaged line (line number, what is wrong) and goes on with the next;
+Writers may add keys of their own (tournaments add ``agents``, ``deal``, ``seating`` and
+``agent_seeds``); readers ignore them. Reading reports each damaged line (line number, what is wrong) and goes on with the next;
 :func:`replay` re-applies a record's actions on the real game and says where it stops replaying.
 
 >>> import io, pyspiel, zwick_ai.games, zwick_ai.agents
@@ -110,7 +111,7 @@ def _is_num(x: object) -> bool:
 
 def record_from_dict(obj: object) -> GameRecord:
     """A :class:`GameRecord` from a parsed line, checking every field; ``ValueError`` says what
-    is wrong."""
+    is wrong. Other keys (a tournament's ``agents``, ``deal``, ``seating``...) are ignored."""
     if not isinstance(obj, dict):
         raise ValueError(f"a record is a JSON object, not {type(obj).__name__}")
     version = obj.get("version", RECORD_VERSION)
@@ -119,9 +120,6 @@ def record_from_dict(obj: object) -> GameRecord:
     for key in ("game", "deal_seed", "seats", "moves", "returns"):
         if key not in obj:
             raise ValueError(f"missing key {key!r}")
-    unknown = set(obj) - set(GameRecord.__dataclass_fields__)
-    if unknown:
-        raise ValueError(f"unknown key(s) {sorted(unknown)}; valid: {', '.join(GameRecord.__dataclass_fields__)}")
     game, seed, seats, moves = obj["game"], obj["deal_seed"], obj["seats"], obj["moves"]
     if not isinstance(game, str) or not game:
         raise ValueError("game must be an OpenSpiel game string such as 'zwikken(players=3)'")
