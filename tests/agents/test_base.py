@@ -29,9 +29,14 @@ def test_bad_specs_say_what_is_valid(bad, message):
         make_agent(bad, game)
 
 
-def test_greedy_is_zwicker_only():
-    with pytest.raises(ValueError, match="plays zwicker, not zwikken"):
-        make_agent("greedy", pyspiel.load_game("zwikken"))
+@pytest.mark.parametrize("game_string", GAMES)
+def test_greedy_plays_every_game_legally(game_string):
+    # apply_decision checks every action's legality and that the decision is whole
+    game = pyspiel.load_game(game_string)
+    agents = [make_agent("greedy", game, seed=i) for i in range(game.num_players())]
+    for deal_seed in range(2):
+        rec = play_game(game, agents, deal_seed=deal_seed)
+        assert rec.moves and len(rec.returns) == game.num_players()
 
 
 def test_parse_spec_rejects_repeated_keys():

@@ -1,4 +1,4 @@
-"""Baseline agents: uniform random and the Zwicker greedy heuristic.
+"""Baseline agents: uniform random and the greedy heuristics.
 
 ``random`` chooses uniformly among the legal **whole decisions** (Zwicker: whole moves, the same
 distribution as the compiled ``POLICY_RANDOM`` of :mod:`zwick_ai.zwicker.kernels`; trick games:
@@ -32,6 +32,7 @@ import numpy as np
 import pyspiel
 
 from zwick_ai.agents.base import Agent, legal_decisions, register
+from zwick_ai.agents.tricks_greedy import greedy_decision
 from zwick_ai.games import convert
 from zwick_ai.zwicker import kernels as K
 
@@ -56,11 +57,18 @@ def greedy_scores(state: pyspiel.State) -> tuple[np.ndarray, np.ndarray]:
     return rows, np.array([K.greedy_value(R, S, r) for r in rows])
 
 
-@register("greedy", games=("zwicker",), summary="Zwicker: best immediate points, Zwick bonus, holds jokers.")
+@register(
+    "greedy",
+    summary="Zwicker: best immediate points, Zwick bonus, holds jokers; trick games: bids by hand strength, "
+    "wins tricks cheaply.",
+)
 class GreedyAgent(Agent):
-    """Zwicker's greedy heuristic (module docstring)."""
+    """Zwicker's greedy heuristic (module docstring); the trick games' heuristic is
+    :mod:`zwick_ai.agents.tricks_greedy` (deterministic)."""
 
     def act(self, state: pyspiel.State) -> list[int]:
+        if self.game_name != "zwicker":
+            return greedy_decision(state)
         rows, scores = greedy_scores(state)
         best = np.flatnonzero(scores >= scores.max() - 1e-9)
         return convert.move_actions(state, rows[int(best[self.rng.integers(len(best))])])
