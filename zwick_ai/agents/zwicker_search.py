@@ -9,7 +9,10 @@ whole engine moves. Every iteration
    pre-filter are prepared once per decision; each draw is a uniform permutation of the hidden
    cards accepted when the current stage replays identically). If ``tries`` draws in a row are
    rejected, that iteration takes its world from a Markov chain of card swaps that keeps only
-   consistent deals (the resampler's own fallback, started once from the true deal);
+   consistent deals (the resampler's own fallback, started once from the true deal, one sweep of
+   ``total hidden cards`` proposed swaps per world). Once that happened in a decision (positions
+   with many Magger answers and owned builds can accept one draw in thousands), later iterations
+   try only ``TRIES_AFTER`` draws before using the chain;
 2. *selects* with UCB among the children whose moves are legal in this world, counting for each
    child how often it was available (``Q/n + c * sqrt(ln(avail)/n)``);
 3. *expands* one untried move of this world (uniformly at random);
@@ -87,6 +90,7 @@ from zwick_ai.zwicker.layout import (
 )
 
 TRIES = 2000  # rejected draws in a row before an iteration takes the Markov chain's world
+TRIES_AFTER = 100  # the same, once the chain was needed in this decision (acceptance is rare)
 MAX_DEPTH = 2 * NC + 16  # whole moves in one hand, with room for questions
 
 # Node key columns (one row per node).
@@ -334,7 +338,8 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
         if fixed:
             S = world.copy()
         else:
-            S = det_draw(G, a, p, hidden, need, t0, S0, cons, later, flat, cards, chain, tries, meta, W)
+            k = tries if meta[MT_CHAIN] == 0 else min(tries, TRIES_AFTER)
+            S = det_draw(G, a, p, hidden, need, t0, S0, cons, later, flat, cards, chain, k, meta, W)
         node = 0
         depth = 0
         path[0] = 0
