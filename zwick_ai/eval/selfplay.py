@@ -32,7 +32,8 @@ from zwick_ai.eval.records import zwicker_game
 from zwick_ai.eval.stats import Estimate, mean_ci, proportion_ci
 from zwick_ai.games import convert
 from zwick_ai.zwicker import kernels as K
-from zwick_ai.zwicker.layout import M_MASK, M_OWNER, M_TARGET, MOVE_WIDTH, S_NUNITS, S_PHASE, S_TO_MOVE, S_UNITS
+from zwick_ai.zwicker.engine import move_from_row
+from zwick_ai.zwicker.layout import M_MASK, M_TARGET, MOVE_WIDTH, S_NUNITS, S_PHASE, S_TO_MOVE, S_UNITS
 from zwick_ai.zwicker.rules import Rules
 
 POLICIES = {"random": K.POLICY_RANDOM, "greedy": K.POLICY_GREEDY}
@@ -260,7 +261,7 @@ def hand_record(game: pyspiel.Game, seed: int, policies: Sequence[str]) -> GameR
     for row in rows:
         seat = zwicker.to_move(es)
         actions = convert.move_actions(state, _translate(row, _unit_map(es.arr, state.engine_state().arr)))
-        label = next(str(m) for m in zwicker.legal_moves(es) if m.row[: M_OWNER + 1] == tuple(row[: M_OWNER + 1]))
+        label = str(move_from_row(es, row))
         apply_decision(state, actions)
         zwicker.apply_row(es, row)
         rec.moves.append([seat, label, actions])

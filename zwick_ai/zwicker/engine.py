@@ -527,6 +527,11 @@ def legal_moves(state: ZwickerState) -> list[Move]:
     return [_to_move_obj(state, row, units) for row in rows]
 
 
+def move_from_row(state: ZwickerState, row: np.ndarray) -> Move:
+    """The :class:`Move` of a kernel move record legal in ``state`` (e.g. from a compiled move log)."""
+    return _to_move_obj(state, np.asarray(row, np.int64), _units(state))
+
+
 def legal_keys(state: ZwickerState) -> list[MoveKey]:
     """The identities of the legal moves, sorted (for comparisons with the reference)."""
     return sorted(m.key for m in legal_moves(state))
