@@ -11,18 +11,21 @@ card is an ordinary move. The policies differ only in how they score joker moves
                 captures with a joker; it only avoids *trailing* one
 ``early``       play a joker as soon as it can capture anything (every joker capture beats every
                 other move)
-``hold``        never play a joker unless forced (every legal move plays a joker) or in the last
-                stage (the stock is empty); there it plays greedy
+``hold``        never play a joker unless forced: every legal move plays a joker (or, in
+                Grupp, a joker capture is compulsory), so jokers are held to the end of the hand
 ``min_points``  play a joker only to capture at least ``k`` points from the table (Zwick bonus
                 included, the joker's own points not), or when forced
 ``build``       prefer building with a joker over everything else; never capture or trail with a
                 joker unless forced
-``last_stage``  keep jokers for the last stage (like ``hold``) and there use them at the first
-                capture (like ``early``)
+``last_stage``  keep jokers for the last stage: no joker move before the stock is empty unless
+                forced; in the last stage plain greedy (which captures with a joker at once)
 ``random``      uniform over the legal moves (a baseline for the study)
 ==============  ===================================================================================
 
-Asking the partner (Großenwiehe) is never chosen unless it is the only legal move. "Forced" falls
+``early`` and ``last_stage`` follow the issue's wording; they turn out close to ``greedy`` (which
+already captures with a joker whenever it can, the joker's own points making that capture its
+best) before resp. in the last stage. Asking the partner (Großenwiehe) is never chosen unless it is
+the only legal move. "Forced" falls
 out of the scoring: a penalised joker move is still the best of a list holding only joker moves.
 
 The same scoring runs in three places: :func:`play_deals` (whole hands in compiled code, one policy
@@ -173,15 +176,13 @@ def policy_value(R, S, mv, policy, k):
     if policy == P_EARLY:
         return base + BONUS if capture else base
     if policy == P_HOLD:
-        return base if last_stage(R, S) else base - BONUS
+        return base - BONUS
     if policy == P_MIN_POINTS:
         return base if capture and points_taken(R, S, mv) >= k else base - BONUS
     if policy == P_BUILD:
         return base + BONUS if kind == KIND_BUILD else base - BONUS
     # P_LAST_STAGE
-    if not last_stage(R, S):
-        return base - BONUS
-    return base + BONUS if capture else base
+    return base if last_stage(R, S) else base - BONUS
 
 
 @K.hot

@@ -19,7 +19,7 @@ EPILOG = """examples:
 """
 
 #: modules of ``zwick_ai.cli`` with a ``register(subparsers)`` function, in help order
-COMMANDS = ["zwicker_cmds", "play", "replay"]
+COMMANDS = ["zwicker_cmds", "play", "replay", "joker_study"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,259 @@
+"""Small-budget tests of the joker study: the policies do what they say (against a plain-Python
+re-statement of each rule), the compiled playout loop agrees with the engine's, the joker-swap
+deals differ from the originals only in the swapped cards, and every part writes its report."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from zwick_ai import cards as C
+from zwick_ai import zwicker
+from zwick_ai.agents import joker_policies as JP
+from zwick_ai.analysis import joker_study as JS
+from zwick_ai.cli import main
+from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.layout import KIND_ASK, KIND_BUILD, KIND_CAPTURE, M_CARD, M_KIND, M_MASK, M_ZWICK
+
+VARIANTS = ["dithmarschen", "grossenwiehe", "christiansen", "grupp"]
+
+
+# ------------------------------------------------------------------------------------------------
+# The policies, position by position, against a slow re-statement
+# ------------------------------------------------------------------------------------------------
+def ref_value(rules, state, row, policy: str, k: int) -> float:
+    """The policy's score written out in Python from the module docstring."""
+    R, S = rules.array(), state.arr
+    if row[M_KIND] == KIND_ASK:
+        return -1e9
+    base = float(K.greedy_value(R, S, row))
+    card = int(row[M_CARD])
+    if policy == "greedy" or not (C.is_valued_joker(card) or C.is_wild_joker(card)):
+        return base
+    units = zwicker.engine._units(state)
+    taken = sum(rules.card_points(c) for i, u in enumerate(units) if int(row[M_MASK]) >> i & 1 for c in u.cards)
+    taken += int(row[M_ZWICK]) * rules.zwick_points
+    last = zwicker.stock(state) == [] or state.arr[K.S_STAGE] + 1 >= rules.plan.max_stages
+    capture, build = row[M_KIND] == KIND_CAPTURE, row[M_KIND] == KIND_BUILD
+    up, down = base + 1000, base - 1000
+    return {
+        "early": up if capture else base,
+        "hold": down,
+        "min_points": base if capture and taken >= k else down,
+        "build": up if build else down,
+        "last_stage": base if last else down,
+    }[policy]
+
+
+def walk(rules, seeds, policy, k=3):
+    """Yield (state, legal rows, chosen index) along hands played by ``policy`` at every seat,
+    checking the compiled scores against :func:`ref_value` at every position."""
+    code = JP.POLICIES.index(policy)
+    R = rules.array()
+    for seed in seeds:
+        state = zwicker.deal(rules, int(seed))
+        rng = np.random.default_rng(int(seed))
+        while not zwicker.is_over(state):
+            rows = zwicker.legal_rows(state)
+            got = JP.policy_values(R, state.arr, rows, code, k)
+            want = np.array([ref_value(rules, state, r, policy, k) for r in rows])
+            np.testing.assert_allclose(got, want)
+            best = np.flatnonzero(got >= got.max() - 1e-9)
+            i = int(best[rng.integers(len(best))])
+            yield state, rows, i
+            zwicker.apply_row(state, rows[i])
+
+
+def is_joker_row(row) -> bool:
+    return row[M_KIND] != KIND_ASK and (C.is_valued_joker(int(row[M_CARD])) or C.is_wild_joker(int(row[M_CARD])))
+
+
+def forced(rows) -> bool:
+    """Every move that plays a card plays a joker (asking the partner is no alternative: the
+    policies never ask)."""
+    return all(is_joker_row(r) for r in rows if r[M_KIND] != KIND_ASK)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_hold_plays_a_joker_only_when_forced(variant):
+    rules = zwicker.rules(variant)
+    joker_plays = 0
+    for _, rows, i in walk(rules, range(6), "hold"):
+        if is_joker_row(rows[i]):
+            joker_plays += 1
+            assert forced(rows), "hold played a joker while it had another move"
+    assert joker_plays > 0  # jokers do get played, at the end
+
+
+@pytest.mark.parametrize("variant", ["dithmarschen", "grupp"])
+def test_last_stage_and_min_points_and_early_and_build(variant):
+    rules = zwicker.rules(variant)
+    for state, rows, i in walk(rules, range(4), "last_stage"):
+        last = zwicker.stock(state) == []
+        if is_joker_row(rows[i]) and not last:
+            assert forced(rows)
+    for _, rows, i in walk(rules, range(4), "min_points", k=4):
+        if is_joker_row(rows[i]) and not forced(rows):
+            assert rows[i][M_KIND] == KIND_CAPTURE
+    seen = 0
+    for _, rows, i in walk(rules, range(4), "early"):
+        if any(is_joker_row(r) and r[M_KIND] == KIND_CAPTURE for r in rows):
+            seen += 1
+            assert is_joker_row(rows[i]) and rows[i][M_KIND] == KIND_CAPTURE
+    assert seen > 0
+    for _, rows, i in walk(rules, range(3), "build"):
+        if any(is_joker_row(r) and r[M_KIND] == KIND_BUILD for r in rows):
+            assert is_joker_row(rows[i]) and rows[i][M_KIND] == KIND_BUILD
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_compiled_loop_matches_engine_playouts(variant, policy):
+    """Joker policies ``random``/``greedy`` replay ``kernels.play_hands`` exactly (same seeds)."""
+    rules = zwicker.rules(variant)
+    seeds = np.arange(30, dtype=np.int64) * 7 + 1
+    mine = JP.play_seeds(rules, seeds, [policy])
+    code = K.POLICY_RANDOM if policy == "random" else K.POLICY_GREEDY
+    scores, zwicks, won, dealt, _ = K.play_hands(rules.array(), seeds, np.full(rules.players, code, np.int64))
+    np.testing.assert_array_equal(mine.scores, scores)
+    np.testing.assert_array_equal(mine.won_side, won)
+    np.testing.assert_array_equal(mine.dealt_to, dealt)
+
+
+def test_joker_play_records_cover_every_joker_dealt_to_a_hand():
+    rules = zwicker.rules("grossenwiehe")
+    d = JP.play_seeds(rules, np.arange(40), ["hold", "early", "min_points:k=2", "greedy"])
+    for c in JP.joker_cards(rules):
+        in_hand = d.dealt_to[:, c] >= 0
+        played = d.jplays[:, c, JP.J_PLAYED] == 1
+        np.testing.assert_array_equal(in_hand, played)  # a joker dealt to a hand leaves it by being played
+        assert np.all(d.jplays[played, c, JP.J_SEAT] == d.dealt_to[played, c])
+        assert np.all(d.jplays[played, c, JP.J_HAND] >= 1)
+
+
+def test_bad_policies_are_refused():
+    with pytest.raises(ValueError, match="valid: random, greedy"):
+        JP.parse_policy("sometimes")
+    with pytest.raises(ValueError, match="whole number"):
+        JP.parse_policy("min_points:k=x")
+    with pytest.raises(ValueError, match="one per seat"):
+        JP.play_seeds(zwicker.rules("dithmarschen"), np.arange(2), ["hold", "early"])
+
+
+# ------------------------------------------------------------------------------------------------
+# Part 1: deal maps and joker swaps
+# ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_deal_map_agrees_with_the_real_deal(variant):
+    rules = zwicker.rules(variant)
+    seeds = np.arange(20, dtype=np.int64)
+    orders, dealers = JP.deal_orders(rules.array(), seeds)
+    seats, stages = JS.deal_maps(rules, orders, dealers)
+    played = JP.play_orders(rules, orders, dealers, JP.play_seed_of(seeds), ["random"])
+    np.testing.assert_array_equal(seats, played.dealt_to.astype(np.int64))  # every stage of a played hand
+    for h in range(len(seeds)):
+        state = zwicker.deal(rules, int(seeds[h]))
+        for p in range(rules.players):
+            first = set(zwicker.engine._hand_ids(state, p))
+            assert first == {c for c in rules.deck if seats[h, c] == p and stages[h, c] == 0}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_swapped_deals_differ_only_in_the_swapped_cards(variant):
+    rules = zwicker.rules(variant)
+    seeds = np.arange(60, dtype=np.int64)
+    orders, dealers = JP.deal_orders(rules.array(), seeds)
+    seats, stages = JS.deal_maps(rules, orders, dealers)
+    side = JS.side_of_seats(rules)
+    joker = JS.study_jokers(rules)[-1]
+    swapped, mask, partner = JS.swap_joker(rules, orders, seats, stages, joker, seed=5)
+    assert mask.sum() > 40 and np.all(mask <= (seats[:, joker] >= 0))
+    for h in range(len(seeds)):
+        diff = np.flatnonzero(swapped[h] != orders[h])
+        if not mask[h]:
+            assert diff.size == 0
+            continue
+        x = partner[h]
+        assert sorted(orders[h][diff].tolist()) == sorted([joker, x])
+        assert rules.card_points(x) == 0 and not (C.is_valued_joker(x) or C.is_wild_joker(x))
+        assert side[seats[h, x]] != side[seats[h, joker]] and stages[h, x] == stages[h, joker]
+        s2, t2 = JP.deal_map(rules.array(), swapped[h], dealers[h])
+        assert s2[joker] == seats[h, x] and s2[x] == seats[h, joker]  # the two cards changed hands...
+        others = np.setdiff1d(np.array(rules.deck), [joker, x])
+        np.testing.assert_array_equal(s2[others], seats[h, others])  # ...and nothing else moved
+        np.testing.assert_array_equal(t2[list(rules.deck)], stages[h, list(rules.deck)])
+
+
+def test_holding_values_are_consistent():
+    rules = zwicker.rules("dithmarschen")
+    out = JS.holding_values(rules, np.arange(300, dtype=np.int64), "greedy", swap_seed=1)
+    assert [d["joker"] for d in out] == ["X15", "X20", "X25"]
+    for d in out:
+        assert d["swapped"] <= d["dealt_to_hand"] <= d["deals"] == 300
+        assert d["won_by_holder"]["mean"] + d["won_by_opponents"]["mean"] <= 1 + 1e-9
+        assert d["gain_swap"]["n"] == d["swapped"]
+    # A joker is worth points to its holder: X25 (7 points) on 300 deals is clearly positive.
+    assert out[-1]["gain_swap"]["ci95"][0] > 0
+
+
+# ------------------------------------------------------------------------------------------------
+# Parts 2 and 3, the report, the command
+# ------------------------------------------------------------------------------------------------
+def test_duplicate_margin_of_greedy_against_itself_is_zero_and_skill_shows():
+    rules = zwicker.rules("christiansen")
+    seeds = np.arange(100, dtype=np.int64)
+    orders, dealers = JP.deal_orders(rules.array(), seeds)
+    play = JP.play_seed_of(seeds)
+    same, _ = JS.duplicate_margins(rules, orders, dealers, play, "greedy", "greedy")
+    assert abs(same.mean()) < 1e-9  # three seatings of one policy: margins cancel per deal
+    eff = JS.rules_effects(rules, seeds)
+    assert eff["skill_gap"]["ci95"][0] > 0 and eff["deals"] == 100
+
+
+def test_rule_sets_cover_joker_counts_and_grupp_options():
+    labels = [lab for lab, _ in JS.rule_sets(zwicker.rules("grossenwiehe"))]
+    assert labels[:4] == ["0 jokers", "3 jokers", "4 jokers", "6 jokers"]
+    grupp = dict(JS.rule_sets(zwicker.rules("grupp")))
+    assert grupp["6 wild, joker_capture=never"]["joker_capture"] == "never"
+    assert [zwicker.rules("grupp", **o).deck_size for o in list(grupp.values())[:4]] == [52, 55, 56, 58]
+
+
+def test_strong_agent_records_find_its_joker_plays():
+    rules = zwicker.rules("dithmarschen")
+    res = JS.strong_agent_games(rules, "joker:policy=early", np.array([3, 4]))
+    assert res["games"] == 4 and res["margin"] is not None
+    plays = sum(b["plays"] for b in res["behaviour"])
+    dealt = 0
+    for seed in (3, 4):
+        order, dealer = K.deal_order(rules.array(), seed)
+        seat, _ = JP.deal_map(rules.array(), order, dealer)
+        dealt += sum(1 for c in JP.joker_cards(rules) if seat[c] >= 0)  # each side plays every seat once
+    assert plays == dealt
+
+
+def test_study_writes_its_report(tmp_path):
+    cfg = JS.StudyConfig("grupp", options={"joker_capture": "joker_only"}, deals=40, strong="greedy")
+    res = JS.run_study(cfg, progress=False)
+    files = JS.write_study(res, tmp_path, "zwick joker-study --variant grupp")
+    assert {f.name for f in files} >= {"report.md", "results.json", "part1_holding_value.png", "part3_rule_sets.png"}
+    for f in files:
+        if f.suffix == ".png":
+            assert f.read_bytes()[:4] == b"\x89PNG"
+    text = (tmp_path / "report.md").read_text()
+    assert "Best policy" in text and "zwick joker-study --variant grupp" in text and "joker_capture=joker_only" in text
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert data["part2"]["best"] in JS.STUDY_POLICIES and len(data["part3"]) == 8
+    assert cfg.slug() == "grupp-joker_capture-joker_only"
+
+
+def test_cli_runs_and_refuses_bad_input(tmp_path, capsys):
+    assert main(["joker-study", "--variant", "classic", "--deals", "10"]) == 2
+    assert "the joker study covers" in capsys.readouterr().err
+    assert main(["joker-study", "--variant", "dithmarschen", "-o", "colour=red"]) == 2
+    out = tmp_path / "d"
+    args = ["joker-study", "--variant", "dithmarschen", "--deals", "30", "--strong", "greedy", "--no-progress"]
+    assert main([*args, "--out", str(out)]) == 0
+    assert "best joker policy" in capsys.readouterr().out
+    assert "--deals 30 --strong greedy" in (out / "report.md").read_text()

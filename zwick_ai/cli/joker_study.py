@@ -1,0 +1,84 @@
+"""``zwick joker-study``: the joker study of one Zwicker variant (:mod:`zwick_ai.analysis.joker_study`).
+
+Writes ``report.md``, PNG figures and ``results.json`` to
+``experiments/results/joker-study/<variant>[-option-value...]/`` (or ``--out``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import time
+from pathlib import Path
+
+from zwick_ai.cli.zwicker_cmds import parse_option
+
+DEFAULT_OUT = Path("experiments/results/joker-study")
+QUICK_DEALS = 300
+
+
+def command_text(args: argparse.Namespace) -> str:
+    """The command line that reproduces this run (every option given, progress flags left out)."""
+    words = ["zwick", "joker-study", "--variant", args.variant]
+    for name, value in args.option or []:
+        words += ["-o", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
+    for flag in ("deals", "seed", "strong", "strong_deals", "out"):
+        value = getattr(args, flag)
+        if value is not None and not (flag == "seed" and value == 0) and not (flag == "strong" and value == "auto"):
+            words += ["--" + flag.replace("_", "-"), str(value)]
+    if args.quick:
+        words.append("--quick")
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def cmd_joker_study(args: argparse.Namespace) -> int:
+    from zwick_ai.analysis.joker_study import StudyConfig, run_study, write_study
+
+    cfg = StudyConfig(
+        variant=args.variant,
+        options=dict(args.option or []),
+        deals=args.deals if args.deals is not None else (QUICK_DEALS if args.quick else 10000),
+        seed=args.seed,
+        strong=args.strong,
+        strong_deals=args.strong_deals if args.strong_deals is not None else (2 if args.quick else 40),
+    )
+    cfg.rules()  # bad variants and options fail here, before anything runs
+    out = Path(args.out) if args.out else DEFAULT_OUT / cfg.slug()
+    start = time.perf_counter()
+    res = run_study(cfg, progress=not args.no_progress)
+    res["config"]["total_seconds"] = time.perf_counter() - start
+    command = command_text(args)
+    files = write_study(res, out, command)
+    p2 = res["part2"]
+    print(f"{cfg.slug()}: best joker policy {p2['best']} ({p2['best_margin']['mean']:+.3f} points per deal vs greedy)")
+    print(f"wrote {len(files)} files to {out} in {res['config']['total_seconds']:.0f} s")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "joker-study",
+        help="the joker study of one Zwicker variant: report, figures, numbers",
+        description=(
+            "Value of holding each joker (joker-swap replays and conditioning), joker policies in "
+            "duplicate tournaments and where the strongest agent plays its jokers, and what the joker "
+            "rules do (joker counts, Grupp's table-joker options). Defaults take about 3-25 minutes per "
+            "variant on one core (grossenwiehe longest); --quick takes well under a minute."
+        ),
+    )
+    p.add_argument("--variant", required=True, help="dithmarschen, grossenwiehe, christiansen or grupp")
+    p.add_argument(
+        "-o", "--option", action="append", type=parse_option, metavar="NAME=VALUE", help="rule option (repeatable)"
+    )
+    p.add_argument("--deals", type=int, default=None, help="compiled deals per measurement (default 10000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of every deal (default 0)")
+    p.add_argument(
+        "--strong",
+        default="auto",
+        help="agent spec of the strong agent (default auto: ismcts:iters=500,rollout=greedy when registered)",
+    )
+    p.add_argument("--strong-deals", type=int, default=None, help="OpenSpiel deals of the strong agent (default 40)")
+    p.add_argument("--out", default=None, help="output directory (default experiments/results/joker-study/<variant>)")
+    p.add_argument("--quick", action="store_true", help=f"small budget: {QUICK_DEALS} deals, 2 strong-agent deals")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_joker_study)
