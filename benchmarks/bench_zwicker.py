@@ -124,10 +124,18 @@ def time_captures(n_units: int, count: int) -> tuple[float, float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--part", choices=("all", "hands", "captures"), default="all", help="what to measure")
     args = parser.parse_args()
     hands = 500 if args.quick else 3000
     ref_hands = 5 if args.quick else 20
 
+    if args.part in ("all", "hands"):
+        hands_table(hands, ref_hands)
+    if args.part in ("all", "captures"):
+        captures_table(args.quick)
+
+
+def hands_table(hands: int, ref_hands: int) -> None:
     print("### Random whole hands per second (one core)\n")
     print("| variant | players | compiled random | compiled greedy | reference random | ratio compiled/reference |")
     print("|---|---|---|---|---|---|")
@@ -138,12 +146,14 @@ def main() -> None:
         slow = reference_hands_per_second(r, ref_hands)
         print(f"| {v} | {r.players} | {fast:,.0f} | {greedy:,.0f} | {slow:,.1f} | {fast / slow:,.0f}× |")
 
+
+def captures_table(quick: bool) -> None:
     print("\n### Capture enumeration vs table size (dithmarschen, hand K + X25, loose table cards)\n")
     print("| table units | capture sets per position | engine µs | reference µs | ratio |")
     print("|---|---|---|---|---|")
     for n in (4, 6, 8, 10, 12, 14, 16):
         count = 10 if n >= 14 else 30
-        if args.quick:
+        if quick:
             count = max(3, count // 5)
         e, rf, found = time_captures(n, count)
         print(f"| {n} | {found:,.1f} | {e * 1e6:,.1f} | {rf * 1e6:,.0f} | {rf / e:,.0f}× |")

@@ -651,49 +651,53 @@ def plain_capture_sets(W, natoms, need, X):
 
 @njit(cache=True)
 def large_capture_sets(W, natoms, need, X):
-    """:func:`plain_capture_sets` for more than TABLE_ATOMS units (allocates its DP table)."""
+    """:func:`plain_capture_sets` for more than TABLE_ATOMS units (allocates its tables).
+
+    Per needed value v, the v-unions are built from the highest lowest-unit down: a set whose
+    lowest unit is L is a v-group with lowest unit L joined to a v-union (or nothing) of higher
+    units only, which is complete by then. Only reachable sets are visited, so the work follows
+    the number of groups and sets found, not 2^n."""
     cap = X.shape[0] // 4
-    # Groups of every needed value, tagged with their value bit (first quarter: masks; fourth: bits).
     groups = X[:cap]
-    tags = X[3 * cap :]
-    ng = 0
+    U = np.zeros(ONE << natoms, np.int64)  # U[M]: bitmask of the values v for which M is a v-union
+    reach = np.empty(ONE << natoms, np.int64)  # every set found, each once
+    nall = 0
+    level = np.empty(ONE << natoms, np.int64)  # this value's unions, in the order found
     everything = (ONE << natoms) - 1
     for v in range(1, 63):
-        if not (need >> v) & ONE:
+        bit = ONE << v
+        if not (need & bit):
             continue
-        before = ng
-        ng = enum_groups(W, natoms, everything, v, groups, ng)
+        ng = enum_groups(W, natoms, everything, v, groups, 0)
         if ng < 0:
             return OVERFLOW_X
-        for t in range(before, ng):
-            tags[t] = ONE << v
-    # Bucket the groups by their lowest unit.
-    start, perm = bucket_by_lowest(groups, ng, natoms)
-    bm = np.empty(ng, np.int64)
-    bv = np.empty(ng, np.int64)
-    for b in range(ng):
-        bm[b] = groups[perm[b]]
-        bv[b] = tags[perm[b]]
-    U = np.zeros(ONE << natoms, np.int64)
-    U[0] = -1
-    ns = 0
-    for M in range(1, ONE << natoms):
-        lo = 0
-        while not ((M >> lo) & ONE):
-            lo += 1
-        acc = np.int64(0)
-        for b in range(start[lo], start[lo + 1]):
-            g = bm[b]
-            if (g & ~M) == 0:
-                acc |= bv[b] & U[M ^ g]
-        U[M] = acc
-        if acc:
-            if ns >= cap:
-                return OVERFLOW_X
-            X[cap + ns] = M
-            X[2 * cap + ns] = acc
-            ns += 1
-    return ns
+        if ng == 0:
+            continue
+        start, perm = bucket_by_lowest(groups, ng, natoms)
+        level[0] = 0
+        nl = 1
+        for lo in range(natoms - 1, -1, -1):
+            done = nl  # unions of higher units (and the empty set)
+            for b in range(start[lo], start[lo + 1]):
+                g = groups[perm[b]]
+                for r in range(done):
+                    m = level[r]
+                    if (g & m) == 0:
+                        M = g | m
+                        if not (U[M] & bit):
+                            if U[M] == 0:
+                                reach[nall] = M
+                                nall += 1
+                            U[M] |= bit
+                            level[nl] = M
+                            nl += 1
+    if nall > cap:
+        return OVERFLOW_X
+    found = np.sort(reach[:nall])
+    for t in range(nall):
+        X[cap + t] = found[t]
+        X[2 * cap + t] = U[found[t]]
+    return nall
 
 
 @njit(cache=True)
