@@ -40,8 +40,7 @@ The search loop of one decision runs inside compiled code; Python only checks th
 batches of iterations under a time budget and converts the chosen engine move to sub-actions.
 
 >>> import pyspiel, zwick_ai.games
->>> from zwick_ai.agents.search import check_params
-from zwick_ai.games import convert
+>>> from zwick_ai.games import convert
 >>> game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
 >>> state = convert.state_from_seed(game, 3)
 >>> params = {"iters": 50, "time": 0.0, "c": 0.7, "rollout": "random"}
@@ -499,14 +498,14 @@ def ismcts_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random
         t0 = time.perf_counter()
         batch = 16
         while True:
-            left = iters - int(tree[6][MT_ITERS]) if iters > 0 else batch
+            left = iters - int(tree[-1][MT_ITERS]) if iters > 0 else batch
             if left <= 0:
                 break
             setup.run(tree, empty, min(batch, left), params)
             spent = time.perf_counter() - t0
             if spent >= seconds:
                 break
-            rate = tree[6][MT_ITERS] / max(spent, 1e-9)
+            rate = tree[-1][MT_ITERS] / max(spent, 1e-9)
             batch = int(max(1, min(4096, rate * (seconds - spent) / 4)))
     visits, qsum = root_stats(setup.real, setup.rows, tree)
     mean = qsum / np.maximum(visits, 1)
