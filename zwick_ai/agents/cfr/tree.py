@@ -5,8 +5,8 @@ API, for the compiled solvers of :mod:`zwick_ai.agents.cfr.exact` and the tree M
 Nodes are numbered breadth first, so a node's children are contiguous and every child has a
 larger id than its parent: one forward loop visits parents before children (reach
 probabilities), one backward loop children before parents (values). Information-state strings
-are mapped to dense ids; each information set also carries a 64-bit key
-(:func:`string_key`, a hash of the string) under which policy files store it.
+are mapped to dense ids; each information set also carries its 64-bit key
+(:func:`~zwick_ai.agents.cfr.keys.infoset_key`) under which tables and policy files store it.
 
 Information abstraction (``abstraction="observation"``): information sets are keyed by the
 observation string (``perfect_recall=False``) instead of the information-state string. That merges
@@ -22,20 +22,14 @@ without CFR's guarantees. Best responses (``nash_conv``) still use the true info
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 import numpy as np
 import pyspiel
 
+from zwick_ai.agents.cfr.keys import ABSTRACTIONS, infoset_key
+
 TERMINAL, CHANCE, DECISION = 0, 1, 2
-ABSTRACTIONS = ("none", "observation")
-
-
-def string_key(text: str) -> int:
-    """A non-zero int64 key of an information-state (or observation) string."""
-    k = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little", signed=True)
-    return k or 1
 
 
 @dataclass
@@ -91,13 +85,13 @@ class _Ids:
         self.actions: list[list[int]] = []
         self.keys: list[int] = []
 
-    def get(self, text: str, player: int, legal: list[int]) -> int:
+    def get(self, text: str, key: int, player: int, legal: list[int]) -> int:
         i = self.ids.get(text)
         if i is None:
             i = self.ids[text] = len(self.player)
             self.player.append(player)
             self.actions.append(legal)
-            self.keys.append(string_key(text))
+            self.keys.append(key)
         elif self.actions[i] != legal:
             raise ValueError(f"information set {text[:80]!r} has different legal actions in different states")
         return i
@@ -158,9 +152,13 @@ def extract(game: pyspiel.Game, abstraction: str = "none", max_nodes: int = 2_00
             kind.append(DECISION)
             player.append(p)
             info = state.information_state_string(p)
-            b = br_ids.get(info, p, acts)
+            b = br_ids.get(info, infoset_key(state, p), p, acts)
             br_iset.append(b)
-            iset.append(policy_ids.get(state.observation_string(p), p, acts) if abstraction != "none" else b)
+            if abstraction == "none":
+                iset.append(b)
+            else:
+                key = infoset_key(state, p, abstraction)
+                iset.append(policy_ids.get(state.observation_string(p), key, p, acts))
             prob.extend([0.0] * len(acts))
         count.append(len(acts))
         for a in acts:

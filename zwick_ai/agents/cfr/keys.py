@@ -1,0 +1,78 @@
+"""Information-set keys: the int64 under which tables and policy files store an information set.
+
+* Trick games (``zwikken``, ``zwicken``): :func:`tricks_key`, compiled from the engine state, so
+  the MCCFR traversals of :mod:`zwick_ai.agents.cfr.mccfr` key information sets inside numba.
+* Every other game: :func:`string_key`, a 64-bit BLAKE2b hash of the information-state string (or,
+  with the ``observation`` abstraction, of the observation string).
+
+Both partition states exactly like the strings they stand for, up to 64-bit hash collisions
+(``tests/agents/test_cfr.py`` checks both directions on random states).
+
+>>> string_key("a") != string_key("b")
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pyspiel
+from numba import njit
+
+from zwick_ai.agents.cfr.core import mix64
+from zwick_ai.tricks import layout as TL
+
+TRICK_GAMES = ("zwikken", "zwicken")
+ABSTRACTIONS = ("none", "observation")
+
+
+def string_key(text: str) -> int:
+    """A non-zero int64 key of an information-state (or observation) string."""
+    k = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little", signed=True)
+    return k or 1
+
+
+@njit(cache=True)
+def tricks_key(s, player):
+    """64-bit key of ``player``'s information state: a chained hash of the events he observed,
+    each mapped as in ``tricks.api.information_state_string`` (own deals, upcards, cuts, own draws
+    with the card, others' draws without, open draws, actions, own hidden actions with the card,
+    others' hidden actions as face-down play or discard). Never 0."""
+    h = mix64(np.uint64(player + 1) * np.uint64(0x9E3779B97F4A7C15))
+    for i in range(s[TL.S_HLEN]):
+        kind = s[TL.S_HIST + 3 * i]
+        who = s[TL.S_HIST + 3 * i + 1]
+        v = s[TL.S_HIST + 3 * i + 2]
+        mine = who == player
+        if kind == TL.H_DEAL:
+            if not mine:
+                continue
+        elif kind == TL.H_UP or kind == TL.H_CUT:
+            who = TL.NP
+        elif kind == TL.H_DRAW:
+            if not mine:
+                v = -1
+        elif kind == TL.H_HIDDEN:
+            if mine:
+                kind = 8  # own hidden action: the string shows the card
+            else:
+                v = 1 if v < TL.A_DISCARD else 0
+        token = np.uint64(kind) | (np.uint64(who + 1) << np.uint64(8)) | (np.uint64(v + 2) << np.uint64(16))
+        h = mix64(h ^ (token + np.uint64(0x632BE59BD9B4E019)))
+    k = np.int64(h)
+    return k if k != 0 else np.int64(1)
+
+
+def is_trick_game(game: pyspiel.Game) -> bool:
+    return game.get_type().short_name in TRICK_GAMES
+
+
+def infoset_key(state: pyspiel.State, player: int, abstraction: str = "none") -> int:
+    """The table key of ``player``'s information set in ``state`` (what the policy files store)."""
+    if abstraction not in ABSTRACTIONS:
+        raise ValueError(f"unknown abstraction {abstraction!r}; valid: {', '.join(ABSTRACTIONS)}")
+    if hasattr(state, "trick_state") and abstraction == "none":
+        return int(tricks_key(state._arr, player))
+    text = state.observation_string(player) if abstraction == "observation" else state.information_state_string(player)
+    return string_key(text)

@@ -1,0 +1,530 @@
+"""Monte Carlo CFR, compiled: external sampling and outcome sampling with tabular regrets and
+average strategies in a :class:`~zwick_ai.agents.cfr.core.Table` (open-addressing hash map from
+int64 information-set keys to rows).
+
+Two backends, chosen by the game:
+
+* **Trick games** (``zwikken``, ``zwicken``, any rule set and pack): the traversals run inside
+  numba on the engine kernels of :mod:`zwick_ai.tricks.kernels` (``legal_mask``, ``apply``,
+  ``chance_outcomes``) on the flat int32 state; a decision's information-set key is
+  :func:`tricks_key`, a 64-bit hash of the events the player observed, which partitions states
+  exactly like ``information_state_string`` (up to hash collisions; the tests check both directions).
+* **Every other game** (Zwicker micro variants, kuhn_poker, ...): the traversals run on the
+  extracted tree of :mod:`zwick_ai.agents.cfr.tree` (node ids instead of states; no Python per
+  node). Information sets are the tree's (optionally abstracted, see :mod:`~zwick_ai.agents.cfr.tree`),
+  keyed by :func:`~zwick_ai.agents.cfr.keys.string_key` of their string. Only games whose tree fits
+  in memory can be solved this way.
+
+The updates follow OpenSpiel's Python ``external_sampling_mccfr`` (simple averaging: the average
+strategy of the player after the traverser is accumulated at its sampled nodes) and
+``outcome_sampling_mccfr`` (exploration 0.6 at the update player's nodes, no baseline). Randomness
+comes from one splitmix64 stream (:func:`~zwick_ai.agents.cfr.core.rand_u64`) whose state is
+saved in checkpoints, so a resumed run equals an uninterrupted one.
+
+>>> import pyspiel, zwick_ai.games
+>>> s = MCCFRSolver(pyspiel.load_game("kuhn_poker"), "external", seed=1)
+>>> s.run(2000)
+>>> s.nash_conv() < 0.1
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+from numba import njit
+
+from zwick_ai.agents.cfr.core import (
+    M_EDGES,
+    M_ROWS,
+    R_N,
+    R_OFF,
+    Table,
+    lookup,
+    lookup_or_add,
+    normalised,
+    rand_float,
+    regret_matching,
+    sample_index,
+    seed_state,
+)
+from zwick_ai.agents.cfr.exact import nash_conv as tree_nash_conv
+from zwick_ai.agents.cfr.keys import is_trick_game, tricks_key
+from zwick_ai.agents.cfr.tree import CHANCE, TERMINAL, GameTree, extract
+from zwick_ai.tricks import kernels as TK
+from zwick_ai.tricks import layout as TL
+
+SAMPLINGS = ("external", "outcome")
+EXPLORATION = 0.6  # OpenSpiel's outcome-sampling default
+_ES, _OS = 0, 1
+_MAXA = TL.NUM_ACTIONS
+_DEPTH = TL.MAXH + 2
+
+
+# ---- trick-game traversals ---------------------------------------------------------------------------
+@njit(cache=True)
+def _legal(s, cfg, mask, out):
+    TK.legal_mask(s, cfg, mask)
+    n = 0
+    for a in range(_MAXA):
+        if mask[a]:
+            out[n] = a
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _chance_step(s, cfg, ids, probs, rng):
+    k = TK.chance_outcomes(s, cfg, ids, probs)
+    TK.apply_chance(s, cfg, ids[sample_index(probs, k, rng)])
+
+
+@njit(cache=True)
+def _tricks_advance(s, cfg, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, d):
+    """External sampling between the traverser's decisions: play chance and the other players'
+    sampled actions in place until the traverser moves (returns its row) or the deal ends (-1)."""
+    mask, ids, probs, legal, pol, vals = bufs
+    while True:
+        cur = s[TL.S_CUR]
+        if cur == TL.TERMINAL:
+            return -1
+        if cur == TL.CHANCE:
+            _chance_step(s, cfg, ids, probs, rng)
+            continue
+        n = _legal(s, cfg, mask, legal[d])
+        r = lookup_or_add(keys, rowof, rows, acts, meta, tricks_key(s, cur), cur, legal[d], n)
+        if cur == who:
+            return r
+        off = rows[r, R_OFF]
+        regret_matching(regret, off, n, pol[d])
+        j = sample_index(pol[d], n, rng)
+        if cur == (who + 1) % n_players:
+            for i in range(n):
+                avg[off + i] += pol[d, i]
+        TK.apply_action(s, cfg, legal[d, j])
+
+
+@njit(cache=True)
+def _tricks_es(stack, cfg, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs):
+    """One external-sampling traversal for ``who`` from ``stack[0]`` (an explicit depth-first
+    stack: frame ``f`` is a traverser decision whose state is ``stack[f]``; the state being played
+    is ``stack[frames]``). Returns ``who``'s value."""
+    mask, ids, probs, legal, pol, vals = bufs
+    frames = 0
+    nxt = np.zeros(stack.shape[0], np.int64)
+    row = np.zeros(stack.shape[0], np.int64)
+    while True:
+        s = stack[frames]
+        r = _tricks_advance(s, cfg, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, frames)
+        if r >= 0:  # a traverser decision: open a frame and play its first action
+            f = frames
+            row[f] = r
+            regret_matching(regret, rows[r, R_OFF], rows[r, R_N], pol[f])
+            nxt[f] = 0
+            stack[f + 1, :] = stack[f]
+            TK.apply_action(stack[f + 1], cfg, legal[f, 0])
+            frames = f + 1
+            continue
+        v = float(s[TK.pf(who, TL.P_NET)])
+        while True:
+            if frames == 0:
+                return v
+            f = frames - 1
+            n = rows[row[f], R_N]
+            vals[f, nxt[f]] = v
+            nxt[f] += 1
+            if nxt[f] < n:
+                stack[f + 1, :] = stack[f]
+                TK.apply_action(stack[f + 1], cfg, legal[f, nxt[f]])
+                break
+            off = rows[row[f], R_OFF]
+            v = 0.0
+            for i in range(n):
+                v += pol[f, i] * vals[f, i]
+            for i in range(n):
+                regret[off + i] += vals[f, i] - v
+            frames = f
+
+
+@njit(cache=True)
+def _os_update(mine, off, n, j, child, pol, sp, my, opp, samp, regret, avg):
+    """OpenSpiel's outcome-sampling update at a node; returns the value estimate."""
+    cj = child / sp[j]
+    value = pol[j] * cj
+    if mine:
+        for i in range(n):
+            cfa = (cj if i == j else 0.0) * opp / samp
+            regret[off + i] += cfa - value * opp / samp
+        for i in range(n):
+            avg[off + i] += my * pol[i] / samp
+    return value
+
+
+@njit(cache=True)
+def _os_backward(d, v, who, path, reach, pol, sp, regret, avg):
+    """The outcome-sampling updates along a sampled path, deepest decision first."""
+    for k in range(d - 1, -1, -1):
+        cur, off, n, j = path[k, 0], path[k, 1], path[k, 2], path[k, 3]
+        v = _os_update(cur == who, off, n, j, v, pol[k], sp[k], reach[k, 0], reach[k, 1], reach[k, 2], regret, avg)
+    return v
+
+
+@njit(cache=True)
+def _os_step(cur, who, k, off, n, regret, pol, sp, path, reach, rng):
+    """Sample the action at the ``k``-th decision of an outcome-sampling path; record it."""
+    regret_matching(regret, off, n, pol[k])
+    for i in range(n):
+        sp[k, i] = EXPLORATION / n + (1.0 - EXPLORATION) * pol[k, i] if cur == who else pol[k, i]
+    j = sample_index(sp[k], n, rng)
+    path[k, 0], path[k, 1], path[k, 2], path[k, 3] = cur, off, n, j
+    my, opp, samp = reach[k, 0], reach[k, 1], reach[k, 2]
+    reach[k + 1, 0] = my * pol[k, j] if cur == who else my
+    reach[k + 1, 1] = opp if cur == who else opp * pol[k, j]
+    reach[k + 1, 2] = samp * sp[k, j]
+    return j
+
+
+@njit(cache=True)
+def _tricks_os(s, cfg, who, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, path, reach):
+    """One outcome-sampling episode for ``who`` from ``s`` (changed in place); chance
+    probabilities cancel in the opponents' and the sampling reach, so they are left out of both."""
+    mask, ids, probs, legal, pol, sp = bufs
+    k = 0
+    reach[0, 0] = reach[0, 1] = reach[0, 2] = 1.0
+    while True:
+        cur = s[TL.S_CUR]
+        if cur == TL.TERMINAL:
+            break
+        if cur == TL.CHANCE:
+            _chance_step(s, cfg, ids, probs, rng)
+            continue
+        n = _legal(s, cfg, mask, legal[k])
+        r = lookup_or_add(keys, rowof, rows, acts, meta, tricks_key(s, cur), cur, legal[k], n)
+        j = _os_step(cur, who, k, rows[r, R_OFF], n, regret, pol, sp, path, reach, rng)
+        TK.apply_action(s, cfg, legal[k, j])
+        k += 1
+    return _os_backward(k, float(s[TK.pf(who, TL.P_NET)]), who, path, reach, pol, sp, regret, avg)
+
+
+def _buffers(depth: int, width: int) -> tuple:
+    return (
+        np.zeros(_MAXA, np.bool_),
+        np.zeros(TL.NC, np.int32),
+        np.zeros(TL.NC, np.float64),
+        np.zeros((depth, width), np.int64),
+        np.zeros((depth, width), np.float64),
+        np.zeros((depth, width), np.float64),
+    )
+
+
+@njit(cache=True)
+def _run_tricks(cfg, sampling, count, margin_rows, margin_edges, keys, rowof, rows, acts, regret, avg, meta, rng, bufs):
+    """Up to ``count`` iterations (one traversal per player each); stops early when the table has
+    less room than the margins (the caller grows it). Returns the iterations done."""
+    n_players = cfg[TL.C_N]
+    stack = np.empty((_DEPTH, TL.S_SIZE), np.int32)
+    path = np.zeros((_DEPTH, 4), np.int64)
+    reach = np.zeros((_DEPTH + 1, 3), np.float64)
+    for it in range(count):
+        if rows.shape[0] - meta[M_ROWS] < margin_rows or acts.shape[0] - meta[M_EDGES] < margin_edges:
+            return it
+        for who in range(n_players):
+            stack[0, :] = TK.new_state(cfg)
+            if sampling == _ES:
+                _tricks_es(stack, cfg, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs)
+            else:
+                _tricks_os(stack[0], cfg, who, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, path, reach)
+    return count
+
+
+# ---- tree traversals (rows = the tree's information sets in order) ---------------------------------
+@njit(cache=True)
+def _tree_advance(h, who, n_players, tr, regret, avg, rng, pol):
+    """Tree external sampling between the traverser's decisions (see :func:`_tricks_advance`):
+    returns the traverser's next node or the terminal node reached."""
+    kind, player, iset, start, count, child, prob, returns, iset_off = tr
+    while True:
+        k = kind[h]
+        if k == TERMINAL:
+            return h
+        s = start[h]
+        if k == CHANCE:
+            h = child[s + sample_index(prob[s:], count[h], rng)]
+            continue
+        if player[h] == who:
+            return h
+        n = count[h]
+        off = iset_off[iset[h]]
+        regret_matching(regret, off, n, pol)
+        j = sample_index(pol, n, rng)
+        if player[h] == (who + 1) % n_players:
+            for i in range(n):
+                avg[off + i] += pol[i]
+        h = child[s + j]
+
+
+@njit(cache=True)
+def _tree_es(who, n_players, tr, regret, avg, rng, pol, vals, node):
+    """One external-sampling traversal of the tree for ``who`` (explicit stack as in
+    :func:`_tricks_es`; ``node[f]`` is frame ``f``'s decision node)."""
+    kind, player, iset, start, count, child, prob, returns, iset_off = tr
+    frames = 0
+    nxt = np.zeros(node.shape[0], np.int64)
+    h = 0
+    while True:
+        h = _tree_advance(h, who, n_players, tr, regret, avg, rng, pol[frames])
+        if kind[h] != TERMINAL:
+            f = frames
+            node[f] = h
+            regret_matching(regret, iset_off[iset[h]], count[h], pol[f])
+            nxt[f] = 0
+            h = child[start[h]]
+            frames = f + 1
+            continue
+        v = returns[h, who]
+        while True:
+            if frames == 0:
+                return v
+            f = frames - 1
+            n = count[node[f]]
+            vals[f, nxt[f]] = v
+            nxt[f] += 1
+            if nxt[f] < n:
+                h = child[start[node[f]] + nxt[f]]
+                break
+            off = iset_off[iset[node[f]]]
+            v = 0.0
+            for i in range(n):
+                v += pol[f, i] * vals[f, i]
+            for i in range(n):
+                regret[off + i] += vals[f, i] - v
+            frames = f
+
+
+@njit(cache=True)
+def _tree_os(who, tr, regret, avg, rng, pol, sp, path, reach):
+    kind, player, iset, start, count, child, prob, returns, iset_off = tr
+    h = 0
+    k = 0
+    reach[0, 0] = reach[0, 1] = reach[0, 2] = 1.0
+    while kind[h] != TERMINAL:
+        s = start[h]
+        if kind[h] == CHANCE:
+            h = child[s + sample_index(prob[s:], count[h], rng)]
+            continue
+        j = _os_step(player[h], who, k, iset_off[iset[h]], count[h], regret, pol, sp, path, reach, rng)
+        h = child[s + j]
+        k += 1
+    return _os_backward(k, returns[h, who], who, path, reach, pol, sp, regret, avg)
+
+
+@njit(cache=True)
+def _run_tree(tr, n_players, sampling, count, regret, avg, rng, pol, vals):
+    depth = pol.shape[0]
+    node = np.zeros(depth, np.int64)
+    path = np.zeros((depth, 4), np.int64)
+    reach = np.zeros((depth + 1, 3), np.float64)
+    for _ in range(count):
+        for who in range(n_players):
+            if sampling == _ES:
+                _tree_es(who, n_players, tr, regret, avg, rng, pol, vals, node)
+            else:
+                _tree_os(who, tr, regret, avg, rng, pol, vals, path, reach)
+
+
+# ---- playing the average strategy (compiled evaluation of trick-game policies) ---------------------
+@njit(cache=True)
+def average_strategy(keys, rowof, rows, avg, key, n, out):
+    """``out[:n]`` = the average strategy at ``key``; uniform (and returns False) if unseen."""
+    r = lookup(keys, rowof, key)
+    if r < 0 or rows[r, R_N] != n:
+        for i in range(n):
+            out[i] = 1.0 / n
+        return False
+    normalised(avg, rows[r, R_OFF], n, out)
+    return True
+
+
+@njit(cache=True)
+def _eval_vs_random(cfg, deals, keys, rowof, rows, avg, rng):
+    """Mean net chips per deal of the average strategy at each seat in turn against uniformly
+    random opponents (``deals`` deals per seat); also the fraction of our decisions seen in training."""
+    n_players = cfg[TL.C_N]
+    mask = np.zeros(_MAXA, np.bool_)
+    ids = np.zeros(TL.NC, np.int32)
+    probs = np.zeros(TL.NC, np.float64)
+    legal = np.zeros(_MAXA, np.int64)
+    pol = np.zeros(_MAXA, np.float64)
+    total = 0.0
+    seen = 0
+    asked = 0
+    for seat in range(n_players):
+        for _ in range(deals):
+            s = TK.new_state(cfg)
+            while s[TL.S_CUR] != TL.TERMINAL:
+                cur = s[TL.S_CUR]
+                if cur == TL.CHANCE:
+                    _chance_step(s, cfg, ids, probs, rng)
+                    continue
+                n = _legal(s, cfg, mask, legal)
+                if cur == seat:
+                    asked += 1
+                    if average_strategy(keys, rowof, rows, avg, tricks_key(s, cur), n, pol):
+                        seen += 1
+                    j = sample_index(pol, n, rng)
+                else:
+                    j = min(int(rand_float(rng) * n), n - 1)
+                TK.apply_action(s, cfg, legal[j])
+            total += s[TK.pf(seat, TL.P_NET)]
+    return total / (deals * n_players), seen / max(asked, 1)
+
+
+# ---- solver -----------------------------------------------------------------------------------------
+def _tree_arrays(tree: GameTree) -> tuple:
+    return (
+        tree.kind,
+        tree.player,
+        tree.iset,
+        tree.start,
+        tree.count,
+        tree.child,
+        tree.prob,
+        tree.returns,
+        tree.iset_off,
+    )
+
+
+def tree_table(tree: GameTree) -> Table:
+    """A table whose rows are the tree's information sets in order (row i = information set i)."""
+    t = Table.empty(max(tree.num_infosets, 16), 1)
+    t.reserve(tree.num_infosets, tree.num_edges)
+    for i in range(tree.num_infosets):
+        o, n = tree.iset_off[i], tree.iset_n[i]
+        legal = tree.actions[o : o + n].astype(np.int16)
+        lookup_or_add(
+            t.keys, t.rowof, t.rows, t.acts, t.meta, int(tree.iset_key[i]), int(tree.iset_player[i]), legal, n
+        )
+    if not np.array_equal(t.rows[: tree.num_infosets, R_OFF], tree.iset_off):
+        raise ValueError("information-set keys collide in this tree")
+    return t
+
+
+def table_policy(tree: GameTree, table: Table) -> np.ndarray:
+    """Per edge of ``tree``, the table's average strategy (uniform at sets the table never saw)."""
+    pol = np.empty(tree.num_edges)
+    for i in range(tree.num_infosets):
+        o, n = int(tree.iset_off[i]), int(tree.iset_n[i])
+        average_strategy(table.keys, table.rowof, table.rows, table.avg, int(tree.iset_key[i]), n, pol[o:])
+    return pol
+
+
+class MCCFRSolver:
+    """External- or outcome-sampling MCCFR on ``game`` (backend by game: see the module docstring).
+
+    ``abstraction`` applies to tree games only (``none`` or ``observation``)."""
+
+    def __init__(
+        self,
+        game: pyspiel.Game,
+        sampling: str = "external",
+        seed: int = 0,
+        abstraction: str = "none",
+        max_nodes: int = 2_000_000,
+    ):
+        if sampling not in SAMPLINGS:
+            raise ValueError(f"unknown MCCFR sampling {sampling!r}; valid: {', '.join(SAMPLINGS)}")
+        self.game = game
+        self.sampling = sampling
+        self.seed = seed
+        self.rng = seed_state(seed)
+        self.iteration = 0
+        self.tricks = is_trick_game(game)
+        if self.tricks and abstraction != "none":
+            raise ValueError("information abstraction is for tree games (e.g. Zwicker); trick games use exact keys")
+        self.abstraction = abstraction
+        self.tree: GameTree | None = None
+        if self.tricks:
+            self.cfg = game.rules.cfg
+            self.table = Table.empty(1 << 14)
+            self._bufs = _buffers(_DEPTH, _MAXA)
+        else:
+            self.tree = extract(game, abstraction, max_nodes)
+            self.table = tree_table(self.tree)
+            depth = self.tree.num_nodes and int(_max_depth(self.tree.start, self.tree.count, self.tree.child)) + 2
+            width = int(self.tree.count.max()) if self.tree.num_nodes else 1
+            self._pol = np.zeros((depth, width))
+            self._vals = np.zeros((depth, width))
+
+    @property
+    def key_scheme(self) -> str:
+        """How the table's keys are computed from a state (recorded in policy files)."""
+        if self.tricks:
+            return "tricks_history"
+        return "observation_string" if self.abstraction == "observation" else "information_state_string"
+
+    def run(self, iterations: int) -> None:
+        """Run ``iterations`` more iterations (one traversal per player each)."""
+        left = int(iterations)
+        if self.tricks:
+            samp = SAMPLINGS.index(self.sampling)
+            while left > 0:
+                margin = max(1 << 13, self.table.rows.shape[0] // 4)
+                self.table.reserve(2 * margin, 8 * margin)
+                t = self.table
+                done = _run_tricks(
+                    self.cfg,
+                    samp,
+                    left,
+                    margin,
+                    4 * margin,
+                    t.keys,
+                    t.rowof,
+                    t.rows,
+                    t.acts,
+                    t.regret,
+                    t.avg,
+                    t.meta,
+                    self.rng,
+                    self._bufs,
+                )
+                left -= done
+                self.iteration += done
+            return
+        t = self.table
+        _run_tree(
+            _tree_arrays(self.tree),
+            self.tree.num_players,
+            SAMPLINGS.index(self.sampling),
+            left,
+            t.regret,
+            t.avg,
+            self.rng,
+            self._pol,
+            self._vals,
+        )
+        self.iteration += left
+
+    def nash_conv(self, tree: GameTree | None = None) -> float:
+        """``nash_conv`` of the average strategy on ``tree`` (default: the solver's own tree; trick
+        games: pass ``extract(game)`` of a small rule set)."""
+        tree = tree or self.tree
+        if tree is None:
+            raise ValueError("nash_conv needs the game tree: pass extract(game) for a small trick game")
+        return tree_nash_conv(tree, table_policy(tree, self.table))
+
+    def value_vs_random(self, deals: int, seed: int) -> tuple[float, float]:
+        """Trick games: mean chips per deal of the average strategy against random opponents
+        (every seat in turn, ``deals`` deals per seat) and the fraction of its decisions seen."""
+        if not self.tricks:
+            raise ValueError("value_vs_random is compiled for the trick games; tree games have nash_conv")
+        t = self.table
+        return _eval_vs_random(self.cfg, int(deals), t.keys, t.rowof, t.rows, t.avg, seed_state(seed))
+
+
+@njit(cache=True)
+def _max_depth(start, count, child):
+    depth = np.zeros(start.shape[0], np.int64)
+    for h in range(start.shape[0]):
+        for j in range(count[h]):
+            depth[child[start[h] + j]] = depth[h] + 1
+    return depth.max()
