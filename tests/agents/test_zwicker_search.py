@@ -222,12 +222,18 @@ def duplicate_margins(spec: str, hero: str, villain: str, deals: range) -> list[
 
 
 def test_ismcts_beats_random_on_dithmarschen():
-    m = mean_ci(duplicate_margins("zwicker(variant=dithmarschen,players=4)", "ismcts:iters=200", "random", range(10)))
-    assert m.ci95[0] > 0, m
+    # Small budget, greedy rollouts: about +20 points per deal (10 deals measured), so the bound is safe.
+    hero = "ismcts:iters=100,rollout=greedy"
+    m = mean_ci(duplicate_margins("zwicker(variant=dithmarschen,players=4)", hero, "random", range(6)))
+    assert m.ci95[0] > 5, m
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("villain", ["random", "greedy"])
-def test_ismcts_beats_baselines_slow(villain):
-    m = mean_ci(duplicate_margins("zwicker(variant=dithmarschen,players=4)", "ismcts:iters=1000", villain, range(40)))
+@pytest.mark.parametrize("hero, villain", [
+    ("ismcts:iters=1000", "random"),
+    ("ismcts:iters=1000", "greedy"),
+    ("pimc:worlds=10,iters=100", "random"),
+])  # fmt: skip
+def test_search_beats_baselines_slow(hero, villain):
+    m = mean_ci(duplicate_margins("zwicker(variant=dithmarschen,players=4)", hero, villain, range(40)))
     assert m.ci95[0] > 0, m
