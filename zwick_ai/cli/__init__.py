@@ -16,10 +16,11 @@ EPILOG = """examples:
   zwick selfplay --variant grupp --players 3 -o joker_capture=joker_only --policies greedy,random,random
   zwick play --game zwicker --variant dithmarschen --seat 0 --agents greedy,random,greedy
   zwick replay games.jsonl --game-index 0
+  zwick train mccfr --game "zwikken(players=3,variant=parlett)" --iterations 100000 --seed 1 --out runs/parlett
 """
 
 #: modules of ``zwick_ai.cli`` with a ``register(subparsers)`` function, in help order
-COMMANDS = ["zwicker_cmds", "play", "replay", "joker_study"]
+COMMANDS = ["zwicker_cmds", "play", "replay", "joker_study", "train"]
 
 
 def build_parser() -> argparse.ArgumentParser:

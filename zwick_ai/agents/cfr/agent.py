@@ -1,0 +1,107 @@
+"""Agents that play a trained CFR-family policy file (:mod:`zwick_ai.agents.cfr.checkpoint`).
+
+``mccfr:policy=PATH,fallback=uniform`` and ``cfr:policy=PATH,fallback=uniform`` sample each
+decision from the file's average strategy. ``PATH`` is a policy file (``.npz``/``.json`` pair or
+its stem) or a training directory of ``zwick train`` (its ``policy`` file is used). The file's
+game must be exactly the game played.
+
+**Fallback.** An information set the training never reached is not in the file. There the agent
+plays its ``fallback`` for the whole decision: ``uniform`` (uniform over the legal whole
+decisions, like ``random``) or ``greedy`` (the ``greedy`` agent, for games it supports). Every
+decision is counted in ``stats["decisions"]`` and every fallback in ``stats["fallbacks"]``.
+In Zwicker a whole move is several sub-actions; each is looked up in turn (on a copy of the
+state), and if any is missing the whole move comes from the fallback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyspiel
+
+from zwick_ai.agents.base import Agent, Param, decision_over, legal_decisions, make_agent, register
+from zwick_ai.agents.cfr.checkpoint import Policy
+
+FALLBACKS = ("uniform", "greedy")
+_CACHE: dict[tuple[str, float], Policy] = {}
+
+
+def load_policy(path: str | Path) -> Policy:
+    """The policy file at ``path`` (a training directory means its ``policy`` file); cached."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / "policy"
+    stem = p.with_suffix("") if p.suffix in (".npz", ".json") else p
+    js = stem.with_suffix(".json")
+    if not js.exists():
+        raise ValueError(f"no policy file at {path} (expected {js})")
+    key = (str(stem.resolve()), js.stat().st_mtime)
+    if key not in _CACHE:
+        _CACHE[key] = Policy(stem)
+    return _CACHE[key]
+
+
+def _check(params: dict) -> None:
+    if not params["policy"]:
+        raise ValueError("give the policy file: policy=PATH (a policy .npz/.json stem or a training directory)")
+    if params["fallback"] not in FALLBACKS:
+        raise ValueError(f"fallback={params['fallback']!r} is not valid; valid: {', '.join(FALLBACKS)}")
+
+
+_PARAMS = [
+    Param("policy", str, "", "policy file or training directory"),
+    Param("fallback", str, "uniform", "play for unseen information sets: uniform or greedy"),
+]
+
+
+class PolicyAgent(Agent):
+    """Plays the average strategy of a trained policy file (module docstring: fallback, counts)."""
+
+    def __init__(self, game: pyspiel.Game, seed: int = 0, **params):
+        super().__init__(game, seed, **params)
+        self.policy = load_policy(params["policy"])
+        if self.policy.game != str(game):
+            raise ValueError(f"policy {params['policy']} is for {self.policy.game}, not {game}")
+        self.fallback_agent = make_agent("greedy", game, seed) if params["fallback"] == "greedy" else None
+        self.stats = {"decisions": 0, "fallbacks": 0}
+
+    def reset(self, seed: int) -> None:
+        super().reset(seed)
+        if self.fallback_agent is not None:
+            self.fallback_agent.reset(seed)
+
+    def _from_policy(self, state: pyspiel.State) -> list[int] | None:
+        player = state.current_player()
+        work = state.clone()
+        actions: list[int] = []
+        while True:
+            found = self.policy.lookup(work, player)
+            if found is None:
+                return None
+            acts, probs = found
+            a = int(acts[int(self.rng.choice(len(acts), p=probs / probs.sum()))])
+            actions.append(a)
+            work.apply_action(a)
+            if decision_over(work, player):
+                return actions
+
+    def act(self, state: pyspiel.State) -> list[int]:
+        self.stats["decisions"] += 1
+        actions = self._from_policy(state)
+        if actions is not None:
+            return actions
+        self.stats["fallbacks"] += 1
+        if self.fallback_agent is not None:
+            return self.fallback_agent.act(state)
+        options = legal_decisions(state)
+        return options[int(self.rng.integers(len(options)))][1]
+
+
+@register("mccfr", params=_PARAMS, check=_check, summary="plays a trained MCCFR average strategy (policy=PATH).")
+class MCCFRAgent(PolicyAgent):
+    """Plays the average strategy of an MCCFR policy file (see :class:`PolicyAgent`)."""
+
+
+@register("cfr", params=_PARAMS, check=_check, summary="plays an exact CFR/CFR+/DCFR average strategy (policy=PATH).")
+class CFRAgent(PolicyAgent):
+    """Plays the average strategy of an exact CFR policy file (see :class:`PolicyAgent`)."""

@@ -1,0 +1,231 @@
+"""Checkpoints and policy files of the CFR family: each is a pair ``STEM.npz`` (arrays) +
+``STEM.json`` (metadata), the JSON holding the SHA-256 of the npz so a truncated, corrupt or
+mismatched pair is detected. Every problem raises ``ValueError`` saying what is wrong.
+
+* A **checkpoint** holds a solver's whole state (regrets, average weights, current policy or the
+  MCCFR table, the random stream, the iteration count) and the game string, method, seed and
+  options; :func:`load_checkpoint` rebuilds the solver, and continuing it gives exactly the run an
+  uninterrupted solver with the same seed would have given.
+* A **policy file** holds only the average strategy per information-set key (sorted keys, per key
+  its player and legal actions with probabilities) and how keys are computed (``key_scheme``);
+  :class:`Policy` reads it for play (:mod:`zwick_ai.agents.cfr.agent`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+
+from zwick_ai.agents.cfr.core import R_KEY, R_N, R_OFF, R_PLAYER, Table, normalised
+from zwick_ai.agents.cfr.exact import METHODS, ExactSolver, average_policy
+from zwick_ai.agents.cfr.keys import infoset_key
+from zwick_ai.agents.cfr.mccfr import SAMPLINGS, MCCFRSolver
+from zwick_ai.agents.cfr.tree import extract
+
+FORMAT = 1
+KINDS = ("checkpoint", "policy")
+KEY_SCHEMES = ("tricks_history", "information_state_string", "observation_string")
+
+
+def _stem(path: str | Path) -> Path:
+    p = Path(path)
+    return p.with_suffix("") if p.suffix in (".npz", ".json") else p
+
+
+def _write(stem: Path, kind: str, meta: dict, arrays: dict[str, np.ndarray]) -> None:
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    data = buf.getvalue()
+    meta = {"format": FORMAT, "kind": kind, **meta, "sha256": hashlib.sha256(data).hexdigest()}
+    # write the arrays first and the metadata last: a pair is complete once its JSON exists
+    tmp = stem.with_suffix(".npz.tmp")
+    tmp.write_bytes(data)
+    tmp.replace(stem.with_suffix(".npz"))
+    stem.with_suffix(".json").write_text(json.dumps(meta, indent=1, sort_keys=True))
+
+
+def _read(path: str | Path, kind: str) -> tuple[dict, dict[str, np.ndarray]]:
+    stem = _stem(path)
+    js, npz = stem.with_suffix(".json"), stem.with_suffix(".npz")
+    if not js.exists() or not npz.exists():
+        raise ValueError(f"{kind} {stem}: needs both {js.name} and {npz.name}")
+    try:
+        meta = json.loads(js.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ValueError(f"{kind} {js}: not valid JSON ({e})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("kind") != kind:
+        raise ValueError(
+            f"{js} is not a {kind} file of format {FORMAT} (kind={meta.get('kind') if isinstance(meta, dict) else None!r})"
+        )
+    data = npz.read_bytes()
+    if hashlib.sha256(data).hexdigest() != meta.get("sha256"):
+        raise ValueError(f"{kind} {npz}: contents do not match {js.name} (truncated, corrupt or from another run)")
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError) as e:
+        raise ValueError(f"{kind} {npz}: unreadable ({e})") from None
+    return meta, arrays
+
+
+def _need(meta: dict, arrays: dict, keys: tuple[str, ...], names: tuple[str, ...], where: str) -> None:
+    missing = [k for k in keys if k not in meta] + [n for n in names if n not in arrays]
+    if missing:
+        raise ValueError(f"{where}: missing {', '.join(missing)}")
+
+
+# ---- checkpoints ------------------------------------------------------------------------------------
+def save_checkpoint(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: int = 0) -> None:
+    """Write ``solver``'s whole state to ``path`` (``.npz`` + ``.json``)."""
+    if isinstance(solver, ExactSolver):
+        meta = {
+            "game": solver.tree.game,
+            "method": "cfr",
+            "variant": solver.method,
+            "iterations": solver.iteration,
+            "seed": int(seed),
+            "abstraction": solver.tree.abstraction,
+            "edges": solver.tree.num_edges,
+            "dcfr": [solver.alpha, solver.beta, solver.gamma],
+        }
+        arrays = {"regret": solver.regret, "cum": solver.cum, "cur": solver.cur}
+    else:
+        meta = {
+            "game": str(solver.game),
+            "method": "mccfr",
+            "variant": solver.sampling,
+            "iterations": solver.iteration,
+            "seed": solver.seed,
+            "abstraction": solver.abstraction,
+            "rng_state": str(int(solver.rng[0])),
+            "key_scheme": solver.key_scheme,
+        }
+        arrays = solver.table.arrays()
+    _write(_stem(path), "checkpoint", meta, arrays)
+
+
+def load_checkpoint(
+    path: str | Path, game: str | None = None, method: str | None = None
+) -> tuple[ExactSolver | MCCFRSolver, dict]:
+    """The solver saved at ``path`` and its metadata. ``game``/``method``, when given, must match."""
+    meta, arrays = _read(path, "checkpoint")
+    where = f"checkpoint {_stem(path)}"
+    _need(meta, arrays, ("game", "method", "variant", "iterations", "seed", "abstraction"), (), where)
+    if game is not None and meta["game"] != str(game):
+        raise ValueError(f"{where} is for {meta['game']}, not {game}")
+    if method is not None and meta["method"] != method:
+        raise ValueError(f"{where} was made by {meta['method']}, not {method}")
+    g = pyspiel.load_game(meta["game"])
+    if meta["method"] == "cfr":
+        _need(meta, arrays, ("edges", "dcfr"), ("regret", "cum", "cur"), where)
+        if meta["variant"] not in METHODS:
+            raise ValueError(f"{where}: unknown CFR variant {meta['variant']!r}; valid: {', '.join(METHODS)}")
+        solver = ExactSolver(extract(g, meta["abstraction"]), meta["variant"], *meta["dcfr"])
+        e = solver.tree.num_edges
+        if meta["edges"] != e or any(arrays[k].shape != (e,) for k in ("regret", "cum", "cur")):
+            raise ValueError(f"{where}: arrays of {meta['edges']} actions do not fit the game's tree ({e} actions)")
+        solver.regret[:], solver.cum[:], solver.cur[:] = arrays["regret"], arrays["cum"], arrays["cur"]
+        solver.iteration = int(meta["iterations"])
+        return solver, meta
+    if meta["method"] != "mccfr":
+        raise ValueError(f"{where}: unknown method {meta['method']!r}; valid: cfr, mccfr")
+    _need(meta, arrays, ("rng_state",), ("rows", "acts", "regret", "avg"), where)
+    if meta["variant"] not in SAMPLINGS:
+        raise ValueError(f"{where}: unknown sampling {meta['variant']!r}; valid: {', '.join(SAMPLINGS)}")
+    solver = MCCFRSolver(g, meta["variant"], int(meta["seed"]), meta["abstraction"])
+    table = Table.from_arrays(arrays["rows"], arrays["acts"], arrays["regret"], arrays["avg"])
+    if not solver.tricks and table.num_rows != solver.table.num_rows:
+        raise ValueError(
+            f"{where}: {table.num_rows} information sets do not fit the game's tree ({solver.table.num_rows})"
+        )
+    if not solver.tricks and not np.array_equal(table.rows[: table.num_rows], solver.table.rows[: table.num_rows]):
+        raise ValueError(f"{where}: information sets do not match the game's tree")
+    solver.table = table
+    solver.rng[0] = np.uint64(int(meta["rng_state"]))
+    solver.iteration = int(meta["iterations"])
+    return solver, meta
+
+
+# ---- policy files -----------------------------------------------------------------------------------
+def save_policy(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: int = 0) -> None:
+    """Write the average strategy of ``solver`` as a policy file for play."""
+    if isinstance(solver, ExactSolver):
+        tree = solver.tree
+        keys, players, n = tree.iset_key, tree.iset_player, tree.iset_n
+        acts, probs = tree.actions, average_policy(tree, solver.cum)
+        scheme = "observation_string" if tree.abstraction == "observation" else "information_state_string"
+        if tree.game.startswith(("zwikken(", "zwicken(")) and tree.abstraction == "none":
+            scheme = "tricks_history"
+        meta = {"game": tree.game, "method": "cfr", "variant": solver.method, "seed": int(seed)}
+    else:
+        t = solver.table
+        rows = t.rows[: t.num_rows]
+        keys, players, n = rows[:, R_KEY], rows[:, R_PLAYER], rows[:, R_N]
+        acts = t.acts[: t.num_edges].astype(np.int64)
+        probs = np.empty(t.num_edges)
+        for r in range(t.num_rows):
+            normalised(t.avg, int(rows[r, R_OFF]), int(rows[r, R_N]), probs[int(rows[r, R_OFF]) :])
+        scheme = solver.key_scheme
+        meta = {"game": str(solver.game), "method": "mccfr", "variant": solver.sampling, "seed": solver.seed}
+    order = np.argsort(keys, kind="stable")
+    off = np.concatenate([[0], np.cumsum(n)[:-1]]).astype(np.int64)
+    edge = np.concatenate([np.arange(off[i], off[i] + n[i]) for i in order]) if len(order) else np.zeros(0, np.int64)
+    meta.update(iterations=solver.iteration, key_scheme=scheme, infosets=int(len(keys)))
+    arrays = {
+        "keys": np.asarray(keys, np.int64)[order],
+        "players": np.asarray(players, np.int64)[order],
+        "counts": np.asarray(n, np.int64)[order],
+        "actions": np.asarray(acts, np.int64)[edge] if len(edge) else np.zeros(0, np.int64),
+        "probs": np.asarray(probs)[edge] if len(edge) else np.zeros(0),
+    }
+    _write(_stem(path), "policy", meta, arrays)
+
+
+class Policy:
+    """A policy file loaded for play: ``lookup(state, player)`` gives the legal actions and
+    average-strategy probabilities of the player's information set, or ``None`` if it was never
+    seen in training."""
+
+    def __init__(self, path: str | Path):
+        meta, arrays = _read(path, "policy")
+        where = f"policy {_stem(path)}"
+        _need(
+            meta,
+            arrays,
+            ("game", "method", "key_scheme", "iterations"),
+            ("keys", "players", "counts", "actions", "probs"),
+            where,
+        )
+        if meta["key_scheme"] not in KEY_SCHEMES:
+            raise ValueError(f"{where}: unknown key scheme {meta['key_scheme']!r}; valid: {', '.join(KEY_SCHEMES)}")
+        keys, counts = arrays["keys"], arrays["counts"]
+        if keys.ndim != 1 or counts.shape != keys.shape or arrays["actions"].shape != arrays["probs"].shape:
+            raise ValueError(f"{where}: inconsistent array shapes")
+        if int(counts.sum()) != arrays["actions"].shape[0] or np.any(counts < 1) or np.any(np.diff(keys) <= 0):
+            raise ValueError(f"{where}: corrupt tables (counts, actions and sorted keys disagree)")
+        self.meta = meta
+        self.game = meta["game"]
+        self.keys = keys
+        self.counts = counts
+        self.offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        self.actions = arrays["actions"]
+        self.probs = arrays["probs"]
+        self.abstraction = "observation" if meta["key_scheme"] == "observation_string" else "none"
+
+    def __len__(self) -> int:
+        return int(self.keys.shape[0])
+
+    def lookup(self, state: pyspiel.State, player: int) -> tuple[np.ndarray, np.ndarray] | None:
+        key = infoset_key(state, player, self.abstraction)
+        i = int(np.searchsorted(self.keys, key))
+        if i >= len(self.keys) or self.keys[i] != key:
+            return None
+        o, n = self.offsets[i], self.counts[i]
+        return self.actions[o : o + n], self.probs[o : o + n]
