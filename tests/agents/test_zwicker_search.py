@@ -11,6 +11,7 @@ import pytest
 import zwick_ai.agents  # noqa: F401  (registers the agents)
 import zwick_ai.games  # noqa: F401
 from zwick_ai import cards as C
+from zwick_ai import zwicker
 from zwick_ai.agents import apply_decision, decision_label, make_agent
 from zwick_ai.agents import zwicker_search as ZS
 from zwick_ai.eval.match import play_game
@@ -122,6 +123,29 @@ def test_time_budget_and_bad_parameters():
     ]:
         with pytest.raises(ValueError, match=msg):
             make_agent(bad, game)
+
+
+@pytest.mark.parametrize("spec", VARIANTS)
+def test_move_keys_identify_moves_like_the_engines_move_keys(spec):
+    """The compiled key (card ids) against the engine's ``MoveKey`` (sorted card tuples)."""
+    game = pyspiel.load_game(spec)
+    lo, hi, out = np.zeros(64, np.int64), np.zeros(64, np.int64), np.zeros(ZS.NKW, np.int64)
+    for s in turn_states(game, 12, seed=41):
+        es = convert.engine_state(s)
+        ZS.unit_cards(es.arr, lo, hi)
+        pairs = set()
+        for m in zwicker.legal_moves(es):
+            ZS.move_key(es.arr, np.asarray(m.row, np.int64), lo, hi, 5, out)
+            key = tuple(out.tolist())
+            assert key[ZS.NK_PARENT] == 5
+            taken = [c for c in range(C.NUM_CARDS) if (key[ZS.NK_TAKEN_LO + (c >= 64)] >> (c % 64)) & 1]
+            assert taken == sorted(m.key.taken)
+            assert (key[ZS.NK_TARGET] == -1) == (not m.key.target)
+            if m.key.target:
+                assert key[ZS.NK_TARGET] in m.key.target
+            pairs.add((key, m.key))
+        keys, engine_keys = {k for k, _ in pairs}, {e for _, e in pairs}
+        assert len(keys) == len(engine_keys) == len(pairs)  # one-to-one
 
 
 # ------------------------------------------------------------------------------------------------
