@@ -471,14 +471,20 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
                     else:
                         a = -1
                         best = -1e300
+                        ties = 0
                         for x in range(NUM_ACTIONS):
                             if mask[x]:
                                 ch = _child(ti, node, x)
                                 ti[ch, T_AVAIL] += 1
                                 v = tw[ch] / ti[ch, T_N] + c * np.sqrt(np.log(ti[ch, T_AVAIL]) / ti[ch, T_N])
-                                if v > best:
+                                if v > best + 1e-12:
                                     best = v
                                     a = x
+                                    ties = 1
+                                elif v > best - 1e-12:
+                                    ties += 1  # equal values: each tied action with equal chance
+                                    if np.random.randint(ties) == 0:  # noqa: NPY002
+                                        a = x
                     key = a
                 K.apply_action(s, cfg, a)
                 actor = p
