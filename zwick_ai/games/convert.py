@@ -31,6 +31,7 @@ from numba import njit
 from zwick_ai import zwicker
 from zwick_ai.games import zwicker_actions as ZA
 from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.engine import move_from_row
 from zwick_ai.zwicker.layout import (
     M_CARD,
     M_KIND,
@@ -178,12 +179,9 @@ def actions_move(state: pyspiel.State, actions: Sequence[int]) -> Move:
             break
     else:
         raise ValueError("the sequence does not complete a move")
-    row = child.logged_row(plies)
-    keys = (M_KIND, M_CARD, M_VALUE, M_MASK, M_TARGET, M_OWNER)
-    for m in zwicker.legal_moves(engine_state(state)):
-        if all(m.row[k] == row[k] for k in keys):
-            return m
-    raise AssertionError("the move is missing from the engine's legal moves")  # the codec proves otherwise
+    # the game logged the legal move it applied: describe that row (listing every legal move to find
+    # it costs seconds on the huge tables of random play)
+    return move_from_row(engine_state(state), child.logged_row(plies))
 
 
 def legal_moves(state: pyspiel.State) -> list[tuple[Move, list[int]]]:
