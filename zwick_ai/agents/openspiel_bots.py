@@ -3,9 +3,9 @@
 * ``openspiel-ismcts`` — OpenSpiel's Python ``open_spiel.python.algorithms.ismcts.ISMCTSBot``
   (Cowling et al.'s ISMCTS with UCT child selection, keyed by information-state strings) with a
   ``RandomRolloutEvaluator``. Worlds come from our games' ``resample_from_infostate``, driven by a
-  sampler drawn from the agent's generator (OpenSpiel's default would hand the game a fresh
-  ``UniformProbabilitySampler(0, 1)`` on every call, i.e. the same seed and the same world each
-  simulation). ``final=most_visited`` plays the most visited action, ``max_value`` the best mean.
+  sampler drawn from the agent's generator (OpenSpiel's default hands the game a fresh
+  ``UniformProbabilitySampler(0, 1)`` on every call, which is not seeded reproducibly).
+  ``final=most_visited`` plays the most visited action, ``max_value`` the best mean.
 * ``openspiel-mcts`` — OpenSpiel's Python ``open_spiel.python.algorithms.mcts.MCTSBot`` run on
   determinized worlds: for each of ``worlds`` worlds resampled from the player's information
   (so it cannot peek at hidden cards), ``mcts_search`` with ``sims`` simulations (no MCTS-Solver
