@@ -3,8 +3,9 @@
 :func:`train` writes into ``out``: ``checkpoint.npz/.json`` (the whole solver state, after every
 evaluation and at the end), ``policy.npz/.json`` (the average strategy, for the ``mccfr``/``cfr``
 agents) and ``convergence.csv`` (``iteration, seconds, metric, value``). The metric is
-``nash_conv`` where the game tree is available (exact CFR; MCCFR on tree games), otherwise
-``value_vs_random``: the average strategy's chips per deal against uniformly random opponents,
+``nash_conv`` where the game tree is available (exact CFR; MCCFR on tree games; MCCFR on trick
+games whose pack has at most :data:`SMALL_PACK` cards, whose tree is then extracted for the
+evaluation), otherwise ``value_vs_random``: the average strategy's chips per deal against uniformly random opponents,
 every seat in turn (compiled; trick games), over ``eval_deals`` deals per seat with a fixed seed.
 
 ``resume=True`` continues the checkpoint in ``out`` up to ``iterations`` in total; the result is
@@ -30,10 +31,11 @@ import pyspiel
 from zwick_ai.agents.cfr.checkpoint import load_checkpoint, save_checkpoint, save_policy
 from zwick_ai.agents.cfr.exact import METHODS, ExactSolver
 from zwick_ai.agents.cfr.mccfr import SAMPLINGS, MCCFRSolver
-from zwick_ai.agents.cfr.tree import extract
+from zwick_ai.agents.cfr.tree import GameTree, extract
 
 TRAIN_METHODS = ("cfr", "mccfr")
 CSV_HEADER = ["iteration", "seconds", "metric", "value"]
+SMALL_PACK = 8  # trick games with at most this many cards are small enough for exact nash_conv
 
 
 @dataclass
@@ -47,10 +49,15 @@ class TrainResult:
     seconds: float = 0.0
 
 
-def evaluate(solver: ExactSolver | MCCFRSolver, eval_deals: int = 2000) -> tuple[str, float]:
-    """(metric, value) of the solver's average strategy (module docstring)."""
+def evaluate(
+    solver: ExactSolver | MCCFRSolver, eval_deals: int = 2000, tree: GameTree | None = None
+) -> tuple[str, float]:
+    """(metric, value) of the solver's average strategy (module docstring); ``tree``: the game's
+    tree for ``nash_conv`` of an MCCFR solver on a trick game."""
     if isinstance(solver, ExactSolver) or solver.tree is not None:
         return "nash_conv", solver.nash_conv()
+    if tree is not None:
+        return "nash_conv", solver.nash_conv(tree)
     value, _ = solver.value_vs_random(eval_deals, seed=12345)
     return "value_vs_random", value
 
@@ -104,6 +111,9 @@ def train(
     if solver.iteration > iterations:
         raise ValueError(f"the checkpoint is already at {solver.iteration} iterations (> {iterations})")
     out.mkdir(parents=True, exist_ok=True)
+    eval_tree = None
+    if isinstance(solver, MCCFRSolver) and solver.tricks and len(g.rules.deck) <= SMALL_PACK:
+        eval_tree = extract(g)
     chunk = eval_every or max(1, iterations // 100)
     while solver.iteration < iterations:
         step = min(chunk - solver.iteration % chunk, iterations - solver.iteration)
@@ -112,7 +122,7 @@ def train(
         elapsed += time.perf_counter() - t0  # training time only, evaluations excluded
         metric = value = None
         if (eval_every and solver.iteration % eval_every == 0) or solver.iteration == iterations:
-            metric, value = evaluate(solver, eval_deals)
+            metric, value = evaluate(solver, eval_deals, eval_tree)
             curve.append((solver.iteration, round(elapsed, 3), metric, float(value)))
             save_checkpoint(solver, ckpt, seed)
             _write_curve(out / "convergence.csv", curve)
