@@ -341,6 +341,6 @@ def test_cli_train_writes_checkpoint_policy_csv_and_png(tmp_path):
     rows = (out / "convergence.csv").read_text().splitlines()
     assert rows[0] == "iteration,seconds,metric,value" and len(rows) == 5
     bad = subprocess.run(
-        cmd[:5] + ["--iterations", "5", "--out", str(out)], capture_output=True, text=True, timeout=300
+        cmd[:7] + ["--iterations", "5", "--out", str(out)], capture_output=True, text=True, timeout=300
     )
     assert bad.returncode == 2 and "already holds a training run" in bad.stderr
