@@ -281,3 +281,29 @@ def test_bad_replay_arguments(monkeypatch, capsys, two_records, tmp_path):
     assert code == 2 and "no such records file" in err
     code, _, err = run(monkeypatch, capsys, ["replay", two_records, "--game-index", "5"])
     assert code == 2 and "--game-index must be in 0..1" in err
+
+
+def test_writers_extra_keys_are_ignored(two_records):
+    """A tournament adds its own keys to each line; the record still reads and replays."""
+    d = json.loads(open(two_records).read().splitlines()[1])
+    d |= {"agents": ["random", "greedy"], "deal": 3, "seating": 1, "agent_seeds": [1, 2, 3]}
+    records, errors = parse_lines([json.dumps(d)])
+    assert errors == [] and replay(records[0])[-1].state.returns() == d["returns"]
+
+
+def test_decision_labels_name_the_moves_listed():
+    """Labels of played decisions (records, replay, play) equal the listed legal moves' names."""
+    from zwick_ai.agents.base import decision_label
+
+    game = pyspiel.load_game("zwicker(variant=grossenwiehe,players=4)")
+    rng = np.random.default_rng(2)
+    state = deal(game, 8)
+    checked = 0
+    while not state.is_terminal() and checked < 400:
+        options = legal_decisions(state)
+        for label, actions in options:
+            assert decision_label(state, actions) == label
+        checked += len(options)
+        for a in options[int(rng.integers(len(options)))][1]:
+            state.apply_action(a)
+    assert checked >= 100
