@@ -27,8 +27,8 @@ over ``T``. Under ``utility=win_loss`` it is the game's return divided by ``NS -
 exploration constant ``c`` applies to these rewards.
 
 Tree nodes are identified by what their move does, not by a row index of some world's move list:
-(kind, card, value, the cards taken as card ids, the anchor card of the unit built on, owner) and
-the parent node. They live in preallocated arrays with an open-addressing hash map from
+(kind, card, value, the cards taken as card ids, the anchor card of the unit built on, owner), the
+seat making it and the parent node. They live in preallocated arrays with an open-addressing hash map from
 (parent, move) to node; one iteration adds at most one node, so ``iters + 1`` nodes suffice.
 
 **PIMC** samples ``worlds`` worlds with the same determinizer and runs the same search on each
@@ -101,7 +101,8 @@ NK_TAKEN_LO = 4  # cards taken, bits of card ids 0..63
 NK_TAKEN_HI = 5  # bits of card ids 64..
 NK_TARGET = 6  # anchor card of the unit built on, -1 new
 NK_OWNER = 7
-NKW = 8
+NK_MOVER = 8  # seat making the move (turn order can depend on hidden hands)
+NKW = 9
 
 # Search counters (``meta``).
 MT_NODES = 0
@@ -243,6 +244,7 @@ def move_key(S, row, lo, hi, parent, out):
     t = row[M_TARGET]
     out[NK_TARGET] = S[S_UNITS + t] if row[M_KIND] == KIND_BUILD and t >= 0 else -1
     out[NK_OWNER] = row[M_OWNER] if row[M_KIND] >= KIND_BUILD else -1
+    out[NK_MOVER] = S[S_TO_MOVE]
 
 
 @njit(cache=True)
@@ -278,10 +280,9 @@ def lookup(H, NKEY, key):
 # ------------------------------------------------------------------------------------------------
 @njit(cache=True)
 def new_tree(cap):
-    """Preallocated tree for ``cap`` nodes: (keys, player who moved in, visits, availability,
-    reward sums, hash map, counters). Node 0 is the root."""
+    """Preallocated tree for ``cap`` nodes: (keys, visits, availability, reward sums, hash map,
+    counters). Node 0 is the root."""
     NKEY = np.zeros((cap, NKW), np.int64)
-    NPL = np.full(cap, -1, np.int64)
     NV = np.zeros(cap, np.int64)
     NA = np.zeros(cap, np.int64)
     NQ = np.zeros(cap, np.float64)
@@ -292,7 +293,7 @@ def new_tree(cap):
     meta = np.zeros(MT_SIZE, np.int64)
     meta[MT_NODES] = 1
     NKEY[0, NK_PARENT] = -1
-    return NKEY, NPL, NV, NA, NQ, H, meta
+    return NKEY, NV, NA, NQ, H, meta
 
 
 @njit(cache=True)
@@ -321,7 +322,7 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
     ``world``: a fixed engine state to search (PIMC), or an empty array to determinize every
     iteration (ISMCTS) with ``det`` (from :func:`det_setup`)."""
     R = G[: ZA.RULES_SIZE]
-    NKEY, NPL, NV, NA, NQ, H, meta = tree
+    NKEY, NV, NA, NQ, H, meta = tree
     hidden, need, truth, t0, S0, cons, later, flat = det
     cap = NV.shape[0]
     players = R[R_PLAYERS]
@@ -363,7 +364,6 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
                 child = meta[MT_NODES]
                 meta[MT_NODES] += 1
                 NKEY[child, :] = key
-                NPL[child] = S[S_TO_MOVE]
                 NA[child] = 1
                 H[slot] = child
                 K.apply_move(R, S, buf[pick], W)
@@ -395,7 +395,7 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
         for d in range(1, depth + 1):
             nd = path[d]
             NV[nd] += 1
-            NQ[nd] += rew[R[R_SIDE_OF + NPL[nd]]]
+            NQ[nd] += rew[R[R_SIDE_OF + NKEY[nd, NK_MOVER]]]
         meta[MT_ITERS] += 1
 
 
@@ -403,7 +403,7 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
 def root_stats(S, rows, tree):
     """Visits and reward sums of the root children for the legal move ``rows`` of the real
     state ``S`` (0 for a move the search never tried)."""
-    NKEY, NPL, NV, NA, NQ, H, meta = tree
+    NKEY, NV, NA, NQ, H, meta = tree
     n = rows.shape[0]
     visits = np.zeros(n, np.int64)
     qsum = np.zeros(n, np.float64)
