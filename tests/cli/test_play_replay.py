@@ -307,3 +307,12 @@ def test_decision_labels_name_the_moves_listed():
         for a in options[int(rng.integers(len(options)))][1]:
             state.apply_action(a)
     assert checked >= 100
+
+
+def test_records_without_chance_actions_deal_from_the_seed(two_records):
+    for line in open(two_records).read().splitlines():
+        d = json.loads(line)
+        del d["chance"]
+        records, errors = parse_lines([json.dumps(d)])
+        assert errors == [] and records[0].chance == []
+        assert replay(records[0])[-1].state.returns() == d["returns"]

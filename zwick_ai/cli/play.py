@@ -216,7 +216,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "table and your numbered legal moves are shown; type a number or the move's text.",
         epilog="agents: repeat --agent SPEC per other seat (seat order, yours skipped), or give "
         "--agents with commas; key=value pieces continue the previous spec, e.g. "
-        "--agents greedy,ismcts:iters=2000,c=0.7,random. One spec plays every other seat.",
+        "--agents greedy,ismcts:iters=2000,c=0.7,random. One spec plays every other seat; none: random.",
     )
     p.add_argument("--game", default="zwicker", help=f"one of {', '.join(GAMES)} (default: %(default)s)")
     p.add_argument("--variant", help="zwicker: dithmarschen (default), classic, ...; zwikken: parlett (default), ...")
