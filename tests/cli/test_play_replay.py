@@ -68,7 +68,9 @@ def test_scripted_zwicker_game_to_the_end_is_recorded_and_replays(monkeypatch, c
     assert out.count("\nyou: ") == sum(1 for seat, _, _ in rec.moves if seat == 0)
     pairs = expected_choices(rec, 0, script)
     assert len(pairs) > 5 and all(chosen == expected for chosen, expected in pairs)
-    assert replay(rec)[-1].state.returns() == rec.returns
+    steps = replay(rec)
+    assert steps[-1].state.returns() == rec.returns
+    assert [step.label for step in steps[1:]] == [label for _, label, _ in rec.moves]
     assert f"result: seat 0 {rec.returns[0]:+g}, seat 1 {rec.returns[1]:+g}" in out
 
 
@@ -182,7 +184,9 @@ def test_selfplay_records_replay_to_the_compiled_scores(monkeypatch, capsys, tmp
     for i, rec in enumerate(records):
         assert rec.seats == ["greedy", "random", "greedy", "random"]
         assert rec.points == result.scores[i].tolist()
-        assert replay(rec)[-1].state.returns() == rec.returns  # replay also checks the points
+        steps = replay(rec)  # replay also checks the points
+        assert steps[-1].state.returns() == rec.returns
+        assert [step.label for step in steps[1:]] == [label for _, label, _ in rec.moves]
 
 
 def test_zwicker_game_names_the_same_rules():

@@ -260,8 +260,10 @@ def hand_record(game: pyspiel.Game, seed: int, policies: Sequence[str]) -> GameR
     rec = GameRecord(int(seed), names, game=str(game), chance=chance)
     for row in rows:
         seat = zwicker.to_move(es)
-        actions = convert.move_actions(state, _translate(row, _unit_map(es.arr, state.engine_state().arr)))
-        label = str(move_from_row(es, row))
+        here = state.engine_state()
+        mine = _translate(row, _unit_map(es.arr, here.arr))
+        actions = convert.move_actions(state, mine)
+        label = str(move_from_row(here, mine))  # named as the game names it (its table order)
         apply_decision(state, actions)
         zwicker.apply_row(es, row)
         rec.moves.append([seat, label, actions])
