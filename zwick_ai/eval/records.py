@@ -20,8 +20,9 @@ chance         every chance action in order; empty means "deal from ``deal_seed`
 =============  =================================================================================
 
 Writers may add keys of their own (tournaments add ``agents``, ``deal``, ``seating`` and
-``agent_seeds``); readers ignore them. Reading reports each damaged line (line number, what is wrong) and goes on with the next;
-:func:`replay` re-applies a record's actions on the real game and says where it stops replaying.
+``agent_seeds``); readers ignore them. Reading reports each damaged line (line number, what is
+wrong) and goes on with the next; :func:`replay` re-applies a record's actions on the real game
+and says where it stops replaying.
 
 >>> import io, pyspiel, zwick_ai.games, zwick_ai.agents
 >>> from zwick_ai.agents import make_agent
