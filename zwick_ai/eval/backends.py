@@ -21,6 +21,7 @@ from __future__ import annotations
 import abc
 import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 BACKENDS = ("local", "ray")
@@ -31,10 +32,6 @@ RAY_INSTALL = "the ray backend needs Ray, which is not installed: pip install 'z
 def _run_batch(fn: Callable[[Any], Any], batch: Sequence[Any]) -> list[tuple[Any, Any]]:
     """Run ``fn`` on each task of a batch (in a worker)."""
     return [(task, fn(task)) for task in batch]
-
-
-def _run_batch_packed(args: tuple[Callable[[Any], Any], Sequence[Any]]) -> list[tuple[Any, Any]]:
-    return _run_batch(*args)
 
 
 def batches(tasks: Sequence[Any], workers: int, chunksize: int = 0) -> list[list[Any]]:
@@ -88,13 +85,15 @@ class Backend(abc.ABC):
 
 
 class LocalBackend(Backend):
-    """This process (``workers=1``) or a spawn-started pool of ``workers`` processes."""
+    """This process (``workers=1``) or a pool of ``workers`` processes started with ``spawn``
+    (``concurrent.futures``: a worker that dies raises ``BrokenProcessPool`` instead of hanging).
+    Scripts that use it need the usual ``if __name__ == "__main__":`` guard."""
 
     name = "local"
 
     def __init__(self, workers: int = 1):
         super().__init__(workers)
-        self._pool: Any = None
+        self._pool: ProcessPoolExecutor | None = None
 
     def map_unordered(
         self, fn: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 0
@@ -104,27 +103,27 @@ class LocalBackend(Backend):
                 yield task, fn(task)
             return
         if self._pool is None:
-            self._pool = multiprocessing.get_context("spawn").Pool(self.workers)
-        jobs = [(fn, b) for b in batches(tasks, self.workers, chunksize)]
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        futures = [self._pool.submit(_run_batch, fn, b) for b in batches(tasks, self.workers, chunksize)]
         finished = False
         try:
-            for done in self._pool.imap_unordered(_run_batch_packed, jobs):
-                yield from done
+            for future in as_completed(futures):
+                yield from future.result()
             finished = True
         finally:
-            if not finished:  # abandoned or failed: do not wait for the queued batches
+            if not finished:  # abandoned or failed: drop the queued batches
+                for future in futures:
+                    future.cancel()
                 self.terminate()
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.close()
-            self._pool.join()
+            self._pool.shutdown(wait=True)
             self._pool = None
 
     def terminate(self) -> None:
         if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
+            self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
 

@@ -60,6 +60,7 @@ from zwick_ai.agents.base import GAMES, make_agent
 from zwick_ai.eval.backends import Backend, LocalBackend
 from zwick_ai.eval.match import play_game
 from zwick_ai.eval.ratings import SCALE, ratings_with_ci
+from zwick_ai.eval.records import record_from_dict
 from zwick_ai.eval.stats import mean_ci
 
 #: bump when the meaning of games.jsonl lines or config.json changes
@@ -100,8 +101,10 @@ class Tournament:
             raise ValueError(f"seed must be >= 0, got {self.seed}")
         self.params = game_params(self.game, self.params)
         game = self.load()
-        for spec in self.agents:
-            make_agent(spec, game)  # checks the spec and that the agent plays this game
+        canonical = [make_agent(spec, game).spec for spec in self.agents]  # checks names, values, game
+        same = [a for x, a in enumerate(self.agents) if canonical.index(canonical[x]) != x]
+        if same:
+            raise ValueError(f"{', '.join(same)}: the same agent as an earlier spec (canonical specs: {canonical})")
 
     def load(self) -> pyspiel.Game:
         """The OpenSpiel game (cached per process)."""
@@ -121,6 +124,16 @@ class Tournament:
     @property
     def pairs(self) -> list[tuple[int, int]]:
         return list(combinations(range(len(self.agents)), 2))
+
+    @property
+    def seatings(self) -> list[tuple[int, ...]]:
+        """The seatings of each pair on each deal (roles per side, :func:`seatings`)."""
+        return seatings(len(side_seats(self.load())))
+
+    @property
+    def games(self) -> int:
+        """How many games the whole tournament plays."""
+        return len(self.pairs) * self.deals * len(self.seatings)
 
     @property
     def variant(self) -> str:
@@ -225,7 +238,7 @@ def tasks(t: Tournament, deals: Iterable[int] | None = None) -> list[dict[str, A
                     {
                         "game": t.game,
                         "params": t.params,
-                        "pair": [t.agents[i], t.agents[j]],
+                        "agents": [t.agents[i], t.agents[j]],
                         "deal": d,
                         "seating": k,
                         "deal_seed": deal_seed(t.seed, d),
@@ -236,25 +249,28 @@ def tasks(t: Tournament, deals: Iterable[int] | None = None) -> list[dict[str, A
     return out
 
 
+#: the keys a tournament adds to a game record line (:mod:`zwick_ai.eval.records`)
+TOURNAMENT_KEYS = ("agents", "deal", "seating", "agent_seeds")
+
+
 def task_key(task: dict[str, Any]) -> tuple[str, str, int, int]:
-    return (task["pair"][0], task["pair"][1], int(task["deal"]), int(task["seating"]))
+    """(a, b, deal, seating) of a task or of a ``games.jsonl`` line."""
+    return (task["agents"][0], task["agents"][1], int(task["deal"]), int(task["seating"]))
 
 
 def play_task(task: dict[str, Any]) -> dict[str, Any]:
-    """Play one game (in any process): fresh agents, reset with the task's seeds. The record is
-    a ``games.jsonl`` line: the task plus ``moves``, ``returns``, ``points`` and ``seconds``."""
+    """Play one game (in any process): fresh agents, reset with the task's seeds. Returns the
+    ``games.jsonl`` line: the game record of :mod:`zwick_ai.eval.records` (game string, deal
+    seed, seats, moves, returns, points, thinking seconds, chance actions) with the tournament's
+    keys :data:`TOURNAMENT_KEYS`: the pair ``agents`` [a, b], ``deal`` id, ``seating`` and
+    ``agent_seeds``."""
     game = load(task["game"], task["params"])
     agents = [make_agent(spec, game, seed=s) for spec, s in zip(task["seats"], task["agent_seeds"], strict=True)]
-    rec = play_game(game, agents, task["deal_seed"], agent_seeds=task["agent_seeds"])
-    out = {k: v for k, v in task.items() if k not in ("game", "params")}
-    out.update(
-        agents=task["pair"],
-        moves=rec.moves,
-        returns=rec.returns,
-        points=rec.points,
-        seconds=[round(s, 6) for s in rec.seconds],
-    )
-    return out
+    rec = play_game(game, agents, task["deal_seed"], agent_seeds=task["agent_seeds"]).as_dict()
+    rec["seconds"] = [round(x, 6) for x in rec["seconds"]]
+    rec["seats"] = task["seats"]  # the specs as the tournament was given them (not canonicalised)
+    head = {k: rec.pop(k) for k in ("version", "game", "deal_seed")}
+    return head | {k: task[k] for k in TOURNAMENT_KEYS} | rec
 
 
 def seat_scores(record: dict[str, Any], sides: Sequence[Sequence[int]]) -> list[float]:
@@ -265,29 +281,30 @@ def seat_scores(record: dict[str, Any], sides: Sequence[Sequence[int]]) -> list[
     return [float(x) for x in record["returns"]]
 
 
-def check_record(record: Any, expected: dict[tuple, dict[str, Any]], n_sides: int) -> str | None:
-    """Why ``record`` is not a finished game of this tournament (None when it is)."""
-    if not isinstance(record, dict):
+def check_record(line: Any, expected: dict[tuple, dict[str, Any]], game_string: str) -> str | None:
+    """Why a parsed ``games.jsonl`` line is not a finished game of this tournament (None when it
+    is): the record must be valid (:func:`zwick_ai.eval.records.record_from_dict`), of this game,
+    and carry the seeds and seats this tournament gives its game."""
+    if not isinstance(line, dict):
         return "not a JSON object"
     try:
-        key = task_key(record)
+        key = task_key(line)
     except (KeyError, TypeError, ValueError, IndexError):
-        return "no pair/deal/seating"
+        return "no agents/deal/seating"
     task = expected.get(key)
     if task is None:
         return f"game {key} is not part of this tournament"
+    try:
+        rec = record_from_dict({k: v for k, v in line.items() if k not in TOURNAMENT_KEYS})
+    except ValueError as error:
+        return str(error)
+    if rec.game != game_string:
+        return f"its game is {rec.game}"
     for name in ("deal_seed", "agent_seeds", "seats"):
-        if record.get(name) != task[name]:
+        if line.get(name) != task[name]:
             return f"{name} differs from this tournament's"
-    n = len(task["seats"])
-    returns = record.get("returns")
-    if not isinstance(returns, list) or len(returns) != n or not all(isinstance(x, int | float) for x in returns):
-        return "bad returns"
-    points = record.get("points")
-    if task["game"] == "zwicker" and (not isinstance(points, list) or len(points) != n_sides):
-        return "bad points"
-    if not isinstance(record.get("moves"), list):
-        return "bad moves"
+    if task["game"] == "zwicker" and rec.points is None:
+        return "no points"
     return None
 
 
@@ -323,7 +340,7 @@ def claim_folder(t: Tournament, out: Path) -> None:
 
 
 def read_games(
-    path: Path, expected: dict[tuple, dict[str, Any]], n_sides: int, warn: Callable[[str], None]
+    path: Path, expected: dict[tuple, dict[str, Any]], game_string: str, warn: Callable[[str], None]
 ) -> dict[tuple, dict[str, Any]]:
     """The finished games in ``path``; damaged or foreign lines are reported with ``warn`` and
     dropped (the file is rewritten without them, so their games are played again)."""
@@ -339,7 +356,7 @@ def read_games(
             continue
         try:
             record = json.loads(line)
-            why = check_record(record, expected, n_sides)
+            why = check_record(record, expected, game_string)
         except json.JSONDecodeError as error:
             why = f"not valid JSON ({error.msg})"
         if why is None and task_key(record) in done:
@@ -381,9 +398,8 @@ def run_tournament(
     claim_folder(t, out)
     todo_all = tasks(t)
     expected = {task_key(x): x for x in todo_all}
-    n_sides = len(side_seats(t.load()))
     path = out / "games.jsonl"
-    done = read_games(path, expected, n_sides, warn)
+    done = read_games(path, expected, str(t.load()), warn)
     todo = [x for x in todo_all if task_key(x) not in done]
     finished = len(todo_all) - len(todo)
     if stop_after is not None:
@@ -434,7 +450,7 @@ def deal_differences(t: Tournament, records: dict[tuple, dict[str, Any]]) -> np.
     """``deals x pairs``: each deal's duplicate difference (mean over seatings of the mean score of
     ``a``'s seats minus ``b``'s)."""
     sides = side_seats(t.load())
-    plans = seatings(len(sides))
+    plans = t.seatings
     diffs = np.zeros((t.deals, len(t.pairs)))
     for c, (i, j) in enumerate(t.pairs):
         for d in range(t.deals):
@@ -468,7 +484,7 @@ def summarize(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, 
                 "wins_a": int((diffs[:, c] > 0).sum()),
                 "draws": int((diffs[:, c] == 0).sum()),
                 "losses_a": int((diffs[:, c] < 0).sum()),
-                "games": t.deals * len(seatings(len(sides))),
+                "games": t.deals * len(t.seatings),
             }
         )
     r, lo, hi = ratings_with_ci(
@@ -498,8 +514,8 @@ def summarize(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, 
         "ratings": ratings,
         "players": game.num_players(),
         "sides": sides,
-        "seatings_per_deal": len(seatings(len(sides))),
-        "games": len(t.pairs) * t.deals * len(seatings(len(sides))),
+        "seatings_per_deal": len(t.seatings),
+        "games": t.games,
         "measure": "side points (Zwicker card points + Zwicks)" if t.game == "zwicker" else "chips won",
         "rating_model": {
             "name": "bradley-terry",

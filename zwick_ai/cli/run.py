@@ -1,0 +1,183 @@
+"""``zwick run FILE.toml``: run the tournaments an experiment file describes (``experiments/``).
+
+An experiment is one game, a list of agent specs and one tournament per variant, with the same
+deals and seed; the results go to ``out/<variant>/`` (each an ordinary ``zwick tournament``
+folder, resumable) and a table of ratings, agents by variants, to ``out/table.md``. Keys
+(``experiments/README.md`` has a commented example):
+
+=============  ==================================================================================
+key            meaning
+=============  ==================================================================================
+description    one line shown in ``table.md`` (optional)
+game           ``zwicker`` (default), ``zwikken`` or ``zwicken``
+variants       list of variants (or ``variant`` for one); none for ``zwicken``
+players        number of players (default: each variant's)
+options        table of rule options (``-o`` of ``zwick tournament``)
+agents         list of agent specs (required, at least two)
+deals          duplicate deals per variant (required)
+seed           seed of the deals and agents (default 0)
+out            results folder (default ``results/<file name>``)
+workers        worker processes (default: as ``zwick tournament``; ``--workers`` overrides)
+backend        ``local`` (default) or ``ray``; ``address`` for an existing Ray cluster
+=============  ==================================================================================
+
+>>> spec = parse_experiment({"agents": ["greedy", "random"], "deals": 4, "variants": ["classic"]}, "x")
+>>> spec["variants"], spec["out"], spec["seed"]
+(['classic'], 'results/x', 0)
+>>> parse_experiment({"agents": ["greedy"], "deals": 4, "colour": "red"}, "x")
+Traceback (most recent call last):
+...
+ValueError: x: unknown key 'colour'; valid keys: address, agents, backend, deals, description, game, options, out, players, seed, variant, variants, workers
+"""
+
+from __future__ import annotations
+
+import argparse
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from zwick_ai.cli.tournament import add_run_args, default_workers, run
+
+KEYS = (
+    "address",
+    "agents",
+    "backend",
+    "deals",
+    "description",
+    "game",
+    "options",
+    "out",
+    "players",
+    "seed",
+    "variant",
+    "variants",
+    "workers",
+)
+
+
+def parse_experiment(data: dict[str, Any], name: str) -> dict[str, Any]:
+    """Check an experiment's keys and types; fill in the defaults (``name``: the file's stem)."""
+    unknown = sorted(set(data) - set(KEYS))
+    if unknown:
+        raise ValueError(f"{name}: unknown key {unknown[0]!r}; valid keys: {', '.join(KEYS)}")
+    for key in ("agents", "deals"):
+        if key not in data:
+            raise ValueError(f"{name}: the key {key!r} is required")
+    agents = data["agents"]
+    if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
+        raise ValueError(f'{name}: agents must be a list of spec strings, e.g. ["ismcts:iters=200", "random"]')
+    if "variant" in data and "variants" in data:
+        raise ValueError(f"{name}: give variant or variants, not both")
+    variants = data.get("variants", [data["variant"]] if "variant" in data else [None])
+    if not isinstance(variants, list) or not variants:
+        raise ValueError(f"{name}: variants must be a non-empty list of variant names")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise ValueError(f"{name}: options must be a table of name = value")
+    for key in ("deals", "seed", "players", "workers"):
+        if key in data and (not isinstance(data[key], int) or isinstance(data[key], bool)):
+            raise ValueError(f"{name}: {key} must be a whole number, not {data[key]!r}")
+    return {
+        "description": str(data.get("description", "")),
+        "game": str(data.get("game", "zwicker")),
+        "variants": variants,
+        "players": data.get("players"),
+        "options": options,
+        "agents": agents,
+        "deals": data["deals"],
+        "seed": data.get("seed", 0),
+        "out": str(data.get("out", f"results/{name}")),
+        "workers": data.get("workers", default_workers()),
+        "backend": str(data.get("backend", "local")),
+        "address": data.get("address"),
+    }
+
+
+def load_experiment(path: str | Path) -> dict[str, Any]:
+    """Read and check an experiment TOML file."""
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"no such experiment file: {p}")
+    try:
+        data = tomllib.loads(p.read_text())
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{p} is not valid TOML: {error}") from None
+    return parse_experiment(data, p.stem)
+
+
+def ratings_table(spec: dict[str, Any], summaries: dict[str, dict[str, Any]]) -> str:
+    """Markdown: agents (rows) by variants (columns), rating with its 95% CI in each cell."""
+    cols = list(summaries)
+    lines = [f"| agent | {' | '.join(cols)} |", "|---|" + "---|" * len(cols)]
+    for agent in spec["agents"]:
+        cells = []
+        for v in cols:
+            r = next(x for x in summaries[v]["ratings"] if x["agent"] == agent)
+            lo, hi = r["ci95"]
+            ci = f" [{lo:.0f}, {hi:.0f}]" if lo is not None and hi is not None else ""
+            cells.append(f"{r['rating']:.0f}{ci}")
+        lines.append(f"| `{agent}` | {' | '.join(cells)} |")
+    return "\n".join(lines)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    spec = load_experiment(args.file)
+    workers = args.workers if args.workers is not None else spec["workers"]
+    backend = args.backend or spec["backend"]
+    address = args.address or spec["address"]
+    summaries: dict[str, dict[str, Any]] = {}
+    for variant in spec["variants"]:
+        label = variant or spec["game"]
+        summary = run(
+            spec["game"],
+            variant,
+            spec["players"],
+            list(spec["options"].items()),
+            spec["agents"],
+            spec["deals"],
+            spec["seed"],
+            workers,
+            backend,
+            address,
+            str(Path(spec["out"]) / label),
+            args.quiet,
+        )
+        if summary is None:
+            return 130
+        summaries[label] = summary
+    deals = spec["deals"]
+    text = [
+        f"# {Path(args.file).stem}",
+        "",
+        spec["description"],
+        "",
+        f"Bradley–Terry ratings (Elo scale, mean 0 per column) with 95% bootstrap CIs; {spec['game']}, "
+        f"{deals} duplicate deals per variant, seed {spec['seed']}.",
+        "",
+        ratings_table(spec, summaries),
+        "",
+        f"Command: `zwick run {args.file}`; per-variant reports: "
+        + ", ".join(f"[{v}]({v}/report.md)" for v in summaries),
+    ]
+    out = Path(spec["out"]) / "table.md"
+    out.write_text("\n".join(text) + "\n")
+    print("\n".join(text[6:7]))
+    print(f"\nwrote {out}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``run`` to the ``zwick`` command."""
+    p = sub.add_parser(
+        "run",
+        help="run the tournaments of an experiment file (experiments/*.toml)",
+        description="Run one tournament per variant of an experiment TOML file (keys: see "
+        "experiments/README.md) into out/<variant>/, then write out/table.md: ratings of agents by "
+        "variants. Resumable like zwick tournament.",
+        epilog="examples:\n  zwick run experiments/smoke.toml\n  zwick run experiments/headline.toml --workers 2",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", help="experiment TOML file")
+    add_run_args(p, from_file=True)
+    p.set_defaults(func=cmd_run)

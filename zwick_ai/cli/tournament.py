@@ -1,0 +1,181 @@
+"""``zwick tournament``: agent specs against each other on duplicate deals, with ratings.
+
+Every pair of agents plays every deal in every seating (sides swapped; with three or more sides,
+each agent alone against the other everywhere else, both ways), so the luck of cards and seats
+cancels. Results go to ``--out`` as they finish (``games.jsonl``); the same command again resumes.
+See :mod:`zwick_ai.eval.tournament` for the statistics and files.
+
+Agent specs contain commas themselves (``ismcts:iters=200,c=0.7``). Give them separated by ``;``
+(quote the argument), repeat ``--agents``, or list them with commas: a piece ``key=value`` without
+a ``:`` continues the previous spec (:func:`zwick_ai.cli.play.split_agents`).
+
+>>> agent_list(["ismcts:iters=200,c=0.7,greedy", "random;pimc:worlds=4,iters=50"])
+['ismcts:iters=200,c=0.7', 'greedy', 'random', 'pimc:worlds=4,iters=50']
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+from collections.abc import Sequence
+from typing import Any
+
+from zwick_ai.cli.play import load_game, split_agents
+from zwick_ai.cli.zwicker_cmds import parse_option
+
+#: the agents of ``zwick tournament`` without ``--agents``: a small dithmarschen tournament that
+#: finishes in a few minutes on two cores
+DEFAULT_AGENTS = ("ismcts:iters=200", "greedy", "random")
+DEFAULT_DEALS = 24
+
+EXAMPLES = """examples:
+  zwick tournament                                  ismcts:iters=200, greedy, random on 24 dithmarschen deals
+  zwick tournament --variant classic --players 2 --agents "ismcts:iters=500,c=0.7;greedy;random" --deals 200
+  zwick tournament --agents greedy --agents random --deals 100 --workers 2 --out results/gr
+  zwick tournament --game zwikken --variant parlett --players 3 --agents ismcts,random --deals 100
+  zwick tournament --backend ray --workers 2 --agents greedy,random     (a local Ray instance)
+  zwick tournament --backend ray --address auto ...                     (an existing Ray cluster)
+
+agents: separate specs with ';' (quote it) or repeat --agents; with commas, a key=value piece
+continues the previous spec (greedy,ismcts:iters=200,c=0.7,random is three agents).
+The same command again resumes an interrupted tournament (finished games are skipped); only
+--deals may differ, to extend it. --workers and --backend never change the results."""
+
+
+def agent_list(texts: Sequence[str]) -> list[str]:
+    """The agent specs of ``--agents`` arguments: ``;``-separated, repeated, or with commas."""
+    return [spec for text in texts for part in text.split(";") for spec in split_agents(part)]
+
+
+def default_workers() -> int:
+    """Two worker processes where there are two cores (the default tournament is sized for that)."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def command_line(game: str, variant: str | None, players: int | None, options: Sequence[tuple[str, Any]],
+                 agents: Sequence[str], deals: int, seed: int) -> str:  # fmt: skip
+    """The ``zwick tournament`` command that reproduces a tournament (workers and backend aside)."""
+    parts = ["zwick", "tournament", "--game", game]
+    if variant:
+        parts += ["--variant", variant]
+    if players:
+        parts += ["--players", str(players)]
+    for name, value in options:
+        parts += ["-o", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
+    parts += ["--agents", ";".join(agents), "--deals", str(deals), "--seed", str(seed)]
+    return shlex.join(parts)
+
+
+def run(
+    game_name: str,
+    variant: str | None,
+    players: int | None,
+    options: Sequence[tuple[str, Any]],
+    agents: Sequence[str],
+    deals: int,
+    seed: int,
+    workers: int,
+    backend_name: str,
+    address: str | None,
+    out: str | None,
+    quiet: bool,
+) -> dict[str, Any] | None:
+    """Build and run one tournament (shared by ``zwick tournament`` and ``zwick run``); prints the
+    report's tables. Returns the summary, or None when interrupted."""
+    from zwick_ai.eval.backends import make_backend
+    from zwick_ai.eval.tournament import Tournament, default_out, report_markdown, run_tournament
+
+    if variant is None and game_name == "zwicker":
+        variant = "dithmarschen"
+    game = load_game(game_name, variant, players, list(options))
+    t = Tournament(
+        list(agents),
+        game=game_name,
+        params=game.get_parameters(),
+        deals=deals,
+        seed=seed,
+        command=command_line(game_name, variant, players, options, agents, deals, seed),
+    )
+    folder = out or str(default_out(t))
+    with make_backend(backend_name, workers, address) as backend:
+        print(
+            f"{t.variant}: {len(t.agents)} agents, {deals} deals, {t.games} games on {backend.describe()} -> {folder}"
+        )
+        try:
+            summary = run_tournament(t, folder, backend, progress=not quiet)
+        except KeyboardInterrupt:
+            print(f"\ninterrupted; finished games are in {folder}/games.jsonl; the same command resumes")
+            return None
+    if summary is None:
+        return None
+    print(report_markdown(summary, plots=False))
+    print(f"wrote {folder}/summary.json, summary.csv, ratings.csv, ratings.png, pairs.png, report.md")
+    return summary
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    agents = agent_list(args.agents) if args.agents else list(DEFAULT_AGENTS)
+    summary = run(
+        args.game,
+        args.variant,
+        args.players,
+        args.option or [],
+        agents,
+        args.deals,
+        args.seed,
+        args.workers,
+        args.backend,
+        args.address,
+        args.out,
+        args.quiet,
+    )
+    return 0 if summary is not None else 130
+
+
+def add_run_args(p: argparse.ArgumentParser, from_file: bool = False) -> None:
+    """``--workers``, ``--backend``, ``--address`` (where games run, never what they give) and
+    ``--quiet``. ``from_file``: the defaults come from an experiment file."""
+    default = " (default: the file's, else %(default)s)" if from_file else " (default: %(default)s)"
+    p.add_argument(
+        "--workers", type=int, default=None if from_file else default_workers(),
+        help="worker processes (local) or CPUs of a local Ray instance"
+        + (" (default: the file's, else " + str(default_workers()) + ")" if from_file else default),
+    )  # fmt: skip
+    p.add_argument(
+        "--backend", choices=("local", "ray"), default=None if from_file else "local",
+        help="local processes, or Ray (pip install 'zwick_ai[ray]')" + (" (default: the file's, else local)" if from_file else default),
+    )  # fmt: skip
+    p.add_argument("--address", help="ray: address of an existing cluster (e.g. auto); default: start a local one")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``tournament`` to the ``zwick`` command."""
+    p = sub.add_parser(
+        "tournament",
+        help="agents against each other on duplicate deals: paired differences and ratings",
+        description="Play every pair of agents on the same seeded deals, every deal in every seating, "
+        "and report per pair the mean difference per deal (Zwicker: side points; trick games: chips) "
+        "with a 95%% CI and the win rate, and per agent a Bradley-Terry rating (Elo scale) with a "
+        "bootstrap CI. Writes games.jsonl (resumable), summary.json/csv, ratings.csv, PNG plots and "
+        "report.md to --out.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--game", default="zwicker", help="zwicker, zwikken or zwicken (default: %(default)s)")
+    p.add_argument("--variant", help="zwicker: dithmarschen (default), classic, ...; zwikken: parlett (default), ...")
+    p.add_argument("--players", type=int, help="number of players (default: the variant's)")
+    p.add_argument(
+        "-o", "--option", type=parse_option, action="append", metavar="NAME=VALUE",
+        help="a rule option, repeatable (zwicker: see `zwick variants`; trick games: game parameters)",
+    )  # fmt: skip
+    p.add_argument(
+        "--agents", action="append", metavar="SPECS",
+        help=f"agent specs, ';'-separated or repeated (default: {';'.join(DEFAULT_AGENTS)})",
+    )  # fmt: skip
+    p.add_argument("--deals", type=int, default=DEFAULT_DEALS, help="duplicate deals (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals and agents (default: %(default)s)")
+    p.add_argument("--out", help="results folder (default: results/tournament-<variant>-<seed>)")
+    add_run_args(p)
+    p.set_defaults(func=cmd_tournament)
