@@ -176,7 +176,7 @@ class Table:
     def empty(cls, rows: int = 1 << 12, edges_per_row: int = 4) -> Table:
         rows = max(16, int(rows))
         edges = rows * edges_per_row
-        size = 1 << int(np.ceil(np.log2(4 * rows)))
+        size = 1 << int(np.ceil(np.log2(2 * rows)))
         return cls(
             np.zeros(size, np.int64),
             np.full(size, -1, np.int32),
@@ -211,7 +211,7 @@ class Table:
             grown = np.zeros((cap_r, ROW_FIELDS), np.int64)
             grown[:nr] = self.rows[:nr]
             self.rows = grown
-            size = 1 << int(np.ceil(np.log2(4 * cap_r)))
+            size = 1 << int(np.ceil(np.log2(2 * cap_r)))
             self.keys = np.zeros(size, np.int64)
             self.rowof = np.full(size, -1, np.int32)
             rebuild_index(self.keys, self.rowof, self.rows, nr)

@@ -1,0 +1,227 @@
+"""The CFR family (zwick_ai.agents.cfr): speed against OpenSpiel's C++ MCCFR, convergence of
+exact CFR+ and compiled MCCFR, and the strength of trained MCCFR policies.
+
+Parts (``--part``, default all):
+
+* ``speed``: traversals per second of our compiled outcome- and external-sampling MCCFR on
+  ``zwikken`` (parlett, 3 players) against ``pyspiel.OutcomeSamplingMCCFRSolver`` and
+  ``pyspiel.ExternalSamplingMCCFRSolver`` on the same OpenSpiel game, in one run. One traversal =
+  one episode of one update player (OpenSpiel's outcome sampling does one per ``run_iteration``,
+  its external sampling one per player; ours one per player per iteration).
+* ``convergence``: ``nash_conv`` against iterations of CFR+ (exact) and external/outcome MCCFR on a
+  2-player Zwicker micro variant and a reduced-pack 3-player Zwikken; CSV + PNG in ``--out``.
+* ``strength``: MCCFR trained for ``--train-seconds`` on zwikken parlett 3p and zwicken 4p, then
+  played with ``eval.match.play_game`` against random and greedy opponents: our agent at each
+  seat in turn on the same deals (duplicate deals, seats rotated), chips per deal with 95% CI.
+
+Usage: ``python benchmarks/bench_cfr.py [--part speed|convergence|strength] [--seconds S]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+
+import zwick_ai.agents  # noqa: F401
+import zwick_ai.games  # noqa: F401
+from zwick_ai.agents import make_agent
+from zwick_ai.agents.cfr import ExactSolver, MCCFRSolver, extract, save_policy
+from zwick_ai.eval.match import play_game
+from zwick_ai.eval.stats import mean_ci
+
+ZWIKKEN = "zwikken(variant=parlett,players=3)"
+ZWICKEN = "zwicken(players=4)"
+MICRO = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=1)"
+REDUCED = "zwikken(variant=parlett,players=3,tricks=1,ranks=AKQ,suits=CD,max_bid_levels=1)"
+
+
+def timed(step, seconds: float) -> tuple[int, float]:
+    """Call ``step()`` (returns work done) until ``seconds`` pass; (work, seconds)."""
+    done, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        done += step()
+    return done, time.perf_counter() - t0
+
+
+def part_speed(seconds: float) -> dict:
+    game = pyspiel.load_game(ZWIKKEN)
+    n = game.num_players()
+    out = {}
+    for sampling, cls, per_call, ours_chunk in (
+        ("outcome", pyspiel.OutcomeSamplingMCCFRSolver, 1, 2000),
+        ("external", pyspiel.ExternalSamplingMCCFRSolver, n, 100),
+    ):
+        solver = cls(game, seed=1)
+
+        def theirs(solver=solver, per_call=per_call):
+            solver.run_iteration()
+            return per_call
+
+        cpp, cpp_s = timed(theirs, seconds)
+        ours = MCCFRSolver(game, sampling, seed=1)
+        ours.run(2)  # compile outside the clock
+
+        def mine(ours=ours, chunk=ours_chunk):
+            ours.run(chunk)
+            return chunk * n
+
+        our, our_s = timed(mine, seconds)
+        out[sampling] = {
+            "openspiel_traversals_per_s": cpp / cpp_s,
+            "ours_traversals_per_s": our / our_s,
+            "ratio": (our / our_s) / (cpp / cpp_s),
+            "ours_infosets": ours.table.num_rows,
+        }
+        print(sampling, json.dumps(out[sampling]), flush=True)
+    return out
+
+
+def _checkpoints(top: int) -> list[int]:
+    pts = sorted({int(round(x)) for x in np.geomspace(1, top, 12)})
+    return [p for p in pts if p >= 1]
+
+
+def part_convergence(out_dir: Path, scale: float) -> dict:
+    results: dict[str, dict[str, list]] = {}
+    rows = []
+    for name in (MICRO, REDUCED):
+        game = pyspiel.load_game(name)
+        t0 = time.perf_counter()
+        tree = extract(game)
+        print(
+            f"{name}: {tree.num_nodes} nodes, {tree.num_infosets} information sets, extracted in {time.perf_counter() - t0:.1f} s"
+        )
+        runs = {
+            "cfr+": (ExactSolver(tree, "cfr+"), int(1000 * scale)),
+            "mccfr-external": (MCCFRSolver(game, "external", seed=1), int(20000 * scale)),
+            "mccfr-outcome": (MCCFRSolver(game, "outcome", seed=1), int(200000 * scale)),
+        }
+        results[name] = {}
+        for label, (solver, top) in runs.items():
+            curve = []
+            spent = 0.0
+            for it in _checkpoints(top):
+                t = time.perf_counter()
+                solver.run(it - solver.iteration)
+                spent += time.perf_counter() - t
+                nc = solver.nash_conv() if isinstance(solver, ExactSolver) else solver.nash_conv(tree)
+                curve.append((it, spent, nc))
+                rows.append([name, label, it, round(spent, 3), nc])
+            results[name][label] = curve
+            print(f"  {label}: " + ", ".join(f"{it}:{nc:.4g}" for it, _, nc in curve) + f" ({spent:.1f} s)", flush=True)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with (out_dir / "cfr_convergence.csv").open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["game", "method", "iteration", "seconds", "nash_conv"])
+        w.writerows(rows)
+    _plot(results, out_dir / "cfr_convergence.png")
+    return results
+
+
+def _plot(results: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(results), figsize=(6 * len(results), 4.2))
+    for ax, (name, runs) in zip(np.atleast_1d(axes), results.items(), strict=True):
+        for label, curve in runs.items():
+            ax.plot([c[0] for c in curve], [c[2] for c in curve], marker="o", ms=3, label=label)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("iterations")
+        ax.set_ylabel("nash_conv")
+        ax.set_title(name, fontsize=7)
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def part_strength(train_seconds: float, deals: int, out_dir: Path) -> dict:
+    out = {}
+    for name, sampling in ((ZWIKKEN, "external"), (ZWICKEN, "external")):
+        game = pyspiel.load_game(name)
+        n = game.num_players()
+        solver = MCCFRSolver(game, sampling, seed=1)
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < train_seconds:
+            solver.run(100)
+        trained = time.perf_counter() - t0
+        out_dir.mkdir(parents=True, exist_ok=True)
+        path = out_dir / f"policy_{name.split('(')[0]}"
+        save_policy(solver, path, seed=1)
+        print(
+            f"{name}: {solver.iteration} {sampling} iterations in {trained:.0f} s, {solver.table.num_rows} information sets",
+            flush=True,
+        )
+        res = {"iterations": solver.iteration, "train_seconds": trained, "infosets": solver.table.num_rows}
+        for opp in ("random", "greedy"):
+            agent = make_agent(f"mccfr:policy={path}", game, seed=1)
+            others = [make_agent(opp, game, seed=2 + k) for k in range(n)]
+            baseline = [make_agent(opp, game, seed=20 + k) for k in range(n)]
+            per_deal, base_deal = [], []
+            t1 = time.perf_counter()
+            for d in range(deals):
+                ours, base = [], []
+                for seat in range(n):
+                    seats = [others[k] for k in range(n)]
+                    seats[seat] = agent
+                    ours.append(play_game(game, seats, 1000 + d, labels=False).returns[seat])
+                    # the same deal and seat with the opponent's own agent there: what the seat gets anyway
+                    ref = [baseline[k] for k in range(n)]
+                    base.append(play_game(game, ref, 1000 + d, labels=False).returns[seat])
+                per_deal.append(float(np.mean(ours)))
+                base_deal.append(float(np.mean(base)))
+            est, ref_est = mean_ci(per_deal), mean_ci(base_deal)
+            diff = mean_ci(np.array(per_deal) - np.array(base_deal))
+            res[opp] = {
+                "chips_per_deal": est.as_dict(),
+                "same_seat_by_opponent_agent": ref_est.as_dict(),
+                "difference": diff.as_dict(),
+                "fallback_rate": agent.stats["fallbacks"] / max(agent.stats["decisions"], 1),
+                "deals": deals,
+                "games": deals * n,
+                "seconds": time.perf_counter() - t1,
+            }
+            print(
+                f"  vs {opp}: {est} chips/deal (seat played by {opp}: {ref_est}; difference {diff}); "
+                f"fallbacks {res[opp]['fallback_rate']:.1%}",
+                flush=True,
+            )
+        out[name] = res
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--part", choices=["speed", "convergence", "strength", "all"], default="all")
+    ap.add_argument("--seconds", type=float, default=20.0, help="speed: seconds per solver")
+    ap.add_argument("--scale", type=float, default=1.0, help="convergence: scales the iteration counts")
+    ap.add_argument("--train-seconds", type=float, default=120.0, help="strength: training time per game")
+    ap.add_argument("--deals", type=int, default=300, help="strength: duplicate deals per opponent")
+    ap.add_argument("--out", default="benchmarks/cfr", help="directory for the CSV, PNG and JSON results")
+    ap.add_argument("--policies", default="runs/bench_cfr", help="strength: where trained policies go")
+    args = ap.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    report = {}
+    if args.part in ("speed", "all"):
+        report["speed"] = part_speed(args.seconds)
+    if args.part in ("convergence", "all"):
+        report["convergence"] = part_convergence(out, args.scale)
+    if args.part in ("strength", "all"):
+        report["strength"] = part_strength(args.train_seconds, args.deals, Path(args.policies))
+    (out / f"cfr_{args.part}.json").write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
