@@ -9,6 +9,7 @@ the file are reported (line number and what is wrong) and skipped.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TextIO
 
@@ -71,7 +72,14 @@ def browse(rec: GameRecord, steps: list[ReplayStep], inp: TextIO | None, out: Te
 
 
 def cmd_replay(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
-    out = out or sys.stdout
+    try:
+        return _replay(args, inp, out or sys.stdout)
+    except BrokenPipeError:  # the reader stopped early (``| head``, quitting ``less``): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _replay(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
     records, errors = read_records(args.file)
     for e in errors:
         print(f"zwick replay: {args.file}: {e} (skipped)", file=sys.stderr)

@@ -76,7 +76,8 @@ def _show_zwicker(state: pyspiel.State, viewer: int | None, names: Sequence[str]
         plural = "s" if len(seats) > 1 else ""
         lines.append(
             f"side {s} (seat{plural} {who}): won {len(won[s])} cards, {zw[s]} zwick{'s' if zw[s] != 1 else ''}, "
-            f"{sc[s]} points" + (" (last capture)" if over and int(a[S_LAST_CAPT]) == s else "")
+            f"{sc[s]} point{'s' if sc[s] != 1 else ''}"
+            + (" (last capture)" if over and int(a[S_LAST_CAPT]) == s else "")
         )
     if int(a[S_ASK_Q]) >= 0:
         answer = "yes" if int(a[S_ASK_ANS]) == 1 else "no"
