@@ -8,13 +8,15 @@ Parts (``--part``, default all):
   ``pyspiel.ExternalSamplingMCCFRSolver`` on the same OpenSpiel game, in one run. One traversal =
   one episode of one update player (OpenSpiel's outcome sampling does one per ``run_iteration``,
   its external sampling one per player; ours one per player per iteration).
+* ``exact``: our exact CFR+ against OpenSpiel's C++ ``CFRPlusSolver`` on the Zwicker micro variant
+  (50 iterations): the same ``nash_conv``, and both times.
 * ``convergence``: ``nash_conv`` against iterations of CFR+ (exact) and external/outcome MCCFR on a
   2-player Zwicker micro variant and a reduced-pack 3-player Zwikken; CSV + PNG in ``--out``.
-* ``strength``: MCCFR trained for ``--train-seconds`` on zwikken parlett 3p and zwicken 4p, then
+* ``strength``: outcome-sampling MCCFR trained for ``--train-seconds`` on zwikken parlett 3p and zwicken 4p, then
   played with ``eval.match.play_game`` against random and greedy opponents: our agent at each
   seat in turn on the same deals (duplicate deals, seats rotated), chips per deal with 95% CI.
 
-Usage: ``python benchmarks/bench_cfr.py [--part speed|convergence|strength] [--seconds S]``
+Usage: ``python benchmarks/bench_cfr.py [--part speed|exact|convergence|strength] [--seconds S]``
 """
 
 from __future__ import annotations
@@ -79,6 +81,34 @@ def part_speed(seconds: float) -> dict:
             "ours_infosets": ours.table.num_rows,
         }
         print(sampling, json.dumps(out[sampling]), flush=True)
+    return out
+
+
+def part_exact(iterations: int) -> dict:
+    """Our exact CFR+ against OpenSpiel's C++ ``CFRPlusSolver`` on the Zwicker micro variant: the
+    same nash_conv, and the time of both (C++ drives the Python game through its API)."""
+    game = pyspiel.load_game(MICRO)
+    t0 = time.perf_counter()
+    theirs = pyspiel.CFRPlusSolver(game)
+    for _ in range(iterations):
+        theirs.evaluate_and_update_policy()
+    cpp_s = time.perf_counter() - t0
+    cpp_nc = pyspiel.nash_conv(game, theirs.average_policy())
+    t0 = time.perf_counter()
+    ours = ExactSolver(extract(game), "cfr+")
+    extract_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    ours.run(iterations)
+    ours_s = time.perf_counter() - t0
+    out = {
+        "iterations": iterations,
+        "openspiel_cpp_seconds": cpp_s,
+        "openspiel_nash_conv": cpp_nc,
+        "ours_extract_seconds": extract_s,
+        "ours_seconds": ours_s,
+        "ours_nash_conv": ours.nash_conv(),
+    }
+    print("exact", json.dumps(out), flush=True)
     return out
 
 
@@ -148,13 +178,13 @@ def _plot(results: dict, path: Path) -> None:
 
 def part_strength(train_seconds: float, deals: int, out_dir: Path) -> dict:
     out = {}
-    for name, sampling in ((ZWIKKEN, "external"), (ZWICKEN, "external")):
+    for name, sampling in ((ZWIKKEN, "outcome"), (ZWICKEN, "outcome")):
         game = pyspiel.load_game(name)
         n = game.num_players()
         solver = MCCFRSolver(game, sampling, seed=1)
         t0 = time.perf_counter()
         while time.perf_counter() - t0 < train_seconds:
-            solver.run(100)
+            solver.run(1000)
         trained = time.perf_counter() - t0
         out_dir.mkdir(parents=True, exist_ok=True)
         path = out_dir / f"policy_{name.split('(')[0]}"
@@ -203,7 +233,7 @@ def part_strength(train_seconds: float, deals: int, out_dir: Path) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--part", choices=["speed", "convergence", "strength", "all"], default="all")
+    ap.add_argument("--part", choices=["speed", "exact", "convergence", "strength", "all"], default="all")
     ap.add_argument("--seconds", type=float, default=20.0, help="speed: seconds per solver")
     ap.add_argument("--scale", type=float, default=1.0, help="convergence: scales the iteration counts")
     ap.add_argument("--train-seconds", type=float, default=120.0, help="strength: training time per game")
@@ -216,6 +246,8 @@ def main() -> None:
     report = {}
     if args.part in ("speed", "all"):
         report["speed"] = part_speed(args.seconds)
+    if args.part in ("exact", "all"):
+        report["exact"] = part_exact(50)
     if args.part in ("convergence", "all"):
         report["convergence"] = part_convergence(out, args.scale)
     if args.part in ("strength", "all"):
