@@ -11,7 +11,7 @@ key            meaning
 description    one line shown in ``table.md`` (optional)
 game           ``zwicker`` (default), ``zwikken`` or ``zwicken``
 variants       list of variants (or ``variant`` for one); none for ``zwicken``
-players        number of players (default: each variant's)
+players        number of players (default: each variant's), or a table by variant: {classic = 2}
 options        table of rule options (``-o`` of ``zwick tournament``)
 agents         list of agent specs (required, at least two)
 deals          duplicate deals per variant (required)
@@ -75,14 +75,23 @@ def parse_experiment(data: dict[str, Any], name: str) -> dict[str, Any]:
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise ValueError(f"{name}: options must be a table of name = value")
-    for key in ("deals", "seed", "players", "workers"):
+    players = data.get("players")
+    if isinstance(players, dict):
+        extra = sorted(set(players) - {str(v) for v in variants})
+        if extra:
+            raise ValueError(f"{name}: players names {extra[0]!r}, which is not one of the variants {variants}")
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in players.values()):
+            raise ValueError(f"{name}: players per variant must be whole numbers")
+    elif players is not None and (not isinstance(players, int) or isinstance(players, bool)):
+        raise ValueError(f"{name}: players must be a whole number or a table by variant, not {players!r}")
+    for key in ("deals", "seed", "workers"):
         if key in data and (not isinstance(data[key], int) or isinstance(data[key], bool)):
             raise ValueError(f"{name}: {key} must be a whole number, not {data[key]!r}")
     return {
         "description": str(data.get("description", "")),
         "game": str(data.get("game", "zwicker")),
         "variants": variants,
-        "players": data.get("players"),
+        "players": players if isinstance(players, dict) else {str(v): players for v in variants},
         "options": options,
         "agents": agents,
         "deals": data["deals"],
@@ -132,7 +141,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         summary = run(
             spec["game"],
             variant,
-            spec["players"],
+            spec["players"].get(str(variant)),
             list(spec["options"].items()),
             spec["agents"],
             spec["deals"],
