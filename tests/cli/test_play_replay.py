@@ -250,7 +250,7 @@ def test_damaged_lines_are_reported_and_skipped(monkeypatch, capsys, two_records
         (4, "move"),
         (6, "format"),
     ]
-    assert "missing key 'returns'" in str(errors[1]) and "move 0 is not [seat" in str(errors[2])
+    assert "missing key 'returns'" in str(errors[1]) and "move 1 is not [seat" in str(errors[2])
     code, out, err = run(monkeypatch, capsys, ["replay", str(path), "--list"])
     assert code == 0 and out.count("\n") == 2
     assert f"{path}: line 2: not JSON" in err and "line 6: format version 99 is not supported" in err
@@ -265,8 +265,8 @@ def test_records_that_do_not_replay_give_a_clear_error(monkeypatch, capsys, two_
     short = dict(d, moves=d["moves"][:-1])
     wrong_result = dict(d, returns=[r + 1 for r in d["returns"]])
     cases = [
-        (wrong_seat, "move 0"),
-        (illegal, "move 2"),
+        (wrong_seat, "move 1/"),
+        (illegal, "move 3/"),
         (short, "the game is not over after"),
         (wrong_result, "the replay ends with returns"),
     ]
@@ -277,7 +277,7 @@ def test_records_that_do_not_replay_give_a_clear_error(monkeypatch, capsys, two_
     path = tmp_path / "bad.jsonl"
     path.write_text(json.dumps(illegal) + "\n")
     code, _, err = run(monkeypatch, capsys, ["replay", str(path), "--all"])
-    assert code == 2 and "game 0 of" in err and "does not replay: move 2" in err
+    assert code == 2 and f"game 0 of {path}: move 3/" in err and "does not replay" in err
 
 
 def test_bad_replay_arguments(monkeypatch, capsys, two_records, tmp_path):

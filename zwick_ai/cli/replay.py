@@ -97,7 +97,7 @@ def _replay(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
     try:
         steps = replay(rec)
     except ValueError as e:
-        raise ValueError(f"game {args.game_index} of {args.file} does not replay: {e}") from None
+        raise ValueError(f"game {args.game_index} of {args.file}: {e}") from None
     print(f"{rec.game}\ndeal seed {rec.deal_seed}; seats: {', '.join(rec.seats)}", file=out)
     browse(rec, steps, None if args.all else (inp or sys.stdin), out)
     return 0

@@ -142,7 +142,7 @@ def record_from_dict(obj: object) -> GameRecord:
             and all(_is_int(a) and a >= 0 for a in m[2])
         )
         if not ok:
-            raise ValueError(f"move {i} is not [seat in 0..{len(seats) - 1}, label, [actions >= 0]]: {m!r}")
+            raise ValueError(f"move {i + 1} is not [seat in 0..{len(seats) - 1}, label, [actions >= 0]]: {m!r}")
     returns = obj["returns"]
     if not isinstance(returns, list) or len(returns) != len(seats) or not all(_is_num(x) for x in returns):
         raise ValueError(f"returns must be {len(seats)} numbers, one per seat")
@@ -274,7 +274,7 @@ def replay(rec: GameRecord) -> list[ReplayStep]:
     state, chance = _chance_source(game, rec)
     steps = [ReplayStep(-1, -1, "", [], state.clone())]
     for i, (seat, recorded, actions) in enumerate(rec.moves):
-        where = f"move {i} (seat {seat}, {recorded!r})"
+        where = f"move {i + 1}/{len(rec.moves)} (seat {seat}, {recorded!r})"
         if state.is_terminal():
             raise ValueError(f"{where}: the game is already over after {i} moves")
         if state.current_player() != seat:
