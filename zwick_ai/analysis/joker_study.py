@@ -365,8 +365,10 @@ def policy_study(rules: Rules, seeds: np.ndarray, strong: str, strong_seeds: np.
         results[pol] = {"margin": _est(mean_ci(m)), "deals": len(seeds)}
         if progress:
             progress("part 2 policies", len(seeds) * rules.num_sides)
-    ranked = sorted(STUDY_POLICIES, key=lambda p: -per_deal[p].mean())
+    # greedy is a contestant too: its margin against itself is exactly 0 on every deal.
+    ranked = sorted(per_deal, key=lambda p: -per_deal[p].mean())
     best, second = ranked[0], ranked[1]
+    best_policy = next(p for p in ranked if p != "greedy")
     out = {
         "opponent": "greedy",
         "policies": results,
@@ -374,7 +376,7 @@ def policy_study(rules: Rules, seeds: np.ndarray, strong: str, strong_seeds: np.
         "best": best,
         "best_margin": results[best]["margin"],
         "best_vs_second": {"second": second, "lead": _est(paired_diff_ci(per_deal[best], per_deal[second]))},
-        "behaviour": {p: joker_behaviour(rules, plays[p]) for p in ("greedy", best) if p in plays},
+        "behaviour": {p: joker_behaviour(rules, plays[p]) for p in ("greedy", best_policy)},
     }
     if strong != "greedy" and len(strong_seeds):
         out["strong"] = strong_agent_games(rules, strong, strong_seeds, progress=progress)
@@ -530,7 +532,7 @@ def figures(res: dict, out: Path) -> list[str]:
     names.append("part1_capture_share.png")
 
     p2 = res["part2"]
-    pols = list(STUDY_POLICIES)
+    pols = ["greedy", *STUDY_POLICIES]
     fig, ax = plt.subplots(figsize=(7, 4))
     ests = [p2["policies"][p]["margin"] for p in pols]
     means = np.array([e["mean"] for e in ests])
@@ -545,9 +547,7 @@ def figures(res: dict, out: Path) -> list[str]:
     plt.close(fig)
     names.append("part2_policies.png")
 
-    who = [("greedy", p2["behaviour"]["greedy"])]
-    if p2["best"] in p2["behaviour"] and p2["best"] != "greedy":
-        who.append((f"best: {p2['best']}", p2["behaviour"][p2["best"]]))
+    who = [(p if p == "greedy" else f"best policy: {p}", beh) for p, beh in p2["behaviour"].items()]
     if "strong" in p2:
         who.append((p2["strong"]["spec"], p2["strong"]["behaviour"]))
     fig, axes = plt.subplots(1, len(who), figsize=(4 * len(who), 3.6), squeeze=False)
@@ -600,7 +600,8 @@ def figures(res: dict, out: Path) -> list[str]:
 def _ci(e: dict | None, digits: int = 2) -> str:
     if e is None:
         return "–"
-    return f"{e['mean']:+.{digits}f} [{e['ci95'][0]:+.{digits}f}, {e['ci95'][1]:+.{digits}f}]"
+    m, lo, hi = (round(x, digits) + 0.0 for x in (e["mean"], *e["ci95"]))  # + 0.0: no "-0.000"
+    return f"{m:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
 
 
 def _pct(e: dict) -> str:
@@ -685,10 +686,17 @@ def report_markdown(res: dict, command: str, figure_names: Sequence[str]) -> str
         lines.append(f"| {pol} | {_ci(p2['policies'][pol]['margin'], 3)} |")
     lines += [
         "",
-        f"**Best policy: `{best}`**, margin {_ci(p2['best_margin'], 3)} points per deal against greedy; "
-        f"lead over the runner-up `{lead['second']}`: {_ci(lead['lead'], 3)} (paired over the same deals).",
+        f"**Best policy: `{best}`**"
+        + (
+            " (the plain greedy baseline: no joker rule beats it)"
+            if best == "greedy"
+            else f", margin {_ci(p2['best_margin'], 3)} points per deal against greedy"
+        )
+        + f"; lead over the runner-up `{lead['second']}`: {_ci(lead['lead'], 3)} points per deal (paired over "
+        "the same deals).",
         "",
-        "Where jokers are played (compiled playouts; greedy self-play seats and the best policy's seats):",
+        "Where jokers are played (compiled playouts, seats of the policy named; `plays` counts the plays from a "
+        "hand, `table units` the units on the table before the play):",
         "",
     ]
     for pol, beh in p2["behaviour"].items():
