@@ -19,6 +19,7 @@ from zwick_ai.eval.stats import mean_ci
 from zwick_ai.games import convert
 from zwick_ai.games import zwicker as ZG
 from zwick_ai.games import zwicker_actions as ZA
+from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.layout import (
     LOC_HAND,
     LOC_STOCK,
@@ -157,6 +158,7 @@ def test_move_keys_identify_moves_like_the_engines_move_keys(spec):
 def test_worlds_keep_the_searchers_information(spec):
     game = pyspiel.load_game(spec)
     players = game.num_players()
+    chain = 0
     for s in turn_states(game, 5, seed=21):
         setup = ZS._Setup(s, np.random.default_rng(0))
         p = setup.p
@@ -164,9 +166,10 @@ def test_worlds_keep_the_searchers_information(spec):
         hidden = sorted(c for c, loc in enumerate(real["loc"]) if loc == LOC_STOCK or LOC_HAND <= loc < 16 and loc != p)
         meta = np.zeros(ZS.MT_SIZE, np.int64)
         for _ in range(10):
-            w = engine_facts(
-                ZS._draw_world(setup.G, setup.a, p, setup.det, setup.cards, setup.chain, 50, meta, setup.W), players
-            )
+            # Few tries, so that rarely-accepting positions exercise the Markov chain too.
+            S = ZS._draw_world(setup.G, setup.a, p, setup.det, setup.cards, setup.chain, 50, meta, setup.W)
+            assert all(K.duty_ok(setup.R, S, q, 0, 0, -1, setup.W) for q in range(players))  # owners hold their values
+            w = engine_facts(S, players)
             assert w["hands"][p] == real["hands"][p]
             assert w["units"] == real["units"]
             assert [len(h) for h in w["hands"]] == [len(h) for h in real["hands"]]
@@ -176,6 +179,9 @@ def test_worlds_keep_the_searchers_information(spec):
                     assert w["loc"][c] == loc  # won piles and the table are public
             drawn = sorted(c for q in range(players) if q != p for c in w["hands"][q]) + w["stock"]
             assert sorted(drawn) == hidden  # hidden cards only move among hidden places
+        chain += meta[ZS.MT_CHAIN]
+    if "players=6" in spec:
+        assert chain > 0  # the chain's worlds were checked as well
 
 
 @pytest.mark.parametrize("spec", VARIANTS[:6])
