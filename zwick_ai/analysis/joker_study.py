@@ -277,6 +277,8 @@ def joker_behaviour(rules: Rules, plays: list[tuple[int, np.ndarray]]) -> list[d
                 "points_taken_when_capturing": _est(mean_ci(caps[:, JP.J_TAKEN])) if len(caps) > 1 else None,
                 "table_units": float(rows[:, JP.J_UNITS].mean()),
                 "hand_cards": float(rows[:, JP.J_HAND].mean()),
+                "hand_counts": np.bincount(rows[:, JP.J_HAND]).tolist(),
+                "as_last_card": _est(proportion_ci(int(np.sum(rows[:, JP.J_HAND] == 1)), n)),
             }
         out.append(item)
     return out
@@ -547,24 +549,24 @@ def figures(res: dict, out: Path) -> list[str]:
     plt.close(fig)
     names.append("part2_policies.png")
 
-    who = [(p if p == "greedy" else f"best policy: {p}", beh) for p, beh in p2["behaviour"].items()]
+    who = [(p if p == "greedy" else f"best joker rule: {p}", beh) for p, beh in p2["behaviour"].items()]
     if "strong" in p2:
         who.append((p2["strong"]["spec"], p2["strong"]["behaviour"]))
+    # A hand is played out before the next deal, so a joker is played in the stage it was dealt;
+    # holding it means keeping it to the last cards of that hand.
+    groups = [(1, 1, "last card"), (2, 2, "2 cards left"), (3, 3, "3"), (4, 99, "4 or more")]
     fig, axes = plt.subplots(1, len(who), figsize=(4 * len(who), 3.6), squeeze=False)
     for ax, (title, beh) in zip(axes[0], who, strict=True):
-        stages = max((len(b.get("stage_counts", [])) for b in beh), default=1)
         bottom = np.zeros(len(beh))
-        for st in range(stages):
-            share = np.array(
-                [b["stage_counts"][st] / b["plays"] if b["plays"] and st < len(b["stage_counts"]) else 0 for b in beh]
-            )
-            ax.bar(np.arange(len(beh)), share, bottom=bottom, label=f"stage {st + 1}")
+        for lo, hi, label in groups:
+            share = np.array([sum(b["hand_counts"][lo : hi + 1]) / b["plays"] if b["plays"] else 0.0 for b in beh])
+            ax.bar(np.arange(len(beh)), share, bottom=bottom, label=label)
             bottom += share
         ax.set_xticks(np.arange(len(beh)), [f"{b['joker']}\n({b['plays']})" for b in beh], fontsize=7)
         ax.set_title(title, fontsize=9)
         ax.set_ylabel("share of the joker's plays")
-    axes[0][-1].legend(fontsize=6)
-    fig.suptitle("When each joker is played (number of plays in brackets)", fontsize=10)
+    axes[0][-1].legend(fontsize=6, title="cards in hand", title_fontsize=6)
+    fig.suptitle("Cards in the player's hand when it plays the joker (number of plays in brackets)", fontsize=10)
     fig.tight_layout()
     fig.savefig(out / "part2_when_played.png", dpi=110)
     plt.close(fig)
@@ -610,16 +612,18 @@ def _pct(e: dict) -> str:
 
 def _behaviour_table(beh: list[dict]) -> list[str]:
     lines = [
-        "| joker | plays | in last stage | capture / build / trail | points taken by a capture | table units |",
-        "|---|---|---|---|---|---|",
+        "| joker | plays | in last stage | as last card of the hand | cards in hand | capture / build / trail "
+        "| points taken by a capture | table units |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for b in beh:
         if not b["plays"]:
-            lines.append(f"| {b['joker']} | 0 | – | – | – | – |")
+            lines.append(f"| {b['joker']} | 0 | – | – | – | – | – | – |")
             continue
         k = b["kinds"]
         lines.append(
-            f"| {b['joker']} | {b['plays']} | {_pct(b['last_stage'])} | {k['capture']} / {k['build']} / {k['trail']} "
+            f"| {b['joker']} | {b['plays']} | {_pct(b['last_stage'])} | {_pct(b['as_last_card'])} "
+            f"| {b['hand_cards']:.2f} | {k['capture']} / {k['build']} / {k['trail']} "
             f"| {_ci(b['points_taken_when_capturing'])} | {b['table_units']:.1f} |"
         )
     return lines
@@ -696,7 +700,9 @@ def report_markdown(res: dict, command: str, figure_names: Sequence[str]) -> str
         "the same deals).",
         "",
         "Where jokers are played (compiled playouts, seats of the policy named; `plays` counts the plays from a "
-        "hand, `table units` the units on the table before the play):",
+        "hand, `cards in hand` the player's cards before the play, joker included, `table units` the units on the "
+        "table before it). A hand is played out before the next deal, so a joker is played in the stage it was "
+        "dealt in: holding a joker means keeping it to the last cards of that hand.",
         "",
     ]
     for pol, beh in p2["behaviour"].items():
