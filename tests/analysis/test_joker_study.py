@@ -246,6 +246,10 @@ def test_study_writes_its_report(tmp_path):
     data = json.loads((tmp_path / "results.json").read_text())
     assert data["part2"]["best"] in ("greedy", *JS.STUDY_POLICIES) and len(data["part3"]) == 8
     assert cfg.slug() == "grupp-joker_capture-joker_only"
+    for b in data["part2"]["behaviour"]["greedy"]:
+        assert sum(b["hand_counts"]) == b["plays"] > 0 and b["hand_counts"][0] == 0  # a play needs a card
+        assert b["as_last_card"]["mean"] == b["hand_counts"][1] / b["plays"]
+    assert "as last card of the hand" in text
 
 
 def test_cli_runs_and_refuses_bad_input(tmp_path, capsys):
