@@ -115,7 +115,9 @@ def test_files_and_summary_contract(finished):
     assert len(lines(out)) == on_disk["games"] == DEALS * 2
     report = (out / "report.md").read_text()
     assert "| `greedy` | `random` |" in report and "ratings.png" in report
-    assert (out / "summary.csv").read_text().splitlines()[0].startswith("a,b,deals,mean_diff,ci95_lo,ci95_hi,win_rate_a")
+    assert (
+        (out / "summary.csv").read_text().splitlines()[0].startswith("a,b,deals,mean_diff,ci95_lo,ci95_hi,win_rate_a")
+    )
 
 
 def test_summary_equals_a_direct_recount_of_the_games(finished):

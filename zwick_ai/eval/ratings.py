@@ -14,6 +14,9 @@ Ratings are reported as ``400 * log10(γ)`` shifted to mean 0, so a difference o
 expected score of ``1 / (1 + 10 ** (-d / 400))`` (Elo's scale; +200 ≈ 76 %). A perfect record
 would have an infinite MLE, so every pair gets ``prior`` virtual drawn games (default 1): with
 ``w`` wins and ``l`` losses between two agents the rating gap is ``400 * log10((w + ½) / (l + ½))``.
+When one agent wins every deal against another, every bootstrap resample has the same perfect
+record and the interval has zero width: the data then bound the gap only from below, and its size
+reflects the prior and the number of deals.
 
 >>> r = fit_bradley_terry(2, [(0, 1, 3.0, 1.0)], prior=0.0)
 >>> bool(abs(r[0] - r[1] - 400 * math.log10(3)) < 1e-6)

@@ -583,7 +583,9 @@ def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
     lines += [
         "",
         "Bradley–Terry fit of per-deal wins, draws (half) and losses, Elo scale (mean 0; +200 means an "
-        "expected score of 76 %), one virtual drawn deal per pair; 95% percentile bootstrap over deals.",
+        "expected score of 76 %), one virtual drawn deal per pair; 95% percentile bootstrap over deals "
+        "(zero width when an agent won or lost every deal against each other agent: the gap is then a lower "
+        "bound set by the prior).",
         "",
         "## Pairs",
         "",
@@ -639,19 +641,24 @@ def plot_pairs(summary: dict[str, Any], path: Path) -> None:
     plt = _pyplot()
     agents = summary["agents"]
     n = len(agents)
-    m = np.zeros((n, n))
+    m = np.full((n, n), np.nan)  # the diagonal stays blank
     for p in summary["pairs"]:
         i, j = agents.index(p["a"]), agents.index(p["b"])
         m[i, j], m[j, i] = p["mean_diff"], -p["mean_diff"]
-    top = float(np.abs(m).max()) or 1.0
+    top = float(np.nanmax(np.abs(m))) or 1.0
     fig, ax = plt.subplots(figsize=(1.2 * n + 3, 1.0 * n + 2))
-    im = ax.imshow(m, cmap="RdBu", vmin=-top, vmax=top)
+    cmap = plt.get_cmap("RdBu").copy()
+    cmap.set_bad("white")
+    im = ax.imshow(m, cmap=cmap, vmin=-top, vmax=top)
     ax.set_xticks(range(n), agents, rotation=30, ha="right")
     ax.set_yticks(range(n), agents)
     for i in range(n):
         for j in range(n):
             if i != j:
-                ax.text(j, i, f"{m[i, j]:+.1f}", ha="center", va="center", fontsize=9)
+                dark = abs(m[i, j]) > 0.6 * top
+                ax.text(
+                    j, i, f"{m[i, j]:+.1f}", ha="center", va="center", fontsize=9, color="white" if dark else "black"
+                )
     unit = "points" if summary["game"] == "zwicker" else "chips"
     fig.colorbar(im, ax=ax, label=f"mean {unit} per deal, row minus column")
     ax.set_title("duplicate differences")
