@@ -14,7 +14,9 @@ Parts (``--part``, default all):
   2-player Zwicker micro variant and a reduced-pack 3-player Zwikken; CSV + PNG in ``--out``.
 * ``strength``: outcome-sampling MCCFR trained for ``--train-seconds`` on zwikken parlett 3p and zwicken 4p, then
   played with ``eval.match.play_game`` against random and greedy opponents: our agent at each
-  seat in turn on the same deals (duplicate deals, seats rotated), chips per deal with 95% CI.
+  seat in turn on the same deals (duplicate deals, seats rotated), chips per deal with 95% CI,
+  with the uniform and the greedy fallback for unseen information sets; the difference to the
+  opponents' own agent in the same seats on the same deals is the paired gain.
 
 Usage: ``python benchmarks/bench_cfr.py [--part speed|exact|convergence|strength] [--seconds S]``
 """
@@ -195,38 +197,40 @@ def part_strength(train_seconds: float, deals: int, out_dir: Path) -> dict:
         )
         res = {"iterations": solver.iteration, "train_seconds": trained, "infosets": solver.table.num_rows}
         for opp in ("random", "greedy"):
-            agent = make_agent(f"mccfr:policy={path}", game, seed=1)
             others = [make_agent(opp, game, seed=2 + k) for k in range(n)]
+            # the same deal and seat played by the opponents' own agent: what the seat gets anyway
             baseline = [make_agent(opp, game, seed=20 + k) for k in range(n)]
-            per_deal, base_deal = [], []
-            t1 = time.perf_counter()
-            for d in range(deals):
-                ours, base = [], []
-                for seat in range(n):
-                    seats = [others[k] for k in range(n)]
-                    seats[seat] = agent
-                    ours.append(play_game(game, seats, 1000 + d, labels=False).returns[seat])
-                    # the same deal and seat with the opponent's own agent there: what the seat gets anyway
-                    ref = [baseline[k] for k in range(n)]
-                    base.append(play_game(game, ref, 1000 + d, labels=False).returns[seat])
-                per_deal.append(float(np.mean(ours)))
-                base_deal.append(float(np.mean(base)))
-            est, ref_est = mean_ci(per_deal), mean_ci(base_deal)
-            diff = mean_ci(np.array(per_deal) - np.array(base_deal))
-            res[opp] = {
-                "chips_per_deal": est.as_dict(),
-                "same_seat_by_opponent_agent": ref_est.as_dict(),
-                "difference": diff.as_dict(),
-                "fallback_rate": agent.stats["fallbacks"] / max(agent.stats["decisions"], 1),
-                "deals": deals,
-                "games": deals * n,
-                "seconds": time.perf_counter() - t1,
-            }
-            print(
-                f"  vs {opp}: {est} chips/deal (seat played by {opp}: {ref_est}; difference {diff}); "
-                f"fallbacks {res[opp]['fallback_rate']:.1%}",
-                flush=True,
-            )
+            base_deal = [
+                float(np.mean([play_game(game, baseline, 1000 + d, labels=False).returns[q] for q in range(n)]))
+                for d in range(deals)
+            ]
+            ref_est = mean_ci(base_deal)
+            res[opp] = {"same_seat_by_opponent_agent": ref_est.as_dict(), "deals": deals}
+            for fallback in ("uniform", "greedy"):
+                agent = make_agent(f"mccfr:policy={path},fallback={fallback}", game, seed=1)
+                per_deal = []
+                t1 = time.perf_counter()
+                for d in range(deals):
+                    ours = []
+                    for seat in range(n):
+                        seats = list(others)
+                        seats[seat] = agent
+                        ours.append(play_game(game, seats, 1000 + d, labels=False).returns[seat])
+                    per_deal.append(float(np.mean(ours)))
+                est = mean_ci(per_deal)
+                diff = mean_ci(np.array(per_deal) - np.array(base_deal))
+                res[opp][fallback] = {
+                    "chips_per_deal": est.as_dict(),
+                    "difference": diff.as_dict(),
+                    "fallback_rate": agent.stats["fallbacks"] / max(agent.stats["decisions"], 1),
+                    "games": deals * n,
+                    "seconds": time.perf_counter() - t1,
+                }
+                print(
+                    f"  vs {opp}, fallback={fallback}: {est} chips/deal (seat played by {opp}: {ref_est}; "
+                    f"difference {diff}); fallbacks {res[opp][fallback]['fallback_rate']:.1%}",
+                    flush=True,
+                )
         out[name] = res
     return out
 

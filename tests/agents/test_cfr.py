@@ -31,6 +31,7 @@ from zwick_ai.agents.cfr import (
 )
 from zwick_ai.agents.cfr.checkpoint import _write
 from zwick_ai.agents.cfr.core import Table, lookup, lookup_or_add
+from zwick_ai.agents.cfr.exact import exploitability as exact_exploitability
 from zwick_ai.agents.cfr.mccfr import table_policy
 from zwick_ai.eval.match import deal, play_game
 
@@ -86,6 +87,9 @@ def test_exact_solvers_match_openspiel(name, method, cls):
     mine = tabular(game, tree, ours.average_policy())
     np.testing.assert_allclose(mine.action_probability_array, avg.action_probability_array, atol=1e-9)
     assert ours.nash_conv() == pytest.approx(exploitability.nash_conv(game, avg), abs=1e-9)
+    if name == "kuhn_poker":
+        ours_expl = exact_exploitability(tree, ours.average_policy())
+        assert ours_expl == pytest.approx(exploitability.exploitability(game, avg), abs=1e-9)
 
 
 @pytest.mark.parametrize("name", [TINY_ZWICKER, TINY_ZWIKKEN, "kuhn_poker(players=3)"])

@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
-from zwick_ai.agents.cfr.core import R_KEY, R_N, R_OFF, R_PLAYER, Table, normalised
-from zwick_ai.agents.cfr.exact import METHODS, ExactSolver, average_policy
+from zwick_ai.agents.cfr.core import R_KEY, R_N, R_OFF, R_PLAYER, Table
+from zwick_ai.agents.cfr.exact import METHODS, ExactSolver, average_policy, normalise_all
 from zwick_ai.agents.cfr.keys import infoset_key
 from zwick_ai.agents.cfr.mccfr import SAMPLINGS, MCCFRSolver
 from zwick_ai.agents.cfr.tree import extract
@@ -158,7 +158,7 @@ def save_policy(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: int =
     """Write the average strategy of ``solver`` as a policy file for play."""
     if isinstance(solver, ExactSolver):
         tree = solver.tree
-        keys, players, n = tree.iset_key, tree.iset_player, tree.iset_n
+        keys, players, n, off = tree.iset_key, tree.iset_player, tree.iset_n, tree.iset_off
         acts, probs = tree.actions, average_policy(tree, solver.cum)
         scheme = "observation_string" if tree.abstraction == "observation" else "information_state_string"
         if tree.game.startswith(("zwikken(", "zwicken(")) and tree.abstraction == "none":
@@ -167,23 +167,25 @@ def save_policy(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: int =
     else:
         t = solver.table
         rows = t.rows[: t.num_rows]
-        keys, players, n = rows[:, R_KEY], rows[:, R_PLAYER], rows[:, R_N]
-        acts = t.acts[: t.num_edges].astype(np.int64)
+        keys, players, n, off = rows[:, R_KEY], rows[:, R_PLAYER], rows[:, R_N], rows[:, R_OFF]
+        acts = t.acts[: t.num_edges]
         probs = np.empty(t.num_edges)
-        for r in range(t.num_rows):
-            normalised(t.avg, int(rows[r, R_OFF]), int(rows[r, R_N]), probs[int(rows[r, R_OFF]) :])
+        normalise_all(t.avg, off, n, probs)
         scheme = solver.key_scheme
         meta = {"game": str(solver.game), "method": "mccfr", "variant": solver.sampling, "seed": solver.seed}
     order = np.argsort(keys, kind="stable")
-    off = np.concatenate([[0], np.cumsum(n)[:-1]]).astype(np.int64)
-    edge = np.concatenate([np.arange(off[i], off[i] + n[i]) for i in order]) if len(order) else np.zeros(0, np.int64)
+    ns = np.asarray(n, np.int64)[order]
+    edge = np.repeat(np.asarray(off, np.int64)[order] - (np.cumsum(ns) - ns), ns) + np.arange(
+        int(ns.sum())
+    )  # rows' edges in key order
     meta.update(iterations=solver.iteration, key_scheme=scheme, infosets=int(len(keys)))
+    # compact types: a policy of a big game holds millions of information sets
     arrays = {
         "keys": np.asarray(keys, np.int64)[order],
-        "players": np.asarray(players, np.int64)[order],
-        "counts": np.asarray(n, np.int64)[order],
-        "actions": np.asarray(acts, np.int64)[edge] if len(edge) else np.zeros(0, np.int64),
-        "probs": np.asarray(probs)[edge] if len(edge) else np.zeros(0),
+        "players": np.asarray(players, np.int8)[order],
+        "counts": np.asarray(n, np.int16)[order],
+        "actions": np.asarray(acts, np.int16)[edge],
+        "probs": np.asarray(probs, np.float32)[edge],
     }
     _write(_stem(path), "policy", meta, arrays)
 
@@ -208,13 +210,17 @@ class Policy:
         keys, counts = arrays["keys"], arrays["counts"]
         if keys.ndim != 1 or counts.shape != keys.shape or arrays["actions"].shape != arrays["probs"].shape:
             raise ValueError(f"{where}: inconsistent array shapes")
-        if int(counts.sum()) != arrays["actions"].shape[0] or np.any(counts < 1) or np.any(np.diff(keys) <= 0):
+        if (
+            int(counts.sum(dtype=np.int64)) != arrays["actions"].shape[0]
+            or np.any(counts < 1)
+            or np.any(np.diff(keys) <= 0)
+        ):
             raise ValueError(f"{where}: corrupt tables (counts, actions and sorted keys disagree)")
         self.meta = meta
         self.game = meta["game"]
         self.keys = keys
         self.counts = counts
-        self.offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        self.offsets = np.concatenate([[0], np.cumsum(counts, dtype=np.int64)[:-1]]).astype(np.int64)
         self.actions = arrays["actions"]
         self.probs = arrays["probs"]
         self.abstraction = "observation" if meta["key_scheme"] == "observation_string" else "none"
@@ -228,4 +234,4 @@ class Policy:
         if i >= len(self.keys) or self.keys[i] != key:
             return None
         o, n = self.offsets[i], self.counts[i]
-        return self.actions[o : o + n], self.probs[o : o + n]
+        return self.actions[o : o + n].astype(np.int64), self.probs[o : o + n].astype(np.float64)

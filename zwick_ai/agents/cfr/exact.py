@@ -28,7 +28,7 @@ from zwick_ai.agents.cfr.tree import CHANCE, DECISION, TERMINAL, GameTree, extra
 
 METHODS = ("cfr", "cfr+", "dcfr")
 
-__all__ = ["METHODS", "ExactSolver", "extract", "nash_conv", "policy_values"]
+__all__ = ["METHODS", "ExactSolver", "exploitability", "extract", "nash_conv", "policy_values"]
 
 
 # ---- compiled kernels -------------------------------------------------------------------------------
@@ -225,12 +225,13 @@ def _arrays(tree: GameTree) -> tuple:
 def average_policy(tree: GameTree, cum: np.ndarray) -> np.ndarray:
     """Per edge, the normalised average strategy (uniform where nothing was accumulated)."""
     out = np.empty_like(cum)
-    _normalise_all(cum, tree.iset_off, tree.iset_n, out)
+    normalise_all(cum, tree.iset_off, tree.iset_n, out)
     return out
 
 
 @njit(cache=True)
-def _normalise_all(cum, iset_off, iset_n, out):
+def normalise_all(cum, iset_off, iset_n, out):
+    """Every row's weights normalised (:func:`~zwick_ai.agents.cfr.core.normalised`) into ``out``."""
     for i in range(iset_off.shape[0]):
         normalised(cum, iset_off[i], iset_n[i], out[iset_off[i] :])
 
@@ -251,6 +252,11 @@ def nash_conv(tree: GameTree, pol: np.ndarray) -> float:
     br = (tree.br_iset, tree.br_off, tree.br_n, tree.br_player)
     best = [_best_response_value(a, br, pol, p) for p in range(tree.num_players)]
     return float(sum(best) - policy_values(tree, pol).sum())
+
+
+def exploitability(tree: GameTree, pol: np.ndarray) -> float:
+    """``nash_conv / num_players`` (OpenSpiel's ``exploitability.exploitability`` for zero-sum games)."""
+    return nash_conv(tree, pol) / tree.num_players
 
 
 class ExactSolver:
