@@ -36,14 +36,17 @@ def _run_batch(fn: Callable[[Any], Any], batch: Sequence[Any]) -> list[tuple[Any
 
 def batches(tasks: Sequence[Any], workers: int, chunksize: int = 0) -> list[list[Any]]:
     """Split tasks into batches: ``chunksize`` each, or (0) small enough that every worker gets
-    about eight batches, so the load stays balanced while the per-batch overhead is amortised.
+    about 32 batches (at most 16 tasks each), so the load stays balanced and progress stays smooth
+    while the per-batch overhead is amortised.
 
     >>> [len(b) for b in batches(list(range(10)), workers=2)]
     [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    >>> len(batches(list(range(1000)), workers=2)[0])
+    15
     >>> [len(b) for b in batches(list(range(100)), workers=2, chunksize=40)]
     [40, 40, 20]
     """
-    size = chunksize if chunksize > 0 else max(1, min(32, len(tasks) // (8 * max(1, workers))))
+    size = chunksize if chunksize > 0 else max(1, min(16, len(tasks) // (32 * max(1, workers))))
     return [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
 
 

@@ -273,6 +273,17 @@ def play_task(task: dict[str, Any]) -> dict[str, Any]:
     return head | {k: task[k] for k in TOURNAMENT_KEYS} | rec
 
 
+def compact(record: dict[str, Any]) -> dict[str, Any]:
+    """What the summary needs of a game line (a long tournament keeps only this in memory):
+    deal, seats, returns, points, thinking seconds and decisions per seat."""
+    decisions = [0] * len(record["seats"])
+    for seat, _, _ in record["moves"]:
+        decisions[seat] += 1
+    keep = ("agents", "deal", "seating", "seats", "returns", "points")
+    seconds = record.get("seconds") or [0.0] * len(decisions)
+    return {k: record.get(k) for k in keep} | {"seconds": seconds, "decisions": decisions}
+
+
 def seat_scores(record: dict[str, Any], sides: Sequence[Sequence[int]]) -> list[float]:
     """Each seat's score: its side's points (Zwicker) or its chip result (trick games)."""
     if record.get("points") is not None:
@@ -365,7 +376,7 @@ def read_games(
             bad += 1
             warn(f"{path}: line {number} dropped ({why}); its game will be played again")
             continue
-        done[task_key(record)] = record
+        done[task_key(record)] = compact(record)
         keep.append(line)
     if bad or (lines and lines[-1] != ""):
         tmp = path.with_suffix(".jsonl.tmp")
@@ -422,7 +433,7 @@ def run_tournament(
                     for task, record in results:
                         f.write(json.dumps(record, separators=(",", ":")) + "\n")
                         f.flush()
-                        done[task_key(task)] = record
+                        done[task_key(task)] = compact(record)
                         bar.update(1)
                 finally:
                     close = getattr(results, "close", None)
@@ -465,7 +476,8 @@ def deal_differences(t: Tournament, records: dict[tuple, dict[str, Any]]) -> np.
 
 
 def summarize(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, Any]:
-    """The ``summary.json`` contents (DESIGN.md "Tournament output" names, and more)."""
+    """The ``summary.json`` contents (DESIGN.md "Tournament output" names, and more) from the
+    :func:`compact` records of every game."""
     game = t.load()
     sides = side_seats(game)
     diffs = deal_differences(t, records)
@@ -501,8 +513,8 @@ def summarize(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, 
             continue
         for p, spec in enumerate(rec["seats"]):
             thinking[spec][0] += rec["seconds"][p]
-        for seat, _, _ in rec["moves"]:
-            thinking[rec["seats"][seat]][1] += 1
+        for p, n in enumerate(rec["decisions"]):
+            thinking[rec["seats"][p]][1] += n
     return {
         "game": t.game,
         "params": t.params,
