@@ -659,8 +659,7 @@ def plot_pairs(summary: dict[str, Any], path: Path) -> None:
         m[i, j], m[j, i] = p["mean_diff"], -p["mean_diff"]
     top = float(np.nanmax(np.abs(m))) or 1.0
     fig, ax = plt.subplots(figsize=(1.2 * n + 3, 1.0 * n + 2))
-    cmap = plt.get_cmap("RdBu").copy()
-    cmap.set_bad("white")
+    cmap = plt.get_cmap("RdBu").with_extremes(bad="white")
     im = ax.imshow(m, cmap=cmap, vmin=-top, vmax=top)
     ax.set_xticks(range(n), agents, rotation=30, ha="right")
     ax.set_yticks(range(n), agents)
