@@ -11,6 +11,7 @@ from zwick_ai.agents.openspiel_bots import DeterminizedMCTSBot
 from zwick_ai.eval.match import deal, play_game
 
 ADAPTERS = ["openspiel-ismcts:sims=5", "openspiel-mcts:sims=5,worlds=2"]
+VARIANTS = ["openspiel-ismcts:sims=6,final=max_value,selection=puct,samples=2,rollouts=2", "openspiel-mcts:sims=4,c=1"]
 
 
 @pytest.mark.parametrize("spec", ADAPTERS)
@@ -24,7 +25,7 @@ def test_adapters_play_whole_games(spec, game_string):
     assert rec.moves and len(rec.returns) == game.num_players()
 
 
-@pytest.mark.parametrize("spec", ADAPTERS)
+@pytest.mark.parametrize("spec", ADAPTERS + VARIANTS)
 def test_adapters_are_reproducible_from_the_seed(spec):
     game = pyspiel.load_game("zwicken(players=4)")
     runs = [play_game(game, [make_agent(spec, game, seed=i) for i in range(4)], deal_seed=3) for _ in range(2)]
@@ -59,6 +60,8 @@ def test_determinized_mcts_does_not_peek():
         ("openspiel-ismcts:sims=0", "sims=0 is not valid"),
         ("openspiel-mcts:worlds=0", "worlds=0 is not valid"),
         ("openspiel-mcts:c=-1", "exploration constant"),
+        ("openspiel-ismcts:selection=ucb", "valid: uct, puct"),
+        ("openspiel-ismcts:samples=-1", "samples=-1 is not valid"),
     ],
 )
 def test_bad_parameters_say_what_is_valid(spec, message):

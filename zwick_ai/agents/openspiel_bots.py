@@ -1,11 +1,12 @@
 """OpenSpiel's own search bots as agents of the three games, for comparison with ours.
 
 * ``openspiel-ismcts`` — OpenSpiel's Python ``open_spiel.python.algorithms.ismcts.ISMCTSBot``
-  (Cowling et al.'s ISMCTS with UCT child selection, keyed by information-state strings) with a
+  (Cowling et al.'s ISMCTS, keyed by information-state strings; ``selection=uct`` or ``puct``) with a
   ``RandomRolloutEvaluator``. Worlds come from our games' ``resample_from_infostate``, driven by a
   sampler drawn from the agent's generator (OpenSpiel's default hands the game a fresh
   ``UniformProbabilitySampler(0, 1)`` on every call, which is not seeded reproducibly).
-  ``final=most_visited`` plays the most visited action, ``max_value`` the best mean.
+  ``final=most_visited`` plays the most visited action, ``max_value`` the best mean; ``samples=k``
+  draws k worlds per search and reuses them (OpenSpiel's ``max_world_samples``).
 * ``openspiel-mcts`` — OpenSpiel's Python ``open_spiel.python.algorithms.mcts.MCTSBot`` run on
   determinized worlds: for each of ``worlds`` worlds resampled from the player's information
   (so it cannot peek at hidden cards), ``mcts_search`` with ``sims`` simulations (no MCTS-Solver
@@ -48,11 +49,16 @@ FINALS = {
     "most_visited": ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
     "max_value": ismcts.ISMCTSFinalPolicyType.MAX_VALUE,
 }
+SELECTIONS = {"uct": ismcts.ChildSelectionPolicy.UCT, "puct": ismcts.ChildSelectionPolicy.PUCT}
 
 
 def _check(params: dict[str, Any]) -> None:
     if "final" in params and params["final"] not in FINALS:
         raise ValueError(f"final={params['final']!r} is not valid; valid: {', '.join(FINALS)}")
+    if "selection" in params and params["selection"] not in SELECTIONS:
+        raise ValueError(f"selection={params['selection']!r} is not valid; valid: {', '.join(SELECTIONS)}")
+    if params.get("samples", 0) < 0:
+        raise ValueError(f"samples={params['samples']} is not valid; use 0 (a new world every simulation) or more")
     for key in ("sims", "rollouts", "worlds"):
         if key in params and params[key] < 1:
             raise ValueError(f"{key}={params[key]} is not valid; give at least 1")
@@ -77,6 +83,8 @@ def _random_state(rng: np.random.Generator) -> np.random.RandomState:
         Param("c", float, 2.0, "UCT exploration constant on raw returns"),
         Param("final", str, "most_visited", "final choice: most_visited or max_value"),
         Param("rollouts", int, 1, "random rollouts per leaf evaluation"),
+        Param("selection", str, "uct", "child selection: uct or puct (uniform priors)"),
+        Param("samples", int, 0, "distinct worlds per search, reused (0 = a new world every simulation)"),
     ],
     summary="OpenSpiel's Python ISMCTSBot with random rollouts and our resamplers.",
     check=_check,
@@ -92,8 +100,9 @@ class OpenSpielIsmctsAgent(Agent):
             uct_c=self.params["c"],
             max_simulations=self.params["sims"],
             random_state=rs,
+            max_world_samples=self.params["samples"] or ismcts.UNLIMITED_NUM_WORLD_SAMPLES,
             final_policy_type=FINALS[self.params["final"]],
-            child_selection_policy=ismcts.ChildSelectionPolicy.UCT,
+            child_selection_policy=SELECTIONS[self.params["selection"]],
         )
         sampler = _sampler(self.rng)
         bot.set_resampler(lambda st, player: st.resample_from_infostate(player, sampler))
@@ -157,4 +166,4 @@ class OpenSpielMctsAgent(Agent):
         return bot_decision(bot, state)
 
 
-__all__ = ["FINALS", "DeterminizedMCTSBot", "OpenSpielIsmctsAgent", "OpenSpielMctsAgent"]
+__all__ = ["FINALS", "SELECTIONS", "DeterminizedMCTSBot", "OpenSpielIsmctsAgent", "OpenSpielMctsAgent"]
