@@ -230,8 +230,10 @@ def register(
     ``check(params)`` may raise ``ValueError`` for invalid combinations."""
 
     def deco(cls: type[Agent]) -> type[Agent]:
-        if name in _REGISTRY and _REGISTRY[name].cls is not cls:
-            raise ValueError(f"agent name {name!r} is already registered")
+        old = _REGISTRY.get(name)
+        # The same class imported twice (e.g. pytest's importlib mode) may register again.
+        if old is not None and old.cls.__qualname__ != cls.__qualname__:
+            raise ValueError(f"agent name {name!r} is already registered by {old.cls.__qualname__}")
         cls.name = name
         doc = (cls.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
         _REGISTRY[name] = AgentInfo(name, cls, tuple(params), tuple(games), summary or doc, check)
