@@ -12,13 +12,15 @@ Parts (``--part``, default all):
   (50 iterations): the same ``nash_conv``, and both times.
 * ``convergence``: ``nash_conv`` against iterations of CFR+ (exact) and external/outcome MCCFR on a
   2-player Zwicker micro variant and a reduced-pack 3-player Zwikken; CSV + PNG in ``--out``.
+* ``abstraction``: CFR+ with and without the ``observation`` information abstraction on a Zwicker
+  micro game with two-card hands: information sets and ``nash_conv`` in the real game.
 * ``strength``: outcome-sampling MCCFR trained for ``--train-seconds`` on zwikken parlett 3p and zwicken 4p, then
   played with ``eval.match.play_game`` against random and greedy opponents: our agent at each
   seat in turn on the same deals (duplicate deals, seats rotated), chips per deal with 95% CI,
   with the uniform and the greedy fallback for unseen information sets; the difference to the
   opponents' own agent in the same seats on the same deals is the paired gain.
 
-Usage: ``python benchmarks/bench_cfr.py [--part speed|exact|convergence|strength] [--seconds S]``
+Usage: ``python benchmarks/bench_cfr.py [--part speed|exact|convergence|abstraction|strength] [--seconds S]``
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from zwick_ai.eval.stats import mean_ci
 ZWIKKEN = "zwikken(variant=parlett,players=3)"
 ZWICKEN = "zwicken(players=4)"
 MICRO = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=1)"
+MICRO2 = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=2,table_size=2,stages=1)"
 REDUCED = "zwikken(variant=parlett,players=3,tricks=1,ranks=AKQ,suits=CD,max_bid_levels=1)"
 
 
@@ -114,6 +117,30 @@ def part_exact(iterations: int) -> dict:
     return out
 
 
+def part_abstraction(iterations: int) -> dict:
+    """CFR+ with and without the observation abstraction on a Zwicker micro game with two-card hands:
+    information sets and nash_conv (in the real game) after ``iterations``."""
+    game = pyspiel.load_game(MICRO2)
+    out = {}
+    for abstraction in ("none", "observation"):
+        t0 = time.perf_counter()
+        tree = extract(game, abstraction)
+        ext = time.perf_counter() - t0
+        solver = ExactSolver(tree, "cfr+")
+        curve = []
+        for it in (10, 30, 100, iterations):
+            solver.run(it - solver.iteration)
+            curve.append((it, solver.nash_conv()))
+        out[abstraction] = {
+            "nodes": tree.num_nodes,
+            "infosets": tree.num_infosets,
+            "extract_seconds": ext,
+            "curve": curve,
+        }
+        print(abstraction, json.dumps(out[abstraction]), flush=True)
+    return out
+
+
 def _checkpoints(top: int) -> list[int]:
     pts = sorted({int(round(x)) for x in np.geomspace(1, top, 12)})
     return [p for p in pts if p >= 1]
@@ -134,6 +161,12 @@ def part_convergence(out_dir: Path, scale: float) -> dict:
             "mccfr-external": (MCCFRSolver(game, "external", seed=1), int(20000 * scale)),
             "mccfr-outcome": (MCCFRSolver(game, "outcome", seed=1), int(200000 * scale)),
         }
+        if name == MICRO:
+            # the observation abstraction (imperfect recall): exploitability in the real game
+            runs["cfr+ observation abstraction"] = (
+                ExactSolver(extract(game, "observation"), "cfr+"),
+                int(1000 * scale),
+            )
         results[name] = {}
         for label, (solver, top) in runs.items():
             curve = []
@@ -237,7 +270,9 @@ def part_strength(train_seconds: float, deals: int, out_dir: Path) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--part", choices=["speed", "exact", "convergence", "strength", "all"], default="all")
+    ap.add_argument(
+        "--part", choices=["speed", "exact", "convergence", "abstraction", "strength", "all"], default="all"
+    )
     ap.add_argument("--seconds", type=float, default=20.0, help="speed: seconds per solver")
     ap.add_argument("--scale", type=float, default=1.0, help="convergence: scales the iteration counts")
     ap.add_argument("--train-seconds", type=float, default=120.0, help="strength: training time per game")
@@ -254,6 +289,8 @@ def main() -> None:
         report["exact"] = part_exact(50)
     if args.part in ("convergence", "all"):
         report["convergence"] = part_convergence(out, args.scale)
+    if args.part in ("abstraction", "all"):
+        report["abstraction"] = part_abstraction(300)
     if args.part in ("strength", "all"):
         report["strength"] = part_strength(args.train_seconds, args.deals, Path(args.policies))
     (out / f"cfr_{args.part}.json").write_text(json.dumps(report, indent=1))

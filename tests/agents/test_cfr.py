@@ -120,7 +120,7 @@ def test_tree_arrays_are_consistent():
         extract(pyspiel.load_game("kuhn_poker"), abstraction="coarse")
 
 
-def test_observation_abstraction_merges_information_sets():
+def test_observation_abstraction_merges_information_sets(tmp_path):
     game = pyspiel.load_game(TINY_ZWICKER)
     full, abstract = tree_of(TINY_ZWICKER), extract(game, "observation")
     assert abstract.num_infosets < full.num_infosets
@@ -129,6 +129,12 @@ def test_observation_abstraction_merges_information_sets():
     before = s.nash_conv()
     s.run(30)
     assert s.nash_conv() < 0.5 * before
+    save_policy(s, tmp_path / "abstract")
+    assert Policy(tmp_path / "abstract").meta["key_scheme"] == "observation_string"
+    agent = make_agent(f"cfr:policy={tmp_path}/abstract", game, seed=2)
+    for seed in range(10):
+        play_game(game, [make_agent("random", game), agent], seed)
+    assert agent.stats["decisions"] >= 10 and agent.stats["fallbacks"] == 0
 
 
 # ---- compiled keys partition states like the strings ----------------------------------------------------

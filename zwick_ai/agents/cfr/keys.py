@@ -3,7 +3,8 @@
 * Trick games (``zwikken``, ``zwicken``): :func:`tricks_key`, compiled from the engine state, so
   the MCCFR traversals of :mod:`zwick_ai.agents.cfr.mccfr` key information sets inside numba.
 * Every other game: :func:`string_key`, a 64-bit BLAKE2b hash of the information-state string (or,
-  with the ``observation`` abstraction, of the observation string).
+  with the ``observation`` abstraction, of :func:`abstract_text`: the observation string and the
+  legal actions).
 
 Both partition states exactly like the strings they stand for, up to 64-bit hash collisions
 (``tests/agents/test_cfr.py`` checks both directions on random states).
@@ -68,11 +69,18 @@ def is_trick_game(game: pyspiel.Game) -> bool:
     return game.get_type().short_name in TRICK_GAMES
 
 
+def abstract_text(state: pyspiel.State, player: int) -> str:
+    """The ``observation`` abstraction's text: the observation string and the legal actions (two
+    histories merge only when they look the same now and allow the same actions)."""
+    return state.observation_string(player) + " | legal " + " ".join(map(str, state.legal_actions(player)))
+
+
 def infoset_key(state: pyspiel.State, player: int, abstraction: str = "none") -> int:
     """The table key of ``player``'s information set in ``state`` (what the policy files store)."""
     if abstraction not in ABSTRACTIONS:
         raise ValueError(f"unknown abstraction {abstraction!r}; valid: {', '.join(ABSTRACTIONS)}")
-    if hasattr(state, "trick_state") and abstraction == "none":
+    if abstraction == "observation":
+        return string_key(abstract_text(state, player))
+    if hasattr(state, "trick_state"):
         return int(tricks_key(state._arr, player))
-    text = state.observation_string(player) if abstraction == "observation" else state.information_state_string(player)
-    return string_key(text)
+    return string_key(state.information_state_string(player))
