@@ -40,7 +40,7 @@ def cmd_joker_study(args: argparse.Namespace) -> int:
         deals=args.deals if args.deals is not None else (QUICK_DEALS if args.quick else 10000),
         seed=args.seed,
         strong=args.strong,
-        strong_deals=args.strong_deals if args.strong_deals is not None else (2 if args.quick else 40),
+        strong_deals=args.strong_deals if args.strong_deals is not None else (2 if args.quick else 20),
     )
     cfg.rules()  # bad variants and options fail here, before anything runs
     out = Path(args.out) if args.out else DEFAULT_OUT / cfg.slug()
@@ -62,8 +62,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Value of holding each joker (joker-swap replays and conditioning), joker policies in "
             "duplicate tournaments and where the strongest agent plays its jokers, and what the joker "
-            "rules do (joker counts, Grupp's table-joker options). Defaults take about 3-25 minutes per "
-            "variant on one core (grossenwiehe longest); --quick takes well under a minute."
+            "rules do (joker counts, Grupp's table-joker options). Runtime on one core of the shared 2-core "
+            "machine (load about 9, measured): about 7 minutes for dithmarschen and grupp and 15-25 minutes "
+            "for christiansen and grossenwiehe at the defaults; --quick 2-4 minutes, mostly compiling."
         ),
     )
     p.add_argument("--variant", required=True, help="dithmarschen, grossenwiehe, christiansen or grupp")
@@ -77,7 +78,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="auto",
         help="agent spec of the strong agent (default auto: ismcts:iters=500,rollout=greedy when registered)",
     )
-    p.add_argument("--strong-deals", type=int, default=None, help="OpenSpiel deals of the strong agent (default 40)")
+    p.add_argument("--strong-deals", type=int, default=None, help="OpenSpiel deals of the strong agent (default 20)")
     p.add_argument("--out", default=None, help="output directory (default experiments/results/joker-study/<variant>)")
     p.add_argument("--quick", action="store_true", help=f"small budget: {QUICK_DEALS} deals, 2 strong-agent deals")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
