@@ -106,6 +106,7 @@ def save_checkpoint(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: i
             "abstraction": solver.abstraction,
             "rng_state": str(int(solver.rng[0])),
             "key_scheme": solver.key_scheme,
+            "backend": solver.backend,
         }
         arrays = solver.table.arrays()
     _write(_stem(path), "checkpoint", meta, arrays)
@@ -139,7 +140,9 @@ def load_checkpoint(
     _need(meta, arrays, ("rng_state",), ("rows", "acts", "regret", "avg"), where)
     if meta["variant"] not in SAMPLINGS:
         raise ValueError(f"{where}: unknown sampling {meta['variant']!r}; valid: {', '.join(SAMPLINGS)}")
-    solver = MCCFRSolver(g, meta["variant"], int(meta["seed"]), meta["abstraction"])
+    solver = MCCFRSolver(
+        g, meta["variant"], int(meta["seed"]), meta["abstraction"], backend=meta.get("backend", "auto")
+    )
     table = Table.from_arrays(arrays["rows"], arrays["acts"], arrays["regret"], arrays["avg"])
     if not solver.tricks and table.num_rows != solver.table.num_rows:
         raise ValueError(

@@ -49,12 +49,13 @@ from zwick_ai.agents.cfr.core import (
     seed_state,
 )
 from zwick_ai.agents.cfr.exact import nash_conv as tree_nash_conv
-from zwick_ai.agents.cfr.keys import is_trick_game, tricks_key
+from zwick_ai.agents.cfr.keys import TRICK_GAMES, is_trick_game, tricks_key
 from zwick_ai.agents.cfr.tree import CHANCE, TERMINAL, GameTree, extract
 from zwick_ai.tricks import kernels as TK
 from zwick_ai.tricks import layout as TL
 
 SAMPLINGS = ("external", "outcome")
+BACKENDS = ("auto", "engine", "tree")  # auto: the engine for the trick games, the tree otherwise
 EXPLORATION = 0.6  # OpenSpiel's outcome-sampling default
 _ES, _OS = 0, 1
 _MAXA = TL.NUM_ACTIONS
@@ -421,7 +422,10 @@ def table_policy(tree: GameTree, table: Table) -> np.ndarray:
 class MCCFRSolver:
     """External- or outcome-sampling MCCFR on ``game`` (backend by game: see the module docstring).
 
-    ``abstraction`` applies to tree games only (``none`` or ``observation``)."""
+    ``backend="tree"`` forces the tree traversal on a (small) trick game too: with the same seed it
+    computes exactly the same table as the engine backend (the tests check this), which
+    cross-checks the compiled engine traversal. ``abstraction`` (``none`` or ``observation``)
+    needs the tree backend."""
 
     def __init__(
         self,
@@ -430,17 +434,25 @@ class MCCFRSolver:
         seed: int = 0,
         abstraction: str = "none",
         max_nodes: int = 2_000_000,
+        backend: str = "auto",
     ):
         if sampling not in SAMPLINGS:
             raise ValueError(f"unknown MCCFR sampling {sampling!r}; valid: {', '.join(SAMPLINGS)}")
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown MCCFR backend {backend!r}; valid: {', '.join(BACKENDS)}")
         self.game = game
         self.sampling = sampling
         self.seed = seed
         self.rng = seed_state(seed)
         self.iteration = 0
-        self.tricks = is_trick_game(game)
+        if backend == "engine" and not is_trick_game(game):
+            raise ValueError(
+                f"the engine backend plays the trick games ({', '.join(TRICK_GAMES)}); use tree for {game}"
+            )
+        self.backend = backend if backend != "auto" else ("engine" if is_trick_game(game) else "tree")
+        self.tricks = self.backend == "engine"
         if self.tricks and abstraction != "none":
-            raise ValueError("information abstraction is for tree games (e.g. Zwicker); trick games use exact keys")
+            raise ValueError("information abstraction needs the tree backend; the engine backend keys exactly")
         self.abstraction = abstraction
         self.tree: GameTree | None = None
         if self.tricks:
@@ -458,9 +470,9 @@ class MCCFRSolver:
     @property
     def key_scheme(self) -> str:
         """How the table's keys are computed from a state (recorded in policy files)."""
-        if self.tricks:
-            return "tricks_history"
-        return "observation_string" if self.abstraction == "observation" else "information_state_string"
+        if self.abstraction == "observation":
+            return "observation_string"
+        return "tricks_history" if is_trick_game(self.game) else "information_state_string"
 
     def run(self, iterations: int) -> None:
         """Run ``iterations`` more iterations (one traversal per player each)."""
