@@ -116,6 +116,8 @@ def test_tree_arrays_are_consistent():
         assert tree.prob[s : s + c].sum() == pytest.approx(1.0)
     with pytest.raises(ValueError, match="more than 100 nodes"):
         extract(pyspiel.load_game(TINY_ZWIKKEN), max_nodes=100)
+    with pytest.raises(ValueError, match="pack of 20 cards: too large"):
+        extract(pyspiel.load_game("zwikken(variant=parlett,players=3)"))
     with pytest.raises(ValueError, match="unknown abstraction"):
         extract(pyspiel.load_game("kuhn_poker"), abstraction="coarse")
 

@@ -33,6 +33,7 @@ import pyspiel
 from zwick_ai.agents.cfr.keys import ABSTRACTIONS, abstract_text, infoset_key
 
 TERMINAL, CHANCE, DECISION = 0, 1, 2
+MAX_PACK = 8  # our games with bigger packs have far too many nodes to walk in Python
 
 
 @dataclass
@@ -110,10 +111,17 @@ class _Ids:
 def extract(game: pyspiel.Game, abstraction: str = "none", max_nodes: int = 2_000_000) -> GameTree:
     """Walk the whole tree of ``game`` (any sequential OpenSpiel game with explicit chance).
 
-    Raises ``ValueError`` when the tree has more than ``max_nodes`` nodes or ``abstraction`` is not
-    one of :data:`ABSTRACTIONS`."""
+    Raises ``ValueError`` when the tree has more than ``max_nodes`` nodes, when one of our games has
+    a pack of more than :data:`MAX_PACK` cards (checked before walking), or when ``abstraction`` is
+    not one of :data:`ABSTRACTIONS`."""
     if abstraction not in ABSTRACTIONS:
         raise ValueError(f"unknown abstraction {abstraction!r}; valid: {', '.join(ABSTRACTIONS)}")
+    deck = getattr(getattr(game, "rules", None), "deck", None)
+    if deck is not None and len(deck) > MAX_PACK:
+        raise ValueError(
+            f"{game} has a pack of {len(deck)} cards: too large for the whole tree (at most {MAX_PACK}); "
+            "reduce it (ranks=, suits=, tricks= / hand_size=, table_size=, stages=) or use mccfr on a trick game"
+        )
     n_players = game.num_players()
     kind: list[int] = []
     player: list[int] = []
