@@ -1,6 +1,13 @@
 """Tournament throughput: games/s with 1 vs 2 local worker processes (the scaling ratio) and the
 overhead of Ray against local processes, in one run on the same tournament.
 
+On a machine shared with other sessions, Linux's autogroup scheduler
+(``/proc/sys/kernel/sched_autogroup_enabled``) gives every *session* an equal CPU share, however
+many processes it runs: local workers stay in the command's session, so under load two of them get
+about the CPU of one, while Ray's daemons start sessions of their own. ``local x2 (own sessions)``
+starts each local worker in a new session (``os.setsid``), which compares like with like; on a
+machine without competing sessions the plain local pool gets both cores anyway.
+
 For each backend: ``startup`` is creating it and playing a few one-game warm-up tasks (worker
 processes start, import numba/OpenSpiel and load the compiled kernels from numba's cache);
 ``run`` is the whole tournament on the warmed backend, in a fresh folder. All runs must give the
@@ -21,7 +28,7 @@ import time
 from pathlib import Path
 
 from zwick_ai.eval import tournament as T
-from zwick_ai.eval.backends import Backend, make_backend
+from zwick_ai.eval.backends import Backend, LocalBackend, make_backend
 
 
 def warm_up(backend: Backend, t: T.Tournament) -> None:
@@ -31,9 +38,10 @@ def warm_up(backend: Backend, t: T.Tournament) -> None:
         pass
 
 
-def measure(name: str, workers: int, t: T.Tournament, folder: Path) -> dict:
+def measure(name: str, workers: int, t: T.Tournament, folder: Path, own_sessions: bool = False) -> dict:
     t0 = time.perf_counter()
-    with make_backend(name, workers) as backend:
+    backend = LocalBackend(workers, initializer=os.setsid) if own_sessions else make_backend(name, workers)
+    with backend:
         warm_up(backend, t)
         t1 = time.perf_counter()
         T.run_tournament(t, folder, backend=backend, progress=False, plots=False)
@@ -41,7 +49,7 @@ def measure(name: str, workers: int, t: T.Tournament, folder: Path) -> dict:
     games = [json.loads(x) for x in (folder / "games.jsonl").read_text().splitlines()]
     key = {T.task_key(g): {k: v for k, v in g.items() if k != "seconds"} for g in games}
     return {
-        "backend": f"{name} x{workers}",
+        "backend": f"{name} x{workers}" + (" (own sessions)" if own_sessions else ""),
         "startup_s": t1 - t0,
         "run_s": t2 - t1,
         "games": len(games),
@@ -58,15 +66,15 @@ def main() -> None:
     parser.add_argument("--no-ray", action="store_true", help="skip Ray (also skipped when not installed)")
     args = parser.parse_args()
     t = T.Tournament(args.agents.split(";"), params={"variant": args.variant}, deals=args.deals, seed=1)
-    plans = [("local", 1), ("local", 2)]
+    plans = [("local", 1, False), ("local", 2, False), ("local", 2, True)]
     if not args.no_ray and importlib.util.find_spec("ray") is not None:
-        plans.append(("ray", 2))
+        plans.append(("ray", 2, False))
     print(f"tournament: {';'.join(t.agents)} on {t.variant}, {t.deals} deals, {t.games} games")
     print(f"load average before: {os.getloadavg()[0]:.1f} (2 cores)")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for name, workers in plans:
-            rows.append(measure(name, workers, t, Path(tmp) / f"{name}{workers}"))
+        for i, (name, workers, own) in enumerate(plans):
+            rows.append(measure(name, workers, t, Path(tmp) / str(i), own_sessions=own))
     for r in rows[1:]:
         if r["key"] != rows[0]["key"]:
             raise SystemExit(f"{r['backend']} played different games than {rows[0]['backend']}")
@@ -78,10 +86,10 @@ def main() -> None:
             f"| {r['games_per_s'] / rows[0]['games_per_s']:.2f}x |"
         )
     print("\nall backends played identical games")
-    if len(rows) > 2:
+    if len(rows) > 3:
         print(
-            f"Ray vs local x2: run time {rows[2]['run_s'] / rows[1]['run_s']:.2f}x, "
-            f"startup {rows[2]['startup_s']:.1f} s vs {rows[1]['startup_s']:.1f} s"
+            f"Ray x2 vs local x2 (own sessions): run time {rows[3]['run_s'] / rows[2]['run_s']:.2f}x, "
+            f"startup {rows[3]['startup_s']:.1f} s vs {rows[2]['startup_s']:.1f} s"
         )
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 

@@ -94,8 +94,9 @@ class LocalBackend(Backend):
 
     name = "local"
 
-    def __init__(self, workers: int = 1):
+    def __init__(self, workers: int = 1, initializer: Callable[[], Any] | None = None):
         super().__init__(workers)
+        self.initializer = initializer  # run once in each worker process (e.g. a benchmark's os.setsid)
         self._pool: ProcessPoolExecutor | None = None
 
     def map_unordered(
@@ -106,7 +107,9 @@ class LocalBackend(Backend):
                 yield task, fn(task)
             return
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=self.initializer
+            )
         futures = [self._pool.submit(_run_batch, fn, b) for b in batches(tasks, self.workers, chunksize)]
         finished = False
         try:
