@@ -261,3 +261,7 @@ def test_cli_runs_and_refuses_bad_input(tmp_path, capsys):
     assert main([*args, "--out", str(out)]) == 0
     assert "best joker policy" in capsys.readouterr().out
     assert "--deals 30 --strong greedy" in (out / "report.md").read_text()
+    assert main(["joker-study", "--summary", "--out", str(tmp_path)]) == 0
+    summary = (tmp_path / "README.md").read_text()
+    assert "[d](d/report.md) | 30 | X15" in summary
+    assert main(["joker-study"]) == 2 and "give --variant" in capsys.readouterr().err

@@ -756,6 +756,50 @@ def write_study(res: dict, out: str | Path, command: str) -> list[Path]:
     return [out / "results.json", out / "report.md", *(out / n for n in names)]
 
 
+def summary_markdown(root: str | Path) -> str:
+    """One table over every study under ``root`` (each ``*/results.json``): the value of holding
+    each joker, the best joker policy, what holding costs, and the rules' skill and forehand figures."""
+    rows = []
+    for path in sorted(Path(root).glob("*/results.json")):
+        res = json.loads(path.read_text())
+        cfg, p1, p2, p3 = res["config"], res["part1"], res["part2"], res["part3"]
+        rules = zwicker.rules(cfg["variant"], **dict(json_options(cfg["options"])))
+        n = len(JP.joker_cards(rules))
+        own = next(d for d in p3 if d["label"] == f"{n} {'wild' if rules.wild else 'jokers'}")
+        none = p3[0]
+        value = ", ".join(f"{d['joker']} {d['gain_swap']['mean']:+.1f}" for d in p1["greedy"])
+        lead = p2["best_vs_second"]
+        rows.append(
+            f"| [{path.parent.name}]({path.parent.name}/report.md) | {cfg['deals']} | {value} "
+            f"| `{p2['best']}` (lead over `{lead['second']}` {_ci(lead['lead'])}) "
+            f"| {_ci(p2['policies']['hold']['margin'])} | {_ci(own['forehand_margin'])} "
+            f"| {own['skill_gap_per_sd']:.2f} ({none['label']}: {none['skill_gap_per_sd']:.2f}) |"
+        )
+    return "\n".join(
+        [
+            "| study | deals | points a joker gains its holder's side (greedy, swap) | best joker policy "
+            "| `hold` vs greedy | forehand margin | skill gap / sd (no jokers) |",
+            "|---|---|---|---|---|---|---|",
+            *rows,
+        ]
+    )
+
+
+def json_options(options: dict) -> list[tuple[str, object]]:
+    """Rule options as stored in ``results.json`` (text) back to their types."""
+    out: list[tuple[str, object]] = []
+    for k, v in options.items():
+        if v in ("true", "false"):
+            out.append((k, v == "true"))
+        elif k == "jokers":
+            out.append((k, tuple(int(x) for x in v.split("_")) if v != "none" else ()))
+        elif isinstance(v, str) and v.isdigit():
+            out.append((k, int(v)))
+        else:
+            out.append((k, v))
+    return out
+
+
 __all__ = [
     "STUDY_POLICIES",
     "STUDY_VARIANTS",
@@ -771,6 +815,7 @@ __all__ = [
     "rules_effects",
     "run_study",
     "strong_agent_games",
+    "summary_markdown",
     "swap_joker",
     "write_study",
 ]

@@ -32,7 +32,19 @@ def command_text(args: argparse.Namespace) -> str:
 
 
 def cmd_joker_study(args: argparse.Namespace) -> int:
-    from zwick_ai.analysis.joker_study import StudyConfig, run_study, write_study
+    from zwick_ai.analysis.joker_study import StudyConfig, run_study, summary_markdown, write_study
+
+    if args.summary:
+        root = Path(args.out) if args.out else DEFAULT_OUT
+        text = summary_markdown(root)
+        (root / "README.md").write_text(
+            "# Joker study: summary\n\nWritten by `zwick joker-study --summary` from every `*/results.json` "
+            "below; each study's report has its command, its deal counts and its figures.\n\n" + text + "\n"
+        )
+        print(text)
+        return 0
+    if args.variant is None:
+        raise ValueError("give --variant (dithmarschen, grossenwiehe, christiansen or grupp) or --summary")
 
     cfg = StudyConfig(
         variant=args.variant,
@@ -67,7 +79,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             "for christiansen and grossenwiehe at the defaults; --quick 2-4 minutes, mostly compiling."
         ),
     )
-    p.add_argument("--variant", required=True, help="dithmarschen, grossenwiehe, christiansen or grupp")
+    p.add_argument("--variant", help="dithmarschen, grossenwiehe, christiansen or grupp")
     p.add_argument(
         "-o", "--option", action="append", type=parse_option, metavar="NAME=VALUE", help="rule option (repeatable)"
     )
@@ -82,4 +94,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", default=None, help="output directory (default experiments/results/joker-study/<variant>)")
     p.add_argument("--quick", action="store_true", help=f"small budget: {QUICK_DEALS} deals, 2 strong-agent deals")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--summary", action="store_true", help="write README.md with one table over the studies under --out instead"
+    )
     p.set_defaults(func=cmd_joker_study)
