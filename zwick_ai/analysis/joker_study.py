@@ -773,13 +773,14 @@ def summary_markdown(root: str | Path) -> str:
             f"| [{path.parent.name}]({path.parent.name}/report.md) | {cfg['deals']} | {value} "
             f"| `{p2['best']}` (lead over `{lead['second']}` {_ci(lead['lead'])}) "
             f"| {_ci(p2['policies']['hold']['margin'])} | {_ci(own['forehand_margin'])} "
-            f"| {own['skill_gap_per_sd']:.2f} ({none['label']}: {none['skill_gap_per_sd']:.2f}) |"
+            f"| {own['skill_gap_per_sd']:.2f} ({none['label']}: {none['skill_gap_per_sd']:.2f}) "
+            f"| {_ci(p2['strong']['margin']) + ' (' + str(p2['strong']['deals']) + ' deals)' if 'strong' in p2 else '–'} |"
         )
     return "\n".join(
         [
             "| study | deals | points a joker gains its holder's side (greedy, swap) | best joker policy "
-            "| `hold` vs greedy | forehand margin | skill gap / sd (no jokers) |",
-            "|---|---|---|---|---|---|---|",
+            "| `hold` vs greedy | forehand margin | skill gap / sd: these rules (no jokers) | strong agent vs greedy |",
+            "|---|---|---|---|---|---|---|---|",
             *rows,
         ]
     )
