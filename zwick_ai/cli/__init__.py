@@ -11,6 +11,9 @@ import importlib
 import sys
 
 EPILOG = """examples:
+  zwick tournament                                ismcts, greedy and random on 24 duplicate dithmarschen deals
+  zwick tournament --variant classic --players 2 --agents "ismcts:iters=500;greedy;random" --deals 200
+  zwick run experiments/headline.toml             the README's agents-by-variants table
   zwick variants                                  the variants and their options
   zwick selfplay --variant dithmarschen --games 20000
   zwick selfplay --variant grupp --players 3 -o joker_capture=joker_only --policies greedy,random,random
