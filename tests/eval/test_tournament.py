@@ -158,6 +158,20 @@ def test_rerun_skips_finished_games(finished, tmp_path):
     assert stable(again) == stable(summary)
 
 
+def test_the_cli_resumes_a_folder_of_the_same_game_given_differently(finished, tmp_path, capsys):
+    """The API's two parameters and the command line's full parameter set are the same game."""
+    out, _ = finished
+    copy = tmp_path / "same"
+    copy.mkdir()
+    for name in ("config.json", "games.jsonl"):
+        (copy / name).write_bytes((out / name).read_bytes())
+    before = (copy / "games.jsonl").read_bytes()
+    args = ["tournament", "--variant", "classic", "--players", "2", "--agents", "greedy,random"]
+    assert main([*args, "--deals", str(DEALS), "--seed", "7", "--workers", "1", "--quiet", "--out", str(copy)]) == 0
+    assert (copy / "games.jsonl").read_bytes() == before
+    capsys.readouterr()
+
+
 def test_a_different_tournament_is_refused(finished):
     out, _ = finished
     with pytest.raises(ValueError, match="different tournament.*seed"):

@@ -92,9 +92,6 @@ class Tournament:
             raise ValueError(f"unknown game {self.game!r}; valid: {', '.join(GAMES)}")
         if len(self.agents) < 2:
             raise ValueError(f"a tournament needs at least two agents, got {self.agents}")
-        dup = sorted({a for a in self.agents if self.agents.count(a) > 1})
-        if dup:
-            raise ValueError(f"agent spec(s) given twice: {', '.join(dup)}")
         if self.deals < 1:
             raise ValueError(f"deals must be >= 1, got {self.deals}")
         if self.seed < 0:
@@ -111,15 +108,10 @@ class Tournament:
         return load(self.game, self.params)
 
     def identity(self) -> dict[str, Any]:
-        """What must agree for a folder's games to belong to this tournament (all but ``deals``)."""
-        return {
-            "format": FORMAT,
-            "game": self.game,
-            "params": self.params,
-            "game_string": str(self.load()),
-            "seed": self.seed,
-            "agents": self.agents,
-        }
+        """What must agree for a folder's games to belong to this tournament: the format, the game
+        (its full OpenSpiel string, however the parameters were given), the seed and the agents;
+        not ``deals``."""
+        return {"format": FORMAT, "game_string": str(self.load()), "seed": self.seed, "agents": self.agents}
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
@@ -347,7 +339,7 @@ def claim_folder(t: Tournament, out: Path) -> None:
     elif (out / "games.jsonl").exists():
         raise ValueError(f"{out} has games.jsonl but no config.json; use another --out folder")
     else:
-        path.write_text(json.dumps({"identity": mine, "command": t.command}, indent=2) + "\n")
+        path.write_text(json.dumps({"identity": mine, "params": t.params, "command": t.command}, indent=2) + "\n")
 
 
 def read_games(
