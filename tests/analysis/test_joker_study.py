@@ -265,3 +265,16 @@ def test_cli_runs_and_refuses_bad_input(tmp_path, capsys):
     summary = (tmp_path / "README.md").read_text()
     assert "[d](d/report.md) | 30 | X15" in summary
     assert main(["joker-study"]) == 2 and "give --variant" in capsys.readouterr().err
+
+
+def test_micro_cfr_answers_with_consistent_values():
+    game = "zwicker(variant=dithmarschen,players=2,ranks=A4,suits=CD,jokers=x15,hand_size=2,table_size=1,stages=1)"
+    r = JS.micro_cfr(game, iterations=100)
+    assert r["joker_turns"] > 0 and 0 <= r["p_play_joker_now"] <= 1 and r["nash_conv"] < 0.05
+    for p in range(2):
+        # A one-sided deviation cannot gain more than the average policy's nash_conv.
+        assert r["value_hold"][p] <= r["value_equilibrium"][p] + r["nash_conv"] + 1e-9
+        assert r["value_early"][p] <= r["value_equilibrium"][p] + r["nash_conv"] + 1e-9
+    assert abs(sum(r["value_equilibrium"])) < 1e-9  # points utility: zero-sum between the two players
+    text = JS.micro_markdown([r], "zwick joker-study --micro-cfr")
+    assert "| `zwicker(variant=dithmarschen" in text

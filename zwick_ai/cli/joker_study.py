@@ -7,9 +7,12 @@ Writes ``report.md``, PNG figures and ``results.json`` to
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import time
 from pathlib import Path
+
+from tqdm import tqdm
 
 from zwick_ai.cli.zwicker_cmds import parse_option
 
@@ -34,6 +37,19 @@ def command_text(args: argparse.Namespace) -> str:
 def cmd_joker_study(args: argparse.Namespace) -> int:
     from zwick_ai.analysis.joker_study import StudyConfig, run_study, summary_markdown, write_study
 
+    if args.micro_cfr:
+        from zwick_ai.analysis.joker_study import MICRO_GAMES, micro_cfr, micro_markdown
+
+        out = (Path(args.out) if args.out else DEFAULT_OUT) / "micro-cfr"
+        out.mkdir(parents=True, exist_ok=True)
+        iterations = 50 if args.quick else 400
+        results = [micro_cfr(g, iterations) for g in tqdm(MICRO_GAMES, disable=args.no_progress, desc="micro CFR")]
+        command = "zwick joker-study --micro-cfr" + (f" --out {shlex.quote(args.out)}" if args.out else "")
+        command += " --quick" if args.quick else ""
+        (out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
+        (out / "report.md").write_text(micro_markdown(results, command))
+        print(micro_markdown(results, command))
+        return 0
     if args.summary:
         root = Path(args.out) if args.out else DEFAULT_OUT
         text = summary_markdown(root)
@@ -94,6 +110,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", default=None, help="output directory (default experiments/results/joker-study/<variant>)")
     p.add_argument("--quick", action="store_true", help=f"small budget: {QUICK_DEALS} deals, 2 strong-agent deals")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--micro-cfr",
+        action="store_true",
+        help="part 4 instead: solve the micro games with CFR+ (is holding the joker optimal?), about 10 minutes",
+    )
     p.add_argument(
         "--summary", action="store_true", help="write README.md with one table over the studies under --out instead"
     )
