@@ -155,7 +155,11 @@ class RayBackend(Backend):
         self._started = False
         if not ray.is_initialized():
             if address:
-                ray.init(address=address, log_to_driver=False)
+                try:
+                    ray.init(address=address, log_to_driver=False)
+                except (ConnectionError, RuntimeError) as error:
+                    first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+                    raise ValueError(f"cannot connect to the Ray cluster at {address!r}: {first}") from None
             else:
                 ray.init(
                     num_cpus=workers,
