@@ -211,59 +211,110 @@ def _plot(results: dict, path: Path) -> None:
     plt.close(fig)
 
 
-def part_strength(train_seconds: float, deals: int, out_dir: Path) -> dict:
-    out = {}
-    for name, sampling in ((ZWIKKEN, "outcome"), (ZWICKEN, "outcome")):
-        game = pyspiel.load_game(name)
-        n = game.num_players()
-        solver = MCCFRSolver(game, sampling, seed=1)
-        t0 = time.perf_counter()
-        while time.perf_counter() - t0 < train_seconds:
-            solver.run(1000)
-        trained = time.perf_counter() - t0
-        out_dir.mkdir(parents=True, exist_ok=True)
-        path = out_dir / f"policy_{name.split('(')[0]}"
-        save_policy(solver, path, seed=1)
+MIN_VISITS_GRID = (1, 10, 100, 300, 1000, 3000)
+
+
+def train_policy(name: str, sampling: str, abstraction: str, seconds: float, path: Path) -> dict:
+    """Train MCCFR on ``name`` for ``seconds`` (seed 1), save the policy at ``path``; the run's
+    figures, and the compiled chips per deal against random and greedy fields per ``min_visits``
+    (greedy fallback; 3,000 random deals per seat, not duplicate) to choose the threshold."""
+    game = pyspiel.load_game(name)
+    solver = MCCFRSolver(game, sampling, seed=1, abstraction=abstraction)
+    solver.run(1)  # compile outside the clock
+    chunk = 2000 if sampling == "outcome" else 200
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        solver.run(chunk)
+    trained = time.perf_counter() - t0
+    save_policy(solver, path, seed=1)
+    res = {
+        "game": name,
+        "sampling": sampling,
+        "abstraction": abstraction,
+        "iterations": solver.iteration,
+        "train_seconds": trained,
+        "infosets": solver.table.num_rows,
+        "policy_bytes": path.with_suffix(".npz").stat().st_size,
+        "compiled": {},
+    }
+    print(
+        f"{name}: {solver.iteration} {sampling} iterations ({abstraction}) in {trained:.0f} s, "
+        f"{solver.table.num_rows} information sets",
+        flush=True,
+    )
+    for opp in ("random", "greedy"):
+        rows = {}
+        for mv in MIN_VISITS_GRID:
+            v, used = solver.value_vs(opp, 3000, seed=7, min_visits=mv, fallback="greedy")
+            rows[mv] = (v, used)
+        v, _ = MCCFRSolver(game, sampling, abstraction=abstraction).value_vs(opp, 3000, seed=7, fallback="greedy")
+        res["compiled"][opp] = {"greedy_alone": v, "by_min_visits": rows}
         print(
-            f"{name}: {solver.iteration} {sampling} iterations in {trained:.0f} s, {solver.table.num_rows} information sets",
+            f"  compiled vs {opp}: greedy alone {v:+.3f}; "
+            + ", ".join(f"min_visits={mv}: {x:+.3f} ({u:.0%} table)" for mv, (x, u) in rows.items()),
             flush=True,
         )
-        res = {"iterations": solver.iteration, "train_seconds": trained, "infosets": solver.table.num_rows}
-        for opp in ("random", "greedy"):
-            others = [make_agent(opp, game, seed=2 + k) for k in range(n)]
-            # the same deal and seat played by the opponents' own agent: what the seat gets anyway
-            baseline = [make_agent(opp, game, seed=20 + k) for k in range(n)]
-            base_deal = [
-                float(np.mean([play_game(game, baseline, 1000 + d, labels=False).returns[q] for q in range(n)]))
-                for d in range(deals)
-            ]
-            ref_est = mean_ci(base_deal)
-            res[opp] = {"same_seat_by_opponent_agent": ref_est.as_dict(), "deals": deals}
-            for fallback in ("uniform", "greedy"):
-                agent = make_agent(f"mccfr:policy={path},fallback={fallback}", game, seed=1)
-                per_deal = []
-                t1 = time.perf_counter()
-                for d in range(deals):
-                    ours = []
-                    for seat in range(n):
-                        seats = list(others)
-                        seats[seat] = agent
-                        ours.append(play_game(game, seats, 1000 + d, labels=False).returns[seat])
-                    per_deal.append(float(np.mean(ours)))
-                est = mean_ci(per_deal)
-                diff = mean_ci(np.array(per_deal) - np.array(base_deal))
-                res[opp][fallback] = {
-                    "chips_per_deal": est.as_dict(),
-                    "difference": diff.as_dict(),
-                    "fallback_rate": agent.stats["fallbacks"] / max(agent.stats["decisions"], 1),
-                    "games": deals * n,
-                    "seconds": time.perf_counter() - t1,
-                }
-                print(
-                    f"  vs {opp}, fallback={fallback}: {est} chips/deal (seat played by {opp}: {ref_est}; "
-                    f"difference {diff}); fallbacks {res[opp][fallback]['fallback_rate']:.1%}",
-                    flush=True,
-                )
+    return res
+
+
+def duplicate_strength(name: str, spec: str, deals: int) -> dict:
+    """``spec`` at each seat in turn against random and greedy fields on deals 1000.. (duplicate,
+    seats rotated): chips per deal with 95% CI, and paired against the field's own agent in the
+    same seats on the same deals."""
+    game = pyspiel.load_game(name)
+    n = game.num_players()
+    res = {}
+    for opp in ("random", "greedy"):
+        others = [make_agent(opp, game, seed=2 + k) for k in range(n)]
+        baseline = [make_agent(opp, game, seed=20 + k) for k in range(n)]
+        base_deal = [
+            float(np.mean([play_game(game, baseline, 1000 + d, labels=False).returns[q] for q in range(n)]))
+            for d in range(deals)
+        ]
+        ref_est = mean_ci(base_deal)
+        agent = make_agent(spec, game, seed=1)
+        per_deal = []
+        t1 = time.perf_counter()
+        for d in range(deals):
+            ours = []
+            for seat in range(n):
+                seats = list(others)
+                seats[seat] = agent
+                ours.append(play_game(game, seats, 1000 + d, labels=False).returns[seat])
+            per_deal.append(float(np.mean(ours)))
+        est = mean_ci(per_deal)
+        diff = mean_ci(np.array(per_deal) - np.array(base_deal))
+        res[opp] = {
+            "deals": deals,
+            "games": deals * n,
+            "chips_per_deal": est.as_dict(),
+            "same_seat_by_opponent_agent": ref_est.as_dict(),
+            "difference": diff.as_dict(),
+            "fallback_rate": agent.stats["fallbacks"] / max(agent.stats["decisions"], 1),
+            "seconds": time.perf_counter() - t1,
+        }
+        print(
+            f"  {spec} vs {opp}: {est} chips/deal (seat played by {opp}: {ref_est}; difference {diff}); "
+            f"fallbacks {res[opp]['fallback_rate']:.1%}",
+            flush=True,
+        )
+    return res
+
+
+def part_strength(args: argparse.Namespace) -> dict:
+    """Train (unless ``--reuse`` and the policy exists) and measure, per game."""
+    out = {}
+    games = [g for g in (ZWIKKEN, ZWICKEN) if args.game in ("all", g.split("(")[0])]
+    for name in games:
+        path = Path(args.policies) / f"{name.split('(')[0]}_{args.sampling}_{args.abstraction}"
+        res = {}
+        if not (args.reuse and path.with_suffix(".json").exists()):
+            res = train_policy(name, args.sampling, args.abstraction, args.train_seconds, path)
+        for mv in args.min_visits:
+            for fallback in args.fallbacks:
+                spec = f"mccfr:policy={path},fallback={fallback},min_visits={mv}"
+                if args.deals:
+                    res[spec] = duplicate_strength(name, spec, args.deals)
         out[name] = res
     return out
 
@@ -276,9 +327,17 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0, help="speed: seconds per solver")
     ap.add_argument("--scale", type=float, default=1.0, help="convergence: scales the iteration counts")
     ap.add_argument("--train-seconds", type=float, default=120.0, help="strength: training time per game")
-    ap.add_argument("--deals", type=int, default=300, help="strength: duplicate deals per opponent")
+    ap.add_argument("--deals", type=int, default=300, help="strength: duplicate deals per opponent (0: none)")
+    ap.add_argument("--game", choices=["all", "zwikken", "zwicken"], default="all", help="strength: which game")
+    ap.add_argument("--sampling", choices=["external", "outcome"], default="external", help="strength: MCCFR")
+    ap.add_argument(
+        "--abstraction", choices=["none", "suits", "buckets"], default="buckets", help="strength: trick abstraction"
+    )
+    ap.add_argument("--min-visits", type=int, nargs="+", default=[1000], help="strength: agent fallback thresholds")
+    ap.add_argument("--fallbacks", nargs="+", default=["greedy"], help="strength: agent fallbacks (uniform, greedy)")
+    ap.add_argument("--reuse", action="store_true", help="strength: play an existing policy instead of training")
     ap.add_argument("--out", default="benchmarks/cfr", help="directory for the CSV, PNG and JSON results")
-    ap.add_argument("--policies", default="runs/bench_cfr", help="strength: where trained policies go")
+    ap.add_argument("--policies", default="experiments/results/mccfr", help="strength: where trained policies go")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -292,8 +351,9 @@ def main() -> None:
     if args.part in ("abstraction", "all"):
         report["abstraction"] = part_abstraction(300)
     if args.part in ("strength", "all"):
-        report["strength"] = part_strength(args.train_seconds, args.deals, Path(args.policies))
-    (out / f"cfr_{args.part}.json").write_text(json.dumps(report, indent=1))
+        report["strength"] = part_strength(args)
+    suffix = f"_{args.game}" if args.part == "strength" else ""
+    (out / f"cfr_{args.part}{suffix}.json").write_text(json.dumps(report, indent=1))
 
 
 if __name__ == "__main__":

@@ -1,13 +1,16 @@
 """Agents that play a trained CFR-family policy file (:mod:`zwick_ai.agents.cfr.checkpoint`).
 
-``mccfr:policy=PATH,fallback=uniform`` and ``cfr:policy=PATH,fallback=uniform`` sample each
+``mccfr:policy=PATH,fallback=uniform,min_visits=0`` and ``cfr:policy=PATH,fallback=uniform`` sample each
 decision from the file's average strategy. ``PATH`` is a policy file (``.npz``/``.json`` pair or
 its stem) or a training directory of ``zwick train`` (its ``policy`` file is used). The file's
 game must be exactly the game played.
 
 **Fallback.** An information set the training never reached is not in the file. There the agent
 plays its ``fallback`` for the whole decision: ``uniform`` (uniform over the legal whole
-decisions, like ``random``) or ``greedy`` (the ``greedy`` agent, for games it supports). Every
+decisions, like ``random``) or ``greedy`` (the ``greedy`` agent, for games it supports). The same
+happens at a set that MCCFR training visited fewer than ``min_visits`` times (policy files of
+MCCFR on the trick games count visits): its average strategy is still close to the uniform
+start, and the greedy heuristic plays better there (``benchmarks/README.md``, CFR section). Every
 decision is counted in ``stats["decisions"]`` and every fallback in ``stats["fallbacks"]``.
 In Zwicker a whole move is several sub-actions; each is looked up in turn (on a copy of the
 state), and if any is missing the whole move comes from the fallback.
@@ -44,6 +47,8 @@ def load_policy(path: str | Path) -> Policy:
 def _check(params: dict) -> None:
     if not params["policy"]:
         raise ValueError("give the policy file: policy=PATH (a policy .npz/.json stem or a training directory)")
+    if params["min_visits"] < 0:
+        raise ValueError(f"min_visits must be non-negative, not {params['min_visits']}")
     if params["fallback"] not in FALLBACKS:
         raise ValueError(f"fallback={params['fallback']!r} is not valid; valid: {', '.join(FALLBACKS)}")
 
@@ -51,6 +56,7 @@ def _check(params: dict) -> None:
 _PARAMS = [
     Param("policy", str, "", "policy file or training directory"),
     Param("fallback", str, "uniform", "play for unseen information sets: uniform or greedy"),
+    Param("min_visits", int, 0, "fall back at sets visited fewer times in training (trick-game MCCFR)"),
 ]
 
 
@@ -75,7 +81,7 @@ class PolicyAgent(Agent):
         work = state.clone()
         actions: list[int] = []
         while True:
-            found = self.policy.lookup(work, player)
+            found = self.policy.lookup(work, player, self.params["min_visits"])
             if found is None:
                 return None
             acts, probs = found

@@ -7,7 +7,10 @@ mismatched pair is detected. Every problem raises ``ValueError`` saying what is 
   options; :func:`load_checkpoint` rebuilds the solver, and continuing it gives exactly the run an
   uninterrupted solver with the same seed would have given.
 * A **policy file** holds only the average strategy per information-set key (sorted keys, per key
-  its player and legal actions with probabilities) and how keys are computed (``key_scheme``);
+  its player, legal actions with probabilities and, for MCCFR on the trick games, how often training
+  visited it) and how keys are computed (``key_scheme``: ``tricks_suits`` and ``tricks_buckets``
+  are the trick-game abstractions of :mod:`~zwick_ai.agents.cfr.abstraction`, where the actions of
+  a set are positions in the order :func:`~zwick_ai.agents.cfr.abstraction.decision` gives);
   :class:`Policy` reads it for play (:mod:`zwick_ai.agents.cfr.agent`).
 """
 
@@ -22,7 +25,8 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
-from zwick_ai.agents.cfr.core import R_KEY, R_N, R_OFF, R_PLAYER, Table
+from zwick_ai.agents.cfr.abstraction import abstraction_id, decision
+from zwick_ai.agents.cfr.core import R_KEY, R_N, R_OFF, R_PLAYER, R_VIS, Table
 from zwick_ai.agents.cfr.exact import METHODS, ExactSolver, average_policy, normalise_all
 from zwick_ai.agents.cfr.keys import infoset_key
 from zwick_ai.agents.cfr.mccfr import SAMPLINGS, MCCFRSolver
@@ -30,7 +34,8 @@ from zwick_ai.agents.cfr.tree import extract
 
 FORMAT = 1
 KINDS = ("checkpoint", "policy")
-KEY_SCHEMES = ("tricks_history", "information_state_string", "observation_string")
+KEY_SCHEMES = ("tricks_history", "tricks_suits", "tricks_buckets", "information_state_string", "observation_string")
+_TRICK_SCHEMES = {"tricks_suits": "suits", "tricks_buckets": "buckets"}
 
 
 def _stem(path: str | Path) -> Path:
@@ -162,6 +167,7 @@ def save_policy(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: int =
     if isinstance(solver, ExactSolver):
         tree = solver.tree
         keys, players, n, off = tree.iset_key, tree.iset_player, tree.iset_n, tree.iset_off
+        visits = None
         acts, probs = tree.actions, average_policy(tree, solver.cum)
         scheme = "observation_string" if tree.abstraction == "observation" else "information_state_string"
         if tree.game.startswith(("zwikken(", "zwicken(")) and tree.abstraction == "none":
@@ -171,6 +177,7 @@ def save_policy(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: int =
         t = solver.table
         rows = t.rows[: t.num_rows]
         keys, players, n, off = rows[:, R_KEY], rows[:, R_PLAYER], rows[:, R_N], rows[:, R_OFF]
+        visits = rows[:, R_VIS] if solver.tricks else None
         acts = t.acts[: t.num_edges]
         probs = np.empty(t.num_edges)
         normalise_all(t.avg, off, n, probs)
@@ -190,13 +197,15 @@ def save_policy(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: int =
         "actions": np.asarray(acts, np.int16)[edge],
         "probs": np.asarray(probs, np.float32)[edge],
     }
+    if visits is not None:
+        arrays["visits"] = np.minimum(np.asarray(visits, np.int64)[order], 2**31 - 1).astype(np.int32)
     _write(_stem(path), "policy", meta, arrays)
 
 
 class Policy:
-    """A policy file loaded for play: ``lookup(state, player)`` gives the legal actions and
-    average-strategy probabilities of the player's information set, or ``None`` if it was never
-    seen in training."""
+    """A policy file loaded for play: ``lookup(state, player, min_visits)`` gives the legal actions
+    and average-strategy probabilities of the player's information set, or ``None`` if it was never
+    seen in training (or, when the file counts visits, seen fewer than ``min_visits`` times)."""
 
     def __init__(self, path: str | Path):
         meta, arrays = _read(path, "policy")
@@ -227,14 +236,35 @@ class Policy:
         self.actions = arrays["actions"]
         self.probs = arrays["probs"]
         self.abstraction = "observation" if meta["key_scheme"] == "observation_string" else "none"
+        self.trick_abstraction = _TRICK_SCHEMES.get(meta["key_scheme"])
+        self.visits = arrays.get("visits")
+        if self.visits is not None and self.visits.shape != keys.shape:
+            raise ValueError(f"{where}: inconsistent array shapes (visits)")
+        self._mask = np.zeros(123, np.bool_)
+        self._out = np.zeros(123, np.int64)
 
     def __len__(self) -> int:
         return int(self.keys.shape[0])
 
-    def lookup(self, state: pyspiel.State, player: int) -> tuple[np.ndarray, np.ndarray] | None:
-        key = infoset_key(state, player, self.abstraction)
+    def lookup(self, state: pyspiel.State, player: int, min_visits: int = 0) -> tuple[np.ndarray, np.ndarray] | None:
+        legal = None
+        if self.trick_abstraction is not None:
+            if not hasattr(state, "trick_state") or state.current_player() != player:
+                raise ValueError(f"the {self.trick_abstraction} abstraction keys the trick-game player to move")
+            key, m = decision(
+                state._arr, state.rules.cfg, player, abstraction_id(self.trick_abstraction), self._mask, self._out
+            )
+            legal = self._out[:m].copy()
+        else:
+            key = infoset_key(state, player, self.abstraction)
         i = int(np.searchsorted(self.keys, key))
         if i >= len(self.keys) or self.keys[i] != key:
             return None
+        if self.visits is not None and self.visits[i] < min_visits:
+            return None
         o, n = self.offsets[i], self.counts[i]
-        return self.actions[o : o + n].astype(np.int64), self.probs[o : o + n].astype(np.float64)
+        if legal is None:
+            legal = self.actions[o : o + n].astype(np.int64)
+        elif len(legal) != n:
+            return None  # a 64-bit key collision
+        return legal, self.probs[o : o + n].astype(np.float64)

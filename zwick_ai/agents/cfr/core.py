@@ -25,9 +25,9 @@ from numba import njit
 
 # meta slots of a table
 M_ROWS, M_EDGES = 0, 1
-# row fields (int64 columns of ``rows``)
-R_KEY, R_PLAYER, R_OFF, R_N = 0, 1, 2, 3
-ROW_FIELDS = 4
+# row fields (int64 columns of ``rows``); R_VIS counts a trick-game traversal's visits of the set
+R_KEY, R_PLAYER, R_OFF, R_N, R_VIS = 0, 1, 2, 3, 4
+ROW_FIELDS = 5
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -161,7 +161,7 @@ class Table:
     """Tabular regrets and average-strategy weights keyed by int64 information-set keys.
 
     ``keys``/``rowof``: the hash index (power-of-two size, 0 = empty); ``rows``: per row key,
-    player, offset and number of actions; ``acts``, ``regret``, ``avg``: per edge (row action).
+    player, offset, number of actions and visits (engine traversals); ``acts``, ``regret``, ``avg``: per edge (row action).
     ``meta`` = [rows used, edges used]."""
 
     keys: np.ndarray
@@ -230,6 +230,8 @@ class Table:
     @classmethod
     def from_arrays(cls, rows: np.ndarray, acts: np.ndarray, regret: np.ndarray, avg: np.ndarray) -> Table:
         nr, ne = rows.shape[0], acts.shape[0]
+        if rows.ndim == 2 and rows.shape[1] == ROW_FIELDS - 1:  # written before visits were counted
+            rows = np.concatenate([rows, np.zeros((nr, 1), rows.dtype)], axis=1)
         if rows.ndim != 2 or rows.shape[1] != ROW_FIELDS or regret.shape != (ne,) or avg.shape != (ne,):
             raise ValueError("corrupt CFR table: inconsistent array shapes")
         if nr and (rows[:, R_OFF].min() < 0 or (rows[:, R_OFF] + rows[:, R_N]).max() > ne or rows[:, R_N].min() < 1):

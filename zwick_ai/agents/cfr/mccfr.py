@@ -8,7 +8,10 @@ Two backends, chosen by the game:
   numba on the engine kernels of :mod:`zwick_ai.tricks.kernels` (``legal_mask``, ``apply``,
   ``chance_outcomes``) on the flat int32 state; a decision's information-set key is
   :func:`tricks_key`, a 64-bit hash of the events the player observed, which partitions states
-  exactly like ``information_state_string`` (up to hash collisions; the tests check both directions).
+  exactly like ``information_state_string`` (up to hash collisions; the tests check both directions),
+  or the key of an information abstraction (:mod:`~zwick_ai.agents.cfr.abstraction`: lossless
+  suit isomorphism ``suits`` or lossy ``buckets``), which also orders the actions of the set.
+  Each set counts its visits (``R_VIS``), so play can fall back where the table is thin.
 * **Every other game** (Zwicker micro variants, kuhn_poker, ...): the traversals run on the
   extracted tree of :mod:`zwick_ai.agents.cfr.tree` (node ids instead of states; no Python per
   node). Information sets are the tree's (optionally abstracted, see :mod:`~zwick_ai.agents.cfr.tree`),
@@ -34,11 +37,13 @@ import numpy as np
 import pyspiel
 from numba import njit
 
+from zwick_ai.agents.cfr.abstraction import TRICK_ABSTRACTIONS, abstraction_id, decision
 from zwick_ai.agents.cfr.core import (
     M_EDGES,
     M_ROWS,
     R_N,
     R_OFF,
+    R_VIS,
     Table,
     lookup,
     lookup_or_add,
@@ -49,8 +54,9 @@ from zwick_ai.agents.cfr.core import (
     seed_state,
 )
 from zwick_ai.agents.cfr.exact import nash_conv as tree_nash_conv
-from zwick_ai.agents.cfr.keys import TRICK_GAMES, is_trick_game, tricks_key
+from zwick_ai.agents.cfr.keys import TRICK_GAMES, is_trick_game
 from zwick_ai.agents.cfr.tree import CHANCE, TERMINAL, GameTree, extract
+from zwick_ai.agents.tricks_greedy import greedy_action
 from zwick_ai.tricks import kernels as TK
 from zwick_ai.tricks import layout as TL
 
@@ -64,24 +70,13 @@ _DEPTH = TL.MAXH + 2
 
 # ---- trick-game traversals ---------------------------------------------------------------------------
 @njit(cache=True)
-def _legal(s, cfg, mask, out):
-    TK.legal_mask(s, cfg, mask)
-    n = 0
-    for a in range(_MAXA):
-        if mask[a]:
-            out[n] = a
-            n += 1
-    return n
-
-
-@njit(cache=True)
 def _chance_step(s, cfg, ids, probs, rng):
     k = TK.chance_outcomes(s, cfg, ids, probs)
     TK.apply_chance(s, cfg, ids[sample_index(probs, k, rng)])
 
 
 @njit(cache=True)
-def _tricks_advance(s, cfg, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, d):
+def _tricks_advance(s, cfg, abst, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, d):
     """External sampling between the traverser's decisions: play chance and the other players'
     sampled actions in place until the traverser moves (returns its row) or the deal ends (-1)."""
     mask, ids, probs, legal, pol, vals = bufs
@@ -92,8 +87,9 @@ def _tricks_advance(s, cfg, who, n_players, keys, rowof, rows, acts, regret, avg
         if cur == TL.CHANCE:
             _chance_step(s, cfg, ids, probs, rng)
             continue
-        n = _legal(s, cfg, mask, legal[d])
-        r = lookup_or_add(keys, rowof, rows, acts, meta, tricks_key(s, cur), cur, legal[d], n)
+        key, n = decision(s, cfg, cur, abst, mask, legal[d])
+        r = lookup_or_add(keys, rowof, rows, acts, meta, key, cur, legal[d], n)
+        rows[r, R_VIS] += 1
         if cur == who:
             return r
         off = rows[r, R_OFF]
@@ -106,7 +102,7 @@ def _tricks_advance(s, cfg, who, n_players, keys, rowof, rows, acts, regret, avg
 
 
 @njit(cache=True)
-def _tricks_es(stack, cfg, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs):
+def _tricks_es(stack, cfg, abst, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs):
     """One external-sampling traversal for ``who`` from ``stack[0]`` (an explicit depth-first
     stack: frame ``f`` is a traverser decision whose state is ``stack[f]``; the state being played
     is ``stack[frames]``). Returns ``who``'s value."""
@@ -116,7 +112,7 @@ def _tricks_es(stack, cfg, who, n_players, keys, rowof, rows, acts, regret, avg,
     row = np.zeros(stack.shape[0], np.int64)
     while True:
         s = stack[frames]
-        r = _tricks_advance(s, cfg, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, frames)
+        r = _tricks_advance(s, cfg, abst, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, frames)
         if r >= 0:  # a traverser decision: open a frame and play its first action
             f = frames
             row[f] = r
@@ -186,7 +182,7 @@ def _os_step(cur, who, k, off, n, regret, pol, sp, path, reach, rng):
 
 
 @njit(cache=True)
-def _tricks_os(s, cfg, who, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, path, reach):
+def _tricks_os(s, cfg, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, path, reach):
     """One outcome-sampling episode for ``who`` from ``s`` (changed in place); chance
     probabilities cancel in the opponents' and the sampling reach, so they are left out of both."""
     mask, ids, probs, legal, pol, sp = bufs
@@ -199,8 +195,9 @@ def _tricks_os(s, cfg, who, keys, rowof, rows, acts, regret, avg, meta, rng, buf
         if cur == TL.CHANCE:
             _chance_step(s, cfg, ids, probs, rng)
             continue
-        n = _legal(s, cfg, mask, legal[k])
-        r = lookup_or_add(keys, rowof, rows, acts, meta, tricks_key(s, cur), cur, legal[k], n)
+        key, n = decision(s, cfg, cur, abst, mask, legal[k])
+        r = lookup_or_add(keys, rowof, rows, acts, meta, key, cur, legal[k], n)
+        rows[r, R_VIS] += 1
         j = _os_step(cur, who, k, rows[r, R_OFF], n, regret, pol, sp, path, reach, rng)
         TK.apply_action(s, cfg, legal[k, j])
         k += 1
@@ -219,7 +216,9 @@ def _buffers(depth: int, width: int) -> tuple:
 
 
 @njit(cache=True)
-def _run_tricks(cfg, sampling, count, margin_rows, margin_edges, keys, rowof, rows, acts, regret, avg, meta, rng, bufs):
+def _run_tricks(
+    cfg, abst, sampling, count, margin_rows, margin_edges, keys, rowof, rows, acts, regret, avg, meta, rng, bufs
+):
     """Up to ``count`` iterations (one traversal per player each); stops early when the table has
     less room than the margins (the caller grows it). Returns the iterations done."""
     n_players = cfg[TL.C_N]
@@ -232,9 +231,9 @@ def _run_tricks(cfg, sampling, count, margin_rows, margin_edges, keys, rowof, ro
         for who in range(n_players):
             stack[0, :] = TK.new_state(cfg)
             if sampling == _ES:
-                _tricks_es(stack, cfg, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs)
+                _tricks_es(stack, cfg, abst, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs)
             else:
-                _tricks_os(stack[0], cfg, who, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, path, reach)
+                _tricks_os(stack[0], cfg, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, path, reach)
     return count
 
 
@@ -346,10 +345,36 @@ def average_strategy(keys, rowof, rows, avg, key, n, out):
     return True
 
 
+OPPONENTS = ("random", "greedy")
+FALLBACKS = ("uniform", "greedy")
+
+
 @njit(cache=True)
-def _eval_vs_random(cfg, deals, keys, rowof, rows, avg, rng):
-    """Mean net chips per deal of the average strategy at each seat in turn against uniformly
-    random opponents (``deals`` deals per seat); also the fraction of our decisions seen in training."""
+def _policy_index(cfg, s, cur, abst, keys, rowof, rows, avg, min_visits, fallback, mask, legal, pol, rng):
+    """Index into ``legal`` of the table's action at ``s`` (sampled from the average strategy), or
+    of the fallback when the set is unseen or visited fewer than ``min_visits`` times; and whether
+    the table was used."""
+    key, n = decision(s, cfg, cur, abst, mask, legal)
+    r = lookup(keys, rowof, key)
+    if r >= 0 and rows[r, R_N] == n and rows[r, R_VIS] >= min_visits:
+        normalised(avg, rows[r, R_OFF], n, pol)
+        return sample_index(pol, n, rng), True
+    if fallback == 1:
+        g = greedy_action(s, cfg)
+        for i in range(n):
+            if legal[i] == g:
+                return i, False
+        # the abstraction plays g's group through another card: play g itself
+        legal[0] = g
+        return 0, False
+    return min(int(rand_float(rng) * n), n - 1), False
+
+
+@njit(cache=True)
+def _eval(cfg, abst, deals, opponent, min_visits, fallback, keys, rowof, rows, avg, rng):
+    """Mean net chips per deal of the table's average strategy at each seat in turn against
+    uniformly random (``opponent`` 0) or greedy (1) opponents (``deals`` deals per seat), and the
+    fraction of its decisions taken from the table (not the fallback)."""
     n_players = cfg[TL.C_N]
     mask = np.zeros(_MAXA, np.bool_)
     ids = np.zeros(TL.NC, np.int32)
@@ -367,15 +392,18 @@ def _eval_vs_random(cfg, deals, keys, rowof, rows, avg, rng):
                 if cur == TL.CHANCE:
                     _chance_step(s, cfg, ids, probs, rng)
                     continue
-                n = _legal(s, cfg, mask, legal)
                 if cur == seat:
                     asked += 1
-                    if average_strategy(keys, rowof, rows, avg, tricks_key(s, cur), n, pol):
-                        seen += 1
-                    j = sample_index(pol, n, rng)
+                    j, used = _policy_index(
+                        cfg, s, cur, abst, keys, rowof, rows, avg, min_visits, fallback, mask, legal, pol, rng
+                    )
+                    seen += used
+                    TK.apply_action(s, cfg, legal[j])
+                elif opponent == 1:
+                    TK.apply_action(s, cfg, greedy_action(s, cfg))
                 else:
-                    j = min(int(rand_float(rng) * n), n - 1)
-                TK.apply_action(s, cfg, legal[j])
+                    key, n = decision(s, cfg, cur, 0, mask, legal)
+                    TK.apply_action(s, cfg, legal[min(int(rand_float(rng) * n), n - 1)])
             total += s[TK.pf(seat, TL.P_NET)]
     return total / (deals * n_players), seen / max(asked, 1)
 
@@ -424,8 +452,9 @@ class MCCFRSolver:
 
     ``backend="tree"`` forces the tree traversal on a (small) trick game too: with the same seed it
     computes exactly the same table as the engine backend (the tests check this), which
-    cross-checks the compiled engine traversal. ``abstraction`` (``none`` or ``observation``)
-    needs the tree backend."""
+    cross-checks the compiled engine traversal. ``abstraction``: on the engine backend one of
+    :data:`~zwick_ai.agents.cfr.abstraction.TRICK_ABSTRACTIONS` (``none``, lossless ``suits``,
+    lossy ``buckets``); on the tree backend ``none`` or ``observation``."""
 
     def __init__(
         self,
@@ -451,9 +480,15 @@ class MCCFRSolver:
             )
         self.backend = backend if backend != "auto" else ("engine" if is_trick_game(game) else "tree")
         self.tricks = self.backend == "engine"
-        if self.tricks and abstraction != "none":
-            raise ValueError("information abstraction needs the tree backend; the engine backend keys exactly")
+        if self.tricks and abstraction not in TRICK_ABSTRACTIONS:
+            raise ValueError(
+                f"unknown trick-game abstraction {abstraction!r} for the engine backend; "
+                f"valid: {', '.join(TRICK_ABSTRACTIONS)} (observation needs backend=tree)"
+            )
+        if not self.tricks and abstraction in TRICK_ABSTRACTIONS[1:]:
+            raise ValueError(f"the {abstraction} abstraction is for the trick games on the engine backend")
         self.abstraction = abstraction
+        self._abst = abstraction_id(abstraction) if self.tricks else 0
         self.tree: GameTree | None = None
         if self.tricks:
             self.cfg = game.rules.cfg
@@ -472,6 +507,8 @@ class MCCFRSolver:
         """How the table's keys are computed from a state (recorded in policy files)."""
         if self.abstraction == "observation":
             return "observation_string"
+        if self.abstraction in ("suits", "buckets"):
+            return f"tricks_{self.abstraction}"
         return "tricks_history" if is_trick_game(self.game) else "information_state_string"
 
     def run(self, iterations: int) -> None:
@@ -485,6 +522,7 @@ class MCCFRSolver:
                 t = self.table
                 done = _run_tricks(
                     self.cfg,
+                    self._abst,
                     samp,
                     left,
                     margin,
@@ -527,10 +565,33 @@ class MCCFRSolver:
     def value_vs_random(self, deals: int, seed: int) -> tuple[float, float]:
         """Trick games: mean chips per deal of the average strategy against random opponents
         (every seat in turn, ``deals`` deals per seat) and the fraction of its decisions seen."""
+        return self.value_vs("random", deals, seed)
+
+    def value_vs(
+        self, opponent: str, deals: int, seed: int, min_visits: int = 1, fallback: str = "uniform"
+    ) -> tuple[float, float]:
+        """Trick games, compiled: mean chips per deal of the average strategy against ``opponent``
+        (``random`` or ``greedy``) at every seat in turn (``deals`` deals per seat, not duplicate),
+        playing ``fallback`` (``uniform`` or ``greedy``) at sets visited fewer than ``min_visits``
+        times; and the fraction of its decisions taken from the table."""
         if not self.tricks:
-            raise ValueError("value_vs_random is compiled for the trick games; tree games have nash_conv")
+            raise ValueError("value_vs is compiled for the trick games; tree games have nash_conv")
+        if opponent not in OPPONENTS or fallback not in FALLBACKS:
+            raise ValueError(f"opponent must be one of {OPPONENTS} and fallback one of {FALLBACKS}")
         t = self.table
-        return _eval_vs_random(self.cfg, int(deals), t.keys, t.rowof, t.rows, t.avg, seed_state(seed))
+        return _eval(
+            self.cfg,
+            self._abst,
+            int(deals),
+            OPPONENTS.index(opponent),
+            int(min_visits),
+            FALLBACKS.index(fallback),
+            t.keys,
+            t.rowof,
+            t.rows,
+            t.avg,
+            seed_state(seed),
+        )
 
 
 @njit(cache=True)
