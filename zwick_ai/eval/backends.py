@@ -162,6 +162,7 @@ class RayBackend(Backend):
                     raise ValueError(f"cannot connect to the Ray cluster at {address!r}: {first}") from None
             else:
                 ray.init(
+                    address="local",  # always a new instance, never one that `ray start` left running
                     num_cpus=workers,
                     include_dashboard=False,
                     object_store_memory=200 * 2**20,
