@@ -574,7 +574,9 @@ def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
         "",
         f"{len(summary['agents'])} agents, {summary['deals']} duplicate deals, "
         f"{summary['seatings_per_deal']} seatings per deal and pair, {summary['games']} games; "
-        f"seed {summary['seed']}; game `{summary['game_string']}`.",
+        f"seed {summary['seed']}.",
+        "",
+        f"Game: `{summary['game_string']}`",
         "",
         "## Ratings",
         "",
