@@ -775,6 +775,8 @@ def summary_markdown(root: str | Path) -> str:
     rows = []
     for path in sorted(Path(root).glob("*/results.json")):
         res = json.loads(path.read_text())
+        if not isinstance(res, dict) or "part1" not in res:
+            continue  # e.g. micro-cfr/results.json
         cfg, p1, p2, p3 = res["config"], res["part1"], res["part2"], res["part3"]
         rules = zwicker.rules(cfg["variant"], **dict(json_options(cfg["options"])))
         n = len(JP.joker_cards(rules))

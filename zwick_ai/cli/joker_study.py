@@ -53,6 +53,8 @@ def cmd_joker_study(args: argparse.Namespace) -> int:
     if args.summary:
         root = Path(args.out) if args.out else DEFAULT_OUT
         text = summary_markdown(root)
+        if (root / "micro-cfr" / "report.md").exists():
+            text += "\n\nPart 4, exact answers on micro variants (CFR+): [micro-cfr/report.md](micro-cfr/report.md)."
         (root / "README.md").write_text(
             "# Joker study: summary\n\nWritten by `zwick joker-study --summary` from every `*/results.json` "
             "below; each study's report has its command, its deal counts and its figures.\n\n" + text + "\n"
