@@ -115,7 +115,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--micro-cfr",
         action="store_true",
-        help="part 4 instead: solve the micro games with CFR+ (is holding the joker optimal?), about 10 minutes",
+        help="part 4 instead: solve the micro games with CFR+ (is holding the joker optimal?), about 4 minutes",
     )
     p.add_argument(
         "--summary", action="store_true", help="write README.md with one table over the studies under --out instead"
