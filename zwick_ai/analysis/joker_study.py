@@ -48,6 +48,7 @@ from zwick_ai import cards as C  # noqa: E402
 from zwick_ai import zwicker  # noqa: E402
 from zwick_ai.agents import joker_policies as JP  # noqa: E402
 from zwick_ai.agents.base import make_agent, registered  # noqa: E402
+from zwick_ai.eval.backends import make_backend  # noqa: E402
 from zwick_ai.eval.match import play_game  # noqa: E402
 from zwick_ai.eval.records import replay, zwicker_game  # noqa: E402
 from zwick_ai.eval.selfplay import hand_seeds  # noqa: E402
@@ -453,39 +454,79 @@ def planned_hands(cfg: StudyConfig) -> int:
     return part1 + part2 + part3
 
 
-def run_study(cfg: StudyConfig, progress: bool = True) -> dict:
-    """Run all three parts; returns every number (JSON-ready)."""
+#: the study's independent tasks (a backend may run them in parallel)
+PARTS = ("part1:greedy", "part1:random", "part2", "part2:strong", "part3")
+
+
+def study_part(task: tuple[StudyConfig, str], progress: Progress | None = None) -> tuple[object, float]:
+    """Run one part of the study (an item of :data:`PARTS`); returns (its result, seconds). Every
+    seed comes from the config, so the result does not depend on where the task runs."""
+    cfg, part = task
+    rules = cfg.rules()
+    seeds = hand_seeds(cfg.seed, cfg.deals)
+    t0 = time.perf_counter()
+    if part.startswith("part1:"):
+        out: object = holding_values(rules, seeds, part.split(":")[1], cfg.seed, progress)
+    elif part == "part2":
+        out = policy_study(rules, seeds, "greedy", seeds[:0], progress)
+    elif part == "part2:strong":
+        out = strong_agent_games(
+            rules, cfg.strong_spec(), hand_seeds(cfg.seed + 1, cfg.strong_deals), progress=progress
+        )
+    elif part == "part3":
+        out = rules_study(rules, seeds, progress)
+    else:
+        raise ValueError(f"unknown study part {part!r}; valid: {', '.join(PARTS)}")
+    return out, time.perf_counter() - t0
+
+
+def run_study(
+    cfg: StudyConfig, progress: bool = True, backend: str = "local", workers: int = 1, address: str | None = None
+) -> dict:
+    """Run all parts; returns every number (JSON-ready). With ``workers`` > 1 (or ``backend="ray"``)
+    the parts run in parallel on :mod:`zwick_ai.eval.backends`; the numbers are the same."""
     rules = cfg.rules()
     strong = cfg.strong_spec()
-    seeds = hand_seeds(cfg.seed, cfg.deals)
-    strong_seeds = hand_seeds(cfg.seed + 1, cfg.strong_deals)
-    bar = tqdm(total=planned_hands(cfg), unit="hand", disable=not progress, desc=cfg.slug())
+    parts = [p for p in PARTS if p != "part2:strong" or (strong != "greedy" and cfg.strong_deals > 0)]
+    tasks = [(cfg, p) for p in parts]
+    done: dict[str, tuple[object, float]] = {}
+    start = time.perf_counter()
+    if backend == "local" and workers == 1:
+        bar = tqdm(total=planned_hands(cfg), unit="hand", disable=not progress, desc=cfg.slug())
 
-    def tick(label: str, n: int) -> None:
-        if label == "part 2 strong agent":
-            bar.set_postfix_str(f"strong agent deal done ({strong})")
-            return
-        bar.set_description(f"{cfg.slug()} {label}")
-        bar.update(n)
+        def tick(label: str, n: int) -> None:
+            if label == "part 2 strong agent":
+                bar.set_postfix_str(f"strong agent deal done ({strong})")
+                return
+            bar.set_description(f"{cfg.slug()} {label}")
+            bar.update(n)
 
-    times = {}
-    t0 = time.perf_counter()
-    part1 = {p: holding_values(rules, seeds, p, cfg.seed, tick) for p in ("greedy", "random")}
-    times["part1"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    part2 = policy_study(rules, seeds, strong, strong_seeds if strong != "greedy" else seeds[:0], tick)
-    times["part2"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    part3 = rules_study(rules, seeds, tick)
-    times["part3"] = time.perf_counter() - t0
-    bar.close()
+        for task in tasks:
+            done[task[1]] = study_part(task, tick)
+        bar.close()
+    else:
+        with make_backend(backend, workers, address) as runner:
+            results = runner.map_unordered(study_part, tasks, chunksize=1)
+            for task, result in tqdm(results, total=len(tasks), unit="part", disable=not progress, desc=cfg.slug()):
+                done[task[1]] = result
+    part2 = done["part2"][0]
+    if "part2:strong" in done:
+        part2["strong"] = done["part2:strong"][0]  # type: ignore[index]
+    times = {
+        "part1": done["part1:greedy"][1] + done["part1:random"][1],
+        "part2": done["part2"][1] + done.get("part2:strong", (None, 0.0))[1],
+        "part3": done["part3"][1],
+    }
     config = asdict(cfg) | {
         "strong": strong,
         "rules": rules.describe(),
         "options": {k: _text(v) for k, v in cfg.options.items()},
         "seconds": times,
+        "wall_seconds": time.perf_counter() - start,
+        "backend": f"{backend} ({workers} worker{'s' if workers != 1 else ''})",
     }
-    return {"config": config, "part1": part1, "part2": part2, "part3": part3}
+    part1 = {p: done[f"part1:{p}"][0] for p in ("greedy", "random")}
+    return {"config": config, "part1": part1, "part2": part2, "part3": done["part3"][0]}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -640,8 +681,9 @@ def report_markdown(res: dict, command: str, figure_names: Sequence[str]) -> str
         "",
         f"Seed {cfg['seed']}; {n} seeded deals per measurement (compiled playouts); strong agent "
         f"`{cfg['strong']}` on {cfg['strong_deals'] if 'strong' in p2 else 0} deals (OpenSpiel). Runtime: part 1 "
-        f"{secs['part1']:.0f} s, part 2 {secs['part2']:.0f} s, part 3 {secs['part3']:.0f} s (one core of a shared "
-        "2-core machine). All intervals are 95% confidence intervals. Numbers: `results.json`.",
+        f"{secs['part1']:.0f} s, part 2 {secs['part2']:.0f} s, part 3 {secs['part3']:.0f} s"
+        + (f" ({cfg['wall_seconds']:.0f} s in all on {cfg['backend']})" if "wall_seconds" in cfg else " (one process)")
+        + " on the shared 2-core machine. All intervals are 95% confidence intervals. Numbers: `results.json`.",
         "",
         "## 1. The value of holding each joker",
         "",
@@ -948,6 +990,7 @@ def json_options(options: dict) -> list[tuple[str, object]]:
 __all__ = [
     "STUDY_POLICIES",
     "STUDY_VARIANTS",
+    "PARTS",
     "StudyConfig",
     "deal_maps",
     "duplicate_margins",
@@ -962,6 +1005,7 @@ __all__ = [
     "rules_effects",
     "run_study",
     "strong_agent_games",
+    "study_part",
     "summary_markdown",
     "swap_joker",
     "write_study",

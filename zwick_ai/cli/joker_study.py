@@ -25,9 +25,10 @@ def command_text(args: argparse.Namespace) -> str:
     words = ["zwick", "joker-study", "--variant", args.variant]
     for name, value in args.option or []:
         words += ["-o", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
-    for flag in ("deals", "seed", "strong", "strong_deals", "out"):
+    for flag in ("deals", "seed", "strong", "strong_deals", "out", "backend", "workers", "address"):
         value = getattr(args, flag)
-        if value is not None and not (flag == "seed" and value == 0) and not (flag == "strong" and value == "auto"):
+        default = {"seed": 0, "strong": "auto", "backend": "local", "workers": 1}.get(flag)
+        if value is not None and value != default:
             words += ["--" + flag.replace("_", "-"), str(value)]
     if args.quick:
         words.append("--quick")
@@ -75,7 +76,9 @@ def cmd_joker_study(args: argparse.Namespace) -> int:
     cfg.rules()  # bad variants and options fail here, before anything runs
     out = Path(args.out) if args.out else DEFAULT_OUT / cfg.slug()
     start = time.perf_counter()
-    res = run_study(cfg, progress=not args.no_progress)
+    res = run_study(
+        cfg, progress=not args.no_progress, backend=args.backend, workers=args.workers, address=args.address
+    )
     res["config"]["total_seconds"] = time.perf_counter() - start
     command = command_text(args)
     files = write_study(res, out, command)
@@ -110,6 +113,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--strong-deals", type=int, default=None, help="OpenSpiel deals of the strong agent (default 20)")
     p.add_argument("--out", default=None, help="output directory (default experiments/results/joker-study/<variant>)")
+    p.add_argument("--backend", default="local", help="where the parts run: local (default) or ray")
+    p.add_argument("--workers", type=int, default=1, help="parallel worker processes for the study's parts (default 1)")
+    p.add_argument("--address", default=None, help="Ray cluster address (ray backend only)")
     p.add_argument("--quick", action="store_true", help=f"small budget: {QUICK_DEALS} deals, 2 strong-agent deals")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(
