@@ -95,9 +95,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Value of holding each joker (joker-swap replays and conditioning), joker policies in "
             "duplicate tournaments and where the strongest agent plays its jokers, and what the joker "
-            "rules do (joker counts, Grupp's table-joker options). Runtime on one core of the shared 2-core "
-            "machine (load about 9, measured): about 7 minutes for dithmarschen and grupp and 15-25 minutes "
-            "for christiansen and grossenwiehe at the defaults; --quick 2-4 minutes, mostly compiling."
+            "rules do (joker counts, Grupp's table-joker options). Runtime at the defaults on the shared 2-core "
+            "machine (load 6-9, measured): in one process about 7 minutes for dithmarschen and grupp and 10-25 "
+            "minutes for christiansen and grossenwiehe; --workers 2 runs the parts in parallel (christiansen: "
+            "226 s instead of 381 s); --quick 2-4 minutes, mostly compiling."
         ),
     )
     p.add_argument("--variant", help="dithmarschen, grossenwiehe, christiansen or grupp")
