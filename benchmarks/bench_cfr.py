@@ -214,12 +214,12 @@ def _plot(results: dict, path: Path) -> None:
 MIN_VISITS_GRID = (1, 10, 100, 300, 1000, 3000)
 
 
-def train_policy(name: str, sampling: str, abstraction: str, seconds: float, path: Path) -> dict:
+def train_policy(name: str, sampling: str, abstraction: str, seconds: float, path: Path, field: str = "self") -> dict:
     """Train MCCFR on ``name`` for ``seconds`` (seed 1), save the policy at ``path``; the run's
     figures, and the compiled chips per deal against random and greedy fields per ``min_visits``
     (greedy fallback; 3,000 random deals per seat, not duplicate) to choose the threshold."""
     game = pyspiel.load_game(name)
-    solver = MCCFRSolver(game, sampling, seed=1, abstraction=abstraction)
+    solver = MCCFRSolver(game, sampling, seed=1, abstraction=abstraction, field=field)
     solver.run(1)  # compile outside the clock
     chunk = 2000 if sampling == "outcome" else 200
     t0 = time.perf_counter()
@@ -231,6 +231,7 @@ def train_policy(name: str, sampling: str, abstraction: str, seconds: float, pat
         "game": name,
         "sampling": sampling,
         "abstraction": abstraction,
+        "field": field,
         "iterations": solver.iteration,
         "train_seconds": trained,
         "infosets": solver.table.num_rows,
@@ -307,9 +308,11 @@ def part_strength(args: argparse.Namespace) -> dict:
     games = [g for g in (ZWIKKEN, ZWICKEN) if args.game in ("all", g.split("(")[0])]
     for name in games:
         path = Path(args.policies) / f"{name.split('(')[0]}_{args.sampling}_{args.abstraction}"
+        if args.field != "self":
+            path = path.with_name(path.name + f"_{args.field}_field")
         res = {}
         if not (args.reuse and path.with_suffix(".json").exists()):
-            res = train_policy(name, args.sampling, args.abstraction, args.train_seconds, path)
+            res = train_policy(name, args.sampling, args.abstraction, args.train_seconds, path, args.field)
         for mv in args.min_visits:
             for fallback in args.fallbacks:
                 spec = f"mccfr:policy={path},fallback={fallback},min_visits={mv}"
@@ -335,6 +338,12 @@ def main() -> None:
     )
     ap.add_argument("--min-visits", type=int, nargs="+", default=[1000], help="strength: agent fallback thresholds")
     ap.add_argument("--fallbacks", nargs="+", default=["greedy"], help="strength: agent fallbacks (uniform, greedy)")
+    ap.add_argument(
+        "--field",
+        choices=["self", "greedy"],
+        default="self",
+        help="strength: self (MCCFR self-play) or greedy (best-response training against a greedy field, not CFR)",
+    )
     ap.add_argument("--reuse", action="store_true", help="strength: play an existing policy instead of training")
     ap.add_argument("--out", default="benchmarks/cfr", help="directory for the CSV, PNG and JSON results")
     ap.add_argument("--policies", default="experiments/results/mccfr", help="strength: where trained policies go")
@@ -352,7 +361,8 @@ def main() -> None:
         report["abstraction"] = part_abstraction(300)
     if args.part in ("strength", "all"):
         report["strength"] = part_strength(args)
-    suffix = f"_{args.game}" if args.part == "strength" else ""
+    tag = f"_{args.game}" + ("" if args.field == "self" else f"_{args.field}_field") + ("_play" if args.reuse else "")
+    suffix = tag if args.part == "strength" else ""
     (out / f"cfr_{args.part}{suffix}.json").write_text(json.dumps(report, indent=1))
 
 

@@ -13,8 +13,8 @@ import zwick_ai.agents  # noqa: F401
 import zwick_ai.games  # noqa: F401
 from zwick_ai import tricks as T
 from zwick_ai.agents import make_agent
-from zwick_ai.agents.cfr import MCCFRSolver, Policy, save_policy, tricks_key
-from zwick_ai.agents.cfr.abstraction import BUCKETS, NONE, SUITS, decision, suit_labels, suit_symmetric
+from zwick_ai.agents.cfr import MCCFRSolver, Policy, load_checkpoint, save_checkpoint, save_policy, tricks_key
+from zwick_ai.agents.cfr.abstraction import BUCKETS, SUITS, decision, suit_labels, suit_symmetric
 from zwick_ai.agents.cfr.core import R_VIS
 from zwick_ai.eval.match import play_game
 from zwick_ai.tricks import layout as TL
@@ -228,3 +228,23 @@ def test_compiled_evaluation_with_greedy_fallback_equals_greedy_on_an_empty_tabl
     assert used == 0.0 and v1 == v2
     v3, _ = empty.value_vs("greedy", 200, seed=4, fallback="uniform")
     assert v3 != v1
+
+
+# ---- best-response training against a greedy field (not CFR) ----------------------------------------
+def test_greedy_field_training_beats_greedy_in_its_seat(tmp_path):
+    """Against a greedy field, the trained seat does at least as well as greedy itself in that seat
+    (it learns a best response in the abstract game); the field is kept in checkpoints and policies."""
+    game = pyspiel.load_game(SMALL_ZWIKKEN)
+    with pytest.raises(ValueError, match="valid: self, greedy"):
+        MCCFRSolver(game, "external", field="random")
+    solver = MCCFRSolver(game, "external", seed=3, abstraction="buckets", field="greedy")
+    solver.run(3000)
+    trained, used = solver.value_vs("greedy", 3000, seed=8, fallback="greedy")
+    greedy, _ = MCCFRSolver(game, "external", abstraction="buckets").value_vs("greedy", 3000, seed=8, fallback="greedy")
+    assert used > 0.9 and trained > greedy + 0.02
+    save_checkpoint(solver, tmp_path / "ck", seed=3)
+    again, meta = load_checkpoint(tmp_path / "ck")
+    assert meta["field"] == "greedy" and again.field == "greedy"
+    again.run(10)
+    solver.run(10)
+    assert np.array_equal(again.table.avg[: again.table.num_edges], solver.table.avg[: solver.table.num_edges])

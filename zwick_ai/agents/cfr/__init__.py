@@ -4,11 +4,14 @@
 * :mod:`~zwick_ai.agents.cfr.exact`: CFR, CFR+, DCFR and ``nash_conv`` on those arrays in numba;
 * :mod:`~zwick_ai.agents.cfr.mccfr`: external- and outcome-sampling MCCFR inside numba, on the
   trick engines (full Zwikken/Zwicken) or on extracted trees (Zwicker micro variants);
+* :mod:`~zwick_ai.agents.cfr.abstraction`: the trick games' information abstractions (lossless
+  ``suits`` isomorphism, lossy ``buckets``) for the compiled MCCFR;
 * :mod:`~zwick_ai.agents.cfr.checkpoint`: checkpoints and policy files;
 * :mod:`~zwick_ai.agents.cfr.train`: training runs (``zwick train``);
 * :mod:`~zwick_ai.agents.cfr.agent`: the ``mccfr`` and ``cfr`` agents playing policy files.
 """
 
+from zwick_ai.agents.cfr.abstraction import TRICK_ABSTRACTIONS, decision
 from zwick_ai.agents.cfr.agent import CFRAgent, MCCFRAgent, PolicyAgent, load_policy
 from zwick_ai.agents.cfr.checkpoint import Policy, load_checkpoint, save_checkpoint, save_policy
 from zwick_ai.agents.cfr.exact import ExactSolver, nash_conv
@@ -25,7 +28,9 @@ __all__ = [
     "MCCFRSolver",
     "Policy",
     "PolicyAgent",
+    "TRICK_ABSTRACTIONS",
     "TrainResult",
+    "decision",
     "extract",
     "infoset_key",
     "load_checkpoint",

@@ -112,6 +112,7 @@ def save_checkpoint(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: i
             "rng_state": str(int(solver.rng[0])),
             "key_scheme": solver.key_scheme,
             "backend": solver.backend,
+            "field": solver.field,
         }
         arrays = solver.table.arrays()
     _write(_stem(path), "checkpoint", meta, arrays)
@@ -146,7 +147,12 @@ def load_checkpoint(
     if meta["variant"] not in SAMPLINGS:
         raise ValueError(f"{where}: unknown sampling {meta['variant']!r}; valid: {', '.join(SAMPLINGS)}")
     solver = MCCFRSolver(
-        g, meta["variant"], int(meta["seed"]), meta["abstraction"], backend=meta.get("backend", "auto")
+        g,
+        meta["variant"],
+        int(meta["seed"]),
+        meta["abstraction"],
+        backend=meta.get("backend", "auto"),
+        field=meta.get("field", "self"),
     )
     table = Table.from_arrays(arrays["rows"], arrays["acts"], arrays["regret"], arrays["avg"])
     if not solver.tricks and table.num_rows != solver.table.num_rows:
@@ -182,7 +188,13 @@ def save_policy(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: int =
         probs = np.empty(t.num_edges)
         normalise_all(t.avg, off, n, probs)
         scheme = solver.key_scheme
-        meta = {"game": str(solver.game), "method": "mccfr", "variant": solver.sampling, "seed": solver.seed}
+        meta = {
+            "game": str(solver.game),
+            "method": "mccfr",
+            "variant": solver.sampling,
+            "seed": solver.seed,
+            "field": solver.field,
+        }
     order = np.argsort(keys, kind="stable")
     ns = np.asarray(n, np.int64)[order]
     edge = np.repeat(np.asarray(off, np.int64)[order] - (np.cumsum(ns) - ns), ns) + np.arange(

@@ -61,6 +61,8 @@ from zwick_ai.tricks import kernels as TK
 from zwick_ai.tricks import layout as TL
 
 SAMPLINGS = ("external", "outcome")
+FIELDS = ("self", "greedy")  # greedy: best-response training against a greedy field, NOT CFR
+_GREEDY_FIELD = 1
 BACKENDS = ("auto", "engine", "tree")  # auto: the engine for the trick games, the tree otherwise
 EXPLORATION = 0.6  # OpenSpiel's outcome-sampling default
 _ES, _OS = 0, 1
@@ -76,9 +78,10 @@ def _chance_step(s, cfg, ids, probs, rng):
 
 
 @njit(cache=True)
-def _tricks_advance(s, cfg, abst, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, d):
+def _tricks_advance(s, cfg, abst, field, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, d):
     """External sampling between the traverser's decisions: play chance and the other players'
-    sampled actions in place until the traverser moves (returns its row) or the deal ends (-1)."""
+    sampled actions (greedy actions with the greedy ``field``) in place until the traverser moves
+    (returns its row) or the deal ends (-1)."""
     mask, ids, probs, legal, pol, vals = bufs
     while True:
         cur = s[TL.S_CUR]
@@ -86,6 +89,9 @@ def _tricks_advance(s, cfg, abst, who, n_players, keys, rowof, rows, acts, regre
             return -1
         if cur == TL.CHANCE:
             _chance_step(s, cfg, ids, probs, rng)
+            continue
+        if field == _GREEDY_FIELD and cur != who:
+            TK.apply_action(s, cfg, greedy_action(s, cfg))
             continue
         key, n = decision(s, cfg, cur, abst, mask, legal[d])
         r = lookup_or_add(keys, rowof, rows, acts, meta, key, cur, legal[d], n)
@@ -102,22 +108,31 @@ def _tricks_advance(s, cfg, abst, who, n_players, keys, rowof, rows, acts, regre
 
 
 @njit(cache=True)
-def _tricks_es(stack, cfg, abst, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs):
+def _tricks_es(stack, cfg, abst, field, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs):
     """One external-sampling traversal for ``who`` from ``stack[0]`` (an explicit depth-first
     stack: frame ``f`` is a traverser decision whose state is ``stack[f]``; the state being played
-    is ``stack[frames]``). Returns ``who``'s value."""
+    is ``stack[frames]``). Returns ``who``'s value. With the greedy field nobody else has a table
+    strategy to average, so the traverser's own average is accumulated at its decisions, weighted
+    by its own reach (``my[f]``: every action of a traverser decision is walked)."""
     mask, ids, probs, legal, pol, vals = bufs
     frames = 0
     nxt = np.zeros(stack.shape[0], np.int64)
     row = np.zeros(stack.shape[0], np.int64)
+    my = np.ones(stack.shape[0] + 1)
     while True:
         s = stack[frames]
-        r = _tricks_advance(s, cfg, abst, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, frames)
+        r = _tricks_advance(
+            s, cfg, abst, field, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, frames
+        )
         if r >= 0:  # a traverser decision: open a frame and play its first action
             f = frames
             row[f] = r
             regret_matching(regret, rows[r, R_OFF], rows[r, R_N], pol[f])
+            if field == _GREEDY_FIELD:
+                for i in range(rows[r, R_N]):
+                    avg[rows[r, R_OFF] + i] += my[f] * pol[f, i]
             nxt[f] = 0
+            my[f + 1] = my[f] * pol[f, 0]
             stack[f + 1, :] = stack[f]
             TK.apply_action(stack[f + 1], cfg, legal[f, 0])
             frames = f + 1
@@ -131,6 +146,7 @@ def _tricks_es(stack, cfg, abst, who, n_players, keys, rowof, rows, acts, regret
             vals[f, nxt[f]] = v
             nxt[f] += 1
             if nxt[f] < n:
+                my[f + 1] = my[f] * pol[f, nxt[f]]
                 stack[f + 1, :] = stack[f]
                 TK.apply_action(stack[f + 1], cfg, legal[f, nxt[f]])
                 break
@@ -182,9 +198,10 @@ def _os_step(cur, who, k, off, n, regret, pol, sp, path, reach, rng):
 
 
 @njit(cache=True)
-def _tricks_os(s, cfg, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, path, reach):
+def _tricks_os(s, cfg, abst, field, who, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, path, reach):
     """One outcome-sampling episode for ``who`` from ``s`` (changed in place); chance
-    probabilities cancel in the opponents' and the sampling reach, so they are left out of both."""
+    probabilities cancel in the opponents' and the sampling reach, so they are left out of both
+    (so do the greedy field's actions: probability 1 in both)."""
     mask, ids, probs, legal, pol, sp = bufs
     k = 0
     reach[0, 0] = reach[0, 1] = reach[0, 2] = 1.0
@@ -194,6 +211,9 @@ def _tricks_os(s, cfg, abst, who, keys, rowof, rows, acts, regret, avg, meta, rn
             break
         if cur == TL.CHANCE:
             _chance_step(s, cfg, ids, probs, rng)
+            continue
+        if field == _GREEDY_FIELD and cur != who:
+            TK.apply_action(s, cfg, greedy_action(s, cfg))
             continue
         key, n = decision(s, cfg, cur, abst, mask, legal[k])
         r = lookup_or_add(keys, rowof, rows, acts, meta, key, cur, legal[k], n)
@@ -217,7 +237,7 @@ def _buffers(depth: int, width: int) -> tuple:
 
 @njit(cache=True)
 def _run_tricks(
-    cfg, abst, sampling, count, margin_rows, margin_edges, keys, rowof, rows, acts, regret, avg, meta, rng, bufs
+    cfg, abst, field, sampling, count, margin_rows, margin_edges, keys, rowof, rows, acts, regret, avg, meta, rng, bufs
 ):
     """Up to ``count`` iterations (one traversal per player each); stops early when the table has
     less room than the margins (the caller grows it). Returns the iterations done."""
@@ -231,9 +251,13 @@ def _run_tricks(
         for who in range(n_players):
             stack[0, :] = TK.new_state(cfg)
             if sampling == _ES:
-                _tricks_es(stack, cfg, abst, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs)
+                _tricks_es(
+                    stack, cfg, abst, field, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs
+                )
             else:
-                _tricks_os(stack[0], cfg, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, path, reach)
+                _tricks_os(
+                    stack[0], cfg, abst, field, who, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, path, reach
+                )
     return count
 
 
@@ -454,7 +478,13 @@ class MCCFRSolver:
     computes exactly the same table as the engine backend (the tests check this), which
     cross-checks the compiled engine traversal. ``abstraction``: on the engine backend one of
     :data:`~zwick_ai.agents.cfr.abstraction.TRICK_ABSTRACTIONS` (``none``, lossless ``suits``,
-    lossy ``buckets``); on the tree backend ``none`` or ``observation``."""
+    lossy ``buckets``); on the tree backend ``none`` or ``observation``.
+
+    ``field="greedy"`` (trick games) is **not CFR**: the other seats play the fixed greedy
+    heuristic (:func:`~zwick_ai.agents.tricks_greedy.greedy_action`) instead of their regret-matching
+    strategies, so each traversal is a regret-minimising update of one seat against a greedy
+    field: the average strategy approaches a best response to greedy opponents in the abstract
+    game ("best-response training against a greedy field"), not an equilibrium."""
 
     def __init__(
         self,
@@ -464,9 +494,12 @@ class MCCFRSolver:
         abstraction: str = "none",
         max_nodes: int = 2_000_000,
         backend: str = "auto",
+        field: str = "self",
     ):
         if sampling not in SAMPLINGS:
             raise ValueError(f"unknown MCCFR sampling {sampling!r}; valid: {', '.join(SAMPLINGS)}")
+        if field not in FIELDS:
+            raise ValueError(f"unknown MCCFR field {field!r}; valid: {', '.join(FIELDS)}")
         if backend not in BACKENDS:
             raise ValueError(f"unknown MCCFR backend {backend!r}; valid: {', '.join(BACKENDS)}")
         self.game = game
@@ -489,6 +522,9 @@ class MCCFRSolver:
             raise ValueError(f"the {abstraction} abstraction is for the trick games on the engine backend")
         self.abstraction = abstraction
         self._abst = abstraction_id(abstraction) if self.tricks else 0
+        if field != "self" and not self.tricks:
+            raise ValueError("the greedy field is for the trick games on the engine backend")
+        self.field = field
         self.tree: GameTree | None = None
         if self.tricks:
             self.cfg = game.rules.cfg
@@ -523,6 +559,7 @@ class MCCFRSolver:
                 done = _run_tricks(
                     self.cfg,
                     self._abst,
+                    FIELDS.index(self.field),
                     samp,
                     left,
                     margin,
