@@ -137,3 +137,13 @@ def test_duplicate_deal_is_the_same_for_every_seating():
 def test_agent_is_abstract():
     with pytest.raises(TypeError):
         Agent(pyspiel.load_game("zwikken"))  # type: ignore[abstract]
+
+
+def test_zwick_agents_lists_every_registered_agent(capsys):
+    from zwick_ai.agents import registered
+    from zwick_ai.cli import main
+
+    assert main(["agents"]) == 0
+    out = capsys.readouterr().out
+    for info in registered():
+        assert f"| `{info.name}` |" in out

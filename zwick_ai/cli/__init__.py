@@ -23,7 +23,7 @@ EPILOG = """examples:
 """
 
 #: modules of ``zwick_ai.cli`` with a ``register(subparsers)`` function, in help order
-COMMANDS = ["tournament", "run", "zwicker_cmds", "play", "replay", "joker_study", "train"]
+COMMANDS = ["tournament", "run", "agents_cmd", "zwicker_cmds", "play", "replay", "joker_study", "train"]
 
 
 def build_parser() -> argparse.ArgumentParser:
