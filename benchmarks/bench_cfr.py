@@ -14,13 +14,20 @@ Parts (``--part``, default all):
   2-player Zwicker micro variant and a reduced-pack 3-player Zwikken; CSV + PNG in ``--out``.
 * ``abstraction``: CFR+ with and without the ``observation`` information abstraction on a Zwicker
   micro game with two-card hands: information sets and ``nash_conv`` in the real game.
-* ``strength``: outcome-sampling MCCFR trained for ``--train-seconds`` on zwikken parlett 3p and zwicken 4p, then
-  played with ``eval.match.play_game`` against random and greedy opponents: our agent at each
-  seat in turn on the same deals (duplicate deals, seats rotated), chips per deal with 95% CI,
-  with the uniform and the greedy fallback for unseen information sets; the difference to the
-  opponents' own agent in the same seats on the same deals is the paired gain.
+* ``strength``: MCCFR (``--sampling``, default external) with a trick-game information abstraction
+  (``--abstraction``, default ``buckets``) trained for ``--train-seconds`` (or ``--iterations``) on
+  zwikken parlett 3p and zwicken 4p (``--game``), seed 1, policy saved under ``--policies``; then
+  the compiled chips per deal against random and greedy fields for several ``min_visits``
+  thresholds (to choose one), and the ``mccfr`` agent played with ``eval.match.play_game`` against
+  random and greedy opponents: at each seat in turn on the same deals (duplicate deals 1000..,
+  seats rotated), chips per deal with 95% CI; the difference to the opponents' own agent in the
+  same seats on the same deals is the paired gain. ``--reuse`` plays an existing policy;
+  ``--field greedy`` trains against a greedy field instead of self-play (best-response
+  training, not CFR).
 
-Usage: ``python benchmarks/bench_cfr.py [--part speed|exact|convergence|abstraction|strength] [--seconds S]``
+Usage: ``python benchmarks/bench_cfr.py [--part speed|exact|convergence|abstraction|strength] [--seconds S]``;
+strength, e.g. ``--part strength --game zwikken --train-seconds 600 --deals 0`` then
+``--part strength --game zwikken --reuse --deals 1000 --min-visits 0 3000``.
 """
 
 from __future__ import annotations
@@ -214,8 +221,11 @@ def _plot(results: dict, path: Path) -> None:
 MIN_VISITS_GRID = (1, 10, 100, 300, 1000, 3000)
 
 
-def train_policy(name: str, sampling: str, abstraction: str, seconds: float, path: Path, field: str = "self") -> dict:
-    """Train MCCFR on ``name`` for ``seconds`` (seed 1), save the policy at ``path``; the run's
+def train_policy(
+    name: str, sampling: str, abstraction: str, seconds: float, path: Path, field: str = "self", iterations: int = 0
+) -> dict:
+    """Train MCCFR on ``name`` for ``seconds`` (or exactly ``iterations``; seed 1: then the policy is
+    reproducible bit for bit), save the policy at ``path``; the run's
     figures, and the compiled chips per deal against random and greedy fields per ``min_visits``
     (greedy fallback; 3,000 random deals per seat, not duplicate) to choose the threshold."""
     game = pyspiel.load_game(name)
@@ -223,8 +233,8 @@ def train_policy(name: str, sampling: str, abstraction: str, seconds: float, pat
     solver.run(1)  # compile outside the clock
     chunk = 2000 if sampling == "outcome" else 200
     t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        solver.run(chunk)
+    while (solver.iteration < iterations) if iterations else (time.perf_counter() - t0 < seconds):
+        solver.run(min(chunk, iterations - solver.iteration) if iterations else chunk)
     trained = time.perf_counter() - t0
     save_policy(solver, path, seed=1)
     res = {
@@ -312,7 +322,9 @@ def part_strength(args: argparse.Namespace) -> dict:
             path = path.with_name(path.name + f"_{args.field}_field")
         res = {}
         if not (args.reuse and path.with_suffix(".json").exists()):
-            res = train_policy(name, args.sampling, args.abstraction, args.train_seconds, path, args.field)
+            res = train_policy(
+                name, args.sampling, args.abstraction, args.train_seconds, path, args.field, args.iterations
+            )
         for mv in args.min_visits:
             for fallback in args.fallbacks:
                 spec = f"mccfr:policy={path},fallback={fallback},min_visits={mv}"
@@ -330,6 +342,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0, help="speed: seconds per solver")
     ap.add_argument("--scale", type=float, default=1.0, help="convergence: scales the iteration counts")
     ap.add_argument("--train-seconds", type=float, default=120.0, help="strength: training time per game")
+    ap.add_argument("--iterations", type=int, default=0, help="strength: train exactly this many iterations instead")
     ap.add_argument("--deals", type=int, default=300, help="strength: duplicate deals per opponent (0: none)")
     ap.add_argument("--game", choices=["all", "zwikken", "zwicken"], default="all", help="strength: which game")
     ap.add_argument("--sampling", choices=["external", "outcome"], default="external", help="strength: MCCFR")
