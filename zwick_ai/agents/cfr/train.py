@@ -78,7 +78,10 @@ def train(
     """Train ``method`` (``cfr``: exact CFR on the extracted tree, ``variant`` cfr, cfr+ [default]
     or dcfr; ``mccfr``: ``variant`` outcome [default] or external sampling) on ``game`` (a game
     string) for ``iterations`` iterations in total. Evaluates every ``eval_every`` iterations
-    (0: at the end only). ``progress(done, total, metric, value)`` is called after every chunk."""
+    (0: at the end only). ``progress(done, total, metric, value)`` is called after every chunk.
+    ``abstraction``: ``none``/``observation`` (tree games) or ``none``/``suits``/``buckets`` (MCCFR
+    on the trick games, :mod:`~zwick_ai.agents.cfr.abstraction`); recorded in the checkpoint and
+    the policy file (``key_scheme``), which the ``mccfr`` agent then uses."""
     if method not in TRAIN_METHODS:
         raise ValueError(f"unknown training method {method!r}; valid: {', '.join(TRAIN_METHODS)}")
     valid = METHODS if method == "cfr" else SAMPLINGS
