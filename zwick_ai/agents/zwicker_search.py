@@ -5,11 +5,12 @@ whole engine moves. Every iteration
 
 1. *determinizes*: draws a whole world (the other hands and the stock order) uniformly from those
    consistent with the searching player's information, by the exact rejection sampler of
-   :func:`zwick_ai.games.zwicker_actions.resample_k` (its stage-start state, constraints and
-   pre-filter are prepared once per decision; each draw is a uniform permutation of the hidden
-   cards accepted when the current stage replays identically). If ``tries`` draws in a row are
-   rejected, that iteration takes its world from a Markov chain of card swaps that keeps only
-   consistent deals (the resampler's own fallback, started once from the true deal, one sweep of
+   :func:`zwick_ai.games.zwicker_actions.resample_k` (its setup, ``resample_setup``: stage-start
+   state, constraints and pre-filter, is prepared once per decision; each draw of
+   ``resample_draw`` is a uniform permutation of the hidden cards accepted when the current stage
+   replays identically). If ``tries`` draws in a row are rejected, that iteration takes its world
+   from the Markov chain of card swaps that keeps only consistent deals (the resampler's own
+   fallback ``resample_chain``, started once from the true deal, one sweep of
    ``total hidden cards`` proposed swaps per world). Once that happened in a decision (positions
    with many Magger answers and owned builds can accept one draw in thousands), later iterations
    try only ``TRIES_AFTER`` draws before using the chain;
@@ -71,19 +72,13 @@ from zwick_ai.zwicker.layout import (
     M_OWNER,
     M_TARGET,
     M_VALUE,
-    MAX_HAND,
     NC,
     R_NSIDES,
     R_PLAYERS,
     R_SIDE_OF,
-    S_HAND_N,
-    S_HANDS,
     S_NEXT,
     S_NUNITS,
     S_PHASE,
-    S_STOCK,
-    S_STOCK_LEN,
-    S_STOCK_TOP,
     S_TO_MOVE,
     S_UNITS,
 )
@@ -116,92 +111,21 @@ MT_SIZE = 4
 # Determinization
 # ------------------------------------------------------------------------------------------------
 @njit(cache=True)
-def det_setup(G, a, p, W):
-    """What stays fixed while worlds are drawn for player ``p`` (to move, no partial move) from the
-    OpenSpiel state array ``a``: (hidden seats, cards each, the true hidden cards, first ply of the
-    stage, the stage-start state, constraints, and the constraints' later-card offsets and cards).
-    The same preparation as :func:`~zwick_ai.games.zwicker_actions.resample_k`."""
-    R = G[: ZA.RULES_SIZE]
-    S = a[: ZA.SS]
-    players = R[R_PLAYERS]
-    nh = 0
-    for q in range(players):
-        if q != p and S[S_HAND_N + q] > 0:
-            nh += 1
-    hidden = np.empty(nh, np.int64)
-    need = np.empty(nh, np.int64)
-    h = 0
-    for q in range(players):
-        if q != p and S[S_HAND_N + q] > 0:
-            hidden[h] = q
-            need[h] = S[S_HAND_N + q]
-            h += 1
-    nstock = S[S_STOCK_LEN] - S[S_STOCK_TOP]
-    truth = np.empty(need.sum() + nstock, np.int64)
-    k = 0
-    for h in range(nh):
-        q = hidden[h]
-        for i in range(S[S_HAND_N + q]):
-            truth[k] = S[S_HANDS + q * MAX_HAND + i]
-            k += 1
-    for pos in range(S[S_STOCK_TOP], S[S_STOCK_LEN]):
-        truth[k] = S[S_STOCK + pos]
-        k += 1
-    t0 = ZA._stage_start(a)
-    S0 = ZA._stage_start_state(R, a, t0, W)
-    cons = ZA._constraints(R, a, S0, t0, W)
-    later, flat = ZA._later_cards(a, cons)
-    return hidden, need, truth, t0, S0, cons, later, flat
-
-
-@njit(cache=True)
-def det_draw(G, a, p, hidden, need, t0, S0, cons, later, flat, cards, chain, tries, meta, W):
+def det_draw(G, a, p, det, cards, chain, tries, meta, W):
     """One world for player ``p``: an engine state equal to the real one except for the hidden
-    cards. ``cards`` is permuted in place (exact rejection sampling, at most ``tries`` draws);
-    when every draw is rejected, ``chain`` (a consistent assignment) takes one sweep of swaps
-    and gives the world."""
-    R = G[: ZA.RULES_SIZE]
-    CD = G[ZA.GB_CD : ZA.GB_CD + ZA.CODEC_SIZE]
-    total = cards.shape[0]
-    buf = np.empty(NC + 8, np.int64)
-    choice = np.empty(64, np.int64)
-    S0w = S0.copy()
-    for _ in range(tries):
-        meta[MT_DRAWS] += 1
-        for i in range(total - 1, 0, -1):
-            j = np.random.randint(i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
-        if not ZA._prefilter(R, cons, later, flat, cards, hidden, need, -1, -1, buf, choice):
-            continue
-        ZA._world(R, a, S0, S0w, p, -1, -1, t0, cards, hidden, need)
-        Sw = ZA._replay_ok(R, a, CD, S0w, t0, W)
-        if Sw.shape[0] > 0:
-            return Sw
+    cards. ``det`` comes from :func:`~zwick_ai.games.zwicker_actions.resample_setup`; ``cards`` is
+    permuted in place (exact rejection sampling, at most ``tries`` draws); when every draw is
+    rejected, ``chain`` (a consistent assignment) takes one sweep of swaps and gives the world."""
+    draws, Sw = ZA.resample_draw(G, a, p, det, cards, tries, W)
+    meta[MT_DRAWS] += draws
+    if Sw.shape[0] > 0:
+        return Sw
     meta[MT_CHAIN] += 1
-    nh = hidden.shape[0]
-    slot = np.empty(total, np.int64)
-    k = 0
-    for h in range(nh):
-        for _ in range(need[h]):
-            slot[k] = h
-            k += 1
-    while k < total:
-        slot[k] = nh
-        k += 1
-    for _ in range(total if total > 1 else 0):
-        i = np.random.randint(total)
-        j = np.random.randint(total)
-        if slot[i] == slot[j] and slot[i] < nh:
-            continue
-        chain[i], chain[j] = chain[j], chain[i]
-        ok = ZA._prefilter(R, cons, later, flat, chain, hidden, need, -1, -1, buf, choice)
-        if ok:
-            ZA._world(R, a, S0, S0w, p, -1, -1, t0, chain, hidden, need)
-            ok = ZA._replay_ok(R, a, CD, S0w, t0, W).shape[0] > 0
-        if not ok:
-            chain[i], chain[j] = chain[j], chain[i]
-    ZA._world(R, a, S0, S0w, p, -1, -1, t0, chain, hidden, need)
-    return ZA._replay_ok(R, a, CD, S0w, t0, W)
+    ZA.resample_chain(G, a, p, det, chain, chain.shape[0], W)
+    return ZA.resample_world(G, a, p, det, chain, det[6].copy(), W)
+
+
+_draw_world = det_draw  # the name the tests use
 
 
 # ------------------------------------------------------------------------------------------------
@@ -320,10 +244,9 @@ def side_rewards(R, S, win_loss, total):
 def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, cards, chain, W):
     """Run ``iters`` iterations on ``tree`` for player ``p`` of OpenSpiel state array ``a``.
     ``world``: a fixed engine state to search (PIMC), or an empty array to determinize every
-    iteration (ISMCTS) with ``det`` (from :func:`det_setup`)."""
+    iteration (ISMCTS) with ``det`` (from :func:`~zwick_ai.games.zwicker_actions.resample_setup`)."""
     R = G[: ZA.RULES_SIZE]
     NKEY, NV, NA, NQ, H, meta = tree
-    hidden, need, truth, t0, S0, cons, later, flat = det
     cap = NV.shape[0]
     players = R[R_PLAYERS]
     policies = np.full(players, policy, np.int64)
@@ -339,7 +262,7 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
             S = world.copy()
         else:
             k = tries if meta[MT_CHAIN] == 0 else min(tries, TRIES_AFTER)
-            S = det_draw(G, a, p, hidden, need, t0, S0, cons, later, flat, cards, chain, k, meta, W)
+            S = det_draw(G, a, p, det, cards, chain, k, meta, W)
         node = 0
         depth = 0
         path[0] = 0
@@ -441,7 +364,7 @@ class _Setup:
         self.total = float(state.rules.card_total)
         self.rows = state.candidate_rows()
         self.real = self.a[: ZA.SS]
-        self.det = det_setup(self.G, self.a, self.p, self.W)
+        self.det = ZA.resample_setup(self.G, self.a, self.p, self.W)
         self.cards = self.det[2].copy()
         self.chain = self.det[2].copy()
         self.seed = int(rng.integers(2**31))
@@ -471,12 +394,6 @@ class _Setup:
 @njit(cache=True)
 def _seed(seed):
     np.random.seed(seed)
-
-
-@njit(cache=True)
-def _draw_world(G, a, p, det, cards, chain, tries, meta, W):
-    hidden, need, truth, t0, S0, cons, later, flat = det
-    return det_draw(G, a, p, hidden, need, t0, S0, cons, later, flat, cards, chain, tries, meta, W)
 
 
 def ismcts_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.Generator) -> list[int]:
@@ -544,4 +461,4 @@ def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, tie: np.nda
     return convert.move_actions(state, rows[int(order[-1])])
 
 
-__all__ = ["det_draw", "det_setup", "ismcts_decision", "pimc_decision", "root_stats", "search"]
+__all__ = ["det_draw", "ismcts_decision", "pimc_decision", "root_stats", "search"]

@@ -1435,16 +1435,19 @@ def _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, b
 
 
 @njit(cache=True)
-def resample_k(G, a, p, seed, max_tries, mcmc_steps, W):
-    """Draw the hidden cards for player ``p``. Returns (status, hidden seats, cards): status 1 =
-    exact rejection sample, 2 = Markov-chain fallback; ``cards`` lists each hidden seat's current
-    hand (``need`` cards each, the pinned card excluded) and then the stock positions in order.
+def resample_setup(G, a, p, W):
+    """What stays fixed while worlds are drawn for player ``p`` from the state array ``a``: the
+    tuple ``(hidden, need, truth, pinned, pinned_seat, t0, S0, cons, later, flat)`` that
+    :func:`resample_draw` and :func:`resample_chain` take.
 
-    A draw is a uniform permutation of the hidden cards into the slots. It is accepted when the
-    current stage replays identically (:func:`_replay_ok`); the necessary conditions of
-    :func:`_constraints` are tested first because they are cheap. Accepting exactly the
-    consistent draws makes this exact rejection sampling."""
-    np.random.seed(seed)
+    - ``hidden``: the other seats holding cards; ``need``: the cards each of them gets;
+    - ``truth``: the true hidden cards in slot order (each hidden seat's hand, then the stock
+      positions in order), a consistent assignment to start the Markov chain from;
+    - ``pinned``, ``pinned_seat``: the card the mover already chose in a partial move (it stays
+      with the mover and is not drawn) and the mover, or -1, -1;
+    - ``t0``: the first ply of the current stage; ``S0``: the engine state at that ply;
+    - ``cons``: the cheap necessary conditions of :func:`_constraints`; ``later``, ``flat``: the
+      cards each constrained seat played later in the stage (:func:`_later_cards`)."""
     R = G[:RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     S = a[:SS]
@@ -1471,10 +1474,8 @@ def resample_k(G, a, p, seed, max_tries, mcmc_steps, W):
             hidden[h] = q
             need[h] = S[S_HAND_N + q] - (1 if q == pinned_seat else 0)
             h += 1
-    # The true hidden cards, in slot order (hands, then stock positions).
     nstock = S[S_STOCK_LEN] - S[S_STOCK_TOP]
-    total = need.sum() + nstock
-    truth = np.empty(total, np.int64)
+    truth = np.empty(need.sum() + nstock, np.int64)
     k = 0
     for h in range(nh):
         q = hidden[h]
@@ -1490,21 +1491,63 @@ def resample_k(G, a, p, seed, max_tries, mcmc_steps, W):
     S0 = _stage_start_state(R, a, t0, W)
     cons = _constraints(R, a, S0, t0, W)
     later, flat = _later_cards(a, cons)
+    return hidden, need, truth, pinned, pinned_seat, t0, S0, cons, later, flat
+
+
+@njit(cache=True)
+def _setup_ok(R, setup, cards, buf, choice):
+    """True when the slot assignment ``cards`` passes the cheap constraints of ``setup``."""
+    hidden, need, _, pinned, pinned_seat, _, _, cons, later, flat = setup
+    return _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, buf, choice)
+
+
+@njit(cache=True)
+def resample_world(G, a, p, setup, cards, S0w, W):
+    """The current engine state of the world whose hidden slots hold ``cards`` (``setup`` from
+    :func:`resample_setup`; ``S0w`` is scratch of the stage-start state's size), or an empty
+    array when the current stage does not replay identically in it (:func:`_replay_ok`)."""
+    R = G[:RULES_SIZE]
+    CD = G[GB_CD : GB_CD + CODEC_SIZE]
+    hidden, need, _, pinned, pinned_seat, t0, S0, _, _, _ = setup
+    _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need)
+    return _replay_ok(R, a, CD, S0w, t0, W)
+
+
+@njit(cache=True)
+def resample_draw(G, a, p, setup, cards, tries, W):
+    """Exact rejection sampling: permute ``cards`` (in place, each draw a uniform permutation of
+    the hidden cards into the slots) until the current stage replays identically, at most
+    ``tries`` times. Returns (draws made, the accepted world's engine state or an empty array).
+    The necessary conditions of :func:`_constraints` are tested first because they are cheap."""
+    R = G[:RULES_SIZE]
+    total = cards.shape[0]
     buf = np.empty(NC + 8, np.int64)
     choice = np.empty(64, np.int64)
-    S0w = S0.copy()
-    cards = truth.copy()
-    for _ in range(max_tries):
+    S0w = setup[6].copy()
+    for n in range(tries):
         for i in range(total - 1, 0, -1):
             j = np.random.randint(i + 1)
             cards[i], cards[j] = cards[j], cards[i]
-        if not _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, buf, choice):
+        if not _setup_ok(R, setup, cards, buf, choice):
             continue
-        _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need)
-        if _replay_ok(R, a, CD, S0w, t0, W).shape[0] > 0:
-            return 1, hidden, cards
-    # Fallback: a Markov chain of swaps between slots from the true (consistent) deal.
-    cards = truth.copy()
+        Sw = resample_world(G, a, p, setup, cards, S0w, W)
+        if Sw.shape[0] > 0:
+            return n + 1, Sw
+    return tries, S0w[:0]
+
+
+@njit(cache=True)
+def resample_chain(G, a, p, setup, cards, steps, W):
+    """``steps`` proposed swaps of a Markov chain on consistent slot assignments: ``cards`` (in
+    place, consistent on entry) swaps two slots of different seats (or two stock positions) and
+    keeps the swap only when the world stays consistent."""
+    R = G[:RULES_SIZE]
+    need = setup[1]
+    nh = need.shape[0]
+    total = cards.shape[0]
+    buf = np.empty(NC + 8, np.int64)
+    choice = np.empty(64, np.int64)
+    S0w = setup[6].copy()
     slot = np.empty(total, np.int64)
     k = 0
     for h in range(nh):
@@ -1515,16 +1558,32 @@ def resample_k(G, a, p, seed, max_tries, mcmc_steps, W):
         slot[k] = nh
         k += 1
     if total > 1:
-        for _ in range(mcmc_steps):
+        for _ in range(steps):
             i = np.random.randint(total)
             j = np.random.randint(total)
             if slot[i] == slot[j] and slot[i] < nh:
                 continue
             cards[i], cards[j] = cards[j], cards[i]
-            ok = _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, buf, choice)
+            ok = _setup_ok(R, setup, cards, buf, choice)
             if ok:
-                _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need)
-                ok = _replay_ok(R, a, CD, S0w, t0, W).shape[0] > 0
+                ok = resample_world(G, a, p, setup, cards, S0w, W).shape[0] > 0
             if not ok:
                 cards[i], cards[j] = cards[j], cards[i]
+
+
+@njit(cache=True)
+def resample_k(G, a, p, seed, max_tries, mcmc_steps, W):
+    """Draw the hidden cards for player ``p``. Returns (status, hidden seats, cards): status 1 =
+    exact rejection sample (:func:`resample_draw`), 2 = Markov-chain fallback
+    (:func:`resample_chain` from the true deal); ``cards`` lists each hidden seat's current hand
+    (``need`` cards each, the pinned card excluded) and then the stock positions in order.
+    Accepting exactly the consistent draws makes this exact rejection sampling."""
+    np.random.seed(seed)
+    setup = resample_setup(G, a, p, W)
+    hidden, truth = setup[0], setup[2]
+    cards = truth.copy()
+    if resample_draw(G, a, p, setup, cards, max_tries, W)[1].shape[0] > 0:
+        return 1, hidden, cards
+    cards = truth.copy()
+    resample_chain(G, a, p, setup, cards, mcmc_steps, W)
     return 2, hidden, cards
