@@ -23,6 +23,7 @@ from numba import njit
 
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker import reference as Ref
+from zwick_ai.zwicker.layout import S_NUNITS, S_PHASE, S_TO_MOVE, STATE_SIZE
 from zwick_ai.zwicker.rules import VARIANTS, rules
 from zwick_ai.zwicker.snapshot import Snapshot, Unit
 
@@ -121,10 +122,74 @@ def time_captures(n_units: int, count: int) -> tuple[float, float, float]:
     return engine_s, ref_s, found_engine / count
 
 
+@njit(cache=True)
+def random_play_positions(R, seeds, out):
+    """Every position met in random play of the hands ``seeds`` (rows of ``out``); returns the count."""
+    buf, X = K.new_buffers()
+    W = K.new_workspace()
+    k = 0
+    for h in range(seeds.shape[0]):
+        S = K.new_hand(R, seeds[h], W)
+        np.random.seed(seeds[h])
+        while S[S_PHASE] != K.PHASE_OVER and k < out.shape[0]:
+            out[k] = S
+            k += 1
+            buf, X, n = K.gen_moves(R, S, buf, W, X)
+            K.apply_move(R, S, buf[np.random.randint(n)], W)
+    return k
+
+
+@njit(cache=True)
+def time_per_position(R, states, reps, what):
+    """Move generation (0), capture sets (1) or builds (2) on every state, ``reps`` times (the
+    caller times it); returns a count so the work is not optimised away."""
+    buf, X = K.new_buffers()
+    W = K.new_workspace()
+    total = 0
+    for _ in range(reps):
+        for i in range(states.shape[0]):
+            S = states[i]
+            if what == 0:
+                buf, X, n = K.gen_moves(R, S, buf, W, X)
+                total += n
+            elif what == 1:
+                if S[S_NUNITS] > 0:
+                    na = K.build_atoms(R, S, W)
+                    total += K.plain_capture_sets(W, na, np.int64(0x7FFE), X)
+            else:
+                total += K.gen_builds(R, S, S[S_TO_MOVE], buf, 0, W)
+    return total
+
+
+def profile_table(hands: int) -> None:
+    """Move generation in random Dithmarschen play, split by table size."""
+    R = rules("dithmarschen").array()
+    out = np.zeros((hands * 60, STATE_SIZE), np.int32)
+    states = out[: random_play_positions(R, np.arange(hands, dtype=np.int64), out)]
+    print(f"\n### Move generation per position in random Dithmarschen play ({len(states):,} positions)\n")
+    print("| table units | positions | moves µs | capture sets (all values) µs | builds µs |")
+    print("|---|---|---|---|---|")
+    units = states[:, S_NUNITS]
+    for what in range(3):
+        time_per_position(R, states[:2], 1, what)  # compile
+    rows = [("all", states)] + [(str(n), states[units == n]) for n in range(units.max() + 1)]
+    for label, sel in rows:
+        if len(sel) == 0:
+            continue
+        cells = []
+        for what in range(3):
+            t = time.perf_counter()
+            time_per_position(R, sel, 3, what)
+            cells.append((time.perf_counter() - t) / 3 / len(sel) * 1e6)
+        print(f"| {label} | {len(sel):,} | " + " | ".join(f"{c:.2f}" for c in cells) + " |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--part", choices=("all", "hands", "captures"), default="all", help="what to measure")
+    parser.add_argument(
+        "--part", choices=("all", "hands", "captures", "profile"), default="all", help="what to measure"
+    )
     args = parser.parse_args()
     hands = 500 if args.quick else 3000
     ref_hands = 5 if args.quick else 20
@@ -133,6 +198,8 @@ def main() -> None:
         hands_table(hands, ref_hands)
     if args.part in ("all", "captures"):
         captures_table(args.quick)
+    if args.part in ("all", "profile"):
+        profile_table(60 if args.quick else 300)
 
 
 def hands_table(hands: int, ref_hands: int) -> None:
