@@ -389,17 +389,7 @@ def _policy_action(s, cfg, greedy, mask):
     """The rollout policy's action (mask already filled with the legal actions)."""
     if greedy:
         return greedy_action(s, cfg)
-    k = 0
-    for a in range(NUM_ACTIONS):
-        if mask[a]:
-            k += 1
-    pick = np.random.randint(k)  # noqa: NPY002
-    for a in range(NUM_ACTIONS):
-        if mask[a]:
-            if pick == 0:
-                return a
-            pick -= 1
-    return -1
+    return K.random_action(mask)
 
 
 @njit(cache=True)

@@ -1082,6 +1082,23 @@ def sample_chance(s, cfg, ids, probs):
 
 
 @njit(cache=True)
+def random_action(mask):
+    """A uniformly random action among those set in ``mask`` (at least one; one
+    ``np.random.randint`` draw)."""
+    k = 0
+    for a in range(NUM_ACTIONS):
+        if mask[a]:
+            k += 1
+    pick = np.random.randint(k)  # noqa: NPY002
+    for a in range(NUM_ACTIONS):
+        if mask[a]:
+            if pick == 0:
+                return a
+            pick -= 1
+    return -1
+
+
+@njit(cache=True)
 def random_playout(s, cfg):
     """Play uniformly random actions (and chance) to the end of the deal; returns the steps taken."""
     ids = np.empty(NC, dtype=np.int32)
@@ -1093,17 +1110,7 @@ def random_playout(s, cfg):
             apply_chance(s, cfg, sample_chance(s, cfg, ids, probs))
         else:
             legal_mask(s, cfg, mask)
-            k = 0
-            for a in range(NUM_ACTIONS):
-                if mask[a]:
-                    k += 1
-            pick = np.random.randint(k)  # noqa: NPY002
-            for a in range(NUM_ACTIONS):
-                if mask[a]:
-                    if pick == 0:
-                        apply_action(s, cfg, a)
-                        break
-                    pick -= 1
+            apply_action(s, cfg, random_action(mask))
         steps += 1
     return steps
 
