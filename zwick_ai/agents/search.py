@@ -65,8 +65,11 @@ def check_params(params: dict[str, Any]) -> None:
         raise ValueError("give a positive iteration count (iters) or time budget (time, seconds)")
 
 
-C_HELP = "UCB exploration constant on rewards scaled to [-1, 1]"
-ROLLOUT_HELP = "rollout policy: random or greedy"
+# The tree-search parameters both agents take, after their budget parameters.
+SEARCH_PARAMS = (
+    Param("c", float, 0.7, "UCB exploration constant on rewards scaled to [-1, 1]"),
+    Param("rollout", str, "random", "rollout policy: random or greedy"),
+)
 
 
 @register(
@@ -74,8 +77,7 @@ ROLLOUT_HELP = "rollout policy: random or greedy"
     params=[
         Param("iters", int, 1000, "iterations per decision (0 = only the time budget)"),
         Param("time", float, 0.0, "seconds per decision (0 = none)"),
-        Param("c", float, 0.7, C_HELP),
-        Param("rollout", str, "random", ROLLOUT_HELP),
+        *SEARCH_PARAMS,
     ],
     summary="single-observer information-set MCTS over whole decisions, compiled.",
     check=check_params,
@@ -93,8 +95,7 @@ class IsmctsAgent(Agent):
     params=[
         Param("worlds", int, 20, "sampled worlds per decision"),
         Param("iters", int, 200, "UCT iterations per world"),
-        Param("c", float, 0.7, C_HELP),
-        Param("rollout", str, "random", ROLLOUT_HELP),
+        *SEARCH_PARAMS,
     ],
     summary="perfect-information Monte Carlo: UCT on sampled worlds, vote by visit shares.",
     check=check_params,
