@@ -48,6 +48,16 @@ def split_agents(text: str) -> list[str]:
     return specs
 
 
+def add_rules_args(p: argparse.ArgumentParser) -> None:
+    """Add ``--variant``, ``--players`` and ``-o`` (the rules :func:`load_game` reads besides ``--game``)."""
+    p.add_argument("--variant", help="zwicker: dithmarschen (default), classic, ...; zwikken: parlett (default), ...")
+    p.add_argument("--players", type=int, help="number of players (default: the variant's)")
+    p.add_argument(
+        "-o", "--option", type=parse_option, action="append", metavar="NAME=VALUE",
+        help="a rule option, repeatable (zwicker: see `zwick variants`; trick games: game parameters)",
+    )  # fmt: skip
+
+
 def load_game(
     name: str, variant: str | None, players: int | None, options: Sequence[tuple[str, object]]
 ) -> pyspiel.Game:
@@ -219,12 +229,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--agents greedy,ismcts:iters=2000,c=0.7,random. One spec plays every other seat; none: random.",
     )
     p.add_argument("--game", default="zwicker", help=f"one of {', '.join(GAMES)} (default: %(default)s)")
-    p.add_argument("--variant", help="zwicker: dithmarschen (default), classic, ...; zwikken: parlett (default), ...")
-    p.add_argument("--players", type=int, help="number of players (default: the variant's)")
-    p.add_argument(
-        "-o", "--option", type=parse_option, action="append", metavar="NAME=VALUE",
-        help="a rule option, repeatable (zwicker: see `zwick variants`; trick games: game parameters)",
-    )  # fmt: skip
+    add_rules_args(p)
     p.add_argument("--seat", type=int, default=0, help="your seat (default: %(default)s)")
     p.add_argument("--agent", action="append", metavar="SPEC", help="the agent at the next other seat, repeatable")
     p.add_argument("--agents", action="append", metavar="SPECS", help="agent specs for the other seats, with commas")

@@ -21,8 +21,7 @@ import shlex
 from collections.abc import Sequence
 from typing import Any
 
-from zwick_ai.cli.play import load_game, split_agents
-from zwick_ai.cli.zwicker_cmds import parse_option
+from zwick_ai.cli.play import add_rules_args, load_game, split_agents
 
 #: the agents of ``zwick tournament`` without ``--agents``: a small dithmarschen tournament that
 #: finishes in a few minutes on two cores
@@ -164,12 +163,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--game", default="zwicker", help="zwicker, zwikken or zwicken (default: %(default)s)")
-    p.add_argument("--variant", help="zwicker: dithmarschen (default), classic, ...; zwikken: parlett (default), ...")
-    p.add_argument("--players", type=int, help="number of players (default: the variant's)")
-    p.add_argument(
-        "-o", "--option", type=parse_option, action="append", metavar="NAME=VALUE",
-        help="a rule option, repeatable (zwicker: see `zwick variants`; trick games: game parameters)",
-    )  # fmt: skip
+    add_rules_args(p)
     p.add_argument(
         "--agents", action="append", metavar="SPECS",
         help=f"agent specs, ';'-separated or repeated (default: {';'.join(DEFAULT_AGENTS)})",
