@@ -539,6 +539,16 @@ def _scale(arr: np.ndarray) -> float:
     return float(max(1, int(arr[S_POT_START])))
 
 
+def _root(state, rng: np.random.Generator) -> tuple[list[int], np.ndarray, np.ndarray, int]:
+    """The legal actions, state array, rules config and player to move of a decision state. Seeds
+    the compiled generator from ``rng`` only when there is a choice (one legal action: no search)."""
+    legal = [int(a) for a in state.legal_actions()]
+    arr = state._arr
+    if len(legal) > 1:
+        seed(int(rng.integers(2**31)))
+    return legal, arr, state.rules.cfg, int(arr[S_CUR])
+
+
 def ismcts_decision(state, params: dict, rng: np.random.Generator) -> list[int]:
     """Single-observer ISMCTS decision (one action) for a ``zwikken``/``zwicken`` OpenSpiel state.
 
@@ -549,12 +559,9 @@ def ismcts_decision(state, params: dict, rng: np.random.Generator) -> list[int]:
     iters, seconds = int(params["iters"]), float(params["time"])
     if iters <= 0 and seconds <= 0:
         raise ValueError("give a positive iteration count (iters) or time budget (time)")
-    legal = [int(a) for a in state.legal_actions()]
+    legal, arr, cfg, player = _root(state, rng)
     if len(legal) == 1:
         return legal
-    arr, cfg = state._arr, state.rules.cfg
-    player = int(arr[S_CUR])
-    seed(int(rng.integers(2**31)))
     ti, tw, meta = new_tree(iters + 2 if iters > 0 else 1 << 18)
     greedy = params["rollout"] == "greedy"
     world = np.empty(0, dtype=np.int32)
@@ -583,12 +590,9 @@ def pimc_decision(state, params: dict, rng: np.random.Generator) -> list[int]:
     worlds, iters, seconds = int(params["worlds"]), int(params["iters"]), float(params.get("time", 0.0))
     if worlds <= 0 or iters <= 0:
         raise ValueError("pimc needs worlds >= 1 and iters >= 1")
-    legal = [int(a) for a in state.legal_actions()]
+    legal, arr, cfg, player = _root(state, rng)
     if len(legal) == 1:
         return legal
-    arr, cfg = state._arr, state.rules.cfg
-    player = int(arr[S_CUR])
-    seed(int(rng.integers(2**31)))
     greedy = params["rollout"] == "greedy"
     visits = np.zeros(NUM_ACTIONS, dtype=np.int64)
     total = np.zeros(NUM_ACTIONS, dtype=np.float64)
