@@ -97,6 +97,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--eval-every", type=int, default=0, help="evaluate and checkpoint every K iterations (0: at the end)"
     )
     p.add_argument("--variant", default=None, help="cfr: cfr, cfr+ (default), dcfr; mccfr: outcome (default), external")
-    p.add_argument("--abstraction", default="none", help="tree games: none or observation (imperfect recall); trick games (MCCFR): none, suits or buckets")
+    p.add_argument(
+        "--abstraction",
+        default="none",
+        help="tree games: none or observation (imperfect recall); trick games (MCCFR): none, suits or buckets",
+    )
     p.add_argument("--eval-deals", type=int, default=2000, help="deals per seat for value_vs_random")
     p.set_defaults(func=cmd_train)
