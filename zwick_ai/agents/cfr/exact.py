@@ -206,22 +206,6 @@ def _best_response_value(tree_arrays, br_arrays, pol, who):
 
 
 # ---- Python API -------------------------------------------------------------------------------------
-def _arrays(tree: GameTree) -> tuple:
-    return (
-        tree.kind,
-        tree.player,
-        tree.iset,
-        tree.start,
-        tree.count,
-        tree.child,
-        tree.prob,
-        tree.returns,
-        tree.iset_off,
-        tree.iset_n,
-        tree.iset_player,
-    )
-
-
 def average_policy(tree: GameTree, cum: np.ndarray) -> np.ndarray:
     """Per edge, the normalised average strategy (uniform where nothing was accumulated)."""
     out = np.empty_like(cum)
@@ -239,7 +223,7 @@ def normalise_all(cum, iset_off, iset_n, out):
 def policy_values(tree: GameTree, pol: np.ndarray) -> np.ndarray:
     """Expected return of every player when everybody follows ``pol`` (per-edge probabilities)."""
     value = np.empty(tree.num_nodes)
-    a = _arrays(tree)
+    a = tree.solver_arrays()
     return np.array([_values(*a[:8], pol, tree.iset_off, p, value) for p in range(tree.num_players)])
 
 
@@ -248,7 +232,7 @@ def nash_conv(tree: GameTree, pol: np.ndarray) -> float:
     ``exploitability.nash_conv``. ``pol`` holds per-edge probabilities of the tree's information sets."""
     if pol.shape != (tree.num_edges,):
         raise ValueError(f"policy has {pol.shape[0]} entries, the tree has {tree.num_edges} actions")
-    a = _arrays(tree)
+    a = tree.solver_arrays()
     br = (tree.br_iset, tree.br_off, tree.br_n, tree.br_player)
     best = [_best_response_value(a, br, pol, p) for p in range(tree.num_players)]
     return float(sum(best) - policy_values(tree, pol).sum())
@@ -281,7 +265,7 @@ class ExactSolver:
     def run(self, iterations: int) -> None:
         """Run ``iterations`` more iterations."""
         _iterations(
-            _arrays(self.tree),
+            self.tree.solver_arrays(),
             self.regret,
             self.cum,
             self.cur,

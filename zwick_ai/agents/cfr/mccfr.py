@@ -433,20 +433,6 @@ def _eval(cfg, abst, deals, opponent, min_visits, fallback, keys, rowof, rows, a
 
 
 # ---- solver -----------------------------------------------------------------------------------------
-def _tree_arrays(tree: GameTree) -> tuple:
-    return (
-        tree.kind,
-        tree.player,
-        tree.iset,
-        tree.start,
-        tree.count,
-        tree.child,
-        tree.prob,
-        tree.returns,
-        tree.iset_off,
-    )
-
-
 def tree_table(tree: GameTree) -> Table:
     """A table whose rows are the tree's information sets in order (row i = information set i)."""
     t = Table.empty(max(tree.num_infosets, 16), 1)
@@ -579,7 +565,7 @@ class MCCFRSolver:
             return
         t = self.table
         _run_tree(
-            _tree_arrays(self.tree),
+            self.tree.solver_arrays()[:9],
             self.tree.num_players,
             SAMPLINGS.index(self.sampling),
             left,

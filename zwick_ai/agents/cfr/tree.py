@@ -67,6 +67,23 @@ class GameTree:
     br_n: np.ndarray
     abstraction: str = "none"
 
+    def solver_arrays(self) -> tuple:
+        """The arrays the compiled solvers walk, in their argument order: kind, player, iset,
+        start, count, child, prob, returns, iset_off, iset_n, iset_player."""
+        return (
+            self.kind,
+            self.player,
+            self.iset,
+            self.start,
+            self.count,
+            self.child,
+            self.prob,
+            self.returns,
+            self.iset_off,
+            self.iset_n,
+            self.iset_player,
+        )
+
     @property
     def num_nodes(self) -> int:
         return int(self.kind.shape[0])
