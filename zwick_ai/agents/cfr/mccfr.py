@@ -78,24 +78,37 @@ def _chance_step(s, cfg, ids, probs, rng):
 
 
 @njit(cache=True)
-def _tricks_advance(s, cfg, abst, field, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, d):
-    """External sampling between the traverser's decisions: play chance and the other players'
-    sampled actions (greedy actions with the greedy ``field``) in place until the traverser moves
-    (returns its row) or the deal ends (-1)."""
-    mask, ids, probs, legal, pol, vals = bufs
+def _next_decision(s, cfg, abst, field, who, keys, rowof, rows, acts, meta, rng, bufs, legal_row):
+    """Play chance (and, with the greedy ``field``, the other players' greedy actions) in place up
+    to the next table decision: returns (player, its row, its action count) with the legal actions
+    in ``legal_row`` and the visit counted, or (-1, -1, 0) when the deal ends."""
+    mask, ids, probs = bufs[0], bufs[1], bufs[2]
     while True:
         cur = s[TL.S_CUR]
         if cur == TL.TERMINAL:
-            return -1
+            return -1, -1, 0
         if cur == TL.CHANCE:
             _chance_step(s, cfg, ids, probs, rng)
             continue
         if field == _GREEDY_FIELD and cur != who:
             TK.apply_action(s, cfg, greedy_action(s, cfg))
             continue
-        key, n = decision(s, cfg, cur, abst, mask, legal[d])
-        r = lookup_or_add(keys, rowof, rows, acts, meta, key, cur, legal[d], n)
+        key, n = decision(s, cfg, cur, abst, mask, legal_row)
+        r = lookup_or_add(keys, rowof, rows, acts, meta, key, cur, legal_row, n)
         rows[r, R_VIS] += 1
+        return cur, r, n
+
+
+@njit(cache=True)
+def _tricks_advance(s, cfg, abst, field, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, d):
+    """External sampling between the traverser's decisions: play chance and the other players'
+    sampled actions (greedy actions with the greedy ``field``) in place until the traverser moves
+    (returns its row) or the deal ends (-1)."""
+    legal, pol = bufs[3], bufs[4]
+    while True:
+        cur, r, n = _next_decision(s, cfg, abst, field, who, keys, rowof, rows, acts, meta, rng, bufs, legal[d])
+        if cur < 0:
+            return -1
         if cur == who:
             return r
         off = rows[r, R_OFF]
@@ -202,22 +215,13 @@ def _tricks_os(s, cfg, abst, field, who, keys, rowof, rows, acts, regret, avg, m
     """One outcome-sampling episode for ``who`` from ``s`` (changed in place); chance
     probabilities cancel in the opponents' and the sampling reach, so they are left out of both
     (so do the greedy field's actions: probability 1 in both)."""
-    mask, ids, probs, legal, pol, sp = bufs
+    legal, pol, sp = bufs[3], bufs[4], bufs[5]
     k = 0
     reach[0, 0] = reach[0, 1] = reach[0, 2] = 1.0
     while True:
-        cur = s[TL.S_CUR]
-        if cur == TL.TERMINAL:
+        cur, r, n = _next_decision(s, cfg, abst, field, who, keys, rowof, rows, acts, meta, rng, bufs, legal[k])
+        if cur < 0:
             break
-        if cur == TL.CHANCE:
-            _chance_step(s, cfg, ids, probs, rng)
-            continue
-        if field == _GREEDY_FIELD and cur != who:
-            TK.apply_action(s, cfg, greedy_action(s, cfg))
-            continue
-        key, n = decision(s, cfg, cur, abst, mask, legal[k])
-        r = lookup_or_add(keys, rowof, rows, acts, meta, key, cur, legal[k], n)
-        rows[r, R_VIS] += 1
         j = _os_step(cur, who, k, rows[r, R_OFF], n, regret, pol, sp, path, reach, rng)
         TK.apply_action(s, cfg, legal[k, j])
         k += 1
