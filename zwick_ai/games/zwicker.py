@@ -144,12 +144,9 @@ from zwick_ai.games.zwicker_actions import (
     L_ANSWER,
     L_CARD,
     L_KIND,
-    L_MASKHI,
-    L_MASKLO,
     L_OWNER,
     L_SEAT,
     L_STAGE,
-    L_TARGET,
     L_VALUE,
     L_ZWICK,
     LOGW,
@@ -579,10 +576,7 @@ class ZwickerState(pyspiel.State):
         """The kernel move record (``M_*`` columns) of whole move number ``ply`` of this hand."""
         if not 0 <= ply < self.num_plies():
             raise ValueError(f"ply must be in 0..{self.num_plies() - 1}")
-        x = self._a[XB + X_LOG + ply * LOGW : XB + X_LOG + (ply + 1) * LOGW].tolist()
-        mask = (x[L_MASKHI] << 32) | (x[L_MASKLO] & 0xFFFFFFFF)
-        row = [x[L_KIND], x[L_CARD], x[L_VALUE], mask, x[L_TARGET], x[L_OWNER], x[L_ZWICK], 0]
-        return np.array(row, np.int64)
+        return ZA.logged_row_into(self._a[XB:], ply, np.zeros(MOVE_WIDTH, np.int64))
 
     def candidate_rows(self) -> np.ndarray:
         """Engine move records (n, 8) still reachable from the current partial move."""

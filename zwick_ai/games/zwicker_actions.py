@@ -695,6 +695,22 @@ def _join_mask(lo, hi):
 
 
 @njit(cache=True)
+def logged_row_into(X, t, row):
+    """Fill the engine move record ``row`` (``M_*`` columns) from log entry ``t`` of the history
+    part ``X`` of a state array (one whole move or question per entry)."""
+    e = X_LOG + t * LOGW
+    row[M_KIND] = X[e + L_KIND]
+    row[M_CARD] = X[e + L_CARD]
+    row[M_VALUE] = X[e + L_VALUE]
+    row[M_MASK] = _join_mask(X[e + L_MASKLO], X[e + L_MASKHI])
+    row[M_TARGET] = X[e + L_TARGET]
+    row[M_OWNER] = X[e + L_OWNER]
+    row[M_ZWICK] = X[e + L_ZWICK]
+    row[7] = 0
+    return row
+
+
+@njit(cache=True)
 def _record_apply(R, a, CD, row, ntok, W):
     """Log a whole move, apply it in the engine, note captures, new stages and the end sweep."""
     S = a[:SS]
@@ -805,15 +821,8 @@ def replay_token_k(G, a, orig, tok, W):
     t = X[X_NPLY]
     k = X[X_PLEN]
     if t < OX[X_NPLY] and k + 1 == OX[X_LOG + t * LOGW + L_NTOK]:
-        e = X_LOG + t * LOGW
         row = np.zeros(MOVE_WIDTH, np.int64)
-        row[M_KIND] = OX[e + L_KIND]
-        row[M_CARD] = OX[e + L_CARD]
-        row[M_VALUE] = OX[e + L_VALUE]
-        row[M_MASK] = _join_mask(OX[e + L_MASKLO], OX[e + L_MASKHI])
-        row[M_TARGET] = OX[e + L_TARGET]
-        row[M_OWNER] = OX[e + L_OWNER]
-        row[M_ZWICK] = OX[e + L_ZWICK]
+        logged_row_into(OX, t, row)
         _record_apply(G[:RULES_SIZE], a, G[GB_CD : GB_CD + CODEC_SIZE], row, k + 1, W)
         return np.int64(_current(a[:SS]))
     X[X_PREFIX + k] = tok
@@ -1157,13 +1166,7 @@ def _replay_ok(R, a, CD, S0w, t0, W, full=False):
         e = X_LOG + t * LOGW
         if Sw[S_PHASE] != X[e + L_PHASE] or Sw[S_TO_MOVE] != X[e + L_SEAT]:
             return bad
-        row[M_KIND] = X[e + L_KIND]
-        row[M_CARD] = X[e + L_CARD]
-        row[M_VALUE] = X[e + L_VALUE]
-        row[M_MASK] = _join_mask(X[e + L_MASKLO], X[e + L_MASKHI])
-        row[M_TARGET] = X[e + L_TARGET]
-        row[M_OWNER] = X[e + L_OWNER]
-        row[M_ZWICK] = X[e + L_ZWICK]
+        logged_row_into(X, t, row)
         ok = -1 if full else _row_legal_fast(R, Sw, row, W)
         if ok == -1:
             ok = _row_legal_full(R, Sw, row, W)
@@ -1194,14 +1197,7 @@ def _stage_start_state(R, a, t0, W):
     K.start_hand(R, S, order, X[X_DEALER], W)
     row = np.zeros(MOVE_WIDTH, np.int64)
     for t in range(t0):
-        e = X_LOG + t * LOGW
-        row[M_KIND] = X[e + L_KIND]
-        row[M_CARD] = X[e + L_CARD]
-        row[M_VALUE] = X[e + L_VALUE]
-        row[M_MASK] = _join_mask(X[e + L_MASKLO], X[e + L_MASKHI])
-        row[M_TARGET] = X[e + L_TARGET]
-        row[M_OWNER] = X[e + L_OWNER]
-        row[M_ZWICK] = X[e + L_ZWICK]
+        logged_row_into(X, t, row)
         K.apply_move(R, S, row, W)
     return S
 
@@ -1337,14 +1333,8 @@ def _constraints(R, a, S0, t0, W):
     k = 0
     for t in range(t0, X[X_NPLY]):
         e = X_LOG + t * LOGW
-        kind = X[e + L_KIND]
-        row[M_KIND] = kind
-        row[M_CARD] = X[e + L_CARD]
-        row[M_VALUE] = X[e + L_VALUE]
-        row[M_MASK] = _join_mask(X[e + L_MASKLO], X[e + L_MASKHI])
-        row[M_TARGET] = X[e + L_TARGET]
-        row[M_OWNER] = X[e + L_OWNER]
-        row[M_ZWICK] = X[e + L_ZWICK]
+        logged_row_into(X, t, row)
+        kind = row[M_KIND]
         seat = X[e + L_SEAT]
         if kind == KIND_ASK:
             x = X[e + L_OWNER]
