@@ -163,13 +163,20 @@ def _tricks_es(stack, cfg, abst, field, who, n_players, keys, rowof, rows, acts,
                 stack[f + 1, :] = stack[f]
                 TK.apply_action(stack[f + 1], cfg, legal[f, nxt[f]])
                 break
-            off = rows[row[f], R_OFF]
-            v = 0.0
-            for i in range(n):
-                v += pol[f, i] * vals[f, i]
-            for i in range(n):
-                regret[off + i] += vals[f, i] - v
+            v = _add_regrets(regret, rows[row[f], R_OFF], n, pol[f], vals[f])
             frames = f
+
+
+@njit(cache=True)
+def _add_regrets(regret, off, n, pol, vals):
+    """External sampling at a traverser's decision: add each action's regret against the
+    policy's value and return that value."""
+    v = 0.0
+    for i in range(n):
+        v += pol[i] * vals[i]
+    for i in range(n):
+        regret[off + i] += vals[i] - v
+    return v
 
 
 @njit(cache=True)
@@ -320,12 +327,7 @@ def _tree_es(who, n_players, tr, regret, avg, rng, pol, vals, node):
             if nxt[f] < n:
                 h = child[start[node[f]] + nxt[f]]
                 break
-            off = iset_off[iset[node[f]]]
-            v = 0.0
-            for i in range(n):
-                v += pol[f, i] * vals[f, i]
-            for i in range(n):
-                regret[off + i] += vals[f, i] - v
+            v = _add_regrets(regret, iset_off[iset[node[f]]], n, pol[f], vals[f])
             frames = f
 
 
