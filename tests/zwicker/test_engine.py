@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba import njit
 
 from zwick_ai import cards as C
 from zwick_ai import zwicker
@@ -163,3 +164,75 @@ def test_micro_variant_is_small_and_complete():
         while not zwicker.is_over(s):
             s = zwicker.apply(s, zwicker.legal_moves(s)[0])
         assert len(zwicker.stock(s)) == 5  # one stage only: the rest is never dealt
+
+
+@njit(cache=False)
+def _bits_kernel(xs):
+    out = np.empty((xs.shape[0], 2), np.int64)
+    for i in range(xs.shape[0]):
+        out[i, 0] = K.lowest_bit(xs[i])
+        out[i, 1] = K.popcount(xs[i])
+    return out
+
+
+def test_bit_intrinsics_match_python():
+    rng = np.random.default_rng(5)
+    xs = rng.integers(1, 2**62, size=500, dtype=np.int64)
+    xs[:63] = np.left_shift(np.int64(1), np.arange(63, dtype=np.int64))  # every single bit
+    got = _bits_kernel(xs)
+    for x, (low, count) in zip(xs.tolist(), got.tolist(), strict=True):
+        assert low == (x & -x).bit_length() - 1
+        assert count == bin(x).count("1")
+
+
+@njit(cache=False)
+def _union_values(W, na, need):
+    X = np.empty(4 * 256, np.int64)
+    K.fill_sum_table(W, na)
+    K.fill_union_table(W, na, need, X)
+    return W[K.W_UNI : K.W_UNI + (1 << na)].copy()
+
+
+def _sums(opts, mask):
+    totals = {0}
+    for j, options in enumerate(opts):
+        if mask >> j & 1:
+            totals = {t + o for t in totals for o in options}
+    return totals
+
+
+def _splits(opts, mask, v):
+    """Brute force: ``mask`` splits into groups each adding up to ``v``."""
+    if mask == 0:
+        return True
+    low = mask & -mask
+    rest = mask ^ low
+    sub = rest
+    while True:
+        group = sub | low
+        if v in _sums(opts, group) and _splits(opts, mask ^ group, v):
+            return True
+        if sub == 0:
+            return False
+        sub = (sub - 1) & rest
+
+
+def test_union_table_matches_brute_force_partitions():
+    """W_UNI[M] has bit v exactly when M splits into groups each adding up to v (v in need)."""
+    rng = np.random.default_rng(11)
+    for _ in range(40):
+        na = int(rng.integers(1, 8))
+        opts = [sorted({int(v) for v in rng.integers(1, 15, size=int(rng.integers(1, 3)))}) for _ in range(na)]
+        W = K.new_workspace()
+        for j, o in enumerate(opts):
+            W[K.W_AOPT + j * K.MAX_OPTS : K.W_AOPT + j * K.MAX_OPTS + len(o)] = o
+            W[K.W_ANOPT + j] = len(o)
+            W[K.W_ASUMOK + j] = 1
+        need = 0
+        for v in rng.integers(1, 28, size=4).tolist():
+            need |= 1 << v
+        got = _union_values(W, na, np.int64(need))
+
+        for mask in range(1, 1 << na):
+            want = sum(1 << v for v in range(1, 63) if need >> v & 1 and _splits(opts, mask, v))
+            assert got[mask] == want, (opts, mask)

@@ -15,7 +15,9 @@ the unions are deduplicated. That is exact: a set S is capturable iff it is such
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from zwick_ai.zwicker.layout import (
     KIND_ASK,
@@ -139,13 +141,15 @@ W_STG = W_BMASK + MAX_UNITS + 1  # union search stacks
 W_STU = W_STG + MAX_UNITS + 2
 W_VALS = W_STU + MAX_UNITS + 2
 W_OV = W_VALS + MAX_OPTS
-W_DVALS = W_OV + MAX_OPTS  # duty matching scratch
-W_DHAND = W_DVALS + MAX_UNITS + 1
-W_DCHOICE = W_DHAND + MAX_HAND + 1
-W_ASKOK = W_DCHOICE + MAX_UNITS + 1
+W_ASKOK = W_OV + MAX_OPTS
 TABLE_ATOMS = 8  # up to this many atoms, group sums come from a subset table instead of a search
 W_OWNED = W_ASKOK + 64  # per seat: bitmask of the values of the builds it owns
-W_SUMS = W_OWNED + MAX_PLAYERS  # per atom subset: bitmask of the totals it can make
+W_OWNED2 = W_OWNED + MAX_PLAYERS  # per seat: the values it owns two or more builds of
+W_UBITS = W_OWNED2 + MAX_PLAYERS  # per table unit: bitmask of the values it counts as
+W_HBITS = W_UBITS + MAX_UNITS  # per card of the mover's hand: bitmask of its values
+W_KEEPOK = W_HBITS + MAX_HAND  # per card of the mover's hand: duty holds after playing it
+W_PDUTY = W_KEEPOK + MAX_HAND  # per seat: its duty holds now (1), not (0), unknown (-1)
+W_SUMS = W_PDUTY + MAX_PLAYERS  # per atom subset: bitmask of the totals it can make
 W_UNI = W_SUMS + (1 << TABLE_ATOMS)  # per atom subset: values v for which it splits into v-groups
 WS_SIZE = W_UNI + (1 << TABLE_ATOMS)
 
@@ -162,6 +166,31 @@ def new_workspace():
 def new_buffers():
     """(moves buffer, growable scratch X) for :func:`gen_moves_ws`."""
     return np.empty((64, MOVE_WIDTH), np.int64), np.empty(4 * 256, np.int64)
+
+
+# ------------------------------------------------------------------------------------------------
+# Bit tricks: single machine instructions (LLVM's cttz and ctpop)
+# ------------------------------------------------------------------------------------------------
+@intrinsic
+def lowest_bit(typingctx, x):
+    """Index of the lowest set bit of a nonzero int64 (count trailing zeros)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of an int64."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
 
 
 # ------------------------------------------------------------------------------------------------
@@ -266,71 +295,39 @@ def unit_values(R, S, a, out):
 # Owner's duty: the distinct values of one's builds matched to distinct hand cards
 # ------------------------------------------------------------------------------------------------
 @hot
+def duty_holds(R, S, p, values, removed_card):
+    """True when the distinct build values in the bitmask ``values`` can each be matched to a
+    different card of seat ``p``'s hand without ``removed_card`` (Hall's condition: every subset
+    of the values is met by at least as many cards; the sets are tiny)."""
+    if values == 0:
+        return True
+    hn = S[S_HAND_N + p]
+    sub = values
+    while sub:
+        have = 0
+        for i in range(hn):
+            c = hand_card(S, p, i)
+            if c != removed_card and value_bits(R, c) & sub:
+                have += 1
+        if have < popcount(sub):
+            return False
+        sub = (sub - 1) & values
+    return True
+
+
+@hot
 def duty_ok(R, S, p, excl_mask, add_value, removed_card, W):
     """True when seat ``p``'s builds (those at table indices not in ``excl_mask``, plus a new one of
     value ``add_value`` if > 0) can be matched to distinct cards of his hand without
-    ``removed_card`` (the owner's duty, RULES.md A.6)."""
-    n = S[S_NUNITS]
-    nv = 0
-    if add_value > 0:
-        W[W_DVALS] = add_value
-        nv = 1
-    for i in range(n):
+    ``removed_card`` (the owner's duty, RULES.md A.6). ``W`` is not used."""
+    values = (ONE << add_value) if add_value > 0 else np.int64(0)
+    for i in range(S[S_NUNITS]):
         if (excl_mask >> i) & ONE:
             continue
         a = S[S_UNITS + i]
         if S[S_UBUILD + a] and S[S_UOWNER + a] == p:
-            v = S[S_UVALUE + a]
-            seen = False
-            for k in range(nv):
-                if W[W_DVALS + k] == v:
-                    seen = True
-                    break
-            if not seen:
-                W[W_DVALS + nv] = v
-                nv += 1
-    if nv == 0:
-        return True
-    hn = S[S_HAND_N + p]
-    if nv == 1:
-        v = W[W_DVALS]
-        for i in range(hn):
-            c = hand_card(S, p, i)
-            if c != removed_card and card_has_value(R, c, v):
-                return True
-        return False
-    h = 0
-    for i in range(hn):
-        c = hand_card(S, p, i)
-        if c != removed_card:
-            W[W_DHAND + h] = c
-            h += 1
-    if nv > h:
-        return False
-    # Backtracking assignment of values to distinct cards (sizes are tiny).
-    for k in range(nv):
-        W[W_DCHOICE + k] = -1
-    used = np.int64(0)
-    i = 0
-    while i >= 0:
-        if i == nv:
-            return True
-        j = W[W_DCHOICE + i]
-        if j >= 0:
-            used &= ~(ONE << j)
-        j += 1
-        while j < h and (((used >> j) & ONE) or not card_has_value(R, W[W_DHAND + j], W[W_DVALS + i])):
-            j += 1
-        if j < h:
-            W[W_DCHOICE + i] = j
-            used |= ONE << j
-            i += 1
-            if i < nv:
-                W[W_DCHOICE + i] = -1
-        else:
-            W[W_DCHOICE + i] = -1
-            i -= 1
-    return False
+            values |= ONE << S[S_UVALUE + a]
+    return duty_holds(R, S, p, values, removed_card)
 
 
 @hot
@@ -562,55 +559,68 @@ def build_atoms(R, S, W):
 def fill_sum_table(W, na):
     """W_SUMS[mask] = bitmask of the totals the atoms in ``mask`` can make (one option each);
     0 for a subset of two or more atoms that holds an atom barred from sums."""
+    barred = np.int64(0)
+    for j in range(na):
+        if not W[W_ASUMOK + j]:
+            barred |= ONE << j
     W[W_SUMS] = 1  # the empty subset makes 0
-    for mask in range(1, 1 << na):
-        j = 0
-        while not ((mask >> j) & 1):
-            j += 1
-        prev = mask ^ (1 << j)
-        total = np.int64(0)
-        if prev == 0 or (W[W_ASUMOK + j] and W[W_SUMS + prev] != 0 and sum_ok_all(W, prev)):
+    for j in range(na):  # the subsets whose highest atom is j, from those below it
+        bit = ONE << j
+        nopt = W[W_ANOPT + j]
+        first = W[W_AOPT + j * MAX_OPTS]
+        own = np.int64(0)
+        for k in range(nopt):
+            own |= ONE << W[W_AOPT + j * MAX_OPTS + k]
+        W[W_SUMS + bit] = own
+        if (barred >> j) & ONE:
+            for prev in range(1, bit):
+                W[W_SUMS + (bit | prev)] = 0
+            continue
+        for prev in range(1, bit):
             base = W[W_SUMS + prev]
-            for k in range(W[W_ANOPT + j]):
-                total |= base << W[W_AOPT + j * MAX_OPTS + k]
-        W[W_SUMS + mask] = total
+            total = np.int64(0)
+            if base != 0 and (prev & barred) == 0:
+                if nopt == 1:
+                    total = base << first
+                else:
+                    for k in range(nopt):
+                        total |= base << W[W_AOPT + j * MAX_OPTS + k]
+            W[W_SUMS + (bit | prev)] = total
 
 
 @hot
-def sum_ok_all(W, mask):
-    j = 0
-    while mask >> j:
-        if (mask >> j) & 1 and not W[W_ASUMOK + j]:
-            return False
-        j += 1
-    return True
-
-
-@hot
-def fill_union_table(W, na):
-    """W_UNI[M] = bitmask of the values v for which the atoms M split into groups each adding up
-    to v (from W_SUMS). The group holding M's lowest atom decides: O(3^na) for all values at once."""
-    W[W_UNI] = -1
-    for M in range(1, 1 << na):
-        low = M & -M
-        rest = M ^ low
-        acc = np.int64(0)
-        sub = rest
-        while True:
-            g = sub | low
-            acc |= W[W_SUMS + g] & W[W_UNI + (M ^ g)]
-            if sub == 0:
-                break
-            sub = (sub - 1) & rest
-        W[W_UNI + M] = acc
-
-
-@hot
-def lowest_bit(x):
-    v = 0
-    while not ((x >> v) & ONE):
-        v += 1
-    return v
+def fill_union_table(W, na, need, found):
+    """W_UNI[M] = bitmask of the values v in ``need`` for which the atoms M split into groups each
+    adding up to v (from W_SUMS); 0 for every other M. The group holding M's lowest atom decides,
+    so the unions whose lowest atom is L are the groups with lowest atom L joined to a union (or
+    nothing) of higher atoms only, all complete by then: L runs from the highest atom down and
+    only sets that exist are visited. ``found`` (at least 2^na long) lists them in that order."""
+    for m in range(1 << na):
+        W[W_UNI + m] = 0
+    W[W_UNI] = need  # the empty set joins any group
+    found[0] = 0
+    nfound = 1
+    for lo in range(na - 1, -1, -1):
+        done = nfound  # unions of higher atoms only (and the empty set)
+        low = ONE << lo
+        for k in range(ONE << (na - lo - 1)):
+            g = low | (k << (lo + 1))
+            values = W[W_SUMS + g] & need
+            if values == 0:
+                continue
+            for r in range(done):
+                m = found[r]
+                if g & m:
+                    continue
+                b = values & W[W_UNI + m]
+                if b == 0:
+                    continue
+                M = g | m
+                if W[W_UNI + M] == 0:
+                    found[nfound] = M
+                    nfound += 1
+                W[W_UNI + M] |= b
+    W[W_UNI] = 0
 
 
 @hot
@@ -631,22 +641,29 @@ def plain_capture_sets(W, natoms, need, X):
     U[M] = values v for which M splits into groups adding up to v. The group holding M's lowest
     unit decides, so U[M] = OR over groups g containing that unit and inside M of
     (values of g) & U[M - g]: each set is found once, however many partitions prove it.
-    Small tables take all subsets as candidate groups (3^n work, no search); larger ones use the
-    groups of the needed values found by the depth-first search. Returns the count or OVERFLOW_X."""
-    cap = X.shape[0] // 4
+    Small tables read their groups off the subset-sum table (:func:`small_capture_sets`); larger
+    ones use the groups of the needed values found by the depth-first search. Returns the count
+    or OVERFLOW_X."""
     if natoms <= TABLE_ATOMS:
-        fill_union_table(W, natoms)
-        ns = 0
-        for m in range(1, ONE << natoms):
-            vm = W[W_UNI + m] & need
-            if vm:
-                if ns >= cap:
-                    return OVERFLOW_X
-                X[cap + ns] = m
-                X[2 * cap + ns] = vm
-                ns += 1
-        return ns
+        return small_capture_sets(W, natoms, need, X)
     return large_capture_sets(W, natoms, need, X)
+
+
+@hot
+def small_capture_sets(W, natoms, need, X):
+    """:func:`plain_capture_sets` for up to TABLE_ATOMS units (allocates nothing)."""
+    cap = X.shape[0] // 4
+    if cap < (ONE << natoms):
+        return OVERFLOW_X
+    fill_union_table(W, natoms, need, X)
+    ns = 0
+    for m in range(1, ONE << natoms):
+        vm = W[W_UNI + m]
+        if vm:
+            X[cap + ns] = m
+            X[2 * cap + ns] = vm
+            ns += 1
+    return ns
 
 
 @njit(cache=True)
@@ -866,6 +883,15 @@ def has_build_move(buf, start, n, card, target, value, owner):
     return False
 
 
+@hot
+def capture_keeps_duty(R, S, p, i, m, own_units, W):
+    """The mover's duty after capturing the units ``m`` with his i-th card (W_KEEPOK holds the
+    answer when none of his builds is taken)."""
+    if (m & own_units) == 0:
+        return W[W_KEEPOK + i] == 1
+    return duty_ok(R, S, p, m, 0, hand_card(S, p, i), W)
+
+
 @njit(cache=True)
 def gen_moves_ws(R, S, buf, W, X):
     """Every legal whole move of the player to move, written into ``buf``. Returns the count, or
@@ -889,6 +915,16 @@ def gen_moves_ws(R, S, buf, W, X):
                 owns_any = True
                 break
         duty_binds = owns_any
+    own_units = np.int64(0)  # table indices of the mover's builds
+    if duty_binds:
+        for u in range(n):
+            a = S[S_UNITS + u]
+            if S[S_UBUILD + a] and S[S_UOWNER + a] == p:
+                own_units |= ONE << u
+        # Whether the duty holds after playing card i with every build kept (trails, and
+        # captures that take none of the mover's builds).
+        for i in range(hn):
+            W[W_KEEPOK + i] = 1 if duty_ok(R, S, p, 0, 0, hand_card(S, p, i), W) else 0
     if not trail_only and n > 0:
         natoms = build_atoms(R, S, W)
         full = (ONE << n) - 1 if n < 64 else np.int64(-1)
@@ -904,7 +940,10 @@ def gen_moves_ws(R, S, buf, W, X):
             need = np.int64(0)
             for i in range(hn):
                 need |= value_bits(R, hand_card(S, p, i))
-            ns = plain_capture_sets(W, natoms, need, X)
+            if natoms <= TABLE_ATOMS:
+                ns = small_capture_sets(W, natoms, need, X)
+            else:
+                ns = large_capture_sets(W, natoms, need, X)
             if ns < 0:
                 return ns
             for i in range(hn):
@@ -917,11 +956,9 @@ def gen_moves_ws(R, S, buf, W, X):
                     if hit == 0:
                         continue
                     m = X[cap + t]
-                    if duty_binds and not duty_ok(R, S, p, m, 0, c, W):
+                    if duty_binds and not capture_keeps_duty(R, S, p, i, m, own_units, W):
                         continue
-                    v = 0
-                    while not ((hit >> v) & ONE):
-                        v += 1
+                    v = lowest_bit(hit)
                     zw = 1 if m == full else 0
                     if zw and R[R_IS_WILD + c] and not R[R_JOKER_SWEEP_ZWICK]:
                         zw = 0
@@ -937,7 +974,7 @@ def gen_moves_ws(R, S, buf, W, X):
                 return k
             for t in range(k):
                 m = X[2 * cap + t]
-                if duty_binds and not duty_ok(R, S, p, m, 0, c, W):
+                if duty_binds and not capture_keeps_duty(R, S, p, i, m, own_units, W):
                     continue
                 zw = 1 if m == full else 0
                 if zw and R[R_IS_WILD + c] and not R[R_JOKER_SWEEP_ZWICK]:
@@ -957,7 +994,7 @@ def gen_moves_ws(R, S, buf, W, X):
         if not is_playable_copy(R, S, p, i):
             continue
         c = hand_card(S, p, i)
-        if not duty_binds or duty_ok(R, S, p, 0, 0, c, W):
+        if not duty_binds or W[W_KEEPOK + i]:
             nm = push_move(buf, nm, KIND_TRAIL, c, 0, 0, -1, -1, 0)
             if nm < 0:
                 return nm
@@ -975,6 +1012,16 @@ def gen_moves(R, S, buf, W, X):
             buf = np.empty((buf.shape[0] * 2, MOVE_WIDTH), np.int64)
         else:
             return buf, X, n
+
+
+@hot
+def builds_kept(S, W, q, u, tgt_owner):
+    """Values of seat ``q``'s builds other than the one at table index ``u`` (from W_OWNED and
+    W_OWNED2, which :func:`gen_builds` fills)."""
+    if u < 0 or tgt_owner != q:
+        return W[W_OWNED + q]
+    bit = ONE << S[S_UVALUE + S[S_UNITS + u]]
+    return (W[W_OWNED + q] & ~bit) | (W[W_OWNED2 + q] & bit)
 
 
 @hot
@@ -1012,22 +1059,22 @@ def gen_builds(R, S, p, buf, nm, W):
     side = R[R_SIDE_OF + p]
     partner_builds = R[R_PARTNER_BUILDS] == 1
     asking = R[R_MAGGER] == 1 and S[S_ASK_Q] == -1
-    for v in range(max_build + 1):
-        W[W_ASKOK + v] = 0
-    # Fast facts: the values of everybody's builds; how many builds the mover owns.
-    own_builds = 0
-    own_index = -1
+    if asking:
+        for v in range(max_build + 1):
+            W[W_ASKOK + v] = 0
+    # The values of everybody's builds, once and twice or more (for the duty after a build).
     for q in range(players):
         W[W_OWNED + q] = 0
+        W[W_OWNED2 + q] = 0
+        W[W_PDUTY + q] = -1  # the seat's duty with its builds as they are: not known yet
     for u in range(n):
         a = S[S_UNITS + u]
-        if S[S_UBUILD + a]:
+        W[W_UBITS + u] = (ONE << S[S_UVALUE + a]) if S[S_UBUILD + a] else value_bits(R, a)
+        if S[S_UBUILD + a] and S[S_UOWNER + a] >= 0:
             owner = S[S_UOWNER + a]
-            if owner >= 0:
-                W[W_OWNED + owner] |= ONE << S[S_UVALUE + a]
-            if owner == p:
-                own_builds += 1
-                own_index = u
+            bit = ONE << S[S_UVALUE + a]
+            W[W_OWNED2 + owner] |= W[W_OWNED + owner] & bit
+            W[W_OWNED + owner] |= bit
     # Values a partner build could take this turn (owned by a partner, or answered yes).
     partner_vals = np.int64(0)
     if partner_builds:
@@ -1039,52 +1086,60 @@ def gen_builds(R, S, p, buf, nm, W):
     valid = ((ONE << (max_build + 1)) - 1) & ~ONE  # announced values 1..max_build
     subtract_either = R[R_SUBTRACT_EITHER] == 1
     for i in range(hn):
+        W[W_HBITS + i] = value_bits(R, hand_card(S, p, i))
+    for i in range(hn):
         if not is_playable_copy(R, S, p, i):
             continue
         c = hand_card(S, p, i)
         npv = card_values(R, c, pv)
-        pbits = value_bits(R, c)
+        pbits = W[W_HBITS + i]
         held_other = np.int64(0)  # values the mover still holds after playing card i
         for j in range(hn):
             if j != i:
-                held_other |= value_bits(R, hand_card(S, p, j))
+                held_other |= W[W_HBITS + j]
         for u in range(-1, n):
-            # Announced values for this target, as a bitmask (duplicates vanish by themselves).
+            # Announced values for this target, as a bitmask (duplicates vanish by themselves):
+            # old + played, old - played (>= 1), the same value, and with the option played - old.
             if u == -1:
                 cand = pbits
             else:
-                nov = unit_values(R, S, S[S_UNITS + u], ov)
-                cand = np.int64(0)
-                for y in range(nov):
-                    o = ov[y]
-                    cand |= pbits << o
-                    for x in range(npv):
-                        q = pv[x]
-                        if o - q >= 1:
-                            cand |= ONE << (o - q)
-                        if subtract_either and q - o >= 1:
-                            cand |= ONE << (q - o)
-                        if q == o:
-                            cand |= ONE << o
+                obits = W[W_UBITS + u]
+                cand = obits & pbits
+                for x in range(npv):
+                    q = pv[x]
+                    cand |= (obits << q) | ((obits >> q) & ~ONE)
+                if subtract_either:
+                    rest = obits
+                    while rest:
+                        cand |= (pbits >> lowest_bit(rest)) & ~ONE
+                        rest &= rest - 1
             cand &= valid
             if cand == 0:
                 continue
-            excl = np.int64(0) if u == -1 else ONE << u
             tgt_owner = -1 if u == -1 else S[S_UOWNER + S[S_UNITS + u]]
-            # The mover keeps no other build: the duty reduces to "another card of the value".
-            simple = own_builds == 0 or (own_builds == 1 and own_index == u)
-            own = cand & held_other if simple else cand
-            while own:
-                nv = lowest_bit(own)
-                own &= own - 1
-                if simple or duty_ok(R, S, p, excl, nv, c, W):
+            # The mover's builds that stay on the table, which his other cards must still cover.
+            mine = builds_kept(S, W, p, u, tgt_owner)
+            if mine == 0:  # the duty reduces to "another card of the value"
+                own = cand & held_other
+                while own:
+                    nv = lowest_bit(own)
+                    own &= own - 1
                     nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, p, 0)
                     if nm < 0:
                         return nm
+            else:
+                own = cand & held_other  # another card of the value is needed in any case
+                while own:
+                    nv = lowest_bit(own)
+                    own &= own - 1
+                    if duty_holds(R, S, p, mine | (ONE << nv), c):
+                        nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, p, 0)
+                        if nm < 0:
+                            return nm
             if not partner_builds:
                 continue
             for_partner = cand if asking else cand & partner_vals
-            if for_partner == 0 or not (simple or duty_ok(R, S, p, excl, 0, c, W)):
+            if for_partner == 0 or (mine != 0 and not duty_holds(R, S, p, mine, c)):
                 continue  # the mover's own duty must hold when the build goes to a partner
             while for_partner:
                 nv = lowest_bit(for_partner)
@@ -1100,8 +1155,14 @@ def gen_builds(R, S, p, buf, nm, W):
                         if asking:
                             W[W_ASKOK + nv] = 1
                         continue
-                    q_excl = excl if tgt_owner == q else np.int64(0)
-                    if duty_ok(R, S, q, q_excl, nv, -1, W):
+                    if tgt_owner != q and (W[W_OWNED + q] & bit) != 0:
+                        # The partner's builds stay as they are: his present duty decides.
+                        if W[W_PDUTY + q] == -1:
+                            W[W_PDUTY + q] = 1 if duty_holds(R, S, q, W[W_OWNED + q], -1) else 0
+                        ok = W[W_PDUTY + q] == 1
+                    else:
+                        ok = duty_holds(R, S, q, builds_kept(S, W, q, u, tgt_owner) | bit, -1)
+                    if ok:
                         nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, q, 0)
                         if nm < 0:
                             return nm
@@ -1523,7 +1584,9 @@ def play_out(R, S, policies, W):
     plies = 0
     buf, X = new_buffers()
     while S[S_PHASE] != PHASE_OVER:
-        buf, X, n = gen_moves(R, S, buf, W, X)
+        n = gen_moves_ws(R, S, buf, W, X)
+        if n < 0:  # a buffer was too small (rare): grow it
+            buf, X, n = gen_moves(R, S, buf, W, X)
         if n == 0:
             raise ValueError("no legal move in a running hand")
         k = choose(R, S, buf, n, policies[S[S_TO_MOVE]])
