@@ -6,3 +6,7 @@ arrays, numba kernels) → ``games`` (OpenSpiel wrappers) and ``agents`` → ``e
 """
 
 __version__ = "0.1.0"
+
+from zwick_ai import _jit_cache
+
+_jit_cache.install()  # before any kernel module is imported: see _jit_cache's docstring
