@@ -142,7 +142,8 @@ W_STU = W_STG + MAX_UNITS + 2
 W_VALS = W_STU + MAX_UNITS + 2
 W_OV = W_VALS + MAX_OPTS
 W_ASKOK = W_OV + MAX_OPTS
-TABLE_ATOMS = 8  # up to this many atoms, group sums come from a subset table instead of a search
+TABLE_ATOMS = 12  # up to this many atoms, group sums come from a subset table instead of a search
+DFS_UNION_ATOMS = 8  # captures_for_card: up to this many atoms, unions by a plain search
 W_OWNED = W_ASKOK + 64  # per seat: bitmask of the values of the builds it owns
 W_OWNED2 = W_OWNED + MAX_PLAYERS  # per seat: the values it owns two or more builds of
 W_UBITS = W_OWNED2 + MAX_PLAYERS  # per table unit: bitmask of the values it counts as
@@ -771,7 +772,7 @@ def captures_for_card(R, S, c, natoms, W, X):
         if ng == 0:
             continue
         ng = sort_unique(groups, ng)
-        if natoms > TABLE_ATOMS:
+        if natoms > DFS_UNION_ATOMS:
             nu = enum_unions_by_lowest(groups, ng, natoms, unions)
         else:
             nu = enum_unions(W, groups, ng, unions)
