@@ -188,6 +188,7 @@ from zwick_ai.games.zwicker_actions import (
     returns_k,
     step_k,
     turn_k,
+    turn_start_k,
 )
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.layout import (
@@ -620,7 +621,12 @@ class ZwickerState(pyspiel.State):
         if self._cur == CHANCE:
             if self._a is t.init:
                 self._a = t.init.copy()
-            m, sel, la, cur = chance_step_k(t.G, self._a, t.W, action)
+            cur = chance_step_k(t.G, self._a, t.W, action)
+            if cur < 0:  # the deal goes on
+                self._c = _NO_CACHE
+                self._cur = int(cur)
+                return
+            m, sel, la, cur = turn_start_k(t.G, self._a, t.W)
         elif self._replay is not None:  # rebuilding a resampled state: moves come from the log
             self._cur = int(replay_token_k(t.G, self._a, self._replay, action, t.W))
             self._c = _NO_CACHE

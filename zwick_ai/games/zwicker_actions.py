@@ -806,8 +806,18 @@ def _next_turn(G, a, W):
 
 @njit(cache=True)
 def chance_step_k(G, a, W, outcome):
-    """Apply a chance outcome; returns like :func:`step_k`."""
+    """Apply a chance outcome; returns the player to move next (CHANCE while the deal goes on).
+    Once a player decides, :func:`turn_start_k` gives the turn's candidates (two calls, so that
+    the many chance steps of a deal return no arrays: boxing each costs about a microsecond)."""
     apply_chance_k(G, a, W, outcome)
+    if a[XB + X_DEALT] == 0:
+        return np.int64(CHANCE)
+    return np.int64(_current(a[:SS]))
+
+
+@njit(cache=True)
+def turn_start_k(G, a, W):
+    """(candidates, rows, legal sub-actions, player) at the start of a turn, like :func:`step_k`."""
     return _next_turn(G, a, W)
 
 
