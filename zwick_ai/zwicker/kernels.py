@@ -918,14 +918,16 @@ def gen_moves_ws(R, S, buf, W, X):
         duty_binds = owns_any
     own_units = np.int64(0)  # table indices of the mover's builds
     if duty_binds:
+        own_values = np.int64(0)
         for u in range(n):
             a = S[S_UNITS + u]
             if S[S_UBUILD + a] and S[S_UOWNER + a] == p:
                 own_units |= ONE << u
+                own_values |= ONE << S[S_UVALUE + a]
         # Whether the duty holds after playing card i with every build kept (trails, and
         # captures that take none of the mover's builds).
         for i in range(hn):
-            W[W_KEEPOK + i] = 1 if duty_ok(R, S, p, 0, 0, hand_card(S, p, i), W) else 0
+            W[W_KEEPOK + i] = 1 if duty_holds(R, S, p, own_values, hand_card(S, p, i)) else 0
     if not trail_only and n > 0:
         natoms = build_atoms(R, S, W)
         full = (ONE << n) - 1 if n < 64 else np.int64(-1)
