@@ -340,15 +340,6 @@ def has_duty_trail(R, S, p, W):
 
 
 @hot
-def owns_build_of(S, q, v):
-    for i in range(S[S_NUNITS]):
-        a = S[S_UNITS + i]
-        if S[S_UBUILD + a] and S[S_UOWNER + a] == q and S[S_UVALUE + a] == v:
-            return True
-    return False
-
-
-@hot
 def magger_answer(R, S, q, n, W):
     return duty_ok(R, S, q, 0, n, -1, W)
 
