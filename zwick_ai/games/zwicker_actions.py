@@ -786,16 +786,16 @@ def step_k(G, a, M, sel, tok, W):
         for j in range(7):
             row[j] = M[sel2[0], j]
         _record_apply(R, a, CD, row, k + 1, W)
-        return _next_turn(G, a, W)
+        return turn_start_k(G, a, W)
     X[X_PREFIX + k] = tok
     X[X_PLEN] = k + 1
     return M, sel2, next_tokens_sel(M, sel2, k + 1), np.int64(a[S_TO_MOVE])  # the mover keeps the turn
 
 
 @njit(cache=True)
-def _next_turn(G, a, W):
+def turn_start_k(G, a, W):
     """(candidates, rows, legal sub-actions, player) at the start of a turn (empty when no one
-    decides)."""
+    decides), like :func:`step_k`."""
     cur = np.int64(_current(a[:SS]))
     if cur < 0 or a[XB + X_DEALT] == 0:
         none = np.empty(0, np.int64)
@@ -813,12 +813,6 @@ def chance_step_k(G, a, W, outcome):
     if a[XB + X_DEALT] == 0:
         return np.int64(CHANCE)
     return np.int64(_current(a[:SS]))
-
-
-@njit(cache=True)
-def turn_start_k(G, a, W):
-    """(candidates, rows, legal sub-actions, player) at the start of a turn, like :func:`step_k`."""
-    return _next_turn(G, a, W)
 
 
 @njit(cache=True)

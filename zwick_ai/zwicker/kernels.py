@@ -934,10 +934,7 @@ def gen_moves_ws(R, S, buf, W, X):
             need = np.int64(0)
             for i in range(hn):
                 need |= value_bits(R, hand_card(S, p, i))
-            if natoms <= TABLE_ATOMS:
-                ns = small_capture_sets(W, natoms, need, X)
-            else:
-                ns = large_capture_sets(W, natoms, need, X)
+            ns = plain_capture_sets(W, natoms, need, X)
             if ns < 0:
                 return ns
             for i in range(hn):
