@@ -14,16 +14,34 @@ def test_kernels_cache_under_the_package_source_hash():
     assert os.path.dirname(path) == os.path.join(os.path.dirname(K.__file__), "__pycache__")
 
 
-def test_source_hash_follows_every_package_file(tmp_path, monkeypatch):
+def _package(tmp_path):
     pkg = tmp_path / "pkg"
     (pkg / "sub").mkdir(parents=True)
-    (pkg / "a.py").write_text("x = 1\n")
-    (pkg / "sub" / "b.py").write_text("y = 2\n")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "kern.py").write_text("import numba\nfrom .sub import consts\n")
+    (pkg / "sub" / "consts.py").write_text("from ..sub.deep import Z\nY = 2\n")
+    (pkg / "sub" / "deep.py").write_text("Z = 1\n")
+    (pkg / "cli.py").write_text("from pkg import kern\n")
+    return pkg
+
+
+def test_compiled_sources_are_numba_users_and_their_imports(tmp_path):
+    pkg = _package(tmp_path)
+    names = {str(p.relative_to(pkg)) for p in _jit_cache.compiled_sources(pkg)}
+    assert names == {"kern.py", "__init__.py", "sub/__init__.py", "sub/consts.py", "sub/deep.py"}
+
+
+def test_source_hash_follows_what_compiled_code_imports(tmp_path, monkeypatch):
+    pkg = _package(tmp_path)
     monkeypatch.setattr(_jit_cache, "PACKAGE_DIR", pkg)
     _jit_cache.source_hash.cache_clear()
     try:
         first = _jit_cache.source_hash()
-        (pkg / "sub" / "b.py").write_text("y = 3\n")  # a change in a file the caller never names
+        (pkg / "cli.py").write_text("from pkg import kern  # no compiled code sees this\n")
+        _jit_cache.source_hash.cache_clear()
+        assert _jit_cache.source_hash() == first
+        (pkg / "sub" / "deep.py").write_text("Z = 3\n")  # imported by an import of a numba user
         _jit_cache.source_hash.cache_clear()
         assert _jit_cache.source_hash() != first
     finally:

@@ -1,17 +1,20 @@
-"""numba's on-disk cache for zwick_ai, keyed by the source of the whole package.
+"""numba's on-disk cache for zwick_ai, keyed by the source of the compiled part of the package.
 
 numba checks a cached function only against the timestamp of its own file. A kernel that another
 file's function calls is compiled into that caller, so after the kernel changes the caller's
 cached machine code is stale (old array offsets: wrong results or crashes). Here every function
 defined in zwick_ai (and, in a source checkout, in its ``benchmarks``/``tests``) is cached under
-``__pycache__/numba-<hash of every zwick_ai source file>`` next to its file: any change of the
-package's source starts a fresh cache, and the caches of older sources are removed.
+``__pycache__/numba-<hash>`` next to its file, where the hash covers every module that uses numba
+and every zwick_ai module those import, directly or not (compiled code can only reach constants
+and functions through imports). A change there starts a fresh cache and the caches of older
+sources are removed; a change of a module outside it (the CLI, tournaments, reports) keeps it.
 
 A user who sets ``NUMBA_CACHE_DIR`` keeps numba's own behaviour.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import shutil
@@ -25,11 +28,63 @@ _ROOT = PACKAGE_DIR.parent if (PACKAGE_DIR.parent / "pyproject.toml").exists() e
 _PRUNED: set[str] = set()
 
 
+def _module_file(package: Path, module: str) -> Path | None:
+    """The file of ``module`` (dotted, relative to the package's parent), if it is in ``package``."""
+    parts = module.split(".")
+    if parts[0] != package.name:
+        return None
+    base = package.joinpath(*parts[1:])
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imported_files(package: Path, path: Path) -> set[Path]:
+    """The package files that ``path`` imports, with the ``__init__`` of every package on the way."""
+    rel = path.relative_to(package.parent).with_suffix("")
+    here = list(rel.parts[:-1])  # the package that relative imports start from
+    modules: list[str] = []
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.Import):
+            modules += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                anchor = here[: len(here) - node.level + 1]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            modules.append(base)
+            modules += [f"{base}.{alias.name}" for alias in node.names]
+    found: set[Path] = set()
+    for module in modules:
+        parts = module.split(".")
+        for i in range(1, len(parts) + 1):  # importing a.b.c runs a/__init__ and a/b/__init__ too
+            file = _module_file(package, ".".join(parts[:i]))
+            if file is not None:
+                found.add(file)
+    return found
+
+
+def compiled_sources(package: Path | None = None) -> list[Path]:
+    """The files whose change can change compiled code: numba users and what they import."""
+    package = package or PACKAGE_DIR
+    todo = [p for p in package.rglob("*.py") if b"numba" in p.read_bytes()]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        todo += _imported_files(package, path) - seen
+    return sorted(seen)
+
+
 @cache
 def source_hash() -> str:
-    """A short hash of every ``.py`` file of the package (path and content)."""
+    """A short hash of :func:`compiled_sources` (path and content)."""
     h = hashlib.sha1()
-    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+    for path in compiled_sources():
         h.update(str(path.relative_to(PACKAGE_DIR)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
