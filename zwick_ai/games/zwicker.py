@@ -192,8 +192,6 @@ from zwick_ai.games.zwicker_actions import (
 )
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.layout import (
-    LOC_HAND,
-    LOC_STOCK,
     LOC_WON,
     MAX_HAND,
     MOVE_WIDTH,
@@ -732,13 +730,6 @@ def resample(state: ZwickerState, player: int, sampler: Callable[[], float] | in
     if out.information_state_string(player) != state.information_state_string(player):
         raise AssertionError("resampled state differs in the player's information state (a bug)")
     return out
-
-
-def hidden_cards(state: ZwickerState) -> list[int]:
-    """Cards a player other than the mover cannot see: every hand's and the stock's (engine ids)."""
-    a = state._a
-    r = state.rules
-    return [c for c in r.deck if a[S_LOC + c] == LOC_STOCK or LOC_HAND <= a[S_LOC + c] < LOC_HAND + r.players]
 
 
 def _new_order(state: ZwickerState, p: int, hidden: np.ndarray, cards: np.ndarray) -> list[int]:

@@ -401,22 +401,6 @@ def advance_sel(M, sel, k, tok):
     return out[:m]
 
 
-@njit(cache=True)
-def advance(M, k, tok):
-    """The rows of ``M`` whose token ``k`` is ``tok``."""
-    n = M.shape[0]
-    keep = np.empty(n, np.int64)
-    m = 0
-    for i in range(n):
-        if M[i, TOK0 + k] == tok:
-            keep[m] = i
-            m += 1
-    out = np.empty((m, M.shape[1]), np.int64)
-    for i in range(m):
-        out[i] = M[keep[i]]
-    return out
-
-
 # ================================================================================================
 # The game's state array and its kernels (used by :mod:`zwick_ai.games.zwicker`)
 # ================================================================================================
