@@ -16,6 +16,7 @@ from zwick_ai import zwicker
 from zwick_ai.games import convert
 from zwick_ai.games import zwicker as ZG
 from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.codec import CODEC_SIZE
 from zwick_ai.zwicker.layout import LOC_HAND, LOC_STOCK, S_HAND_N, S_LOC
 
 from .test_zwicker_game import random_states
@@ -92,7 +93,7 @@ def test_fast_legality_check_agrees_with_the_engine(spec):
 
     game = pyspiel.load_game(spec)
     t = game.tables
-    R, CD = t.G[: ZA.RULES_SIZE], t.G[ZA.GB_CD : ZA.GB_CD + ZA.CODEC_SIZE]
+    R, CD = t.G[: ZA.RULES_SIZE], t.G[ZA.GB_CD : ZA.GB_CD + CODEC_SIZE]
     rng = np.random.default_rng(1)
     accepted = rejected = 0
     for s in random_states(game, 30, seed=2, keep=0.1):

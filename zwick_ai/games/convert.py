@@ -30,6 +30,7 @@ from numba import njit
 
 from zwick_ai import zwicker
 from zwick_ai.games import zwicker_actions as ZA
+from zwick_ai.zwicker import codec as ZC
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.engine import move_from_row
 from zwick_ai.zwicker.layout import (
@@ -149,9 +150,9 @@ def move_actions(state: pyspiel.State, move: Move | MoveKey | str | np.ndarray |
         raise ValueError("a move is in progress; finish it first")
     t = state.tables
     row = _row_of(state, move)
-    out = np.empty(ZA.TOK0 + 70, np.int64)
+    out = np.empty(ZC.TOK0 + 70, np.int64)
     es = engine_state(state)
-    n = ZA.encode_row(t.G[: ZA.GB_CD], es.arr, t.G[ZA.GB_CD : ZA.GB_CD + ZA.CODEC_SIZE], row, out)
+    n = ZC.encode_row(t.G[: ZA.GB_CD], es.arr, t.G[ZA.GB_CD : ZA.GB_CD + ZC.CODEC_SIZE], row, out)
     tokens = out[:n].tolist()
     legal = state.candidate_rows()
     keys = (M_KIND, M_CARD, M_VALUE, M_MASK, M_TARGET, M_OWNER)

@@ -175,8 +175,6 @@ from zwick_ai.games.zwicker_actions import (
     X_PREFIX,
     X_TABLE_STAGE,
     XB,
-    Codec,
-    card_name,
     chance_outcomes_k,
     chance_step_k,
     fill_k,
@@ -191,6 +189,7 @@ from zwick_ai.games.zwicker_actions import (
     turn_start_k,
 )
 from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.codec import COL_NTOK, Codec, card_name
 from zwick_ai.zwicker.layout import (
     LOC_WON,
     MAX_HAND,
@@ -587,7 +586,7 @@ class ZwickerState(pyspiel.State):
             m = turn_k(t.G, self._a, t.W)
             c = self._c = _Cache(m, legal_k(self._a, m).tolist(), np.arange(len(m)))
         out = c.mv[c.sel, :MOVE_WIDTH].copy()
-        out[:, ZA.COL_NTOK] = 0
+        out[:, COL_NTOK] = 0
         return out
 
     # -- pyspiel.State API --------------------------------------------------------------------
