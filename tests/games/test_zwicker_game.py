@@ -18,7 +18,8 @@ from zwick_ai import zwicker
 from zwick_ai.games import convert
 from zwick_ai.games import zwicker as ZG
 from zwick_ai.games import zwicker_actions as ZA
-from zwick_ai.games.zwicker_actions import SS
+from zwick_ai.zwicker import history as ZH
+from zwick_ai.zwicker.history import SS
 from zwick_ai.zwicker.rules import _PLAYERS, VARIANTS
 
 MICRO = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=1)"
@@ -236,21 +237,21 @@ def check_bijection(state: pyspiel.State, api: bool = True) -> int:
                 arr2 = arr.copy()
                 m2, sel2, la, cur = ZA.step_k(t.G, arr2, m0, sel, a, t.W)
                 assert cur != -100
-                if arr2[ZA.XB + ZA.X_NPLY] == base:
+                if arr2[ZH.XB + ZH.X_NPLY] == base:
                     assert cur == player and np.array_equal(arr2[:SS], es.arr) and m2 is m0
                     kstack.append((arr2, sel2, la.tolist(), (*seq, a)))
                 else:
-                    e = ZA.XB + ZA.X_LOG + base * ZA.LOGW
-                    x = arr2[e : e + ZA.LOGW].tolist()
-                    mask = (x[ZA.L_MASKHI] << 32) | (x[ZA.L_MASKLO] & 0xFFFFFFFF)
+                    e = ZH.XB + ZH.X_LOG + base * ZH.LOGW
+                    x = arr2[e : e + ZH.LOGW].tolist()
+                    mask = (x[ZH.L_MASKHI] << 32) | (x[ZH.L_MASKLO] & 0xFFFFFFFF)
                     row = [
-                        x[ZA.L_KIND],
-                        x[ZA.L_CARD],
-                        x[ZA.L_VALUE],
+                        x[ZH.L_KIND],
+                        x[ZH.L_CARD],
+                        x[ZH.L_VALUE],
                         mask,
-                        x[ZA.L_TARGET],
-                        x[ZA.L_OWNER],
-                        x[ZA.L_ZWICK],
+                        x[ZH.L_TARGET],
+                        x[ZH.L_OWNER],
+                        x[ZH.L_ZWICK],
                     ]
                     finish(arr2, np.array(row), (*seq, a))
     assert set(seen) == set(engine), "some legal move has no sequence"

@@ -15,9 +15,19 @@ import zwick_ai.games  # noqa: F401
 from zwick_ai import zwicker
 from zwick_ai.games import convert
 from zwick_ai.games import zwicker as ZG
+from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.codec import CODEC_SIZE
-from zwick_ai.zwicker.layout import LOC_HAND, LOC_STOCK, S_HAND_N, S_LOC
+from zwick_ai.zwicker.layout import (
+    LOC_HAND,
+    LOC_STOCK,
+    RULES_SIZE,
+    S_HAND_N,
+    S_LOC,
+    S_STOCK,
+    S_STOCK_LEN,
+    S_STOCK_TOP,
+)
 
 from .test_zwicker_game import random_states
 
@@ -93,7 +103,7 @@ def test_fast_legality_check_agrees_with_the_engine(spec):
 
     game = pyspiel.load_game(spec)
     t = game.tables
-    R, CD = t.G[: ZA.RULES_SIZE], t.G[ZA.GB_CD : ZA.GB_CD + CODEC_SIZE]
+    R, CD = t.G[:RULES_SIZE], t.G[ZH.GB_CD : ZH.GB_CD + CODEC_SIZE]
     rng = np.random.default_rng(1)
     accepted = rejected = 0
     for s in random_states(game, 30, seed=2, keep=0.1):
@@ -103,7 +113,7 @@ def test_fast_legality_check_agrees_with_the_engine(spec):
         hidden = [q for q in range(game.num_players()) if q != p and es.arr[S_HAND_N + q] > 0]
         need = np.array([es.arr[S_HAND_N + q] for q in hidden], np.int64)
         pool = [c for q in hidden for c in np.flatnonzero(es.arr[S_LOC : S_LOC + 116] == LOC_HAND + q)]
-        pool += list(es.arr[ZA.S_STOCK + es.arr[ZA.S_STOCK_TOP] : ZA.S_STOCK + es.arr[ZA.S_STOCK_LEN]])
+        pool += list(es.arr[S_STOCK + es.arr[S_STOCK_TOP] : S_STOCK + es.arr[S_STOCK_LEN]])
         t0 = ZA._stage_start(a)
         S0 = ZA._stage_start_state(R, a, t0, t.W)
         S0w = S0.copy()

@@ -62,6 +62,7 @@ from numba import njit
 from zwick_ai.agents.search import check_params
 from zwick_ai.games import convert
 from zwick_ai.games import zwicker_actions as ZA
+from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.layout import (
     KIND_BUILD,
@@ -76,6 +77,7 @@ from zwick_ai.zwicker.layout import (
     R_NSIDES,
     R_PLAYERS,
     R_SIDE_OF,
+    RULES_SIZE,
     S_NEXT,
     S_NUNITS,
     S_PHASE,
@@ -245,7 +247,7 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
     """Run ``iters`` iterations on ``tree`` for player ``p`` of OpenSpiel state array ``a``.
     ``world``: a fixed engine state to search (PIMC), or an empty array to determinize every
     iteration (ISMCTS) with ``det`` (from :func:`~zwick_ai.games.zwicker_actions.resample_setup`)."""
-    R = G[: ZA.RULES_SIZE]
+    R = G[:RULES_SIZE]
     NKEY, NV, NA, NQ, H, meta = tree
     cap = NV.shape[0]
     players = R[R_PLAYERS]
@@ -363,7 +365,7 @@ class _Setup:
         self.win_loss = t.win_loss
         self.total = float(state.rules.card_total)
         self.rows = state.candidate_rows()
-        self.real = self.a[: ZA.SS]
+        self.real = self.a[: ZH.SS]
         self.det = ZA.resample_setup(self.G, self.a, self.p, self.W)
         self.cards = self.det[2].copy()
         self.chain = self.det[2].copy()

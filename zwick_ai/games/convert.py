@@ -29,8 +29,8 @@ import pyspiel
 from numba import njit
 
 from zwick_ai import zwicker
-from zwick_ai.games import zwicker_actions as ZA
 from zwick_ai.zwicker import codec as ZC
+from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.engine import move_from_row
 from zwick_ai.zwicker.layout import (
@@ -152,7 +152,7 @@ def move_actions(state: pyspiel.State, move: Move | MoveKey | str | np.ndarray |
     row = _row_of(state, move)
     out = np.empty(ZC.TOK0 + 70, np.int64)
     es = engine_state(state)
-    n = ZC.encode_row(t.G[: ZA.GB_CD], es.arr, t.G[ZA.GB_CD : ZA.GB_CD + ZC.CODEC_SIZE], row, out)
+    n = ZC.encode_row(t.G[: ZH.GB_CD], es.arr, t.G[ZH.GB_CD : ZH.GB_CD + ZC.CODEC_SIZE], row, out)
     tokens = out[:n].tolist()
     legal = state.candidate_rows()
     keys = (M_KIND, M_CARD, M_VALUE, M_MASK, M_TARGET, M_OWNER)

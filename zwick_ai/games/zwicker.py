@@ -133,13 +133,32 @@ import pyspiel
 
 from zwick_ai import cards as C
 from zwick_ai import zwicker
-from zwick_ai.games import zwicker_actions as ZA
 from zwick_ai.games.zwicker_actions import (
     CHANCE,
+    P_CUT,
+    P_PLAYED_AT,
+    P_PLAYER,
+    PIECE_NAMES,
+    PRIVATE_PIECES,
+    TERMINAL,
+    chance_outcomes_k,
+    chance_step_k,
+    fill_k,
+    game_table,
+    legal_k,
+    piece_shapes,
+    replay_token_k,
+    resample_k,
+    returns_k,
+    step_k,
+    turn_k,
+    turn_start_k,
+)
+from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.codec import COL_NTOK, Codec, card_name
+from zwick_ai.zwicker.history import (
     DEST_TABLE,
     DEST_UNKNOWN,
-    KIND_ASK,
-    KIND_CAPTURE,
     L_ANCHOR,
     L_ANSWER,
     L_CARD,
@@ -150,15 +169,7 @@ from zwick_ai.games.zwicker_actions import (
     L_VALUE,
     L_ZWICK,
     LOGW,
-    NC,
-    P_CUT,
-    P_PLAYED_AT,
-    P_PLAYER,
-    PIECE_NAMES,
-    PRIVATE_PIECES,
-    RULES_SIZE,
     SS,
-    TERMINAL,
     X_CAPT,
     X_CDEST,
     X_CUT,
@@ -175,25 +186,16 @@ from zwick_ai.games.zwicker_actions import (
     X_PREFIX,
     X_TABLE_STAGE,
     XB,
-    chance_outcomes_k,
-    chance_step_k,
-    fill_k,
-    game_table,
-    legal_k,
-    piece_shapes,
-    replay_token_k,
-    resample_k,
-    returns_k,
-    step_k,
-    turn_k,
-    turn_start_k,
+    logged_row_into,
 )
-from zwick_ai.zwicker import kernels as K
-from zwick_ai.zwicker.codec import COL_NTOK, Codec, card_name
 from zwick_ai.zwicker.layout import (
+    KIND_ASK,
+    KIND_CAPTURE,
     LOC_WON,
     MAX_HAND,
     MOVE_WIDTH,
+    NC,
+    RULES_SIZE,
     S_ASK_ANS,
     S_ASK_N,
     S_ASK_Q,
@@ -574,7 +576,7 @@ class ZwickerState(pyspiel.State):
         """The kernel move record (``M_*`` columns) of whole move number ``ply`` of this hand."""
         if not 0 <= ply < self.num_plies():
             raise ValueError(f"ply must be in 0..{self.num_plies() - 1}")
-        return ZA.logged_row_into(self._a[XB:], ply, np.zeros(MOVE_WIDTH, np.int64))
+        return logged_row_into(self._a[XB:], ply, np.zeros(MOVE_WIDTH, np.int64))
 
     def candidate_rows(self) -> np.ndarray:
         """Engine move records (n, 8) still reachable from the current partial move."""

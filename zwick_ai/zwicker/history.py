@@ -1,0 +1,173 @@
+"""The Zwicker hand with its history, as one int32 array: the engine state (:mod:`zwick_ai.zwicker.layout`)
+followed by the record of the deal (dealer, cut, deck order, where each card was dealt) and one
+log row per whole move (``L_*`` fields), the state array of the OpenSpiel ``zwicker`` game
+(:mod:`zwick_ai.games.zwicker`) and the input of the resampler (:mod:`zwick_ai.zwicker.resample`).
+Also the start of the game's read-only table ``G``: the rules array, then the codec
+(:mod:`zwick_ai.zwicker.codec`); what follows is the OpenSpiel wrapper's chance layout.
+Nothing here imports OpenSpiel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.codec import (
+    CD_D,
+    CD_DECK,
+    CODEC_SIZE,
+)
+from zwick_ai.zwicker.layout import (
+    KIND_ASK,
+    KIND_BUILD,
+    KIND_CAPTURE,
+    LOC_STOCK,
+    LOC_TABLE,
+    LOC_WON,
+    M_CARD,
+    M_KIND,
+    M_MASK,
+    M_OWNER,
+    M_TARGET,
+    M_VALUE,
+    M_ZWICK,
+    NC,
+    RULES_SIZE,
+    S_ASK_ANS,
+    S_LOC,
+    S_NEXT,
+    S_NUNITS,
+    S_PHASE,
+    S_STAGE,
+    S_TO_MOVE,
+    S_UNITS,
+    STATE_SIZE,
+)
+from zwick_ai.zwicker.snapshot import PHASE_OVER
+
+# ---- the state array: [engine state | extras] -------------------------------------------------------
+SS = STATE_SIZE
+XB = SS  # extras
+X_DEALER = 0  # -1 until the dealer is known
+X_NCUT = 1  # cards cut so far
+X_GROUP = 2  # deal group being dealt
+X_GFILL = 3  # cards of that group dealt so far
+X_GLAST = 4  # deck index of the group's last card, -1
+X_DEALT = 5  # 1 once the engine has dealt stage 0
+X_NPLY = 6  # whole moves (and questions) so far
+X_PLEN = 7  # sub-actions chosen so far in the current move
+X_NCHANCE = 8  # chance outcomes so far
+MAXTOK = 72
+X_PREFIX = 16
+X_CUT = X_PREFIX + MAXTOK  # card ids in the order cut
+X_ORDER = X_CUT + NC  # deck order (card ids, next dealt first), -1 unset
+X_ASSIGNED = X_ORDER + NC  # per card: placed by a chance outcome
+X_CDEST = X_ASSIGNED + NC  # per card: stage-0 destination seat, DEST_TABLE, or -1
+X_DEAL_STAGE = X_CDEST + NC  # per card: stage it was dealt in (hand or table), -1 in stock
+X_TABLE_STAGE = X_DEAL_STAGE + NC  # per card: stage + 1 it was dealt to the table, 0
+X_CAPT = X_TABLE_STAGE + NC  # per card: ply + 1 it was captured, 0
+X_PLAYPLY = X_CAPT + NC  # per card: ply + 1 it was played, 0
+MAXPLY = 2 * NC + 8
+LOGW = 14
+X_LOG = X_PLAYPLY + NC  # per ply: the fields L_*
+L_SEAT, L_KIND, L_CARD, L_VALUE, L_MASKLO, L_MASKHI, L_TARGET, L_ANCHOR = 0, 1, 2, 3, 4, 5, 6, 7
+L_OWNER, L_ZWICK, L_ANSWER, L_NTOK, L_STAGE, L_PHASE = 8, 9, 10, 11, 12, 13
+XSIZE = X_LOG + MAXPLY * LOGW
+ASIZE = XB + XSIZE
+DEST_TABLE = -2
+DEST_UNKNOWN = -3
+
+
+# ---- the game's read-only table G (int32): [rules array | codec | the wrapper's chance layout] ----
+GB_CD = RULES_SIZE
+GB_CH = GB_CD + CODEC_SIZE
+
+
+@njit(cache=True)
+def _split_mask(mask):
+    lo = mask & 0xFFFFFFFF
+    hi = (mask >> 32) & 0xFFFFFFFF
+    if lo >= 2**31:
+        lo -= 2**32
+    if hi >= 2**31:
+        hi -= 2**32
+    return lo, hi
+
+
+@njit(cache=True)
+def _join_mask(lo, hi):
+    return (np.int64(hi) << 32) | (np.int64(lo) & 0xFFFFFFFF)
+
+
+@njit(cache=True)
+def logged_row_into(X, t, row):
+    """Fill the engine move record ``row`` (``M_*`` columns) from log entry ``t`` of the history
+    part ``X`` of a state array (one whole move or question per entry)."""
+    e = X_LOG + t * LOGW
+    row[M_KIND] = X[e + L_KIND]
+    row[M_CARD] = X[e + L_CARD]
+    row[M_VALUE] = X[e + L_VALUE]
+    row[M_MASK] = _join_mask(X[e + L_MASKLO], X[e + L_MASKHI])
+    row[M_TARGET] = X[e + L_TARGET]
+    row[M_OWNER] = X[e + L_OWNER]
+    row[M_ZWICK] = X[e + L_ZWICK]
+    row[7] = 0
+    return row
+
+
+@njit(cache=True)
+def record_move(R, a, CD, row, ntok, W):
+    """Log a whole move, apply it in the engine, note captures, new stages and the end sweep."""
+    S = a[:SS]
+    X = a[XB:]
+    D = CD[CD_D]
+    t = X[X_NPLY]
+    e = X_LOG + t * LOGW
+    p = S[S_TO_MOVE]
+    stage = S[S_STAGE]
+    kind = row[M_KIND]
+    c = row[M_CARD]
+    X[e + L_SEAT] = p
+    X[e + L_KIND] = kind
+    X[e + L_CARD] = c
+    X[e + L_VALUE] = row[M_VALUE]
+    lo, hi = _split_mask(row[M_MASK])
+    X[e + L_MASKLO] = lo
+    X[e + L_MASKHI] = hi
+    X[e + L_TARGET] = row[M_TARGET]
+    X[e + L_ANCHOR] = S[S_UNITS + row[M_TARGET]] if (kind == KIND_BUILD and row[M_TARGET] >= 0) else -1
+    X[e + L_OWNER] = row[M_OWNER]
+    X[e + L_ZWICK] = row[M_ZWICK]
+    X[e + L_ANSWER] = -1
+    X[e + L_NTOK] = ntok
+    X[e + L_STAGE] = stage
+    X[e + L_PHASE] = S[S_PHASE]
+    if kind != KIND_ASK:
+        X[X_PLAYPLY + c] = t + 1
+    if kind == KIND_CAPTURE:
+        X[X_CAPT + c] = t + 1
+        mask = row[M_MASK]
+        for i in range(S[S_NUNITS]):
+            if (mask >> i) & 1:
+                x = S[S_UNITS + i]
+                while x != -1:
+                    X[X_CAPT + x] = t + 1
+                    x = S[S_NEXT + x]
+    K.apply_move(R, S, row, W)
+    if kind == KIND_ASK:
+        X[e + L_ANSWER] = S[S_ASK_ANS]
+    X[X_NPLY] = t + 1
+    X[X_PLEN] = 0
+    if S[S_PHASE] == PHASE_OVER:
+        for i in range(D):
+            x = CD[CD_DECK + i]
+            if S[S_LOC + x] >= LOC_WON and S[S_LOC + x] < LOC_STOCK and X[X_CAPT + x] == 0:
+                X[X_CAPT + x] = t + 2
+    elif S[S_STAGE] != stage:
+        for i in range(D):
+            x = CD[CD_DECK + i]
+            if X[X_DEAL_STAGE + x] < 0 and S[S_LOC + x] != LOC_STOCK:
+                X[X_DEAL_STAGE + x] = S[S_STAGE]
+                if S[S_LOC + x] == LOC_TABLE:
+                    X[X_TABLE_STAGE + x] = S[S_STAGE] + 1
