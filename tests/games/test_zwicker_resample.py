@@ -99,7 +99,7 @@ def test_resampled_state_has_the_same_information_state(spec):
 def test_fast_legality_check_agrees_with_the_engine(spec):
     """The resampler decides most moves' legality from the owner's duty alone; on random candidate
     worlds it must accept exactly what a replay with the engine's full move generator accepts."""
-    from zwick_ai.games import zwicker_actions as ZA
+    from zwick_ai.zwicker import resample as ZR
 
     game = pyspiel.load_game(spec)
     t = game.tables
@@ -114,14 +114,14 @@ def test_fast_legality_check_agrees_with_the_engine(spec):
         need = np.array([es.arr[S_HAND_N + q] for q in hidden], np.int64)
         pool = [c for q in hidden for c in np.flatnonzero(es.arr[S_LOC : S_LOC + 116] == LOC_HAND + q)]
         pool += list(es.arr[S_STOCK + es.arr[S_STOCK_TOP] : S_STOCK + es.arr[S_STOCK_LEN]])
-        t0 = ZA._stage_start(a)
-        S0 = ZA._stage_start_state(R, a, t0, t.W)
+        t0 = ZR._stage_start(a)
+        S0 = ZR._stage_start_state(R, a, t0, t.W)
         S0w = S0.copy()
         for _ in range(20):
             cards = rng.permutation(np.array(pool, np.int64))
-            ZA._world(R, a, S0, S0w, p, -1, -1, t0, cards, np.array(hidden, np.int64), need)
-            fast = ZA._replay_ok(R, a, CD, S0w, t0, t.W, False).shape[0] > 0
-            full = ZA._replay_ok(R, a, CD, S0w, t0, t.W, True).shape[0] > 0
+            ZR._world(R, a, S0, S0w, p, -1, -1, t0, cards, np.array(hidden, np.int64), need)
+            fast = ZR._replay_ok(R, a, CD, S0w, t0, t.W, False).shape[0] > 0
+            full = ZR._replay_ok(R, a, CD, S0w, t0, t.W, True).shape[0] > 0
             assert fast == full
             accepted += fast
             rejected += not fast

@@ -61,7 +61,6 @@ from numba import njit
 
 from zwick_ai.agents.search import check_params
 from zwick_ai.games import convert
-from zwick_ai.games import zwicker_actions as ZA
 from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.layout import (
@@ -83,6 +82,12 @@ from zwick_ai.zwicker.layout import (
     S_PHASE,
     S_TO_MOVE,
     S_UNITS,
+)
+from zwick_ai.zwicker.resample import (
+    resample_chain,
+    resample_draw,
+    resample_setup,
+    resample_world,
 )
 
 TRIES = 2000  # rejected draws in a row before an iteration takes the Markov chain's world
@@ -118,13 +123,13 @@ def det_draw(G, a, p, det, cards, chain, tries, meta, W):
     cards. ``det`` comes from :func:`~zwick_ai.games.zwicker_actions.resample_setup`; ``cards`` is
     permuted in place (exact rejection sampling, at most ``tries`` draws); when every draw is
     rejected, ``chain`` (a consistent assignment) takes one sweep of swaps and gives the world."""
-    draws, Sw = ZA.resample_draw(G, a, p, det, cards, tries, W)
+    draws, Sw = resample_draw(G, a, p, det, cards, tries, W)
     meta[MT_DRAWS] += draws
     if Sw.shape[0] > 0:
         return Sw
     meta[MT_CHAIN] += 1
-    ZA.resample_chain(G, a, p, det, chain, chain.shape[0], W)
-    return ZA.resample_world(G, a, p, det, chain, det[6].copy(), W)
+    resample_chain(G, a, p, det, chain, chain.shape[0], W)
+    return resample_world(G, a, p, det, chain, det[6].copy(), W)
 
 
 _draw_world = det_draw  # the name the tests use
@@ -366,7 +371,7 @@ class _Setup:
         self.total = float(state.rules.card_total)
         self.rows = state.candidate_rows()
         self.real = self.a[: ZH.SS]
-        self.det = ZA.resample_setup(self.G, self.a, self.p, self.W)
+        self.det = resample_setup(self.G, self.a, self.p, self.W)
         self.cards = self.det[2].copy()
         self.chain = self.det[2].copy()
         self.seed = int(rng.integers(2**31))

@@ -148,7 +148,6 @@ from zwick_ai.games.zwicker_actions import (
     legal_k,
     piece_shapes,
     replay_token_k,
-    resample_k,
     returns_k,
     step_k,
     turn_k,
@@ -217,6 +216,9 @@ from zwick_ai.zwicker.layout import (
     S_UOWNER,
     S_UVALUE,
     S_ZWICKS,
+)
+from zwick_ai.zwicker.resample import (
+    resample_k,
 )
 from zwick_ai.zwicker.rules import OPTIONS, Rules
 from zwick_ai.zwicker.snapshot import PHASE_OVER

@@ -1,0 +1,581 @@
+"""Zwicker's world drawing: which hidden deals (the other players' hands and the stock order) are
+consistent with what one player saw, and uniform draws from them (used by the OpenSpiel game's
+``resample_from_infostate`` and by the search agents' determinization).
+
+A world is accepted when the current stage replays identically in it: the same turn order and
+phases, every logged move legal again and every Magger answer the same (past stages are fully
+known). The input is the state array of :mod:`zwick_ai.zwicker.history` and the game table ``G``
+(the rules array, then the codec). Nothing here imports OpenSpiel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.codec import (
+    CD_D,
+    CD_DECK,
+    CD_PLAY,
+    CODEC_SIZE,
+    turn_matrix,
+)
+from zwick_ai.zwicker.history import (
+    GB_CD,
+    L_ANSWER,
+    L_CARD,
+    L_KIND,
+    L_OWNER,
+    L_PHASE,
+    L_SEAT,
+    L_STAGE,
+    L_VALUE,
+    LOGW,
+    MAXTOK,
+    SS,
+    X_DEALER,
+    X_LOG,
+    X_NPLY,
+    X_ORDER,
+    X_PLEN,
+    X_PREFIX,
+    XB,
+    logged_row_into,
+)
+from zwick_ai.zwicker.layout import (
+    KIND_ASK,
+    KIND_BUILD,
+    KIND_CAPTURE,
+    KIND_TRAIL,
+    LOC_STOCK,
+    M_CARD,
+    M_KIND,
+    M_MASK,
+    M_OWNER,
+    M_TARGET,
+    M_VALUE,
+    MAX_HAND,
+    MOVE_WIDTH,
+    NC,
+    R_DECK_SIZE,
+    R_OWNER_BUILDS,
+    R_PLAYERS,
+    R_SUBTRACT_EITHER,
+    R_VAL1,
+    R_VAL2,
+    RULES_SIZE,
+    S_ASK_ANS,
+    S_ASK_N,
+    S_ASK_Q,
+    S_AZ_LEFT,
+    S_DEALT_TO,
+    S_HAND_N,
+    S_HANDS,
+    S_LOC,
+    S_NUNITS,
+    S_PHASE,
+    S_STAGE,
+    S_STOCK,
+    S_STOCK_LEN,
+    S_STOCK_TOP,
+    S_TO_MOVE,
+    S_UBUILD,
+    S_UNITS,
+    S_UOWNER,
+    S_UVALUE,
+)
+from zwick_ai.zwicker.snapshot import PHASE_OVER
+
+
+@njit(cache=True)
+def _stage_start(a):
+    """First ply of the current stage (plies logged in the current stage are the last ones)."""
+    X = a[XB:]
+    stage = a[S_STAGE]
+    t = X[X_NPLY]
+    while t > 0 and X[X_LOG + (t - 1) * LOGW + L_STAGE] == stage:
+        t -= 1
+    return t
+
+
+@njit(cache=True)
+def _row_legal_fast(R, Sw, row, W):
+    """Legality of the logged move ``row`` for the player to move in a resampled world, decided
+    from its world-dependent conditions only: 1 legal, 0 illegal, -1 undecided (use the engine).
+
+    In the owner variants (no forced capture, no identical copies) a capture set, a build value
+    and a trail are legal or not by public facts, which are the same in every world consistent
+    with the history; what depends on the hidden cards is the card being in hand and the owner's
+    duty of the mover (and, for a build for partner, of the partner), exactly as
+    ``kernels.gen_moves_ws``/``gen_builds`` test them. Questions and the classic/grupp variants
+    (forced capture, identical copies) are left to the engine's move generator."""
+    kind = row[M_KIND]
+    if R[R_OWNER_BUILDS] == 0 or kind == KIND_ASK:
+        return -1
+    q = Sw[S_TO_MOVE]
+    c = row[M_CARD]
+    held = False
+    for i in range(Sw[S_HAND_N + q]):
+        if Sw[S_HANDS + q * MAX_HAND + i] == c:
+            held = True
+            break
+    if not held:
+        return 0
+    if kind == KIND_CAPTURE:
+        return 1 if K.duty_ok(R, Sw, q, row[M_MASK], 0, c, W) else 0
+    if kind == KIND_TRAIL:
+        return 1 if K.duty_ok(R, Sw, q, 0, 0, c, W) else 0
+    target = row[M_TARGET]
+    excl = np.int64(1) << target if target >= 0 else np.int64(0)
+    v = row[M_VALUE]
+    owner = row[M_OWNER]
+    if owner == q:
+        return 1 if K.duty_ok(R, Sw, q, excl, v, c, W) else 0
+    if not K.duty_ok(R, Sw, q, excl, 0, c, W):
+        return 0
+    q_excl = excl if target >= 0 and Sw[S_UOWNER + Sw[S_UNITS + target]] == owner else np.int64(0)
+    return 1 if K.duty_ok(R, Sw, owner, q_excl, v, -1, W) else 0
+
+
+@njit(cache=True)
+def _row_legal_full(R, Sw, row, W):
+    rows = K.legal_moves(R, Sw, W)
+    for i in range(rows.shape[0]):
+        if (
+            rows[i, M_KIND] == row[M_KIND]
+            and rows[i, M_CARD] == row[M_CARD]
+            and rows[i, M_VALUE] == row[M_VALUE]
+            and rows[i, M_MASK] == row[M_MASK]
+            and rows[i, M_TARGET] == row[M_TARGET]
+            and rows[i, M_OWNER] == row[M_OWNER]
+        ):
+            return 1
+    return 0
+
+
+@njit(cache=True)
+def _replay_ok(R, a, CD, S0w, t0, W, full=False):
+    """Replay plies t0.. from ``S0w``: same turn order and phases, every move legal, the same
+    answers to questions, and the current partial move still completable. Returns the final
+    engine state, or an empty array. ``full`` checks every move with the engine's generator."""
+    S = a[:SS]
+    X = a[XB:]
+    Sw = S0w.copy()
+    bad = Sw[:0]
+    row = np.zeros(MOVE_WIDTH, np.int64)
+    for t in range(t0, X[X_NPLY]):
+        e = X_LOG + t * LOGW
+        if Sw[S_PHASE] != X[e + L_PHASE] or Sw[S_TO_MOVE] != X[e + L_SEAT]:
+            return bad
+        logged_row_into(X, t, row)
+        ok = -1 if full else _row_legal_fast(R, Sw, row, W)
+        if ok == -1:
+            ok = _row_legal_full(R, Sw, row, W)
+        if ok == 0:
+            return bad
+        K.apply_move(R, Sw, row, W)
+        if X[e + L_KIND] == KIND_ASK and Sw[S_ASK_ANS] != X[e + L_ANSWER]:
+            return bad
+    for f in (S_PHASE, S_TO_MOVE, S_AZ_LEFT, S_ASK_Q, S_ASK_N, S_ASK_ANS, S_STAGE):
+        if Sw[f] != S[f]:
+            return bad
+    if S[S_PHASE] != PHASE_OVER and X[X_PLEN] > 0:
+        M = turn_matrix(R, Sw, CD, X[X_PREFIX : X_PREFIX + MAXTOK], X[X_PLEN], W)
+        if M.shape[0] == 0:
+            return bad
+    return Sw
+
+
+@njit(cache=True)
+def _stage_start_state(R, a, t0, W):
+    """The engine state when the current stage began: the deal replayed with the logged moves."""
+    X = a[XB:]
+    S = K.empty_state(R)
+    n = R[R_DECK_SIZE]
+    order = np.empty(n, np.int64)
+    for i in range(n):
+        order[i] = X[X_ORDER + i]
+    K.start_hand(R, S, order, X[X_DEALER], W)
+    row = np.zeros(MOVE_WIDTH, np.int64)
+    for t in range(t0):
+        logged_row_into(X, t, row)
+        K.apply_move(R, S, row, W)
+    return S
+
+
+@njit(cache=True)
+def _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need):
+    """Write into ``S0w`` the stage start ``S0`` with the hidden seats' hands given by ``cards``
+    (first ``need[q]`` cards for each hidden seat ``q`` in ``hidden``, then the stock)."""
+    S = a[:SS]
+    X = a[XB:]
+    S0w[:] = S0
+    k = 0
+    for h in range(hidden.shape[0]):
+        q = hidden[h]
+        S0w[S_HAND_N + q] = 0
+        for _ in range(need[h]):
+            c = cards[k]
+            k += 1
+            K.hand_insert(S0w, q, c)
+            S0w[S_DEALT_TO + c] = q
+        if q == pinned_seat:
+            K.hand_insert(S0w, q, pinned)
+            S0w[S_DEALT_TO + pinned] = q
+        for t in range(t0, X[X_NPLY]):
+            e = X_LOG + t * LOGW
+            if X[e + L_SEAT] == q and X[e + L_KIND] != KIND_ASK:
+                c = X[e + L_CARD]
+                K.hand_insert(S0w, q, c)
+                S0w[S_DEALT_TO + c] = q
+    top = S[S_STOCK_TOP]
+    for pos in range(top, S[S_STOCK_LEN]):
+        c = cards[k]
+        k += 1
+        S0w[S_STOCK + pos] = c
+        S0w[S_LOC + c] = LOC_STOCK
+        S0w[S_DEALT_TO + c] = -1
+
+
+@njit(cache=True)
+def _owned_values(S, x):
+    """Bit mask of the values of the builds seat ``x`` owns."""
+    m = np.int64(0)
+    for u in range(S[S_NUNITS]):
+        an = S[S_UNITS + u]
+        if S[S_UBUILD + an] and S[S_UOWNER + an] == x:
+            m |= np.int64(1) << S[S_UVALUE + an]
+    return m
+
+
+@njit(cache=True)
+def _covers(R, cards, n, vmask, choice):
+    """The owner's-duty test: the distinct values in ``vmask`` match distinct cards of ``cards[:n]``."""
+    nv = 0
+    vals = np.empty(64, np.int64)
+    for v in range(64):
+        if (vmask >> v) & 1:
+            vals[nv] = v
+            nv += 1
+    if nv == 0:
+        return True
+    if nv > n:
+        return False
+    for k in range(nv):
+        choice[k] = -1
+    used = np.int64(0)
+    i = 0
+    while i >= 0:
+        if i == nv:
+            return True
+        j = choice[i]
+        if j >= 0:
+            used &= ~(np.int64(1) << j)
+        j += 1
+        while j < n and (((used >> j) & 1) or not K.card_has_value(R, cards[j], vals[i])):
+            j += 1
+        if j < n:
+            choice[i] = j
+            used |= np.int64(1) << j
+            i += 1
+            if i < nv:
+                choice[i] = -1
+        else:
+            choice[i] = -1
+            i -= 1
+    return False
+
+
+@njit(cache=True)
+def _produces(R, S, c, n):
+    """True when card ``c`` could make a build of value ``n`` on the table ``S`` (new, or on some
+    unit with +, -, or the same value), ignoring the holding requirement: the public half of the
+    condition under which the engine offers a question about ``n`` (``kernels.gen_builds``)."""
+    v1 = R[R_VAL1 + c]
+    v2 = R[R_VAL2 + c]
+    either = R[R_SUBTRACT_EITHER] == 1
+    for x in range(2):
+        q = v1 if x == 0 else v2
+        if q <= 0:
+            continue
+        if q == n:
+            return True
+        for u in range(S[S_NUNITS]):
+            an = S[S_UNITS + u]
+            for y in range(2):
+                if S[S_UBUILD + an]:
+                    if y == 1:
+                        break
+                    o = S[S_UVALUE + an]
+                else:
+                    o = R[R_VAL1 + an] if y == 0 else R[R_VAL2 + an]
+                    if o <= 0:
+                        continue
+                if o + q == n or o - q == n or (either and q - o == n) or (q == o and o == n):
+                    return True
+    return False
+
+
+@njit(cache=True)
+def _constraints(R, a, S0, t0, W):
+    """Necessary conditions that the current stage's history puts on hidden holdings, found by
+    replaying its public moves once (owner variants). Rows (kind, seat, ply, a, b, expected):
+    kind 0, "after this ply the seat's holding passes the owner's-duty test for the build values
+    in mask ``a``" (every move, a build's new owner, and each Magger answer with the asked value
+    added, holding at the question); kind 1, "at this question the asker held one of the cards in
+    the mask (a: ids 0..62, b: ids 63..125)" that could make a build of the asked value."""
+    X = a[XB:]
+    n = X[X_NPLY] - t0
+    out = np.zeros((3 * n + 1, 6), np.int64)
+    if R[R_OWNER_BUILDS] == 0:
+        return out[:0]
+    Sw = S0.copy()
+    row = np.zeros(MOVE_WIDTH, np.int64)
+    k = 0
+    for t in range(t0, X[X_NPLY]):
+        e = X_LOG + t * LOGW
+        logged_row_into(X, t, row)
+        kind = row[M_KIND]
+        seat = X[e + L_SEAT]
+        if kind == KIND_ASK:
+            x = X[e + L_OWNER]
+            v = X[e + L_VALUE]
+            out[k, 0], out[k, 1], out[k, 2] = 0, x, t
+            out[k, 3] = _owned_values(Sw, x) | (np.int64(1) << v)
+            out[k, 5] = X[e + L_ANSWER]
+            k += 1
+            lo = np.int64(0)
+            hi = np.int64(0)
+            for c in range(NC):
+                if R[R_VAL1 + c] > 0 and _produces(R, Sw, c, v):
+                    if c < 63:
+                        lo |= np.int64(1) << c
+                    else:
+                        hi |= np.int64(1) << (c - 63)
+            out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 4], out[k, 5] = 1, seat, t, lo, hi, 1
+            k += 1
+        K.apply_move(R, Sw, row, W)
+        if kind != KIND_ASK:
+            out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = 0, seat, t, _owned_values(Sw, seat), 1
+            k += 1
+            if kind == KIND_BUILD and X[e + L_OWNER] != seat:
+                x = X[e + L_OWNER]
+                out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = 0, x, t, _owned_values(Sw, x), 1
+                k += 1
+    return out[:k]
+
+
+@njit(cache=True)
+def _later_cards(a, cons):
+    """For each constraint row: the cards its seat played after its ply (flat, with offsets)."""
+    X = a[XB:]
+    n = cons.shape[0]
+    start = np.zeros(n + 1, np.int64)
+    flat = np.empty(max(1, n * 32), np.int64)
+    k = 0
+    for r in range(n):
+        start[r] = k
+        for t in range(cons[r, 2] + 1, X[X_NPLY]):
+            e = X_LOG + t * LOGW
+            if X[e + L_SEAT] == cons[r, 1] and X[e + L_KIND] != KIND_ASK:
+                if k >= flat.shape[0]:
+                    bigger = np.empty(2 * flat.shape[0], np.int64)
+                    bigger[:k] = flat[:k]
+                    flat = bigger
+                flat[k] = X[e + L_CARD]
+                k += 1
+    start[n] = k
+    return start, flat
+
+
+@njit(cache=True)
+def _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, buf, choice):
+    """True when the drawn hands pass every constraint of :func:`_constraints` (a seat's holding
+    after ply t = its drawn hand plus the cards it played later in the stage)."""
+    start = 0
+    for h in range(hidden.shape[0]):
+        q = hidden[h]
+        base = 0
+        for j in range(need[h]):
+            buf[base] = cards[start + j]
+            base += 1
+        if q == pinned_seat:
+            buf[base] = pinned
+            base += 1
+        for r in range(cons.shape[0]):
+            if cons[r, 1] != q:
+                continue
+            n = base
+            for k in range(later[r], later[r + 1]):
+                buf[n] = flat[k]
+                n += 1
+            if cons[r, 0] == 0:
+                if _covers(R, buf, n, cons[r, 3], choice) != (cons[r, 5] == 1):
+                    return False
+            else:
+                hit = False
+                for j in range(n):
+                    c = buf[j]
+                    if (cons[r, 3] >> c) & 1 if c < 63 else (cons[r, 4] >> (c - 63)) & 1:
+                        hit = True
+                        break
+                if not hit:
+                    return False
+        start += need[h]
+    return True
+
+
+@njit(cache=True)
+def resample_setup(G, a, p, W):
+    """What stays fixed while worlds are drawn for player ``p`` from the state array ``a``: the
+    tuple ``(hidden, need, truth, pinned, pinned_seat, t0, S0, cons, later, flat)`` that
+    :func:`resample_draw` and :func:`resample_chain` take.
+
+    - ``hidden``: the other seats holding cards; ``need``: the cards each of them gets;
+    - ``truth``: the true hidden cards in slot order (each hidden seat's hand, then the stock
+      positions in order), a consistent assignment to start the Markov chain from;
+    - ``pinned``, ``pinned_seat``: the card the mover already chose in a partial move (it stays
+      with the mover and is not drawn) and the mover, or -1, -1;
+    - ``t0``: the first ply of the current stage; ``S0``: the engine state at that ply;
+    - ``cons``: the cheap necessary conditions of :func:`_constraints`; ``later``, ``flat``: the
+      cards each constrained seat played later in the stage (:func:`_later_cards`)."""
+    R = G[:RULES_SIZE]
+    CD = G[GB_CD : GB_CD + CODEC_SIZE]
+    S = a[:SS]
+    X = a[XB:]
+    D = CD[CD_D]
+    players = R[R_PLAYERS]
+    mover = S[S_TO_MOVE]
+    pinned = -1
+    pinned_seat = -1
+    if S[S_PHASE] != PHASE_OVER and X[X_PLEN] > 0 and mover != p:
+        tok = X[X_PREFIX]
+        if tok >= CD[CD_PLAY] and tok < CD[CD_PLAY] + D:
+            pinned = CD[CD_DECK + tok - CD[CD_PLAY]]
+            pinned_seat = mover
+    nh = 0
+    for q in range(players):
+        if q != p and S[S_HAND_N + q] > 0:
+            nh += 1
+    hidden = np.empty(nh, np.int64)
+    need = np.empty(nh, np.int64)
+    h = 0
+    for q in range(players):
+        if q != p and S[S_HAND_N + q] > 0:
+            hidden[h] = q
+            need[h] = S[S_HAND_N + q] - (1 if q == pinned_seat else 0)
+            h += 1
+    nstock = S[S_STOCK_LEN] - S[S_STOCK_TOP]
+    truth = np.empty(need.sum() + nstock, np.int64)
+    k = 0
+    for h in range(nh):
+        q = hidden[h]
+        for i in range(S[S_HAND_N + q]):
+            c = S[S_HANDS + q * MAX_HAND + i]
+            if c != pinned:
+                truth[k] = c
+                k += 1
+    for pos in range(S[S_STOCK_TOP], S[S_STOCK_LEN]):
+        truth[k] = S[S_STOCK + pos]
+        k += 1
+    t0 = _stage_start(a)
+    S0 = _stage_start_state(R, a, t0, W)
+    cons = _constraints(R, a, S0, t0, W)
+    later, flat = _later_cards(a, cons)
+    return hidden, need, truth, pinned, pinned_seat, t0, S0, cons, later, flat
+
+
+@njit(cache=True)
+def _setup_ok(R, setup, cards, buf, choice):
+    """True when the slot assignment ``cards`` passes the cheap constraints of ``setup``."""
+    hidden, need, _, pinned, pinned_seat, _, _, cons, later, flat = setup
+    return _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, buf, choice)
+
+
+@njit(cache=True)
+def resample_world(G, a, p, setup, cards, S0w, W):
+    """The current engine state of the world whose hidden slots hold ``cards`` (``setup`` from
+    :func:`resample_setup`; ``S0w`` is scratch of the stage-start state's size), or an empty
+    array when the current stage does not replay identically in it (:func:`_replay_ok`)."""
+    R = G[:RULES_SIZE]
+    CD = G[GB_CD : GB_CD + CODEC_SIZE]
+    hidden, need, _, pinned, pinned_seat, t0, S0, _, _, _ = setup
+    _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need)
+    return _replay_ok(R, a, CD, S0w, t0, W)
+
+
+@njit(cache=True)
+def resample_draw(G, a, p, setup, cards, tries, W):
+    """Exact rejection sampling: permute ``cards`` (in place, each draw a uniform permutation of
+    the hidden cards into the slots) until the current stage replays identically, at most
+    ``tries`` times. Returns (draws made, the accepted world's engine state or an empty array).
+    The necessary conditions of :func:`_constraints` are tested first because they are cheap."""
+    R = G[:RULES_SIZE]
+    total = cards.shape[0]
+    buf = np.empty(NC + 8, np.int64)
+    choice = np.empty(64, np.int64)
+    S0w = setup[6].copy()
+    for n in range(tries):
+        for i in range(total - 1, 0, -1):
+            j = np.random.randint(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        if not _setup_ok(R, setup, cards, buf, choice):
+            continue
+        Sw = resample_world(G, a, p, setup, cards, S0w, W)
+        if Sw.shape[0] > 0:
+            return n + 1, Sw
+    return tries, S0w[:0]
+
+
+@njit(cache=True)
+def resample_chain(G, a, p, setup, cards, steps, W):
+    """``steps`` proposed swaps of a Markov chain on consistent slot assignments: ``cards`` (in
+    place, consistent on entry) swaps two slots of different seats (or two stock positions) and
+    keeps the swap only when the world stays consistent."""
+    R = G[:RULES_SIZE]
+    need = setup[1]
+    nh = need.shape[0]
+    total = cards.shape[0]
+    buf = np.empty(NC + 8, np.int64)
+    choice = np.empty(64, np.int64)
+    S0w = setup[6].copy()
+    slot = np.empty(total, np.int64)
+    k = 0
+    for h in range(nh):
+        for _ in range(need[h]):
+            slot[k] = h
+            k += 1
+    while k < total:
+        slot[k] = nh
+        k += 1
+    if total > 1:
+        for _ in range(steps):
+            i = np.random.randint(total)
+            j = np.random.randint(total)
+            if slot[i] == slot[j] and slot[i] < nh:
+                continue
+            cards[i], cards[j] = cards[j], cards[i]
+            ok = _setup_ok(R, setup, cards, buf, choice)
+            if ok:
+                ok = resample_world(G, a, p, setup, cards, S0w, W).shape[0] > 0
+            if not ok:
+                cards[i], cards[j] = cards[j], cards[i]
+
+
+@njit(cache=True)
+def resample_k(G, a, p, seed, max_tries, mcmc_steps, W):
+    """Draw the hidden cards for player ``p``. Returns (status, hidden seats, cards): status 1 =
+    exact rejection sample (:func:`resample_draw`), 2 = Markov-chain fallback
+    (:func:`resample_chain` from the true deal); ``cards`` lists each hidden seat's current hand
+    (``need`` cards each, the pinned card excluded) and then the stock positions in order.
+    Accepting exactly the consistent draws makes this exact rejection sampling."""
+    np.random.seed(seed)
+    setup = resample_setup(G, a, p, W)
+    hidden, truth = setup[0], setup[2]
+    cards = truth.copy()
+    if resample_draw(G, a, p, setup, cards, max_tries, W)[1].shape[0] > 0:
+        return 1, hidden, cards
+    cards = truth.copy()
+    resample_chain(G, a, p, setup, cards, mcmc_steps, W)
+    return 2, hidden, cards
