@@ -17,7 +17,7 @@ import zwick_ai.games  # noqa: F401  (registers the games)
 from zwick_ai import zwicker
 from zwick_ai.games import convert
 from zwick_ai.games import zwicker as ZG
-from zwick_ai.games import zwicker_actions as ZA
+from zwick_ai.games import zwicker_steps as ZS
 from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker.history import SS
 from zwick_ai.zwicker.rules import _PLAYERS, VARIANTS
@@ -228,14 +228,14 @@ def check_bijection(state: pyspiel.State, api: bool = True) -> int:
                 else:
                     finish(c._a, c.logged_row(base), (*seq, a))
     else:
-        m0 = ZA.turn_k(t.G, state._a, t.W)
-        kstack = [(state._a.copy(), np.arange(len(m0)), ZA.legal_k(state._a, m0).tolist(), ())]
+        m0 = ZS.turn_k(t.G, state._a, t.W)
+        kstack = [(state._a.copy(), np.arange(len(m0)), ZS.legal_k(state._a, m0).tolist(), ())]
         while kstack:
             arr, sel, legal, seq = kstack.pop()
             assert legal and legal == sorted(set(legal))
             for a in legal:
                 arr2 = arr.copy()
-                m2, sel2, la, cur = ZA.step_k(t.G, arr2, m0, sel, a, t.W)
+                m2, sel2, la, cur = ZS.step_k(t.G, arr2, m0, sel, a, t.W)
                 assert cur != -100
                 if arr2[ZH.XB + ZH.X_NPLY] == base:
                     assert cur == player and np.array_equal(arr2[:SS], es.arr) and m2 is m0

@@ -5,7 +5,7 @@ whole engine moves. Every iteration
 
 1. *determinizes*: draws a whole world (the other hands and the stock order) uniformly from those
    consistent with the searching player's information, by the exact rejection sampler of
-   :func:`zwick_ai.games.zwicker_actions.resample_k` (its setup, ``resample_setup``: stage-start
+   :func:`zwick_ai.zwicker.resample.resample_k` (its setup, ``resample_setup``: stage-start
    state, constraints and pre-filter, is prepared once per decision; each draw of
    ``resample_draw`` is a uniform permutation of the hidden cards accepted when the current stage
    replays identically). If ``tries`` draws in a row are rejected, that iteration takes its world
@@ -120,7 +120,7 @@ MT_SIZE = 4
 @njit(cache=True)
 def det_draw(G, a, p, det, cards, chain, tries, meta, W):
     """One world for player ``p``: an engine state equal to the real one except for the hidden
-    cards. ``det`` comes from :func:`~zwick_ai.games.zwicker_actions.resample_setup`; ``cards`` is
+    cards. ``det`` comes from :func:`~zwick_ai.zwicker.resample.resample_setup`; ``cards`` is
     permuted in place (exact rejection sampling, at most ``tries`` draws); when every draw is
     rejected, ``chain`` (a consistent assignment) takes one sweep of swaps and gives the world."""
     draws, Sw = resample_draw(G, a, p, det, cards, tries, W)
@@ -251,7 +251,7 @@ def side_rewards(R, S, win_loss, total):
 def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, cards, chain, W):
     """Run ``iters`` iterations on ``tree`` for player ``p`` of OpenSpiel state array ``a``.
     ``world``: a fixed engine state to search (PIMC), or an empty array to determinize every
-    iteration (ISMCTS) with ``det`` (from :func:`~zwick_ai.games.zwicker_actions.resample_setup`)."""
+    iteration (ISMCTS) with ``det`` (from :func:`~zwick_ai.zwicker.resample.resample_setup`)."""
     R = G[:RULES_SIZE]
     NKEY, NV, NA, NQ, H, meta = tree
     cap = NV.shape[0]

@@ -28,7 +28,7 @@ stages depend on play, so after stage 0 every stock position is one chance node 
 free cards). The engine then deals from this deck order (``deal_from_order``); cards in the stock
 are hidden from everybody. Chance outcome ids: seats for the dealer, deck indices otherwise.
 
-**Actions** (:mod:`zwick_ai.games.zwicker_actions`): a whole move is a short sequence of
+**Actions** (:mod:`zwick_ai.zwicker.codec`): a whole move is a short sequence of
 sub-actions with fixed ids (``QS``, ``as 13``, ``take 9C``, ``done``, ``on 9C``, ``build 11``,
 ``for partner +2``, ``ask partner +2 for 13``, ``trail``, ``new build``); each legal whole move has
 exactly one sequence. Every sub-action is public (the whole move becomes public anyway).
@@ -133,20 +133,22 @@ import pyspiel
 
 from zwick_ai import cards as C
 from zwick_ai import zwicker
-from zwick_ai.games.zwicker_actions import (
-    CHANCE,
+from zwick_ai.games.zwicker_observer import (
     P_CUT,
     P_PLAYED_AT,
     P_PLAYER,
     PIECE_NAMES,
     PRIVATE_PIECES,
+    fill_k,
+    piece_shapes,
+)
+from zwick_ai.games.zwicker_steps import (
+    CHANCE,
     TERMINAL,
     chance_outcomes_k,
     chance_step_k,
-    fill_k,
     game_table,
     legal_k,
-    piece_shapes,
     replay_token_k,
     returns_k,
     step_k,
