@@ -193,7 +193,7 @@ def test_worlds_equal_the_python_resamplers_for_the_same_seed(spec):
         meta = np.zeros(ZS.MT_SIZE, np.int64)
         for seed in (5, 123456):
             ZS._seed(seed)
-            cards = setup.det[2].copy()
+            cards = setup.det.truth.copy()
             w = ZS._draw_world(
                 setup.G, setup.a, setup.p, setup.det, cards, cards.copy(), ZG.RESAMPLE_TRIES, meta, setup.W
             )

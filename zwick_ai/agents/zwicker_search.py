@@ -120,7 +120,7 @@ MT_SIZE = 4
 @njit(cache=True)
 def det_draw(G, a, p, det, cards, chain, tries, meta, W):
     """One world for player ``p``: an engine state equal to the real one except for the hidden
-    cards. ``det`` comes from :func:`~zwick_ai.zwicker.resample.resample_setup`; ``cards`` is
+    cards. ``det`` (a :class:`~zwick_ai.zwicker.resample.WorldSetup`) comes from :func:`~zwick_ai.zwicker.resample.resample_setup`; ``cards`` is
     permuted in place (exact rejection sampling, at most ``tries`` draws); when every draw is
     rejected, ``chain`` (a consistent assignment) takes one sweep of swaps and gives the world."""
     draws, Sw = resample_draw(G, a, p, det, cards, tries, W)
@@ -129,7 +129,7 @@ def det_draw(G, a, p, det, cards, chain, tries, meta, W):
         return Sw
     meta[MT_CHAIN] += 1
     resample_chain(G, a, p, det, chain, chain.shape[0], W)
-    return resample_world(G, a, p, det, chain, det[6].copy(), W)
+    return resample_world(G, a, p, det, chain, det.S0.copy(), W)
 
 
 _draw_world = det_draw  # the name the tests use
@@ -372,8 +372,8 @@ class _Setup:
         self.rows = state.candidate_rows()
         self.real = self.a[: ZH.SS]
         self.det = resample_setup(self.G, self.a, self.p, self.W)
-        self.cards = self.det[2].copy()
-        self.chain = self.det[2].copy()
+        self.cards = self.det.truth.copy()
+        self.chain = self.det.truth.copy()
         self.seed = int(rng.integers(2**31))
         _seed(self.seed)
 

@@ -10,6 +10,8 @@ known). The input is the state array of :mod:`zwick_ai.zwicker.history` and the 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -426,11 +428,27 @@ def _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, b
     return True
 
 
+class WorldSetup(NamedTuple):
+    """What stays fixed while worlds are drawn for one player (:func:`resample_setup`); numba
+    passes it like a plain tuple."""
+
+    hidden: np.ndarray  # the other seats holding cards
+    need: np.ndarray  # the cards each of them gets (the pinned card excluded)
+    truth: np.ndarray  # the true hidden cards in slot order: each hidden hand, then the stock
+    pinned: int  # the card the mover already chose in a partial move, or -1
+    pinned_seat: int  # the mover holding it, or -1
+    t0: int  # the first ply of the current stage
+    S0: np.ndarray  # the engine state at that ply
+    cons: np.ndarray  # the cheap necessary conditions of :func:`_constraints`
+    later: np.ndarray  # offsets into ``flat`` per constraint row (:func:`_later_cards`)
+    flat: np.ndarray  # the cards each constrained seat played later in the stage
+
+
 @njit(cache=True)
 def resample_setup(G, a, p, W):
     """What stays fixed while worlds are drawn for player ``p`` from the state array ``a``: the
-    tuple ``(hidden, need, truth, pinned, pinned_seat, t0, S0, cons, later, flat)`` that
-    :func:`resample_draw` and :func:`resample_chain` take.
+    :class:`WorldSetup` ``(hidden, need, truth, pinned, pinned_seat, t0, S0, cons, later, flat)``
+    that :func:`resample_draw` and :func:`resample_chain` take.
 
     - ``hidden``: the other seats holding cards; ``need``: the cards each of them gets;
     - ``truth``: the true hidden cards in slot order (each hidden seat's hand, then the stock
@@ -483,14 +501,25 @@ def resample_setup(G, a, p, W):
     S0 = _stage_start_state(R, a, t0, W)
     cons = _constraints(R, a, S0, t0, W)
     later, flat = _later_cards(a, cons)
-    return hidden, need, truth, pinned, pinned_seat, t0, S0, cons, later, flat
+    return WorldSetup(hidden, need, truth, pinned, pinned_seat, t0, S0, cons, later, flat)
 
 
 @njit(cache=True)
 def _setup_ok(R, setup, cards, buf, choice):
     """True when the slot assignment ``cards`` passes the cheap constraints of ``setup``."""
-    hidden, need, _, pinned, pinned_seat, _, _, cons, later, flat = setup
-    return _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, buf, choice)
+    return _prefilter(
+        R,
+        setup.cons,
+        setup.later,
+        setup.flat,
+        cards,
+        setup.hidden,
+        setup.need,
+        setup.pinned,
+        setup.pinned_seat,
+        buf,
+        choice,
+    )
 
 
 @njit(cache=True)
@@ -500,9 +529,8 @@ def resample_world(G, a, p, setup, cards, S0w, W):
     array when the current stage does not replay identically in it (:func:`_replay_ok`)."""
     R = G[:RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
-    hidden, need, _, pinned, pinned_seat, t0, S0, _, _, _ = setup
-    _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need)
-    return _replay_ok(R, a, CD, S0w, t0, W)
+    _world(R, a, setup.S0, S0w, p, setup.pinned, setup.pinned_seat, setup.t0, cards, setup.hidden, setup.need)
+    return _replay_ok(R, a, CD, S0w, setup.t0, W)
 
 
 @njit(cache=True)
@@ -515,7 +543,7 @@ def resample_draw(G, a, p, setup, cards, tries, W):
     total = cards.shape[0]
     buf = np.empty(NC + 8, np.int64)
     choice = np.empty(64, np.int64)
-    S0w = setup[6].copy()
+    S0w = setup.S0.copy()
     for n in range(tries):
         for i in range(total - 1, 0, -1):
             j = np.random.randint(i + 1)
@@ -534,12 +562,12 @@ def resample_chain(G, a, p, setup, cards, steps, W):
     place, consistent on entry) swaps two slots of different seats (or two stock positions) and
     keeps the swap only when the world stays consistent."""
     R = G[:RULES_SIZE]
-    need = setup[1]
+    need = setup.need
     nh = need.shape[0]
     total = cards.shape[0]
     buf = np.empty(NC + 8, np.int64)
     choice = np.empty(64, np.int64)
-    S0w = setup[6].copy()
+    S0w = setup.S0.copy()
     slot = np.empty(total, np.int64)
     k = 0
     for h in range(nh):
@@ -572,7 +600,7 @@ def resample_k(G, a, p, seed, max_tries, mcmc_steps, W):
     Accepting exactly the consistent draws makes this exact rejection sampling."""
     np.random.seed(seed)
     setup = resample_setup(G, a, p, W)
-    hidden, truth = setup[0], setup[2]
+    hidden, truth = setup.hidden, setup.truth
     cards = truth.copy()
     if resample_draw(G, a, p, setup, cards, max_tries, W)[1].shape[0] > 0:
         return 1, hidden, cards
