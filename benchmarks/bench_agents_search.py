@@ -51,7 +51,7 @@ def positions(game: pyspiel.Game, deals: int, every: int) -> list[tuple[pyspiel.
             if s.is_chance_node():
                 s.apply_action(s.chance_outcomes()[0][0])
                 continue
-            a = s._a
+            a = s.array
             left = int(a[S_HAND_N : S_HAND_N + game.num_players()].sum() + a[S_STOCK_LEN] - a[S_STOCK_TOP])
             total = total or left
             if k % every == 0 and len(s.candidate_rows()) > 1:

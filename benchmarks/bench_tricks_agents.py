@@ -71,7 +71,7 @@ def positions(game: pyspiel.Game, count: int) -> list[pyspiel.State]:
             if st.is_chance_node():
                 st.apply_action(st.chance_outcomes()[0][0])
                 continue
-            if st._arr[L.S_PHASE] == L.PH_PLAY and len(st.legal_actions()) > 1:
+            if st.array[L.S_PHASE] == L.PH_PLAY and len(st.legal_actions()) > 1:
                 out.append(st.clone())
                 break
             st.apply_action(g[st.current_player()].act(st)[0])

@@ -163,7 +163,7 @@ def test_tricks_keys_partition_like_information_state_strings(name):
                 s.apply_action(int(rng.choice(ids, p=np.array(probs) / sum(probs))))
                 continue
             for p in range(game.num_players()):
-                text, key = s.information_state_string(p), int(tricks_key(s._arr, p))
+                text, key = s.information_state_string(p), int(tricks_key(s.array, p))
                 assert key_of.setdefault(text, key) == key  # equal strings -> equal keys
                 assert text_of.setdefault(key, text) == text  # equal keys -> equal strings
             legal = s.legal_actions()

@@ -67,14 +67,14 @@ def test_suits_key_is_coarser_than_exact_and_keeps_legal_actions(name):
     by_suits: dict[int, tuple] = {}
     for s in states:
         p = s.current_player()
-        key, acts = key_and_actions(s._arr, cfg, p, SUITS)
+        key, acts = key_and_actions(s.array, cfg, p, SUITS)
         label = np.zeros(4, np.int64)
-        suit_labels(s._arr, cfg, p, label)
+        suit_labels(s.array, cfg, p, label)
         assert sorted(acts) == sorted(s.legal_actions())
         rel = [relabel(a, label) for a in acts]
         assert rel == sorted(rel)  # the set's order is the relabelled order
-        assert by_exact.setdefault(int(tricks_key(s._arr, p)), key) == key
-        sig = (p, int(s._arr[TL.S_PHASE]), tuple(rel))
+        assert by_exact.setdefault(int(tricks_key(s.array, p)), key) == key
+        sig = (p, int(s.array[TL.S_PHASE]), tuple(rel))
         assert by_suits.setdefault(key, sig) == sig
     assert len(by_suits) > 100  # random states: isomorphic pairs are rare here (merging: the next test)
 
@@ -152,7 +152,7 @@ def test_abstract_keys_read_only_the_players_information(name):
     for s in states:
         p = s.current_player()
         legal = set(s.legal_actions())
-        ref = {ab: key_and_actions(s._arr, cfg, p, ab) for ab in (SUITS, BUCKETS)}
+        ref = {ab: key_and_actions(s.array, cfg, p, ab) for ab in (SUITS, BUCKETS)}
         acts = ref[BUCKETS][1]
         assert len(set(acts)) == len(acts) and set(acts) <= legal
         merged.add(len(acts) < len(legal))

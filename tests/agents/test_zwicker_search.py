@@ -162,7 +162,7 @@ def test_worlds_keep_the_searchers_information(spec):
     for s in turn_states(game, 5, seed=21):
         setup = ZS._Setup(s, np.random.default_rng(0))
         p = setup.p
-        real = engine_facts(s._a[: ZH.SS], players)
+        real = engine_facts(s.array[: ZH.SS], players)
         hidden = sorted(c for c, loc in enumerate(real["loc"]) if loc == LOC_STOCK or LOC_HAND <= loc < 16 and loc != p)
         meta = np.zeros(ZS.MT_SIZE, np.int64)
         for _ in range(10):
@@ -198,7 +198,7 @@ def test_worlds_equal_the_python_resamplers_for_the_same_seed(spec):
                 setup.G, setup.a, setup.p, setup.det, cards, cards.copy(), ZG.RESAMPLE_TRIES, meta, setup.W
             )
             r = s.resample_from_infostate(setup.p, seed)
-            want = engine_facts(r._a[: ZH.SS], players)
+            want = engine_facts(r.array[: ZH.SS], players)
             got = engine_facts(w, players)
             assert got["hands"] == want["hands"]
             assert sorted(got["stock"]) == sorted(want["stock"])

@@ -20,7 +20,7 @@ from zwick_ai.games import zwicker as ZG
 from zwick_ai.games import zwicker_steps as ZS
 from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker.history import SS
-from zwick_ai.zwicker.rules import _PLAYERS, VARIANTS
+from zwick_ai.zwicker.rules import PLAYER_COUNTS, VARIANTS
 
 MICRO = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=1)"
 
@@ -102,7 +102,7 @@ def test_unknown_parameter_rejected():
 def all_configs() -> list[str]:
     out = []
     for v in VARIANTS:
-        for p in _PLAYERS[v][0]:
+        for p in PLAYER_COUNTS[v][0]:
             out.append(f"zwicker(variant={v},players={p})")
     out.append("zwicker(variant=grossenwiehe,players=6,team_size=2)")
     return out
@@ -223,13 +223,13 @@ def check_bijection(state: pyspiel.State, api: bool = True) -> int:
                 c.apply_action(a)
                 if c.num_plies() == base:  # nothing happens before the move is complete
                     assert c.current_player() == player
-                    assert np.array_equal(c._a[:SS], es.arr)
+                    assert np.array_equal(c.array[:SS], es.arr)
                     stack.append((c, (*seq, a)))
                 else:
-                    finish(c._a, c.logged_row(base), (*seq, a))
+                    finish(c.array, c.logged_row(base), (*seq, a))
     else:
-        m0 = ZS.turn_k(t.G, state._a, t.W)
-        kstack = [(state._a.copy(), np.arange(len(m0)), ZS.legal_k(state._a, m0).tolist(), ())]
+        m0 = ZS.turn_k(t.G, state.array, t.W)
+        kstack = [(state.array.copy(), np.arange(len(m0)), ZS.legal_k(state.array, m0).tolist(), ())]
         while kstack:
             arr, sel, legal, seq = kstack.pop()
             assert legal and legal == sorted(set(legal))

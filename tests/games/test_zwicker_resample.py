@@ -107,7 +107,7 @@ def test_fast_legality_check_agrees_with_the_engine(spec):
     rng = np.random.default_rng(1)
     accepted = rejected = 0
     for s in random_states(game, 30, seed=2, keep=0.1):
-        a = s._a
+        a = s.array
         p = s.current_player()
         es = convert.engine_state(s)
         hidden = [q for q in range(game.num_players()) if q != p and es.arr[S_HAND_N + q] > 0]

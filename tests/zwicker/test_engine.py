@@ -10,9 +10,9 @@ from numba import njit
 from zwick_ai import cards as C
 from zwick_ai import zwicker
 from zwick_ai.zwicker import kernels as K
-from zwick_ai.zwicker.rules import _PLAYERS
+from zwick_ai.zwicker.rules import PLAYER_COUNTS
 
-CONFIGS = [(v, p) for v in zwicker.VARIANTS for p in _PLAYERS[v][0]]
+CONFIGS = [(v, p) for v in zwicker.VARIANTS for p in PLAYER_COUNTS[v][0]]
 
 
 def check_conservation(state: zwicker.ZwickerState) -> None:

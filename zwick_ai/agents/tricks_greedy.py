@@ -357,7 +357,7 @@ def greedy_action(s, cfg):
 
 def greedy_decision(state) -> list[int]:
     """The greedy decision (one action) for a ``zwikken``/``zwicken`` OpenSpiel state."""
-    return [int(greedy_action(state._arr, state.rules.cfg))]
+    return [int(greedy_action(state.array, state.rules.cfg))]
 
 
 __all__ = ["card_value", "greedy_action", "greedy_decision", "strength", "unseen_higher"]

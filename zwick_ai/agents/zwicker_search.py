@@ -363,7 +363,7 @@ class _Setup:
             raise ValueError("a move is in progress; search decides whole moves from the start of a turn")
         t = state.tables
         self.G = t.G
-        self.a = state._a
+        self.a = state.array
         self.p = state.current_player()
         self.W = np.zeros(K.WS_SIZE, np.int64)
         self.R = state.rules.array()

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from zwick_ai import zwicker
-from zwick_ai.zwicker.rules import _PLAYERS, OPTIONS
+from zwick_ai.zwicker.rules import OPTIONS, PLAYER_COUNTS
 
 
 def parse_option(text: str) -> tuple[str, object]:
@@ -32,7 +32,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
     print("| variant | players (default) | sides | deck | jokers | card points | Zwick | forced capture |")
     print("|---|---|---|---|---|---|---|---|")
     for v in zwicker.VARIANTS:
-        valid, default = _PLAYERS[v]
+        valid, default = PLAYER_COUNTS[v]
         r = zwicker.rules(v)
         sides = " vs ".join("+".join(map(str, s)) for s in r.sides)
         jokers = [c for c in r.deck if c >= 104]

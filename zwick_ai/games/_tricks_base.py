@@ -134,6 +134,12 @@ class TricksState(pyspiel.State):
     def rules(self) -> T.TrickRules:
         return _RULES[self._key]
 
+    @property
+    def array(self) -> np.ndarray:
+        """The state's int array in the trick engine's layout (:mod:`zwick_ai.tricks.layout`), as
+        the kernels take it. Read it, do not write it (copy first)."""
+        return self._arr
+
     def trick_state(self) -> T.TrickState:
         """The same position as a :class:`zwick_ai.tricks.TrickState` (sharing the array)."""
         return T.TrickState(self.rules, self._arr, None)
@@ -232,12 +238,12 @@ class TricksObserver:
 
     def set_from(self, state: TricksState, player: int) -> None:
         self.tensor.fill(0.0)
-        a = state._arr
+        a = state.array
         d = self.dict
         d["player"][player] = 1
         d["hand"][a[L.S_LOC : L.S_LOC + L.NC] == L.L_HAND + player] = 1
         if self.perfect_recall:
-            K.fill_info_tokens(state._arr, player, d["events"])
+            K.fill_info_tokens(state.array, player, d["events"])
             return
         n = state.rules.players
         d["dealer"][a[L.S_DEALER]] = 1
@@ -320,5 +326,5 @@ def play_session(
         carried = st.pot()
         out.pots.append(carried)
         out.results.append(T.result(st.trick_state()))
-        dealer = (int(st._arr[L.S_DEALER]) + 1) % n
+        dealer = (int(st.array[L.S_DEALER]) + 1) % n
     return out

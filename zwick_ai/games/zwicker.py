@@ -691,7 +691,7 @@ def resample(state: ZwickerState, player: int, sampler: Callable[[], float] | in
         raise ValueError("resample_from_infostate works once the deal is done (not at chance nodes)")
     if not 0 <= player < t.rules.players:
         raise ValueError(f"player must be a seat in 0..{t.rules.players - 1}")
-    a = state._a
+    a = state.array
     hidden_n = int(a[S_STOCK_LEN] - a[S_STOCK_TOP]) + int(a[S_HAND_N : S_HAND_N + t.rules.players].sum())
     status, hidden, cards = resample_k(t.G, a, player, _seed_from(sampler), RESAMPLE_TRIES, 10 * hidden_n + 50, t.W)
     t.stats["resamples"] += 1
@@ -723,7 +723,7 @@ def resample(state: ZwickerState, player: int, sampler: Callable[[], float] | in
 def _new_order(state: ZwickerState, p: int, hidden: np.ndarray, cards: np.ndarray) -> list[int]:
     """The deck order of a resampled world (see :func:`resample_k` for ``hidden``/``cards``)."""
     t = _TABLES[state._key]
-    a = state._a
+    a = state.array
     x = a[XB:]
     n = t.codec.D
     order = x[X_ORDER : X_ORDER + n].tolist()

@@ -63,7 +63,8 @@ _DEFAULT_JOKERS = {
     "grossenwiehe": (15, 17, 20, 22, 25, 30),
     "christiansen": (15, 20, 25, 30),
 }
-_PLAYERS = {
+# Variant -> (the valid numbers of players, the default) (RULES.md A.2).
+PLAYER_COUNTS: dict[str, tuple[tuple[int, ...], int]] = {
     "classic": (tuple(range(2, 13)), 4),
     "grupp": (tuple(range(2, 9)), 4),
     "dithmarschen": ((2, 3, 4), 4),
@@ -282,7 +283,7 @@ def rules(variant: str = "dithmarschen", players: int | None = None, **options: 
     """
     if variant not in VARIANTS:
         _fail(f"unknown zwicker variant {variant!r}; valid variants: {', '.join(VARIANTS)}")
-    valid_players, default_players = _PLAYERS[variant]
+    valid_players, default_players = PLAYER_COUNTS[variant]
     if players is None:
         players = default_players
     if isinstance(players, bool) or not isinstance(players, int) or players not in valid_players:

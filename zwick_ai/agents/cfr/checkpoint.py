@@ -264,7 +264,7 @@ class Policy:
             if not hasattr(state, "trick_state") or state.current_player() != player:
                 raise ValueError(f"the {self.trick_abstraction} abstraction keys the trick-game player to move")
             key, m = decision(
-                state._arr, state.rules.cfg, player, abstraction_id(self.trick_abstraction), self._mask, self._out
+                state.array, state.rules.cfg, player, abstraction_id(self.trick_abstraction), self._mask, self._out
             )
             legal = self._out[:m].copy()
         else:
