@@ -236,7 +236,7 @@ def check_bijection(state: pyspiel.State, api: bool = True) -> int:
             for a in legal:
                 arr2 = arr.copy()
                 m2, sel2, la, cur = ZS.step_k(t.G, arr2, m0, sel, a, t.W)
-                assert cur != -100
+                assert cur != ZS.ILLEGAL
                 if arr2[ZH.XB + ZH.X_NPLY] == base:
                     assert cur == player and np.array_equal(arr2[:SS], es.arr) and m2 is m0
                     kstack.append((arr2, sel2, la.tolist(), (*seq, a)))
@@ -599,3 +599,10 @@ def test_clone_is_independent():
     before = str(s)
     c.apply_action(c.legal_actions()[0])
     assert str(s) == before and str(c) != before
+
+
+def test_player_ids_are_openspiels():
+    """The kernels' copies of OpenSpiel's player ids (they run without pyspiel) are OpenSpiel's."""
+    assert ZS.CHANCE == int(pyspiel.PlayerId.CHANCE)
+    assert ZS.TERMINAL == int(pyspiel.PlayerId.TERMINAL)
+    assert ZS.ILLEGAL not in (ZS.CHANCE, ZS.TERMINAL, int(pyspiel.PlayerId.INVALID))

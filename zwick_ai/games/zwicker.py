@@ -142,6 +142,7 @@ from zwick_ai.games.zwicker_observer import (
 )
 from zwick_ai.games.zwicker_steps import (
     CHANCE,
+    ILLEGAL,
     TERMINAL,
     chance_outcomes_k,
     chance_step_k,
@@ -624,7 +625,7 @@ class ZwickerState(pyspiel.State):
                 m = turn_k(t.G, self._a, t.W)
                 sel = np.arange(len(m))
             m, sel, la, cur = step_k(t.G, self._a, m, sel, action, t.W)
-            if cur == -100:
+            if cur == ILLEGAL:
                 raise ValueError(f"illegal action {action} ({t.codec.action_string(action)}) here")
         self._c = _Cache(m, la.tolist(), sel) if cur >= 0 else _NO_CACHE
         self._cur = int(cur)

@@ -57,6 +57,7 @@ from zwick_ai.zwicker.history import (
 from zwick_ai.zwicker.layout import (
     LOC_STOCK,
     LOC_TABLE,
+    M_FIELDS,
     MAX_PLAYERS,
     MOVE_WIDTH,
     NC,
@@ -73,8 +74,11 @@ from zwick_ai.zwicker.layout import (
 from zwick_ai.zwicker.rules import Rules
 from zwick_ai.zwicker.snapshot import PHASE_OVER
 
-CHANCE = -1  # pyspiel.PlayerId.CHANCE
-TERMINAL = -4  # pyspiel.PlayerId.TERMINAL
+# Player ids as OpenSpiel's (pyspiel.PlayerId; copied so that the kernels need no pyspiel, and
+# checked equal by the tests), and step_k's player for an illegal sub-action.
+CHANCE = -1
+TERMINAL = -4
+ILLEGAL = -100
 
 # ---- the game's read-only table G (int32): [rules array | codec | chance layout] -----------------
 CH_NGMAX = 0  # groups per dealer (max)
@@ -303,17 +307,17 @@ def step_k(G, a, M, sel, tok, W):
     ``sel`` the rows still reachable from the sub-actions chosen so far. Returns (candidates,
     reachable rows, legal sub-actions, player to move): within a move ``M`` itself with fewer rows;
     once the move is complete it is applied and the next turn's candidates are returned. The
-    player is -100 for an illegal sub-action (nothing changes)."""
+    player is ILLEGAL for an illegal sub-action (nothing changes)."""
     R = G[:RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     X = a[XB:]
     k = X[X_PLEN]
     sel2 = advance_sel(M, sel, k, tok)
     if sel2.shape[0] == 0:
-        return M, sel2, np.empty(0, np.int64), np.int64(-100)
+        return M, sel2, np.empty(0, np.int64), np.int64(ILLEGAL)
     if sel2.shape[0] == 1 and M[sel2[0], COL_NTOK] == k + 1:
         row = np.zeros(MOVE_WIDTH, np.int64)
-        for j in range(7):
+        for j in range(M_FIELDS):
             row[j] = M[sel2[0], j]
         record_move(R, a, CD, row, k + 1, W)
         return turn_start_k(G, a, W)

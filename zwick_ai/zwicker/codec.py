@@ -62,12 +62,15 @@ from zwick_ai.zwicker.layout import (
     KIND_CAPTURE,
     KIND_TRAIL,
     M_CARD,
+    M_FIELDS,
     M_KIND,
     M_MASK,
     M_OWNER,
+    M_SPARE,
     M_TARGET,
     M_VALUE,
     MAX_PLAYERS,
+    MOVE_WIDTH,
     NC,
     R_PLAYERS,
     S_NUNITS,
@@ -96,10 +99,10 @@ CD_DIDX = CD_OFS_INDEX + MAX_PLAYERS  # per card id: deck index, or -1
 CD_DECK = CD_DIDX + NC  # per deck index: card id
 CODEC_SIZE = CD_DECK + NC
 
-# A move record followed by its tokens: columns [0, 8) the kernel row (column 7 = token count),
-# [8, ...) the tokens, padded with -1.
-TOK0 = 8
-COL_NTOK = 7
+# A move record followed by its tokens: columns [0, MOVE_WIDTH) the kernel row (its spare column
+# holds the token count), then the tokens, padded with -1.
+TOK0 = MOVE_WIDTH
+COL_NTOK = M_SPARE
 
 
 def card_name(card: int) -> str:
@@ -304,7 +307,7 @@ def encode_rows(R, S, CD, rows, prefix, plen):
                 break
         if not ok:
             continue
-        for j in range(7):
+        for j in range(M_FIELDS):
             M[k, j] = rows[i, j]
         M[k, COL_NTOK] = ln
         for j in range(ln):

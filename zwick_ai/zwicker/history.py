@@ -29,6 +29,7 @@ from zwick_ai.zwicker.layout import (
     M_KIND,
     M_MASK,
     M_OWNER,
+    M_SPARE,
     M_TARGET,
     M_VALUE,
     M_ZWICK,
@@ -112,7 +113,7 @@ def logged_row_into(X, t, row):
     row[M_TARGET] = X[e + L_TARGET]
     row[M_OWNER] = X[e + L_OWNER]
     row[M_ZWICK] = X[e + L_ZWICK]
-    row[7] = 0
+    row[M_SPARE] = 0
     return row
 
 

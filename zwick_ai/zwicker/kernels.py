@@ -33,6 +33,7 @@ from zwick_ai.zwicker.layout import (
     M_KIND,
     M_MASK,
     M_OWNER,
+    M_SPARE,
     M_TARGET,
     M_VALUE,
     M_ZWICK,
@@ -857,7 +858,7 @@ def push_move(buf, n, kind, card, value, mask, target, owner, zwick):
     buf[n, M_TARGET] = target
     buf[n, M_OWNER] = owner
     buf[n, M_ZWICK] = zwick
-    buf[n, 7] = 0
+    buf[n, M_SPARE] = 0
     return n + 1
 
 

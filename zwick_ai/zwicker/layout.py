@@ -105,6 +105,8 @@ M_MASK = 3  # capture: bit i = table unit i taken
 M_TARGET = 4  # build: table index built on, -1 new
 M_OWNER = 5  # build: owner afterwards; ask: partner asked
 M_ZWICK = 6  # capture: 1 if it counts as a Zwick
+M_FIELDS = 7  # the engine's fields are columns [0, M_FIELDS)
+M_SPARE = 7  # zero in the engine's rows; the codec keeps a move's token count there
 MOVE_WIDTH = 8
 
 KIND_TRAIL = 0
