@@ -57,7 +57,8 @@ from zwick_ai.tricks.layout import (
     C_DUTY,
     C_H,
     C_INPACK,
-    CHANCE,
+    CUR_CHANCE,
+    CUR_OVER,
     DUTY_HISTORIC,
     H_ACT,
     H_CUT,
@@ -86,7 +87,6 @@ from zwick_ai.tricks.layout import (
     S_TRICK,
     S_TRUMP,
     S_UP,
-    TERMINAL,
 )
 
 ROLLOUTS = ("random", "greedy")
@@ -194,7 +194,7 @@ def _replay(s, cfg, player, assign, disc, ndisc, out):
                 K.apply_chance(out, cfg, c)
             i = j
             continue
-        if out[S_CUR] == CHANCE:
+        if out[S_CUR] == CUR_CHANCE:
             if kind != H_DEAL and kind != H_UP and kind != H_CUT and kind != H_DRAW and kind != H_DRAWPUB:
                 return False
             k = K.chance_outcomes(out, cfg, ids, probs)
@@ -431,9 +431,9 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
         node = 0
         depth = 0
         grown = False
-        while s[S_CUR] != TERMINAL and not grown and depth < 511:
+        while s[S_CUR] != CUR_OVER and not grown and depth < 511:
             p = s[S_CUR]
-            if p == CHANCE:
+            if p == CUR_CHANCE:
                 card = K.sample_chance(s, cfg, ids, probs)
                 K.apply_chance(s, cfg, card)
                 h = s[S_HLEN] - 1
@@ -488,8 +488,8 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
             path[depth] = node
             depth += 1
         # rollout
-        while s[S_CUR] != TERMINAL:
-            if s[S_CUR] == CHANCE:
+        while s[S_CUR] != CUR_OVER:
+            if s[S_CUR] == CUR_CHANCE:
                 K.apply_chance(s, cfg, K.sample_chance(s, cfg, ids, probs))
             else:
                 K.legal_mask(s, cfg, mask)

@@ -147,9 +147,9 @@ class TricksState(pyspiel.State):
     # -- pyspiel.State API
     def current_player(self) -> int:
         p = int(self._arr[L.S_CUR])
-        if p == L.CHANCE:
+        if p == L.CUR_CHANCE:
             return pyspiel.PlayerId.CHANCE
-        if p == L.TERMINAL:
+        if p == L.CUR_OVER:
             return pyspiel.PlayerId.TERMINAL
         return p
 
@@ -166,7 +166,7 @@ class TricksState(pyspiel.State):
         return T.action_string(self.trick_state(), action)
 
     def is_terminal(self) -> bool:
-        return bool(self._arr[L.S_CUR] == L.TERMINAL)
+        return bool(self._arr[L.S_CUR] == L.CUR_OVER)
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
@@ -248,7 +248,7 @@ class TricksObserver:
         n = state.rules.players
         d["dealer"][a[L.S_DEALER]] = 1
         cur = int(a[L.S_CUR])
-        d["to_move"][cur if cur >= 0 else L.NP + (0 if cur == L.CHANCE else 1)] = 1
+        d["to_move"][cur if cur >= 0 else L.NP + (0 if cur == L.CUR_CHANCE else 1)] = 1
         d["phase"][a[L.S_PHASE]] = 1
         nup = int(a[L.S_NUP])
         d["upcards"][a[L.S_UP : L.S_UP + nup]] = 1

@@ -50,16 +50,16 @@ def _pf(p: int, f: int) -> int:
 
 
 def to_move(state: TrickState) -> int:
-    """Seat to act; ``layout.CHANCE`` (-1) at a chance node, ``layout.TERMINAL`` (-2) at the end."""
+    """Seat to act; ``layout.CUR_CHANCE`` (-1) at a chance node, ``layout.CUR_OVER`` (-2) at the end."""
     return int(state.arr[L.S_CUR])
 
 
 def is_over(state: TrickState) -> bool:
-    return bool(state.arr[L.S_CUR] == L.TERMINAL)
+    return bool(state.arr[L.S_CUR] == L.CUR_OVER)
 
 
 def is_chance(state: TrickState) -> bool:
-    return bool(state.arr[L.S_CUR] == L.CHANCE)
+    return bool(state.arr[L.S_CUR] == L.CUR_CHANCE)
 
 
 def returns(state: TrickState) -> tuple[int, ...]:
@@ -175,7 +175,7 @@ def action_string(state: TrickState, action: int) -> str:
     """Readable name of a legal action (or chance outcome) in this position."""
     a = state.arr
     ph = a[L.S_PHASE]
-    if a[L.S_CUR] == L.CHANCE:
+    if a[L.S_CUR] == L.CUR_CHANCE:
         verb = {L.PH_CUT: "cut shows", L.PH_DEAL: "deal", L.PH_UPCARD: "turn up", L.PH_DRAW: "draw"}[int(ph)]
         return f"{verb} {C.format_card(action)}"
     if ph == L.PH_SWAP:
@@ -245,7 +245,7 @@ def _resolve_chance(st: TrickState) -> None:
     a, cfg = st.arr, st.rules.cfg
     ids = np.empty(L.NC, dtype=np.int32)
     probs = np.empty(L.NC, dtype=np.float64)
-    while a[L.S_CUR] == L.CHANCE:
+    while a[L.S_CUR] == L.CUR_CHANCE:
         k = K.chance_outcomes(a, cfg, ids, probs)
         rng = np.random.default_rng([st.seed, int(a[L.S_HLEN])])
         K.apply_chance(a, cfg, int(rng.choice(ids[:k], p=probs[:k] / probs[:k].sum())))
@@ -254,7 +254,7 @@ def _resolve_chance(st: TrickState) -> None:
 # ---- moves -------------------------------------------------------------------------------------------
 def legal_actions(state: TrickState) -> list[int]:
     """Legal action ids (ascending); at a chance node the possible outcomes (card ids)."""
-    if state.arr[L.S_CUR] == L.CHANCE:
+    if state.arr[L.S_CUR] == L.CUR_CHANCE:
         return [c for c, _ in chance_outcomes(state)]
     return [int(x) for x in K.legal_actions(state.arr, state.rules.cfg)]
 
@@ -507,7 +507,7 @@ def _replay(state, hist, assign, discard_sets, player, rng) -> TrickState | None
                 K.apply_chance(a, cfg, c)
             i = j
             continue
-        if a[L.S_CUR] == L.CHANCE:
+        if a[L.S_CUR] == L.CUR_CHANCE:
             k = K.chance_outcomes(a, cfg, ids, probs)
             if kind not in (L.H_DEAL, L.H_UP, L.H_CUT, L.H_DRAW, L.H_DRAWPUB) or v not in ids[:k]:
                 return None

@@ -59,7 +59,8 @@ from zwick_ai.tricks.layout import (
     C_ZWIK,
     C_ZWIK_BETE,
     C_ZWIK_WHO,
-    CHANCE,
+    CUR_CHANCE,
+    CUR_OVER,
     DECL_PLAYPASS,
     DUTY_HISTORIC,
     DUTY_PARLETT,
@@ -159,7 +160,6 @@ from zwick_ai.tricks.layout import (
     SWAP_ANNOUNCED,
     SWAP_CURRENT,
     TEN,
-    TERMINAL,
     TOKEN_KINDS,
     WHO_ALL,
     WHO_ASKERS,
@@ -266,7 +266,7 @@ def pay(s, p, amount):
 @njit(cache=True)
 def end_deal(s, result):
     s[S_PHASE] = PH_END
-    s[S_CUR] = TERMINAL
+    s[S_CUR] = CUR_OVER
     s[S_RESULT] = result
 
 
@@ -300,7 +300,7 @@ def new_state(cfg):
         s[S_LOC + c] = L_STOCK if cfg[C_INPACK + c] else L_OUT
     for i in range(3 * NP + 2):
         s[S_TL + i] = -1
-    s[S_CUR] = CHANCE
+    s[S_CUR] = CUR_CHANCE
     s[S_PHASE] = PH_CUT if cfg[C_HUPF] else PH_DEAL
     return s
 
@@ -366,7 +366,7 @@ def _start_deal(s):
     s[S_DEAL_Q] = 0
     s[S_DEAL_J] = 0
     s[S_LAST] = -1
-    s[S_CUR] = CHANCE
+    s[S_CUR] = CUR_CHANCE
 
 
 @njit(cache=True)
@@ -999,7 +999,7 @@ def apply_action(s, cfg, a):
         s[S_EXD] += 1
         if s[S_EXD] == s[S_EXK]:
             s[S_PHASE] = PH_DRAW
-            s[S_CUR] = CHANCE
+            s[S_CUR] = CUR_CHANCE
             s[S_LAST] = -1
         return
     push_hist(s, H_ACT, p, a)
@@ -1046,7 +1046,7 @@ def apply_action(s, cfg, a):
             for q in range(s[S_N]):
                 pay(s, q, 1)
         s[S_PHASE] = PH_UPCARD
-        s[S_CUR] = CHANCE
+        s[S_CUR] = CUR_CHANCE
     elif ph == PH_SWAP:
         k = s[S_SWAPK]
         if a == A_SWAP:
@@ -1061,7 +1061,7 @@ def apply_action(s, cfg, a):
 @njit(cache=True)
 def apply(s, cfg, a):
     """Apply a chance outcome (card id) or a player action, whichever the node expects."""
-    if s[S_CUR] == CHANCE:
+    if s[S_CUR] == CUR_CHANCE:
         apply_chance(s, cfg, a)
     else:
         apply_action(s, cfg, a)
@@ -1105,8 +1105,8 @@ def random_playout(s, cfg):
     probs = np.empty(NC, dtype=np.float64)
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     steps = 0
-    while s[S_CUR] != TERMINAL:
-        if s[S_CUR] == CHANCE:
+    while s[S_CUR] != CUR_OVER:
+        if s[S_CUR] == CUR_CHANCE:
             apply_chance(s, cfg, sample_chance(s, cfg, ids, probs))
         else:
             legal_mask(s, cfg, mask)

@@ -62,7 +62,7 @@ BETE_NONE, BETE_POT, BETE_STAKE = 0, 1, 2
 
 # ---- state array -------------------------------------------------------------------------------
 S_PHASE = 0
-S_CUR = 1  # player to move; CHANCE or TERMINAL
+S_CUR = 1  # player to move; CUR_CHANCE or CUR_OVER
 S_N = 2
 S_DEALER = 3
 S_POT = 4
@@ -143,8 +143,10 @@ PHASE_NAMES = (
     "play",
     "end",
 )
-CHANCE = -1
-TERMINAL = -2
+# S_CUR when no seat is to act (the engine's own codes; the OpenSpiel wrapper maps them to
+# pyspiel.PlayerId.CHANCE and .TERMINAL)
+CUR_CHANCE = -1
+CUR_OVER = -2
 
 # results (S_RESULT)
 R_RUNNING, R_VOID, R_LONE, R_ZWIK, R_TRICKS, R_STOP, R_REPEAT = 0, 1, 2, 3, 4, 5, 6

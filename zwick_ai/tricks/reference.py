@@ -258,7 +258,7 @@ def _pay(pos: Pos, p: int, amount: int) -> None:
 
 
 def _end(pos: Pos, result: int) -> None:
-    pos.phase, pos.cur, pos.ctr["result"] = L.PH_END, L.TERMINAL, result
+    pos.phase, pos.cur, pos.ctr["result"] = L.PH_END, L.CUR_OVER, result
 
 
 def _order_from_forehand(pos: Pos) -> list[int]:
@@ -268,7 +268,7 @@ def _order_from_forehand(pos: Pos) -> list[int]:
 def apply(pos: Pos, action: int) -> Pos:
     """The position after a legal action or chance outcome."""
     pos = copy.deepcopy(pos)
-    if pos.cur == L.CHANCE:
+    if pos.cur == L.CUR_CHANCE:
         _apply_chance(pos, action)
     else:
         _apply_decision(pos, action)
@@ -359,7 +359,7 @@ def _apply_decision(pos: Pos, a: int) -> None:
         pos.ctr["last"] = c
         pos.ctr["exd"] += 1
         if pos.ctr["exd"] == pos.ctr["exk"]:
-            pos.phase, pos.cur = L.PH_DRAW, L.CHANCE
+            pos.phase, pos.cur = L.PH_DRAW, L.CUR_CHANCE
             pos.ctr["last"] = -1
     elif ph == L.PH_DECLARE:
         if a == L.A_PASS:
@@ -385,7 +385,7 @@ def _apply_decision(pos: Pos, a: int) -> None:
         if _kind(pos) == "parlett" or pos.ctr["nsearch"] == 1:
             for q in range(pos.n):
                 _pay(pos, q, 1)
-        pos.phase, pos.cur = L.PH_UPCARD, L.CHANCE
+        pos.phase, pos.cur = L.PH_UPCARD, L.CUR_CHANCE
     elif ph == L.PH_SWAP:
         if a == L.A_SWAP:
             k = pos.ctr["swapk"]

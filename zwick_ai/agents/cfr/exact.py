@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from zwick_ai.agents.cfr.core import normalised, regret_matching
-from zwick_ai.agents.cfr.tree import CHANCE, DECISION, TERMINAL, GameTree, extract
+from zwick_ai.agents.cfr.tree import NODE_CHANCE, NODE_DECISION, NODE_TERMINAL, GameTree, extract
 
 METHODS = ("cfr", "cfr+", "dcfr")
 
@@ -48,11 +48,11 @@ def _reach(kind, player, iset, start, count, child, prob, pol, iset_off, who, ow
     other[0] = 1.0
     for h in range(kind.shape[0]):
         k = kind[h]
-        if k == TERMINAL:
+        if k == NODE_TERMINAL:
             continue
         for j in range(count[h]):
             c = child[start[h] + j]
-            if k == CHANCE:
+            if k == NODE_CHANCE:
                 own[c] = own[h]
                 other[c] = other[h] * prob[start[h] + j]
             else:
@@ -72,12 +72,12 @@ def _cfr_player(tree_arrays, regret, cum, cur, who, weight, plus, own, other, va
     _reach(kind, player, iset, start, count, child, prob, cur, iset_off, who, own, other)
     for h in range(kind.shape[0] - 1, -1, -1):
         k = kind[h]
-        if k == TERMINAL:
+        if k == NODE_TERMINAL:
             value[h] = returns[h, who]
             continue
         v = 0.0
         s = start[h]
-        if k == CHANCE:
+        if k == NODE_CHANCE:
             for j in range(count[h]):
                 v += prob[s + j] * value[child[s + j]]
             value[h] = v
@@ -137,13 +137,13 @@ def _values(kind, player, iset, start, count, child, prob, returns, pol, iset_of
     """Backward loop: every node's expected return for ``who`` under ``pol``; returns the root's."""
     for h in range(kind.shape[0] - 1, -1, -1):
         k = kind[h]
-        if k == TERMINAL:
+        if k == NODE_TERMINAL:
             value[h] = returns[h, who]
             continue
         v = 0.0
         s = start[h]
         for j in range(count[h]):
-            q = prob[s + j] if k == CHANCE else pol[iset_off[iset[h]] + j]
+            q = prob[s + j] if k == NODE_CHANCE else pol[iset_off[iset[h]] + j]
             v += q * value[child[s + j]]
         value[h] = v
     return value[0]
@@ -164,11 +164,11 @@ def _best_response_value(tree_arrays, br_arrays, pol, who):
     depth = np.zeros(n, np.int64)
     for h in range(n):
         for j in range(count[h]):
-            depth[child[start[h] + j]] = depth[h] + (1 if kind[h] == DECISION and player[h] == who else 0)
+            depth[child[start[h] + j]] = depth[h] + (1 if kind[h] == NODE_DECISION and player[h] == who else 0)
     nb = br_off.shape[0]
     set_depth = np.full(nb, -1, np.int64)
     for h in range(n):
-        if kind[h] == DECISION and player[h] == who:
+        if kind[h] == NODE_DECISION and player[h] == who:
             set_depth[br_iset[h]] = depth[h]
     choice = np.full(nb, -1, np.int64)
     q = np.zeros(br_n.sum())
@@ -177,12 +177,12 @@ def _best_response_value(tree_arrays, br_arrays, pol, who):
         for h in range(n - 1, -1, -1):
             k = kind[h]
             s = start[h]
-            if k == TERMINAL:
+            if k == NODE_TERMINAL:
                 value[h] = returns[h, who]
-            elif k == CHANCE or player[h] != who:
+            elif k == NODE_CHANCE or player[h] != who:
                 v = 0.0
                 for j in range(count[h]):
-                    p = prob[s + j] if k == CHANCE else pol[iset_off[iset[h]] + j]
+                    p = prob[s + j] if k == NODE_CHANCE else pol[iset_off[iset[h]] + j]
                     v += p * value[child[s + j]]
                 value[h] = v
             else:

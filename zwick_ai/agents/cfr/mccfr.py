@@ -55,7 +55,7 @@ from zwick_ai.agents.cfr.core import (
 )
 from zwick_ai.agents.cfr.exact import nash_conv as tree_nash_conv
 from zwick_ai.agents.cfr.keys import TRICK_GAMES, is_trick_game
-from zwick_ai.agents.cfr.tree import CHANCE, TERMINAL, GameTree, extract
+from zwick_ai.agents.cfr.tree import NODE_CHANCE, NODE_TERMINAL, GameTree, extract
 from zwick_ai.agents.tricks_greedy import greedy_action
 from zwick_ai.tricks import kernels as TK
 from zwick_ai.tricks import layout as TL
@@ -85,9 +85,9 @@ def _next_decision(s, cfg, abst, field, who, keys, rowof, rows, acts, meta, rng,
     mask, ids, probs = bufs[0], bufs[1], bufs[2]
     while True:
         cur = s[TL.S_CUR]
-        if cur == TL.TERMINAL:
+        if cur == TL.CUR_OVER:
             return -1, -1, 0
-        if cur == TL.CHANCE:
+        if cur == TL.CUR_CHANCE:
             _chance_step(s, cfg, ids, probs, rng)
             continue
         if field == _GREEDY_FIELD and cur != who:
@@ -280,10 +280,10 @@ def _tree_advance(h, who, n_players, tr, regret, avg, rng, pol):
     kind, player, iset, start, count, child, prob, returns, iset_off = tr
     while True:
         k = kind[h]
-        if k == TERMINAL:
+        if k == NODE_TERMINAL:
             return h
         s = start[h]
-        if k == CHANCE:
+        if k == NODE_CHANCE:
             h = child[s + sample_index(prob[s:], count[h], rng)]
             continue
         if player[h] == who:
@@ -308,7 +308,7 @@ def _tree_es(who, n_players, tr, regret, avg, rng, pol, vals, node):
     h = 0
     while True:
         h = _tree_advance(h, who, n_players, tr, regret, avg, rng, pol[frames])
-        if kind[h] != TERMINAL:
+        if kind[h] != NODE_TERMINAL:
             f = frames
             node[f] = h
             regret_matching(regret, iset_off[iset[h]], count[h], pol[f])
@@ -337,9 +337,9 @@ def _tree_os(who, tr, regret, avg, rng, pol, sp, path, reach):
     h = 0
     k = 0
     reach[0, 0] = reach[0, 1] = reach[0, 2] = 1.0
-    while kind[h] != TERMINAL:
+    while kind[h] != NODE_TERMINAL:
         s = start[h]
-        if kind[h] == CHANCE:
+        if kind[h] == NODE_CHANCE:
             h = child[s + sample_index(prob[s:], count[h], rng)]
             continue
         j = _os_step(player[h], who, k, iset_off[iset[h]], count[h], regret, pol, sp, path, reach, rng)
@@ -417,9 +417,9 @@ def _eval(cfg, abst, deals, opponent, min_visits, fallback, keys, rowof, rows, a
     for seat in range(n_players):
         for _ in range(deals):
             s = TK.new_state(cfg)
-            while s[TL.S_CUR] != TL.TERMINAL:
+            while s[TL.S_CUR] != TL.CUR_OVER:
                 cur = s[TL.S_CUR]
-                if cur == TL.CHANCE:
+                if cur == TL.CUR_CHANCE:
                     _chance_step(s, cfg, ids, probs, rng)
                     continue
                 if cur == seat:

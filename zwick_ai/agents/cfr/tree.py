@@ -32,7 +32,7 @@ import pyspiel
 
 from zwick_ai.agents.cfr.keys import ABSTRACTIONS, abstract_text, infoset_key
 
-TERMINAL, CHANCE, DECISION = 0, 1, 2
+NODE_TERMINAL, NODE_CHANCE, NODE_DECISION = 0, 1, 2  # node kinds of a GameTree
 MAX_PACK = 8  # our games with bigger packs have far too many nodes to walk in Python
 
 
@@ -40,7 +40,7 @@ MAX_PACK = 8  # our games with bigger packs have far too many nodes to walk in P
 class GameTree:
     """Flat arrays of a whole game tree (see the module docstring).
 
-    Per node: ``kind`` (TERMINAL, CHANCE, DECISION), ``player``, ``iset`` (policy information set,
+    Per node: ``kind`` (NODE_TERMINAL, NODE_CHANCE, NODE_DECISION), ``player``, ``iset`` (policy information set,
     -1 if none), ``br_iset`` (perfect-recall information set), ``start``/``count`` of its children
     in the edge arrays, ``returns[node]`` (terminal returns). Per edge: ``child``, ``prob`` (chance
     probability; 0 at decisions). Per information set: ``iset_player``, ``iset_off``/``iset_n``
@@ -159,7 +159,7 @@ def extract(game: pyspiel.Game, abstraction: str = "none", max_nodes: int = 2_00
         frontier[node_id] = None  # free memory as the walk proceeds
         start.append(len(child))
         if state.is_terminal():
-            kind.append(TERMINAL)
+            kind.append(NODE_TERMINAL)
             player.append(-1)
             iset.append(-1)
             br_iset.append(-1)
@@ -168,7 +168,7 @@ def extract(game: pyspiel.Game, abstraction: str = "none", max_nodes: int = 2_00
             continue
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
-            kind.append(CHANCE)
+            kind.append(NODE_CHANCE)
             player.append(-1)
             iset.append(-1)
             br_iset.append(-1)
@@ -177,7 +177,7 @@ def extract(game: pyspiel.Game, abstraction: str = "none", max_nodes: int = 2_00
         else:
             p = state.current_player()
             acts = state.legal_actions(p)
-            kind.append(DECISION)
+            kind.append(NODE_DECISION)
             player.append(p)
             info = state.information_state_string(p)
             b = br_ids.get(info, infoset_key(state, p), p, acts)
