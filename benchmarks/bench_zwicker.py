@@ -23,7 +23,13 @@ from numba import njit
 
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker import reference as Ref
-from zwick_ai.zwicker.layout import S_NUNITS, S_PHASE, S_TO_MOVE, STATE_SIZE
+from zwick_ai.zwicker.layout import (
+    PHASE_OVER,
+    S_NUNITS,
+    S_PHASE,
+    S_TO_MOVE,
+    STATE_SIZE,
+)
 from zwick_ai.zwicker.rules import VARIANTS, rules
 from zwick_ai.zwicker.snapshot import Snapshot, Unit
 
@@ -131,7 +137,7 @@ def random_play_positions(R, seeds, out):
     for h in range(seeds.shape[0]):
         S = K.new_hand(R, seeds[h], W)
         np.random.seed(seeds[h])
-        while S[S_PHASE] != K.PHASE_OVER and k < out.shape[0]:
+        while S[S_PHASE] != PHASE_OVER and k < out.shape[0]:
             out[k] = S
             k += 1
             buf, X, n = K.gen_moves(R, S, buf, W, X)

@@ -15,12 +15,14 @@ import pytest
 
 from tests.zwicker.util import make_snapshot
 from zwick_ai.cards import format_card, parse_card
-from zwick_ai.zwicker.rules import Rules, rules
-from zwick_ai.zwicker.snapshot import (
+from zwick_ai.zwicker.layout import (
     PHASE_AFTER_ZWICK_TRAIL,
     PHASE_DIETZE_TRAIL,
     PHASE_NORMAL,
     PHASE_OVER,
+)
+from zwick_ai.zwicker.rules import Rules, rules
+from zwick_ai.zwicker.snapshot import (
     MoveKey,
     Snapshot,
     Unit,

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from zwick_ai.cards import parse_cards
+from zwick_ai.zwicker.layout import PHASE_NORMAL
 from zwick_ai.zwicker.rules import Rules
-from zwick_ai.zwicker.snapshot import PHASE_NORMAL, Snapshot, Unit
+from zwick_ai.zwicker.snapshot import Snapshot, Unit
 
 TableEntry = str | int | dict
 

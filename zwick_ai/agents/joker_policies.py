@@ -70,6 +70,7 @@ from zwick_ai.zwicker.layout import (
     M_MASK,
     M_ZWICK,
     NC,
+    PHASE_OVER,
     R_DECK_SIZE,
     R_IS_VJOKER,
     R_IS_WILD,
@@ -297,7 +298,7 @@ def play_deals(R, orders, dealers, play_seeds, policies, ks):
         S = K.empty_state(R)
         K.start_hand(R, S, orders[h], dealers[h], W)
         np.random.seed(play_seeds[h])
-        while S[S_PHASE] != K.PHASE_OVER:
+        while S[S_PHASE] != PHASE_OVER:
             buf, X, m = K.gen_moves(R, S, buf, W, X)
             if m == 0:
                 raise ValueError("no legal move in a running hand")

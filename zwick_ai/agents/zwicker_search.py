@@ -73,6 +73,7 @@ from zwick_ai.zwicker.layout import (
     M_TARGET,
     M_VALUE,
     NC,
+    PHASE_OVER,
     R_NSIDES,
     R_PLAYERS,
     R_SIDE_OF,
@@ -273,7 +274,7 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
         node = 0
         depth = 0
         path[0] = 0
-        while S[S_PHASE] != K.PHASE_OVER:
+        while S[S_PHASE] != PHASE_OVER:
             buf, X, n = K.gen_moves(R, S, buf, W, X)
             if kid.shape[0] < n:
                 kid = np.empty(2 * n, np.int64)
@@ -318,7 +319,7 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
             node = kid[best_k]
             depth += 1
             path[depth] = node
-        if S[S_PHASE] != K.PHASE_OVER:
+        if S[S_PHASE] != PHASE_OVER:
             K.play_out(R, S, policies, W)
         rew = side_rewards(R, S, win_loss, total)
         NV[0] += 1

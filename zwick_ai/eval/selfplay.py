@@ -33,7 +33,16 @@ from zwick_ai.eval.stats import Estimate, mean_ci, proportion_ci
 from zwick_ai.games import convert
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.engine import move_from_row
-from zwick_ai.zwicker.layout import M_MASK, M_TARGET, MOVE_WIDTH, S_NUNITS, S_PHASE, S_TO_MOVE, S_UNITS
+from zwick_ai.zwicker.layout import (
+    M_MASK,
+    M_TARGET,
+    MOVE_WIDTH,
+    PHASE_OVER,
+    S_NUNITS,
+    S_PHASE,
+    S_TO_MOVE,
+    S_UNITS,
+)
 from zwick_ai.zwicker.rules import Rules
 
 POLICIES = {"random": K.POLICY_RANDOM, "greedy": K.POLICY_GREEDY}
@@ -213,7 +222,7 @@ def play_hand_log(R, seed, policies):
     buf, X = K.new_buffers()
     log = np.empty((64, MOVE_WIDTH), np.int64)
     plies = 0
-    while S[S_PHASE] != K.PHASE_OVER:
+    while S[S_PHASE] != PHASE_OVER:
         buf, X, n = K.gen_moves(R, S, buf, W, X)
         if n == 0:
             raise ValueError("no legal move in a running hand")

@@ -186,6 +186,7 @@ from zwick_ai.zwicker.layout import (
     MAX_HAND,
     MOVE_WIDTH,
     NC,
+    PHASE_OVER,
     S_DEALT_TO,
     S_HAND_N,
     S_HANDS,
@@ -196,11 +197,8 @@ from zwick_ai.zwicker.layout import (
     S_STOCK_TOP,
     S_TO_MOVE,
 )
-from zwick_ai.zwicker.resample import (
-    resample_k,
-)
+from zwick_ai.zwicker.resample import resample_k
 from zwick_ai.zwicker.rules import OPTIONS, Rules
-from zwick_ai.zwicker.snapshot import PHASE_OVER
 
 UTILITIES = ("points", "win_loss")
 RESAMPLE_TRIES = 100000  # rejection attempts before the Markov-chain fallback

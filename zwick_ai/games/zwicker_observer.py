@@ -57,6 +57,7 @@ from zwick_ai.zwicker.layout import (
     LOC_WON,
     MAX_HAND,
     NC,
+    PHASE_OVER,
     R_NSIDES,
     R_PLAYERS,
     RULES_SIZE,
@@ -84,7 +85,6 @@ from zwick_ai.zwicker.layout import (
     S_ZWICKS,
 )
 from zwick_ai.zwicker.rules import Rules
-from zwick_ai.zwicker.snapshot import PHASE_OVER
 
 if TYPE_CHECKING:
     from zwick_ai.games.zwicker import ZwickerGame, ZwickerState

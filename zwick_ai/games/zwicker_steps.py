@@ -61,6 +61,7 @@ from zwick_ai.zwicker.layout import (
     MAX_PLAYERS,
     MOVE_WIDTH,
     NC,
+    PHASE_OVER,
     R_CUT_RANK,
     R_FIRST_DEALER,
     R_NSIDES,
@@ -72,7 +73,6 @@ from zwick_ai.zwicker.layout import (
     S_TO_MOVE,
 )
 from zwick_ai.zwicker.rules import Rules
-from zwick_ai.zwicker.snapshot import PHASE_OVER
 
 # Player ids as OpenSpiel's (pyspiel.PlayerId; copied so that the kernels need no pyspiel, and
 # checked equal by the tests), and step_k's player for an illegal sub-action.

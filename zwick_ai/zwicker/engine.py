@@ -38,6 +38,7 @@ from zwick_ai.zwicker.layout import (
     M_ZWICK,
     MAX_HAND,
     MAX_UNITS,
+    PHASE_OVER,
     S_ANCHOR,
     S_ASK_ANS,
     S_ASK_N,
@@ -64,7 +65,7 @@ from zwick_ai.zwicker.layout import (
     S_ZWICKS,
 )
 from zwick_ai.zwicker.rules import Rules
-from zwick_ai.zwicker.snapshot import KINDS, PHASE_OVER, MoveKey, Snapshot, Unit
+from zwick_ai.zwicker.snapshot import KINDS, MoveKey, Snapshot, Unit
 
 MAX_SEED = 2**32 - 1
 

@@ -34,6 +34,7 @@ from zwick_ai.zwicker.layout import (
     M_VALUE,
     M_ZWICK,
     NC,
+    PHASE_OVER,
     RULES_SIZE,
     S_ASK_ANS,
     S_LOC,
@@ -45,7 +46,6 @@ from zwick_ai.zwicker.layout import (
     S_UNITS,
     STATE_SIZE,
 )
-from zwick_ai.zwicker.snapshot import PHASE_OVER
 
 # ---- the state array: [engine state | extras] -------------------------------------------------------
 SS = STATE_SIZE

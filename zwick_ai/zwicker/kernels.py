@@ -42,6 +42,10 @@ from zwick_ai.zwicker.layout import (
     MAX_UNITS,
     MOVE_WIDTH,
     NC,
+    PHASE_AFTER_ZWICK_TRAIL,
+    PHASE_DIETZE_TRAIL,
+    PHASE_NORMAL,
+    PHASE_OVER,
     R_AFTER_ZWICK,
     R_CANON,
     R_CAPTURE_SEVERAL,
@@ -104,11 +108,6 @@ from zwick_ai.zwicker.layout import (
     S_ZWICKS,
     STATE_SIZE,
 )
-
-PHASE_NORMAL = 0
-PHASE_AZ_TRAIL = 1
-PHASE_DIETZE = 2
-PHASE_OVER = 3
 
 JC_ANY = 0
 JC_JOKER_ONLY = 1
@@ -1243,7 +1242,7 @@ def begin_turn(R, S, q, W):
     S[S_ASK_N] = -1
     S[S_ASK_ANS] = -1
     if R[R_DIETZE_MIN] > 0 and S[S_NUNITS] < R[R_DIETZE_MIN] and has_duty_trail(R, S, q, W):
-        S[S_PHASE] = PHASE_DIETZE
+        S[S_PHASE] = PHASE_DIETZE_TRAIL
 
 
 @hot
@@ -1292,7 +1291,7 @@ def continue_all_trail(R, S, last, W):
     while S[S_AZ_LEFT] > 0:
         q = (last + 1) % players
         if S[S_HAND_N + q] > 0 and has_duty_trail(R, S, q, W):
-            S[S_PHASE] = PHASE_AZ_TRAIL
+            S[S_PHASE] = PHASE_AFTER_ZWICK_TRAIL
             S[S_TO_MOVE] = q
             S[S_ASK_Q] = -1
             S[S_ASK_N] = -1
@@ -1309,7 +1308,7 @@ def end_turn(R, S, p, zwick, W):
     S[S_ASK_Q] = -1
     S[S_ASK_N] = -1
     S[S_ASK_ANS] = -1
-    if phase == PHASE_DIETZE:
+    if phase == PHASE_DIETZE_TRAIL:
         if S[S_HAND_N + p] > 0:
             if S[S_NUNITS] < R[R_DIETZE_MIN] and has_duty_trail(R, S, p, W):
                 return
@@ -1317,7 +1316,7 @@ def end_turn(R, S, p, zwick, W):
             return
         next_normal_turn(R, S, p, W)
         return
-    if phase == PHASE_AZ_TRAIL:
+    if phase == PHASE_AFTER_ZWICK_TRAIL:
         if R[R_AFTER_ZWICK] == AZ_ZWICKER:
             next_normal_turn(R, S, p, W)
         else:
@@ -1326,7 +1325,7 @@ def end_turn(R, S, p, zwick, W):
         return
     if zwick and R[R_AFTER_ZWICK] == AZ_ZWICKER:
         if S[S_HAND_N + p] > 0 and has_duty_trail(R, S, p, W):
-            S[S_PHASE] = PHASE_AZ_TRAIL
+            S[S_PHASE] = PHASE_AFTER_ZWICK_TRAIL
             return
         next_normal_turn(R, S, p, W)
         return

@@ -70,7 +70,7 @@ RULES_SIZE = R_CUT_RANK + NC
 
 # ----- state array -----
 S_TO_MOVE = 0
-S_PHASE = 1
+S_PHASE = 1  # PHASE_*
 S_AZ_LEFT = 2
 S_DEALER = 3
 S_STAGE = 4
@@ -96,6 +96,12 @@ S_UBUILD = S_UOWNER + NC  # per anchor: 1 if the unit is a build
 S_DEALT_TO = S_UBUILD + NC  # per card: seat it was dealt to (-1 table / stock)
 S_STOCK = S_DEALT_TO + NC  # deck order; cards S_STOCK_TOP.. are undealt
 STATE_SIZE = S_STOCK + NC
+
+# S_PHASE values: the turn phases (RULE_CHOICES.md, "Turn sequencing")
+PHASE_NORMAL = 0
+PHASE_AFTER_ZWICK_TRAIL = 1
+PHASE_DIETZE_TRAIL = 2
+PHASE_OVER = 3
 
 # ----- move records (int64 rows) -----
 M_KIND = 0  # KIND_*

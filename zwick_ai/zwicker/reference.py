@@ -36,12 +36,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from zwick_ai import cards as C
-from zwick_ai.zwicker.rules import Rules
-from zwick_ai.zwicker.snapshot import (
+from zwick_ai.zwicker.layout import (
     PHASE_AFTER_ZWICK_TRAIL,
     PHASE_DIETZE_TRAIL,
     PHASE_NORMAL,
     PHASE_OVER,
+)
+from zwick_ai.zwicker.rules import Rules
+from zwick_ai.zwicker.snapshot import (
     MoveKey,
     Snapshot,
     Unit,

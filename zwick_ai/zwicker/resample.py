@@ -60,6 +60,7 @@ from zwick_ai.zwicker.layout import (
     MAX_HAND,
     MOVE_WIDTH,
     NC,
+    PHASE_OVER,
     R_DECK_SIZE,
     R_OWNER_BUILDS,
     R_PLAYERS,
@@ -87,7 +88,6 @@ from zwick_ai.zwicker.layout import (
     S_UOWNER,
     S_UVALUE,
 )
-from zwick_ai.zwicker.snapshot import PHASE_OVER
 
 
 @njit(cache=True)

@@ -9,12 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Turn phases (RULE_CHOICES.md, "Turn sequencing").
-PHASE_NORMAL = 0
-PHASE_AFTER_ZWICK_TRAIL = 1
-PHASE_DIETZE_TRAIL = 2
-PHASE_OVER = 3
-
 KINDS = ("trail", "capture", "build", "ask")
 
 
