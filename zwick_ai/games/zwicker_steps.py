@@ -62,8 +62,6 @@ from zwick_ai.zwicker.layout import (
     MOVE_WIDTH,
     NC,
     PHASE_OVER,
-    R_CUT_RANK,
-    R_FIRST_DEALER,
     R_NSIDES,
     R_PLAYERS,
     R_SIDE_OF,
@@ -132,41 +130,6 @@ def _gpos(G, d, g, j):
 # ------------------------------------------------------------------------------------------------
 # Kernels
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
-def _cut_state(R, X, D):
-    """(dealer or -1, seat to cut next or -1) after the cut cards so far (as ``cut_for_dealer``)."""
-    players = R[R_PLAYERS]
-    high = R[R_FIRST_DEALER] == 2  # high_cut
-    alive = np.ones(players, np.bool_)
-    pos = 0
-    ncut = X[X_NCUT]
-    ranks = np.full(players, -1, np.int64)
-    while True:
-        best = -1
-        for p in range(players):
-            ranks[p] = -1
-        for p in range(players):
-            if alive[p]:
-                if pos >= D:
-                    return p, -1
-                if pos >= ncut:
-                    return -1, p
-                ranks[p] = R[R_CUT_RANK + X[X_CUT + pos]]
-                pos += 1
-                if best == -1 or (ranks[p] > best if high else ranks[p] < best):
-                    best = ranks[p]
-        count = 0
-        last = -1
-        for p in range(players):
-            if alive[p] and ranks[p] == best:
-                count += 1
-                last = p
-            else:
-                alive[p] = False
-        if count == 1:
-            return last, -1
-
-
 @njit(cache=True)
 def _current(S):
     if S[S_PHASE] == PHASE_OVER:
@@ -261,7 +224,7 @@ def apply_chance_k(G, a, W, outcome):
         else:
             X[X_CUT + X[X_NCUT]] = CD[CD_DECK + outcome]
             X[X_NCUT] += 1
-            dealer, _ = _cut_state(R, X, D)
+            dealer = K.cut_dealer(R, X[X_CUT:], X[X_NCUT], D)
             if dealer >= 0:
                 X[X_DEALER] = dealer
         return CHANCE

@@ -1421,11 +1421,19 @@ def empty_state(R):
 @njit(cache=True)
 def cut_for_dealer(R, order):
     """Seats cut one card each from ``order``; the lowest (low_cut) or highest deals; ties recut."""
+    n = order.shape[0]
+    return cut_dealer(R, order, n, n)
+
+
+@njit(cache=True)
+def cut_dealer(R, cut, ncut, n):
+    """The dealer decided by the first ``ncut`` cards ``cut[:ncut]`` of a cut that can use ``n``
+    cards, or -1 while undecided. Seats cut one card each; the lowest (low_cut) or highest deals;
+    ties recut; when all ``n`` cards are used up the first remaining seat deals."""
     players = R[R_PLAYERS]
     high = R[R_FIRST_DEALER] == 2
     alive = np.ones(players, np.bool_)
     pos = 0
-    n = order.shape[0]
     while True:
         best = -1
         ranks = np.full(players, -1, np.int64)
@@ -1433,7 +1441,9 @@ def cut_for_dealer(R, order):
             if alive[p]:
                 if pos >= n:
                     return p  # ran out of cards: the first remaining seat deals
-                ranks[p] = R[R_CUT_RANK + order[pos]]
+                if pos >= ncut:
+                    return -1
+                ranks[p] = R[R_CUT_RANK + cut[pos]]
                 pos += 1
                 if best == -1 or (ranks[p] > best if high else ranks[p] < best):
                     best = ranks[p]
