@@ -296,18 +296,17 @@ def unit_values(R, S, a, out):
 # Owner's duty: the distinct values of one's builds matched to distinct hand cards
 # ------------------------------------------------------------------------------------------------
 @hot
-def duty_holds(R, S, p, values, removed_card):
-    """True when the distinct build values in the bitmask ``values`` can each be matched to a
-    different card of seat ``p``'s hand without ``removed_card`` (Hall's condition: every subset
-    of the values is met by at least as many cards; the sets are tiny)."""
+def cards_meet_values(R, cards, start, n, values, removed_card):
+    """True when the distinct values in the bitmask ``values`` can each be matched to a different
+    card of ``cards[start : start + n]`` other than ``removed_card`` (Hall's condition: every
+    subset of the values is met by at least as many cards; the sets are tiny)."""
     if values == 0:
         return True
-    hn = S[S_HAND_N + p]
     sub = values
     while sub:
         have = 0
-        for i in range(hn):
-            c = hand_card(S, p, i)
+        for i in range(start, start + n):
+            c = cards[i]
             if c != removed_card and value_bits(R, c) & sub:
                 have += 1
         if have < popcount(sub):
@@ -317,17 +316,32 @@ def duty_holds(R, S, p, values, removed_card):
 
 
 @hot
-def duty_ok(R, S, p, excl_mask, add_value, removed_card, W):
-    """True when seat ``p``'s builds (those at table indices not in ``excl_mask``, plus a new one of
-    value ``add_value`` if > 0) can be matched to distinct cards of his hand without
-    ``removed_card`` (the owner's duty, RULES.md A.6). ``W`` is not used."""
-    values = (ONE << add_value) if add_value > 0 else np.int64(0)
+def duty_holds(R, S, p, values, removed_card):
+    """True when the distinct build values in the bitmask ``values`` can each be matched to a
+    different card of seat ``p``'s hand without ``removed_card``."""
+    return cards_meet_values(R, S, S_HANDS + p * MAX_HAND, S[S_HAND_N + p], values, removed_card)
+
+
+@hot
+def owned_build_values(S, p, excl_mask):
+    """Bit mask of the values of seat ``p``'s builds at the table indices not in ``excl_mask``."""
+    values = np.int64(0)
     for i in range(S[S_NUNITS]):
         if (excl_mask >> i) & ONE:
             continue
         a = S[S_UNITS + i]
         if S[S_UBUILD + a] and S[S_UOWNER + a] == p:
             values |= ONE << S[S_UVALUE + a]
+    return values
+
+
+@hot
+def duty_ok(R, S, p, excl_mask, add_value, removed_card, W):
+    """True when seat ``p``'s builds (those at table indices not in ``excl_mask``, plus a new one of
+    value ``add_value`` if > 0) can be matched to distinct cards of his hand without
+    ``removed_card`` (the owner's duty, RULES.md A.6). ``W`` is not used."""
+    values = (ONE << add_value) if add_value > 0 else np.int64(0)
+    values |= owned_build_values(S, p, excl_mask)
     return duty_holds(R, S, p, values, removed_card)
 
 

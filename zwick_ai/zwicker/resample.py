@@ -241,55 +241,6 @@ def _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need):
 
 
 @njit(cache=True)
-def _owned_values(S, x):
-    """Bit mask of the values of the builds seat ``x`` owns."""
-    m = np.int64(0)
-    for u in range(S[S_NUNITS]):
-        an = S[S_UNITS + u]
-        if S[S_UBUILD + an] and S[S_UOWNER + an] == x:
-            m |= np.int64(1) << S[S_UVALUE + an]
-    return m
-
-
-@njit(cache=True)
-def _covers(R, cards, n, vmask, choice):
-    """The owner's-duty test: the distinct values in ``vmask`` match distinct cards of ``cards[:n]``."""
-    nv = 0
-    vals = np.empty(64, np.int64)
-    for v in range(64):
-        if (vmask >> v) & 1:
-            vals[nv] = v
-            nv += 1
-    if nv == 0:
-        return True
-    if nv > n:
-        return False
-    for k in range(nv):
-        choice[k] = -1
-    used = np.int64(0)
-    i = 0
-    while i >= 0:
-        if i == nv:
-            return True
-        j = choice[i]
-        if j >= 0:
-            used &= ~(np.int64(1) << j)
-        j += 1
-        while j < n and (((used >> j) & 1) or not K.card_has_value(R, cards[j], vals[i])):
-            j += 1
-        if j < n:
-            choice[i] = j
-            used |= np.int64(1) << j
-            i += 1
-            if i < nv:
-                choice[i] = -1
-        else:
-            choice[i] = -1
-            i -= 1
-    return False
-
-
-@njit(cache=True)
 def _produces(R, S, c, n):
     """True when card ``c`` could make a build of value ``n`` on the table ``S`` (new, or on some
     unit with +, -, or the same value), ignoring the holding requirement: the public half of the
@@ -344,7 +295,7 @@ def _constraints(R, a, S0, t0, W):
             x = X[e + L_OWNER]
             v = X[e + L_VALUE]
             out[k, 0], out[k, 1], out[k, 2] = 0, x, t
-            out[k, 3] = _owned_values(Sw, x) | (np.int64(1) << v)
+            out[k, 3] = K.owned_build_values(Sw, x, 0) | (np.int64(1) << v)
             out[k, 5] = X[e + L_ANSWER]
             k += 1
             lo = np.int64(0)
@@ -359,11 +310,11 @@ def _constraints(R, a, S0, t0, W):
             k += 1
         K.apply_move(R, Sw, row, W)
         if kind != KIND_ASK:
-            out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = 0, seat, t, _owned_values(Sw, seat), 1
+            out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = 0, seat, t, K.owned_build_values(Sw, seat, 0), 1
             k += 1
             if kind == KIND_BUILD and X[e + L_OWNER] != seat:
                 x = X[e + L_OWNER]
-                out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = 0, x, t, _owned_values(Sw, x), 1
+                out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = 0, x, t, K.owned_build_values(Sw, x, 0), 1
                 k += 1
     return out[:k]
 
@@ -392,7 +343,7 @@ def _later_cards(a, cons):
 
 
 @njit(cache=True)
-def _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, buf, choice):
+def _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, buf):
     """True when the drawn hands pass every constraint of :func:`_constraints` (a seat's holding
     after ply t = its drawn hand plus the cards it played later in the stage)."""
     start = 0
@@ -413,7 +364,7 @@ def _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, b
                 buf[n] = flat[k]
                 n += 1
             if cons[r, 0] == 0:
-                if _covers(R, buf, n, cons[r, 3], choice) != (cons[r, 5] == 1):
+                if K.cards_meet_values(R, buf, 0, n, cons[r, 3], -1) != (cons[r, 5] == 1):
                     return False
             else:
                 hit = False
@@ -505,7 +456,7 @@ def resample_setup(G, a, p, W):
 
 
 @njit(cache=True)
-def _setup_ok(R, setup, cards, buf, choice):
+def _setup_ok(R, setup, cards, buf):
     """True when the slot assignment ``cards`` passes the cheap constraints of ``setup``."""
     return _prefilter(
         R,
@@ -518,7 +469,6 @@ def _setup_ok(R, setup, cards, buf, choice):
         setup.pinned,
         setup.pinned_seat,
         buf,
-        choice,
     )
 
 
@@ -542,13 +492,12 @@ def resample_draw(G, a, p, setup, cards, tries, W):
     R = G[:RULES_SIZE]
     total = cards.shape[0]
     buf = np.empty(NC + 8, np.int64)
-    choice = np.empty(64, np.int64)
     S0w = setup.S0.copy()
     for n in range(tries):
         for i in range(total - 1, 0, -1):
             j = np.random.randint(i + 1)
             cards[i], cards[j] = cards[j], cards[i]
-        if not _setup_ok(R, setup, cards, buf, choice):
+        if not _setup_ok(R, setup, cards, buf):
             continue
         Sw = resample_world(G, a, p, setup, cards, S0w, W)
         if Sw.shape[0] > 0:
@@ -566,7 +515,6 @@ def resample_chain(G, a, p, setup, cards, steps, W):
     nh = need.shape[0]
     total = cards.shape[0]
     buf = np.empty(NC + 8, np.int64)
-    choice = np.empty(64, np.int64)
     S0w = setup.S0.copy()
     slot = np.empty(total, np.int64)
     k = 0
@@ -584,7 +532,7 @@ def resample_chain(G, a, p, setup, cards, steps, W):
             if slot[i] == slot[j] and slot[i] < nh:
                 continue
             cards[i], cards[j] = cards[j], cards[i]
-            ok = _setup_ok(R, setup, cards, buf, choice)
+            ok = _setup_ok(R, setup, cards, buf)
             if ok:
                 ok = resample_world(G, a, p, setup, cards, S0w, W).shape[0] > 0
             if not ok:
