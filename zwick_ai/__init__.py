@@ -1,6 +1,6 @@
 """zwick_ai: strategy search for the Zwick family of card games (Zwicker, Zwikken, Zwicken).
 
-Layers, lowest first (nothing imports upward): ``cards`` → ``zwicker`` / ``tricks`` (rules, state
+Layers, lowest first (nothing imports upward): ``cards``, ``chance_runs`` → ``zwicker`` / ``tricks`` (rules, state
 arrays, numba kernels) → ``games`` (OpenSpiel wrappers) and ``agents`` → ``eval`` → ``analysis``
 → ``cli``.
 """

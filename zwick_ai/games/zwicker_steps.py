@@ -7,11 +7,10 @@ rules array, the codec and the chance layout below.
 
 from __future__ import annotations
 
-from math import comb
-
 import numpy as np
 from numba import njit
 
+from zwick_ai.chance_runs import run_probabilities
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.codec import (
     CD_D,
@@ -60,7 +59,6 @@ from zwick_ai.zwicker.layout import (
     M_FIELDS,
     MAX_PLAYERS,
     MOVE_WIDTH,
-    NC,
     PHASE_OVER,
     R_NSIDES,
     R_PLAYERS,
@@ -84,7 +82,6 @@ CH_GMAX = 1  # cards per group (max)
 CH_FIRST = 2  # 1: the dealer is one chance node; 0: the cut
 CH_NG = 4  # per dealer: number of groups
 CH_T = CH_NG + MAX_PLAYERS  # GSIZE, GSTAGE, GDEST (P x NGMAX each), then GPOS (P x NGMAX x GMAX)
-_BINOM = np.array([[comb(n, k) for k in range(NC + 2)] for n in range(NC + 2)], np.float64)
 
 
 def game_table(rules: Rules, codec: Codec, groups: list[list[tuple[int, int, list[int]]]]) -> np.ndarray:
@@ -143,7 +140,6 @@ def chance_outcomes_k(G, a):
     R = G[:RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     first_random = G[GB_CH + CH_FIRST]
-    BINOM = _BINOM
     X = a[XB:]
     D = CD[CD_D]
     if X[X_DEALER] < 0:
@@ -165,18 +161,14 @@ def chance_outcomes_k(G, a):
             above += 1
     ids = np.empty(above, np.int64)
     probs = np.empty(above, np.float64)
-    total = BINOM[above, r]
-    n = 0
-    higher = above
+    n = run_probabilities(above, r, probs, 0)
+    k = 0
     for i in range(last + 1, D):
-        if X[X_ASSIGNED + CD[CD_DECK + i]]:
-            continue
-        higher -= 1  # free cards above i
-        if higher < r - 1:
+        if k == n:
             break
-        ids[n] = i
-        probs[n] = BINOM[higher, r - 1] / total
-        n += 1
+        if not X[X_ASSIGNED + CD[CD_DECK + i]]:
+            ids[k] = i
+            k += 1
     return ids[:n], probs[:n]
 
 

@@ -10,6 +10,7 @@ small); upcards, re-turns and cuts are uniform over the cards still unseen.
 import numpy as np
 from numba import njit
 
+from zwick_ai.chance_runs import run_probabilities
 from zwick_ai.tricks.layout import (
     A_BID,
     A_BID_KEN,
@@ -183,16 +184,6 @@ def pf(p, f):
 
 
 @njit(cache=True)
-def binom(n, k):
-    if k < 0 or n < k:
-        return 0
-    r = 1
-    for i in range(k):
-        r = r * (n - i) // (i + 1)
-    return r
-
-
-@njit(cache=True)
 def seat(s, i):
     """Seat of the ``i``-th player from forehand (the dealer's left)."""
     return (s[S_DEALER] + 1 + i) % s[S_N]
@@ -314,17 +305,13 @@ def _sorted_run(s, need, ids, probs, k0):
     for c in range(last + 1, NC):
         if s[S_LOC + c] == L_STOCK:
             avail += 1
-    total = binom(avail, need)
+    n = run_probabilities(avail, need, probs, k0)
     k = k0
-    above = avail
     for c in range(last + 1, NC):
-        if s[S_LOC + c] != L_STOCK:
-            continue
-        above -= 1  # stock cards after c
-        ways = binom(above, need - 1)
-        if ways > 0:
+        if k == k0 + n:
+            break
+        if s[S_LOC + c] == L_STOCK:
             ids[k] = c
-            probs[k] = ways / total
             k += 1
     return k
 
