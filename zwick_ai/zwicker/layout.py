@@ -2,20 +2,14 @@
 
 A position is one int32 array (``STATE_SIZE`` long) so that copying a state is one ``memcpy``
 (OpenSpiel clones by deep-copying attributes; see OPENSPIEL_NOTES.md). A rule set is another int32
-array (``RULES_SIZE`` long) built once per :class:`~zwick_ai.zwicker.rules.Rules`.
+array (``RULES_SIZE`` long) built once per :class:`~zwick_ai.zwicker.rules.Rules` (by
+:func:`~zwick_ai.zwicker.rules.rules_array`).
 Per-card tables are indexed by the global card id (:mod:`zwick_ai.cards`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import numpy as np
-
 from zwick_ai import cards as C
-
-if TYPE_CHECKING:
-    from zwick_ai.zwicker.rules import Rules
 
 NC = C.NUM_CARDS
 MAX_PLAYERS = 12
@@ -119,60 +113,3 @@ KIND_TRAIL = 0
 KIND_CAPTURE = 1
 KIND_BUILD = 2
 KIND_ASK = 3
-
-
-def rules_array(rules: Rules) -> np.ndarray:
-    """Encode a :class:`Rules` for the kernels."""
-    from zwick_ai.zwicker.rules import AFTER_ZWICK, FIRST_DEALER, JOKER_CAPTURE
-
-    a = np.zeros(RULES_SIZE, dtype=np.int32)
-    a[R_PLAYERS] = rules.players
-    a[R_NSIDES] = rules.num_sides
-    a[R_DUAL] = rules.dual
-    a[R_WILD] = rules.wild
-    a[R_OWNER_BUILDS] = rules.owner_builds
-    a[R_PARTNER_BUILDS] = rules.partner_builds
-    a[R_MAGGER] = rules.magger
-    a[R_FORCED] = rules.forced_capture
-    a[R_JOKER_CAPTURE] = JOKER_CAPTURE.index(rules.joker_capture)
-    a[R_JOKER_SWEEP_ZWICK] = rules.joker_sweep_is_zwick
-    a[R_JOKER_SUM] = rules.joker_sum_capture
-    a[R_AFTER_ZWICK] = AFTER_ZWICK.index(rules.after_zwick)
-    a[R_DIETZE_LOOSE] = rules.dietze_loose_builds
-    a[R_DIETZE_MIN] = rules.dietze_min_table
-    a[R_FIRST_DEALER] = FIRST_DEALER.index(rules.first_dealer)
-    a[R_SUBTRACT_EITHER] = rules.subtract == "either"
-    a[R_CAPTURE_SEVERAL] = rules.capture_values == "several"
-    a[R_MAX_BUILD] = rules.max_build
-    a[R_ZWICK_POINTS] = rules.zwick_points
-    a[R_MOST_CARDS] = rules.most_cards_points
-    a[R_DECK_SIZE] = rules.deck_size
-    plan = rules.plan
-    a[R_STAGE_HAND] = plan.stage_hand
-    a[R_STAGE_PACKET] = plan.stage_packet
-    a[R_FINAL_HAND] = plan.final_hand
-    a[R_MAX_STAGES] = plan.max_stages
-    a[R_FIRST_NSTEPS] = len(plan.first)
-    for i, (kind, count, packet) in enumerate(plan.first):
-        a[R_FIRST_STEPS + 3 * i : R_FIRST_STEPS + 3 * i + 3] = (0 if kind == "hands" else 1, count, packet)
-    for seat in range(rules.players):
-        a[R_SIDE_OF + seat] = rules.side_of(seat)
-    a[R_DECK : R_DECK + rules.deck_size] = rules.deck
-    points = dict(rules.points)
-    for c in range(NC):
-        values = rules.card_values(c)
-        a[R_VAL1 + c] = values[0] if values else 0
-        a[R_VAL2 + c] = values[1] if len(values) > 1 else 0
-        a[R_POINTS + c] = points.get(c, 0)
-        a[R_IS_WILD + c] = C.is_wild_joker(c)
-        a[R_IS_VJOKER + c] = C.is_valued_joker(c)
-        if C.is_wild_joker(c):
-            a[R_CANON + c] = C.WILD_JOKER_BASE
-            a[R_CUT_RANK + c] = 100
-        elif C.is_valued_joker(c):
-            a[R_CANON + c] = c
-            a[R_CUT_RANK + c] = 50 + C.JOKER_VALUES[c - C.VALUED_JOKER_BASE]
-        else:
-            a[R_CANON + c] = c % C.PACK_SIZE
-            a[R_CUT_RANK + c] = C.rank_of(c)
-    return a
