@@ -327,7 +327,7 @@ def test_a_capture_through_its_sub_actions():
     m = max(caps, key=lambda m: len(m.taken))
     texts = convert.move_tokens_text(s, m)
     assert texts[0] == m.card and texts[1] == f"as {m.value}" and texts[-1] == "done"
-    assert all(t.startswith("take ") for t in texts[2:-1]) and len(texts) - 3 == len(m.taken)
+    assert all(t.startswith("take ") for t in texts[2:-1]) and len(texts) - 3 == len(m.units)
     before = convert.engine_state(s)
     convert.apply_move(s, m)
     assert convert.same_position(s, zwicker.apply(before, m))

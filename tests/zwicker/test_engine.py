@@ -85,7 +85,8 @@ def test_issue_example_position_and_moves():
     assert "JS=12 takes 9C+3H" in moves  # a Jack as 12 takes 9+3
     assert not any(m.startswith("6D=") for m in moves)  # a 6 captures nothing here
     m = next(m for m in zwicker.legal_moves(s) if m.kind == "capture")
-    assert m.card == "JS" and set(m.taken) == {"9C", "3H"} and m.target is None and not m.zwick
+    assert m.card == "JS" and m.units == ("9C", "3H") and m.target is None and not m.zwick
+    assert m.taken == tuple(sorted(C.parse_cards(["9C", "3H"]))) == m.key.taken
     before = zwicker.snapshot(s)
     s2 = zwicker.apply(s, m)
     assert zwicker.snapshot(s) == before, "apply must not change its input"
@@ -98,6 +99,7 @@ def test_zwick_string_and_scoring():
     s = zwicker.position(r, hands=[["QS", "2C"], ["3C"]], table=["QH", "QD", "9C", "4S"], to_move=0, stock=[])
     best = max(zwicker.legal_moves(s), key=lambda m: len(m.taken))
     assert str(best) == "QS=13 takes QH QD 9C+4S (zwick)"
+    assert len(best.taken) == 4 and len(best.units) == 4 and not best.is_for_partner
     s2 = zwicker.apply(s, best)
     assert zwicker.zwicks(s2) == (1, 0) and zwicker.score(s2)[0] >= 3
 
@@ -236,3 +238,15 @@ def test_union_table_matches_brute_force_partitions():
         for mask in range(1, 1 << na):
             want = sum(1 << v for v in range(1, 63) if need >> v & 1 and _splits(opts, mask, v))
             assert got[mask] == want, (opts, mask)
+
+
+def test_a_build_for_partner_seat_0_is_for_a_partner():
+    """``for_partner`` is a seat, and seat 0 is falsy: ``is_for_partner`` says whether there is one."""
+    r = zwicker.rules("dithmarschen", 4)
+    b9 = {"cards": ["6H", "3H"], "value": 9, "owner": 0}
+    s = zwicker.position(r, hands=[["9S"], ["KC"], ["5C"], ["2H"]], table=["4D", b9], to_move=2, stock=[])
+    build, trail = sorted(zwicker.legal_moves(s), key=lambda m: m.kind)
+    assert build.kind == "build" and build.for_partner == 0 and build.is_for_partner
+    assert str(build) == "5C builds 9 on 4D for partner 0"
+    assert trail.kind == "trail" and trail.for_partner is None and not trail.is_for_partner
+    assert build.taken == () and build.units == ()

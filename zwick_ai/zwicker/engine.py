@@ -99,22 +99,32 @@ class ZwickerState:
 
 @dataclass(frozen=True)
 class Move:
-    """A legal whole move. ``card`` and the cards in ``taken``/``target`` use notation (``QS``).
+    """A legal whole move. ``card`` and the cards in ``target`` use notation (``QS``).
 
     ``kind`` is ``trail``, ``capture``, ``build`` or ``ask`` (Großenwiehe's question to a partner:
     ``value`` asked about, ``for_partner`` the partner asked). ``target`` is None for a new build.
+    ``taken`` holds the cards a capture takes, as sorted card ids (:mod:`zwick_ai.cards`; two
+    copies of a card stay distinct), and ``units`` the table units it takes as display strings
+    (``9C``, ``[4D+7H=11 by 1]``). ``for_partner`` is a seat (or None), and seat 0 is falsy: test
+    :attr:`is_for_partner`, not its truth.
     """
 
     kind: str
     card: str | None
     value: int
-    taken: tuple[str, ...]
+    taken: tuple[int, ...]
     target: tuple[str, ...] | None
     for_partner: int | None
     zwick: bool
     key: MoveKey
     row: tuple[int, ...]  # the kernel's move record
-    groups: tuple[tuple[str, ...], ...] = ()  # a split of ``taken`` into groups, for display
+    groups: tuple[tuple[str, ...], ...] = ()  # a split of ``units`` into groups, for display
+    units: tuple[str, ...] = ()  # the units taken, for display
+
+    @property
+    def is_for_partner(self) -> bool:
+        """True when the move names a partner: a build for a partner, or the partner asked."""
+        return self.for_partner is not None
 
     def __str__(self) -> str:
         if self.kind == "ask":
@@ -122,10 +132,10 @@ class Move:
         if self.kind == "trail":
             return f"{self.card} trails"
         if self.kind == "capture":
-            shown = " ".join("+".join(g) for g in self.groups) if self.groups else " ".join(self.taken)
+            shown = " ".join("+".join(g) for g in self.groups) if self.groups else " ".join(self.units)
             return f"{self.card}={self.value} takes {shown}" + (" (zwick)" if self.zwick else "")
         on = f" on {'+'.join(self.target)}" if self.target else ""
-        partner = f" for partner {self.for_partner}" if self.for_partner is not None else ""
+        partner = f" for partner {self.for_partner}" if self.is_for_partner else ""
         return f"{self.card} builds {self.value}{on}{partner}"
 
 
@@ -505,10 +515,10 @@ def _to_move_obj(state: ZwickerState, row: np.ndarray, units: list[Unit]) -> Mov
             split = _partition(chosen, vals, int(row[M_VALUE]))
             if split is not None:
                 groups = tuple(tuple(format_unit(chosen[i]) for i in g) for g in split)
-        taken = tuple(format_unit(u) for u in chosen)
+        units = tuple(format_unit(u) for u in chosen)
         return Move(
-            "capture", name, int(row[M_VALUE]), taken, None, None, bool(row[M_ZWICK]), key,
-            tuple(int(x) for x in row), groups,
+            "capture", name, int(row[M_VALUE]), taken_ids, None, None, bool(row[M_ZWICK]), key,
+            tuple(int(x) for x in row), groups, units,
         )  # fmt: skip
     target_i = int(row[M_TARGET])
     target = units[target_i] if target_i >= 0 else None
