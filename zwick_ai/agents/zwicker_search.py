@@ -61,6 +61,7 @@ from numba import njit
 
 from zwick_ai.agents.search import check_params
 from zwick_ai.games import convert
+from zwick_ai.games.zwicker_steps import side_returns
 from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.layout import (
@@ -230,21 +231,15 @@ def new_tree(cap):
 
 @njit(cache=True)
 def side_rewards(R, S, win_loss, total):
-    """Reward of each side at the end of the hand, in [-1, 1] (module docstring)."""
-    sc = K.score(R, S)
+    """Reward of each side at the end of the hand, in [-1, 1]: the game's return of the side
+    (:func:`~zwick_ai.games.zwicker_steps.side_returns`) scaled (module docstring)."""
     ns = R[R_NSIDES]
-    out = np.zeros(ns, np.float64)
-    if win_loss:
-        top = sc.max()
-        k = 0
-        for s in range(ns):
-            k += sc[s] == top
-        for s in range(ns):
-            out[s] = ((ns - k) if sc[s] == top else -k) / (ns - 1)
-        return out
-    tot = sc.sum()
+    out = side_returns(R, S, win_loss, np.zeros(ns, np.float64))
     for s in range(ns):
-        out[s] = min(1.0, max(-1.0, (ns * sc[s] - tot) / ((ns - 1) * total)))
+        if win_loss:
+            out[s] = out[s] / (ns - 1)
+        else:
+            out[s] = min(1.0, max(-1.0, out[s] / ((ns - 1) * total)))
     return out
 
 

@@ -324,23 +324,34 @@ def replay_token_k(G, a, orig, tok, W):
 
 
 @njit(cache=True)
-def returns_k(G, a, win_loss):
-    """Returns per player (module docstring of :mod:`zwick_ai.games.zwicker`)."""
-    R = G[:RULES_SIZE]
-    sc = K.score(R, a[:SS])
+def side_returns(R, S, win_loss, out):
+    """Write into ``out`` the return of each side of the engine state ``S`` (module docstring of
+    :mod:`zwick_ai.games.zwicker`): ``NS * s_k - sum(s)`` for points; with ``win_loss``, ``NS - K``
+    for each of the ``K`` sides sharing the top score and ``-K`` for every other side."""
+    sc = K.score(R, S)
     ns = R[R_NSIDES]
-    players = R[R_PLAYERS]
-    out = np.zeros(players, np.float64)
     if win_loss:
         best = sc.max()
         top = 0
         for s in range(ns):
             if sc[s] == best:
                 top += 1
-        for p in range(players):
-            out[p] = (ns - top) if sc[R[R_SIDE_OF + p]] == best else -top
+        for s in range(ns):
+            out[s] = (ns - top) if sc[s] == best else -top
         return out
     total = sc.sum()
+    for s in range(ns):
+        out[s] = ns * sc[s] - total
+    return out
+
+
+@njit(cache=True)
+def returns_k(G, a, win_loss):
+    """Returns per player: the return of the player's side (:func:`side_returns`)."""
+    R = G[:RULES_SIZE]
+    sides = side_returns(R, a[:SS], win_loss, np.zeros(R[R_NSIDES], np.float64))
+    players = R[R_PLAYERS]
+    out = np.zeros(players, np.float64)
     for p in range(players):
-        out[p] = ns * sc[R[R_SIDE_OF + p]] - total
+        out[p] = sides[R[R_SIDE_OF + p]]
     return out
