@@ -364,6 +364,81 @@ def rules_array(rules: Rules) -> np.ndarray:
     return a
 
 
+JOKER_VARIANTS = ("dithmarschen", "grossenwiehe", "christiansen")  # the valued-joker variants
+
+
+def _refuse_inapplicable(variant: str, players: int, teams: bool, given: dict[str, object]) -> None:
+    """Options that only make sense in some variants: refuse rather than silently ignore."""
+
+    def only(name: str, allowed: bool, where: str) -> None:
+        if name in given and given[name] != OPTIONS[name][0] and not allowed:
+            _fail(f"option {name} applies only to {where}, not to {variant}")
+
+    is_joker_variant = variant in JOKER_VARIANTS
+    only("joker_capture", variant == "grupp", "grupp")
+    only("joker_sweep_is_zwick", variant == "grupp", "grupp")
+    only("wild_jokers", variant == "grupp", "grupp")
+    only("magger", variant == "grossenwiehe" and teams, "grossenwiehe with teams")
+    only("team_size", variant == "grossenwiehe" and players == 6, "grossenwiehe with 6 players")
+    only("subtract", is_joker_variant, "dithmarschen, grossenwiehe and christiansen")
+    only("joker_sum_capture", is_joker_variant, "the valued-joker variants")
+    only("jokers", is_joker_variant, "the valued-joker variants")
+
+
+def _deck(variant: str, players: int, opt: dict[str, object]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(the deck's card ids sorted, the valued jokers' values) of a variant and its options."""
+    ranks, suits = str(opt["ranks"]), str(opt["suits"])
+    if len(set(ranks)) != len(ranks) or len(set(suits)) != len(suits) or not ranks or not suits:
+        _fail(f"ranks={ranks!r} and suits={suits!r} must be non-empty without repeats")
+    packs = 2 if variant == "classic" and players > 4 else 1
+    deck = []
+    for pack in range(packs):
+        deck += C.standard_pack(ranks, suits, pack)
+    joker_values: tuple[int, ...] = ()
+    if variant in JOKER_VARIANTS:
+        joker_values = opt["jokers"] if opt["jokers"] is not None else _DEFAULT_JOKERS[variant]  # type: ignore[assignment]
+        deck += [C.joker_id(v) for v in joker_values]
+    if variant == "grupp":
+        n_wild = 6 if opt["wild_jokers"] is None else int(opt["wild_jokers"])  # type: ignore[arg-type]
+        if not 0 <= n_wild <= C.NUM_WILD_JOKERS:
+            _fail(f"wild_jokers={n_wild} must be between 0 and {C.NUM_WILD_JOKERS}")
+        deck += list(range(C.WILD_JOKER_BASE, C.WILD_JOKER_BASE + n_wild))
+    return tuple(sorted(deck)), joker_values
+
+
+def _deal_plan(variant: str, players: int, deck: tuple[int, ...], given: dict[str, object]) -> DealPlan:
+    """The variant's deal plan, or the custom one of ``hand_size``/``table_size``/``stages``."""
+    custom = any(given.get(k) is not None for k in ("hand_size", "table_size"))
+    plan = _plan(variant, players, len(deck))
+    if custom:
+        hand = given.get("hand_size") or plan.stage_hand
+        table = given.get("table_size")
+        table = 4 if table is None else table
+        if hand < 1 or table < 0:  # type: ignore[operator]
+            _fail("hand_size must be at least 1 and table_size at least 0")
+        plan = DealPlan(first=(("hands", hand, 1), ("table", table, 0)), stage_hand=hand)  # type: ignore[arg-type]
+    if given.get("stages") is not None:
+        if given["stages"] < 1:  # type: ignore[operator]
+            _fail("stages must be at least 1")
+        plan = dataclasses.replace(plan, max_stages=given["stages"])  # type: ignore[arg-type]
+    first_cards = sum(n * (players if kind == "hands" else 1) for kind, n, _ in plan.first)
+    if first_cards > len(deck):
+        _fail(f"the first deal needs {first_cards} cards but the deck has only {len(deck)}")
+    return plan
+
+
+def _card_points(variant: str, deck: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(card id, points) of the cards of ``deck`` that score in the variant."""
+    table_points = _POINTS[variant]
+    points = []
+    for c in deck:
+        name = C.format_card(c)
+        p = table_points.get(name, 0) + (table_points.get("A*", 0) if name.startswith("A") else 0)
+        if p:
+            points.append((c, p))
+    return tuple(points)
+
+
 def rules(variant: str = "dithmarschen", players: int | None = None, **options: object) -> Rules:
     """Build and validate a rule set.
 
@@ -387,70 +462,13 @@ def rules(variant: str = "dithmarschen", players: int | None = None, **options: 
     given = {k: _check_option(k, v) for k, v in options.items()}
     opt = {k: given.get(k, d) for k, (d, _) in OPTIONS.items()}
 
-    is_joker_variant = variant in ("dithmarschen", "grossenwiehe", "christiansen")
+    is_joker_variant = variant in JOKER_VARIANTS
     sides = _sides(variant, players, opt["team_size"])  # type: ignore[arg-type]
     teams = any(len(s) > 1 for s in sides)
-
-    # Options that only make sense in some variants: refuse rather than silently ignore.
-    def only(name: str, allowed: bool, where: str) -> None:
-        if name in given and given[name] != OPTIONS[name][0] and not allowed:
-            _fail(f"option {name} applies only to {where}, not to {variant}")
-
-    only("joker_capture", variant == "grupp", "grupp")
-    only("joker_sweep_is_zwick", variant == "grupp", "grupp")
-    only("wild_jokers", variant == "grupp", "grupp")
-    only("magger", variant == "grossenwiehe" and teams, "grossenwiehe with teams")
-    only("team_size", variant == "grossenwiehe" and players == 6, "grossenwiehe with 6 players")
-    only("subtract", is_joker_variant, "dithmarschen, grossenwiehe and christiansen")
-    only("joker_sum_capture", is_joker_variant, "the valued-joker variants")
-    only("jokers", is_joker_variant, "the valued-joker variants")
-
-    # The deck.
-    ranks, suits = str(opt["ranks"]), str(opt["suits"])
-    if len(set(ranks)) != len(ranks) or len(set(suits)) != len(suits) or not ranks or not suits:
-        _fail(f"ranks={ranks!r} and suits={suits!r} must be non-empty without repeats")
-    packs = 2 if variant == "classic" and players > 4 else 1
-    deck = []
-    for pack in range(packs):
-        deck += C.standard_pack(ranks, suits, pack)
-    joker_values: tuple[int, ...] = ()
-    if is_joker_variant:
-        joker_values = opt["jokers"] if opt["jokers"] is not None else _DEFAULT_JOKERS[variant]  # type: ignore[assignment]
-        deck += [C.joker_id(v) for v in joker_values]
-    if variant == "grupp":
-        n_wild = 6 if opt["wild_jokers"] is None else int(opt["wild_jokers"])  # type: ignore[arg-type]
-        if not 0 <= n_wild <= C.NUM_WILD_JOKERS:
-            _fail(f"wild_jokers={n_wild} must be between 0 and {C.NUM_WILD_JOKERS}")
-        deck += list(range(C.WILD_JOKER_BASE, C.WILD_JOKER_BASE + n_wild))
-    deck = tuple(sorted(deck))
-
-    # The deal.
-    custom = any(given.get(k) is not None for k in ("hand_size", "table_size"))
-    plan = _plan(variant, players, len(deck))
-    if custom:
-        hand = given.get("hand_size") or plan.stage_hand
-        table = given.get("table_size")
-        table = 4 if table is None else table
-        if hand < 1 or table < 0:  # type: ignore[operator]
-            _fail("hand_size must be at least 1 and table_size at least 0")
-        plan = DealPlan(first=(("hands", hand, 1), ("table", table, 0)), stage_hand=hand)  # type: ignore[arg-type]
-    if given.get("stages") is not None:
-        if given["stages"] < 1:  # type: ignore[operator]
-            _fail("stages must be at least 1")
-        plan = dataclasses.replace(plan, max_stages=given["stages"])  # type: ignore[arg-type]
-    first_cards = sum(n * (players if kind == "hands" else 1) for kind, n, _ in plan.first)
-    if first_cards > len(deck):
-        _fail(f"the first deal needs {first_cards} cards but the deck has only {len(deck)}")
-
-    # Points of the cards actually in the deck.
-    table_points = _POINTS[variant]
-    points = []
-    for c in deck:
-        name = C.format_card(c)
-        p = table_points.get(name, 0) + (table_points.get("A*", 0) if name.startswith("A") else 0)
-        if p:
-            points.append((c, p))
-
+    _refuse_inapplicable(variant, players, teams, given)
+    deck, joker_values = _deck(variant, players, opt)
+    plan = _deal_plan(variant, players, deck, given)
+    points = _card_points(variant, deck)
     forced = opt["forced_capture"]
     if forced is None:
         forced = variant in ("classic", "grupp")
@@ -480,7 +498,7 @@ def rules(variant: str = "dithmarschen", players: int | None = None, **options: 
         max_build=max((14, *joker_values)) if is_joker_variant else 14,
         zwick_points=_ZWICK_POINTS[variant],
         most_cards_points=_MOST_CARDS[variant],
-        points=tuple(points),
+        points=points,
         plan=plan,
         options=tuple(sorted(given.items())),
     )
