@@ -358,6 +358,37 @@ def _build_values(rules: Rules, cards: list[int]) -> set[int]:
     return reach.get((1 << n) - 1, set())
 
 
+def _table_unit(r: Rules, entry: str | int | Mapping[str, object], taken: set[int]) -> Unit:
+    """One table entry of :func:`position` (a loose card, or a build as a mapping) as a unit;
+    its cards are added to ``taken``."""
+    two = r.two_packs
+    if not isinstance(entry, Mapping):
+        (c,) = C.parse_cards([entry], two, taken)  # type: ignore[list-item]
+        return Unit((c,), 0, -1, False)
+    unknown = set(entry) - {"cards", "value", "owner"}
+    if unknown:
+        raise ValueError(f"a build takes keys cards, value, owner; not {sorted(unknown)}")
+    cards = C.parse_cards(list(entry["cards"]), two, taken)  # type: ignore[call-overload]
+    if not cards:
+        raise ValueError("a build needs at least one card")
+    value = entry.get("value")
+    if not isinstance(value, int) or value not in _build_values(r, cards):
+        possible = sorted(_build_values(r, cards))
+        raise ValueError(
+            f"build {'+'.join(C.format_card(c) for c in cards)} cannot carry value {value!r}"
+            f" in {r.variant}; possible values: {possible or 'none'}"
+        )
+    owner = entry.get("owner", None)
+    if r.owner_builds:
+        if not isinstance(owner, int) or not 0 <= owner < r.players:
+            raise ValueError(f"a build in {r.variant} needs an owner seat 0..{r.players - 1}")
+    elif owner not in (None, -1):
+        raise ValueError(f"builds have no owner in {r.variant}")
+    else:
+        owner = -1
+    return Unit(tuple(sorted(cards)), value, owner, True)  # type: ignore[arg-type]
+
+
 def position(
     rules: Rules,
     hands: Sequence[Sequence[str | int]],
@@ -391,34 +422,7 @@ def position(
     if len(hands) != r.players:
         raise ValueError(f"give one hand per player: {r.players} hands, not {len(hands)}")
     hand_ids = [C.parse_cards(list(h), two, taken) for h in hands]
-    units: list[Unit] = []
-    for entry in table:
-        if isinstance(entry, Mapping):
-            unknown = set(entry) - {"cards", "value", "owner"}
-            if unknown:
-                raise ValueError(f"a build takes keys cards, value, owner; not {sorted(unknown)}")
-            cards = C.parse_cards(list(entry["cards"]), two, taken)  # type: ignore[arg-type]
-            if not cards:
-                raise ValueError("a build needs at least one card")
-            value = entry.get("value")
-            if not isinstance(value, int) or value not in _build_values(r, cards):
-                possible = sorted(_build_values(r, cards))
-                raise ValueError(
-                    f"build {'+'.join(C.format_card(c) for c in cards)} cannot carry value {value!r}"
-                    f" in {r.variant}; possible values: {possible or 'none'}"
-                )
-            owner = entry.get("owner", None)
-            if r.owner_builds:
-                if not isinstance(owner, int) or not 0 <= owner < r.players:
-                    raise ValueError(f"a build in {r.variant} needs an owner seat 0..{r.players - 1}")
-            elif owner not in (None, -1):
-                raise ValueError(f"builds have no owner in {r.variant}")
-            else:
-                owner = -1
-            units.append(Unit(tuple(sorted(cards)), value, owner, True))
-        else:
-            (c,) = C.parse_cards([entry], two, taken)  # type: ignore[list-item]
-            units.append(Unit((c,), 0, -1, False))
+    units = [_table_unit(r, entry, taken) for entry in table]
     won_ids = [C.parse_cards(list(w), two, taken) for w in won] if won is not None else []
     if won is not None and len(won_ids) != r.num_sides:
         raise ValueError(f"give won cards per side: {r.num_sides} lists, not {len(won_ids)}")
@@ -515,10 +519,10 @@ def _to_move_obj(state: ZwickerState, row: np.ndarray, units: list[Unit]) -> Mov
             split = _partition(chosen, vals, int(row[M_VALUE]))
             if split is not None:
                 groups = tuple(tuple(format_unit(chosen[i]) for i in g) for g in split)
-        units = tuple(format_unit(u) for u in chosen)
+        shown = tuple(format_unit(u) for u in chosen)
         return Move(
             "capture", name, int(row[M_VALUE]), taken_ids, None, None, bool(row[M_ZWICK]), key,
-            tuple(int(x) for x in row), groups, units,
+            tuple(int(x) for x in row), groups, shown,
         )  # fmt: skip
     target_i = int(row[M_TARGET])
     target = units[target_i] if target_i >= 0 else None

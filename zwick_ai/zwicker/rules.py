@@ -399,7 +399,7 @@ def _deck(variant: str, players: int, opt: dict[str, object]) -> tuple[tuple[int
         joker_values = opt["jokers"] if opt["jokers"] is not None else _DEFAULT_JOKERS[variant]  # type: ignore[assignment]
         deck += [C.joker_id(v) for v in joker_values]
     if variant == "grupp":
-        n_wild = 6 if opt["wild_jokers"] is None else int(opt["wild_jokers"])  # type: ignore[arg-type]
+        n_wild = 6 if opt["wild_jokers"] is None else int(opt["wild_jokers"])  # type: ignore[call-overload]
         if not 0 <= n_wild <= C.NUM_WILD_JOKERS:
             _fail(f"wild_jokers={n_wild} must be between 0 and {C.NUM_WILD_JOKERS}")
         deck += list(range(C.WILD_JOKER_BASE, C.WILD_JOKER_BASE + n_wild))
