@@ -1031,6 +1031,22 @@ def builds_kept(S, W, q, u, tgt_owner):
 
 @hot
 def gen_builds(R, S, p, buf, nm, W):
+    """Append seat ``p``'s legal builds (and Magger questions) to ``buf`` from row ``nm``; return
+    the new row count, or a negative count when ``buf`` is full (``push_move``).
+
+    Two rule families, two algorithms:
+
+    - classic and grupp (no owners): the played card onto one table unit, every sum of a card
+      value and a unit value up to 14, each (card, unit, value) once (a restricted
+      ``joker_capture`` keeps wild units out);
+    - the valued-joker variants (owner builds, RULES.md A.6): per playable card and target (a new
+      single-card build, or a unit) the candidate values as one bitmask (old + played,
+      old - played, the same value, played - old with ``subtract=either``), then the owner's
+      duty: the mover keeps a card of the value, his remaining builds stay covered
+      (``duty_holds``); a build for a partner needs the partner to own the value already (or a
+      Magger "yes") and the partner's duty to hold. Values a partner cannot take yet become
+      questions (``KIND_ASK``) when the mover may still ask this turn.
+    """
     n = S[S_NUNITS]
     hn = S[S_HAND_N + p]
     pv = W[W_VALS : W_VALS + MAX_OPTS]
