@@ -11,6 +11,7 @@ import pytest
 
 import zwick_ai.agents  # noqa: F401
 import zwick_ai.games  # noqa: F401
+from tests.random_play import random_states
 from zwick_ai import tricks as T
 from zwick_ai.agents import make_agent
 from zwick_ai.agents.cfr import MCCFRSolver, Policy, load_checkpoint, save_checkpoint, save_policy, tricks_key
@@ -38,22 +39,10 @@ def relabel(a: int, label: np.ndarray) -> int:
     return a
 
 
-def random_states(name: str, count: int, seed: int):
-    """Decision states of random play (OpenSpiel states)."""
+def game_and_states(name: str, count: int, seed: int) -> tuple[pyspiel.Game, list[pyspiel.State]]:
+    """The game and ``count`` decision states of its random play."""
     game = pyspiel.load_game(name)
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            if s.is_chance_node():
-                ids, probs = zip(*s.chance_outcomes(), strict=True)
-                s.apply_action(int(rng.choice(ids, p=np.array(probs) / sum(probs))))
-                continue
-            out.append(s.clone())
-            legal = s.legal_actions()
-            s.apply_action(int(legal[rng.integers(len(legal))]))
-    return game, out
+    return game, random_states(game, count, seed)
 
 
 # ---- lossless suit isomorphism ----------------------------------------------------------------------
@@ -61,7 +50,7 @@ def random_states(name: str, count: int, seed: int):
 def test_suits_key_is_coarser_than_exact_and_keeps_legal_actions(name):
     """Exact information set -> one suits key; one suits key -> the same relabelled legal actions,
     player and phase (so the isomorphism never merges sets that differ in what can be done)."""
-    game, states = random_states(name, 600, seed=3)
+    game, states = game_and_states(name, 600, seed=3)
     cfg = game.rules.cfg
     by_exact: dict[int, int] = {}
     by_suits: dict[int, tuple] = {}
@@ -145,7 +134,7 @@ def test_suit_symmetry_of_packs():
 def test_abstract_keys_read_only_the_players_information(name):
     """Worlds resampled from the player's information state get the same suits and buckets keys
     and the same abstract actions; each abstract action is a distinct legal action."""
-    game, states = random_states(name, 120, seed=5)
+    game, states = game_and_states(name, 120, seed=5)
     cfg = game.rules.cfg
     rng = np.random.default_rng(9)
     merged = set()

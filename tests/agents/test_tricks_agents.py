@@ -12,6 +12,7 @@ import zwick_ai.games  # noqa: F401
 from zwick_ai import cards as C
 from zwick_ai import tricks as T
 from zwick_ai.agents import make_agent
+from zwick_ai.agents import tricks_search as TS
 from zwick_ai.agents.tricks_greedy import greedy_action
 from zwick_ai.agents.tricks_search import ismcts_decision, pimc_decision, resample_fast
 from zwick_ai.eval.match import deal, play_game
@@ -194,6 +195,50 @@ def test_search_finds_the_winning_play(rollout):
         rng = np.random.default_rng(seed)
         assert ismcts_decision(state, {**ISMCTS, "iters": 300, "rollout": rollout}, rng) == [ac]
         assert pimc_decision(state, {**PIMC, "worlds": 8, "iters": 60, "rollout": rollout}, rng) == [ac]
+
+
+def _children(ti: np.ndarray, node: int) -> list[int]:
+    out, c = [], int(ti[node, TS.T_FIRST])
+    while c >= 0:
+        out.append(c)
+        c = int(ti[c, TS.T_NEXT])
+    return out
+
+
+def test_search_credits_each_node_with_the_reward_of_the_seat_that_moved():
+    """Zwicken, two tricks, trump clubs, nobody exchanges: seat 0 holds 7H KH, seat 1 AH 8H. After
+    seat 0 leads 7H, seat 1's clearly best reply is 8H (AH then wins the second trick too: +2
+    chips, seat 0 -3), not AH (one trick each: +1, +1). On one fixed world (the PIMC search, all
+    cards visible) the node of each reply holds that reply's own reward for seat 1, so the visits
+    go to 8H; crediting seat 0's reward there would make the search pick AH for seat 1."""
+    game = pyspiel.load_game("zwicken(players=2,tricks=2,hupf=false,ranks=AK87,suits=HC)")
+    s = T.scripted(game.rules, [["7H", "KH"], ["AH", "8H"]], upcard="8C")
+    for a in ["exchange 0", "exchange 0"]:
+        s = T.apply(s, a)
+    state = game.new_initial_state()
+    for _, _, v in T.history(s):
+        state.apply_action(v)
+    lead = {state.action_to_string(a): a for a in state.legal_actions()}
+    replies = {
+        state.child(lead["play 7H"]).action_to_string(a): a for a in state.child(lead["play 7H"]).legal_actions()
+    }
+    assert set(lead) == {"play 7H", "play KH"} and set(replies) == {"play 8H", "play AH"}
+    arr = state.array
+    iters = 400
+    ti, tw, meta = TS.new_tree(iters + 2)
+    TS.seed(5)
+    done = TS.search(
+        arr, state.rules.cfg, -1, 0, False, arr.copy(), ti, tw, meta, iters, 0.7, False, TS._scale(arr), 10
+    )
+    assert done == iters
+    node = next(c for c in _children(ti, 0) if ti[c, TS.T_KEY] == lead["play 7H"])
+    by_reply = {int(ti[c, TS.T_KEY]): c for c in _children(ti, node)}
+    assert set(by_reply) == set(replies.values()) and all(ti[c, TS.T_ACTOR] == 1 for c in by_reply.values())
+    best, other = by_reply[replies["play 8H"]], by_reply[replies["play AH"]]
+    assert ti[best, TS.T_N] >= 0.8 * ti[node, TS.T_N], (ti[best, TS.T_N], ti[node, TS.T_N])
+    scale = TS._scale(arr)
+    assert tw[best] == pytest.approx(2 / scale * ti[best, TS.T_N])  # seat 1 wins both tricks: +2 chips
+    assert tw[other] == pytest.approx(1 / scale * ti[other, TS.T_N])  # one trick each: +1 chip
 
 
 def test_search_cannot_peek():

@@ -10,6 +10,7 @@ import pytest
 
 import zwick_ai.agents  # noqa: F401  (registers the agents)
 import zwick_ai.games  # noqa: F401
+from tests.random_play import random_states
 from zwick_ai import cards as C
 from zwick_ai import zwicker
 from zwick_ai.agents import apply_decision, decision_label, make_agent
@@ -21,6 +22,7 @@ from zwick_ai.games import zwicker as ZG
 from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.layout import (
+    KIND_CAPTURE,
     LOC_HAND,
     LOC_STOCK,
     LOC_TABLE,
@@ -50,24 +52,16 @@ VARIANTS = [
 ]
 
 
+def random_whole_move(state: pyspiel.State, rng: np.random.Generator) -> None:
+    rows = state.candidate_rows()
+    apply_decision(state, convert.move_actions(state, rows[int(rng.integers(len(rows)))]))
+
+
 def turn_states(game: pyspiel.Game, n: int, seed: int, keep: float = 0.3) -> list[pyspiel.State]:
-    """Decision states at the start of a turn, from random whole moves on seeded deals."""
-    rng = np.random.default_rng(seed)
-    out = []
-    deal = seed
-    while len(out) < n:
-        s = convert.state_from_seed(game, deal)
-        deal += 1
-        while not s.is_terminal() and len(out) < n:
-            if s.is_chance_node():
-                ids, ps = zip(*s.chance_outcomes(), strict=True)
-                s.apply_action(int(rng.choice(ids, p=ps)))
-                continue
-            if rng.random() < keep:
-                out.append(s.clone())
-            rows = s.candidate_rows()
-            apply_decision(s, convert.move_actions(s, rows[int(rng.integers(len(rows)))]))
-    return out
+    """Decision states at the start of a turn, from random whole moves on the deals seed, seed + 1, ..."""
+    return random_states(
+        game, n, seed, keep, start=lambda i: convert.state_from_seed(game, seed + i), step=random_whole_move
+    )
 
 
 def engine_facts(S: np.ndarray, players: int) -> dict:
@@ -236,6 +230,42 @@ def test_search_finds_the_obvious_capture(spec, order, want, agent):
     assert want in labels and len(labels) > 2, labels
     acts = make_agent(agent, state.get_game(), seed=4).act(state)
     assert decision_label(state, acts) == want
+
+
+# Three cards, nothing hidden: seat 0 holds 2C, seat 1 TC, the table 8C (no stock, one stage).
+BACKUP_SPEC = (
+    "zwicker(variant=classic,players=2,forced_capture=off,ranks=28T,suits=C,hand_size=1,table_size=1,stages=1)"
+)
+
+
+@pytest.mark.parametrize("world", ["ismcts", "pimc"])
+def test_search_credits_each_node_with_the_reward_of_the_side_that_moved(world):
+    """Seat 0 trails 2C or builds 10 on 8C; either way seat 1's one clearly best reply is TC taking
+    everything (a Zwick and most cards: reward +1 for seat 1, -1 for seat 0), while trailing or
+    building leaves the cards to nobody (0 each). With each node backed up with the reward of the
+    side that moved into it, seat 1's visits go to that capture, worth exactly +1 each time;
+    crediting any other side's reward would make the search look for seat 1's worst reply."""
+    state = dealt(BACKUP_SPEC, ["2C", "TC", "8C"])
+    assert sorted(str(m) for m, _ in convert.legal_moves(state)) == ["2C builds 10 on 8C", "2C trails"]
+    setup = ZS._Setup(state, np.random.default_rng(0))
+    iters = 300
+    tree = ZS.new_tree(iters + 2)
+    fixed = setup.real.copy() if world == "pimc" else np.zeros(0, np.int32)  # PIMC: the true deal
+    setup.run(tree, fixed, iters, {"rollout": "random", "c": 0.7})
+    NKEY, NV, _, NQ, _, meta = tree
+    nodes = range(1, int(meta[ZS.MT_NODES]))
+    take_all = C.parse_card("TC")
+    moves = [x for x in nodes if NKEY[x, ZS.NK_PARENT] == 0]
+    assert len(moves) == 2 and NV[moves].sum() == iters
+    for m in moves:
+        replies = [x for x in nodes if NKEY[x, ZS.NK_PARENT] == m]
+        assert len(replies) >= 2 and all(NKEY[x, ZS.NK_MOVER] == 1 for x in replies)
+        best = max(replies, key=lambda x: NV[x])
+        assert NKEY[best, ZS.NK_KIND] == KIND_CAPTURE and NKEY[best, ZS.NK_CARD] == take_all
+        assert NV[best] >= 0.8 * NV[m], (NV[best], NV[m])
+        assert NQ[best] == pytest.approx(NV[best])  # +1 for seat 1 on every visit
+        # -1 for seat 0 on those same visits (and on the rollout that created m, if it took all)
+        assert -NQ[m] == pytest.approx(NV[best], abs=1)
 
 
 def duplicate_margins(spec: str, hero: str, villain: str, deals: range) -> list[float]:

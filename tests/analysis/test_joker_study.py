@@ -89,23 +89,38 @@ def test_hold_plays_a_joker_only_when_forced(variant):
 
 @pytest.mark.parametrize("variant", ["dithmarschen", "grupp"])
 def test_last_stage_and_min_points_and_early_and_build(variant):
+    """Each rule is checked where it bites, and each walk must meet such positions (a walk that
+    never met one would pass having checked nothing)."""
     rules = zwicker.rules(variant)
+    held_back = last_stage_plays = 0
     for state, rows, i in walk(rules, range(4), "last_stage"):
         last = zwicker.stock(state) == []
-        if is_joker_row(rows[i]) and not last:
-            assert forced(rows)
+        if not last and any(is_joker_row(r) for r in rows) and not forced(rows):
+            held_back += 1
+            assert not is_joker_row(rows[i]), "last_stage played a joker before the last stage"
+        last_stage_plays += last and is_joker_row(rows[i])
+    assert held_back > 0 and last_stage_plays > 0, (held_back, last_stage_plays)
+    free_joker_plays = 0
     for _, rows, i in walk(rules, range(4), "min_points", k=4):
         if is_joker_row(rows[i]) and not forced(rows):
+            free_joker_plays += 1
             assert rows[i][M_KIND] == KIND_CAPTURE
+    assert free_joker_plays > 0
     seen = 0
     for _, rows, i in walk(rules, range(4), "early"):
         if any(is_joker_row(r) and r[M_KIND] == KIND_CAPTURE for r in rows):
             seen += 1
             assert is_joker_row(rows[i]) and rows[i][M_KIND] == KIND_CAPTURE
     assert seen > 0
-    for _, rows, i in walk(rules, range(3), "build"):
+    builds = 0
+    for _, rows, i in walk(rules, range(20), "build"):  # joker builds are rare: 6 positions in these 20 hands
         if any(is_joker_row(r) and r[M_KIND] == KIND_BUILD for r in rows):
+            builds += 1
             assert is_joker_row(rows[i]) and rows[i][M_KIND] == KIND_BUILD
+    if rules.wild and rules.forced_capture:
+        assert builds == 0  # a wild joker can always capture, and capturing is forced: it never builds
+    else:
+        assert builds > 0
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

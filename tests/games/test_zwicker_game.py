@@ -14,6 +14,7 @@ import pyspiel
 import pytest
 
 import zwick_ai.games  # noqa: F401  (registers the games)
+from tests.random_play import at_turn_start, random_states
 from zwick_ai import zwicker
 from zwick_ai.games import convert
 from zwick_ai.games import zwicker as ZG
@@ -23,24 +24,6 @@ from zwick_ai.zwicker.history import SS
 from zwick_ai.zwicker.rules import PLAYER_COUNTS, VARIANTS
 
 MICRO = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=1)"
-
-
-def random_states(game: pyspiel.Game, n: int, seed: int, keep: float = 0.25, turn_start: bool = False) -> list:
-    """Decision states from uniform random play (chance by its probabilities)."""
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        s = game.new_initial_state()
-        while not s.is_terminal() and len(out) < n:
-            if s.is_chance_node():
-                ids, ps = zip(*s.chance_outcomes(), strict=True)
-                s.apply_action(int(rng.choice(ids, p=ps)))
-                continue
-            if (not turn_start or not s.move_prefix()) and rng.random() < keep:
-                out.append(s.clone())
-            la = s.legal_actions()
-            s.apply_action(la[int(rng.integers(len(la)))])
-    return out
 
 
 def play_random(game: pyspiel.Game, seed: int) -> pyspiel.State:
@@ -277,7 +260,7 @@ BIJECTION_CONFIGS = [
 def test_each_legal_move_has_exactly_one_sequence(spec, n):
     """Thousands of random turn starts per variant through the kernels, a tenth through the API."""
     game = pyspiel.load_game(spec)
-    states = random_states(game, n, seed=11, keep=0.35, turn_start=True)
+    states = random_states(game, n, seed=11, keep=0.35, accept=at_turn_start)
     moves = sum(check_bijection(s, api=i % 10 == 0) for i, s in enumerate(states))
     assert moves >= len(states)
 
@@ -286,7 +269,7 @@ def test_each_legal_move_has_exactly_one_sequence(spec, n):
 @pytest.mark.parametrize("spec", [s for s, _ in BIJECTION_CONFIGS])
 def test_each_legal_move_has_exactly_one_sequence_many(spec):
     game = pyspiel.load_game(spec)
-    for s in random_states(game, 2000, seed=12, keep=0.5, turn_start=True):
+    for s in random_states(game, 2000, seed=12, keep=0.5, accept=at_turn_start):
         check_bijection(s, api=True)
 
 
@@ -440,7 +423,7 @@ def test_same_deals_as_the_engine(spec):
 
 def test_convert_round_trips():
     game = pyspiel.load_game("zwicker(variant=grossenwiehe,players=4)")
-    for s in random_states(game, 12, seed=3, turn_start=True):
+    for s in random_states(game, 12, seed=3, keep=0.25, accept=at_turn_start):
         for m, seq in convert.legal_moves(s):
             assert convert.actions_move(s, seq).key == m.key
             assert convert.move_actions(s, m.key) == seq
@@ -553,7 +536,7 @@ def test_information_state_distinguishes_histories():
     """Different public histories (or own deals) give different strings and tensors."""
     game = pyspiel.load_game("zwicker(variant=grossenwiehe,players=4)")
     seen: dict = {}
-    for s in random_states(game, 300, seed=8):
+    for s in random_states(game, 300, seed=8, keep=0.25):
         p = s.current_player()
         key = s.information_state_string(p)
         tensor = tuple(s.information_state_tensor(p))
@@ -580,7 +563,7 @@ def test_pickle_and_serialize_round_trip():
         game = pyspiel.load_game(spec)
         g2 = pickle.loads(pickle.dumps(game))
         assert str(g2) == str(game)
-        for s in random_states(game, 5, seed=1) + [game.new_initial_state(), play_random(game, 1)]:
+        for s in random_states(game, 5, seed=1, keep=0.25) + [game.new_initial_state(), play_random(game, 1)]:
             s2 = pickle.loads(pickle.dumps(s))
             assert str(s2) == str(s) and s2.history() == s.history()
             text = pyspiel.serialize_game_and_state(game, s)
@@ -594,7 +577,7 @@ def test_pickle_and_serialize_round_trip():
 
 def test_clone_is_independent():
     game = pyspiel.load_game("zwicker")
-    s = random_states(game, 1, seed=2)[0]
+    s = random_states(game, 1, seed=2, keep=0.25)[0]
     c = s.clone()
     before = str(s)
     c.apply_action(c.legal_actions()[0])

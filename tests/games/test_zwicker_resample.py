@@ -12,6 +12,7 @@ import pytest
 from scipy import stats
 
 import zwick_ai.games  # noqa: F401
+from tests.random_play import at_turn_start, random_states
 from zwick_ai import zwicker
 from zwick_ai.games import convert
 from zwick_ai.games import zwicker as ZG
@@ -28,8 +29,6 @@ from zwick_ai.zwicker.layout import (
     S_STOCK_LEN,
     S_STOCK_TOP,
 )
-
-from .test_zwicker_game import random_states
 
 
 def same_information(s: pyspiel.State, r: pyspiel.State, p: int) -> None:
@@ -142,7 +141,7 @@ def test_resampling_changes_the_hidden_cards():
 
 def test_resample_is_deterministic_given_the_seed():
     game = pyspiel.load_game("zwicker(variant=christiansen,players=3)")
-    s = random_states(game, 1, seed=4)[0]
+    s = random_states(game, 1, seed=4, keep=0.25)[0]
     a = s.resample_from_infostate(1, 123)
     b = s.resample_from_infostate(1, 123)
     assert str(a) == str(b)
@@ -202,7 +201,7 @@ def world(state: pyspiel.State, p: int, hands: dict[int, tuple[int, ...]]) -> py
 def find_constrained_state() -> tuple[pyspiel.State, int]:
     """A state of SMALL where some opponent of the player to move owns a build."""
     game = pyspiel.load_game(SMALL)
-    for s in random_states(game, 400, seed=21, keep=0.5, turn_start=True):
+    for s in random_states(game, 400, seed=21, keep=0.5, accept=at_turn_start):
         es = convert.engine_state(s)
         p = s.current_player()
         owners = {u.owner for u in zwicker.snapshot(es).table if u.build}

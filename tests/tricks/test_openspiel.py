@@ -1,15 +1,14 @@
 """OpenSpiel games ``zwikken`` and ``zwicken``: conformance, observers, resampling, sessions, solvers."""
 
-import itertools
 import subprocess
 import sys
 import textwrap
 
-import numpy as np
 import pyspiel
 import pytest
 
 import zwick_ai.games  # noqa: F401  (registers the games)
+from tests.random_play import random_states
 from zwick_ai import tricks as T
 from zwick_ai.games import _tricks_base as B
 from zwick_ai.tricks import kernels as K
@@ -98,20 +97,7 @@ def test_returns_within_declared_bounds(spec):
     assert out.min() >= game.min_utility() and out.max() <= game.max_utility()
 
 
-def _random_states(spec, count, seed):
-    game = pyspiel.load_game(spec)
-    rng = np.random.default_rng(seed)
-    for _ in range(count):
-        st = game.new_initial_state()
-        stop = rng.integers(5, 60)
-        while not st.is_terminal() and len(st.history()) < stop:
-            if st.is_chance_node():
-                ids, probs = zip(*st.chance_outcomes(), strict=True)
-                st.apply_action(int(rng.choice(ids, p=probs)))
-            else:
-                st.apply_action(int(rng.choice(st.legal_actions())))
-        if not st.is_terminal() and not st.is_chance_node():
-            yield game, st
+KEEP = 0.15  # of the decision states met in random play: states from many deals and depths
 
 
 @pytest.mark.parametrize(
@@ -126,7 +112,7 @@ def _random_states(spec, count, seed):
 )
 def test_resample_keeps_information_state(spec):
     varied = 0
-    for _, st in _random_states(spec, 30, 3):
+    for st in random_states(pyspiel.load_game(spec), 30, seed=3, keep=KEEP):
         p = st.current_player()
         for k in range(3):
             new = st.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(k, k + 1))
@@ -142,7 +128,7 @@ def test_resample_keeps_information_state(spec):
 def test_information_state_tensor_matches_string():
     """Equal information-state strings have equal tensors and different ones different tensors."""
     seen = {}
-    for _, st in itertools.islice(_random_states("zwikken(variant=historic,players=3)", 200, 9), 200):
+    for st in random_states(pyspiel.load_game("zwikken(variant=historic,players=3)"), 200, seed=9, keep=KEEP):
         for p in range(3):
             key = st.information_state_string(p)
             tensor = tuple(st.information_state_tensor(p))
@@ -152,7 +138,7 @@ def test_information_state_tensor_matches_string():
 
 def test_face_down_cards_stay_hidden_in_observations():
     game = pyspiel.load_game("zwikken(variant=historic,players=3)")
-    for _, st in _random_states("zwikken(variant=historic,players=3)", 100, 4):
+    for st in random_states(game, 100, seed=4, keep=KEEP):
         ts = st.trick_state()
         for q, c in T.current_trick(ts):
             for p in range(3):

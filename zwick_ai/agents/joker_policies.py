@@ -356,8 +356,10 @@ def play_orders(
 ) -> Deals:
     """Play explicit deals (deck orders and dealers) with one joker policy spec per seat."""
     pol, ks = policy_arrays(policies, rules.players)
-    out = play_deals(rules.array(), orders, np.asarray(dealers, np.int64), np.asarray(play_seeds, np.int64), pol, ks)
-    return Deals(*out, dealers=np.asarray(dealers, np.int64))
+    scores, zwicks, won_side, dealt_to, jplays = play_deals(
+        rules.array(), orders, np.asarray(dealers, np.int64), np.asarray(play_seeds, np.int64), pol, ks
+    )
+    return Deals(scores, zwicks, won_side, dealt_to, jplays, dealers=np.asarray(dealers, np.int64))
 
 
 def play_seeds(rules: Rules, seeds: np.ndarray, policies: Sequence[str]) -> Deals:

@@ -820,7 +820,7 @@ def summary_markdown(root: str | Path) -> str:
         if not isinstance(res, dict) or "part1" not in res:
             continue  # e.g. micro-cfr/results.json
         cfg, p1, p2, p3 = res["config"], res["part1"], res["part2"], res["part3"]
-        rules = zwicker.rules(cfg["variant"], **dict(json_options(cfg["options"])))
+        rules = StudyConfig(cfg["variant"], dict(json_options(cfg["options"]))).rules()
         n = len(JP.joker_cards(rules))
         own = next(d for d in p3 if d["label"] == f"{n} {'wild' if rules.wild else 'jokers'}")
         none = p3[0]
@@ -924,7 +924,7 @@ def micro_cfr(game_string: str, iterations: int = 400) -> dict:
         return out
 
     hold, early = restricted(False), restricted(True)
-    reach = np.array([r for _, _, r in turns.values()])
+    turn_reach = np.array([r for _, _, r in turns.values()])
     p_joker = np.array([pol[e] for _, e, _ in turns.values()])
     return {
         "game": game_string,
@@ -933,7 +933,7 @@ def micro_cfr(game_string: str, iterations: int = 400) -> dict:
         "iterations": iterations,
         "nash_conv": nash_conv(tree, pol),
         "joker_turns": len(turns),
-        "p_play_joker_now": float((reach * p_joker).sum() / reach.sum()) if len(turns) else float("nan"),
+        "p_play_joker_now": float((turn_reach * p_joker).sum() / turn_reach.sum()) if len(turns) else float("nan"),
         "turns_mostly_joker": int(np.sum(p_joker > 0.5)),
         "value_equilibrium": eq.tolist(),
         "value_hold": hold.tolist(),

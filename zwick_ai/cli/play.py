@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 import pyspiel
 
@@ -68,7 +68,7 @@ def load_game(
 
     if name not in GAMES:
         raise ValueError(f"unknown game {name!r}; valid games: {', '.join(GAMES)}")
-    opts = dict(options)
+    opts: dict[str, Any] = dict(options)  # values as typed on the command line; the rules check them
     if name == "zwicker":
         from zwick_ai import zwicker
 

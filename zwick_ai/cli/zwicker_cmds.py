@@ -50,17 +50,17 @@ def cmd_variants(args: argparse.Namespace) -> int:
     print()
     print("| option | default | values |")
     print("|---|---|---|")
-    for name, (default, valid) in OPTIONS.items():
-        if isinstance(valid, tuple):
-            values = ", ".join(map(str, valid))
+    for name, (option_default, option_values) in OPTIONS.items():
+        if isinstance(option_values, tuple):
+            values = ", ".join(map(str, option_values))
         else:
             values = {
                 bool: "true, false",
                 int: "whole number",
                 str: "letters",
                 tuple: "joker values, e.g. 15+25",
-            }[valid]  # type: ignore[index]
-        shown = "variant default" if default is None else default
+            }[option_values]  # type: ignore[index]
+        shown = "variant default" if option_default is None else option_default
         print(f"| {name} | {shown} | {values} |")
     print("\nOptions are given as -o name=value; `RULE_CHOICES.md` in zwick_ai/zwicker explains each.")
     return 0

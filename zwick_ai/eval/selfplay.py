@@ -154,7 +154,7 @@ def run_selfplay(
     policies: str | Sequence[str] = "random",
     seed: int = 0,
     batch: int = 1000,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], object] | None = None,  # e.g. a tqdm bar's update (its result is ignored)
 ) -> SelfplayResult:
     """Play ``hands`` hands in compiled code (batches of ``batch``), then summarise them."""
     if hands < 1:

@@ -53,7 +53,7 @@ def mean_ci(values: Sequence[float] | np.ndarray, level: float = 0.95) -> Estima
     return Estimate(mean, (mean - half, mean + half), n, sd)
 
 
-def paired_diff_ci(a: Sequence[float], b: Sequence[float], level: float = 0.95) -> Estimate:
+def paired_diff_ci(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, level: float = 0.95) -> Estimate:
     """Mean of a - b over paired observations (e.g. the same duplicate deal), with its CI."""
     xa, xb = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if xa.shape != xb.shape:

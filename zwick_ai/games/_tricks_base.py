@@ -12,6 +12,7 @@ OpenSpiel's clone (a deep copy of ``__dict__``) stays cheap and pickling works.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TypeAlias
 
 import numpy as np
 import pyspiel
@@ -201,6 +202,7 @@ class TricksObserver:
     def __init__(self, game: TricksGame, perfect_recall: bool):
         self.perfect_recall = perfect_recall
         np_ = L.NP
+        pieces: list[tuple[str, int, tuple[int, ...]]]
         if perfect_recall:
             pieces = [("player", np_, (np_,)), ("hand", L.NC, (L.NC,))]
             steps = game.max_game_length()
@@ -284,7 +286,7 @@ class TricksObserver:
 
 
 # ---- sessions ---------------------------------------------------------------------------------------
-Agent = Callable[[pyspiel.State], int] | pyspiel.Bot
+Agent: TypeAlias = Callable[[pyspiel.State], int] | pyspiel.Bot
 
 
 def play_session(

@@ -432,7 +432,7 @@ class Tables:
         x[X_CDEST : X_CDEST + NC] = -1
         x[X_DEAL_STAGE : X_DEAL_STAGE + NC] = -1
         self.init = init
-        self.game = None
+        self.game: ZwickerGame | None = None  # the first game made with these tables
         self.stats = {"resamples": 0, "fallbacks": 0}
 
     def hand_cards(self) -> int:
@@ -514,7 +514,7 @@ class ZwickerState(pyspiel.State):
         self._c = _NO_CACHE  # candidate moves and legal sub-actions (see ``_Cache``)
         self._cur = CHANCE
         self.history_text_cache: tuple[int, str] = (0, "")  # (plies, text): see ``zwicker_observer.plies_text``
-        self._replay = None  # while a resampled state is rebuilt: the original's array
+        self._replay: np.ndarray | None = None  # while a resampled state is rebuilt: the original's array
 
     # -- engine views -------------------------------------------------------------------------
     @property
@@ -701,6 +701,7 @@ def resample(state: ZwickerState, player: int, sampler: Callable[[], float] | in
     x = a[XB:]
     n_chance = int(x[X_NCHANCE])
     d = int(x[X_DEALER])
+    assert t.game is not None, "tables are registered by the game that made them"
     out = t.game.new_initial_state()
     for act in history[: n_chance - t.chance_positions]:
         out.apply_action(act)

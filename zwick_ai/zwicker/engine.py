@@ -444,8 +444,12 @@ def position(
     if not hand_ids[to_move]:
         raise ValueError(f"player {to_move} is to move but holds no card")
     zw = tuple(zwicks) if zwicks is not None else (0,) * r.num_sides
-    if len(zw) != r.num_sides:
-        raise ValueError(f"give zwicks per side: {r.num_sides} numbers")
+    if len(zw) != r.num_sides or any(z < 0 for z in zw):
+        raise ValueError(f"give zwicks per side: {r.num_sides} numbers, each 0 or more")
+    if dealer is not None and not 0 <= dealer < r.players:
+        raise ValueError(f"dealer must be a seat in 0..{r.players - 1} (or None: the seat before to_move)")
+    if not 0 <= stage < r.plan.max_stages:
+        raise ValueError(f"stage must be in 0..{r.plan.max_stages - 1}")
     lc = -1 if last_capturer is None else last_capturer
     if not -1 <= lc < r.num_sides:
         raise ValueError(f"last_capturer must be a side in 0..{r.num_sides - 1} (or None)")

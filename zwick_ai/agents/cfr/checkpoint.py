@@ -46,7 +46,7 @@ def _stem(path: str | Path) -> Path:
 def _write(stem: Path, kind: str, meta: dict, arrays: dict[str, np.ndarray]) -> None:
     stem.parent.mkdir(parents=True, exist_ok=True)
     buf = io.BytesIO()
-    np.savez(buf, **arrays)
+    np.savez(buf, allow_pickle=True, **arrays)  # numpy's default, named so that no array can stand for it
     data = buf.getvalue()
     meta = {"format": FORMAT, "kind": kind, **meta, "sha256": hashlib.sha256(data).hexdigest()}
     # write the arrays first and the metadata last: a pair is complete once its JSON exists
@@ -134,13 +134,13 @@ def load_checkpoint(
         _need(meta, arrays, ("edges", "dcfr"), ("regret", "cum", "cur"), where)
         if meta["variant"] not in METHODS:
             raise ValueError(f"{where}: unknown CFR variant {meta['variant']!r}; valid: {', '.join(METHODS)}")
-        solver = ExactSolver(extract(g, meta["abstraction"]), meta["variant"], *meta["dcfr"])
-        e = solver.tree.num_edges
+        exact = ExactSolver(extract(g, meta["abstraction"]), meta["variant"], *meta["dcfr"])
+        e = exact.tree.num_edges
         if meta["edges"] != e or any(arrays[k].shape != (e,) for k in ("regret", "cum", "cur")):
             raise ValueError(f"{where}: arrays of {meta['edges']} actions do not fit the game's tree ({e} actions)")
-        solver.regret[:], solver.cum[:], solver.cur[:] = arrays["regret"], arrays["cum"], arrays["cur"]
-        solver.iteration = int(meta["iterations"])
-        return solver, meta
+        exact.regret[:], exact.cum[:], exact.cur[:] = arrays["regret"], arrays["cum"], arrays["cur"]
+        exact.iteration = int(meta["iterations"])
+        return exact, meta
     if meta["method"] != "mccfr":
         raise ValueError(f"{where}: unknown method {meta['method']!r}; valid: cfr, mccfr")
     _need(meta, arrays, ("rng_state",), ("rows", "acts", "regret", "avg"), where)
@@ -202,7 +202,7 @@ def save_policy(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: int =
     )  # rows' edges in key order
     meta.update(iterations=solver.iteration, key_scheme=scheme, infosets=int(len(keys)))
     # compact types: a policy of a big game holds millions of information sets
-    arrays = {
+    arrays: dict[str, np.ndarray] = {
         "keys": np.asarray(keys, np.int64)[order],
         "players": np.asarray(players, np.int8)[order],
         "counts": np.asarray(n, np.int16)[order],

@@ -570,6 +570,7 @@ class MCCFRSolver:
                 self.iteration += done
             return
         t = self.table
+        assert self.tree is not None, "a solver without trick kernels extracts its tree on creation"
         _run_tree(
             self.tree.solver_arrays()[:9],
             self.tree.num_players,

@@ -26,6 +26,7 @@ shrinks the tables, not the walk. Best responses (``nash_conv``) still use the t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 import pyspiel
@@ -34,6 +35,22 @@ from zwick_ai.agents.cfr.keys import ABSTRACTIONS, abstract_text, infoset_key
 
 NODE_TERMINAL, NODE_CHANCE, NODE_DECISION = 0, 1, 2  # node kinds of a GameTree
 MAX_PACK = 8  # our games with bigger packs have far too many nodes to walk in Python
+
+
+# kind, player, iset, start, count, child, prob, returns, iset_off, iset_n, iset_player
+SolverArrays: TypeAlias = tuple[
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+]
 
 
 @dataclass
@@ -67,7 +84,7 @@ class GameTree:
     br_n: np.ndarray
     abstraction: str = "none"
 
-    def solver_arrays(self) -> tuple:
+    def solver_arrays(self) -> SolverArrays:
         """The arrays the compiled solvers walk, in their argument order: kind, player, iset,
         start, count, child, prob, returns, iset_off, iset_n, iset_player."""
         return (
@@ -200,7 +217,7 @@ def extract(game: pyspiel.Game, abstraction: str = "none", max_nodes: int = 2_00
     for node_id, r in terminal_returns.items():
         returns[node_id] = r
     ids = policy_ids if abstraction != "none" else br_ids
-    ip, ioff, inn, ikey, acts = ids.flat()
+    ip, ioff, inn, ikey, edge_actions = ids.flat()
     bp, boff, bn, _, _ = br_ids.flat()
     return GameTree(
         str(game),
@@ -218,7 +235,7 @@ def extract(game: pyspiel.Game, abstraction: str = "none", max_nodes: int = 2_00
         ioff,
         inn,
         ikey,
-        acts,
+        edge_actions,
         bp,
         boff,
         bn,
