@@ -1,7 +1,8 @@
 """``zwick joker-study``: the joker study of one Zwicker variant (:mod:`zwick_ai.analysis.joker_study`).
 
 Writes ``report.md``, PNG figures and ``results.json`` to
-``experiments/results/joker-study/<variant>[-option-value...]/`` (or ``--out``).
+``results/joker-study/<variant>[-option-value...]/``, or to ``--out`` (the committed results:
+``--out experiments/results/joker-study/<variant>``).
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from zwick_ai.cli.zwicker_cmds import parse_option
+from zwick_ai.cli.game_args import parse_option
 
-DEFAULT_OUT = Path("experiments/results/joker-study")
+#: where a study goes without --out: beside the tournaments' results, never into the committed
+#: experiments/results (write there by naming it with --out)
+DEFAULT_OUT = Path("results/joker-study")
 QUICK_DEALS = 300
 
 
@@ -65,9 +68,12 @@ def cmd_joker_study(args: argparse.Namespace) -> int:
     if args.variant is None:
         raise ValueError("give --variant (dithmarschen, grossenwiehe, christiansen or grupp) or --summary")
 
+    from zwick_ai import zwicker
+
+    given = dict(args.option or [])
     cfg = StudyConfig(
         variant=args.variant,
-        options=dict(args.option or []),
+        options=dict(zwicker.rules(args.variant, **given).options),  # typed, checked
         deals=args.deals if args.deals is not None else (QUICK_DEALS if args.quick else 10000),
         seed=args.seed,
         strong=args.strong,
@@ -95,8 +101,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Value of holding each joker (joker-swap replays and conditioning), joker policies in "
             "duplicate tournaments and where the strongest agent plays its jokers, and what the joker "
-            "rules do (joker counts, Grupp's table-joker options). Runtime at the defaults on the shared 2-core "
-            "machine (load 6-9, measured): in one process about 7 minutes for dithmarschen and grupp and 10-25 "
+            "rules do (joker counts, Grupp's table-joker options). Runtime at the defaults, measured on 2 cores "
+            "at load average 6-9 (Python 3.11, numba 0.68): in one process about 7 minutes for dithmarschen and grupp and 10-25 "
             "minutes for christiansen and grossenwiehe; --workers 2 runs the parts in parallel (christiansen: "
             "226 s instead of 381 s); --quick 2-4 minutes, mostly compiling."
         ),
@@ -113,7 +119,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="agent spec of the strong agent (default auto: ismcts:iters=500,rollout=greedy when registered)",
     )
     p.add_argument("--strong-deals", type=int, default=None, help="OpenSpiel deals of the strong agent (default 20)")
-    p.add_argument("--out", default=None, help="output directory (default experiments/results/joker-study/<variant>)")
+    p.add_argument(
+        "--out", default=None,
+        help="output directory (default results/joker-study/<variant>; the committed results are "
+        "experiments/results/joker-study/<variant>)",
+    )  # fmt: skip
     p.add_argument("--backend", default="local", help="where the parts run: local (default) or ray")
     p.add_argument("--workers", type=int, default=1, help="parallel worker processes for the study's parts (default 1)")
     p.add_argument("--address", default=None, help="Ray cluster address (ray backend only)")
