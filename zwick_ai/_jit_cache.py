@@ -116,8 +116,8 @@ class PackageCacheLocator(caching.InTreeCacheLocator):
 #: set to 0 to silence the notice printed when this process starts compiling
 NOTICE_ENV = "ZWICK_COMPILE_NOTICE"
 COMPILE_NOTICE = (
-    "zwick_ai: compiling the numba engine for this machine (first run after an install or a change "
-    "of the engine; about a minute on 2 cores, then cached in {where})"
+    "zwick_ai: compiling the numba engine for this machine, once after an install or an engine change "
+    "(about 2 minutes of CPU; then cached in {where})"
 )
 
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pyspiel
 import pytest
 
@@ -12,7 +14,8 @@ from zwick_ai import zwicker
 from zwick_ai.games import zwicker as ZG
 from zwick_ai.games.names import load, split_game_string
 from zwick_ai.options import format_value, parse_bool
-from zwick_ai.zwicker import rules as ZR
+
+ZR = importlib.import_module("zwick_ai.zwicker.rules")  # the module (zwicker.rules is the function)
 
 #: a small deck so that every combination loads quickly (the deal plan needs enough cards)
 MICRO = {"ranks": "A2345", "suits": "CD", "hand_size": 2, "table_size": 2, "stages": 1}

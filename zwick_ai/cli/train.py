@@ -83,9 +83,12 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.eval_every < 0:
         raise ValueError(f"--eval-every must be at least 0, not {args.eval_every}")
     game = game_string(args)
-    bar = tqdm(total=args.iterations, unit="it", desc=f"{args.method} {game}"[:60])
+    bars: list[tqdm] = []  # made at the first report, so a refused run shows no bar
 
     def progress(done: int, total: int, metric: str | None, value: float | None) -> None:
+        if not bars:
+            bars.append(tqdm(total=total, unit="it", desc=f"{args.method} {game}"[:60]))
+        bar = bars[0]
         bar.n = done
         if metric is not None:
             bar.set_postfix({metric: f"{value:.4g}"})
@@ -106,7 +109,8 @@ def cmd_train(args: argparse.Namespace) -> int:
             progress=progress,
         )
     finally:
-        bar.close()
+        for bar in bars:
+            bar.close()
     out = Path(args.out)
     plot_curve(out / "convergence.csv", out / "convergence.png", f"{args.method} {args.algorithm or ''} {game}")
     last = result.curve[-1]
