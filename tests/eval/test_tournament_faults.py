@@ -15,7 +15,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import psutil
 import pytest
 
 from zwick_ai.eval import tournament as T
@@ -102,21 +101,44 @@ def test_damaged_and_foreign_lines_are_moved_aside_never_deleted(tmp_path):
 # ------------------------------------------------------------------------------------------------
 # kill -9
 # ------------------------------------------------------------------------------------------------
-def _pool_workers() -> list[psutil.Process]:
-    return [
-        p
-        for p in psutil.Process().children(recursive=True)
-        if "spawn_main" in " ".join(p.cmdline()) and "resource_tracker" not in " ".join(p.cmdline())
-    ]
+def _processes() -> list[tuple[int, int, str]]:
+    """(pid, parent pid, command line) of every process (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        found.append((int(entry.name), ppid, cmd))
+    return found
 
 
-def _kill_one(find: Callable[[], list[psutil.Process]], killed: list[int]) -> Callable[[], None]:
+def _descendants(root: int) -> list[tuple[int, str]]:
+    procs = _processes()
+    out: list[tuple[int, str]] = []
+    parents = {root}
+    while True:
+        more = [(pid, cmd) for pid, ppid, cmd in procs if ppid in parents and pid not in {p for p, _ in out}]
+        if not more:
+            return out
+        out += more
+        parents |= {pid for pid, _ in more}
+
+
+def _pool_workers() -> list[int]:
+    return [pid for pid, cmd in _descendants(os.getpid()) if "spawn_main" in cmd and "resource_tracker" not in cmd]
+
+
+def _kill_one(find: Callable[[], list[int]], killed: list[int]) -> Callable[[], None]:
     def kill() -> None:
-        for _ in range(200):
-            procs = find()
-            if procs:
-                os.kill(procs[0].pid, signal.SIGKILL)
-                killed.append(procs[0].pid)
+        for _ in range(400):
+            pids = find()
+            if pids:
+                os.kill(pids[0], signal.SIGKILL)
+                killed.append(pids[0])
                 return
             time.sleep(0.05)
 
@@ -140,21 +162,16 @@ def test_a_local_pool_worker_killed_mid_run_changes_nothing(tmp_path):
 
 
 def _kill_session(sid: int) -> None:
-    for p in psutil.process_iter():
+    for pid, _, _ in _processes():
         try:
-            if os.getsid(p.pid) == sid:
-                p.kill()
-        except (ProcessLookupError, psutil.Error, PermissionError):
+            if os.getsid(pid) == sid:
+                os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
             continue
 
 
-def _ray_workers() -> list[psutil.Process]:
-    found = []
-    for p in psutil.process_iter(["cmdline"]):
-        cmd = " ".join(p.info["cmdline"] or [])
-        if cmd.startswith("ray::_run_batch"):
-            found.append(p)
-    return found
+def _ray_workers() -> list[int]:
+    return [pid for pid, _, cmd in _processes() if cmd.startswith("ray::_run_batch")]
 
 
 @pytest.mark.slow

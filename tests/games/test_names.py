@@ -156,7 +156,7 @@ def test_game_string_and_separate_arguments_name_the_same_game():
     ("args", "message"),
     [
         (("nosuch(players=3)",), "unknown game 'nosuch'; valid games: zwicker, zwikken, zwicken"),
-        (("zwikken(colour=red)",), "zwikken has no parameter 'colour'; valid:"),
+        (("zwikken(colour=red)",), "unknown option 'colour' for zwikken; valid options:"),
         (("zwicker(players=3",), "cannot read the game string"),
         (("zwicker(players)",), "cannot read 'players'"),
         (("zwicker(jokers=16)",), "invalid joker value 16; valid: 15, 17, 20, 22, 25, 30"),

@@ -430,7 +430,7 @@ def run_tournament(
         bar.close()
         if own:
             backend.close()
-    if any(k not in done for k in expected):
+    if any(task_key(x) not in done for x in todo_all):
         return None
     summary = summarize(t, done)
     write_outputs(t, summary, out, plots=plots)

@@ -71,7 +71,7 @@ def game_params(game: str, given: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in given.items():
         if name not in defaults:
-            raise ValueError(f"{game} has no parameter {name!r}; valid: {', '.join(sorted(defaults))}")
+            raise ValueError(f"unknown option {name!r} for {game}; valid options: {', '.join(sorted(defaults))}")
         default = defaults[name]
         if isinstance(default, bool):
             out[name] = parse_bool(name, value)
