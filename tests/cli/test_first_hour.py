@@ -4,6 +4,7 @@ error (no traceback) for bad input, nothing lost or overwritten, and help that r
 from __future__ import annotations
 
 import code
+import io
 import json
 import re
 import subprocess
@@ -153,12 +154,15 @@ def test_the_joker_study_writes_under_results_unless_told_otherwise(tmp_path, mo
     assert joker_study_cmd.DEFAULT_OUT == Path("results/joker-study")
     monkeypatch.chdir(tmp_path)
     (tmp_path / "experiments" / "results" / "joker-study" / "dithmarschen").mkdir(parents=True)
-    argv = ["joker-study", "--variant", "dithmarschen", "--deals", "20", "--strong", "greedy", "--no-progress"]
-    assert main(argv) == 0
+    argv = ["joker-study", "--game", "zwicker(variant=dithmarschen)", "--deals", "20", "--strong", "greedy"]
+    assert main([*argv, "--no-progress"]) == 0
     assert (tmp_path / "results" / "joker-study" / "dithmarschen" / "report.md").exists()
     assert not any((tmp_path / "experiments").rglob("*.md"))  # the committed results untouched
     report = (tmp_path / "results" / "joker-study" / "dithmarschen" / "report.md").read_text()
     assert "shared" not in report and " cores" in report and "Python 3." in report
+    assert "zwick joker-study --variant dithmarschen --deals 20 --strong greedy" in report
+    err = one_line_error(capsys, ["joker-study", "--variant", "dithmarschen", "--players", "2"])
+    assert "with its own 4 players, not 2" in err
     capsys.readouterr()
 
 
@@ -228,3 +232,24 @@ def test_readme_python_snippets_paste_into_the_interactive_prompt():
             prompt.push(line)
         prompt.push("")
         assert not prompt.errors, (prompt.errors, block[:200])
+
+
+def _play(monkeypatch, capsys, argv: list[str]) -> str:
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 200))
+    assert main(["play", *argv]) == 0
+    return capsys.readouterr().out
+
+
+def test_play_shows_the_dealt_table_first_and_says_chips_won_or_lost(monkeypatch, capsys):
+    out = _play(monkeypatch, capsys, ["--game", "zwikken", "--players", "3", "--seat", "2", "--agents", "random"])
+    first_move = out.index("seat 0 (random):")
+    assert out.index("to move: seat 0") < first_move  # the table as dealt, before anybody moves
+    assert "bidding:" in out and "bid 1 to bid 4" in out  # the calls explained
+    last = out.strip().splitlines()[-1]
+    assert re.fullmatch(r"you (won|lost) \d+ chips?|no chips won or lost", last), last
+    assert "you lost (+0)" not in out
+
+
+def test_play_a_zwicker_game_string(monkeypatch, capsys):
+    out = _play(monkeypatch, capsys, ["--game", "zwicker(variant=classic,players=2)", "--agents", "greedy"])
+    assert "zwicker(" in out and "points per side" in out

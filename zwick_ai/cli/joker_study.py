@@ -15,7 +15,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from zwick_ai.cli.game_args import parse_option
+from zwick_ai.cli.game_args import add_game_args
+from zwick_ai.options import format_value
+from zwick_ai.zwicker.rules import Rules, format_jokers
 
 #: where a study goes without --out: beside the tournaments' results, never into the committed
 #: experiments/results (write there by naming it with --out)
@@ -23,11 +25,12 @@ DEFAULT_OUT = Path("results/joker-study")
 QUICK_DEALS = 300
 
 
-def command_text(args: argparse.Namespace) -> str:
+def command_text(args: argparse.Namespace, variant: str, options: dict[str, object]) -> str:
     """The command line that reproduces this run (every option given, progress flags left out)."""
-    words = ["zwick", "joker-study", "--variant", args.variant]
-    for name, value in args.option or []:
-        words += ["-o", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
+    words = ["zwick", "joker-study", "--variant", variant]
+    for name, value in sorted(options.items()):
+        text = format_jokers(value) if name == "jokers" else format_value(value)  # type: ignore[arg-type]
+        words += ["-o", f"{name}={text}"]
     for flag in ("deals", "seed", "strong", "strong_deals", "out", "backend", "workers", "address"):
         value = getattr(args, flag)
         default = {"seed": 0, "strong": "auto", "backend": "local", "workers": 1}.get(flag)
@@ -36,6 +39,22 @@ def command_text(args: argparse.Namespace) -> str:
     if args.quick:
         words.append("--quick")
     return " ".join(shlex.quote(w) for w in words)
+
+
+def study_rules(args: argparse.Namespace) -> Rules:
+    """The Zwicker rules of ``--game``/``--variant``/``-o`` (the study plays a variant's own player
+    count, so ``--players`` must be that or absent)."""
+    from zwick_ai.games.names import game_spec
+    from zwick_ai.games.zwicker import rules_from_params
+
+    name, params = game_spec(args.game or "zwicker", args.variant, args.players, args.option or [])
+    if name != "zwicker":
+        raise ValueError(f"the joker study is about Zwicker, not {name}")
+    rules, _ = rules_from_params(params)
+    default = rules_from_params({"variant": rules.variant})[0].players
+    if rules.players != default:
+        raise ValueError(f"the joker study plays {rules.variant} with its own {default} players, not {rules.players}")
+    return rules
 
 
 def cmd_joker_study(args: argparse.Namespace) -> int:
@@ -65,15 +84,13 @@ def cmd_joker_study(args: argparse.Namespace) -> int:
         )
         print(text)
         return 0
-    if args.variant is None:
+    if args.variant is None and args.game is None:
         raise ValueError("give --variant (dithmarschen, grossenwiehe, christiansen or grupp) or --summary")
 
-    from zwick_ai import zwicker
-
-    given = dict(args.option or [])
+    rules = study_rules(args)
     cfg = StudyConfig(
-        variant=args.variant,
-        options=dict(zwicker.rules(args.variant, **given).options),  # typed, checked
+        variant=rules.variant,
+        options=dict(rules.options),  # typed, checked
         deals=args.deals if args.deals is not None else (QUICK_DEALS if args.quick else 10000),
         seed=args.seed,
         strong=args.strong,
@@ -86,7 +103,7 @@ def cmd_joker_study(args: argparse.Namespace) -> int:
         cfg, progress=not args.no_progress, backend=args.backend, workers=args.workers, address=args.address
     )
     res["config"]["total_seconds"] = time.perf_counter() - start
-    command = command_text(args)
+    command = command_text(args, cfg.variant, cfg.options)
     files = write_study(res, out, command)
     p2 = res["part2"]
     print(f"{cfg.slug()}: best joker policy {p2['best']} ({p2['best_margin']['mean']:+.3f} points per deal vs greedy)")
@@ -107,10 +124,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             "226 s instead of 381 s); --quick 2-4 minutes, mostly compiling."
         ),
     )
-    p.add_argument("--variant", help="dithmarschen, grossenwiehe, christiansen or grupp")
-    p.add_argument(
-        "-o", "--option", action="append", type=parse_option, metavar="NAME=VALUE", help="rule option (repeatable)"
-    )
+    add_game_args(p, default_game=None, games='zwicker or a zwicker game string such as "zwicker(variant=grupp)"')
     p.add_argument("--deals", type=int, default=None, help="compiled deals per measurement (default 10000)")
     p.add_argument("--seed", type=int, default=0, help="seed of every deal (default 0)")
     p.add_argument(

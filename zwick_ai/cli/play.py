@@ -51,8 +51,9 @@ def split_agents(text: str) -> list[str]:
 #: what the bidding calls mean, shown once at the start of a trick game (RULES.md B and C)
 BID_GUIDE = {
     "zwikken": (
-        "bidding: pass, or bid to play for the pot (a later bid must be higher; 'ik vraag' = I ask to play,\n"
-        "'ik vraag beter' = I ask better, 'en ik ken hem' = and I swap the trump ten for the upcard).\n"
+        "bidding: pass, or bid to play for the pot; a later bid must be higher (parlett: bid 1 to bid 4;\n"
+        "modern: 'ik vraag' = I ask to play, 'ik vraag beter' = I ask better, 'en ik ken hem' = and I\n"
+        "swap the trump ten for the upcard).\n"
         "The highest bidder plays against the rest: win and take the pot, lose and pay its amount."
     ),
     "zwicken": (
