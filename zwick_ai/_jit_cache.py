@@ -18,10 +18,11 @@ import ast
 import hashlib
 import os
 import shutil
+import sys
 from functools import cache
 from pathlib import Path
 
-from numba.core import caching
+from numba.core import caching, event
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 _ROOT = PACKAGE_DIR.parent if (PACKAGE_DIR.parent / "pyproject.toml").exists() else PACKAGE_DIR
@@ -112,8 +113,56 @@ class PackageCacheLocator(caching.InTreeCacheLocator):
         return super().from_function(py_func, py_file)
 
 
+#: set to 0 to silence the notice printed when this process starts compiling
+NOTICE_ENV = "ZWICK_COMPILE_NOTICE"
+COMPILE_NOTICE = (
+    "zwick_ai: compiling the numba engine for this machine, once after an install or an engine change "
+    "(about 2 minutes of CPU; then cached in {where})"
+)
+
+
+def cache_location() -> str:
+    """Where compiled code goes: ``NUMBA_CACHE_DIR``, or ``__pycache__/numba-<hash>`` folders."""
+    return os.environ.get("NUMBA_CACHE_DIR") or f"__pycache__/numba-{source_hash()} beside each module"
+
+
+class CompileNotice(event.Listener):
+    """Says once per process, on stderr, that compiling has started (a real compile only: numba
+    sends no event for code loaded from the cache), so a first run is not a silent wait."""
+
+    def __init__(self) -> None:
+        self.said = False
+        self.registered = False
+        self.compiles = 0
+
+    def on_start(self, ev: event.Event) -> None:
+        py_func = getattr(ev.data.get("dispatcher"), "py_func", None)
+        if not getattr(py_func, "__module__", "").startswith("zwick_ai"):
+            return
+        self.compiles += 1
+        if self.said or os.environ.get(NOTICE_ENV) == "0":
+            return
+        self.said = True
+        print(COMPILE_NOTICE.format(where=cache_location()), file=sys.stderr, flush=True)
+
+    def on_end(self, ev: event.Event) -> None:
+        pass
+
+
+_NOTICE = CompileNotice()
+
+
+def compile_count() -> int:
+    """How many zwick_ai functions this process has compiled (not loaded from the cache)."""
+    return _NOTICE.compiles
+
+
 def install() -> None:
-    """Put :class:`PackageCacheLocator` first in numba's list (unless NUMBA_CACHE_DIR is set)."""
+    """Put :class:`PackageCacheLocator` first in numba's list (unless NUMBA_CACHE_DIR is set) and
+    announce compiles (:class:`CompileNotice`)."""
+    if not _NOTICE.registered:
+        event.register("numba:compile", _NOTICE)
+        _NOTICE.registered = True
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
     classes = caching.CacheImpl._locator_classes

@@ -136,7 +136,7 @@ def test_quit_and_ended_input(monkeypatch, capsys, tmp_path):
         (["--game", "zwikken", "--variant", "foo"], "valid variants: historic, parlett, modern"),
         (["--game", "zwicken", "--variant", "x"], "zwicken has no variants"),
         (["--game", "chess"], "valid games: zwicker, zwikken, zwicken"),
-        (["-o", "colour=red"], "valid options: forced_capture"),
+        (["-o", "colour=red"], "unknown option 'colour' for zwicker; valid options: after_zwick"),
         (["--seat", "7"], "--seat must be in 0..3"),
     ],
 )

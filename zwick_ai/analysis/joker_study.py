@@ -32,6 +32,7 @@ intervals (:mod:`zwick_ai.eval.stats`) and PNG figures, and writes ``report.md``
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -98,6 +99,20 @@ class StudyConfig:
         """Directory name: the variant plus any options (``grupp-joker_capture-never``)."""
         parts = [self.variant] + [f"{k}-{_text(v)}" for k, v in sorted(self.options.items())]
         return "-".join(parts)
+
+
+def machine() -> str:
+    """The machine a run's times were measured on, as facts: cores, load, Python and versions."""
+    import platform
+
+    import numba
+    import pyspiel
+
+    load = f", load average {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
+    return (
+        f"{os.cpu_count()} cores{load}, Python {platform.python_version()}, numba {numba.__version__}, "
+        f"numpy {np.__version__}, OpenSpiel {getattr(pyspiel, '__version__', 'unknown')}"
+    )
 
 
 def _text(value: object) -> str:
@@ -524,6 +539,7 @@ def run_study(
         "seconds": times,
         "wall_seconds": time.perf_counter() - start,
         "backend": f"{backend} ({workers} worker{'s' if workers != 1 else ''})",
+        "machine": machine(),
     }
     part1 = {p: done[f"part1:{p}"][0] for p in ("greedy", "random")}
     return {"config": config, "part1": part1, "part2": part2, "part3": done["part3"][0]}
@@ -683,7 +699,8 @@ def report_markdown(res: dict, command: str, figure_names: Sequence[str]) -> str
         f"`{cfg['strong']}` on {cfg['strong_deals'] if 'strong' in p2 else 0} deals (OpenSpiel). Runtime: part 1 "
         f"{secs['part1']:.0f} s, part 2 {secs['part2']:.0f} s, part 3 {secs['part3']:.0f} s"
         + (f" ({cfg['wall_seconds']:.0f} s in all on {cfg['backend']})" if "wall_seconds" in cfg else " (one process)")
-        + " on the shared 2-core machine. All intervals are 95% confidence intervals. Numbers: `results.json`.",
+        + (f" on {cfg['machine']}" if "machine" in cfg else "")
+        + ". All intervals are 95% confidence intervals. Numbers: `results.json`.",
         "",
         "## 1. The value of holding each joker",
         "",
@@ -820,7 +837,7 @@ def summary_markdown(root: str | Path) -> str:
         if not isinstance(res, dict) or "part1" not in res:
             continue  # e.g. micro-cfr/results.json
         cfg, p1, p2, p3 = res["config"], res["part1"], res["part2"], res["part3"]
-        rules = StudyConfig(cfg["variant"], dict(json_options(cfg["options"]))).rules()
+        rules = zwicker.rules(cfg["variant"], **cfg["options"])  # the rules read option text themselves
         n = len(JP.joker_cards(rules))
         own = next(d for d in p3 if d["label"] == f"{n} {'wild' if rules.wild else 'jokers'}")
         none = p3[0]
@@ -970,21 +987,6 @@ def micro_markdown(results: Sequence[dict], command: str) -> str:
             f"| {fmt(r['value_early'])} |"
         )
     return "\n".join(lines) + "\n"
-
-
-def json_options(options: dict) -> list[tuple[str, object]]:
-    """Rule options as stored in ``results.json`` (text) back to their types."""
-    out: list[tuple[str, object]] = []
-    for k, v in options.items():
-        if v in ("true", "false"):
-            out.append((k, v == "true"))
-        elif k == "jokers":
-            out.append((k, tuple(int(x) for x in v.split("_")) if v != "none" else ()))
-        elif isinstance(v, str) and v.isdigit():
-            out.append((k, int(v)))
-        else:
-            out.append((k, v))
-    return out
 
 
 __all__ = [

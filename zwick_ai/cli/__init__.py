@@ -47,8 +47,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         return args.func(args)
-    except ValueError as error:
-        print(f"zwick: error: {error}", file=sys.stderr)
+    except (ValueError, OSError) as error:  # bad input or a path that cannot be used: one line, no traceback
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        print(f"zwick: error: {first}", file=sys.stderr)
         return 2
 
 

@@ -1,7 +1,8 @@
 """``zwick joker-study``: the joker study of one Zwicker variant (:mod:`zwick_ai.analysis.joker_study`).
 
 Writes ``report.md``, PNG figures and ``results.json`` to
-``experiments/results/joker-study/<variant>[-option-value...]/`` (or ``--out``).
+``results/joker-study/<variant>[-option-value...]/``, or to ``--out`` (the committed results:
+``--out experiments/results/joker-study/<variant>``).
 """
 
 from __future__ import annotations
@@ -14,17 +15,22 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from zwick_ai.cli.zwicker_cmds import parse_option
+from zwick_ai.cli.game_args import add_game_args
+from zwick_ai.options import format_value
+from zwick_ai.zwicker.rules import Rules, format_jokers
 
-DEFAULT_OUT = Path("experiments/results/joker-study")
+#: where a study goes without --out: beside the tournaments' results, never into the committed
+#: experiments/results (write there by naming it with --out)
+DEFAULT_OUT = Path("results/joker-study")
 QUICK_DEALS = 300
 
 
-def command_text(args: argparse.Namespace) -> str:
+def command_text(args: argparse.Namespace, variant: str, options: dict[str, object]) -> str:
     """The command line that reproduces this run (every option given, progress flags left out)."""
-    words = ["zwick", "joker-study", "--variant", args.variant]
-    for name, value in args.option or []:
-        words += ["-o", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
+    words = ["zwick", "joker-study", "--variant", variant]
+    for name, value in sorted(options.items()):
+        text = format_jokers(value) if name == "jokers" else format_value(value)  # type: ignore[arg-type]
+        words += ["-o", f"{name}={text}"]
     for flag in ("deals", "seed", "strong", "strong_deals", "out", "backend", "workers", "address"):
         value = getattr(args, flag)
         default = {"seed": 0, "strong": "auto", "backend": "local", "workers": 1}.get(flag)
@@ -33,6 +39,22 @@ def command_text(args: argparse.Namespace) -> str:
     if args.quick:
         words.append("--quick")
     return " ".join(shlex.quote(w) for w in words)
+
+
+def study_rules(args: argparse.Namespace) -> Rules:
+    """The Zwicker rules of ``--game``/``--variant``/``-o`` (the study plays a variant's own player
+    count, so ``--players`` must be that or absent)."""
+    from zwick_ai.games.names import game_spec
+    from zwick_ai.games.zwicker import rules_from_params
+
+    name, params = game_spec(args.game or "zwicker", args.variant, args.players, args.option or [])
+    if name != "zwicker":
+        raise ValueError(f"the joker study is about Zwicker, not {name}")
+    rules, _ = rules_from_params(params)
+    default = rules_from_params({"variant": rules.variant})[0].players
+    if rules.players != default:
+        raise ValueError(f"the joker study plays {rules.variant} with its own {default} players, not {rules.players}")
+    return rules
 
 
 def cmd_joker_study(args: argparse.Namespace) -> int:
@@ -62,12 +84,13 @@ def cmd_joker_study(args: argparse.Namespace) -> int:
         )
         print(text)
         return 0
-    if args.variant is None:
+    if args.variant is None and args.game is None:
         raise ValueError("give --variant (dithmarschen, grossenwiehe, christiansen or grupp) or --summary")
 
+    rules = study_rules(args)
     cfg = StudyConfig(
-        variant=args.variant,
-        options=dict(args.option or []),
+        variant=rules.variant,
+        options=dict(rules.options),  # typed, checked
         deals=args.deals if args.deals is not None else (QUICK_DEALS if args.quick else 10000),
         seed=args.seed,
         strong=args.strong,
@@ -80,7 +103,7 @@ def cmd_joker_study(args: argparse.Namespace) -> int:
         cfg, progress=not args.no_progress, backend=args.backend, workers=args.workers, address=args.address
     )
     res["config"]["total_seconds"] = time.perf_counter() - start
-    command = command_text(args)
+    command = command_text(args, cfg.variant, cfg.options)
     files = write_study(res, out, command)
     p2 = res["part2"]
     print(f"{cfg.slug()}: best joker policy {p2['best']} ({p2['best_margin']['mean']:+.3f} points per deal vs greedy)")
@@ -95,16 +118,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Value of holding each joker (joker-swap replays and conditioning), joker policies in "
             "duplicate tournaments and where the strongest agent plays its jokers, and what the joker "
-            "rules do (joker counts, Grupp's table-joker options). Runtime at the defaults on the shared 2-core "
-            "machine (load 6-9, measured): in one process about 7 minutes for dithmarschen and grupp and 10-25 "
+            "rules do (joker counts, Grupp's table-joker options). Runtime at the defaults, measured on 2 cores "
+            "at load average 6-9 (Python 3.11, numba 0.68): in one process about 7 minutes for dithmarschen and grupp and 10-25 "
             "minutes for christiansen and grossenwiehe; --workers 2 runs the parts in parallel (christiansen: "
             "226 s instead of 381 s); --quick 2-4 minutes, mostly compiling."
         ),
     )
-    p.add_argument("--variant", help="dithmarschen, grossenwiehe, christiansen or grupp")
-    p.add_argument(
-        "-o", "--option", action="append", type=parse_option, metavar="NAME=VALUE", help="rule option (repeatable)"
-    )
+    add_game_args(p, default_game=None, games='zwicker or a zwicker game string such as "zwicker(variant=grupp)"')
     p.add_argument("--deals", type=int, default=None, help="compiled deals per measurement (default 10000)")
     p.add_argument("--seed", type=int, default=0, help="seed of every deal (default 0)")
     p.add_argument(
@@ -113,7 +133,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="agent spec of the strong agent (default auto: ismcts:iters=500,rollout=greedy when registered)",
     )
     p.add_argument("--strong-deals", type=int, default=None, help="OpenSpiel deals of the strong agent (default 20)")
-    p.add_argument("--out", default=None, help="output directory (default experiments/results/joker-study/<variant>)")
+    p.add_argument(
+        "--out", default=None,
+        help="output directory (default results/joker-study/<variant>; the committed results are "
+        "experiments/results/joker-study/<variant>)",
+    )  # fmt: skip
     p.add_argument("--backend", default="local", help="where the parts run: local (default) or ray")
     p.add_argument("--workers", type=int, default=1, help="parallel worker processes for the study's parts (default 1)")
     p.add_argument("--address", default=None, help="Ray cluster address (ray backend only)")

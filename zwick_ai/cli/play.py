@@ -18,15 +18,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
 import pyspiel
 
-from zwick_ai.agents.base import GAMES, Agent, legal_decisions, make_agent
+from zwick_ai.agents.base import Agent, legal_decisions, make_agent
+from zwick_ai.cli.game_args import add_game_args, load_game
 from zwick_ai.cli.view import show
-from zwick_ai.cli.zwicker_cmds import parse_option
-from zwick_ai.eval.match import GameRecord, play_game
-from zwick_ai.eval.records import write_records, zwicker_game
+from zwick_ai.eval.match import GameRecord, deal, play_game
+from zwick_ai.eval.records import write_records
 
 HUMAN = "human"
 
@@ -48,42 +48,19 @@ def split_agents(text: str) -> list[str]:
     return specs
 
 
-def add_rules_args(p: argparse.ArgumentParser) -> None:
-    """Add ``--variant``, ``--players`` and ``-o`` (the rules :func:`load_game` reads besides ``--game``)."""
-    p.add_argument("--variant", help="zwicker: dithmarschen (default), classic, ...; zwikken: parlett (default), ...")
-    p.add_argument("--players", type=int, help="number of players (default: the variant's)")
-    p.add_argument(
-        "-o", "--option", type=parse_option, action="append", metavar="NAME=VALUE",
-        help="a rule option, repeatable (zwicker: see `zwick variants`; trick games: game parameters)",
-    )  # fmt: skip
-
-
-def load_game(
-    name: str, variant: str | None, players: int | None, options: Sequence[tuple[str, object]]
-) -> pyspiel.Game:
-    """The OpenSpiel game for the command line's ``--game``, ``--variant``, ``--players`` and
-    ``-o`` options (Zwicker options as in ``zwick variants``; trick-game options are the game's
-    parameters)."""
-    import zwick_ai.games  # noqa: F401  (registers the games)
-
-    if name not in GAMES:
-        raise ValueError(f"unknown game {name!r}; valid games: {', '.join(GAMES)}")
-    opts: dict[str, Any] = dict(options)  # values as typed on the command line; the rules check them
-    if name == "zwicker":
-        from zwick_ai import zwicker
-
-        return zwicker_game(zwicker.rules(variant or "dithmarschen", players, **opts))
-    from zwick_ai import tricks as T
-
-    if variant is not None:
-        if name == "zwicken":
-            raise ValueError(
-                "zwicken has no variants; variants exist for zwikken (historic, parlett, modern) and zwicker"
-            )
-        opts["variant"] = variant
-    if players is not None:
-        opts["players"] = players
-    return pyspiel.load_game(name, T.rules(name, **opts).params())
+#: what the bidding calls mean, shown once at the start of a trick game (RULES.md B and C)
+BID_GUIDE = {
+    "zwikken": (
+        "bidding: pass, or bid to play for the pot; a later bid must be higher (parlett: bid 1 to bid 4;\n"
+        "modern: 'ik vraag' = I ask to play, 'ik vraag beter' = I ask better, 'en ik ken hem' = and I\n"
+        "swap the trump ten for the upcard).\n"
+        "The highest bidder plays against the rest: win and take the pot, lose and pay its amount."
+    ),
+    "zwicken": (
+        "each player in turn passes (drops out) or stays and exchanges 0-3 cards with the talon;\n"
+        "each trick pays a third of the pot, and a player who stayed and took no trick pays 3 into it."
+    ),
+}
 
 
 class HumanPlayer(Agent):
@@ -185,6 +162,12 @@ def play_human(
         print(f"{who}: {label}", file=out)
 
     print(f"{game}\ndeal seed {deal_seed}; you are seat {seat}", file=out)
+    print(file=out)
+    print(show(deal(game, deal_seed), viewer=seat, names=names), file=out)  # the table as dealt
+    guide = BID_GUIDE.get(game.get_type().short_name)
+    if guide:
+        print(file=out)
+        print(guide, file=out)
     rec = play_game(game, agents, deal_seed, on_move=on_move)
     print(file=out)
     print(show(played[0], viewer=None, names=names), file=out)
@@ -194,17 +177,27 @@ def play_human(
 
 def _result(rec: GameRecord, seat: int) -> str:
     lines = ["result: " + ", ".join(f"seat {p} {r:+g}" for p, r in enumerate(rec.returns))]
-    if rec.points is not None:
-        lines.append("points per side: " + ", ".join(f"side {s} {x}" for s, x in enumerate(rec.points)))
     mine = rec.returns[seat]
-    best = max(rec.returns)
-    verdict = "you won" if mine == best and mine > min(rec.returns) else "a tie" if mine == best else "you lost"
-    lines.append(f"{verdict} ({mine:+g})")
+    if rec.points is not None:  # Zwicker: sides ranked by their points
+        lines.append("points per side: " + ", ".join(f"side {s} {x}" for s, x in enumerate(rec.points)))
+        best = max(rec.returns)
+        verdict = "you won" if mine == best and mine > min(rec.returns) else "a tie" if mine == best else "you lost"
+        lines.append(f"{verdict} ({mine:+g})")
+    else:  # trick games: chips won or lost against the pot
+        chips = abs(mine)
+        unit = "chip" if chips == 1 else "chips"
+        lines.append(
+            f"you won {chips:g} {unit}"
+            if mine > 0
+            else f"you lost {chips:g} {unit}"
+            if mine < 0
+            else "no chips won or lost"
+        )
     return "\n".join(lines)
 
 
 def cmd_play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
-    game = load_game(args.game, args.variant, args.players, args.option or [])
+    game = load_game(args)
     specs = [s for text in (args.agents or []) for s in split_agents(text)] + list(args.agent or [])
     try:
         rec = play_human(game, args.seat, specs, args.seed, inp or sys.stdin, out or sys.stdout)
@@ -228,8 +221,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--agents with commas; key=value pieces continue the previous spec, e.g. "
         "--agents greedy,ismcts:iters=2000,c=0.7,random. One spec plays every other seat; none: random.",
     )
-    p.add_argument("--game", default="zwicker", help=f"one of {', '.join(GAMES)} (default: %(default)s)")
-    add_rules_args(p)
+    add_game_args(p)
     p.add_argument("--seat", type=int, default=0, help="your seat (default: %(default)s)")
     p.add_argument("--agent", action="append", metavar="SPEC", help="the agent at the next other seat, repeatable")
     p.add_argument("--agents", action="append", metavar="SPECS", help="agent specs for the other seats, with commas")

@@ -21,7 +21,9 @@ import shlex
 from collections.abc import Sequence
 from typing import Any
 
-from zwick_ai.cli.play import add_rules_args, load_game, split_agents
+from zwick_ai.cli.game_args import add_game_args
+from zwick_ai.cli.play import split_agents
+from zwick_ai.options import format_value
 
 #: the agents of ``zwick tournament`` without ``--agents``: a small dithmarschen tournament that
 #: finishes in a few minutes on two cores
@@ -39,7 +41,8 @@ EXAMPLES = """examples:
 agents: separate specs with ';' (quote it) or repeat --agents; with commas, a key=value piece
 continues the previous spec (greedy,ismcts:iters=200,c=0.7,random is three agents).
 The same command again resumes an interrupted tournament (finished games are skipped); only
---deals may differ, to extend it. --workers and --backend never change the results."""
+--deals may differ: more extends it, fewer summarises the first deals and keeps the other games.
+--workers and --backend never change the results."""
 
 
 def agent_list(texts: Sequence[str]) -> list[str]:
@@ -61,7 +64,7 @@ def command_line(game: str, variant: str | None, players: int | None, options: S
     if players:
         parts += ["--players", str(players)]
     for name, value in options:
-        parts += ["-o", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
+        parts += ["-o", f"{name}={format_value(value)}"]
     parts += ["--agents", ";".join(agents), "--deals", str(deals), "--seed", str(seed)]
     return shlex.join(parts)
 
@@ -84,14 +87,13 @@ def run(
     report's tables. Returns the summary, or None when interrupted."""
     from zwick_ai.eval.backends import make_backend
     from zwick_ai.eval.tournament import Tournament, default_out, report_markdown, run_tournament
+    from zwick_ai.games.names import game_spec
 
-    if variant is None and game_name == "zwicker":
-        variant = "dithmarschen"
-    game = load_game(game_name, variant, players, list(options))
+    name, params = game_spec(game_name, variant, players, list(options))
     t = Tournament(
         list(agents),
-        game=game_name,
-        params=game.get_parameters(),
+        game=name,
+        params=params,
         deals=deals,
         seed=seed,
         command=command_line(game_name, variant, players, options, agents, deals, seed),
@@ -156,14 +158,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="agents against each other on duplicate deals: paired differences and ratings",
         description="Play every pair of agents on the same seeded deals, every deal in every seating, "
         "and report per pair the mean difference per deal (Zwicker: side points; trick games: chips) "
-        "with a 95%% CI and the win rate, and per agent a Bradley-Terry rating (Elo scale) with a "
+        "with a 95% CI and the win rate, and per agent a Bradley-Terry rating (Elo scale) with a "
         "bootstrap CI. Writes games.jsonl (resumable), summary.json/csv, ratings.csv, PNG plots and "
         "report.md to --out.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--game", default="zwicker", help="zwicker, zwikken or zwicken (default: %(default)s)")
-    add_rules_args(p)
+    add_game_args(p)
     p.add_argument(
         "--agents", action="append", metavar="SPECS",
         help=f"agent specs, ';'-separated or repeated (default: {';'.join(DEFAULT_AGENTS)})",

@@ -1,13 +1,5 @@
 """``zwick train {cfr,mccfr}``: train a CFR-family policy with a progress bar, checkpoints and a
-convergence log and plot (see :func:`zwick_ai.agents.cfr.train`).
-
-Example::
-
-    zwick train mccfr --game "zwikken(players=3,variant=parlett)" --iterations 100000 --seed 1 \\
-        --out runs/parlett --eval-every 10000
-    zwick train mccfr --game "zwikken(players=3,variant=parlett)" --iterations 200000 --seed 1 \\
-        --out runs/parlett --eval-every 10000 --resume
-"""
+convergence log and plot (see :func:`zwick_ai.agents.cfr.train`)."""
 
 from __future__ import annotations
 
@@ -16,6 +8,14 @@ import csv
 from pathlib import Path
 
 from tqdm import tqdm
+
+from zwick_ai.cli.game_args import add_game_args
+
+EXAMPLES = """examples:
+  zwick train mccfr --game "zwikken(players=3,variant=parlett)" --iterations 100000 --seed 1 --out runs/parlett --eval-every 10000
+  zwick train mccfr --game zwikken --variant parlett --players 3 --iterations 200000 --seed 1 --out runs/parlett --eval-every 10000 --resume
+  zwick train cfr --game zwicker --variant dithmarschen --players 2 -o ranks=A23 -o suits=CD -o jokers=15 -o hand_size=2 -o table_size=1 -o stages=1 --iterations 400 --out runs/micro
+  zwick train cfr --game kuhn_poker --iterations 1000 --out runs/kuhn"""
 
 
 def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
@@ -44,13 +44,51 @@ def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
     plt.close(fig)
 
 
-def cmd_train(args: argparse.Namespace) -> int:
+def game_string(args: argparse.Namespace) -> str:
+    """The game string to train on: one of our games (a name or a game string, with
+    ``--variant``/``--players``/``-o``) in its full form, or any other OpenSpiel game string."""
+    import pyspiel
+
     import zwick_ai.games  # noqa: F401  (registers the games)
+    from zwick_ai.games import GAME_NAMES
+    from zwick_ai.games.names import load
+
+    name = args.game.split("(", 1)[0].strip()
+    if name in GAME_NAMES:
+        return str(load(args.game, args.variant, args.players, args.option or []))
+    if args.variant is not None or args.players is not None or args.option:
+        raise ValueError(f"--variant, --players and -o are for {', '.join(GAME_NAMES)}; write {name}'s in --game")
+    if name not in pyspiel.registered_names():
+        raise ValueError(
+            f"unknown game {name!r}; valid: {', '.join(GAME_NAMES)} or any OpenSpiel game "
+            "(python -c 'import pyspiel; print(pyspiel.registered_names())')"
+        )
+    try:
+        pyspiel.load_game(args.game)
+    except (pyspiel.SpielError, RuntimeError) as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ValueError(f"cannot load {args.game!r}: {first}") from None
+    return args.game
+
+
+def cmd_train(args: argparse.Namespace) -> int:
     from zwick_ai.agents.cfr.train import train
 
-    bar = tqdm(total=args.iterations, unit="it", desc=f"{args.method} {args.game}"[:60])
+    if args.game is None:
+        raise ValueError(
+            'give the game with --game, e.g. --game "zwikken(players=3,variant=parlett)" or --game kuhn_poker'
+        )
+    if args.iterations < 1:
+        raise ValueError(f"--iterations must be at least 1, not {args.iterations}")
+    if args.eval_every < 0:
+        raise ValueError(f"--eval-every must be at least 0, not {args.eval_every}")
+    game = game_string(args)
+    bars: list[tqdm] = []  # made at the first report, so a refused run shows no bar
 
     def progress(done: int, total: int, metric: str | None, value: float | None) -> None:
+        if not bars:
+            bars.append(tqdm(total=total, unit="it", desc=f"{args.method} {game}"[:60]))
+        bar = bars[0]
         bar.n = done
         if metric is not None:
             bar.set_postfix({metric: f"{value:.4g}"})
@@ -58,22 +96,23 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     try:
         result = train(
-            args.game,
+            game,
             args.method,
             args.iterations,
             seed=args.seed,
             out=args.out,
             resume=args.resume,
             eval_every=args.eval_every,
-            variant=args.variant,
+            variant=args.algorithm,
             abstraction=args.abstraction,
             eval_deals=args.eval_deals,
             progress=progress,
         )
     finally:
-        bar.close()
+        for bar in bars:
+            bar.close()
     out = Path(args.out)
-    plot_curve(out / "convergence.csv", out / "convergence.png", f"{args.method} {args.variant or ''} {args.game}")
+    plot_curve(out / "convergence.csv", out / "convergence.png", f"{args.method} {args.algorithm or ''} {game}")
     last = result.curve[-1]
     print(f"{last[0]} iterations, {last[1]:.1f} s training; {last[2]} {last[3]:.6g}")
     print(f"wrote {out}/checkpoint.npz/.json, policy.npz/.json, convergence.csv, convergence.png")
@@ -81,26 +120,40 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``train`` to the ``zwick`` command."""
     p = sub.add_parser(
         "train",
         help="train CFR / CFR+ / MCCFR policies with checkpoints",
-        description=__doc__,
+        description="Train a CFR-family policy with a progress bar, checkpoints, and a convergence log "
+        "(convergence.csv) and plot (convergence.png) in --out. The game is one of ours (a name or a "
+        "game string, with --variant/--players/-o) or any OpenSpiel game string.",
+        epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("method", choices=["cfr", "mccfr"], help="cfr: exact on the extracted tree; mccfr: Monte Carlo")
-    p.add_argument("--game", required=True, help='OpenSpiel game string, e.g. "zwikken(players=3,variant=parlett)"')
+    p.add_argument(
+        "method", choices=["cfr", "mccfr"], help="cfr: exact, on the extracted game tree; mccfr: Monte Carlo"
+    )
+    add_game_args(p, default_game=None, games='the game: zwicker, zwikken, zwicken, a game string such as '
+                  '"zwikken(players=3,variant=parlett)", or any OpenSpiel game string (kuhn_poker)')  # fmt: skip
     p.add_argument("--iterations", type=int, required=True, help="total iterations (with --resume: the new total)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the sampling (default: %(default)s)")
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--resume", action="store_true", help="continue the checkpoint in --out")
     p.add_argument(
-        "--eval-every", type=int, default=0, help="evaluate and checkpoint every K iterations (0: at the end)"
-    )
-    p.add_argument("--variant", default=None, help="cfr: cfr, cfr+ (default), dcfr; mccfr: outcome (default), external")
+        "--eval-every", type=int, default=0,
+        help="evaluate and checkpoint every K iterations (default: 0, only at the end)",
+    )  # fmt: skip
     p.add_argument(
-        "--abstraction",
-        default="none",
-        help="tree games: none or observation (imperfect recall); trick games (MCCFR): none, suits or buckets",
-    )
-    p.add_argument("--eval-deals", type=int, default=2000, help="deals per seat for value_vs_random")
+        "--algorithm", default=None,
+        help="cfr: cfr, cfr+ (default) or dcfr; mccfr: outcome (default) or external sampling",
+    )  # fmt: skip
+    p.add_argument(
+        "--abstraction", default="none",
+        help="tree games: none or observation (imperfect recall); trick games (mccfr): none, suits or "
+        "buckets (default: %(default)s)",
+    )  # fmt: skip
+    p.add_argument(
+        "--eval-deals", type=int, default=2000,
+        help="deals per seat of the value_vs_random evaluation (default: %(default)s)",
+    )  # fmt: skip
     p.set_defaults(func=cmd_train)

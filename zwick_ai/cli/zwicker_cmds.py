@@ -8,27 +8,22 @@ import sys
 from pathlib import Path
 
 from zwick_ai import zwicker
+from zwick_ai.cards import JOKER_VALUES
+from zwick_ai.cli.game_args import add_game_args, game_name, load_game
+from zwick_ai.options import format_value
 from zwick_ai.zwicker.rules import OPTIONS, PLAYER_COUNTS
 
 
-def parse_option(text: str) -> tuple[str, object]:
-    """``name=value`` with true/false, whole numbers and words understood."""
-    if "=" not in text:
-        raise argparse.ArgumentTypeError(f"options are name=value, not {text!r}")
-    name, raw = (t.strip() for t in text.split("=", 1))
-    value: object = raw
-    if raw.lower() in ("true", "false"):
-        value = raw.lower() == "true"
-    elif raw.lstrip("-").isdigit():
-        value = int(raw)
-    return name, value
-
-
 def make_rules(args: argparse.Namespace) -> zwicker.Rules:
-    return zwicker.rules(args.variant, args.players, **dict(args.option or []))
+    """The Zwicker rules of the command's game arguments (``ValueError`` for another game)."""
+    if game_name(args) != "zwicker":
+        raise ValueError(f"{args.command} plays zwicker only, not {game_name(args)}")
+    return load_game(args).rules
 
 
 def cmd_variants(args: argparse.Namespace) -> int:
+    from zwick_ai.games.zwicker import FORCED, PARAM_HELP, PARAMS, UTILITIES
+
     print("| variant | players (default) | sides | deck | jokers | card points | Zwick | forced capture |")
     print("|---|---|---|---|---|---|---|---|")
     for v in zwicker.VARIANTS:
@@ -48,21 +43,31 @@ def cmd_variants(args: argparse.Namespace) -> int:
             f"| {r.zwick_points} | {'yes' if r.forced_capture else 'no'} |"
         )
     print()
-    print("| option | default | values |")
-    print("|---|---|---|")
-    for name, (option_default, option_values) in OPTIONS.items():
-        if isinstance(option_values, tuple):
+    print("Options: -o name=value on any command, or name=value in a game string such as")
+    print('"zwicker(variant=classic,players=2,forced_capture=off)".')
+    print()
+    print("| option | default | values | what it does |")
+    print("|---|---|---|---|")
+    for name, param_default in PARAMS.items():
+        if name in ("variant", "players"):
+            continue
+        option_values = OPTIONS.get(name, (None, None))[1]
+        if name == "forced_capture":
+            values = ", ".join(FORCED) + " (or true, false)"
+        elif name == "utility":
+            values = ", ".join(UTILITIES)
+        elif isinstance(option_values, tuple):
             values = ", ".join(map(str, option_values))
+        elif isinstance(param_default, bool):
+            values = "true, false"
+        elif isinstance(param_default, int):
+            values = "whole number"
+        elif name == "jokers":
+            values = "joker values " + "/".join(map(str, JOKER_VALUES))
         else:
-            values = {
-                bool: "true, false",
-                int: "whole number",
-                str: "letters",
-                tuple: "joker values, e.g. 15+25",
-            }[option_values]  # type: ignore[index]
-        shown = "variant default" if option_default is None else option_default
-        print(f"| {name} | {shown} | {values} |")
-    print("\nOptions are given as -o name=value; `RULE_CHOICES.md` in zwick_ai/zwicker explains each.")
+            values = "letters"
+        print(f"| {name} | {format_value(param_default)} | {values} | {PARAM_HELP[name]} |")
+    print("\nzwick_ai/zwicker/RULE_CHOICES.md explains each option in full.")
     return 0
 
 
@@ -72,6 +77,10 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     from zwick_ai.eval.selfplay import run_selfplay
 
     rules = make_rules(args)
+    if args.games < 1:
+        raise ValueError(f"--games must be at least 1, not {args.games}")
+    if args.record_hands is not None and args.record_hands < 0:
+        raise ValueError(f"--record-hands must be at least 0, not {args.record_hands}")
     with tqdm(total=args.games, unit="hand", disable=args.quiet, desc=f"{rules.variant} self-play") as bar:
         result = run_selfplay(rules, args.games, args.policies, args.seed, progress=bar.update)
     text = result.markdown()
@@ -106,32 +115,23 @@ def write_selfplay_records(args: argparse.Namespace, rules: zwicker.Rules) -> No
     print(f"wrote {n} game records to {args.records} (zwick replay {args.records} --game-index i)")
 
 
-def add_rules_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--variant",
-        default="dithmarschen",
-        choices=zwicker.VARIANTS,
-        help="Zwicker variant (default: %(default)s)",
-    )
-    p.add_argument("--players", type=int, default=None, help="number of players (default: the variant's)")
-    p.add_argument(
-        "-o", "--option", type=parse_option, action="append", metavar="NAME=VALUE",
-        help="a rule option, repeatable (see `zwick variants`)",
-    )  # fmt: skip
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``variants`` and ``selfplay`` to the ``zwick`` command."""
-    p = sub.add_parser("variants", help="list the Zwicker variants and rule options")
+    p = sub.add_parser(
+        "variants",
+        help="list the Zwicker variants and rule options",
+        description="The Zwicker variants (players, sides, deck, jokers, points) and every rule "
+        "option with its default, its values and what it does.",
+    )
     p.set_defaults(func=cmd_variants)
 
     p = sub.add_parser(
         "selfplay",
         help="play many hands with compiled random/greedy policies and summarise them",
         description="Deal and play whole hands inside compiled code, then report per-side points "
-        "with 95%% confidence intervals, Zwicks per hand and how often each joker is kept.",
+        "with 95% confidence intervals, Zwicks per hand and how often each joker is kept.",
     )
-    add_rules_args(p)
+    add_game_args(p, games='zwicker or a zwicker game string such as "zwicker(variant=classic,players=2)"')
     p.add_argument("--games", type=int, default=10000, help="hands to play (default: %(default)s)")
     p.add_argument(
         "--policies", default="random",

@@ -6,7 +6,9 @@ exists. Results must not depend on where a task ran: every task carries its own 
 
 * ``local`` with ``workers=1`` runs in this process (no start-up cost, easiest to debug);
   ``workers=K > 1`` uses a ``multiprocessing`` pool started with ``spawn`` (safe with numba,
-  OpenSpiel and threads; the same on every platform), fed small batches of tasks.
+  OpenSpiel and threads; the same on every platform), fed small batches of tasks. A worker that
+  dies (``kill -9``, out of memory) breaks the pool: a new pool then runs every batch that had
+  not finished (a batch's results are yielded together, so none runs twice).
 * ``ray`` connects to ``address`` (an existing cluster, e.g. ``auto`` or ``ray://host:10001``)
   or starts a local Ray instance with ``workers`` CPUs, and shuts that one down when done. Ray
   is optional: ``pip install 'zwick_ai[ray]'``.
@@ -22,9 +24,15 @@ import abc
 import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 BACKENDS = ("local", "ray")
+
+#: how often a local pool whose worker died is started again before the run gives up
+MAX_POOL_RESTARTS = 10
+#: how often Ray runs a task again whose worker process or node died
+RAY_TASK_RETRIES = 5
 
 RAY_INSTALL = "the ray backend needs Ray, which is not installed: pip install 'zwick_ai[ray]' (or pip install ray)"
 
@@ -86,10 +94,15 @@ class Backend(abc.ABC):
     def describe(self) -> str:
         return f"{self.name} ({self.workers} worker{'s' if self.workers != 1 else ''})"
 
+    def other_processes_here(self) -> bool:
+        """Whether tasks run in other processes of this machine (which share its compile cache)."""
+        return False
+
 
 class LocalBackend(Backend):
     """This process (``workers=1``) or a pool of ``workers`` processes started with ``spawn``
-    (``concurrent.futures``: a worker that dies raises ``BrokenProcessPool`` instead of hanging).
+    (``concurrent.futures``: a worker that dies breaks the pool instead of hanging it; the batches
+    it had not finished run again on a new pool).
     Scripts that use it need the usual ``if __name__ == "__main__":`` guard."""
 
     name = "local"
@@ -106,21 +119,39 @@ class LocalBackend(Backend):
             for task in tasks:
                 yield task, fn(task)
             return
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=self.initializer
-            )
-        futures = [self._pool.submit(_run_batch, fn, b) for b in batches(tasks, self.workers, chunksize)]
+        todo = batches(tasks, self.workers, chunksize)
+        restarts = 0
         finished = False
         try:
-            for future in as_completed(futures):
-                yield from future.result()
+            while todo:
+                if self._pool is None:
+                    self._pool = ProcessPoolExecutor(
+                        self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=self.initializer
+                    )
+                futures = {self._pool.submit(_run_batch, fn, b): b for b in todo}
+                lost: list[list[Any]] = []
+                for future in as_completed(futures):
+                    try:
+                        results = future.result()
+                    except BrokenProcessPool:  # a worker died (killed, out of memory): its pool is gone
+                        lost.append(futures[future])
+                        continue
+                    yield from results
+                if lost:
+                    restarts += 1
+                    if restarts > MAX_POOL_RESTARTS:
+                        raise RuntimeError(
+                            f"worker processes died {restarts} times; {sum(map(len, lost))} tasks were not run"
+                        )
+                    self.terminate()  # a new pool runs the batches that had not finished, once each
+                todo = lost
             finished = True
         finally:
             if not finished:  # abandoned or failed: drop the queued batches
-                for future in futures:
-                    future.cancel()
                 self.terminate()
+
+    def other_processes_here(self) -> bool:
+        return self.workers > 1
 
     def close(self) -> None:
         if self._pool is not None:
@@ -169,7 +200,8 @@ class RayBackend(Backend):
                     log_to_driver=False,
                 )
             self._started = True
-        self._remote = ray.remote(num_cpus=1)(_run_batch)
+        # a task whose worker or node dies is run again (its result is returned once either way)
+        self._remote = ray.remote(num_cpus=1, max_retries=RAY_TASK_RETRIES)(_run_batch)
 
     def map_unordered(
         self, fn: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 0
@@ -191,6 +223,9 @@ class RayBackend(Backend):
         if self._started:
             import_ray().shutdown()
             self._started = False
+
+    def other_processes_here(self) -> bool:
+        return not self.address
 
     def describe(self) -> str:
         where = self.address or f"local instance, {self.workers} CPU{'s' if self.workers != 1 else ''}"

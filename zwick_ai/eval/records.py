@@ -50,7 +50,7 @@ import pyspiel
 
 from zwick_ai.agents.base import apply_decision, decision_label
 from zwick_ai.eval.match import RECORD_VERSION, GameRecord, chance_action, deal
-from zwick_ai.zwicker.rules import Rules
+from zwick_ai.zwicker.rules import Rules, format_jokers
 
 __all__ = [
     "RECORD_VERSION",
@@ -210,7 +210,7 @@ def zwicker_game(rules: Rules) -> pyspiel.Game:
         if name == "forced_capture":
             value = "on" if value else "off"
         elif name == "jokers":
-            value = "_".join(map(str, value)) or "none"  # type: ignore[call-overload]
+            value = format_jokers(value)  # type: ignore[arg-type]
         elif name == "ranks" and str(value).isdigit():
             value = "_" + str(value)
         params[name] = value

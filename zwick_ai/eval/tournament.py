@@ -30,7 +30,9 @@ finished game, flushed at once), and when every game is done ``summary.json``, `
 (pairs), ``ratings.csv``, ``ratings.png``, ``pairs.png`` and ``report.md``. Running the same
 tournament again skips finished games; a damaged line is reported and its game replayed; a
 different tournament in the same folder is refused. Only the number of deals may change (deal ``i``
-is the same in every run), so a finished tournament can be extended.
+is the same in every run), so a finished tournament can be extended; a run with fewer deals
+summarises its deals and keeps the games of the others in ``games.jsonl``. Lines that are not
+finished games of the tournament are moved to ``games.rejected.jsonl``, never deleted.
 
 >>> seatings(2)
 [(0, 1), (1, 0)]
@@ -45,7 +47,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -56,12 +58,14 @@ import pyspiel
 
 import zwick_ai.agents  # noqa: F401  (registers the built-in agents)
 import zwick_ai.games  # noqa: F401  (registers the games)
+from zwick_ai import _jit_cache
 from zwick_ai.agents.base import GAMES, make_agent
 from zwick_ai.eval.backends import Backend, LocalBackend
 from zwick_ai.eval.match import play_game
 from zwick_ai.eval.ratings import SCALE, ratings_with_ci
 from zwick_ai.eval.records import record_from_dict
 from zwick_ai.eval.stats import mean_ci
+from zwick_ai.games.names import game_params
 
 #: bump when the meaning of games.jsonl lines or config.json changes
 FORMAT = 1
@@ -69,6 +73,8 @@ FORMAT = 1
 RATING_PRIOR = 1.0
 #: bootstrap resamples of the rating intervals
 RATING_RESAMPLES = 1000
+#: where lines of games.jsonl that are not finished games of the tournament go (never deleted)
+REJECTED = "games.rejected.jsonl"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -142,41 +148,6 @@ def load(game: str, params: dict[str, Any]) -> pyspiel.Game:
     if key not in _GAMES:
         _GAMES[key] = pyspiel.load_game(game, dict(params))
     return _GAMES[key]
-
-
-def game_params(game: str, given: dict[str, Any]) -> dict[str, Any]:
-    """Check parameter names of ``game`` and give each value the parameter's type (``"true"`` ->
-    ``True``, ``"3"`` -> ``3``), so a command line and a TOML file mean the same game.
-
-    >>> game_params("zwicker", {"variant": "classic", "players": "2", "magger": "false"})
-    {'magger': False, 'players': 2, 'variant': 'classic'}
-    """
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; valid: {', '.join(GAMES)}")
-    defaults = pyspiel.load_game(game).get_parameters()
-    out: dict[str, Any] = {}
-    for name, value in given.items():
-        if name not in defaults:
-            raise ValueError(f"{game} has no parameter {name!r}; valid: {', '.join(sorted(defaults))}")
-        kind = type(defaults[name])
-        text = str(value).strip()
-        if kind is bool:
-            if isinstance(value, bool):
-                out[name] = value
-            elif text.lower() in ("true", "false", "1", "0"):
-                out[name] = text.lower() in ("true", "1")
-            else:
-                raise ValueError(f"{game} parameter {name} is true or false, not {value!r}")
-        elif kind is int:
-            try:
-                out[name] = int(text)
-            except ValueError:
-                raise ValueError(f"{game} parameter {name} is a whole number, not {value!r}") from None
-        elif kind is float:
-            out[name] = float(text)
-        else:
-            out[name] = text
-    return dict(sorted(out.items()))
 
 
 def side_seats(game: pyspiel.Game) -> list[list[int]]:
@@ -342,16 +313,33 @@ def claim_folder(t: Tournament, out: Path) -> None:
         path.write_text(json.dumps({"identity": mine, "params": t.params, "command": t.command}, indent=2) + "\n")
 
 
+def stored_deals(path: Path) -> set[int]:
+    """The deal indices of the ``games.jsonl`` lines (lines that do not parse are left to
+    :func:`read_games`)."""
+    deals: set[int] = set()
+    if path.exists():
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                try:
+                    deal = json.loads(line).get("deal")
+                except (json.JSONDecodeError, AttributeError):
+                    continue
+                if isinstance(deal, int) and not isinstance(deal, bool) and deal >= 0:
+                    deals.add(deal)
+    return deals
+
+
 def read_games(
     path: Path, expected: dict[tuple, dict[str, Any]], game_string: str, warn: Callable[[str], None]
 ) -> dict[tuple, dict[str, Any]]:
     """The finished games in ``path``; damaged or foreign lines are reported with ``warn`` and
-    dropped (the file is rewritten without them, so their games are played again)."""
+    moved to ``games.rejected.jsonl`` next to it (so their games are played again and nothing
+    is deleted)."""
     done: dict[tuple, dict[str, Any]] = {}
     if not path.exists():
         return done
     keep: list[str] = []
-    bad = 0
+    rejected: list[str] = []
     with open(path, encoding="utf-8", errors="replace") as f:
         lines = f.read().split("\n")
     for number, line in enumerate(lines, 1):
@@ -365,12 +353,15 @@ def read_games(
         if why is None and task_key(record) in done:
             why = "a second copy of a finished game"
         if why is not None:
-            bad += 1
-            warn(f"{path}: line {number} dropped ({why}); its game will be played again")
+            rejected.append(line)
+            warn(f"{path}: line {number} moved to {REJECTED} ({why}); its game will be played again")
             continue
         done[task_key(record)] = compact(record)
         keep.append(line)
-    if bad or (lines and lines[-1] != ""):
+    if rejected:
+        with open(path.with_name(REJECTED), "a", encoding="utf-8") as f:
+            f.write("".join(x + "\n" for x in rejected))
+    if rejected or (lines and lines[-1] != ""):
         tmp = path.with_suffix(".jsonl.tmp")
         tmp.write_text("".join(x + "\n" for x in keep), encoding="utf-8")
         os.replace(tmp, path)
@@ -400,9 +391,13 @@ def run_tournament(
     warn = warn or (lambda text: print(f"warning: {text}", file=sys.stderr))
     claim_folder(t, out)
     todo_all = tasks(t)
-    expected = {task_key(x): x for x in todo_all}
     path = out / "games.jsonl"
+    # Games of deals beyond this run's (an earlier run with more --deals) stay in the file,
+    # checked like the others, and count again once --deals reaches them.
+    stored = tasks(t, sorted(d for d in stored_deals(path) if d >= t.deals))
+    expected = {task_key(x): x for x in todo_all + stored}
     done = read_games(path, expected, str(t.load()), warn)
+    done = {key: done[key] for key in (task_key(x) for x in todo_all) if key in done}
     todo = [x for x in todo_all if task_key(x) not in done]
     finished = len(todo_all) - len(todo)
     if stop_after is not None:
@@ -420,7 +415,7 @@ def run_tournament(
     try:
         if todo:
             with open(path, "a", encoding="utf-8") as f:
-                results = backend.map_unordered(play_task, todo)
+                results = _results(todo, backend)
                 try:
                     for task, record in results:
                         f.write(json.dumps(record, separators=(",", ":")) + "\n")
@@ -435,11 +430,33 @@ def run_tournament(
         bar.close()
         if own:
             backend.close()
-    if any(k not in done for k in expected):
+    if any(task_key(x) not in done for x in todo_all):
         return None
     summary = summarize(t, done)
     write_outputs(t, summary, out, plots=plots)
     return summary
+
+
+def _results(todo: list[dict[str, Any]], backend: Backend) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """``(task, record)`` of every task. When the backend's workers are other processes of this
+    machine, the first game of each agent is played here first as long as it compiles code: with
+    an empty cache the kernels then compile once, here, instead of in every worker at the same
+    time (each game's result is the same wherever it is played)."""
+    here: set[int] = set()
+    if backend.other_processes_here():
+        covered: set[str] = set()
+        for i, task in enumerate(todo):
+            if set(task["agents"]) <= covered:
+                continue
+            before = _jit_cache.compile_count()
+            yield task, play_task(task)
+            here.add(i)
+            covered |= set(task["agents"])
+            if _jit_cache.compile_count() == before:
+                break  # nothing compiled: the cache is warm, the workers can start
+    rest = [task for i, task in enumerate(todo) if i not in here]
+    if rest:
+        yield from backend.map_unordered(play_task, rest)
 
 
 # ------------------------------------------------------------------------------------------------

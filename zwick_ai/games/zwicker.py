@@ -11,7 +11,7 @@ One episode is one hand. Parameters (defaults in brackets): ``variant`` [dithmar
 ``joker_sum_capture``, ``magger``, ``team_size``, ``after_zwick``, ``dietze_loose_builds``,
 ``dietze_min_table``, ``first_dealer``, ``subtract``, ``capture_values``, ``wild_jokers`` [-1 =
 default], and for small research games ``jokers`` [default; ``none`` or values joined by ``_``,
-e.g. ``15_25``; one joker ``x15``], ``ranks`` (rank letters ``23456789TJQKA``; an underscore is ignored, so an
+e.g. ``15_25`` or ``15+25`` on a command line; one joker ``x15``], ``ranks`` (rank letters ``23456789TJQKA``; an underscore is ignored, so an
 all-digit set is written ``_2345``), ``suits``, ``hand_size`` [0 = plan], ``table_size`` [-1 =
 plan], ``stages`` [0 = all]. The meaning of every option: :mod:`zwick_ai.zwicker.rules`.
 
@@ -154,6 +154,7 @@ from zwick_ai.games.zwicker_steps import (
     turn_k,
     turn_start_k,
 )
+from zwick_ai.options import parse_bool, parse_int
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.codec import COL_NTOK, Codec
 from zwick_ai.zwicker.history import (
@@ -198,7 +199,7 @@ from zwick_ai.zwicker.layout import (
     S_TO_MOVE,
 )
 from zwick_ai.zwicker.resample import resample_k
-from zwick_ai.zwicker.rules import OPTIONS, Rules
+from zwick_ai.zwicker.rules import OPTIONS, Rules, format_jokers, parse_jokers
 
 UTILITIES = ("points", "win_loss")
 RESAMPLE_TRIES = 100000  # rejection attempts before the Markov-chain fallback
@@ -231,6 +232,32 @@ PARAMS: dict[str, object] = {
     "stages": 0,
 }
 
+#: what each parameter does, one line each (``zwick variants``; RULE_CHOICES.md has the detail)
+PARAM_HELP: dict[str, str] = {
+    "variant": "the rule set: " + ", ".join(zwicker.VARIANTS),
+    "players": "number of players (0: the variant's default)",
+    "utility": "returns: points (side points, zero-sum) or win_loss (+1 / -1 / 0)",
+    "forced_capture": "whoever can capture must (auto: on in classic and grupp, off elsewhere)",
+    "joker_capture": "grupp: when a table unit holding a wild joker may be taken",
+    "joker_sweep_is_zwick": "grupp: clearing the table with a wild joker counts as a Zwick",
+    "joker_sum_capture": "valued jokers loose on the table can be taken as part of a sum",
+    "magger": "grossenwiehe teams: a player may ask a partner about a build value before playing",
+    "team_size": "grossenwiehe with 6 players: 2 sides of 3 or 3 sides of 2",
+    "after_zwick": "who trails after a Zwick: the next player, the Zwicker again, or everyone once",
+    "dietze_loose_builds": "a build may also be taken card by card at the cards' own values",
+    "dietze_min_table": "4: a player trails until the table holds 4 units (0: off)",
+    "first_dealer": "the first dealer: a seeded draw, or the lowest / highest cut card",
+    "subtract": "builds by subtraction: old minus played only, or either way round",
+    "capture_values": "a dual card captures with one of its values, or with each value per group",
+    "wild_jokers": "grupp: number of wild jokers (-1: 6)",
+    "jokers": "valued jokers in the deck: default, none, or values joined by _ or + (15_25); one: x15",
+    "ranks": "ranks in the deck, for small research games (e.g. A2345)",
+    "suits": "suits in the deck, for small research games (e.g. CD)",
+    "hand_size": "custom deal: cards per player per stage (0: the variant's plan)",
+    "table_size": "custom deal: cards to the table at the start (-1: the variant's plan)",
+    "stages": "at most this many stages are dealt (0: all)",
+}
+
 GAME_TYPE = pyspiel.GameType(
     short_name="zwicker",
     long_name="Zwicker (North German fishing card game)",
@@ -256,20 +283,24 @@ def _ranks(text: str) -> str:
     return str(text).replace("_", "").upper()
 
 
-def _jokers(text: str) -> tuple[int, ...] | None:
-    t = str(text).strip().lower()
-    if t == "default":
+def _jokers(value: object) -> tuple[int, ...] | None:
+    """The ``jokers`` parameter: None for ``default``, else the joker values (``parse_jokers``)."""
+    if str(value).strip().lower() == "default":
         return None
-    if t in ("none", ""):
-        return ()
-    parts = t.replace("+", "_").replace("/", "_").replace("x", "_").split("_")
+    return parse_jokers(value)
+
+
+def _forced(value: object) -> bool | None:
+    """The ``forced_capture`` parameter: None for ``auto``; ``on``/``off`` or true/false."""
+    text = str(value).strip().lower()
+    if text == "auto":
+        return None
+    if text in ("on", "off"):
+        return text == "on"
     try:
-        return tuple(int(x) for x in parts if x)
+        return parse_bool("forced_capture", value)
     except ValueError:
-        raise ValueError(
-            f"invalid jokers={text!r}; write default, none, or joker values joined by _ (e.g. 15_25);"
-            f" valid values: {', '.join(map(str, C.JOKER_VALUES))}"
-        ) from None
+        raise ValueError(f"invalid forced_capture={value!r}; valid values: {', '.join(FORCED)}") from None
 
 
 def rules_from_params(params: dict[str, object] | None) -> tuple[Rules, dict[str, object]]:
@@ -282,13 +313,17 @@ def rules_from_params(params: dict[str, object] | None) -> tuple[Rules, dict[str
     if unknown:
         raise ValueError(f"unknown zwicker parameter(s) {sorted(unknown)}; valid: {', '.join(PARAMS)}")
     p = {**PARAMS, **given}
+    for name, default in PARAMS.items():  # text from a command line means what OpenSpiel's types mean
+        if isinstance(default, bool):
+            p[name] = parse_bool(name, p[name])
+        elif isinstance(default, int):
+            p[name] = parse_int(name, p[name])
     if p["utility"] not in UTILITIES:
         raise ValueError(f"invalid utility={p['utility']!r}; valid values: {', '.join(UTILITIES)}")
-    if p["forced_capture"] not in FORCED:
-        raise ValueError(f"invalid forced_capture={p['forced_capture']!r}; valid values: {', '.join(FORCED)}")
+    forced = _forced(p["forced_capture"])
     opts: dict[str, object] = {}
-    if p["forced_capture"] != "auto":
-        opts["forced_capture"] = p["forced_capture"] == "on"
+    if forced is not None:
+        opts["forced_capture"] = forced
     for name in (
         "joker_capture",
         "joker_sweep_is_zwick",
@@ -306,7 +341,7 @@ def rules_from_params(params: dict[str, object] | None) -> tuple[Rules, dict[str
             opts[name] = p[name]
     if int(p["wild_jokers"]) >= 0:  # type: ignore[call-overload]
         opts["wild_jokers"] = int(p["wild_jokers"])  # type: ignore[call-overload]
-    jokers = _jokers(str(p["jokers"]))
+    jokers = _jokers(p["jokers"])
     if jokers is not None:
         opts["jokers"] = jokers
     ranks, suits = _ranks(str(p["ranks"])), str(p["suits"]).upper()
@@ -327,8 +362,10 @@ def rules_from_params(params: dict[str, object] | None) -> tuple[Rules, dict[str
     norm = dict(p)
     norm["ranks"] = ranks if not ranks.isdigit() else "_" + ranks
     norm["suits"] = suits
+    if forced is not None:
+        norm["forced_capture"] = "on" if forced else "off"
     if jokers is not None:
-        norm["jokers"] = "_".join(map(str, jokers)) if jokers else "none"
+        norm["jokers"] = format_jokers(jokers)
     return r, norm
 
 

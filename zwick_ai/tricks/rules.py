@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from zwick_ai import cards as C
+from zwick_ai.options import format_value, parse_bool, parse_int
 from zwick_ai.tricks import layout as L
 
 GAMES = ("zwikken", "zwicken")
@@ -122,12 +123,8 @@ class TrickRules:
         return rules(self.game, **{**self.params(), **changes})
 
     def __str__(self) -> str:
-        body = ",".join(f"{k}={_fmt(v)}" for k, v in sorted(self.params().items()))
+        body = ",".join(f"{k}={format_value(v)}" for k, v in sorted(self.params().items()))
         return f"{self.game}({body})"
-
-
-def _fmt(v: object) -> str:
-    return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
 
 def _fail(message: str) -> None:
@@ -141,15 +138,9 @@ def _coerce(game: str, name: str, value: object) -> object:
             _fail(f"invalid {name}={value!r}; valid values: {', '.join(map(str, valid))}")
         return value
     if valid is bool:
-        if isinstance(value, str) and value.lower() in ("true", "false"):
-            return value.lower() == "true"
-        if not isinstance(value, bool | np.bool_):
-            _fail(f"invalid {name}={value!r}; valid values: true, false")
-        return bool(value)
+        return parse_bool(name, value)
     if valid is int:
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            _fail(f"invalid {name}={value!r}; expected a whole number")
-        return int(value)
+        return parse_int(name, value)
     if not isinstance(value, str):
         _fail(f"invalid {name}={value!r}; expected letters")
     return value
@@ -202,7 +193,7 @@ def rules(
         value = _coerce(game, name, options[name]) if name in options else default
         if applies is not None and key not in applies and value != default:
             where = ", ".join(v for _, v in applies)
-            _fail(f"option {name}={_fmt(value)} applies only to {game} variant {where}, not {variant}")
+            _fail(f"option {name}={format_value(value)} applies only to {game} variant {where}, not {variant}")
         opts[name] = value
     lo, hi, own_players = PLAYERS[key]
     n = opts.pop("players") or own_players

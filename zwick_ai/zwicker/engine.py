@@ -68,6 +68,10 @@ from zwick_ai.zwicker.rules import Rules
 from zwick_ai.zwicker.snapshot import KINDS, MoveKey, Snapshot, Unit
 
 MAX_SEED = 2**32 - 1
+#: the most table units (a loose card, a build, and with dietze_loose_builds each card of a build)
+#: whose exact capture sets the kernels enumerate: past 12 the search keeps three tables of 2^units
+#: entries (8 bytes each), 400 MB at 24 units. Dealt games stay far below it.
+MAX_EXACT_UNITS = 24
 
 
 def _workspace() -> np.ndarray:
@@ -467,6 +471,13 @@ def position(
         az_left=0,
         asked=(-1, -1, -1),
     )
+    atoms = len(units) + (sum(len(u.cards) for u in units if u.build) if r.dietze_loose_builds else 0)
+    if atoms > MAX_EXACT_UNITS:
+        raise ValueError(
+            f"this table has {atoms} units{' (cards of builds counted, dietze_loose_builds)' if r.dietze_loose_builds else ''}; "
+            f"exact move lists are built for at most {MAX_EXACT_UNITS} table units "
+            f"(the capture search keeps tables of 2^units entries)"
+        )
     state = from_snapshot(r, snap)
     K.begin_turn(r.array(), state.arr, to_move, _workspace())
     return state

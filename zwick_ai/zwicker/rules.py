@@ -24,6 +24,7 @@ from functools import cached_property
 import numpy as np
 
 from zwick_ai import cards as C
+from zwick_ai.options import parse_bool, parse_int
 from zwick_ai.zwicker.layout import (
     NC,
     R_AFTER_ZWICK,
@@ -250,32 +251,68 @@ def _fail(message: str) -> None:
     raise ValueError(message)
 
 
+def parse_jokers(value: object) -> tuple[int, ...]:
+    """The valued jokers of a ``jokers`` option, sorted: joker values as a sequence, one value, or
+    text (``15_25``, ``15+25``, ``x15``, ``X15 X25``, ``none``). Raises ``ValueError`` naming the
+    valid values.
+
+    >>> parse_jokers("15+25"), parse_jokers("x15"), parse_jokers(20), parse_jokers("none")
+    ((15, 25), (15,), (20,), ())
+    """
+    valid = ", ".join(map(str, C.JOKER_VALUES))
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in ("", "none"):
+            return ()
+        words = text.replace("+", " ").replace("/", " ").replace("_", " ").replace("x", " ").split()
+        if not all(w.isdigit() for w in words):
+            raise ValueError(
+                f"invalid jokers={value!r}; write joker values joined by _ or +, e.g. 15_25, or none; valid values: {valid}"
+            )
+        values: tuple[int, ...] = tuple(int(w) for w in words)
+    elif isinstance(value, int | np.integer) and not isinstance(value, bool):
+        values = (int(value),)
+    else:
+        try:
+            values = tuple(int(v) for v in value)  # type: ignore[attr-defined]
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"invalid jokers={value!r}; give joker values, e.g. (15, 25); valid values: {valid}"
+            ) from None
+    for v in values:
+        if v not in C.JOKER_VALUES:
+            raise ValueError(f"invalid joker value {v!r}; valid: {valid}")
+    if len(set(values)) != len(values):
+        raise ValueError(f"jokers={value!r} repeats a joker")
+    return tuple(sorted(values))
+
+
+def format_jokers(values: tuple[int, ...]) -> str:
+    """The ``jokers`` text of a game string: ``15_25``, ``x15`` for one joker (a bare number would
+    be read back as a number), ``none``. :func:`parse_jokers` reads it back.
+
+    >>> format_jokers((15, 25)), format_jokers((15,)), format_jokers(())
+    ('15_25', 'x15', 'none')
+    """
+    if not values:
+        return "none"
+    return f"x{values[0]}" if len(values) == 1 else "_".join(map(str, values))
+
+
 def _check_option(name: str, value: object) -> object:
     default, valid = OPTIONS[name]
     if isinstance(valid, tuple):
+        if isinstance(value, str) and all(isinstance(v, int) for v in valid) and value.strip().isdigit():
+            value = int(value)
         if value not in valid:
             _fail(f"invalid {name}={value!r}; valid values: {', '.join(map(str, valid))}")
         return value
     if valid is bool:
-        if isinstance(value, str) and value.lower() in ("true", "false"):
-            return value.lower() == "true"
-        if not isinstance(value, bool):
-            _fail(f"invalid {name}={value!r}; valid values: true, false")
-        return value
+        return parse_bool(name, value)
     if valid is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            _fail(f"invalid {name}={value!r}; expected a whole number")
-        return value
+        return parse_int(name, value)
     if valid is tuple:
-        if isinstance(value, str):
-            value = tuple(int(v) for v in value.replace("+", " ").replace("/", " ").split())
-        value = tuple(value)  # type: ignore[arg-type]
-        for v in value:
-            if v not in C.JOKER_VALUES:
-                _fail(f"invalid joker value {v!r}; valid: {', '.join(map(str, C.JOKER_VALUES))}")
-        if len(set(value)) != len(value):
-            _fail(f"jokers={value!r} repeats a joker")
-        return tuple(sorted(value))
+        return parse_jokers(value)
     if valid is str:
         if not isinstance(value, str):
             _fail(f"invalid {name}={value!r}; expected letters")

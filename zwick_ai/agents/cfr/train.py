@@ -106,7 +106,9 @@ def train(
         elapsed = curve[-1][1] if curve else 0.0
     else:
         if (out / "checkpoint.json").exists():
-            raise ValueError(f"{out} already holds a training run: pass resume or choose another output directory")
+            raise ValueError(
+                f"{out} already holds a training run: continue it with --resume (resume=True) or choose another output directory"
+            )
         if method == "cfr":
             solver = ExactSolver(extract(g, abstraction), variant)
         else:
