@@ -3,7 +3,7 @@
 Every function works on the flat int32 arrays of :mod:`zwick_ai.zwicker.layout`: ``R`` (rules)
 and ``S`` (state). Moves are int64 rows (``M_*`` columns). Nothing here touches Python objects,
 so playouts and searches stay inside compiled code. The rules these kernels implement are
-RULES.md Part A as read by ``RULE_CHOICES.md``; ``reference.py`` is the slow oracle they are
+docs/rules.md Part A as read by ``RULE_CHOICES.md``; ``reference.py`` is the slow oracle they are
 tested against.
 
 Capture enumeration: for a played card and each of its values, first every *group* (a set of
@@ -320,7 +320,7 @@ def duty_holds(R, S, p, values, removed_card):
 def duty_ok(R, S, p, excl_mask, add_value, removed_card, W):
     """True when seat ``p``'s builds (those at table indices not in ``excl_mask``, plus a new one of
     value ``add_value`` if > 0) can be matched to distinct cards of his hand without
-    ``removed_card`` (the owner's duty, RULES.md A.6). ``W`` is not used."""
+    ``removed_card`` (the owner's duty, docs/rules.md A.6). ``W`` is not used."""
     values = (ONE << add_value) if add_value > 0 else np.int64(0)
     for i in range(S[S_NUNITS]):
         if (excl_mask >> i) & ONE:

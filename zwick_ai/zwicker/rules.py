@@ -1,4 +1,4 @@
-"""Zwicker rule sets: the variants of RULES.md Part A as data, their options, and validation.
+"""Zwicker rule sets: the variants of docs/rules.md Part A as data, their options, and validation.
 
 :func:`rules` is the one way to make a :class:`Rules`; it checks every name and value and raises
 ``ValueError`` saying what is valid. A :class:`Rules` is immutable and hashable; the numba kernels
@@ -273,7 +273,7 @@ def _plan(variant: str, players: int, deck_size: int) -> DealPlan:
 def rules(variant: str = "dithmarschen", players: int | None = None, **options: object) -> Rules:
     """Build and validate a rule set.
 
-    ``variant`` is one of :data:`VARIANTS`; ``players`` defaults per variant (RULES.md A.2).
+    ``variant`` is one of :data:`VARIANTS`; ``players`` defaults per variant (docs/rules.md A.2).
     Options (see ``OPTIONS`` and ``zwick variants``): ``forced_capture``, ``joker_capture``,
     ``joker_sweep_is_zwick``, ``joker_sum_capture``, ``magger``, ``team_size``, ``after_zwick``,
     ``dietze_loose_builds``, ``dietze_min_table``, ``first_dealer``, ``subtract``,
