@@ -18,9 +18,11 @@ from zwick_ai.eval.match import deal, play_game  # noqa: E402
 
 GAMES = [
     "zwicker(variant=classic,players=2)",
+    "zwicker(variant=classic)",
     "zwicker(variant=grupp)",
     "zwicker(variant=dithmarschen)",
     "zwicker(variant=grossenwiehe)",
+    "zwicker(variant=grossenwiehe,players=6)",
     "zwicker(variant=christiansen)",
     "zwikken(variant=historic)",
     "zwikken(variant=parlett)",
