@@ -1,4 +1,4 @@
-"""Scripted deals for every rule of RULES.md Part C (Zwicken). Dealer = last seat, seat 0 forehand."""
+"""Scripted deals for every rule of docs/rules.md Part C (Zwicken). Dealer = last seat, seat 0 forehand."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Scripted deals for every rule of RULES.md Part B (Zwikken). Seat 0 is forehand (dealer = last
+"""Scripted deals for every rule of docs/rules.md Part B (Zwikken). Seat 0 is forehand (dealer = last
 seat) unless a test says otherwise."""
 
 import pytest

@@ -1,6 +1,6 @@
-"""Every rule and worked example of RULES.md Part A (Zwicker), as tests.
+"""Every rule and worked example of docs/rules.md Part A (Zwicker), as tests.
 
-The expectations are worked out by hand from RULES.md Part A and zwicker/RULE_CHOICES.md (the
+The expectations are worked out by hand from docs/rules.md Part A and zwicker/RULE_CHOICES.md (the
 comments show the arithmetic); they are never copied from a run. Every test takes the ``impl``
 fixture (conftest.py) and uses only its functions ``deal``, ``from_snapshot``, ``snapshot``,
 ``legal_moves``, ``apply``, ``score``, ``is_zwick``, so that every implementation (the reference

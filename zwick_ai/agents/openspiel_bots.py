@@ -14,7 +14,7 @@
   then to the lower action id.
 
 Both are Python and slow (every node is a Python clone); the C++ ``pyspiel.MCTSBot`` and
-``pyspiel.ISMCTSBot`` crash on Python games (OPENSPIEL_NOTES.md) and are not used. In Zwicker
+``pyspiel.ISMCTSBot`` crash on Python games (docs/openspiel.md) and are not used. In Zwicker
 they choose the sub-actions of a move one at a time (:func:`~zwick_ai.agents.base.bot_decision`).
 ``c`` is UCT's exploration constant on the game's raw returns (chips in the trick games). Every
 random choice comes from the agent's seed, so games are reproducible.

@@ -4,7 +4,7 @@
 own hand, the upcards, the cut card shown at the bottom, the cards played face up, and the calls.
 It never reads another seat's cards. It is deterministic (ties go to the lowest action id).
 
-The heuristic (RULES.md Parts B and C):
+The heuristic (docs/rules.md Parts B and C):
 
 * **Card value.** A card's chance to take a trick is read from how many unseen cards of its
   (effective) suit beat it. A trump with no unseen higher trump is worth 1 trick, with one 0.7,

@@ -48,7 +48,7 @@ def split_agents(text: str) -> list[str]:
     return specs
 
 
-#: what the bidding calls mean, shown once at the start of a trick game (RULES.md B and C)
+#: what the bidding calls mean, shown once at the start of a trick game (docs/rules.md B and C)
 BID_GUIDE = {
     "zwikken": (
         "bidding: pass, or bid to play for the pot; a later bid must be higher (parlett: bid 1 to bid 4;\n"

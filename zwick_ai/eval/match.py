@@ -61,6 +61,11 @@ def chance_action(state: pyspiel.State, deal_seed: int) -> int:
     return int(rng.choice(ids, p=probs / probs.sum()))
 
 
+def default_agent_seeds(deal_seed: int, players: int) -> list[int]:
+    """The seed each seat's agent is reset with for deal ``deal_seed`` when none are given."""
+    return [int(x) for x in np.random.default_rng([deal_seed, 7919]).integers(0, 2**31, size=players)]
+
+
 def deal(game: pyspiel.Game, deal_seed: int) -> pyspiel.State:
     """The state after the opening chance events of deal ``deal_seed``."""
     if game_name(game) == "zwicker":
@@ -89,7 +94,7 @@ def play_game(
     if len(agents) != n:
         raise ValueError(f"{game} needs {n} agents, got {len(agents)}")
     if agent_seeds is None:
-        agent_seeds = [int(x) for x in np.random.default_rng([deal_seed, 7919]).integers(0, 2**31, size=n)]
+        agent_seeds = default_agent_seeds(deal_seed, n)
     for agent, s in zip(agents, agent_seeds, strict=True):
         agent.reset(int(s))
     rec = GameRecord(int(deal_seed), [a.spec for a in agents], seconds=[0.0] * n, game=str(game))

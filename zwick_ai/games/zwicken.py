@@ -1,4 +1,4 @@
-"""OpenSpiel game ``zwicken``: the Austrian/Bavarian three-card trick-and-pot game, RULES.md Part C.
+"""OpenSpiel game ``zwicken``: the Austrian/Bavarian three-card trick-and-pot game, docs/rules.md Part C.
 
 Registered by ``import zwick_ai.games``. Parameters: ``players`` (0 = 4), ``pot`` (0 = 3 chips),
 ``hupf`` (Hupf und Sprung, default true), ``seven_jump`` (rearhand, next_but_one), ``anbieten``,

@@ -1,4 +1,4 @@
-"""OpenSpiel game ``zwicker``: the North German fishing game (RULES.md Part A) on the numba engine.
+"""OpenSpiel game ``zwicker``: the North German fishing game (docs/rules.md Part A) on the numba engine.
 
 ``import zwick_ai.games`` registers it. Every variant, player count and engine option is a game
 parameter; an invalid combination raises ``ValueError`` naming what is valid::
@@ -206,7 +206,7 @@ RESAMPLE_TRIES = 100000  # rejection attempts before the Markov-chain fallback
 FORCED = ("auto", "on", "off")
 
 # OpenSpiel parameters: defaults fix the types. Sentinels (0, -1, "auto", "default") mean "the
-# variant's default"; string values never look numeric (see OPENSPIEL_NOTES.md).
+# variant's default"; string values never look numeric (see docs/openspiel.md).
 PARAMS: dict[str, object] = {
     "variant": "dithmarschen",
     "players": 0,

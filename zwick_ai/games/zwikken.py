@@ -1,4 +1,4 @@
-"""OpenSpiel game ``zwikken``: the Dutch three-card trick-and-pot game, RULES.md Part B.
+"""OpenSpiel game ``zwikken``: the Dutch three-card trick-and-pot game, docs/rules.md Part B.
 
 Registered by ``import zwick_ai.games``. Parameters: ``variant`` (historic, parlett [default],
 modern), ``players`` (0 = the variant's default), ``pot`` (0 = one ante round), ``pack``,

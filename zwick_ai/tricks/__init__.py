@@ -1,4 +1,4 @@
-"""Zwikken and Zwicken (RULES.md Parts B and C): one trick-and-pot engine, the rule sets as data.
+"""Zwikken and Zwicken (docs/rules.md Parts B and C): one trick-and-pot engine, the rule sets as data.
 
 >>> from zwick_ai import tricks
 >>> r = tricks.rules("zwikken", variant="modern", players=3)
@@ -21,7 +21,7 @@
 >>> tricks.is_over(s), tricks.card_points(s), tricks.returns(s), tricks.pot(s)
 (True, (9, 14, 0), (-3, 0, 0), 6)
 
-Rule choices where RULES.md is silent (each documented where it is implemented):
+Rule choices where docs/rules.md is silent (each documented where it is implemented):
 
 - One episode is one deal. ``pot`` is the pot when the deal starts, this deal's opening ante
   already in it (default: one ante round, 3 chips or one per player); antes paid *inside* the

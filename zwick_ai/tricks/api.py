@@ -554,7 +554,7 @@ def random_policy(seed: int = 0) -> Policy:
 
 
 def ante(rules: TrickRules, carried: int, dealer_seat: int) -> list[int]:
-    """Chips each seat puts in before a deal of a session (RULES.md B, C).
+    """Chips each seat puts in before a deal of a session (docs/rules.md B, C).
 
     1853 and Zwicken: the dealer antes 3; parlett: everyone antes 1 every deal; modern: everyone
     antes 1 when the pot is empty.

@@ -358,7 +358,7 @@ def _start_deal(s):
 
 @njit(cache=True)
 def _cut(s, cfg, c):
-    """Hupf und Sprung: an Ace or a Seven passes the deal; 7D jumps it (RULES.md C)."""
+    """Hupf und Sprung: an Ace or a Seven passes the deal; 7D jumps it (docs/rules.md C)."""
     push_hist(s, H_CUT, -1, c)
     s[S_CUTS] += 1
     s[S_CUTCARD] = c
@@ -725,7 +725,7 @@ def _advance_swap(s, cfg):
 
 @njit(cache=True)
 def combo_value(s, cfg, p):
-    """Value of seat ``p``'s winning combination (0: none); higher wins (RULES.md B)."""
+    """Value of seat ``p``'s winning combination (0: none); higher wins (docs/rules.md B)."""
     h = cfg[C_H]
     if h != 3:
         return 0

@@ -1,7 +1,7 @@
 """A slow, readable plain-Python statement of the Zwikken/Zwicken rules: the test oracle of the kernels.
 
 It decodes a kernel position into a :class:`Pos` of Python lists and dicts, lists the legal
-actions and applies one action by the rules of RULES.md (written again from the text, sharing no
+actions and applies one action by the rules of docs/rules.md (written again from the text, sharing no
 code with :mod:`~zwick_ai.tricks.kernels`), and compares through :func:`project`. It reads the rule
 set from the rules' variant and options, not from the kernels' ``cfg`` array.
 

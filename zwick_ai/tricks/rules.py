@@ -1,4 +1,4 @@
-"""Rule sets of the trick-and-pot games (RULES.md Parts B and C) as data.
+"""Rule sets of the trick-and-pot games (docs/rules.md Parts B and C) as data.
 
 One engine plays every rule set; a rule set is a row of integers (the ``cfg`` array the kernels
 read, layout in :mod:`zwick_ai.tricks.layout`). :func:`rules` validates a game, variant and options
@@ -28,7 +28,7 @@ from zwick_ai.tricks import layout as L
 GAMES = ("zwikken", "zwicken")
 VARIANTS = {"zwikken": ("historic", "parlett", "modern"), "zwicken": ("standard",)}
 
-# Players allowed and default per rule set (RULES.md B.1, B.2, C).
+# Players allowed and default per rule set (docs/rules.md B.1, B.2, C).
 PLAYERS = {
     ("zwikken", "historic"): (3, 6, 4),
     ("zwikken", "parlett"): (3, 5, 3),
@@ -154,7 +154,7 @@ def _letters(name: str, text: str, alphabet: str, own: str) -> str:
     if not up or any(ch not in alphabet for ch in up) or len(set(up)) != len(up):
         _fail(f"invalid {name}={text!r}: use distinct letters from {alphabet} (or 'default')")
     if up.isdigit():
-        # OpenSpiel would read an all-digit parameter as a number (see OPENSPIEL_NOTES.md).
+        # OpenSpiel would read an all-digit parameter as a number (see docs/openspiel.md).
         _fail(f"invalid {name}={text!r}: a {name} string must contain a letter (e.g. 'A987')")
     return "".join(ch for ch in alphabet if ch in up)
 

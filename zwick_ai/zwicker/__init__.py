@@ -1,4 +1,4 @@
-"""Zwicker, the North German fishing game (RULES.md Part A): rules, engine, position API.
+"""Zwicker, the North German fishing game (docs/rules.md Part A): rules, engine, position API.
 
 >>> from zwick_ai import zwicker
 >>> r = zwicker.rules("dithmarschen", players=4)

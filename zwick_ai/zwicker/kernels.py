@@ -3,7 +3,7 @@
 Every function works on the flat int32 arrays of :mod:`zwick_ai.zwicker.layout`: ``R`` (rules)
 and ``S`` (state). Moves are int64 rows (``M_*`` columns). Nothing here touches Python objects,
 so playouts and searches stay inside compiled code. The rules these kernels implement are
-RULES.md Part A as read by ``RULE_CHOICES.md``; ``reference.py`` is the slow oracle they are
+docs/rules.md Part A as read by ``RULE_CHOICES.md``; ``reference.py`` is the slow oracle they are
 tested against.
 
 Capture enumeration: for a played card and each of its values, first every *group* (a set of
@@ -339,7 +339,7 @@ def owned_build_values(S, p, excl_mask):
 def duty_ok(R, S, p, excl_mask, add_value, removed_card, W):
     """True when seat ``p``'s builds (those at table indices not in ``excl_mask``, plus a new one of
     value ``add_value`` if > 0) can be matched to distinct cards of his hand without
-    ``removed_card`` (the owner's duty, RULES.md A.6). ``W`` is not used."""
+    ``removed_card`` (the owner's duty, docs/rules.md A.6). ``W`` is not used."""
     values = (ONE << add_value) if add_value > 0 else np.int64(0)
     values |= owned_build_values(S, p, excl_mask)
     return duty_holds(R, S, p, values, removed_card)
@@ -1039,7 +1039,7 @@ def gen_builds(R, S, p, buf, nm, W):
     - classic and grupp (no owners): the played card onto one table unit, every sum of a card
       value and a unit value up to 14, each (card, unit, value) once (a restricted
       ``joker_capture`` keeps wild units out);
-    - the valued-joker variants (owner builds, RULES.md A.6): per playable card and target (a new
+    - the valued-joker variants (owner builds, docs/rules.md A.6): per playable card and target (a new
       single-card build, or a unit) the candidate values as one bitmask (old + played,
       old - played, the same value, played - old with ``subtract=either``), then the owner's
       duty: the mover keeps a card of the value, his remaining builds stay covered

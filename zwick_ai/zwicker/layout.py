@@ -1,7 +1,7 @@
 """Flat array layouts shared by the Zwicker kernels and their Python wrapper.
 
 A position is one int32 array (``STATE_SIZE`` long) so that copying a state is one ``memcpy``
-(OpenSpiel clones by deep-copying attributes; see OPENSPIEL_NOTES.md). A rule set is another int32
+(OpenSpiel clones by deep-copying attributes; see docs/openspiel.md). A rule set is another int32
 array (``RULES_SIZE`` long) built once per :class:`~zwick_ai.zwicker.rules.Rules` (by
 :func:`~zwick_ai.zwicker.rules.rules_array`).
 Per-card tables are indexed by the global card id (:mod:`zwick_ai.cards`).

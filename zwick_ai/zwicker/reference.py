@@ -1,6 +1,6 @@
 """Slow, obviously correct reference implementation of Zwicker (the test oracle).
 
-Written directly from ``shared/RULES.md`` Part A and ``zwicker/RULE_CHOICES.md``, independently of
+Written directly from ``docs/rules.md`` Part A and ``zwicker/RULE_CHOICES.md``, independently of
 the numba engine. Everything is brute force on plain Python lists: captures enumerate every group
 of table cards adding up to a value and every union of disjoint groups; builds enumerate every
 (card, target, value choice); the owner's duty is a brute-force bipartite matching.
@@ -8,7 +8,7 @@ of table cards adding up to a value and every union of disjoint groups; builds e
 Only :mod:`zwick_ai.zwicker.rules` (for :class:`Rules`) and :mod:`zwick_ai.zwicker.snapshot` are
 imported from the engine package; card values are computed here from ``cards.py`` notation.
 
-Readings where RULES.md and RULE_CHOICES.md leave a detail open (the most literal one each time):
+Readings where docs/rules.md and RULE_CHOICES.md leave a detail open (the most literal one each time):
 
 - Once the hand is over, ``to_move`` is -1, ``az_left`` 0 and ``asked`` (-1, -1, -1).
 - Leftover table units with no last capturer ("to nobody") stay on the table, so that every card

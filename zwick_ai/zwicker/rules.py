@@ -1,4 +1,4 @@
-"""Zwicker rule sets: the variants of RULES.md Part A as data, their options, and validation.
+"""Zwicker rule sets: the variants of docs/rules.md Part A as data, their options, and validation.
 
 :func:`rules` is the one way to make a :class:`Rules`; it checks every name and value and raises
 ``ValueError`` saying what is valid. A :class:`Rules` is immutable and hashable; the numba kernels
@@ -104,7 +104,7 @@ _DEFAULT_JOKERS = {
     "grossenwiehe": (15, 17, 20, 22, 25, 30),
     "christiansen": (15, 20, 25, 30),
 }
-# Variant -> (the valid numbers of players, the default) (RULES.md A.2).
+# Variant -> (the valid numbers of players, the default) (docs/rules.md A.2).
 PLAYER_COUNTS: dict[str, tuple[tuple[int, ...], int]] = {
     "classic": (tuple(range(2, 13)), 4),
     "grupp": (tuple(range(2, 9)), 4),
@@ -479,7 +479,7 @@ def _card_points(variant: str, deck: tuple[int, ...]) -> tuple[tuple[int, int], 
 def rules(variant: str = "dithmarschen", players: int | None = None, **options: object) -> Rules:
     """Build and validate a rule set.
 
-    ``variant`` is one of :data:`VARIANTS`; ``players`` defaults per variant (RULES.md A.2).
+    ``variant`` is one of :data:`VARIANTS`; ``players`` defaults per variant (docs/rules.md A.2).
     Options (see ``OPTIONS`` and ``zwick variants``): ``forced_capture``, ``joker_capture``,
     ``joker_sweep_is_zwick``, ``joker_sum_capture``, ``magger``, ``team_size``, ``after_zwick``,
     ``dietze_loose_builds``, ``dietze_min_table``, ``first_dealer``, ``subtract``,
