@@ -24,7 +24,7 @@ import pyspiel
 
 from zwick_ai import tricks as T
 from zwick_ai import zwicker
-from zwick_ai.games.zwicker import PHASE_NAMES
+from zwick_ai.games.zwicker_observer import PHASE_NAMES
 from zwick_ai.zwicker.layout import S_ASK_ANS, S_ASK_N, S_ASK_Q, S_DEALER, S_LAST_CAPT, S_PHASE, S_STAGE
 
 
