@@ -17,7 +17,7 @@ import zwick_ai.games  # noqa: F401  (registers the games)
 from tests.random_play import at_turn_start, random_states
 from zwick_ai import zwicker
 from zwick_ai.games import convert
-from zwick_ai.games import zwicker as ZG
+from zwick_ai.games import zwicker_observer as ZO
 from zwick_ai.games import zwicker_steps as ZS
 from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker.history import SS
@@ -540,7 +540,7 @@ def test_information_state_distinguishes_histories():
         p = s.current_player()
         key = s.information_state_string(p)
         tensor = tuple(s.information_state_tensor(p))
-        hist = (p, tuple(ZG._history_lines(s, p)), tuple(s.move_prefix()))
+        hist = (p, tuple(ZO.history_lines(s, p)), tuple(s.move_prefix()))
         assert seen.setdefault(tensor, hist) == hist
         del key
 
