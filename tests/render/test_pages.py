@@ -152,3 +152,37 @@ def test_play_html_follows_the_game(driver, tmp_path: Path) -> None:
     assert step == str(len(rec.moves))  # opens at the newest position
     assert driver.execute_script("return document.getElementById('view').value") == "0"
     assert _not_blank(driver.get_screenshot_as_png())
+
+
+MICRO = "-o ranks=A2345 -o suits=CD -o jokers=15+25 -o hand_size=2 -o table_size=2 -o stages=1"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        "--variant grupp --players 3 -o joker_capture=joker_only --policies greedy,random,random".split(),
+        f"--variant dithmarschen --players 2 {MICRO} --policies greedy,random".split(),
+    ],
+)
+def test_selfplay_records_make_pages(tmp_path: Path, argv: list[str]) -> None:
+    """Records of compiled self-play (other variants and rule options) become pages too."""
+    records = tmp_path / "sp.jsonl"
+    cmd = [
+        "selfplay",
+        *argv,
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--quiet",
+        "--records",
+        str(records),
+        "--record-hands",
+        "2",
+    ]
+    assert main(cmd) == 0
+    for index, rec in enumerate(read_records(records)[0]):
+        html = _page(records, index, tmp_path / f"sp{index}.html")
+        assert html.count("data-move-index=") == len(rec.moves) > 0
+        frames = re.findall(r'<svg xmlns="http://www.w3.org/2000/svg"', html.replace("\\", ""))
+        assert len(frames) == (len(rec.moves) + 1) * (len(rec.seats) + 1)  # every position, every view

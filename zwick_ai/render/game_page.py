@@ -12,6 +12,7 @@ from typing import Any
 
 import pyspiel
 
+from zwick_ai import cards as C
 from zwick_ai.games import convert
 from zwick_ai.render.html import MoveValue, Page, PageMove
 from zwick_ai.render.svg import state_svg
@@ -32,7 +33,7 @@ def capture_cards(before: pyspiel.State, actions: Sequence[int], after: pyspiel.
         move = convert.actions_move(before, list(actions))
         if move.kind != "capture" or move.card is None:
             return None
-        return [move.card, *move.taken]
+        return [C.format_card(c) for c in (move.key.card, *move.key.taken)]  # builds taken: their cards
     a, b = before.trick_state().arr, after.trick_state().arr
     k = int(a[TL.S_TRICK])
     if int(b[TL.S_TRICK]) <= k:

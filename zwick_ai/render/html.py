@@ -69,20 +69,21 @@ class Page:
 STYLE = """
 body { font-family: DejaVu Sans, Arial, sans-serif; margin: 12px; background: #fafafa; color: #222; }
 h1 { font-size: 20px; margin: 0 0 4px 0; }
-.sub { color: #555; margin-bottom: 8px; font-size: 13px; }
+.sub { color: #555; margin-bottom: 8px; font-size: 13px; overflow-wrap: anywhere; }
 .bar { display: flex; gap: 6px; align-items: center; margin: 8px 0; flex-wrap: wrap; }
 .bar button { font-size: 15px; padding: 3px 10px; }
 #where { font-weight: bold; min-width: 260px; }
 .main { display: flex; gap: 14px; align-items: flex-start; }
 #board svg { display: block; border: 1px solid #bbb; border-radius: 6px; }
 .side { min-width: 300px; max-width: 430px; }
-#moves { max-height: 560px; overflow-y: auto; margin: 0; padding-left: 34px; font-size: 13px; border: 1px solid #ccc;
+#moves { max-height: 420px; overflow-y: auto; margin: 0; padding-left: 34px; font-size: 13px; border: 1px solid #ccc;
          background: white; }
 #moves li { padding: 2px 4px; cursor: pointer; }
 #moves li.current { background: #ffe08a; font-weight: bold; }
 #moves li.last-capture { outline: 2px solid #ff9800; }
 #moves li .loss { color: #b00020; font-size: 11px; margin-left: 6px; }
-#values table { border-collapse: collapse; font-size: 12px; background: white; margin-top: 6px; }
+#values { margin-bottom: 8px; font-size: 13px; }
+#values table { border-collapse: collapse; font-size: 12px; background: white; margin-top: 4px; }
 #values td, #values th { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
 #values td.m { text-align: left; }
 #values tr.played { background: #ffe08a; }
@@ -204,14 +205,14 @@ def page_html(page: Page) -> str:
 <h1>{escape(page.title)}</h1>
 <div class="sub">{escape(page.subtitle)}</div>
 <div class="bar">
-<button id="first" title="Home">⏮</button><button id="prev" title="left arrow">◀</button>
-<button id="next" title="right arrow">▶</button><button id="end" title="End">⏭</button>
+<button id="first" title="first (Home)">|◀</button><button id="prev" title="left arrow">◀</button>
+<button id="next" title="right arrow">▶</button><button id="end" title="last (End)">▶|</button>
 <label>view <select id="view">{"".join(options)}</select></label>
 <span id="where"></span>
 </div>
 <div class="main">
 <div id="board"></div>
-<div class="side"><ol id="moves" start="1">{"".join(lis)}</ol><div id="values"></div></div>
+<div class="side"><div id="values"></div><ol id="moves" start="1">{"".join(lis)}</ol></div>
 </div>
 <div id="final"><b>final result</b>{result}</div>
 {note}
