@@ -17,7 +17,7 @@ from zwick_ai import tricks as T
 from zwick_ai import zwicker
 from zwick_ai.agents import make_agent
 from zwick_ai.agents.base import apply_decision, decision_label, legal_decisions
-from zwick_ai.analysis.move_values import decision_values, draw_worlds, move_values
+from zwick_ai.analysis.move_values import agent_move_values, decision_values, draw_worlds, move_values
 from zwick_ai.cli import main
 from zwick_ai.eval.match import GameRecord, chance_action, deal, play_game
 from zwick_ai.eval.records import write_records
@@ -197,3 +197,31 @@ def test_analyze_trick_game_and_bad_input(tmp_path: Path, capsys: pytest.Capture
     ]:
         assert main(["analyze", str(records), *bad, "--out", str(tmp_path / "b")]) == 2
         assert message in capsys.readouterr().err
+
+
+def test_an_agent_playing_on_values_moves_on_common_worlds() -> None:
+    """``agent=SPEC``: the deal is played on by that agent at every seat, in the same worlds."""
+    state = joker_zwick_state()
+    dv = decision_values(state, worlds=40, seed=2, agent="greedy")
+    best = dv.best()
+    assert dv.labels[best] == ZWICK
+    assert dv.mean_ci(best)[1] > max(dv.mean_ci(i)[2] for i in range(len(dv.labels)) if i != best)
+    for world in dv.worlds:  # OpenSpiel states with the mover's information
+        assert world.information_state_string(1) == state.information_state_string(1)
+    small = decision_values(state, worlds=3, seed=4, agent="ismcts:iters=20")
+    for i, acts in enumerate(small.actions):
+        alone = agent_move_values(state, small.worlds, [acts], "ismcts:iters=20", seed=4)
+        assert np.array_equal(alone[:, 0], small.values[:, i])
+
+
+def test_analyze_with_an_agent_spec(tmp_path: Path) -> None:
+    game = pyspiel.load_game("zwikken(variant=parlett,players=3)")
+    rec = play_game(game, [make_agent("greedy", game, seed=p) for p in range(3)], deal_seed=5)
+    records = tmp_path / "g.jsonl"
+    write_records(records, [rec])
+    out = tmp_path / "a"
+    assert main(["analyze", str(records), "--agent", "ismcts:iters=30;worlds=4", "--out", str(out)]) == 0
+    data = json.loads((out / "analysis.json").read_text())
+    assert data["agent"] == "ismcts:iters=30;worlds=4,seed=0"
+    assert "playing on" in (out / "analysis.md").read_text()
+    assert main(["analyze", str(records), "--agent", "ismcts:depth=3", "--out", str(tmp_path / "b")]) == 2

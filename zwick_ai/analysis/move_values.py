@@ -18,6 +18,12 @@ does not exist yet):
    the playouts of a world, then over the worlds: the mean with a Student-t 95% CI over worlds.
    Because all moves share the worlds, differences between moves are paired and sharp.
 
+With an agent spec (``agent="ismcts:iters=100"``: the strongest agent's evaluation, much slower)
+step 2 plays the deal on after the move with that agent at every seat instead, each seat deciding
+from its own information in that world (the worlds here are OpenSpiel states drawn by each game's
+``resample_from_infostate``, which the compiled resamplers do); the agents' seeds and the chance
+stream of world ``w`` are again the same for every move.
+
 >>> import pyspiel, zwick_ai.games
 >>> from zwick_ai.eval.match import deal
 >>> state = deal(pyspiel.load_game("zwikken(variant=parlett,players=3)"), 4)
@@ -34,7 +40,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyspiel
 
-from zwick_ai.agents.base import legal_decisions
+from zwick_ai import tricks as T
+from zwick_ai.agents.base import apply_decision, legal_decisions, make_agent
 from zwick_ai.agents.tricks_greedy import greedy_action
 from zwick_ai.agents.tricks_search import TRIES as TRICK_TRIES
 from zwick_ai.agents.tricks_search import resample_into
@@ -63,7 +70,7 @@ class DecisionValues:
     labels: list[str]
     actions: list[list[int]]
     values: np.ndarray = field(repr=False)
-    worlds: list[np.ndarray] = field(repr=False)
+    worlds: list[np.ndarray] | list[pyspiel.State] = field(repr=False)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -234,18 +241,71 @@ def move_values(
     return _tricks_values(state, [int(acts[0]) for acts in moves], worlds, rollout, playouts, seeds)
 
 
+def draw_world_states(state: pyspiel.State, worlds: int, seed: int) -> list[pyspiel.State]:
+    """``worlds`` OpenSpiel states consistent with the mover's information (Zwicker: the game's
+    ``resample_from_infostate``, the compiled exact resampler; trick games: :func:`draw_worlds`
+    replayed as OpenSpiel states)."""
+    p = state.current_player()
+    if hasattr(state, "engine_state"):
+        seeds = np.random.default_rng([seed, 17]).integers(MAX_SEED, size=worlds)
+        return [state.resample_from_infostate(p, int(x)) for x in seeds]
+    game = state.get_game()
+    out = []
+    for arr in draw_worlds(state, worlds, seed):
+        world = game.new_initial_state()
+        for _, _, value in T.history(T.TrickState(state.rules, arr)):
+            world.apply_action(int(value))
+        out.append(world)
+    return out
+
+
+def agent_move_values(
+    state: pyspiel.State, worlds: list[pyspiel.State], moves: Sequence[Sequence[int]], agent: str, seed: int = 0
+) -> np.ndarray:
+    """``values[w, i]``: the mover's return after ``moves[i]`` in world state ``worlds[w]`` with the
+    deal played on by ``agent`` at every seat (module docstring)."""
+    game = state.get_game()
+    n, p = game.num_players(), state.current_player()
+    agents = [make_agent(agent, game) for _ in range(n)]
+    out = np.zeros((len(worlds), len(moves)))
+    for w, world in enumerate(worlds):
+        agent_seeds = np.random.default_rng([seed, w]).integers(MAX_SEED, size=n)
+        for i, acts in enumerate(moves):
+            s = world.clone()
+            apply_decision(s, list(acts))
+            for q, a in enumerate(agents):
+                a.reset(int(agent_seeds[q]))  # the same agents' randomness for every move
+            chance = np.random.default_rng([seed, w, 1])  # and the same chance stream
+            while not s.is_terminal():
+                if s.is_chance_node():
+                    ids, probs = zip(*s.chance_outcomes(), strict=True)
+                    weights = np.array(probs) / sum(probs)
+                    s.apply_action(int(ids[int(chance.choice(len(ids), p=weights))]))
+                else:
+                    apply_decision(s, agents[s.current_player()].act(s))
+            out[w, i] = float(s.returns()[p])
+    return out
+
+
 def decision_values(
     state: pyspiel.State,
     worlds: int = DEFAULT_WORLDS,
     rollout: str = "greedy",
     playouts: int = 1,
     seed: int = 0,
+    agent: str | None = None,
 ) -> DecisionValues:
     """Every legal move of the decision at ``state`` valued on the same ``worlds`` sampled worlds
-    (module docstring); all randomness from ``seed``."""
+    (module docstring): by compiled ``rollout`` playouts, or with ``agent`` (a spec) playing on;
+    all randomness from ``seed``."""
     _check(state, worlds, rollout, playouts)
     options = legal_decisions(state)
-    sampled = draw_worlds(state, worlds, seed)
     acts = [list(a) for _, a in options]
+    labels = [label for label, _ in options]
+    if agent is not None:
+        states = draw_world_states(state, worlds, seed)
+        values = agent_move_values(state, states, acts, agent, seed)
+        return DecisionValues(state.current_player(), labels, acts, values, states)
+    sampled = draw_worlds(state, worlds, seed)
     values = move_values(state, sampled, acts, rollout, playouts, seed)
-    return DecisionValues(state.current_player(), [label for label, _ in options], acts, values, sampled)
+    return DecisionValues(state.current_player(), labels, acts, values, sampled)

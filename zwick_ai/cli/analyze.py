@@ -39,19 +39,51 @@ METHOD = (
 )
 
 
+AGENT_WORLDS = 20  # worlds per decision when an agent plays on (each world-move is a whole deal of search)
+AGENT_KEYS = ("worlds", "seed")
+METHOD_AGENT = (
+    "Evaluator `{agent}` playing on (the strongest agent's evaluation; the `expert` agent does not exist yet): "
+    "for each decision, {worlds} worlds consistent with the mover's information are drawn once by the game's "
+    "compiled resampler; every legal move is applied in every one of these same worlds and the deal is played "
+    "to its end by `{agent}` at every seat, each deciding from its own information (the same agent seeds and "
+    "chance stream for every move). A move's value is the mover's mean return ({unit} per deal) with a "
+    "Student-t 95% CI over the worlds; loss = best mean - played mean."
+)
+
+
+def _whole(key: str, value: str) -> int:
+    if not value.isdigit():
+        raise ValueError(f"{key}={value!r} must be a whole number")
+    return int(value)
+
+
 def parse_evaluator(spec: str | None) -> dict[str, int | str]:
-    """The evaluator's parameters from ``rollouts:worlds=200,policy=greedy,playouts=1,seed=0``
-    (every key optional); ``ValueError`` names what is valid."""
+    """The evaluator of ``--agent``: ``rollouts:worlds=200,policy=greedy,playouts=1,seed=0`` (every
+    key optional; the default), or an agent spec playing on, optionally with the evaluator's own
+    ``;worlds=N,seed=N`` (e.g. ``ismcts:iters=100;worlds=20``). ``ValueError`` names what is valid."""
     params = dict(DEFAULTS)
     if not spec:
         return params
     name, _, rest = spec.partition(":")
     if name.strip() == "expert":
-        raise ValueError("the expert agent does not exist yet; analyze uses the `rollouts` evaluator (ISMCTS-style)")
-    if name.strip() != EVALUATOR:
         raise ValueError(
-            f"unknown evaluator {name!r}; valid: {EVALUATOR}:worlds=N,policy={'|'.join(ROLLOUTS)},playouts=N,seed=N"
+            "the expert agent does not exist yet; use the default `rollouts` evaluator or an agent such as "
+            "ismcts:iters=100"
         )
+    if name.strip() != EVALUATOR:
+        from zwick_ai.agents.base import agent_params
+
+        agent, _, own = spec.partition(";")
+        agent_params(agent)  # an unknown agent or parameter is refused here, with what is valid
+        params = {"agent": agent.strip(), "worlds": AGENT_WORLDS, "seed": 0}
+        for piece in filter(None, (x.strip() for x in own.split(","))):
+            key, eq, value = piece.partition("=")
+            if not eq or key not in AGENT_KEYS:
+                raise ValueError(f"bad evaluator parameter {piece!r} after ';'; valid keys: {', '.join(AGENT_KEYS)}")
+            params[key] = _whole(key, value)
+        if int(params["worlds"]) < 2:
+            raise ValueError("worlds must be at least 2")
+        return params
     for piece in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, value = piece.partition("=")
         if not eq or key not in DEFAULTS:
@@ -61,16 +93,21 @@ def parse_evaluator(spec: str | None) -> dict[str, int | str]:
                 raise ValueError(f"policy={value!r} is not valid; valid: {', '.join(ROLLOUTS)}")
             params[key] = value
             continue
-        if not value.isdigit():
-            raise ValueError(f"{key}={value!r} must be a whole number")
-        params[key] = int(value)
+        params[key] = _whole(key, value)
     if int(params["worlds"]) < 2 or int(params["playouts"]) < 1:
         raise ValueError("worlds must be at least 2 and playouts at least 1")
     return params
 
 
 def evaluator_spec(params: dict[str, int | str]) -> str:
+    if "agent" in params:
+        return f"{params['agent']};" + ",".join(f"{k}={params[k]}" for k in AGENT_KEYS)
     return f"{EVALUATOR}:" + ",".join(f"{k}={params[k]}" for k in DEFAULTS)
+
+
+def method_text(params: dict[str, int | str], unit: str) -> str:
+    """How the values were measured, for the Markdown and the page."""
+    return (METHOD_AGENT if "agent" in params else METHOD).format(unit=unit, **params)
 
 
 def decision_entry(k: int, dv: DecisionValues, played_actions: list[int], played_label: str) -> dict[str, Any]:
@@ -99,9 +136,10 @@ def analyse_record(
         dv = decision_values(
             steps[k].state,
             worlds=int(params["worlds"]),
-            rollout=str(params["policy"]),
-            playouts=int(params["playouts"]),
+            rollout=str(params.get("policy", "greedy")),
+            playouts=int(params.get("playouts", 1)),
             seed=int(params["seed"]) * 1_000_003 + k,
+            agent=str(params["agent"]) if "agent" in params else None,
         )
         out.append(decision_entry(k, dv, step.actions, step.label))
         if progress:
@@ -173,7 +211,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         raise ValueError(f"game {args.game_index} of {args.file}: {e}") from None
     unit = "points" if rec.game.startswith("zwicker") else "chips"
     spec = evaluator_spec(params)
-    method = METHOD.format(unit=unit, **params)
+    method = method_text(params, unit)
     decisions = analyse_record(rec, steps, seats, params)
     out.mkdir(parents=True, exist_ok=True)
     source = f"game {args.game_index} of {args.file}"
@@ -206,12 +244,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "move for the mover (mean points or chips per deal, 95%% CI), all moves measured on the same "
         "sampled worlds; the loss of the move played; the biggest mistakes. Writes analysis.json, "
         "analysis.md and analysis.html into --out.",
-        epilog=f'evaluator: --agent "{evaluator_spec(DEFAULTS)}" (the default; policy greedy or random). '
-        "The expert agent does not exist yet: this is ISMCTS's own leaf evaluation on common worlds.",
+        epilog=f'evaluators: --agent "{evaluator_spec(DEFAULTS)}" (the default; policy greedy or random: '
+        "ISMCTS's own leaf evaluation, compiled, about a second per decision), or an agent spec that plays "
+        f'the deal on at every seat, e.g. --agent "ismcts:iters=100;worlds={AGENT_WORLDS},seed=0" (the '
+        "strongest agent's evaluation, minutes per decision). The expert agent does not exist yet.",
     )
     p.add_argument("file", help="a JSONL file of game records")
     p.add_argument("--game-index", type=int, default=0, help="which record of the file (from 0; default: %(default)s)")
     p.add_argument("--seat", type=int, help="analyse only this seat's decisions (default: every seat)")
-    p.add_argument("--agent", metavar="SPEC", help=f"the evaluator (default: {evaluator_spec(DEFAULTS)})")
+    p.add_argument("--agent", metavar="SPEC", help=f"the evaluator (default: {evaluator_spec(DEFAULTS)}; see below)")
     p.add_argument("--out", required=True, metavar="DIR", help="a new folder for analysis.json, .md and .html")
     p.set_defaults(func=cmd_analyze)
