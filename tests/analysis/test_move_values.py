@@ -207,7 +207,7 @@ def test_an_agent_playing_on_values_moves_on_common_worlds() -> None:
     assert dv.labels[best] == ZWICK
     assert dv.mean_ci(best)[1] > max(dv.mean_ci(i)[2] for i in range(len(dv.labels)) if i != best)
     for world in dv.worlds:  # OpenSpiel states with the mover's information
-        assert world.information_state_string(1) == state.information_state_string(1)
+        assert isinstance(world, pyspiel.State) and world.information_state_string(1) == state.information_state_string(1)
     small = decision_values(state, worlds=3, seed=4, agent="ismcts:iters=20")
     for i, acts in enumerate(small.actions):
         alone = agent_move_values(state, small.worlds, [acts], "ismcts:iters=20", seed=4)

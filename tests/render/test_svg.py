@@ -44,16 +44,16 @@ def drawn(svg: str) -> tuple[dict[str, Counter[str]], Counter[str], dict[str, in
     down: Counter[str] = Counter()
     piles: dict[str, int] = {}
     for g in root.iter(f"{SVG_NS}g"):
-        zone = g.get("data-zone")
-        cls = (g.get("class") or "").split()
+        zone = g.get("data-zone", "")
+        cls = g.get("class", "").split()
         if "pile" in cls:
-            piles[zone] = int(g.get("data-count"))
+            piles[zone] = int(g.get("data-count", "-1"))
         elif "card" in cls:
             if "back" in cls:
                 assert g.get("data-card") is None  # a face-down card gives nothing away
                 down[zone] += 1
             else:
-                up.setdefault(zone, Counter())[g.get("data-card")] += 1
+                up.setdefault(zone, Counter())[g.get("data-card", "")] += 1
     return up, down, piles
 
 
@@ -165,8 +165,8 @@ def test_builds_jokers_and_owner_are_drawn() -> None:
     assert "build 11 by 1" in svg and 'data-card="X25"' in svg and "seat 1 · b" in svg
     root = ET.fromstring(svg)
     joker = next(g for g in root.iter(f"{SVG_NS}g") if g.get("data-card") == "X15")
-    assert "joker" in joker.get("class") and "15" in "".join(joker.itertext())
-    in_build = [g.get("data-card") for g in root.iter(f"{SVG_NS}g") if g.get("data-unit") == "2"]
+    assert "joker" in joker.get("class", "") and "15" in "".join(joker.itertext())
+    in_build = [g.get("data-card", "") for g in root.iter(f"{SVG_NS}g") if g.get("data-unit") == "2"]
     assert sorted(in_build) == ["4D", "7H"]
 
 
