@@ -170,8 +170,10 @@ def test_analyze_command_schema_and_mistake(tmp_path: Path) -> None:
     assert json.loads((good / "analysis.json").read_text())["decisions"][0]["loss"] == 0
     with chromium() as driver:  # the values are shown beside the position of the decision
         from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import WebDriverWait
 
         driver.get((out / "analysis.html").resolve().as_uri())
+        WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#values tr.played"))
         rows = driver.find_elements(By.CSS_SELECTOR, "#values tr")
         assert len(rows) == len(first["moves"]) + 1
         played = driver.find_element(By.CSS_SELECTOR, "#values tr.played").text
@@ -206,8 +208,9 @@ def test_an_agent_playing_on_values_moves_on_common_worlds() -> None:
     best = dv.best()
     assert dv.labels[best] == ZWICK
     assert dv.mean_ci(best)[1] > max(dv.mean_ci(i)[2] for i in range(len(dv.labels)) if i != best)
+    seen = state.information_state_string(1)
     for world in dv.worlds:  # OpenSpiel states with the mover's information
-        assert isinstance(world, pyspiel.State) and world.information_state_string(1) == state.information_state_string(1)
+        assert isinstance(world, pyspiel.State) and world.information_state_string(1) == seen
     small = decision_values(state, worlds=3, seed=4, agent="ismcts:iters=20")
     for i, acts in enumerate(small.actions):
         alone = agent_move_values(state, small.worlds, [acts], "ismcts:iters=20", seed=4)

@@ -73,6 +73,14 @@ def test_refuses_to_overwrite(records_file: Path, tmp_path: Path, capsys: pytest
     assert "exists already" in capsys.readouterr().err and out.read_text() == "finished work"
 
 
+def _open(driver, url: str) -> None:
+    """Load ``url`` and wait (a loaded machine can be slow) until the page's script has run."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get(url)
+    WebDriverWait(driver, 30).until(lambda d: d.execute_script("return document.body.getAttribute('data-step')"))
+
+
 def _board(driver) -> str:
     return driver.execute_script("return document.getElementById('board').innerHTML")
 
@@ -95,7 +103,7 @@ def test_page_in_chromium(driver, records_file: Path, tmp_path: Path, index: int
     rec = read_records(records_file)[0][index]
     out = tmp_path / "g.html"
     _page(records_file, index, out)
-    driver.get(out.resolve().as_uri())
+    _open(driver, out.resolve().as_uri())
     items = driver.find_elements(By.CSS_SELECTOR, "#moves li[data-move-index]")
     assert [int(li.get_attribute("data-move-index")) for li in items] == list(range(len(rec.moves)))
     assert driver.find_element(By.TAG_NAME, "body").get_attribute("data-step") == "0"  # the script ran
@@ -131,7 +139,7 @@ def test_page_in_chromium(driver, records_file: Path, tmp_path: Path, index: int
 def test_page_opens_at_a_linked_step(driver, records_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "g.html"
     _page(records_file, 4, out)
-    driver.get(out.resolve().as_uri() + "#step=3&view=1")
+    _open(driver, out.resolve().as_uri() + "#step=3&view=1")
     assert driver.execute_script("return document.body.getAttribute('data-step')") == "3"
     assert driver.execute_script("return document.getElementById('view').value") == "1"
 
@@ -147,7 +155,7 @@ def test_play_html_follows_the_game(driver, tmp_path: Path) -> None:
     html = out.read_text(encoding="utf-8")
     assert html.count("data-move-index=") == len(rec.moves)
     assert 'http-equiv="refresh"' not in html  # the game is over: no more refreshing
-    driver.get(out.resolve().as_uri())
+    _open(driver, out.resolve().as_uri())
     step = driver.execute_script("return document.body.getAttribute('data-step')")
     assert step == str(len(rec.moves))  # opens at the newest position
     assert driver.execute_script("return document.getElementById('view').value") == "0"

@@ -78,6 +78,9 @@ def write_text_atomic(path: str | Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(text)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)  # as open() would make it (mkstemp makes it private)
     os.replace(tmp, target)
 
 
