@@ -58,12 +58,15 @@ def _page(records_file: Path, index: int, out: Path) -> str:
     return out.read_text(encoding="utf-8")
 
 
-def test_page_is_self_contained(records_file: Path, tmp_path: Path) -> None:
-    html = _page(records_file, 0, tmp_path / "g.html")
+@pytest.mark.parametrize("index", range(len(GAMES)), ids=[g.split(",")[0] + ")" for g in GAMES])
+def test_page_is_self_contained(records_file: Path, tmp_path: Path, index: int) -> None:
+    html = _page(records_file, index, tmp_path / "g.html")
     assert "<script src" not in html and "<link" not in html and "@import" not in html
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)  # nothing fetched from anywhere
-    rec = read_records(records_file)[0][0]
+    rec = read_records(records_file)[0][index]
     assert html.count("data-move-index=") == len(rec.moves)
+    frames = re.findall(r'<svg xmlns="http://www.w3.org/2000/svg"', html.replace("\\", ""))
+    assert len(frames) == (len(rec.moves) + 1) * (len(rec.seats) + 1)  # every position, every view
 
 
 def test_refuses_to_overwrite(records_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -94,7 +97,14 @@ def _not_blank(png: bytes) -> bool:
     return img.shape[0] > 100 and len(colours) > 20 and float(flat.std()) > 0.05
 
 
-@pytest.mark.parametrize("index", range(len(GAMES)), ids=[g.split(",")[0] + ")" for g in GAMES])
+IN_BROWSER = {0, 4, 6}  # dithmarschen, zwikken parlett, zwicken by default; the others with -m slow
+
+
+@pytest.mark.parametrize(
+    "index",
+    [pytest.param(i, marks=() if i in IN_BROWSER else pytest.mark.slow) for i in range(len(GAMES))],
+    ids=[g.split(",")[0] + ")" for g in GAMES],
+)
 def test_page_in_chromium(driver, records_file: Path, tmp_path: Path, index: int) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
