@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pyspiel
 
 from zwick_ai.eval.match import chance_action
 from zwick_ai.eval.records import GameRecord, ReplayStep
-from zwick_ai.render import MoveValue, Page, game_page, page_html
+from zwick_ai.render import MoveValue, Page, PageMove, capture_cards, game_page, page_html, views
 
 
 def result_lines(rec: GameRecord) -> list[str]:
@@ -85,8 +85,9 @@ def write_text_atomic(path: str | Path, text: str) -> None:
 
 
 class LivePage:
-    """The page of a game being played (``zwick play --html``): rewritten after each move, with the
-    newest position shown from ``seat``'s view and a refresh every few seconds."""
+    """The page of a game being played (``zwick play --html``): rewritten after each move (only the
+    new position is drawn), opening at the newest position from ``seat``'s view and reloading
+    itself every few seconds until the game ends."""
 
     REFRESH_SECONDS = 2
 
@@ -95,8 +96,10 @@ class LivePage:
         self.title, self.subtitle, self.names, self.seat = title, subtitle, list(names), seat
         self.deal_seed = deal_seed
         self.unit = "points"
-        self.states: list[pyspiel.State] = []
-        self.moves: list[tuple[int, str, list[int]]] = []
+        self.last: pyspiel.State | None = None  # the position now (chance events done)
+        self.frames: list[Mapping[str, str]] = []
+        self.moves: list[PageMove] = []
+        self.highlight: list[str] = []
 
     def _settled(self, state: pyspiel.State) -> pyspiel.State:
         """A copy of ``state`` with pending chance events done as the game will do them
@@ -109,21 +112,28 @@ class LivePage:
     def start(self, state: pyspiel.State) -> None:
         """The position after the deal."""
         self.unit = unit_of(str(state.get_game()))
-        self.states = [self._settled(state)]
-        self.moves = []
+        self.last = self._settled(state)
+        self.frames, self.moves, self.highlight = [views(self.last, self.names)], [], []
         self._write([])
 
     def add(self, state: pyspiel.State, seat: int, label: str, actions: Sequence[int]) -> None:
         """One more move and the position after it."""
-        self.moves.append((seat, label, list(actions)))
-        self.states.append(self._settled(state))
-        done = state.is_terminal()
+        if self.last is None:
+            raise ValueError("start the page with the position after the deal first")
+        after = self._settled(state)
+        caught = capture_cards(self.last, actions, after)
+        if caught is not None and hasattr(after, "engine_state"):
+            self.highlight = caught
+        self.frames.append(views(after, self.names, self.highlight))
+        self.moves.append(PageMove(seat, label, caught is not None))
+        self.last = after
+        done = after.is_terminal()
         self._write(
-            ["returns: " + ", ".join(f"seat {p} {r:+g}" for p, r in enumerate(state.returns()))] if done else []
+            ["returns: " + ", ".join(f"seat {p} {r:+g}" for p, r in enumerate(after.returns()))] if done else []
         )
 
     def _write(self, result: list[str]) -> None:
-        page = game_page(self.title, self.subtitle, self.names, self.states, self.moves, result, unit=self.unit)
+        page = Page(self.title, self.subtitle, self.names, self.frames, self.moves, result, unit=self.unit)
         page.default_view = str(self.seat)
         page.start_step = len(self.moves)  # open at the newest position
         page.refresh_seconds = 0 if result else self.REFRESH_SECONDS  # follow the game until it ends

@@ -11,7 +11,7 @@ public API and changes nothing.
 True
 """
 
-from zwick_ai.render.game_page import capture_cards, game_page
+from zwick_ai.render.game_page import capture_cards, game_page, views
 from zwick_ai.render.html import MoveValue, Page, PageMove, page_html, write_page
 from zwick_ai.render.svg import save_svg, state_svg
 
@@ -24,5 +24,6 @@ __all__ = [
     "page_html",
     "save_svg",
     "state_svg",
+    "views",
     "write_page",
 ]

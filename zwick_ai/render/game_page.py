@@ -19,7 +19,8 @@ from zwick_ai.render.svg import state_svg
 from zwick_ai.tricks import layout as TL
 
 
-def _views(state: Any, names: Sequence[str], highlight: Sequence[str]) -> dict[str, str]:
+def views(state: Any, names: Sequence[str], highlight: Sequence[str] = ()) -> dict[str, str]:
+    """The pictures of one position for the page: ``all`` (every hand open) and each seat's view."""
     out = {"all": state_svg(state, None, names, highlight)}
     for p in range(len(names)):
         out[str(p)] = state_svg(state, p, names, highlight)
@@ -57,13 +58,13 @@ def game_page(
     if len(states) != len(moves) + 1:
         raise ValueError(f"{len(states)} positions for {len(moves)} moves: give the position after the deal too")
     highlight: list[str] = []
-    frames: list[Mapping[str, str]] = [_views(states[0], names, highlight)]
+    frames: list[Mapping[str, str]] = [views(states[0], names, highlight)]
     page_moves: list[PageMove] = []
     for k, (seat, label, actions) in enumerate(moves):
         caught = capture_cards(states[k], actions, states[k + 1])
         if caught is not None and hasattr(states[k], "engine_state"):
             highlight = caught
-        frames.append(_views(states[k + 1], names, highlight))
+        frames.append(views(states[k + 1], names, highlight))
         vals, loss = values[k] if values and k in values else (None, None)
         page_moves.append(PageMove(seat, label, caught is not None, vals, loss))
     return Page(title, subtitle, list(names), frames, page_moves, list(result), unit=unit, note=note)
