@@ -19,11 +19,13 @@ EPILOG = """examples:
   zwick selfplay --variant grupp --players 3 -o joker_capture=joker_only --policies greedy,random,random
   zwick play --game zwicker --variant dithmarschen --seat 0 --agents greedy,random,greedy
   zwick replay games.jsonl --game-index 0
+  zwick replay games.jsonl --game-index 0 --html game.html       the game as a page to step through
+  zwick analyze games.jsonl --game-index 0 --seat 0 --out analysis/   every move's value, the mistakes
   zwick train mccfr --game "zwikken(players=3,variant=parlett)" --iterations 100000 --seed 1 --out runs/parlett
 """
 
 #: modules of ``zwick_ai.cli`` with a ``register(subparsers)`` function, in help order
-COMMANDS = ["tournament", "run", "agents_cmd", "zwicker_cmds", "play", "replay", "joker_study", "train"]
+COMMANDS = ["tournament", "run", "agents_cmd", "zwicker_cmds", "play", "replay", "analyze", "joker_study", "train"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -135,9 +135,11 @@ def play_human(
     deal_seed: int,
     inp: TextIO,
     out: TextIO,
+    html: str | None = None,
 ) -> GameRecord:
     """Play deal ``deal_seed`` of ``game`` with a person at ``seat`` (reading ``inp``, writing
-    ``out``) and the agents of ``specs`` at the other seats in seat order; returns the record."""
+    ``out``) and the agents of ``specs`` at the other seats in seat order; returns the record.
+    ``html``: also keep this page of the game up to date after every move (``zwick play --html``)."""
     n = game.num_players()
     if not 0 <= seat < n:
         raise ValueError(f"--seat must be in 0..{n - 1} for {n} players, not {seat}")
@@ -155,9 +157,20 @@ def play_human(
             agents.append(make_agent(names[p], game, seed=0))
 
     played: list[pyspiel.State] = []  # the game's state object (play_game changes it in place)
+    live = None
+    if html:
+        from zwick_ai.cli.pages import LivePage
+
+        live = LivePage(
+            html, f"zwick play: {game}", f"deal seed {deal_seed}; you are seat {seat}", names, seat, deal_seed
+        )
+        live.start(deal(game, deal_seed))
+        print(f"the table is drawn in {html} (open it in a browser; it follows the game)", file=out)
 
     def on_move(state: pyspiel.State, p: int, label: str, actions: list[int]) -> None:
         played[:] = [state]
+        if live is not None:
+            live.add(state, p, label, actions)
         who = "you" if p == seat else f"seat {p} ({names[p]})"
         print(f"{who}: {label}", file=out)
 
@@ -200,7 +213,7 @@ def cmd_play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | 
     game = load_game(args)
     specs = [s for text in (args.agents or []) for s in split_agents(text)] + list(args.agent or [])
     try:
-        rec = play_human(game, args.seat, specs, args.seed, inp or sys.stdin, out or sys.stdout)
+        rec = play_human(game, args.seat, specs, args.seed, inp or sys.stdin, out or sys.stdout, args.html)
     except Quit:
         print("\ngame abandoned; nothing recorded", file=out or sys.stdout)
         return 1
@@ -227,4 +240,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--agents", action="append", metavar="SPECS", help="agent specs for the other seats, with commas")
     p.add_argument("--seed", type=int, default=0, help="deal seed; another seed, another deal (default: %(default)s)")
     p.add_argument("--record", metavar="FILE", help="add the finished game to this JSONL file")
+    p.add_argument("--html", metavar="FILE.html", help="also draw the table in this new HTML page after every move")
     p.set_defaults(func=cmd_play)

@@ -98,6 +98,12 @@ def _replay(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
         steps = replay(rec)
     except ValueError as e:
         raise ValueError(f"game {args.game_index} of {args.file}: {e}") from None
+    if args.html:
+        from zwick_ai.cli.pages import write_record_page
+
+        write_record_page(rec, steps, args.html, f"game {args.game_index} of {args.file}")
+        print(f"wrote {args.html} ({len(rec.moves)} moves; open it in a browser)", file=out)
+        return 0
     print(f"{rec.game}\ndeal seed {rec.deal_seed}; seats: {', '.join(rec.seats)}", file=out)
     browse(rec, steps, None if args.all else (inp or sys.stdin), out)
     return 0
@@ -115,4 +121,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game-index", type=int, default=0, help="which record of the file (from 0; default: %(default)s)")
     p.add_argument("--all", action="store_true", help="print every move without waiting")
     p.add_argument("--list", action="store_true", help="list the file's records and stop")
+    p.add_argument("--html", metavar="OUT.html", help="write the game as one self-contained HTML page instead")
     p.set_defaults(func=cmd_replay)

@@ -1,0 +1,230 @@
+"""Move values on common worlds (zwick_ai.analysis.move_values) and ``zwick analyze``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+import pytest
+
+import zwick_ai.agents  # noqa: F401  (registers the agents)
+import zwick_ai.games  # noqa: F401  (registers the games)
+from tests.render.browser import chromium
+from zwick_ai import cards as C
+from zwick_ai import tricks as T
+from zwick_ai import zwicker
+from zwick_ai.agents import make_agent
+from zwick_ai.agents.base import apply_decision, decision_label, legal_decisions
+from zwick_ai.analysis.move_values import agent_move_values, decision_values, draw_worlds, move_values
+from zwick_ai.cli import main
+from zwick_ai.eval.match import GameRecord, chance_action, deal, play_game
+from zwick_ai.eval.records import write_records
+from zwick_ai.games import convert
+
+ZWICK = "X20=20 takes 2H+3H+X15 (zwick)"
+GAME = "zwicker(variant=dithmarschen,players=4)"
+
+
+def joker_zwick_deal() -> tuple[pyspiel.Game, list[int]]:
+    """A Dithmarschen deal where seat 1 opens with 2H 3H X15 on the table and X20 in hand: the
+    Zwick that takes the 15-joker is obviously best (5 + 6 points of jokers, a Zwick)."""
+    game = pyspiel.load_game(GAME)
+    order = list(game.rules.deck)
+    # with the deck in id order and dealer 0, 5D 6D 7D go to the table and 2C 6C TC AC to seat 1
+    for at, card in [
+        ("5D", "X15"),
+        ("6D", "2H"),
+        ("7D", "3H"),
+        ("2C", "X20"),
+        ("6C", "9S"),
+        ("TC", "4S"),
+        ("AC", "8H"),
+    ]:
+        i, j = order.index(C.parse_card(at)), order.index(C.parse_card(card))
+        order[i], order[j] = order[j], order[i]
+    return game, convert.deal_actions(game, order, 0)
+
+
+def joker_zwick_state() -> pyspiel.State:
+    game, chance = joker_zwick_deal()
+    state = game.new_initial_state()
+    for a in chance:
+        state.apply_action(a)
+    es = state.engine_state()
+    assert state.current_player() == 1 and sorted(zwicker.table(es)) == ["2H", "3H", "X15"]
+    return state
+
+
+def test_obvious_best_move_ranked_first_with_a_clear_ci() -> None:
+    state = joker_zwick_state()
+    dv = decision_values(state, worlds=60, seed=3)
+    assert ZWICK in dv.labels and len(dv.labels) >= 4
+    best = dv.best()
+    assert dv.labels[best] == ZWICK
+    _, lo, _ = dv.mean_ci(best)
+    others = [dv.mean_ci(i)[2] for i in range(len(dv.labels)) if i != best]
+    assert lo > max(others)  # the CI of the best is clear of every other move's
+
+
+def test_every_move_is_measured_on_the_same_worlds() -> None:
+    state = joker_zwick_state()
+    dv = decision_values(state, worlds=12, rollout="random", seed=5)
+    # each world keeps what the mover sees (own hand, table) and redeals what he does not
+    es = state.engine_state()
+    others = set()
+    for world in dv.worlds:
+        ws = zwicker.ZwickerState(state.rules, world[: len(es.arr)])
+        assert zwicker.hand(ws, 1) == zwicker.hand(es, 1) and zwicker.table(ws) == zwicker.table(es)
+        others.add(tuple(zwicker.hand(ws, 2)))
+    assert len(others) > 1
+    # a move's values come from those worlds alone: valued by itself, on the same worlds, it gets the
+    # same numbers as among all moves, world by world (the same world and playout stream per move)
+    for i, acts in enumerate(dv.actions):
+        alone = move_values(state, dv.worlds, [acts], rollout="random", seed=5)
+        assert np.array_equal(alone[:, 0], dv.values[:, i])
+    # other worlds give other numbers
+    fresh = draw_worlds(state, 12, seed=6)
+    assert not np.array_equal(move_values(state, fresh, dv.actions, rollout="random", seed=5), dv.values)
+
+
+def test_trick_game_values_on_common_worlds() -> None:
+    game = pyspiel.load_game("zwikken(variant=parlett,players=3)")
+    state = deal(game, 7)
+    dv = decision_values(state, worlds=20, seed=1)
+    p = state.current_player()
+    for world in dv.worlds:  # the mover's hand is kept in every world
+        assert T.hand(T.TrickState(state.rules, world), p) == T.hand(state.trick_state(), p)
+    for i, acts in enumerate(dv.actions):
+        assert np.array_equal(move_values(state, dv.worlds, [acts], seed=1)[:, 0], dv.values[:, i])
+    assert dv.values.shape == (20, len(legal_decisions(state)))
+
+
+class Scripted:
+    """Plays ``first`` at its first decision, then like ``greedy``."""
+
+    def __init__(self, game: pyspiel.Game, first: str):
+        self.greedy, self.first, self.done = make_agent("greedy", game, seed=0), first, False
+
+    def act(self, state: pyspiel.State) -> list[int]:
+        if not self.done:
+            self.done = True
+            return next(a for label, a in legal_decisions(state) if label == self.first)
+        return self.greedy.act(state)
+
+
+def joker_record(first_move: str) -> GameRecord:
+    """The joker deal played out: seat 1 opens with ``first_move``, everybody else greedy."""
+    game, chance = joker_zwick_deal()
+    state = game.new_initial_state()
+    for a in chance:
+        state.apply_action(a)
+    agents = [make_agent("greedy", game, seed=p) for p in range(4)]
+    agents[1] = Scripted(game, first_move)  # type: ignore[call-overload]
+    rec = GameRecord(0, ["greedy", "scripted", "greedy", "greedy"], game=str(game), chance=list(chance))
+    while not state.is_terminal():
+        if state.is_chance_node():
+            a = chance_action(state, 0)
+            rec.chance.append(a)
+            state.apply_action(a)
+            continue
+        p = state.current_player()
+        acts = agents[p].act(state)
+        rec.moves.append([p, decision_label(state, acts), acts])
+        apply_decision(state, acts)
+    rec.returns = [float(x) for x in state.returns()]
+    rec.points = [int(x) for x in zwicker.score(state.engine_state())]
+    return rec
+
+
+def test_analyze_command_schema_and_mistake(tmp_path: Path) -> None:
+    records = tmp_path / "games.jsonl"
+    write_records(records, [joker_record(ZWICK), joker_record("X20 trails")])
+    out = tmp_path / "mistake"
+    argv = ["analyze", str(records), "--game-index", "1", "--seat", "1", "--agent", "rollouts:worlds=40", "--out"]
+    assert main([*argv, str(out)]) == 0
+    data = json.loads((out / "analysis.json").read_text())
+    assert set(data) == {"game", "agent", "decisions"} and data["game"] == str(pyspiel.load_game(GAME))
+    assert data["agent"] == "rollouts:worlds=40,policy=greedy,playouts=1,seed=0"
+    first = data["decisions"][0]
+    assert set(first) == {"move_index", "seat", "played", "loss", "moves"}
+    assert first["move_index"] == 0 and first["seat"] == 1 and first["played"] == "X20 trails"
+    for d in data["decisions"]:
+        assert d["seat"] == 1
+        for m in d["moves"]:
+            assert set(m) == {"move", "mean", "ci95"} and m["ci95"][0] <= m["mean"] <= m["ci95"][1]
+        means = {m["move"]: m["mean"] for m in d["moves"]}
+        assert d["loss"] == pytest.approx(max(means.values()) - means[d["played"]], abs=1e-3)
+    best = max(first["moves"], key=lambda m: m["mean"])
+    assert best["move"] == ZWICK and first["loss"] > 10  # two jokers and a Zwick thrown away
+    md = (out / "analysis.md").read_text()
+    assert "## Biggest mistakes" in md and "`X20 trails`" in md.split("## Every decision")[0]
+    html = (out / "analysis.html").read_text()
+    assert html.count("data-move-index=") == len(joker_record("X20 trails").moves)
+    # a rerun never overwrites finished work
+    assert main([*argv, str(out)]) == 2
+    # the good game: the move played is the best, no loss
+    good = tmp_path / "good"
+    assert main(["analyze", str(records), "--seat", "1", "--agent", "rollouts:worlds=40", "--out", str(good)]) == 0
+    assert json.loads((good / "analysis.json").read_text())["decisions"][0]["loss"] == 0
+    with chromium() as driver:  # the values are shown beside the position of the decision
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        driver.get((out / "analysis.html").resolve().as_uri())
+        WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#values tr.played"))
+        rows = driver.find_elements(By.CSS_SELECTOR, "#values tr")
+        assert len(rows) == len(first["moves"]) + 1
+        played = driver.find_element(By.CSS_SELECTOR, "#values tr.played").text
+        assert played.startswith("X20 trails")
+        assert driver.find_element(By.CSS_SELECTOR, "#values tr.best").text.startswith(ZWICK)
+
+
+def test_analyze_trick_game_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = pyspiel.load_game("zwicken(players=3)")
+    rec = play_game(game, [make_agent("greedy", game, seed=p) for p in range(3)], deal_seed=2)
+    records = tmp_path / "g.jsonl"
+    write_records(records, [rec])
+    out = tmp_path / "a"
+    assert main(["analyze", str(records), "--agent", "rollouts:worlds=10,policy=random", "--out", str(out)]) == 0
+    data = json.loads((out / "analysis.json").read_text())
+    assert {d["seat"] for d in data["decisions"]} <= {0, 1, 2} and data["decisions"]
+    for bad, message in [
+        (["--agent", "expert"], "does not exist yet"),
+        (["--agent", "rollouts:worlds=x"], "whole number"),
+        (["--agent", "rollouts:depth=3"], "valid keys"),
+        (["--seat", "5"], "--seat must be in 0..2"),
+        (["--game-index", "3"], "--game-index must be in 0..0"),
+    ]:
+        assert main(["analyze", str(records), *bad, "--out", str(tmp_path / "b")]) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_an_agent_playing_on_values_moves_on_common_worlds() -> None:
+    """``agent=SPEC``: the deal is played on by that agent at every seat, in the same worlds."""
+    state = joker_zwick_state()
+    dv = decision_values(state, worlds=40, seed=2, agent="greedy")
+    best = dv.best()
+    assert dv.labels[best] == ZWICK
+    assert dv.mean_ci(best)[1] > max(dv.mean_ci(i)[2] for i in range(len(dv.labels)) if i != best)
+    seen = state.information_state_string(1)
+    for world in dv.worlds:  # OpenSpiel states with the mover's information
+        assert isinstance(world, pyspiel.State) and world.information_state_string(1) == seen
+    small = decision_values(state, worlds=3, seed=4, agent="ismcts:iters=20")
+    for i, acts in enumerate(small.actions):
+        alone = agent_move_values(state, small.worlds, [acts], "ismcts:iters=20", seed=4)
+        assert np.array_equal(alone[:, 0], small.values[:, i])
+
+
+def test_analyze_with_an_agent_spec(tmp_path: Path) -> None:
+    game = pyspiel.load_game("zwikken(variant=parlett,players=3)")
+    rec = play_game(game, [make_agent("greedy", game, seed=p) for p in range(3)], deal_seed=5)
+    records = tmp_path / "g.jsonl"
+    write_records(records, [rec])
+    out = tmp_path / "a"
+    assert main(["analyze", str(records), "--agent", "ismcts:iters=30;worlds=4", "--out", str(out)]) == 0
+    data = json.loads((out / "analysis.json").read_text())
+    assert data["agent"] == "ismcts:iters=30;worlds=4,seed=0"
+    assert "playing on" in (out / "analysis.md").read_text()
+    assert main(["analyze", str(records), "--agent", "ismcts:depth=3", "--out", str(tmp_path / "b")]) == 2

@@ -1,0 +1,304 @@
+"""The value of every legal move of a decision, all measured on the same sampled worlds.
+
+Method (``rollout`` evaluation, the leaf evaluation of our compiled ISMCTS; the ``expert`` agent
+does not exist yet):
+
+1. *Worlds*: ``worlds`` full positions are drawn, each consistent with everything the mover has
+   seen, by the compiled resamplers the ISMCTS agents use (Zwicker:
+   :func:`zwick_ai.agents.zwicker_search.det_draw`, exact rejection sampling with the Markov-chain
+   fallback; trick games: :func:`zwick_ai.agents.tricks_search.resample_into`). The worlds are
+   drawn once per decision, before any move is looked at.
+2. *Every move in every world*: each legal move is applied to a copy of each world and the deal is
+   played to its end by the compiled rollout policy for every seat (``greedy``: the greedy
+   baseline of each game; ``random``: uniform), ``playouts`` times per world. The random stream of
+   playout ``j`` of world ``w`` is seeded identically for every move (common random numbers), so
+   two moves differ only by what they do.
+3. *Value*: the mover's return at the end of the deal (Zwicker: the OpenSpiel return, with two
+   sides the point margin of the mover's side; trick games: the mover's net chips), averaged over
+   the playouts of a world, then over the worlds: the mean with a Student-t 95% CI over worlds.
+   Because all moves share the worlds, differences between moves are paired and sharp.
+
+With an agent spec (``agent="ismcts:iters=100"``: the strongest agent's evaluation, much slower)
+step 2 plays the deal on after the move with that agent at every seat instead, each seat deciding
+from its own information in that world (the worlds here are OpenSpiel states drawn by each game's
+``resample_from_infostate``, which the compiled resamplers do); the agents' seeds and the chance
+stream of world ``w`` are again the same for every move.
+
+>>> import pyspiel, zwick_ai.games
+>>> from zwick_ai.eval.match import deal
+>>> state = deal(pyspiel.load_game("zwikken(variant=parlett,players=3)"), 4)
+>>> dv = decision_values(state, worlds=20, seed=1)
+>>> dv.values.shape == (20, len(dv.labels)) and dv == decision_values(state, worlds=20, seed=1)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyspiel
+
+from zwick_ai import tricks as T
+from zwick_ai.agents.base import apply_decision, legal_decisions, make_agent
+from zwick_ai.agents.tricks_greedy import greedy_action
+from zwick_ai.agents.tricks_search import TRIES as TRICK_TRIES
+from zwick_ai.agents.tricks_search import resample_into
+from zwick_ai.agents.tricks_search import seed as seed_compiled
+from zwick_ai.agents.zwicker_search import MT_SIZE, TRIES, det_draw
+from zwick_ai.eval.stats import mean_ci
+from zwick_ai.games import convert
+from zwick_ai.tricks import kernels as TK
+from zwick_ai.tricks import layout as TL
+from zwick_ai.zwicker import kernels as ZK
+from zwick_ai.zwicker.layout import S_PHASE
+from zwick_ai.zwicker.resample import resample_setup
+
+ROLLOUTS = ("greedy", "random")
+DEFAULT_WORLDS = 200
+MAX_SEED = 2**31 - 1
+
+
+@dataclass
+class DecisionValues:
+    """Every legal move of one decision: ``labels[i]`` and ``actions[i]`` of move ``i``;
+    ``values[w, i]`` the mover's mean return of move ``i`` in world ``w``; ``worlds`` the sampled
+    worlds (state arrays), shared by every move."""
+
+    seat: int
+    labels: list[str]
+    actions: list[list[int]]
+    values: np.ndarray = field(repr=False)
+    worlds: list[np.ndarray] | list[pyspiel.State] = field(repr=False)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, DecisionValues)
+            and self.labels == other.labels
+            and self.actions == other.actions
+            and np.array_equal(self.values, other.values)
+        )
+
+    def mean_ci(self, i: int) -> tuple[float, float, float]:
+        """(mean, lower, upper) of move ``i``: 95% Student-t interval over the worlds."""
+        e = mean_ci(self.values[:, i])
+        return e.mean, e.ci95[0], e.ci95[1]
+
+    def best(self) -> int:
+        """The move with the highest mean (the first of equals)."""
+        return int(np.argmax(self.values.mean(axis=0)))
+
+    def index_of(self, actions: Sequence[int]) -> int:
+        """The move whose actions are ``actions`` (``ValueError`` if none is)."""
+        want = list(actions)
+        for i, acts in enumerate(self.actions):
+            if acts == want:
+                return i
+        raise ValueError(f"actions {want} are not a legal move of this decision")
+
+
+def _check(state: pyspiel.State, worlds: int, rollout: str, playouts: int) -> None:
+    if state.is_chance_node() or state.is_terminal():
+        raise ValueError("not a decision state")
+    if worlds < 2:
+        raise ValueError(f"worlds={worlds}: at least 2 worlds are needed for a confidence interval")
+    if rollout not in ROLLOUTS:
+        raise ValueError(f"rollout={rollout!r} is not valid; valid: {', '.join(ROLLOUTS)}")
+    if playouts < 1:
+        raise ValueError(f"playouts={playouts}: at least one playout per world")
+
+
+def draw_worlds(state: pyspiel.State, worlds: int, seed: int) -> list[np.ndarray]:
+    """``worlds`` full positions consistent with the information of the player to move, drawn by
+    the compiled resampler of the ISMCTS agents from ``seed``."""
+    p = state.current_player()
+    a = state.array
+    seed_compiled(seed % MAX_SEED)
+    out: list[np.ndarray] = []
+    if hasattr(state, "engine_state"):
+        if state.move_prefix():
+            raise ValueError("a move is in progress; moves are valued from the start of a turn")
+        G = state.tables.G
+        W = np.zeros(ZK.WS_SIZE, np.int64)
+        det = resample_setup(G, a, p, W)
+        cards, chain = det.truth.copy(), det.truth.copy()
+        meta = np.zeros(MT_SIZE, np.int64)
+        for _ in range(worlds):
+            out.append(det_draw(G, a, p, det, cards, chain, TRIES, meta, W).copy())
+        return out
+    cfg = state.rules.cfg
+    for _ in range(worlds):
+        world = np.empty(TL.S_SIZE, dtype=np.int32)
+        if not resample_into(a, cfg, p, world, TRICK_TRIES):
+            raise RuntimeError("no position consistent with the mover's information was found")
+        out.append(world)
+    return out
+
+
+def _zwicker_return(sc: np.ndarray, side: int, win_loss: bool) -> float:
+    """The OpenSpiel return of a seat on ``side`` for final points ``sc`` (as ``returns_k``)."""
+    ns = len(sc)
+    if win_loss:
+        top = int((sc == sc.max()).sum())
+        return float(ns - top) if sc[side] == sc.max() else float(-top)
+    return float(ns * sc[side] - sc.sum())
+
+
+def _zwicker_values(
+    state: pyspiel.State,
+    rows: list[np.ndarray],
+    worlds: list[np.ndarray],
+    rollout: str,
+    playouts: int,
+    seeds: np.ndarray,
+) -> np.ndarray:
+    R = state.rules.array()
+    W = np.zeros(ZK.WS_SIZE, np.int64)
+    p = state.current_player()
+    side = state.rules.side_of(p)
+    win_loss = bool(state.tables.win_loss)
+    policy = ZK.POLICY_GREEDY if rollout == "greedy" else ZK.POLICY_RANDOM
+    policies = np.full(state.rules.players, policy, np.int64)
+    out = np.zeros((len(worlds), len(rows)))
+    for w, world in enumerate(worlds):
+        for i, row in enumerate(rows):
+            total = 0.0
+            for j in range(playouts):
+                S = world.copy()
+                seed_compiled(int(seeds[w, j]))  # the same stream for every move of this world
+                ZK.apply_move(R, S, row, W)
+                if S[S_PHASE] != ZK.PHASE_OVER:
+                    ZK.play_out(R, S, policies, W)
+                total += _zwicker_return(ZK.score(R, S), side, win_loss)
+            out[w, i] = total / playouts
+    return out
+
+
+def _tricks_values(
+    state: pyspiel.State, moves: list[int], worlds: list[np.ndarray], rollout: str, playouts: int, seeds: np.ndarray
+) -> np.ndarray:
+    cfg = state.rules.cfg
+    p = state.current_player()
+    net = TL.S_PLAYERS + TL.P_NET * TL.NP + p
+    ids = np.empty(TL.NC, dtype=np.int32)
+    probs = np.empty(TL.NC, dtype=np.float64)
+    mask = np.zeros(TL.NUM_ACTIONS, dtype=np.bool_)
+    greedy = rollout == "greedy"
+    out = np.zeros((len(worlds), len(moves)))
+    for w, world in enumerate(worlds):
+        for i, action in enumerate(moves):
+            total = 0.0
+            for j in range(playouts):
+                s = world.copy()
+                seed_compiled(int(seeds[w, j]))
+                TK.apply_action(s, cfg, action)
+                while s[TL.S_CUR] != TL.CUR_OVER:
+                    if s[TL.S_CUR] == TL.CUR_CHANCE:
+                        TK.apply_chance(s, cfg, TK.sample_chance(s, cfg, ids, probs))
+                    elif greedy:
+                        TK.apply_action(s, cfg, greedy_action(s, cfg))
+                    else:
+                        TK.legal_mask(s, cfg, mask)
+                        TK.apply_action(s, cfg, TK.random_action(mask))
+                total += float(s[net])
+            out[w, i] = total / playouts
+    return out
+
+
+def move_values(
+    state: pyspiel.State,
+    worlds: list[np.ndarray],
+    moves: Sequence[Sequence[int]],
+    rollout: str = "greedy",
+    playouts: int = 1,
+    seed: int = 0,
+) -> np.ndarray:
+    """``values[w, i]``: the mover's mean return after whole move ``moves[i]`` (its actions) in world
+    ``worlds[w]``, played out by ``rollout`` ``playouts`` times (module docstring). The playout
+    seeds depend only on ``seed`` and ``(w, j)``, never on the move or on the other moves."""
+    _check(state, max(2, len(worlds)), rollout, playouts)
+    seeds = np.random.default_rng([seed, len(worlds), playouts]).integers(MAX_SEED, size=(len(worlds), playouts))
+    if hasattr(state, "engine_state"):
+        by_actions = {tuple(acts): m.row for m, acts in convert.legal_moves(state)}
+        rows = []
+        for acts in moves:
+            if tuple(acts) not in by_actions:
+                raise ValueError(f"actions {list(acts)} are not a legal whole move here")
+            rows.append(np.array(by_actions[tuple(acts)], dtype=np.int64))
+        return _zwicker_values(state, rows, worlds, rollout, playouts, seeds)
+    legal = set(state.legal_actions())
+    for acts in moves:
+        if len(acts) != 1 or acts[0] not in legal:
+            raise ValueError(f"actions {list(acts)} are not a legal decision here")
+    return _tricks_values(state, [int(acts[0]) for acts in moves], worlds, rollout, playouts, seeds)
+
+
+def draw_world_states(state: pyspiel.State, worlds: int, seed: int) -> list[pyspiel.State]:
+    """``worlds`` OpenSpiel states consistent with the mover's information (Zwicker: the game's
+    ``resample_from_infostate``, the compiled exact resampler; trick games: :func:`draw_worlds`
+    replayed as OpenSpiel states)."""
+    p = state.current_player()
+    if hasattr(state, "engine_state"):
+        seeds = np.random.default_rng([seed, 17]).integers(MAX_SEED, size=worlds)
+        return [state.resample_from_infostate(p, int(x)) for x in seeds]
+    game = state.get_game()
+    out = []
+    for arr in draw_worlds(state, worlds, seed):
+        world = game.new_initial_state()
+        for _, _, value in T.history(T.TrickState(state.rules, arr)):
+            world.apply_action(int(value))
+        out.append(world)
+    return out
+
+
+def agent_move_values(
+    state: pyspiel.State, worlds: list[pyspiel.State], moves: Sequence[Sequence[int]], agent: str, seed: int = 0
+) -> np.ndarray:
+    """``values[w, i]``: the mover's return after ``moves[i]`` in world state ``worlds[w]`` with the
+    deal played on by ``agent`` at every seat (module docstring)."""
+    game = state.get_game()
+    n, p = game.num_players(), state.current_player()
+    agents = [make_agent(agent, game) for _ in range(n)]
+    out = np.zeros((len(worlds), len(moves)))
+    for w, world in enumerate(worlds):
+        agent_seeds = np.random.default_rng([seed, w]).integers(MAX_SEED, size=n)
+        for i, acts in enumerate(moves):
+            s = world.clone()
+            apply_decision(s, list(acts))
+            for q, a in enumerate(agents):
+                a.reset(int(agent_seeds[q]))  # the same agents' randomness for every move
+            chance = np.random.default_rng([seed, w, 1])  # and the same chance stream
+            while not s.is_terminal():
+                if s.is_chance_node():
+                    ids, probs = zip(*s.chance_outcomes(), strict=True)
+                    weights = np.array(probs) / sum(probs)
+                    s.apply_action(int(ids[int(chance.choice(len(ids), p=weights))]))
+                else:
+                    apply_decision(s, agents[s.current_player()].act(s))
+            out[w, i] = float(s.returns()[p])
+    return out
+
+
+def decision_values(
+    state: pyspiel.State,
+    worlds: int = DEFAULT_WORLDS,
+    rollout: str = "greedy",
+    playouts: int = 1,
+    seed: int = 0,
+    agent: str | None = None,
+) -> DecisionValues:
+    """Every legal move of the decision at ``state`` valued on the same ``worlds`` sampled worlds
+    (module docstring): by compiled ``rollout`` playouts, or with ``agent`` (a spec) playing on;
+    all randomness from ``seed``."""
+    _check(state, worlds, rollout, playouts)
+    options = legal_decisions(state)
+    acts = [list(a) for _, a in options]
+    labels = [label for label, _ in options]
+    if agent is not None:
+        states = draw_world_states(state, worlds, seed)
+        values = agent_move_values(state, states, acts, agent, seed)
+        return DecisionValues(state.current_player(), labels, acts, values, states)
+    sampled = draw_worlds(state, worlds, seed)
+    values = move_values(state, sampled, acts, rollout, playouts, seed)
+    return DecisionValues(state.current_player(), labels, acts, values, sampled)
