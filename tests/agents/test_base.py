@@ -144,6 +144,10 @@ def test_zwick_agents_lists_every_registered_agent(capsys):
     from zwick_ai.cli import main
 
     assert main(["agents"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    for info in registered():
+        assert any(line.startswith(f"{info.name}  (") for line in lines), info.name
+    assert main(["agents", "--markdown"]) == 0
     out = capsys.readouterr().out
     for info in registered():
         assert f"| `{info.name}` |" in out
