@@ -114,7 +114,7 @@ def test_time_budget_and_bad_parameters():
     assert tuple(acts) in {tuple(a) for _, a in zwick_ai.agents.legal_decisions(s)}
     for bad, msg in [
         ("ismcts:rollout=smart", "valid: random, greedy"),
-        ("ismcts:iters=0", "positive iteration count"),
+        ("ismcts:iters=-1", "must be >= 0"),  # iters=0 alone is the default budget (1,000)
         ("ismcts:c=-1", "must be >= 0"),
         ("pimc:worlds=0", "at least one world"),
     ]:

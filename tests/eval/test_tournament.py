@@ -81,7 +81,7 @@ def test_bad_tournaments_are_refused():
     with pytest.raises(ValueError, match="unknown agent"):
         tiny(agents=["greedy", "nobody"])
     with pytest.raises(ValueError, match="same agent"):
-        tiny(agents=["ismcts", "ismcts:iters=1000"])  # 1000 is the default: one agent
+        tiny(agents=["ismcts", "ismcts:iters=0"])  # 0 is the default (1,000 without a time budget): one agent
     with pytest.raises(ValueError, match="plays zwicker"):
         T.Tournament(["joker", "random"], game="zwikken", deals=1)
     with pytest.raises(ValueError, match="no parameter 'colour'"):
