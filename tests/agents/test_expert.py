@@ -21,8 +21,9 @@ from zwick_ai.agents import zwicker_search as ZS
 from zwick_ai.agents.base import apply_decision, legal_decisions
 from zwick_ai.agents.expert import expert_decision
 from zwick_ai.games import convert
-from zwick_ai.games import zwicker_actions as ZA
+from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import resample as RS
 from zwick_ai.zwicker.layout import MAX_HAND, S_HAND_N, S_HANDS, S_STOCK_LEN, S_STOCK_TOP
 
 BRUTE_CARDS = 6  # cards left in the hands of the brute-force positions (minimax without pruning)
@@ -43,7 +44,7 @@ def _advance(state: pyspiel.State, rng: np.random.Generator, stop) -> pyspiel.St
 
 
 def _cards_in_hands(state: pyspiel.State) -> int:
-    a = state._a
+    a = state.array
     return int(sum(a[S_HAND_N + q] for q in range(state.rules.players)))
 
 
@@ -51,7 +52,7 @@ def _endgame_state(game: pyspiel.Game, seed: int, cards: int) -> pyspiel.State |
     """A decision state of a random game with the stock empty and at most ``cards`` in hands."""
 
     def stop(s: pyspiel.State) -> bool:
-        a = s._a
+        a = s.array
         return a[S_STOCK_TOP] >= a[S_STOCK_LEN] and _cards_in_hands(s) <= cards
 
     return _advance(convert.state_from_seed(game, seed), np.random.default_rng(seed), stop)
@@ -191,17 +192,17 @@ def test_inference_weights_equal_the_exact_posterior() -> None:
             break
     assert state is not None
     p = 0
-    G, a = state.tables.G, state._a
+    G, a = state.tables.G, state.array
     W = np.zeros(K.WS_SIZE, np.int64)
-    det = ZA.resample_setup(G, a, p, W)
-    t0 = int(det[5])
-    S0 = det[6]
+    det = RS.resample_setup(G, a, p, W)
+    t0 = int(det.t0)
+    S0 = det.S0
     start_pub = zwicker.ZwickerState(rules, S0.copy())
     moves = _stage_moves(state, t0)
     # Exact posterior by enumeration of the opponent's current hand.
     mine = set(zwicker.hand(convert.engine_state(state), 0))
     hidden_n = int(a[S_HAND_N + 1])
-    unseen = sorted(set(det[2].tolist()))
+    unseen = sorted(set(det.truth.tolist()))
     played = [int(row[1]) for seat, row in moves if seat == 1]
     post = {}
     for hand in itertools.combinations(unseen, hidden_n):
@@ -214,7 +215,7 @@ def test_inference_weights_equal_the_exact_posterior() -> None:
     exact = {h: v / z for h, v in post.items()}
     # The determinizer's worlds, weighted.
     ES.seed(11)
-    cards, chain = det[2].copy(), det[2].copy()
+    cards, chain = det.truth.copy(), det.truth.copy()
     meta = np.zeros(ZS.MT_SIZE, np.int64)
     weighted: dict[tuple[int, ...], float] = {}
     R = rules.array()
@@ -247,20 +248,20 @@ def _with_hand(rules, start: zwicker.ZwickerState, q: int, cards: list[int]) -> 
 
 def _stage_moves(state: pyspiel.State, t0: int) -> list[tuple[int, np.ndarray]]:
     """(seat, move row) of every whole move logged since ply ``t0``."""
-    X = state._a[ZA.XB :]
+    X = state.array[ZH.XB :]
     out = []
-    for t in range(t0, int(X[ZA.X_NPLY])):
+    for t in range(t0, int(X[ZH.X_NPLY])):
         row = np.zeros(8, np.int64)
-        ZA.logged_row_into(X, t, row)
-        out.append((int(X[ZA.X_LOG + t * ZA.LOGW + ZA.L_SEAT]), row))
+        ZH.logged_row_into(X, t, row)
+        out.append((int(X[ZH.X_LOG + t * ZH.LOGW + ZH.L_SEAT]), row))
     return out
 
 
 def _plies_this_stage(state: pyspiel.State, seat: int) -> int:
-    a = state._a
-    X = a[ZA.XB :]
-    t0 = int(ZA.resample_setup(state.tables.G, a, 0, np.zeros(K.WS_SIZE, np.int64))[5])
-    return sum(1 for t in range(t0, int(X[ZA.X_NPLY])) if X[ZA.X_LOG + t * ZA.LOGW + ZA.L_SEAT] == seat)
+    a = state.array
+    X = a[ZH.XB :]
+    t0 = int(RS.resample_setup(state.tables.G, a, 0, np.zeros(K.WS_SIZE, np.int64)).t0)
+    return sum(1 for t in range(t0, int(X[ZH.X_NPLY])) if X[ZH.X_LOG + t * ZH.LOGW + ZH.L_SEAT] == seat)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -39,8 +39,9 @@ from zwick_ai.agents import expert_search as ES
 from zwick_ai.agents import zwicker_search as ZS
 from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.games import convert
-from zwick_ai.games import zwicker_actions as ZA
+from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import resample as RS
 
 LEAVES = ("rollout", "value")
 MAX_WORLDS = 4096  # endgame worlds per decision under a time budget
@@ -122,17 +123,17 @@ class _Decision:
             raise ValueError("a move is in progress; expert decides whole moves from the start of a turn")
         t = state.tables
         self.G = t.G
-        self.a = state._a
+        self.a = state.array
         self.p = state.current_player()
         self.W = np.zeros(K.WS_SIZE, np.int64)
         self.R = state.rules.array()
         self.win_loss = bool(t.win_loss)
         self.total = float(state.rules.card_total)
         self.rows = state.candidate_rows()
-        self.real = self.a[: ZA.SS]
-        self.det = ZA.resample_setup(self.G, self.a, self.p, self.W)
-        self.cards = self.det[2].copy()
-        self.chain = self.det[2].copy()
+        self.real = self.a[: ZH.SS]
+        self.det = RS.resample_setup(self.G, self.a, self.p, self.W)
+        self.cards = self.det.truth.copy()
+        self.chain = self.det.truth.copy()
         ES.seed(int(rng.integers(2**31)))
 
 

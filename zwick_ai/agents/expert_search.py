@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from zwick_ai.agents import zwicker_search as ZS
-from zwick_ai.games import zwicker_actions as ZA
+from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.layout import (
     KIND_ASK,
@@ -56,6 +56,7 @@ from zwick_ai.zwicker.layout import (
     R_NSIDES,
     R_PLAYERS,
     R_SIDE_OF,
+    RULES_SIZE,
     S_ANCHOR,
     S_ASK_ANS,
     S_ASK_N,
@@ -294,7 +295,7 @@ def _update(R, S, side, v, d, st_a, st_b, st_best):
 def new_context(tt_bits):
     """Per-depth state and move buffers, workspaces and a transposition table for :func:`solve`."""
     levels = MAX_PLY + 2
-    states = np.zeros((levels, ZA.SS), np.int32)
+    states = np.zeros((levels, ZH.SS), np.int32)
     bufs = np.zeros((levels, MAX_MOVES, MOVE_WIDTH), np.int64)
     orders = np.zeros((levels, MAX_MOVES), np.int64)
     vals = np.zeros((levels, MAX_MOVES), np.float64)
@@ -348,7 +349,7 @@ def stage_start_world(R, a, S0, Sw, p, t0):
     """The stage-start state of the world whose current state is ``Sw``: the public stage start
     ``S0`` with every other seat's hand replaced by its hand in ``Sw`` plus the cards it played
     since ply ``t0`` (the stock is not needed to replay a stage)."""
-    X = a[ZA.XB :]
+    X = a[ZH.XB :]
     S = S0.copy()
     for q in range(R[R_PLAYERS]):
         if q == p:
@@ -356,10 +357,10 @@ def stage_start_world(R, a, S0, Sw, p, t0):
         S[S_HAND_N + q] = 0
         for i in range(Sw[S_HAND_N + q]):
             K.hand_insert(S, q, Sw[S_HANDS + q * MAX_HAND + i])
-        for t in range(t0, X[ZA.X_NPLY]):
-            e = ZA.X_LOG + t * ZA.LOGW
-            if X[e + ZA.L_SEAT] == q and X[e + ZA.L_KIND] != KIND_ASK:
-                K.hand_insert(S, q, X[e + ZA.L_CARD])
+        for t in range(t0, X[ZH.X_NPLY]):
+            e = ZH.X_LOG + t * ZH.LOGW
+            if X[e + ZH.L_SEAT] == q and X[e + ZH.L_KIND] != KIND_ASK:
+                K.hand_insert(S, q, X[e + ZH.L_CARD])
     return S
 
 
@@ -368,13 +369,13 @@ def world_log_weight(R, a, S0, Sw, p, t0, tau, W):
     """Log-likelihood of the other players' moves of the current stage in world ``Sw`` when each
     picks move ``m`` with probability ``softmax(greedy_value(m) / tau)`` among his legal moves
     (questions excluded: their answers are already constraints of the sampler)."""
-    X = a[ZA.XB :]
+    X = a[ZH.XB :]
     S = stage_start_world(R, a, S0, Sw, p, t0)
     row = np.zeros(MOVE_WIDTH, np.int64)
     buf, XX = K.new_buffers()
     logw = 0.0
-    for t in range(t0, X[ZA.X_NPLY]):
-        ZA.logged_row_into(X, t, row)
+    for t in range(t0, X[ZH.X_NPLY]):
+        ZH.logged_row_into(X, t, row)
         q = S[S_TO_MOVE]
         if q != p and row[M_KIND] != KIND_ASK:
             buf, XX, n = K.gen_moves(R, S, buf, W, XX)
@@ -421,10 +422,10 @@ def endgame_worlds(
     world ``w``'s root move values go to ``vals[done + w]``, its log weight (0 without inference)
     to ``logw[done + w]`` where ``done = stats[ST_WORLDS]`` on entry. Stops early when the node cap
     is hit (that world is not counted)."""
-    R = G[: ZA.RULES_SIZE]
+    R = G[:RULES_SIZE]
     side = R[R_SIDE_OF + p]
-    t0 = det[5]
-    S0 = det[6]
+    t0 = det.t0
+    S0 = det.S0
     meta = np.zeros(ZS.MT_SIZE, np.int64)
     out = np.zeros(rows.shape[0], np.float64)
     for _ in range(nworlds):
@@ -449,7 +450,7 @@ def endgame_worlds(
 def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, chain, W):
     """``iters`` ISMCTS iterations on ``tree`` (the search of :func:`zwicker_search.search`), each
     drawn world serving ``reuse`` consecutive iterations; ``leaf`` picks the leaf evaluator."""
-    R = G[: ZA.RULES_SIZE]
+    R = G[:RULES_SIZE]
     NKEY, NV, NA, NQ, H, meta = tree
     cap = NV.shape[0]
     players = R[R_PLAYERS]
@@ -460,7 +461,7 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
     hi = np.zeros(64, np.int64)
     path = np.zeros(ZS.MAX_DEPTH + 1, np.int64)
     kid = np.empty(64, np.int64)
-    world = det[6][:0]
+    world = det.S0[:0]
     for it in range(iters):
         if it % reuse == 0 or world.shape[0] == 0:
             k = ZS.TRIES if meta[ZS.MT_CHAIN] == 0 else min(ZS.TRIES, ZS.TRIES_AFTER)
