@@ -6,6 +6,7 @@ from zwick_ai.agents import (
     baselines,  # noqa: F401  (registers random, greedy)
     cfr,  # noqa: F401  (registers mccfr, cfr)
     joker_policies,  # noqa: F401  (registers joker)
+    net,  # noqa: F401  (registers net)
     openspiel_bots,  # noqa: F401  (registers openspiel-ismcts, openspiel-mcts)
     search,  # noqa: F401  (registers ismcts, pimc)
 )

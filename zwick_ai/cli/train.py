@@ -1,4 +1,4 @@
-"""``zwick train {cfr,mccfr}``: train a CFR-family policy with a progress bar, checkpoints and a
+"""``zwick train {cfr,mccfr,value}``: train a CFR-family policy (or the Zwicker value model) with a progress bar, checkpoints and a
 convergence log and plot (see :func:`zwick_ai.agents.cfr.train`).
 
 Example::
@@ -7,6 +7,7 @@ Example::
         --out runs/parlett --eval-every 10000
     zwick train mccfr --game "zwikken(players=3,variant=parlett)" --iterations 200000 --seed 1 \\
         --out runs/parlett --eval-every 10000 --resume
+    zwick train value --variant dithmarschen --out runs/value-dithmarschen   (see zwick_ai/cli/train_value.py)
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import csv
 from pathlib import Path
 
 from tqdm import tqdm
+
+from zwick_ai.cli.train_value import add_args as add_value_args
 
 
 def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
@@ -45,6 +48,12 @@ def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    if args.method == "value":
+        from zwick_ai.cli.train_value import cmd_train_value
+
+        return cmd_train_value(args)
+    if args.game is None or args.iterations is None:
+        raise ValueError(f"zwick train {args.method} needs --game and --iterations")
     import zwick_ai.games  # noqa: F401  (registers the games)
     from zwick_ai.agents.cfr.train import train
 
@@ -87,20 +96,29 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("method", choices=["cfr", "mccfr"], help="cfr: exact on the extracted tree; mccfr: Monte Carlo")
-    p.add_argument("--game", required=True, help='OpenSpiel game string, e.g. "zwikken(players=3,variant=parlett)"')
-    p.add_argument("--iterations", type=int, required=True, help="total iterations (with --resume: the new total)")
+    p.add_argument(
+        "method",
+        choices=["cfr", "mccfr", "value"],
+        help="cfr: exact on the extracted tree; mccfr: Monte Carlo; value: the Zwicker value model of `net`",
+    )
+    p.add_argument("--game", help='cfr/mccfr: OpenSpiel game string, e.g. "zwikken(players=3,variant=parlett)"')
+    p.add_argument("--iterations", type=int, help="cfr/mccfr: total iterations (with --resume: the new total)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--resume", action="store_true", help="continue the checkpoint in --out")
     p.add_argument(
         "--eval-every", type=int, default=0, help="evaluate and checkpoint every K iterations (0: at the end)"
     )
-    p.add_argument("--variant", default=None, help="cfr: cfr, cfr+ (default), dcfr; mccfr: outcome (default), external")
+    p.add_argument(
+        "--variant",
+        default=None,
+        help="cfr: cfr, cfr+ (default), dcfr; mccfr: outcome (default), external; value: the Zwicker variant",
+    )
     p.add_argument(
         "--abstraction",
         default="none",
         help="tree games: none or observation (imperfect recall); trick games (MCCFR): none, suits or buckets",
     )
     p.add_argument("--eval-deals", type=int, default=2000, help="deals per seat for value_vs_random")
+    add_value_args(p)
     p.set_defaults(func=cmd_train)
