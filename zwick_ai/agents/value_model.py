@@ -1,20 +1,26 @@
-"""The learned Zwicker value model: weights files, compiled evaluation and compiled self-play.
+"""The learned Zwicker models: weights files, compiled evaluation and compiled self-play.
 
 A model is a small multi-layer perceptron (two ReLU hidden layers) over the features of
-:mod:`zwick_ai.agents.value_features`, standardized by the training set's mean and spread. It
-predicts the points the mover's side still adds to its lead by the end of the hand (own side minus
-the mean of the other sides, the tournaments' measure); :func:`after_value` adds the lead so far,
-so a value is the expected final point difference of the position right after a move, from the
-view of the player who made it. When that move ends the hand the exact result is used instead.
+:mod:`zwick_ai.agents.value_features`, standardized by the training set's mean and spread, its
+output in points. There are two kinds (:data:`KINDS`):
+
+* a **move** model scores the candidates of one decision: its input is a candidate's features
+  (the position right after the move, from the mover's view) minus the mean over the decision's
+  candidates, followed by that mean; its output is the candidate's expected final point
+  difference (own side minus the mean of the other sides, the tournaments' measure) over the
+  decision's mean. The ``net`` agent plays its best move (:func:`net_values`);
+* a **value** model reads one position's features and predicts the points the mover's side still
+  adds to its lead by the end of the hand; :func:`after_value` adds the lead so far (and is exact
+  when the hand is over), the leaf evaluation for searches.
 
 Playing needs only numpy and numba: a model is the :class:`ValueModel` arrays, stored as one
 ``.npz`` file (:func:`load_model`, :func:`save_model`); the shipped files are in
 ``zwick_ai/agents/weights`` (:func:`shipped_model_path`). Training is
 :mod:`zwick_ai.agents.value_train` (scikit-learn, optional).
 
-:func:`selfplay_positions` plays whole hands in compiled code (the greedy policy, or one-ply
-search with a model, each move replaced by a uniformly random one with probability ``eps``) and
-returns the features of every position after a card move with its target.
+:func:`selfplay_positions` plays whole hands in compiled code and, at sampled decisions, plays
+every candidate move out with greedy from the true position under common random numbers: the
+training data of both kinds.
 """
 
 from __future__ import annotations
@@ -156,6 +162,25 @@ def after_value(R, Spre, Spost, p, m, f):
         return side_diff(sc, R[R_SIDE_OF + p], R[R_NSIDES])
     after_move_features(R, Spre, Spost, p, f)
     return f[F_LEAD] + f[F_ZWICK] + mlp_forward(f, m)
+
+
+@njit(cache=True)
+def leaf_side_values(R, S, m, f, out):
+    """Per side, the value model's expected final point difference (the side minus the mean of
+    the others) of position ``S``, each from the view of the side's first seat (exact if the hand
+    is over): a search's leaf evaluation in a world where ``S`` is the whole truth."""
+    ns = R[R_NSIDES]
+    if S[S_PHASE] == K.PHASE_OVER:
+        sc = K.score(R, S).astype(np.float64)
+        for s in range(ns):
+            out[s] = side_diff(sc, s, ns)
+        return out
+    for s in range(ns):
+        for q in range(R[R_PLAYERS]):
+            if R[R_SIDE_OF + q] == s:
+                out[s] = after_value(R, S, S, q, m, f)
+                break
+    return out
 
 
 @njit(cache=True)
@@ -320,6 +345,7 @@ __all__ = [
     "POLICY_NET",
     "ValueModel",
     "after_value",
+    "leaf_side_values",
     "empty_model",
     "load_model",
     "mlp_forward",

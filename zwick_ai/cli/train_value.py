@@ -76,10 +76,10 @@ def cmd_train_value(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     for kind, model in models.items():
-        last = model.meta["history"][-1]
+        meta = model.meta
         print(
             f"{kind} model, {args.variant} {players} players, {cfg.hands} hands: held-out MSE "
-            f"{last['heldout_mse']:.2f} points² (variance {last['heldout_var']:.2f})"
+            f"{meta['heldout_mse']:.2f} points² at epoch {meta['epoch']} (variance {meta['heldout_var']:.2f})"
         )
     print(f"wrote {args.out}/move.npz, value.npz, loss.csv, loss.png")
     if args.install:
