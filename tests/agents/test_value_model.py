@@ -138,9 +138,16 @@ def test_compiled_models_equal_sklearn(tmp_path):
             net = pickle.load(f)["best"]
         X, _ = model_data(kind, data)
         y_scale = model.layers[2][1][0] / net.intercepts_[2][0]
-        want = net.predict((X - model.mean) / model.scale) * y_scale
+        Z = (X - model.mean) / model.scale
         got = model.predict(X)
-        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-9)
+        # scikit-learn evaluates in float32, the precision it trained in
+        np.testing.assert_allclose(got, net.predict(Z) * y_scale, rtol=1e-5, atol=1e-5)
+        # the same network in float64 numpy: equal to rounding
+        h = Z
+        for W, b in zip(net.coefs_[:-1], net.intercepts_[:-1], strict=True):
+            h = np.maximum(h @ W.astype(np.float64) + b, 0.0)
+        exact = (h @ net.coefs_[-1].astype(np.float64) + net.intercepts_[-1])[:, 0] * y_scale
+        np.testing.assert_allclose(got, exact, rtol=1e-9, atol=1e-9)
         assert np.std(got) > 0
     # the net's compiled scoring of a real decision equals the move model on model_data's inputs
     game = pyspiel.load_game("zwicker(variant=classic,players=2)")
@@ -213,3 +220,29 @@ def test_net_model_errors(tmp_path):
     np.savez(bad, x=np.zeros(2))
     with pytest.raises(ValueError, match="not a zwick_ai value model"):
         make_agent(f"net:model={bad}", game)
+
+
+def test_leaf_values_are_the_value_model_from_each_side():
+    """``leaf_side_values`` is, per side, the lead so far plus the value model (evaluated by
+    :meth:`ValueModel.predict`) on the features of the side's first seat; exact once the hand is over."""
+    game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+    R = game.rules.array()
+    model = VM.load_model(VM.shipped_model_path("dithmarschen", 4, "value"))
+    m = model.arrays()
+    state = zwick_ai.games.convert.state_from_seed(game, 7)
+    agents = [make_agent("greedy", game, seed=s) for s in range(4)]
+    f = np.zeros(VF.NFEAT)
+    checked = 0
+    while not state.is_terminal():
+        S = state.engine_state().arr
+        got = VM.leaf_side_values(R, S, m, f, np.zeros(2))
+        for side, seat in ((0, 0), (1, 1)):
+            x = VF.after_move_features(R, S, S, seat, np.zeros(VF.NFEAT))
+            want = x[VF.F_LEAD] + x[VF.F_ZWICK] + model.predict(x[None, :])[0]
+            assert got[side] == pytest.approx(want, abs=1e-9)
+        checked += 1
+        zwick_ai.agents.apply_decision(state, agents[state.current_player()].act(state))
+    S = state.engine_state().arr
+    sc = K.score(R, S)
+    np.testing.assert_allclose(VM.leaf_side_values(R, S, m, f, np.zeros(2)), [sc[0] - sc[1], sc[1] - sc[0]])
+    assert checked > 20

@@ -157,8 +157,11 @@ def model_data(kind: str, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.n
 
 def to_model(net: Any, mean: np.ndarray, scale: np.ndarray, y_scale: float, meta: dict) -> VM.ValueModel:
     """A fitted ``MLPRegressor`` (standardized inputs, target / ``y_scale``) as a model in points."""
-    (W1, W2, W3), (b1, b2, b3) = net.coefs_, net.intercepts_
-    layers = [(W1.copy(), b1.copy()), (W2.copy(), b2.copy()), (W3 * y_scale, b3 * y_scale)]
+    (W1, W2, W3), (b1, b2, b3) = (
+        (np.asarray(a, np.float64) for a in net.coefs_),
+        (np.asarray(a, np.float64) for a in net.intercepts_),
+    )
+    layers = [(W1, b1), (W2, b2), (W3 * y_scale, b3 * y_scale)]  # float64: no rounding of the output scale
     return VM.ValueModel(mean.astype(np.float64), scale.astype(np.float64), layers, meta)
 
 

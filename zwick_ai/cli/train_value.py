@@ -67,7 +67,7 @@ def cmd_train_value(args: argparse.Namespace) -> int:
         if bar.desc != stage:
             bar.reset(total=total)
             bar.set_description(stage)
-        bar.n = done
+        bar.update(done - bar.n)
         bar.set_postfix({k: f"{v:.4g}" for k, v in info.items()})
         bar.refresh()
 
