@@ -5,6 +5,7 @@ OpenSpiel bots. Importing this package registers every built-in agent."""
 from zwick_ai.agents import (
     baselines,  # noqa: F401  (registers random, greedy)
     cfr,  # noqa: F401  (registers mccfr, cfr)
+    expert,  # noqa: F401  (registers expert)
     joker_policies,  # noqa: F401  (registers joker)
     net,  # noqa: F401  (registers net)
     openspiel_bots,  # noqa: F401  (registers openspiel-ismcts, openspiel-mcts)

@@ -31,6 +31,7 @@ import pyspiel
 from zwick_ai.agents.base import Agent, Param, register
 
 ROLLOUTS = ("random", "greedy")
+DEFAULT_ITERS = 1000  # ISMCTS iterations per decision when neither iters nor time is given
 BACKENDS = {
     "zwicker": "zwick_ai.agents.zwicker_search",
     "zwikken": "zwick_ai.agents.tricks_search",
@@ -49,6 +50,19 @@ def backend(game_name: str) -> ModuleType:
         if e.name != name:
             raise
         raise ValueError(f"the search backend {name} for {game_name} is not installed") from None
+
+
+def resolved_budget(params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` with the ISMCTS budget made explicit: a time budget given alone means that wall
+    clock time (no iteration cap); neither given means ``DEFAULT_ITERS`` iterations."""
+    if params["iters"] == 0 and params.get("time", 0.0) == 0:
+        return {**params, "iters": DEFAULT_ITERS}
+    return params
+
+
+def check_ismcts(params: dict[str, Any]) -> None:
+    """:func:`check_params` for the ISMCTS budget (``iters=0, time=0`` is the default budget)."""
+    check_params(resolved_budget(params))
 
 
 def check_params(params: dict[str, Any]) -> None:
@@ -75,19 +89,25 @@ SEARCH_PARAMS = (
 @register(
     "ismcts",
     params=[
-        Param("iters", int, 1000, "iterations per decision (0 = only the time budget)"),
-        Param("time", float, 0.0, "seconds per decision (0 = none)"),
+        Param(
+            "iters",
+            int,
+            0,
+            f"iterations per decision; 0 = {DEFAULT_ITERS} without a time budget, no cap with one",
+        ),
+        Param("time", float, 0.0, "seconds per decision, wall clock (0 = none); given alone it is the whole budget"),
         *SEARCH_PARAMS,
     ],
     summary="single-observer information-set MCTS over whole decisions, compiled.",
-    check=check_params,
+    check=check_ismcts,
 )
 class IsmctsAgent(Agent):
     """Single-observer ISMCTS (Cowling, Powley, Whitehouse 2012): a fresh consistent world per
     iteration, UCB with availability counts, random or greedy rollouts."""
 
     def act(self, state: pyspiel.State) -> list[int]:
-        return [int(x) for x in backend(self.game_name).ismcts_decision(state, self.params, self.rng)]
+        params = resolved_budget(self.params)
+        return [int(x) for x in backend(self.game_name).ismcts_decision(state, params, self.rng)]
 
 
 @register(
@@ -108,4 +128,14 @@ class PimcAgent(Agent):
         return [int(x) for x in backend(self.game_name).pimc_decision(state, self.params, self.rng)]
 
 
-__all__ = ["BACKENDS", "ROLLOUTS", "IsmctsAgent", "PimcAgent", "backend", "check_params"]
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_ITERS",
+    "ROLLOUTS",
+    "IsmctsAgent",
+    "PimcAgent",
+    "backend",
+    "check_ismcts",
+    "check_params",
+    "resolved_budget",
+]

@@ -1,0 +1,330 @@
+"""The ``expert`` agent's components on small budgets: the endgame search against brute force,
+the transposition table, the inference weights against the exact posterior, the ISMCTS switches,
+the time budget and the spec checks."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+
+import numpy as np
+import pyspiel
+import pytest
+
+import zwick_ai.agents  # noqa: F401  (registers the agents)
+import zwick_ai.games  # noqa: F401  (registers the games)
+from zwick_ai import zwicker
+from zwick_ai.agents import expert_search as ES
+from zwick_ai.agents import make_agent
+from zwick_ai.agents import zwicker_search as ZS
+from zwick_ai.agents.base import apply_decision, legal_decisions
+from zwick_ai.agents.expert import expert_decision
+from zwick_ai.games import convert
+from zwick_ai.games import zwicker_actions as ZA
+from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.layout import MAX_HAND, S_HAND_N, S_HANDS, S_STOCK_LEN, S_STOCK_TOP
+
+BRUTE_CARDS = 6  # cards left in the hands of the brute-force positions (minimax without pruning)
+
+
+def _advance(state: pyspiel.State, rng: np.random.Generator, stop) -> pyspiel.State | None:
+    """Play uniformly random whole moves (and chance outcomes) until ``stop(state)`` or the end."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=np.array(probs) / sum(probs))))
+            continue
+        if stop(state):
+            return state
+        moves = legal_decisions(state)
+        apply_decision(state, moves[int(rng.integers(len(moves)))][1])
+    return None
+
+
+def _cards_in_hands(state: pyspiel.State) -> int:
+    a = state._a
+    return int(sum(a[S_HAND_N + q] for q in range(state.rules.players)))
+
+
+def _endgame_state(game: pyspiel.Game, seed: int, cards: int) -> pyspiel.State | None:
+    """A decision state of a random game with the stock empty and at most ``cards`` in hands."""
+
+    def stop(s: pyspiel.State) -> bool:
+        a = s._a
+        return a[S_STOCK_TOP] >= a[S_STOCK_LEN] and _cards_in_hands(s) <= cards
+
+    return _advance(convert.state_from_seed(game, seed), np.random.default_rng(seed), stop)
+
+
+def _reward(rules, points: tuple[int, ...], side: int) -> float:
+    """The [-1, 1] side reward of zwicker_search.side_rewards, written out."""
+    ns = len(points)
+    x = (ns * points[side] - sum(points)) / ((ns - 1) * rules.card_total)
+    return min(1.0, max(-1.0, x))
+
+
+def _brute(rules, s: zwicker.ZwickerState, side: int) -> float:
+    """Plain team minimax over the public engine API: no pruning, no table, no move order."""
+    if zwicker.is_over(s):
+        return _reward(rules, zwicker.score(s), side)
+    vals = [_brute(rules, zwicker.apply(s, m), side) for m in zwicker.legal_moves(s)]
+    return max(vals) if rules.side_of(zwicker.to_move(s)) == side else min(vals)
+
+
+def _solve(rules, s: zwicker.ZwickerState, side: int, use_tt: bool, ctx=None) -> float:
+    ctx = ctx if ctx is not None else ES.new_context(12)
+    stats = np.zeros(ES.ST_SIZE, np.int64)
+    v = ES.solve(
+        rules.array(), s.arr.copy(), side, -2.0, 2.0, 0, ctx, stats, 10**9, use_tt, False, float(rules.card_total)
+    )
+    assert stats[ES.ST_ABORT] == 0
+    return v
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "cards"),
+    [
+        ("dithmarschen", 4, BRUTE_CARDS),
+        ("classic", 2, BRUTE_CARDS),
+        ("christiansen", 3, BRUTE_CARDS),
+        pytest.param("grossenwiehe", 4, 4, marks=pytest.mark.slow),  # questions: slow brute force
+    ],
+)
+def test_endgame_search_equals_brute_force(variant: str, players: int, cards: int) -> None:
+    game = pyspiel.load_game(f"zwicker(variant={variant},players={players})")
+    rules = game.rules
+    ctx = ES.new_context(14)  # one table for every position: values are functions of positions
+    checked = 0
+    for seed in range(40):
+        state = _endgame_state(game, seed, cards)
+        if state is None:
+            continue
+        s = convert.engine_state(state)
+        for side in range(rules.num_sides):
+            want = _brute(rules, s, side)
+            assert _solve(rules, s, side, use_tt=False) == pytest.approx(want, abs=1e-12)
+            assert _solve(rules, s, side, use_tt=True, ctx=ctx) == pytest.approx(want, abs=1e-12)
+        checked += 1
+        if checked == 6:
+            break
+    assert checked == 6
+
+
+def test_root_values_and_endgame_decision_in_a_known_world() -> None:
+    """Two players, stock empty: the opponent's hand is known, every world is the true one, so
+    the expert plays a move of the best brute-force value."""
+    game = pyspiel.load_game("zwicker(variant=classic,players=2)")
+    rules = game.rules
+    found = 0
+    for seed in range(30):
+        state = _endgame_state(game, 100 + seed, BRUTE_CARDS)
+        if state is None or len(state.candidate_rows()) < 2:
+            continue
+        s = convert.engine_state(state)
+        side = rules.side_of(state.current_player())
+        values = {str(m): _brute(rules, zwicker.apply(s, m), side) for m in zwicker.legal_moves(s)}
+        agent = make_agent("expert:time=0,iters=50,worlds=3,endgame=20", game, seed=seed)
+        acts = agent.act(state)
+        assert agent.last["mode"] == "endgame" and agent.last["worlds"] == 3
+        chosen = str(convert.actions_move(state, acts))
+        assert values[chosen] == pytest.approx(max(values.values()), abs=1e-12)
+        found += 1
+        if found == 4:
+            break
+    assert found == 4
+
+
+def test_state_hash_ignores_move_order_of_transpositions() -> None:
+    """Two trails in either order reach the same position: the same hash; a different position
+    (another card trailed) hashes differently."""
+    r = zwicker.rules("dithmarschen", players=4)
+    s = zwicker.position(r, hands=[["3C", "5D"], ["4C", "7H"], ["9C"], ["8C"]], table=["KS"], to_move=0, stock=[])
+    a = zwicker.apply(zwicker.apply(s, "3C trails"), "4C trails")
+    b = zwicker.apply(zwicker.apply(s, "3C trails"), "7H trails")
+    R = r.array()
+    assert ES.state_hash(R, a.arr) == ES.state_hash(R, a.copy().arr)
+    assert ES.state_hash(R, a.arr) != ES.state_hash(R, b.arr)
+
+
+# ------------------------------------------------------------------------------------------------
+# Inference
+# ------------------------------------------------------------------------------------------------
+MICRO = "zwicker(variant=dithmarschen,players=2,ranks=A23456,suits=CD,jokers=none,hand_size=3,table_size=2,stages=2)"
+TAU = 0.7
+
+
+def _likelihood(rules, start: zwicker.ZwickerState, moves: list[tuple[int, np.ndarray]], me: int) -> float:
+    """Python product of the others' softmax(greedy / tau) move probabilities along ``moves``
+    from the world's stage start ``start`` (0 when a move is illegal there)."""
+    s = start.copy()
+    R = rules.array()
+    like = 1.0
+    for seat, row in moves:
+        legal = zwicker.legal_rows(s)
+        match = [k for k in range(len(legal)) if all(legal[k, j] == row[j] for j in range(6))]
+        if not match:
+            return 0.0
+        if seat != me:
+            v = np.array([K.greedy_value(R, s.arr, legal[k]) / TAU for k in range(len(legal))])
+            like *= math.exp(v[match[0]] - v.max()) / np.exp(v - v.max()).sum()
+        zwicker.apply_row(s, row)
+    return like
+
+
+def test_inference_weights_equal_the_exact_posterior() -> None:
+    """Tiny game: after the opponent's moves this stage, the importance-weighted frequencies of
+    his possible hands under the determinizer equal the exact posterior (uniform prior over the
+    unseen cards times the opponent model's likelihood, by enumeration), and each world's weight
+    equals the Python likelihood."""
+    game = pyspiel.load_game(MICRO)
+    rules = game.rules
+    state = None
+    # Reach a decision of seat 0 after seat 1 played at least two moves in the current stage.
+    for seed in range(200):
+        s0 = convert.state_from_seed(game, seed)
+        st = _advance(
+            s0, np.random.default_rng(seed), lambda s: s.current_player() == 0 and _plies_this_stage(s, 1) >= 2
+        )
+        if st is not None and len(st.candidate_rows()) > 1:
+            state = st
+            break
+    assert state is not None
+    p = 0
+    G, a = state.tables.G, state._a
+    W = np.zeros(K.WS_SIZE, np.int64)
+    det = ZA.resample_setup(G, a, p, W)
+    t0 = int(det[5])
+    S0 = det[6]
+    start_pub = zwicker.ZwickerState(rules, S0.copy())
+    moves = _stage_moves(state, t0)
+    # Exact posterior by enumeration of the opponent's current hand.
+    mine = set(zwicker.hand(convert.engine_state(state), 0))
+    hidden_n = int(a[S_HAND_N + 1])
+    unseen = sorted(set(det[2].tolist()))
+    played = [int(row[1]) for seat, row in moves if seat == 1]
+    post = {}
+    for hand in itertools.combinations(unseen, hidden_n):
+        start = _with_hand(rules, start_pub, 1, list(hand) + played)
+        like = _likelihood(rules, start, moves, p)
+        if like > 0:
+            post[tuple(sorted(hand))] = like
+    assert len(post) >= 3 and mine
+    z = sum(post.values())
+    exact = {h: v / z for h, v in post.items()}
+    # The determinizer's worlds, weighted.
+    ES.seed(11)
+    cards, chain = det[2].copy(), det[2].copy()
+    meta = np.zeros(ZS.MT_SIZE, np.int64)
+    weighted: dict[tuple[int, ...], float] = {}
+    R = rules.array()
+    n = 3000
+    for _ in range(n):
+        Sw = ZS.det_draw(G, a, p, det, cards, chain, 2000, meta, W)
+        hand = _hand(Sw, 1)
+        lw = ES.world_log_weight(R, a, S0, Sw, p, t0, TAU, W)
+        start = _with_hand(rules, start_pub, 1, list(hand) + played)
+        assert math.exp(lw) == pytest.approx(_likelihood(rules, start, moves, p), rel=1e-9)
+        weighted[hand] = weighted.get(hand, 0.0) + math.exp(lw)
+    tot = sum(weighted.values())
+    assert set(weighted) <= set(exact)
+    tv = 0.5 * sum(abs(weighted.get(h, 0.0) / tot - q) for h, q in exact.items())
+    assert tv < 0.05
+
+
+def _hand(S: np.ndarray, q: int) -> tuple[int, ...]:
+    return tuple(sorted(int(S[S_HANDS + q * MAX_HAND + i]) for i in range(int(S[S_HAND_N + q]))))
+
+
+def _with_hand(rules, start: zwicker.ZwickerState, q: int, cards: list[int]) -> zwicker.ZwickerState:
+    """``start`` with seat ``q``'s hand replaced by ``cards``."""
+    s = start.copy()
+    s.arr[S_HAND_N + q] = 0
+    for c in cards:
+        K.hand_insert(s.arr, q, c)
+    return s
+
+
+def _stage_moves(state: pyspiel.State, t0: int) -> list[tuple[int, np.ndarray]]:
+    """(seat, move row) of every whole move logged since ply ``t0``."""
+    X = state._a[ZA.XB :]
+    out = []
+    for t in range(t0, int(X[ZA.X_NPLY])):
+        row = np.zeros(8, np.int64)
+        ZA.logged_row_into(X, t, row)
+        out.append((int(X[ZA.X_LOG + t * ZA.LOGW + ZA.L_SEAT]), row))
+    return out
+
+
+def _plies_this_stage(state: pyspiel.State, seat: int) -> int:
+    a = state._a
+    X = a[ZA.XB :]
+    t0 = int(ZA.resample_setup(state.tables.G, a, 0, np.zeros(K.WS_SIZE, np.int64))[5])
+    return sum(1 for t in range(t0, int(X[ZA.X_NPLY])) if X[ZA.X_LOG + t * ZA.LOGW + ZA.L_SEAT] == seat)
+
+
+# ------------------------------------------------------------------------------------------------
+# The agent: budgets, switches, checks
+# ------------------------------------------------------------------------------------------------
+def test_ismcts_switches_and_iteration_budget_are_reproducible() -> None:
+    game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+    state = convert.state_from_seed(game, 3)
+    for spec in ("expert:time=0,iters=60", "expert:time=0,iters=60,reuse=4", "expert:time=0,iters=60,c=1.2"):
+        a1 = make_agent(spec, game, seed=5)
+        a2 = make_agent(spec, game, seed=5)
+        assert a1.act(state) == a2.act(state)
+        assert a1.last["mode"] == "ismcts" and a1.last["iters"] == 60
+
+
+def test_time_budget_is_wall_clock() -> None:
+    game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+    state = convert.state_from_seed(game, 4)
+    agent = make_agent("expert:time=0.2", game, seed=1)
+    agent.act(state)  # compile and warm up
+    t = time.perf_counter()
+    agent.act(state)
+    spent = time.perf_counter() - t
+    assert 0.15 < spent < 0.6
+    assert agent.last["iters"] > 60  # not stopped by an iteration default
+
+
+def test_ismcts_time_alone_is_the_whole_budget() -> None:
+    """``ismcts:time=X`` runs for X seconds (more than the old default of 1,000 iterations when X
+    is long enough) and ``ismcts`` alone still means 1,000 iterations."""
+    from zwick_ai.agents.search import DEFAULT_ITERS, resolved_budget
+
+    game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+    agent = make_agent("ismcts:time=0.3", game)
+    assert resolved_budget(agent.params)["iters"] == 0
+    assert resolved_budget(make_agent("ismcts", game).params)["iters"] == DEFAULT_ITERS
+    state = convert.state_from_seed(game, 4)
+    agent.act(state)
+    t = time.perf_counter()
+    agent.act(state)
+    assert time.perf_counter() - t > 0.25
+
+
+def test_bad_specs_are_refused_with_what_is_valid() -> None:
+    game = pyspiel.load_game("zwicker(variant=classic,players=2)")
+    with pytest.raises(ValueError, match="valid: rollout, value"):
+        make_agent("expert:leaf=net", game)
+    with pytest.raises(ValueError, match="value model"):
+        make_agent("expert:leaf=value", game)
+    with pytest.raises(ValueError, match="time budget"):
+        make_agent("expert:time=0", game)
+    with pytest.raises(ValueError, match="reuse"):
+        make_agent("expert:reuse=0", game)
+    zwikken = pyspiel.load_game("zwikken")
+    with pytest.raises(ValueError, match="plays zwicker"):
+        make_agent("expert", zwikken)
+
+
+def test_endgame_fallback_when_the_node_cap_is_hit() -> None:
+    game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+    state = _endgame_state(game, 7, 12)
+    assert state is not None
+    agent = make_agent("expert:time=0,iters=40,endgame=20,nodes=1", game, seed=2)
+    acts = agent.act(state)
+    assert agent.last["mode"] == "endgame-fallback" and agent.last["iters"] == 40
+    assert acts in [m for _, m in legal_decisions(state)]
+    _ = expert_decision  # the function entry point is the agent's

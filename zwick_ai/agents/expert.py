@@ -1,0 +1,239 @@
+"""The ``expert`` Zwicker agent: ISMCTS before the endgame, exact search of sampled worlds in it.
+
+The compiled search is :mod:`zwick_ai.agents.expert_search` (its docstring describes the
+algorithms). Every component is a spec parameter so that its effect can be measured:
+
+- ``endgame=N``: once the stock is empty and at most ``N`` cards are in the hands, solve each
+  sampled world exactly (alpha-beta, team minimax) and play the best mean; ``0`` = ISMCTS to the end;
+- ``tt=false``: the endgame search without its transposition table;
+- ``infer=TAU``: weight the endgame's worlds by the likelihood of the other players' moves this
+  stage under a softmax of the greedy values with temperature ``TAU``; ``0`` = uniform worlds;
+- ``reuse=K``: ISMCTS iterations per drawn world (1 = a fresh world every iteration);
+- ``leaf=rollout|value``: the ISMCTS leaf evaluator (``value`` is the hook for a learned value
+  model; this module refuses it until one is wired in);
+- ``c``: the UCB constant.
+
+The budget is ``time`` seconds of wall clock per decision (default 0.1) and/or ``iters`` ISMCTS
+iterations (``worlds`` endgame worlds); the first limit reached stops the search, ``0`` is none.
+
+>>> import pyspiel, zwick_ai.games
+>>> from zwick_ai.agents import make_agent
+>>> game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+>>> make_agent("expert:time=0,iters=200,worlds=8", game).spec
+'expert:time=0,iters=200,worlds=8'
+>>> make_agent("expert:leaf=net", game)
+Traceback (most recent call last):
+...
+ValueError: leaf='net' is not valid; valid: rollout, value
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from zwick_ai.agents import expert_search as ES
+from zwick_ai.agents import zwicker_search as ZS
+from zwick_ai.agents.base import Agent, Param, register
+from zwick_ai.games import convert
+from zwick_ai.games import zwicker_actions as ZA
+from zwick_ai.zwicker import kernels as K
+
+LEAVES = ("rollout", "value")
+MAX_WORLDS = 4096  # endgame worlds per decision under a time budget
+FIRST_BATCH = 16  # ISMCTS iterations before the first clock check
+MIN_FALLBACK_SECONDS = 0.005  # ISMCTS time after an endgame search gave up at the end of the budget
+NODES_PER_WORLD = 400_000  # endgame positions one world may cost before the decision falls back
+
+
+def check(params: dict[str, Any]) -> None:
+    """Raise ``ValueError`` (naming what is valid) for a bad ``expert`` parameter."""
+    if params["leaf"] not in LEAVES:
+        raise ValueError(f"leaf={params['leaf']!r} is not valid; valid: {', '.join(LEAVES)}")
+    if params["leaf"] == "value":
+        raise ValueError("leaf=value needs a learned value model, which is not built in yet; use leaf=rollout")
+    if params["time"] < 0 or params["iters"] < 0 or params["worlds"] < 0:
+        raise ValueError("time, iters and worlds must be >= 0")
+    if params["time"] == 0 and params["iters"] == 0:
+        raise ValueError("give a time budget (time, seconds) or an iteration count (iters)")
+    if params["reuse"] < 1:
+        raise ValueError(f"reuse={params['reuse']} is not valid; give at least one iteration per world")
+    if params["c"] < 0 or params["infer"] < 0 or params["endgame"] < 0 or params["nodes"] < 1:
+        raise ValueError("c, infer and endgame must be >= 0 and nodes >= 1")
+
+
+@register(
+    "expert",
+    params=[
+        Param("time", float, 0.1, "seconds per decision, wall clock (0 = none)"),
+        Param("iters", int, 0, "ISMCTS iterations per decision (0 = none: only the time budget)"),
+        Param("worlds", int, 0, "endgame worlds per decision (0 = as many as the time allows; 32 without time)"),
+        Param(
+            "endgame",
+            int,
+            12,
+            "exact search of each world once the stock is empty and <= this many cards are in hands (0 = off)",
+        ),
+        Param("tt", bool, True, "transposition table in the endgame search"),
+        Param("nodes", int, NODES_PER_WORLD, "endgame positions per world before falling back to ISMCTS"),
+        Param(
+            "infer",
+            float,
+            0.0,
+            "weight endgame worlds by the others' moves, softmax temperature on greedy values (0 = off)",
+        ),
+        Param("reuse", int, 1, "ISMCTS iterations per drawn world"),
+        Param("c", float, 0.7, "UCB exploration constant on rewards scaled to [-1, 1]"),
+        Param("leaf", str, "rollout", "ISMCTS leaf evaluator: rollout or value (a learned value model)"),
+    ],
+    games=("zwicker",),
+    summary="the strongest Zwicker search: ISMCTS, then exact alpha-beta on sampled endgame worlds; compiled.",
+    check=check,
+)
+class ExpertAgent(Agent):
+    """ISMCTS over whole moves before the endgame; in the endgame, PIMC whose worlds are solved
+    exactly by alpha-beta with a transposition table (kept between decisions)."""
+
+    def __init__(self, game: pyspiel.Game, seed: int = 0, **params: Any):
+        super().__init__(game, seed, **params)
+        self._ctx: tuple | None = None
+        self.last: dict[str, Any] = {}  # counters of the last decision (for reports and tests)
+
+    def context(self) -> tuple:
+        """The endgame search's buffers and transposition table (made once per agent)."""
+        if self._ctx is None:
+            self._ctx = ES.new_context(ES.TT_BITS)
+        return self._ctx
+
+    def act(self, state: pyspiel.State) -> list[int]:
+        return expert_decision(state, self.params, self.rng, self)
+
+
+class _Decision:
+    """The arrays one decision shares: the state, the legal rows and the determinizer setup."""
+
+    def __init__(self, state: pyspiel.State, rng: np.random.Generator):
+        if state.is_chance_node() or state.is_terminal():
+            raise ValueError("not a decision state")
+        if state.move_prefix():
+            raise ValueError("a move is in progress; expert decides whole moves from the start of a turn")
+        t = state.tables
+        self.G = t.G
+        self.a = state._a
+        self.p = state.current_player()
+        self.W = np.zeros(K.WS_SIZE, np.int64)
+        self.R = state.rules.array()
+        self.win_loss = bool(t.win_loss)
+        self.total = float(state.rules.card_total)
+        self.rows = state.candidate_rows()
+        self.real = self.a[: ZA.SS]
+        self.det = ZA.resample_setup(self.G, self.a, self.p, self.W)
+        self.cards = self.det[2].copy()
+        self.chain = self.det[2].copy()
+        ES.seed(int(rng.integers(2**31)))
+
+
+def expert_decision(
+    state: pyspiel.State, params: dict[str, Any], rng: np.random.Generator, agent: ExpertAgent | None = None
+) -> list[int]:
+    """The sub-actions of the whole move ``expert`` chooses (module docstring)."""
+    t0 = time.perf_counter()
+    rows = state.candidate_rows()
+    if len(rows) == 1:
+        return convert.move_actions(state, rows[0])
+    d = _Decision(state, rng)
+    seconds = float(params["time"])
+    stats: dict[str, Any] = {"mode": "ismcts"}
+    if ES.in_endgame(d.R, d.real, int(params["endgame"])):
+        ctx = agent.context() if agent is not None else ES.new_context(ES.TT_BITS)
+        score = _endgame(d, params, ctx, t0, seconds, stats)
+        if score is not None:
+            if agent is not None:
+                agent.last = stats
+            return _pick(state, d.rows, score)
+    left = max(MIN_FALLBACK_SECONDS, seconds - (time.perf_counter() - t0)) if seconds > 0 else 0.0
+    visits, mean = _ismcts(d, params, left, stats)
+    if agent is not None:
+        agent.last = stats
+    return _pick(state, d.rows, visits.astype(np.float64) + 1e-6 * mean)
+
+
+def _endgame(
+    d: _Decision, params: dict[str, Any], ctx: tuple, t0: float, seconds: float, stats: dict[str, Any]
+) -> np.ndarray | None:
+    """Weighted mean exact value of each legal row over sampled worlds, or None when the first
+    world exceeded the node cap (the caller falls back to ISMCTS)."""
+    cap = int(params["worlds"]) or (MAX_WORLDS if seconds > 0 else 32)
+    vals = np.zeros((cap, len(d.rows)))
+    logw = np.zeros(cap)
+    st = np.zeros(ES.ST_SIZE, np.int64)
+    tau = float(params["infer"])
+    batch = 1
+    while int(st[ES.ST_WORLDS]) < cap:
+        before = int(st[ES.ST_NODES])
+        st[ES.ST_NODES] = 0  # the cap is per batch of worlds
+        ES.endgame_worlds(
+            d.G, d.a, d.p, d.det, d.cards, d.chain, d.rows, batch, ctx, st,
+            int(params["nodes"]) * batch, bool(params["tt"]), d.win_loss, d.total, tau, logw, vals, d.W,
+        )  # fmt: skip
+        st[ES.ST_NODES] += before
+        if st[ES.ST_ABORT]:
+            break
+        spent = time.perf_counter() - t0
+        if seconds > 0 and spent >= seconds:
+            break
+        done = int(st[ES.ST_WORLDS])
+        if seconds > 0:
+            rate = done / max(spent, 1e-9)
+            batch = int(max(1, min(256, rate * (seconds - spent) / 3)))
+        else:
+            batch = cap - done
+    n = int(st[ES.ST_WORLDS])
+    stats.update(mode="endgame", worlds=n, nodes=int(st[ES.ST_NODES]), tt_hits=int(st[ES.ST_HITS]))
+    if n == 0:
+        stats["mode"] = "endgame-fallback"
+        return None
+    w = np.exp(logw[:n] - logw[:n].max())
+    return (w[:, None] * vals[:n]).sum(axis=0) / w.sum()
+
+
+def _ismcts(
+    d: _Decision, params: dict[str, Any], seconds: float, stats: dict[str, Any]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Root visits and mean rewards of the legal rows after ISMCTS under the budget."""
+    iters = int(params["iters"])
+    cap = iters + 2 if iters > 0 else 1 << 18
+    tree = ZS.new_tree(cap)
+    leaf = ES.LEAF_ROLLOUT if params["leaf"] == "rollout" else ES.LEAF_VALUE
+    t0 = time.perf_counter()
+    batch = FIRST_BATCH if seconds > 0 else iters
+    while True:
+        done = int(tree[-1][ZS.MT_ITERS])
+        left = iters - done if iters > 0 else batch
+        if left <= 0:
+            break
+        ES.ismcts(
+            d.G, d.a, d.p, min(batch, left), int(params["reuse"]), float(params["c"]), leaf,
+            d.win_loss, d.total, tree, d.det, d.cards, d.chain, d.W,
+        )  # fmt: skip
+        if seconds <= 0:
+            continue
+        spent = time.perf_counter() - t0
+        if spent >= seconds or int(tree[-1][ZS.MT_NODES]) >= cap:
+            break
+        rate = tree[-1][ZS.MT_ITERS] / max(spent, 1e-9)
+        batch = int(max(1, min(4096, rate * (seconds - spent) / 4)))
+    stats["iters"] = int(tree[-1][ZS.MT_ITERS])
+    visits, qsum = ZS.root_stats(d.real, d.rows, tree)
+    return visits, qsum / np.maximum(visits, 1)
+
+
+def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray) -> list[int]:
+    """The sub-actions of the row with the highest score (ties: the first)."""
+    return convert.move_actions(state, rows[int(np.argmax(score))])
+
+
+__all__ = ["LEAVES", "ExpertAgent", "check", "expert_decision"]

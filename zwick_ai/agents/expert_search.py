@@ -1,0 +1,547 @@
+"""Compiled search of the ``expert`` Zwicker agent (:mod:`zwick_ai.agents.expert`).
+
+One decision runs one of two searches, both in compiled code (Python only checks the clock
+between batches):
+
+**Endgame: exact search of sampled worlds.** Once the stock is empty every unseen card is in a
+known hand, so a sampled world is a perfect-information position with at most ``endgame`` cards
+left in the hands. Each world is solved to the end of the hand by alpha-beta over whole moves
+(:func:`solve`): the searching player's side maximizes its reward (the ``[-1, 1]`` side reward of
+:func:`zwick_ai.agents.zwicker_search.side_rewards`), every other side minimizes it (team
+minimax; with more than two sides the "paranoid" reduction), moves ordered by the greedy
+heuristic's value, with a transposition table keyed by a 64-bit hash of the whole position
+(:func:`state_hash`: where every card is, the table's units, the turn, Zwicks, last capturer).
+The value of a position does not depend on the world it came from, so the table is shared by all
+worlds, root moves and decisions of an agent. Every root move gets its exact value in every world
+(full window); the move with the highest weighted mean over the worlds is played (PIMC with exact
+leaves). A node cap aborts a world whose search is too big; the decision then falls back to
+ISMCTS.
+
+**Before the endgame: ISMCTS** as in :mod:`zwick_ai.agents.zwicker_search` (the same tree, keys,
+UCB with availability counts and exact determinization), with two switches: ``reuse`` runs that
+many iterations on each drawn world (drawing a world costs about as much as an iteration), and
+``leaf`` chooses the leaf evaluator (``rollout``: random play-out; ``value``: a learned value
+model, the hook left for :mod:`zwick_ai.agents` value models, not built here).
+
+**Inference** (``infer`` = temperature ``tau`` > 0): a world's weight is the probability that the
+other players made the moves they made in the current stage if each chose among his legal moves
+in that world with probabilities ``softmax(greedy_value / tau)`` (:func:`world_log_weight`); the
+endgame's mean is weighted by it (self-normalized importance weights of the uniform prior over
+consistent worlds, i.e. the posterior under that opponent model). Only the current stage matters:
+earlier stages' hands are played out, and which cards the stock held is uniform given the cards
+seen.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from zwick_ai.agents import zwicker_search as ZS
+from zwick_ai.games import zwicker_actions as ZA
+from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.layout import (
+    KIND_ASK,
+    LOC_TABLE,
+    M_CARD,
+    M_KIND,
+    M_MASK,
+    M_OWNER,
+    M_TARGET,
+    M_VALUE,
+    MAX_HAND,
+    MOVE_WIDTH,
+    R_DECK,
+    R_DECK_SIZE,
+    R_NSIDES,
+    R_PLAYERS,
+    R_SIDE_OF,
+    S_ANCHOR,
+    S_ASK_ANS,
+    S_ASK_N,
+    S_ASK_Q,
+    S_AZ_LEFT,
+    S_HAND_N,
+    S_HANDS,
+    S_LAST_CAPT,
+    S_LOC,
+    S_PHASE,
+    S_STOCK_LEN,
+    S_STOCK_TOP,
+    S_TO_MOVE,
+    S_UBUILD,
+    S_UOWNER,
+    S_UVALUE,
+    S_ZWICKS,
+)
+
+LEAF_ROLLOUT = 0
+LEAF_VALUE = 1  # a learned value model (hook; see zwick_ai.agents.expert)
+
+MAX_PLY = 96  # depth bound of the endgame search (whole moves and questions)
+MAX_MOVES = 1024  # move rows per depth (a position with more gives its world up)
+TT_BITS = 20  # transposition table entries: 2**TT_BITS (about 17 MB)
+
+TT_EXACT = 1
+TT_LOWER = 2  # value >= stored
+TT_UPPER = 3  # value <= stored
+
+# Endgame counters (``stats``).
+ST_NODES = 0  # positions searched (all worlds so far)
+ST_HITS = 1  # transposition-table hits that ended a node
+ST_WORLDS = 2  # worlds solved
+ST_ABORT = 3  # 1 when a world exceeded the node cap
+ST_DRAWS = 4  # permutations drawn by the determinizer
+ST_SIZE = 5
+
+
+# ------------------------------------------------------------------------------------------------
+# Position hash and transposition table
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _mix(h, x):
+    """One step of a splitmix64-style hash combine."""
+    h = (h ^ np.uint64(x & 0xFFFFFFFF)) * np.uint64(0x9E3779B97F4A7C15)
+    h ^= h >> np.uint64(31)
+    return h
+
+
+@njit(cache=True)
+def state_hash(R, S):
+    """64-bit hash of everything a hand's outcome from here depends on: each card's location, the
+    table units (anchor, value, owner, build flag), whose turn and phase, the question state, the
+    last capturing side and the Zwicks (the order of table units and of hands is irrelevant)."""
+    h = np.uint64(0x243F6A8885A308D3)
+    for k in range(R[R_DECK_SIZE]):
+        c = R[R_DECK + k]
+        loc = S[S_LOC + c]
+        h = _mix(h, c * 256 + loc + 1)
+        if loc == LOC_TABLE:
+            an = S[S_ANCHOR + c]
+            h = _mix(h, an + 1)
+            if an == c:
+                h = _mix(h, S[S_UVALUE + c] * 4096 + (S[S_UOWNER + c] + 1) * 2 + S[S_UBUILD + c])
+    h = _mix(h, (S[S_TO_MOVE] + 2) * 64 + S[S_PHASE])
+    h = _mix(h, S[S_AZ_LEFT] * 1024 + (S[S_LAST_CAPT] + 2))
+    h = _mix(h, (S[S_ASK_Q] + 2) * 4096 + (S[S_ASK_N] + 2) * 4 + (S[S_ASK_ANS] + 2))
+    for s in range(R[R_NSIDES]):
+        h = _mix(h, S[S_ZWICKS + s] * 16 + s)
+    return h
+
+
+@njit(cache=True)
+def new_table(bits):
+    """An empty transposition table of ``2**bits`` entries: (keys, values, flags)."""
+    n = 1 << bits
+    return np.zeros(n, np.uint64), np.zeros(n, np.float64), np.zeros(n, np.int8)
+
+
+# ------------------------------------------------------------------------------------------------
+# The endgame search
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _ordered(R, S, buf, n, order, vals):
+    """Move indices of ``buf[:n]`` by the greedy value, best first (``order[:n]``)."""
+    for k in range(n):
+        order[k] = k
+        vals[k] = K.greedy_value(R, S, buf[k])
+    for i in range(1, n):  # insertion sort: n is small
+        j = i
+        while j > 0 and vals[order[j - 1]] < vals[order[j]]:
+            order[j - 1], order[j] = order[j], order[j - 1]
+            j -= 1
+
+
+@njit(cache=True)
+def _probe(tt_keys, tt_vals, tt_flags, slot, h, alpha, beta):
+    """(hit, value, alpha, beta): a stored value that decides the node, or the window narrowed."""
+    if tt_flags[slot] != 0 and tt_keys[slot] == h:
+        v = tt_vals[slot]
+        f = tt_flags[slot]
+        if f == TT_EXACT or (f == TT_LOWER and v >= beta) or (f == TT_UPPER and v <= alpha):
+            return True, v, alpha, beta
+        if f == TT_LOWER and v > alpha:
+            alpha = v
+        elif f == TT_UPPER and v < beta:
+            beta = v
+    return False, 0.0, alpha, beta
+
+
+@njit(cache=True)
+def solve(R, S, side, alpha, beta, depth, ctx, stats, node_cap, use_tt, win_loss, total):
+    """The exact value for ``side`` (its [-1, 1] reward at the end of the hand) of the
+    perfect-information position ``S`` when ``side`` maximizes and every other side minimizes,
+    by alpha-beta in the window (``alpha``, ``beta``) (fail-soft), searching below ``depth`` of
+    the context's per-depth stacks (iterative: numba's cache cannot hold recursive functions).
+    ``ctx`` (:func:`new_context`) holds the stacks, workspaces and the transposition table.
+    Returns 0 and sets ``stats[ST_ABORT]`` once ``node_cap`` positions were searched, or when a
+    position has more moves or the line more plies than the stacks hold (nothing is stored then)."""
+    (
+        states,
+        bufs,
+        orders,
+        vals,
+        W,
+        X,
+        tt_keys,
+        tt_vals,
+        tt_flags,
+        st_n,
+        st_i,
+        st_a,
+        st_b,
+        st_a0,
+        st_b0,
+        st_best,
+        st_h,
+    ) = ctx
+    depths = states.shape[0] - 1
+    mask = np.uint64(tt_keys.shape[0] - 1)
+    d0 = depth
+    states[d0][:] = S
+    st_a[d0] = alpha
+    st_b[d0] = beta
+    d = d0
+    enter = True
+    ret = 0.0
+    while True:
+        if enter:  # a new node at depth d: terminal, table hit, or generate its moves
+            enter = False
+            Sd = states[d]
+            returning = False
+            if Sd[S_PHASE] == K.PHASE_OVER:
+                ret = ZS.side_rewards(R, Sd, win_loss, total)[side]
+                returning = True
+            else:
+                stats[ST_NODES] += 1
+                if stats[ST_NODES] > node_cap or d + 1 >= depths:
+                    stats[ST_ABORT] = 1
+                    return 0.0
+                if use_tt:
+                    h = _mix(state_hash(R, Sd), side + 7)  # values are for ``side``
+                    st_h[d] = h
+                    hit, v, a_, b_ = _probe(tt_keys, tt_vals, tt_flags, np.int64(h & mask), h, st_a[d], st_b[d])
+                    if hit:
+                        stats[ST_HITS] += 1
+                        ret = v
+                        returning = True
+                    else:
+                        st_a[d] = a_
+                        st_b[d] = b_
+                if not returning:
+                    n = K.gen_moves_ws(R, Sd, bufs[d], W, X)
+                    if n < 0:  # more moves than a stack level holds: give this world up
+                        stats[ST_ABORT] = 1
+                        return 0.0
+                    if n == 0:
+                        raise ValueError("no legal move in a running hand")
+                    _ordered(R, Sd, bufs[d], n, orders[d], vals[d])
+                    st_n[d] = n
+                    st_i[d] = 0
+                    st_a0[d] = st_a[d]
+                    st_b0[d] = st_b[d]
+                    st_best[d] = -2.0 if R[R_SIDE_OF + Sd[S_TO_MOVE]] == side else 2.0
+            if returning:
+                if d == d0:
+                    return ret
+                d -= 1
+                _update(R, states[d], side, ret, d, st_a, st_b, st_best)
+        # next child of node d, or its value
+        if st_i[d] < st_n[d] and st_a[d] < st_b[d]:
+            child = states[d + 1]
+            child[:] = states[d]
+            K.apply_move(R, child, bufs[d][orders[d][st_i[d]]], W)
+            st_i[d] += 1
+            st_a[d + 1] = st_a[d]
+            st_b[d + 1] = st_b[d]
+            d += 1
+            enter = True
+            continue
+        ret = st_best[d]
+        if use_tt:
+            h = st_h[d]
+            slot = np.int64(h & mask)
+            tt_keys[slot] = h
+            tt_vals[slot] = ret
+            if ret <= st_a0[d]:
+                tt_flags[slot] = TT_UPPER
+            elif ret >= st_b0[d]:
+                tt_flags[slot] = TT_LOWER
+            else:
+                tt_flags[slot] = TT_EXACT
+        if d == d0:
+            return ret
+        d -= 1
+        _update(R, states[d], side, ret, d, st_a, st_b, st_best)
+
+
+@njit(cache=True)
+def _update(R, S, side, v, d, st_a, st_b, st_best):
+    """A child's value ``v`` backed up into node ``d`` (position ``S``): best and window."""
+    if R[R_SIDE_OF + S[S_TO_MOVE]] == side:
+        if v > st_best[d]:
+            st_best[d] = v
+        if st_best[d] > st_a[d]:
+            st_a[d] = st_best[d]
+    else:
+        if v < st_best[d]:
+            st_best[d] = v
+        if st_best[d] < st_b[d]:
+            st_b[d] = st_best[d]
+
+
+@njit(cache=True)
+def new_context(tt_bits):
+    """Per-depth state and move buffers, workspaces and a transposition table for :func:`solve`."""
+    levels = MAX_PLY + 2
+    states = np.zeros((levels, ZA.SS), np.int32)
+    bufs = np.zeros((levels, MAX_MOVES, MOVE_WIDTH), np.int64)
+    orders = np.zeros((levels, MAX_MOVES), np.int64)
+    vals = np.zeros((levels, MAX_MOVES), np.float64)
+    W = K.new_workspace()
+    X = np.empty(1 << 14, np.int64)
+    keys, values, flags = new_table(tt_bits)
+    n = np.zeros(levels, np.int64)
+    i = np.zeros(levels, np.int64)
+    a = np.zeros(levels, np.float64)
+    b = np.zeros(levels, np.float64)
+    a0 = np.zeros(levels, np.float64)
+    b0 = np.zeros(levels, np.float64)
+    best = np.zeros(levels, np.float64)
+    h = np.zeros(levels, np.uint64)
+    return states, bufs, orders, vals, W, X, keys, values, flags, n, i, a, b, a0, b0, best, h
+
+
+@njit(cache=True)
+def same_move(x, y):
+    """True when two move rows make the same move in the same position."""
+    return (
+        x[M_KIND] == y[M_KIND]
+        and x[M_CARD] == y[M_CARD]
+        and x[M_VALUE] == y[M_VALUE]
+        and x[M_MASK] == y[M_MASK]
+        and x[M_TARGET] == y[M_TARGET]
+        and x[M_OWNER] == y[M_OWNER]
+    )
+
+
+@njit(cache=True)
+def root_values(R, S, rows, side, ctx, stats, node_cap, use_tt, win_loss, total, out):
+    """``out[k]``: the exact value for ``side`` of playing ``rows[k]`` in the perfect-information
+    position ``S`` (full window each). Returns False when the node cap was hit."""
+    child = S.copy()
+    W = ctx[4]
+    for k in range(rows.shape[0]):
+        child[:] = S
+        K.apply_move(R, child, rows[k], W)
+        out[k] = solve(R, child, side, -2.0, 2.0, 0, ctx, stats, node_cap, use_tt, win_loss, total)
+        if stats[ST_ABORT]:
+            return False
+    return True
+
+
+# ------------------------------------------------------------------------------------------------
+# Inference: the opponent model's likelihood of a world
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def stage_start_world(R, a, S0, Sw, p, t0):
+    """The stage-start state of the world whose current state is ``Sw``: the public stage start
+    ``S0`` with every other seat's hand replaced by its hand in ``Sw`` plus the cards it played
+    since ply ``t0`` (the stock is not needed to replay a stage)."""
+    X = a[ZA.XB :]
+    S = S0.copy()
+    for q in range(R[R_PLAYERS]):
+        if q == p:
+            continue
+        S[S_HAND_N + q] = 0
+        for i in range(Sw[S_HAND_N + q]):
+            K.hand_insert(S, q, Sw[S_HANDS + q * MAX_HAND + i])
+        for t in range(t0, X[ZA.X_NPLY]):
+            e = ZA.X_LOG + t * ZA.LOGW
+            if X[e + ZA.L_SEAT] == q and X[e + ZA.L_KIND] != KIND_ASK:
+                K.hand_insert(S, q, X[e + ZA.L_CARD])
+    return S
+
+
+@njit(cache=True)
+def world_log_weight(R, a, S0, Sw, p, t0, tau, W):
+    """Log-likelihood of the other players' moves of the current stage in world ``Sw`` when each
+    picks move ``m`` with probability ``softmax(greedy_value(m) / tau)`` among his legal moves
+    (questions excluded: their answers are already constraints of the sampler)."""
+    X = a[ZA.XB :]
+    S = stage_start_world(R, a, S0, Sw, p, t0)
+    row = np.zeros(MOVE_WIDTH, np.int64)
+    buf, XX = K.new_buffers()
+    logw = 0.0
+    for t in range(t0, X[ZA.X_NPLY]):
+        ZA.logged_row_into(X, t, row)
+        q = S[S_TO_MOVE]
+        if q != p and row[M_KIND] != KIND_ASK:
+            buf, XX, n = K.gen_moves(R, S, buf, W, XX)
+            top = -1.0e300
+            for k in range(n):
+                if buf[k, M_KIND] != KIND_ASK:
+                    top = max(top, K.greedy_value(R, S, buf[k]) / tau)
+            z = 0.0
+            mine = -1.0e300
+            for k in range(n):
+                if buf[k, M_KIND] == KIND_ASK:
+                    continue
+                v = K.greedy_value(R, S, buf[k]) / tau
+                z += np.exp(v - top)
+                if same_move(buf[k], row):
+                    mine = v
+            logw += mine - top - np.log(z)
+        K.apply_move(R, S, row, W)
+    return logw
+
+
+# ------------------------------------------------------------------------------------------------
+# Endgame decision: PIMC with exact values
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def cards_in_hands(R, S):
+    n = 0
+    for q in range(R[R_PLAYERS]):
+        n += S[S_HAND_N + q]
+    return n
+
+
+@njit(cache=True)
+def in_endgame(R, S, max_cards):
+    """True when the stock is empty and at most ``max_cards`` cards are left in the hands."""
+    return max_cards > 0 and S[S_STOCK_TOP] >= S[S_STOCK_LEN] and cards_in_hands(R, S) <= max_cards
+
+
+@njit(cache=True)
+def endgame_worlds(
+    G, a, p, det, cards, chain, rows, nworlds, ctx, stats, node_cap, use_tt, win_loss, total, tau, logw, vals, W
+):
+    """Draw ``nworlds`` worlds (exact determinizer of :mod:`zwicker_search`) and solve each:
+    world ``w``'s root move values go to ``vals[done + w]``, its log weight (0 without inference)
+    to ``logw[done + w]`` where ``done = stats[ST_WORLDS]`` on entry. Stops early when the node cap
+    is hit (that world is not counted)."""
+    R = G[: ZA.RULES_SIZE]
+    side = R[R_SIDE_OF + p]
+    t0 = det[5]
+    S0 = det[6]
+    meta = np.zeros(ZS.MT_SIZE, np.int64)
+    out = np.zeros(rows.shape[0], np.float64)
+    for _ in range(nworlds):
+        w = stats[ST_WORLDS]
+        if w >= vals.shape[0]:
+            return
+        k = ZS.TRIES if meta[ZS.MT_CHAIN] == 0 else ZS.TRIES_AFTER
+        Sw = ZS.det_draw(G, a, p, det, cards, chain, k, meta, W)
+        stats[ST_DRAWS] = stats[ST_DRAWS] + meta[ZS.MT_DRAWS]
+        meta[ZS.MT_DRAWS] = 0
+        if not root_values(R, Sw, rows, side, ctx, stats, node_cap, use_tt, win_loss, total, out):
+            return
+        vals[w, :] = out
+        logw[w] = world_log_weight(R, a, S0, Sw, p, t0, tau, W) if tau > 0 else 0.0
+        stats[ST_WORLDS] = w + 1
+
+
+# ------------------------------------------------------------------------------------------------
+# ISMCTS with world reuse and a leaf-evaluator switch
+# ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, chain, W):
+    """``iters`` ISMCTS iterations on ``tree`` (the search of :func:`zwicker_search.search`), each
+    drawn world serving ``reuse`` consecutive iterations; ``leaf`` picks the leaf evaluator."""
+    R = G[: ZA.RULES_SIZE]
+    NKEY, NV, NA, NQ, H, meta = tree
+    cap = NV.shape[0]
+    players = R[R_PLAYERS]
+    policies = np.full(players, K.POLICY_RANDOM, np.int64)
+    buf, X = K.new_buffers()
+    key = np.zeros(ZS.NKW, np.int64)
+    lo = np.zeros(64, np.int64)
+    hi = np.zeros(64, np.int64)
+    path = np.zeros(ZS.MAX_DEPTH + 1, np.int64)
+    kid = np.empty(64, np.int64)
+    world = det[6][:0]
+    for it in range(iters):
+        if it % reuse == 0 or world.shape[0] == 0:
+            k = ZS.TRIES if meta[ZS.MT_CHAIN] == 0 else min(ZS.TRIES, ZS.TRIES_AFTER)
+            world = ZS.det_draw(G, a, p, det, cards, chain, k, meta, W)
+        S = world.copy()
+        node = 0
+        depth = 0
+        path[0] = 0
+        while S[S_PHASE] != K.PHASE_OVER:
+            buf, X, n = K.gen_moves(R, S, buf, W, X)
+            if kid.shape[0] < n:
+                kid = np.empty(2 * n, np.int64)
+            ZS.unit_cards(S, lo, hi)
+            untried = 0
+            pick = -1
+            for k in range(n):
+                ZS.move_key(S, buf[k], lo, hi, node, key)
+                child, _ = ZS.lookup(H, NKEY, key)
+                kid[k] = child
+                if child < 0:
+                    untried += 1
+                    if np.random.randint(untried) == 0:
+                        pick = k
+            if untried > 0 and meta[ZS.MT_NODES] < cap:
+                ZS.move_key(S, buf[pick], lo, hi, node, key)
+                _, slot = ZS.lookup(H, NKEY, key)
+                child = meta[ZS.MT_NODES]
+                meta[ZS.MT_NODES] += 1
+                NKEY[child, :] = key
+                NA[child] = 1
+                H[slot] = child
+                K.apply_move(R, S, buf[pick], W)
+                depth += 1
+                path[depth] = child
+                break
+            best = -1.0e300
+            best_k = -1
+            for k in range(n):
+                child = kid[k]
+                if child < 0:
+                    continue
+                NA[child] += 1
+                v = NQ[child] / NV[child] + c * np.sqrt(np.log(NA[child]) / NV[child])
+                if v > best:
+                    best = v
+                    best_k = k
+            if best_k < 0:
+                break
+            K.apply_move(R, S, buf[best_k], W)
+            node = kid[best_k]
+            depth += 1
+            path[depth] = node
+        if S[S_PHASE] != K.PHASE_OVER:
+            if leaf == LEAF_ROLLOUT:
+                K.play_out(R, S, policies, W)
+            else:
+                raise ValueError("leaf=value: no value model is built into this search yet")
+        rew = ZS.side_rewards(R, S, win_loss, total)
+        NV[0] += 1
+        for d in range(1, depth + 1):
+            nd = path[d]
+            NV[nd] += 1
+            NQ[nd] += rew[R[R_SIDE_OF + NKEY[nd, ZS.NK_MOVER]]]
+        meta[ZS.MT_ITERS] += 1
+
+
+@njit(cache=True)
+def seed(s):
+    np.random.seed(s)
+
+
+__all__ = [
+    "LEAF_ROLLOUT",
+    "LEAF_VALUE",
+    "endgame_worlds",
+    "in_endgame",
+    "ismcts",
+    "new_context",
+    "root_values",
+    "seed",
+    "solve",
+    "state_hash",
+    "world_log_weight",
+]
