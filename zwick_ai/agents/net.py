@@ -33,9 +33,9 @@ from zwick_ai.games import convert
 from zwick_ai.zwicker import kernels as K
 
 
-def model_for(game: pyspiel.Game, path: str = "", kind: str = "move") -> VM.ValueModel:
-    """The ``kind`` model ``path`` names, or the shipped one of the game's variant and player
-    count (trained with the variant's default options)."""
+def model_for(game: pyspiel.Game | pyspiel.State, path: str = "", kind: str = "move") -> VM.ValueModel:
+    """The ``kind`` model ``path`` names, or the shipped one of the variant and player count of
+    ``game`` (a Zwicker game or state; trained with the variant's default options)."""
     if path:
         model = VM.load_model(path)
         if model.meta.get("kind") != kind:
