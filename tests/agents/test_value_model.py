@@ -246,3 +246,23 @@ def test_leaf_values_are_the_value_model_from_each_side():
     sc = K.score(R, S)
     np.testing.assert_allclose(VM.leaf_side_values(R, S, m, f, np.zeros(2)), [sc[0] - sc[1], sc[1] - sc[0]])
     assert checked > 20
+
+
+def test_expert_value_leaf():
+    """``expert:leaf=value`` searches with the value model at the leaves: its rewards are the
+    model's point differences over the card total, clipped, and it plays legal moves."""
+    from zwick_ai.agents import expert_search as ES
+
+    game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+    R = game.rules.array()
+    m = VM.load_model(VM.shipped_model_path("dithmarschen", 4, "value")).arrays()
+    state = zwick_ai.games.convert.state_from_seed(game, 3)
+    S = state.engine_state().arr
+    f = np.zeros(VF.NFEAT)
+    total = float(game.rules.card_total)
+    want = np.clip(VM.leaf_side_values(R, S, m, f, np.zeros(2)) / total, -1, 1)
+    np.testing.assert_allclose(ES.value_rewards(R, S, m, f, total), want)
+    agent = make_agent("expert:leaf=value,time=0,iters=60", game, seed=1)
+    legal = [acts for _, acts in zwick_ai.agents.legal_decisions(state)]
+    assert agent.act(state) in legal
+    assert agent.last["iters"] == 60

@@ -62,9 +62,11 @@ def cmd_train_value(args: argparse.Namespace) -> int:
                 raise ValueError(f"{path} exists; shipped weights are never overwritten (remove it first)")
     cfg = ValueConfig(args.variant, players, seed=args.seed, **given)  # type: ignore[arg-type]
     bar = tqdm(total=1, unit="step")
+    current = [""]  # the stage the bar shows
 
     def progress(stage: str, done: int, total: int, info: dict[str, float]) -> None:
-        if bar.desc != stage:
+        if current[0] != stage:
+            current[0] = stage
             bar.reset(total=total)
             bar.set_description(stage)
         bar.update(done - bar.n)
