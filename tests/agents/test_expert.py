@@ -309,8 +309,6 @@ def test_bad_specs_are_refused_with_what_is_valid() -> None:
     game = pyspiel.load_game("zwicker(variant=classic,players=2)")
     with pytest.raises(ValueError, match="valid: rollout, value"):
         make_agent("expert:leaf=net", game)
-    with pytest.raises(ValueError, match="value model"):
-        make_agent("expert:leaf=value", game)
     with pytest.raises(ValueError, match="time budget"):
         make_agent("expert:time=0", game)
     with pytest.raises(ValueError, match="reuse"):

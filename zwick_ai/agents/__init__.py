@@ -8,6 +8,7 @@ from zwick_ai.agents import (
     expert,  # noqa: F401  (registers expert)
     joker_policies,  # noqa: F401  (registers joker)
     maskable_ppo,  # noqa: F401  (registers ppo; loading a policy needs the rl extra)
+    net,  # noqa: F401  (registers net)
     openspiel_bots,  # noqa: F401  (registers openspiel-ismcts, openspiel-mcts)
     search,  # noqa: F401  (registers ismcts, pimc)
 )

@@ -9,8 +9,8 @@ algorithms). Every component is a spec parameter so that its effect can be measu
 - ``infer=TAU``: weight the endgame's worlds by the likelihood of the other players' moves this
   stage under a softmax of the greedy values with temperature ``TAU``; ``0`` = uniform worlds;
 - ``reuse=K``: ISMCTS iterations per drawn world (1 = a fresh world every iteration);
-- ``leaf=rollout|value``: the ISMCTS leaf evaluator (``value`` is the hook for a learned value
-  model; this module refuses it until one is wired in);
+- ``leaf=rollout|value``: the ISMCTS leaf evaluator (``value``: the package's learned value
+  model for the variant, ``zwick_ai/agents/weights``, instead of a random play-out);
 - ``c``: the UCB constant.
 
 The budget is ``time`` seconds of wall clock per decision (default 0.1) and/or ``iters`` ISMCTS
@@ -36,8 +36,10 @@ import numpy as np
 import pyspiel
 
 from zwick_ai.agents import expert_search as ES
+from zwick_ai.agents import value_model as VM
 from zwick_ai.agents import zwicker_search as ZS
 from zwick_ai.agents.base import Agent, Param, register
+from zwick_ai.agents.net import model_for
 from zwick_ai.games import convert
 from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker import kernels as K
@@ -54,8 +56,6 @@ def check(params: dict[str, Any]) -> None:
     """Raise ``ValueError`` (naming what is valid) for a bad ``expert`` parameter."""
     if params["leaf"] not in LEAVES:
         raise ValueError(f"leaf={params['leaf']!r} is not valid; valid: {', '.join(LEAVES)}")
-    if params["leaf"] == "value":
-        raise ValueError("leaf=value needs a learned value model, which is not built in yet; use leaf=rollout")
     if params["time"] < 0 or params["iters"] < 0 or params["worlds"] < 0:
         raise ValueError("time, iters and worlds must be >= 0")
     if params["time"] == 0 and params["iters"] == 0:
@@ -102,6 +102,7 @@ class ExpertAgent(Agent):
         super().__init__(game, seed, **params)
         self._ctx: tuple | None = None
         self.last: dict[str, Any] = {}  # counters of the last decision (for reports and tests)
+        self.value = model_for(game, kind="value").arrays() if params["leaf"] == "value" else VM.empty_model()
 
     def context(self) -> tuple:
         """The endgame search's buffers and transposition table (made once per agent)."""
@@ -156,7 +157,7 @@ def expert_decision(
                 agent.last = stats
             return _pick(state, d.rows, score)
     left = max(MIN_FALLBACK_SECONDS, seconds - (time.perf_counter() - t0)) if seconds > 0 else 0.0
-    visits, mean = _ismcts(d, params, left, stats)
+    visits, mean = _ismcts(d, params, left, stats, agent.value if agent is not None else _value_arrays(state, params))
     if agent is not None:
         agent.last = stats
     return _pick(state, d.rows, visits.astype(np.float64) + 1e-6 * mean)
@@ -201,8 +202,13 @@ def _endgame(
     return (w[:, None] * vals[:n]).sum(axis=0) / w.sum()
 
 
+def _value_arrays(state: pyspiel.State, params: dict[str, Any]) -> tuple:
+    """The value model's arrays for ``leaf=value`` (placeholders otherwise)."""
+    return model_for(state, kind="value").arrays() if params["leaf"] == "value" else VM.empty_model()
+
+
 def _ismcts(
-    d: _Decision, params: dict[str, Any], seconds: float, stats: dict[str, Any]
+    d: _Decision, params: dict[str, Any], seconds: float, stats: dict[str, Any], value: tuple
 ) -> tuple[np.ndarray, np.ndarray]:
     """Root visits and mean rewards of the legal rows after ISMCTS under the budget."""
     iters = int(params["iters"])
@@ -218,7 +224,7 @@ def _ismcts(
             break
         ES.ismcts(
             d.G, d.a, d.p, min(batch, left), int(params["reuse"]), float(params["c"]), leaf,
-            d.win_loss, d.total, tree, d.det, d.cards, d.chain, d.W,
+            d.win_loss, d.total, tree, d.det, d.cards, d.chain, d.W, value,
         )  # fmt: skip
         if seconds <= 0:
             continue

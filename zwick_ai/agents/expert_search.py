@@ -20,8 +20,9 @@ ISMCTS.
 **Before the endgame: ISMCTS** as in :mod:`zwick_ai.agents.zwicker_search` (the same tree, keys,
 UCB with availability counts and exact determinization), with two switches: ``reuse`` runs that
 many iterations on each drawn world (drawing a world costs about as much as an iteration), and
-``leaf`` chooses the leaf evaluator (``rollout``: random play-out; ``value``: a learned value
-model, the hook left for :mod:`zwick_ai.agents` value models, not built here).
+``leaf`` chooses the leaf evaluator (``rollout``: random play-out; ``value``: no play-out, the
+learned value model of :mod:`zwick_ai.agents.value_model` evaluates the new leaf in the drawn
+world, each side from its first seat's view, :func:`value_rewards`).
 
 **Inference** (``infer`` = temperature ``tau`` > 0): a world's weight is the probability that the
 other players made the moves they made in the current stage if each chose among his legal moves
@@ -37,6 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from zwick_ai.agents import value_model as VM
 from zwick_ai.agents import zwicker_search as ZS
 from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker import kernels as K
@@ -77,7 +79,7 @@ from zwick_ai.zwicker.layout import (
 )
 
 LEAF_ROLLOUT = 0
-LEAF_VALUE = 1  # a learned value model (hook; see zwick_ai.agents.expert)
+LEAF_VALUE = 1  # the learned value model at the leaf, no play-out
 
 MAX_PLY = 96  # depth bound of the endgame search (whole moves and questions)
 MAX_MOVES = 1024  # move rows per depth (a position with more gives its world up)
@@ -447,9 +449,21 @@ def endgame_worlds(
 # ISMCTS with world reuse and a leaf-evaluator switch
 # ------------------------------------------------------------------------------------------------
 @njit(cache=True)
-def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, chain, W):
+def value_rewards(R, S, m, f, total):
+    """Leaf rewards by the value model ``m``: each side's expected final point difference over
+    ``total``, clipped to [-1, 1] (the scale of :func:`zwicker_search.side_rewards`)."""
+    ns = R[R_NSIDES]
+    vals = VM.leaf_side_values(R, S, m, f, np.zeros(ns))
+    for s in range(ns):
+        vals[s] = min(1.0, max(-1.0, vals[s] / total))
+    return vals
+
+
+@njit(cache=True)
+def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, chain, W, m):
     """``iters`` ISMCTS iterations on ``tree`` (the search of :func:`zwicker_search.search`), each
-    drawn world serving ``reuse`` consecutive iterations; ``leaf`` picks the leaf evaluator."""
+    drawn world serving ``reuse`` consecutive iterations; ``leaf`` picks the leaf evaluator
+    (``m``: the value model's arrays for ``LEAF_VALUE``)."""
     R = G[:RULES_SIZE]
     NKEY, NV, NA, NQ, H, meta = tree
     cap = NV.shape[0]
@@ -462,6 +476,7 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
     path = np.zeros(ZS.MAX_DEPTH + 1, np.int64)
     kid = np.empty(64, np.int64)
     world = det.S0[:0]
+    f = np.zeros(m[0].shape[0], np.float64)
     for it in range(iters):
         if it % reuse == 0 or world.shape[0] == 0:
             k = ZS.TRIES if meta[ZS.MT_CHAIN] == 0 else min(ZS.TRIES, ZS.TRIES_AFTER)
@@ -514,12 +529,12 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
             node = kid[best_k]
             depth += 1
             path[depth] = node
-        if S[S_PHASE] != K.PHASE_OVER:
-            if leaf == LEAF_ROLLOUT:
+        if S[S_PHASE] != K.PHASE_OVER and leaf == LEAF_VALUE:
+            rew = value_rewards(R, S, m, f, total)
+        else:
+            if S[S_PHASE] != K.PHASE_OVER:
                 K.play_out(R, S, policies, W)
-            else:
-                raise ValueError("leaf=value: no value model is built into this search yet")
-        rew = ZS.side_rewards(R, S, win_loss, total)
+            rew = ZS.side_rewards(R, S, win_loss, total)
         NV[0] += 1
         for d in range(1, depth + 1):
             nd = path[d]

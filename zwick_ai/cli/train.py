@@ -1,5 +1,6 @@
-"""``zwick train {cfr,mccfr}``: train a CFR-family policy with a progress bar, checkpoints and a
-convergence log and plot (see :func:`zwick_ai.agents.cfr.train`)."""
+"""``zwick train {cfr,mccfr,value}``: train a CFR-family policy with a progress bar, checkpoints and a
+convergence log and plot (see :func:`zwick_ai.agents.cfr.train`), or the Zwicker value and move models
+of ``net`` and ``expert:leaf=value`` (see :mod:`zwick_ai.cli.train_value`)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from pathlib import Path
 from tqdm import tqdm
 
 from zwick_ai.cli.game_args import add_game_args
+from zwick_ai.cli.train_value import add_args as add_value_args
 
 EXAMPLES = """examples:
   zwick train mccfr --game "zwikken(players=3,variant=parlett)" --iterations 100000 --seed 1 --out runs/parlett --eval-every 10000
   zwick train mccfr --game zwikken --variant parlett --players 3 --iterations 200000 --seed 1 --out runs/parlett --eval-every 10000 --resume
   zwick train cfr --game zwicker --variant dithmarschen --players 2 -o ranks=A23 -o suits=CD -o jokers=15 -o hand_size=2 -o table_size=1 -o stages=1 --iterations 400 --out runs/micro
-  zwick train cfr --game kuhn_poker --iterations 1000 --out runs/kuhn"""
+  zwick train cfr --game kuhn_poker --iterations 1000 --out runs/kuhn
+  zwick train value --variant dithmarschen --out runs/value-dithmarschen"""
 
 
 def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
@@ -72,8 +75,14 @@ def game_string(args: argparse.Namespace) -> str:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    if args.method == "value":
+        from zwick_ai.cli.train_value import cmd_train_value
+
+        return cmd_train_value(args)
     from zwick_ai.agents.cfr.train import train
 
+    if args.iterations is None:
+        raise ValueError(f"zwick train {args.method} needs --iterations")
     if args.game is None:
         raise ValueError(
             'give the game with --game, e.g. --game "zwikken(players=3,variant=parlett)" or --game kuhn_poker'
@@ -123,19 +132,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add ``train`` to the ``zwick`` command."""
     p = sub.add_parser(
         "train",
-        help="train CFR / CFR+ / MCCFR policies with checkpoints",
+        help="train CFR / CFR+ / MCCFR policies or the Zwicker value model, with checkpoints",
         description="Train a CFR-family policy with a progress bar, checkpoints, and a convergence log "
         "(convergence.csv) and plot (convergence.png) in --out. The game is one of ours (a name or a "
-        "game string, with --variant/--players/-o) or any OpenSpiel game string.",
+        "game string, with --variant/--players/-o) or any OpenSpiel game string. `zwick train value "
+        "--variant V --out DIR` trains the Zwicker value and move models of `net` and `expert:leaf=value` "
+        "from self-play (scikit-learn: pip install -e '.[train]'), with a held-out loss curve (loss.csv, loss.png).",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
-        "method", choices=["cfr", "mccfr"], help="cfr: exact, on the extracted game tree; mccfr: Monte Carlo"
+        "method",
+        choices=["cfr", "mccfr", "value"],
+        help="cfr: exact, on the extracted game tree; mccfr: Monte Carlo; value: the Zwicker value model of `net`",
     )
     add_game_args(p, default_game=None, games='the game: zwicker, zwikken, zwicken, a game string such as '
                   '"zwikken(players=3,variant=parlett)", or any OpenSpiel game string (kuhn_poker)')  # fmt: skip
-    p.add_argument("--iterations", type=int, required=True, help="total iterations (with --resume: the new total)")
+    p.add_argument("--iterations", type=int, help="cfr/mccfr: total iterations (with --resume: the new total)")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampling (default: %(default)s)")
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--resume", action="store_true", help="continue the checkpoint in --out")
@@ -156,4 +169,5 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--eval-deals", type=int, default=2000,
         help="deals per seat of the value_vs_random evaluation (default: %(default)s)",
     )  # fmt: skip
+    add_value_args(p)
     p.set_defaults(func=cmd_train)

@@ -1,0 +1,268 @@
+"""The learned value model: features see only the mover's information, the compiled evaluation
+equals scikit-learn's, training resumes and never overwrites, and the ``net`` agent plays legally."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+
+import zwick_ai.agents  # noqa: F401  (registers the agents)
+import zwick_ai.games  # noqa: F401  (registers the games)
+from zwick_ai.agents import value_features as VF
+from zwick_ai.agents import value_model as VM
+from zwick_ai.agents.base import make_agent
+from zwick_ai.eval.match import play_game
+from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.layout import (
+    LOC_HAND,
+    LOC_STOCK,
+    MAX_HAND,
+    MAX_PLAYERS,
+    R_DECK,
+    R_DECK_SIZE,
+    S_DEALT_TO,
+    S_HAND_N,
+    S_HANDS,
+    S_LOC,
+    S_STOCK,
+    S_STOCK_LEN,
+    S_STOCK_TOP,
+    S_TO_MOVE,
+)
+from zwick_ai.zwicker.rules import rules as make_rules
+
+sklearn = pytest.importorskip("sklearn")
+from zwick_ai.agents.value_train import ValueConfig, train_value  # noqa: E402
+
+MAIN = [("dithmarschen", 4), ("classic", 2), ("christiansen", 3), ("grossenwiehe", 4), ("grupp", 4)]
+
+
+def positions(variant: str, players: int, hands: int = 3, record: float = 1.0, eps: float = 0.2):
+    R = make_rules(variant, players).array()
+    return VM.selfplay_positions(R, np.arange(hands, dtype=np.int64), VM.POLICY_GREEDY, eps, record, VM.empty_model())
+
+
+@pytest.mark.parametrize("variant,players", MAIN)
+def test_candidates_are_played_out_from_the_true_position(variant, players):
+    """Each recorded candidate's final difference equals replaying its move and greedy's playout
+    with the same random numbers; the lead is the features' lead."""
+    X, final, lead, dec, hand = positions(variant, players)
+    assert X.shape[1] == VF.NFEAT == len(VF.FEATURE_NAMES)
+    assert len(final) > 20 and dec.max() >= 5
+    np.testing.assert_allclose(lead, X[:, VF.F_LEAD] + X[:, VF.F_ZWICK], atol=1e-4)
+    # every decision has at least two candidates, all of one hand
+    counts = np.bincount(dec)
+    assert counts.min() >= 2
+    assert all(len(set(hand[dec == d])) == 1 for d in range(dec.max() + 1))
+    # final differences are within the game's range and differ between candidates
+    top = make_rules(variant, players).card_total + 60
+    assert np.all(np.abs(final) <= top)
+    assert np.std(final) > 0
+
+
+@pytest.mark.parametrize("variant,players", [("dithmarschen", 4), ("christiansen", 3)])
+def test_features_do_not_depend_on_hidden_cards(variant, players):
+    """The same move from two deals that differ only in cards the mover cannot see gives the same
+    features, even when the move makes the engine deal a new stage."""
+    game = pyspiel.load_game(f"zwicker(variant={variant},players={players})")
+    R = game.rules.array()
+    W = K.new_workspace()
+    checked = 0
+    for seed in range(4):
+        state = zwick_ai.games.convert.state_from_seed(game, seed)
+        agents = [make_agent("greedy", game, seed=s) for s in range(players)]
+        while not state.is_terminal():
+            S = state.engine_state().arr
+            p = int(S[S_TO_MOVE])
+            rows = state.candidate_rows()
+            # Another world: the other hands and the stock dealt from the same hidden cards shuffled.
+            hidden = [
+                int(c)
+                for c in R[R_DECK : R_DECK + R[R_DECK_SIZE]]
+                if S[S_LOC + c] == LOC_STOCK
+                or (LOC_HAND <= S[S_LOC + c] < LOC_HAND + players and S[S_LOC + c] != LOC_HAND + p)
+            ]
+            S2 = _permute_hidden(S, hidden, np.random.default_rng(seed + checked))
+            for row in rows:
+                a, b = S.copy(), S2.copy()
+                K.apply_move(R, a, row, W)
+                K.apply_move(R, b, row, W)
+                if a[1] == K.PHASE_OVER or row[0] == 3:
+                    continue
+                fa = VF.after_move_features(R, S, a, p, np.zeros(VF.NFEAT))
+                fb = VF.after_move_features(R, S2, b, p, np.zeros(VF.NFEAT))
+                np.testing.assert_allclose(fa, fb)
+                checked += 1
+            zwick_ai.agents.apply_decision(state, agents[p].act(state))
+    assert checked > 100
+
+
+def _permute_hidden(S, hidden, rng):
+    """A copy of ``S`` whose hidden cards (other hands, stock) are shuffled among their places."""
+    S2 = S.copy()
+    places = []  # state index of each hidden card's slot (a live hand slot or a stock position)
+    for c in hidden:
+        if S[S_LOC + c] == LOC_STOCK:
+            top, n = S[S_STOCK_TOP], S[S_STOCK_LEN]
+            places.append(S_STOCK + top + int(np.flatnonzero(S[S_STOCK + top : S_STOCK + n] == c)[0]))
+        else:
+            q = S[S_LOC + c] - LOC_HAND
+            base = S_HANDS + MAX_HAND * q
+            places.append(base + int(np.flatnonzero(S[base : base + S[S_HAND_N + q]] == c)[0]))
+    perm = rng.permutation(len(hidden))
+    for idx, k in zip(places, perm, strict=True):
+        c = hidden[k]
+        S2[idx] = c
+        S2[S_LOC + c] = LOC_STOCK if idx >= S_STOCK else LOC_HAND + (idx - S_HANDS) // MAX_HAND
+        S2[S_DEALT_TO + c] = S[S_DEALT_TO + S[idx]]
+    for q in range(MAX_PLAYERS):  # hands stay sorted by id
+        base = S_HANDS + MAX_HAND * q
+        S2[base : base + S2[S_HAND_N + q]] = np.sort(S2[base : base + S2[S_HAND_N + q]])
+    return S2
+
+
+def test_compiled_models_equal_sklearn(tmp_path):
+    """A tiny training run; both exported models evaluated in compiled code give scikit-learn's
+    numbers on their inputs, and ``net_values`` is the move model on the decision's candidates."""
+    import pickle
+
+    from zwick_ai.agents.value_train import model_data
+    from zwick_ai.agents.value_train import positions as run_positions
+
+    cfg = ValueConfig("classic", 2, hands=40, epochs=2, hidden=(8, 4), batch=64, record=1.0)
+    models = train_value(cfg, tmp_path / "run")
+    data = run_positions(cfg, tmp_path / "run")
+    for kind, model in models.items():
+        with (tmp_path / "run" / f"{kind}-checkpoint.pkl").open("rb") as f:
+            net = pickle.load(f)["best"]
+        X, _ = model_data(kind, data)
+        y_scale = model.layers[2][1][0] / net.intercepts_[2][0]
+        Z = (X - model.mean) / model.scale
+        got = model.predict(X)
+        # scikit-learn evaluates in float32, the precision it trained in
+        np.testing.assert_allclose(got, net.predict(Z) * y_scale, rtol=1e-5, atol=1e-5)
+        # the same network in float64 numpy: equal to rounding
+        h = Z
+        for W, b in zip(net.coefs_[:-1], net.intercepts_[:-1], strict=True):
+            h = np.maximum(h @ W.astype(np.float64) + b, 0.0)
+        exact = (h @ net.coefs_[-1].astype(np.float64) + net.intercepts_[-1])[:, 0] * y_scale
+        np.testing.assert_allclose(got, exact, rtol=1e-9, atol=1e-9)
+        assert np.std(got) > 0
+    # the net's compiled scoring of a real decision equals the move model on model_data's inputs
+    game = pyspiel.load_game("zwicker(variant=classic,players=2)")
+    state = zwick_ai.games.convert.state_from_seed(game, 2)
+    rows = state.candidate_rows()
+    S = state.engine_state().arr
+    R = game.rules.array()
+    W = K.new_workspace()
+    F = np.zeros((len(rows), VF.NFEAT))
+    ok = VM.candidate_features(R, S, rows, len(rows), W, F)
+    fake = {"X": F[ok], "final": np.zeros(ok.sum()), "lead": np.zeros(ok.sum()), "dec": np.zeros(ok.sum(), int)}
+    Xm, _ = model_data("move", fake)
+    got = VM.net_values(R, S, rows, len(rows), models["move"].arrays(), W)[ok]
+    np.testing.assert_allclose(got, models["move"].predict(Xm), rtol=1e-9, atol=1e-9)
+    # the curve of both models is there; a rerun resumes without changing finished files
+    lines = (tmp_path / "run" / "loss.csv").read_text().splitlines()
+    assert len(lines) == 1 + 2 * 2
+    before = (tmp_path / "run" / "move.npz").read_bytes()
+    again = train_value(cfg, tmp_path / "run")
+    assert (tmp_path / "run" / "move.npz").read_bytes() == before
+    np.testing.assert_allclose(again["move"].layers[0][0], models["move"].layers[0][0])
+    assert (tmp_path / "run" / "loss.png").stat().st_size > 0
+    with pytest.raises(ValueError, match="another configuration"):
+        train_value(ValueConfig("classic", 2, hands=50, epochs=2, hidden=(8, 4)), tmp_path / "run")
+    with pytest.raises(FileExistsError):
+        VM.save_model(models["move"], tmp_path / "run" / "move.npz")
+
+
+def test_training_resumes_after_an_interruption(tmp_path):
+    """A run stopped after one epoch finishes with the same models as an uninterrupted one."""
+    cfg = ValueConfig("classic", 2, hands=30, epochs=3, hidden=(6, 3), batch=64)
+    whole = train_value(cfg, tmp_path / "a")
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_one_epoch(stage, done, total, info):
+        if stage == "fit move" and done == 1:
+            raise Stop
+
+    with pytest.raises(Stop):
+        train_value(cfg, tmp_path / "b", stop_after_one_epoch)
+    resumed = train_value(cfg, tmp_path / "b")
+    for kind in whole:
+        for (w1, b1), (w2, b2) in zip(whole[kind].layers, resumed[kind].layers, strict=True):
+            np.testing.assert_allclose(w1, w2)
+            np.testing.assert_allclose(b1, b2)
+
+
+@pytest.mark.parametrize("variant,players", MAIN)
+def test_shipped_weights_and_net_agent(variant, players):
+    """Every main variant ships both models; ``net`` plays a whole deal legally with them."""
+    for kind in VM.KINDS:
+        path = VM.shipped_model_path(variant, players, kind)
+        assert path.is_file(), f"missing {path}"
+        model = VM.load_model(path)
+        assert model.meta["kind"] == kind
+        assert model.meta["config"]["variant"] == variant and model.meta["config"]["players"] == players
+    game = pyspiel.load_game(f"zwicker(variant={variant},players={players})")
+    agents = [make_agent("net" if s % 2 == 0 else "greedy", game, seed=s) for s in range(players)]
+    record = play_game(game, agents, deal_seed=11)
+    assert len(record.moves) > 10
+
+
+def test_net_model_errors(tmp_path):
+    game = pyspiel.load_game("zwicker(variant=classic,players=2)")
+    with pytest.raises(ValueError, match="no value model file"):
+        make_agent(f"net:model={tmp_path}/nothing.npz", game)
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, x=np.zeros(2))
+    with pytest.raises(ValueError, match="not a zwick_ai value model"):
+        make_agent(f"net:model={bad}", game)
+
+
+def test_leaf_values_are_the_value_model_from_each_side():
+    """``leaf_side_values`` is, per side, the lead so far plus the value model (evaluated by
+    :meth:`ValueModel.predict`) on the features of the side's first seat; exact once the hand is over."""
+    game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+    R = game.rules.array()
+    model = VM.load_model(VM.shipped_model_path("dithmarschen", 4, "value"))
+    m = model.arrays()
+    state = zwick_ai.games.convert.state_from_seed(game, 7)
+    agents = [make_agent("greedy", game, seed=s) for s in range(4)]
+    f = np.zeros(VF.NFEAT)
+    checked = 0
+    while not state.is_terminal():
+        S = state.engine_state().arr
+        got = VM.leaf_side_values(R, S, m, f, np.zeros(2))
+        for side, seat in ((0, 0), (1, 1)):
+            x = VF.after_move_features(R, S, S, seat, np.zeros(VF.NFEAT))
+            want = x[VF.F_LEAD] + x[VF.F_ZWICK] + model.predict(x[None, :])[0]
+            assert got[side] == pytest.approx(want, abs=1e-9)
+        checked += 1
+        zwick_ai.agents.apply_decision(state, agents[state.current_player()].act(state))
+    S = state.engine_state().arr
+    sc = K.score(R, S)
+    np.testing.assert_allclose(VM.leaf_side_values(R, S, m, f, np.zeros(2)), [sc[0] - sc[1], sc[1] - sc[0]])
+    assert checked > 20
+
+
+def test_expert_value_leaf():
+    """``expert:leaf=value`` searches with the value model at the leaves: its rewards are the
+    model's point differences over the card total, clipped, and it plays legal moves."""
+    from zwick_ai.agents import expert_search as ES
+
+    game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+    R = game.rules.array()
+    m = VM.load_model(VM.shipped_model_path("dithmarschen", 4, "value")).arrays()
+    state = zwick_ai.games.convert.state_from_seed(game, 3)
+    S = state.engine_state().arr
+    f = np.zeros(VF.NFEAT)
+    total = float(game.rules.card_total)
+    want = np.clip(VM.leaf_side_values(R, S, m, f, np.zeros(2)) / total, -1, 1)
+    np.testing.assert_allclose(ES.value_rewards(R, S, m, f, total), want)
+    agent = make_agent("expert:leaf=value,time=0,iters=60", game, seed=1)
+    legal = [acts for _, acts in zwick_ai.agents.legal_decisions(state)]
+    assert agent.act(state) in legal
+    assert agent.last["iters"] == 60

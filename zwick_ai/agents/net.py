@@ -1,0 +1,81 @@
+"""The ``net`` agent: the learned Zwicker move model alone, no search.
+
+At each turn it applies every legal whole move to a copy of the position, computes the features
+of the position after it from its own view (only what the mover sees enters, not the cards a move
+makes the engine deal) and scores each move with the learned *move* model: the expected final
+point difference of the move over the mean of the decision's moves
+(:func:`zwick_ai.agents.value_model.net_values`). It plays a best one, ties at random. Like
+``greedy`` it never asks a partner (Großenwiehe). One compiled call per decision.
+
+The model is the package's trained weights for the game's variant and player count
+(``zwick_ai/agents/weights``, one command each in its README) or ``model=PATH``.
+
+>>> import pyspiel, zwick_ai.games
+>>> from zwick_ai.agents.base import make_agent
+>>> from zwick_ai.games import convert
+>>> game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+>>> state = convert.state_from_seed(game, 5)
+>>> agent = make_agent("net", game, seed=1)
+>>> agent.act(state) == make_agent("net", game, seed=1).act(state)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from zwick_ai.agents import value_model as VM
+from zwick_ai.agents.base import Agent, Param, register
+from zwick_ai.games import convert
+from zwick_ai.zwicker import kernels as K
+
+
+def model_for(game: pyspiel.Game | pyspiel.State, path: str = "", kind: str = "move") -> VM.ValueModel:
+    """The ``kind`` model ``path`` names, or the shipped one of the variant and player count of
+    ``game`` (a Zwicker game or state; trained with the variant's default options)."""
+    if path:
+        model = VM.load_model(path)
+        if model.meta.get("kind") != kind:
+            raise ValueError(f"{path} is a {model.meta.get('kind')} model; this needs a {kind} model")
+        return model
+    rules = game.rules
+    shipped = VM.shipped_model_path(rules.variant, rules.players, kind)
+    if not shipped.is_file():
+        raise ValueError(
+            f"no trained value model for {rules.variant} with {rules.players} players in the package; "
+            f"train one with `zwick train value --variant {rules.variant} --players {rules.players}` and pass model=PATH"
+        )
+    return VM.load_model(shipped)
+
+
+@register(
+    "net",
+    params=[Param("model", str, "", "move model .npz; empty: the package's weights for this variant")],
+    games=("zwicker",),
+    summary="Zwicker: the learned move model alone (scores each legal move from the position after it), no search.",
+)
+class NetAgent(Agent):
+    """One-ply play with the learned move model (module docstring)."""
+
+    def __init__(self, game: pyspiel.Game, seed: int = 0, **params: Any):
+        super().__init__(game, seed, **params)
+        model = model_for(game, params["model"])
+        self.model = model.arrays()
+        self.W = K.new_workspace()
+
+    def values(self, state: pyspiel.State) -> tuple[np.ndarray, np.ndarray]:
+        """(candidate move rows, the move model's score of each) for a state at the start of a turn."""
+        rows = state.candidate_rows()
+        S = state.engine_state().arr
+        return rows, VM.net_values(state.rules.array(), S, rows, len(rows), self.model, self.W)
+
+    def act(self, state: pyspiel.State) -> list[int]:
+        rows, values = self.values(state)
+        best = np.flatnonzero(values >= values.max() - VM.TIE)
+        return convert.move_actions(state, rows[int(best[self.rng.integers(len(best))])])
+
+
+__all__ = ["NetAgent", "model_for"]

@@ -1,0 +1,297 @@
+"""Training the Zwicker move and value models with scikit-learn (``pip install zwick_ai[train]``).
+
+:func:`train_value` works in ``out`` in three steps, each resumable:
+
+1. *positions*: ``hands`` hands of greedy self-play in compiled code
+   (:func:`zwick_ai.agents.value_model.selfplay_positions`; each move replaced by a uniformly
+   random one with probability ``eps`` so that play strays from greedy's lines). At a share
+   ``record`` of the decisions every card move is applied and played out by greedy with common
+   random numbers, giving each candidate's features and final point difference. Chunks of
+   :data:`CHUNK_HANDS` hands are saved as they finish;
+2. *fit*: for each model kind a :class:`sklearn.neural_network.MLPRegressor` (two ReLU hidden
+   layers, Adam, standardized inputs, target divided by its spread), one ``partial_fit`` pass per
+   epoch with a checkpoint after each; the epoch with the lowest held-out loss is exported:
+
+   * ``move``: input a candidate's features minus the mean over its decision's candidates, and
+     that mean; target its final difference minus the decision's mean (what ``net`` maximizes;
+     the common random numbers make these differences far less noisy than the outcomes);
+   * ``value``: input the features; target the final difference minus the lead so far (what a
+     search adds to the lead at a leaf).
+
+   A tenth of the hands (hand index ``% HELDOUT_EVERY == 0``, never trained on) gives the
+   held-out loss curve (``loss.csv``, ``loss.png``: mean squared error in points squared, next to
+   the held-out variance of the target, the loss of always predicting the mean);
+3. *export*: ``move.npz`` and ``value.npz``
+   (:class:`~zwick_ai.agents.value_model.ValueModel`).
+
+The same command resumes an interrupted run from its last chunk or epoch; a finished file is
+never rewritten, and a different configuration in an existing ``out`` is refused. Every random
+choice comes from ``seed``.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import json
+import pickle
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from zwick_ai.agents import value_model as VM
+
+CHUNK_HANDS = 250
+HELDOUT_EVERY = 10
+SEED_STRIDE = 1_000_003  # deal seeds start at seed * SEED_STRIDE
+EPOCH_PIECE = 200_000  # an epoch's shuffled positions are fed in pieces of this size
+MAX_TRAIN_EVAL = 50_000  # training positions on which the curve's training loss is measured
+CURVE_FIELDS = ["model", "epoch", "positions", "train_mse", "heldout_mse", "heldout_var"]
+
+Progress = Callable[[str, int, int, dict[str, float]], None]
+
+
+@dataclass(frozen=True)
+class ValueConfig:
+    """Everything that decides a training run's result."""
+
+    variant: str
+    players: int
+    hands: int = 10000
+    record: float = 0.3
+    eps: float = 0.05
+    hidden: tuple[int, int] = (32, 16)
+    epochs: int = 8
+    batch: int = 512
+    lr: float = 1e-3
+    alpha: float = 1e-4
+    seed: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["hidden"] = list(self.hidden)
+        return d
+
+
+def _require_sklearn() -> Any:
+    try:
+        from sklearn.neural_network import MLPRegressor
+    except ModuleNotFoundError:
+        raise ValueError("training the value model needs scikit-learn: pip install 'zwick_ai[train]'") from None
+    return MLPRegressor
+
+
+def _atomic_pickle(obj: Any, path: Path) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("wb") as f:
+        pickle.dump(obj, f)
+    tmp.replace(path)
+
+
+def _check_config(out: Path, cfg: ValueConfig) -> None:
+    path = out / "config.json"
+    want = cfg.as_json()
+    if path.exists():
+        have = json.loads(path.read_text())
+        if have != want:
+            diff = ", ".join(f"{k}: {have.get(k)} -> {v}" for k, v in want.items() if have.get(k) != v)
+            raise ValueError(f"{out} holds a run with another configuration ({diff}); choose another --out")
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(want, indent=1, sort_keys=True) + "\n")
+
+
+def positions(cfg: ValueConfig, out: Path, progress: Progress | None = None) -> dict[str, np.ndarray]:
+    """The self-play candidates of the run (generated chunk by chunk, or read back): ``X``
+    (features), ``final``, ``lead``, ``dec`` (global decision index), ``hand`` (global hand index)."""
+    from zwick_ai.zwicker.rules import rules as make_rules
+
+    R = make_rules(cfg.variant, cfg.players).array()
+    folder = out / "positions"
+    folder.mkdir(parents=True, exist_ok=True)
+    chunks = -(-cfg.hands // CHUNK_HANDS)
+    parts: list[dict[str, np.ndarray]] = []
+    decisions = 0
+    for i in range(chunks):
+        path = folder / f"chunk-{i:04d}.npz"
+        if not path.exists():
+            first = i * CHUNK_HANDS
+            count = min(CHUNK_HANDS, cfg.hands - first)
+            base = cfg.seed * SEED_STRIDE + first
+            seeds = np.arange(base, base + count, dtype=np.int64)
+            X, final, lead, dec, hand = VM.selfplay_positions(
+                R, seeds, VM.POLICY_GREEDY, cfg.eps, cfg.record, VM.empty_model()
+            )
+            tmp = path.with_name(path.name + ".tmp.npz")
+            np.savez(tmp, X=X, final=final, lead=lead, dec=dec, hand=hand + first)
+            tmp.replace(path)
+        with np.load(path) as z:
+            part = {k: z[k] for k in z.files}
+        part["dec"] = part["dec"] + decisions
+        decisions = int(part["dec"].max()) + 1 if len(part["dec"]) else decisions
+        parts.append(part)
+        if progress:
+            progress("positions", i + 1, chunks, {"candidates": float(sum(len(p["final"]) for p in parts))})
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def model_data(kind: str, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs (float32) and targets (float64) of a ``kind`` model (module docstring) from
+    :func:`positions`' arrays."""
+    X = np.asarray(data["X"], np.float32)
+    final = data["final"].astype(np.float64)
+    if kind == "value":
+        return X, final - data["lead"]
+    dec = data["dec"]
+    counts = np.maximum(np.bincount(dec), 1)
+    mean_x = np.zeros((len(counts), X.shape[1]), np.float64)
+    np.add.at(mean_x, dec, X)
+    mean_x /= counts[:, None]
+    mean_y = np.bincount(dec, weights=final) / counts
+    ctx = mean_x[dec].astype(np.float32)
+    return np.hstack([X - ctx, ctx]), final - mean_y[dec]
+
+
+def to_model(net: Any, mean: np.ndarray, scale: np.ndarray, y_scale: float, meta: dict) -> VM.ValueModel:
+    """A fitted ``MLPRegressor`` (standardized inputs, target / ``y_scale``) as a model in points."""
+    (W1, W2, W3), (b1, b2, b3) = (
+        (np.asarray(a, np.float64) for a in net.coefs_),
+        (np.asarray(a, np.float64) for a in net.intercepts_),
+    )
+    layers = [(W1, b1), (W2, b2), (W3 * y_scale, b3 * y_scale)]  # float64: no rounding of the output scale
+    return VM.ValueModel(mean.astype(np.float64), scale.astype(np.float64), layers, meta)
+
+
+def _write_curve(out: Path, history: list[dict[str, Any]]) -> None:
+    with (out / "loss.csv").open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CURVE_FIELDS)
+        w.writeheader()
+        for row in history:
+            w.writerow(row)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    kinds = sorted({h["model"] for h in history})
+    fig, axes = plt.subplots(1, len(kinds), figsize=(5 * len(kinds), 3.6), squeeze=False)
+    for ax, kind in zip(axes[0], kinds, strict=True):
+        rows = [h for h in history if h["model"] == kind]
+        xs = [h["epoch"] for h in rows]
+        ax.plot(xs, [h["train_mse"] for h in rows], marker=".", label="train")
+        ax.plot(xs, [h["heldout_mse"] for h in rows], marker="o", label="held-out")
+        ax.plot(xs, [h["heldout_var"] for h in rows], ls="--", color="grey", label="held-out variance")
+        ax.set_xlabel("epoch")
+        ax.set_ylabel("mean squared error (points²)")
+        ax.set_title(f"{kind} model, {out.name}", fontsize=8)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out / "loss.png", dpi=100)
+    plt.close(fig)
+
+
+def fit(
+    kind: str,
+    cfg: ValueConfig,
+    data: dict[str, np.ndarray],
+    out: Path,
+    history: list[dict[str, Any]],
+    progress: Progress | None = None,
+) -> VM.ValueModel:
+    """Fit (or resume, or read back) the ``kind`` model of the run; appends its curve to ``history``."""
+    done = out / f"{kind}.npz"
+    if done.exists():
+        model = VM.load_model(done)
+        history += model.meta["history"]
+        return model
+    MLPRegressor = _require_sklearn()
+    from threadpoolctl import threadpool_limits
+
+    X, y = model_data(kind, data)
+    held = data["hand"] % HELDOUT_EVERY == 0
+    Ztr, ytr, Zho, yho = X[~held], y[~held], X[held], y[held]
+    del X
+    mean = Ztr.mean(axis=0, dtype=np.float64)
+    scale = Ztr.std(axis=0, dtype=np.float64)
+    scale[scale < 1e-6] = 1.0
+    for Z in (Ztr, Zho):  # standardize in place (float32: the positions are large)
+        Z -= mean.astype(np.float32)
+        Z /= scale.astype(np.float32)
+    y_scale = float(ytr.std()) or 1.0
+    every = max(1, len(ytr) // MAX_TRAIN_EVAL)
+    var = float(np.mean((yho - ytr.mean()) ** 2))
+    ckpt = out / f"{kind}-checkpoint.pkl"
+    if ckpt.exists():
+        with ckpt.open("rb") as f:
+            state = pickle.load(f)
+        net, best, rows, rng = state["net"], state["best"], state["history"], state["rng"]
+    else:
+        net = MLPRegressor(
+            hidden_layer_sizes=cfg.hidden,
+            activation="relu",
+            solver="adam",
+            alpha=cfg.alpha,
+            batch_size=cfg.batch,
+            learning_rate_init=cfg.lr,
+            random_state=cfg.seed,
+            shuffle=False,  # each epoch is shuffled by the run's own generator
+        )
+        best = None
+        rows, rng = [], np.random.default_rng([cfg.seed, len(VM.KINDS), sorted(VM.KINDS).index(kind)])
+    with threadpool_limits(1):  # the machine is shared; one core is the budget
+        while len(rows) < cfg.epochs:
+            order = rng.permutation(len(ytr))
+            for part in np.array_split(order, max(1, len(order) // EPOCH_PIECE)):  # bounded copies
+                net.partial_fit(Ztr[part], ytr[part] / y_scale)
+            tr = float(np.mean((net.predict(Ztr[::every]) * y_scale - ytr[::every]) ** 2))
+            ho = float(np.mean((net.predict(Zho) * y_scale - yho) ** 2))
+            rows.append(
+                {
+                    "model": kind,
+                    "epoch": len(rows) + 1,
+                    "positions": len(ytr),
+                    "train_mse": tr,
+                    "heldout_mse": ho,
+                    "heldout_var": var,
+                }
+            )
+            if best is None or ho < min(r["heldout_mse"] for r in rows[:-1]):
+                best = copy.deepcopy(net)
+            _atomic_pickle({"net": net, "best": best, "history": rows, "rng": rng}, ckpt)
+            _write_curve(out, history + rows)
+            if progress:
+                progress(f"fit {kind}", len(rows), cfg.epochs, {"heldout_mse": ho, "variance": var})
+    history += rows
+    pick = int(np.argmin([r["heldout_mse"] for r in rows]))
+    meta = {
+        "kind": kind,
+        "config": cfg.as_json(),
+        "history": rows,
+        "epoch": pick + 1,
+        "heldout_mse": rows[pick]["heldout_mse"],
+        "heldout_var": var,
+    }
+    model = to_model(best, mean, scale, y_scale, meta)
+    VM.save_model(model, done)
+    return model
+
+
+def train_value(cfg: ValueConfig, out: Path | str, progress: Progress | None = None) -> dict[str, VM.ValueModel]:
+    """Run (or resume) the training of the module docstring; returns the models by kind."""
+    _require_sklearn()
+    out = Path(out)
+    if cfg.hands < HELDOUT_EVERY or cfg.epochs < 1 or not 0 < cfg.record <= 1:
+        raise ValueError(f"need hands >= {HELDOUT_EVERY}, epochs >= 1 and 0 < record <= 1 (got {cfg})")
+    _check_config(out, cfg)
+    data = positions(cfg, out, progress)
+    history: list[dict[str, Any]] = []
+    models = {kind: fit(kind, cfg, data, out, history, progress) for kind in sorted(VM.KINDS)}
+    _write_curve(out, history)
+    return models
+
+
+__all__ = ["CHUNK_HANDS", "ValueConfig", "fit", "model_data", "positions", "to_model", "train_value"]

@@ -1,0 +1,93 @@
+"""``zwick train value``: train the Zwicker value model of the ``net`` agent (scikit-learn) with a
+progress bar, checkpoints (the same command resumes) and a held-out loss curve
+(``OUT/loss.csv``, ``OUT/loss.png``); see :mod:`zwick_ai.agents.value_train`.
+
+Example::
+
+    zwick train value --variant dithmarschen --out runs/value-dithmarschen
+    zwick train value --variant classic --players 2 --out runs/value-classic --install
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from tqdm import tqdm
+
+DEFAULT_PLAYERS = {"classic": 2, "grupp": 4, "dithmarschen": 4, "grossenwiehe": 4, "christiansen": 3}
+
+
+def add_args(p: argparse.ArgumentParser) -> None:
+    """The options only ``zwick train value`` takes."""
+    g = p.add_argument_group("value (zwick train value --variant V)")
+    # defaults None: ValueConfig's (importing it here would load the agents for every zwick command)
+    g.add_argument("--hands", type=int, default=None, help="value: self-play hands (default 10000)")
+    g.add_argument(
+        "--record", type=float, default=None, help="value: share of decisions whose moves are played out (0.3)"
+    )
+    g.add_argument("--epochs", type=int, default=None, help="value: passes over the positions per model (8)")
+    g.add_argument("--hidden", default=None, help="value: the two hidden layer sizes (32,16)")
+    g.add_argument("--eps", type=float, default=None, help="value: probability of a random move in self-play (0.05)")
+    g.add_argument(
+        "--install", action="store_true", help="value: also copy the models into the package (never overwritten)"
+    )
+
+
+def cmd_train_value(args: argparse.Namespace) -> int:
+    from zwick_ai.agents import value_model as VM
+    from zwick_ai.agents.value_train import ValueConfig, train_value
+    from zwick_ai.zwicker.rules import VARIANTS
+
+    if args.variant not in VARIANTS:
+        raise ValueError(f"zwick train value needs --variant, one of {', '.join(VARIANTS)} (got {args.variant!r})")
+    given: dict[str, object] = {
+        k: getattr(args, k) for k in ("hands", "record", "epochs", "eps") if getattr(args, k) is not None
+    }
+    if args.hidden is not None:
+        try:
+            hidden = tuple(int(x) for x in args.hidden.split(","))
+        except ValueError:
+            hidden = ()
+        if len(hidden) != 2 or min(hidden) < 1:
+            raise ValueError(f"--hidden takes two positive layer sizes like 64,32, not {args.hidden!r}")
+        given["hidden"] = hidden
+    players = args.players or DEFAULT_PLAYERS[args.variant]
+    if args.out is None:
+        raise ValueError("zwick train value needs --out (a run folder; the same command resumes it)")
+    installed = {kind: VM.shipped_model_path(args.variant, players, kind) for kind in VM.KINDS}
+    if args.install:
+        for path in installed.values():
+            if path.exists():
+                raise ValueError(f"{path} exists; shipped weights are never overwritten (remove it first)")
+    cfg = ValueConfig(args.variant, players, seed=args.seed, **given)  # type: ignore[arg-type]
+    bar = tqdm(total=1, unit="step")
+    current = [""]  # the stage the bar shows
+
+    def progress(stage: str, done: int, total: int, info: dict[str, float]) -> None:
+        if current[0] != stage:
+            current[0] = stage
+            bar.reset(total=total)
+            bar.set_description(stage)
+        bar.update(done - bar.n)
+        bar.set_postfix({k: f"{v:.4g}" for k, v in info.items()})
+        bar.refresh()
+
+    try:
+        models = train_value(cfg, args.out, progress)
+    finally:
+        bar.close()
+    for kind, model in models.items():
+        meta = model.meta
+        print(
+            f"{kind} model, {args.variant} {players} players, {cfg.hands} hands: held-out MSE "
+            f"{meta['heldout_mse']:.2f} points² at epoch {meta['epoch']} (variance {meta['heldout_var']:.2f})"
+        )
+    print(f"wrote {args.out}/move.npz, value.npz, loss.csv, loss.png")
+    if args.install:
+        for kind, path in installed.items():
+            VM.save_model(models[kind], path)
+            print(f"wrote {path}")
+    return 0
+
+
+__all__ = ["add_args", "cmd_train_value"]
