@@ -193,7 +193,7 @@ def test_train_help_states_its_defaults(capsys):
 def test_agents_prints_plain_text_and_markdown_on_request(capsys):
     assert main(["agents"]) == 0
     text = capsys.readouterr().out
-    assert "<br>" not in text and "iters=1000" in text and "ismcts" in text
+    assert "<br>" not in text and "0 = 1000 without a time budget" in text and "ismcts" in text
     assert main(["agents", "--markdown"]) == 0
     assert capsys.readouterr().out.startswith("| agent | games |")
 

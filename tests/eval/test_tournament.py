@@ -84,7 +84,7 @@ def test_bad_tournaments_are_refused():
         tiny(agents=["ismcts", "ismcts:iters=0"])  # 0 is the default (1,000 without a time budget): one agent
     with pytest.raises(ValueError, match="plays zwicker"):
         T.Tournament(["joker", "random"], game="zwikken", deals=1)
-    with pytest.raises(ValueError, match="no parameter 'colour'"):
+    with pytest.raises(ValueError, match="unknown option 'colour'"):
         T.Tournament(AGENTS, params={"colour": "red"})
     with pytest.raises(ValueError, match="unknown game"):
         T.Tournament(AGENTS, game="chess")

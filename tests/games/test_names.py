@@ -47,7 +47,7 @@ def _zwicker_values(name: str) -> list[object]:
 def _zwicker_cases() -> list[dict[str, object]]:
     cases: list[dict[str, object]] = []
     for variant in zwicker.VARIANTS:
-        for players in ZR._PLAYERS[variant][0]:
+        for players in ZR.PLAYER_COUNTS[variant][0]:
             cases.append({"variant": variant, "players": players})
         for name in ZG.PARAMS:
             if name in ("variant", "players"):
