@@ -203,7 +203,7 @@ def _endgame(
 
 
 def _value_arrays(state: pyspiel.State, params: dict[str, Any]) -> tuple:
-    """The value model's arrays for ``leaf=value`` (placeholders otherwise)."""
+    """The value model's arrays for ``leaf=value`` (empty arrays of the right types otherwise: numba needs one signature)."""
     return model_for(state, kind="value").arrays() if params["leaf"] == "value" else VM.empty_model()
 
 
