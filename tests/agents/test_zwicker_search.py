@@ -154,7 +154,7 @@ def test_worlds_keep_the_searchers_information(spec):
     players = game.num_players()
     chain = 0
     for s in turn_states(game, 5, seed=21):
-        setup = ZS._Setup(s, np.random.default_rng(0))
+        setup = ZS.DecisionSetup(s, np.random.default_rng(0))
         p = setup.p
         real = engine_facts(s.array[: ZH.SS], players)
         hidden = sorted(c for c, loc in enumerate(real["loc"]) if loc == LOC_STOCK or LOC_HAND <= loc < 16 and loc != p)
@@ -183,7 +183,7 @@ def test_worlds_equal_the_python_resamplers_for_the_same_seed(spec):
     game = pyspiel.load_game(spec)
     players = game.num_players()
     for s in turn_states(game, 4, seed=31):
-        setup = ZS._Setup(s, np.random.default_rng(0))
+        setup = ZS.DecisionSetup(s, np.random.default_rng(0))
         meta = np.zeros(ZS.MT_SIZE, np.int64)
         for seed in (5, 123456):
             ZS._seed(seed)
@@ -247,7 +247,7 @@ def test_search_credits_each_node_with_the_reward_of_the_side_that_moved(world):
     crediting any other side's reward would make the search look for seat 1's worst reply."""
     state = dealt(BACKUP_SPEC, ["2C", "TC", "8C"])
     assert sorted(str(m) for m, _ in convert.legal_moves(state)) == ["2C builds 10 on 8C", "2C trails"]
-    setup = ZS._Setup(state, np.random.default_rng(0))
+    setup = ZS.DecisionSetup(state, np.random.default_rng(0))
     iters = 300
     tree = ZS.new_tree(iters + 2)
     fixed = setup.real.copy() if world == "pimc" else np.zeros(0, np.int32)  # PIMC: the true deal

@@ -41,9 +41,6 @@ from zwick_ai.agents import zwicker_search as ZS
 from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.agents.net import model_for
 from zwick_ai.games import convert
-from zwick_ai.zwicker import history as ZH
-from zwick_ai.zwicker import kernels as K
-from zwick_ai.zwicker import resample as RS
 
 LEAVES = ("rollout", "value")
 MAX_WORLDS = 4096  # endgame worlds per decision under a time budget
@@ -114,30 +111,6 @@ class ExpertAgent(Agent):
         return expert_decision(state, self.params, self.rng, self)
 
 
-class _Decision:
-    """The arrays one decision shares: the state, the legal rows and the determinizer setup."""
-
-    def __init__(self, state: pyspiel.State, rng: np.random.Generator):
-        if state.is_chance_node() or state.is_terminal():
-            raise ValueError("not a decision state")
-        if state.move_prefix():
-            raise ValueError("a move is in progress; expert decides whole moves from the start of a turn")
-        t = state.tables
-        self.G = t.G
-        self.a = state.array
-        self.p = state.current_player()
-        self.W = np.zeros(K.WS_SIZE, np.int64)
-        self.R = state.rules.array()
-        self.win_loss = bool(t.win_loss)
-        self.total = float(state.rules.card_total)
-        self.rows = state.candidate_rows()
-        self.real = self.a[: ZH.SS]
-        self.det = RS.resample_setup(self.G, self.a, self.p, self.W)
-        self.cards = self.det.truth.copy()
-        self.chain = self.det.truth.copy()
-        ES.seed(int(rng.integers(2**31)))
-
-
 def expert_decision(
     state: pyspiel.State, params: dict[str, Any], rng: np.random.Generator, agent: ExpertAgent | None = None
 ) -> list[int]:
@@ -146,7 +119,7 @@ def expert_decision(
     rows = state.candidate_rows()
     if len(rows) == 1:
         return convert.move_actions(state, rows[0])
-    d = _Decision(state, rng)
+    d = ZS.DecisionSetup(state, rng)  # also seeds the compiled random stream the expert search draws from
     seconds = float(params["time"])
     stats: dict[str, Any] = {"mode": "ismcts"}
     if ES.in_endgame(d.R, d.real, int(params["endgame"])):
@@ -164,7 +137,7 @@ def expert_decision(
 
 
 def _endgame(
-    d: _Decision, params: dict[str, Any], ctx: tuple, t0: float, seconds: float, stats: dict[str, Any]
+    d: ZS.DecisionSetup, params: dict[str, Any], ctx: tuple, t0: float, seconds: float, stats: dict[str, Any]
 ) -> np.ndarray | None:
     """Weighted mean exact value of each legal row over sampled worlds, or None when the first
     world exceeded the node cap (the caller falls back to ISMCTS)."""
@@ -208,7 +181,7 @@ def _value_arrays(state: pyspiel.State, params: dict[str, Any]) -> tuple:
 
 
 def _ismcts(
-    d: _Decision, params: dict[str, Any], seconds: float, stats: dict[str, Any], value: tuple
+    d: ZS.DecisionSetup, params: dict[str, Any], seconds: float, stats: dict[str, Any], value: tuple
 ) -> tuple[np.ndarray, np.ndarray]:
     """Root visits and mean rewards of the legal rows after ISMCTS under the budget."""
     iters = int(params["iters"])

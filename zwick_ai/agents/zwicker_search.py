@@ -349,14 +349,16 @@ def root_stats(S, rows, tree):
 # ------------------------------------------------------------------------------------------------
 # Python entry points (the backend interface of zwick_ai.agents.search)
 # ------------------------------------------------------------------------------------------------
-class _Setup:
-    """The arrays one decision's searches share."""
+class DecisionSetup:
+    """The arrays one decision's searches share (``ismcts``, ``pimc`` and ``expert``): the rules, the
+    state, the candidate rows, the determinizer's setup and its card buffers; seeds the compiled
+    searches' random stream from ``rng``."""
 
     def __init__(self, state: pyspiel.State, rng: np.random.Generator):
         if state.is_chance_node() or state.is_terminal():
             raise ValueError("not a decision state")
         if state.move_prefix():
-            raise ValueError("a move is in progress; search decides whole moves from the start of a turn")
+            raise ValueError("a move is in progress; the search decides whole moves from the start of a turn")
         t = state.tables
         self.G = t.G
         self.a = state.array
@@ -408,7 +410,7 @@ def ismcts_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random
     rows = state.candidate_rows()
     if len(rows) == 1:
         return convert.move_actions(state, rows[0])
-    setup = _Setup(state, rng)
+    setup = DecisionSetup(state, rng)
     cap = iters + 2 if iters > 0 else int(params.get("nodes", 1 << 18))
     tree = new_tree(cap)
     empty = np.zeros(0, np.int32)
@@ -442,7 +444,7 @@ def pimc_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.G
     rows = state.candidate_rows()
     if len(rows) == 1:
         return convert.move_actions(state, rows[0])
-    setup = _Setup(state, rng)
+    setup = DecisionSetup(state, rng)
     share = np.zeros(len(rows))
     qsum = np.zeros(len(rows))
     vsum = np.zeros(len(rows))
