@@ -20,9 +20,21 @@
 
    A tenth of the hands (hand index ``% HELDOUT_EVERY == 0``, never trained on) gives the
    held-out loss curve (``loss.csv``, ``loss.png``: mean squared error in points squared, next to
-   the held-out variance of the target, the loss of always predicting the mean);
+   the held-out variance of the target, the loss of always predicting the mean; both weighted by
+   the candidates' weights, which are 1 except under a search teacher);
 3. *export*: ``move.npz`` and ``value.npz``
    (:class:`~zwick_ai.agents.value_model.ValueModel`).
+
+With ``teacher="ismcts"`` the candidates' outcomes come from a search instead of one greedy
+play-out each (:func:`teacher_positions`): the hands are played by ISMCTS
+(:mod:`zwick_ai.agents.zwicker_search`, ``teacher_iters`` iterations per decision, random
+rollouts, ``c`` = 0.7; each move replaced by a random one with probability ``eps``), and at every
+decision with two or more card moves each candidate's target is the search's mean reward of that
+move in points (its "Q"), weighted by its visits in the fit (a move tried a few times has a noisy
+mean). The decision's baseline is then the visit-weighted mean, the search's value of the
+position. This distils the search into the move model: far less noisy targets than one play-out
+per candidate (whose outcomes differ by about 10 points from the move alone), at about
+``teacher_iters`` play-outs per decision.
 
 The same command resumes an interrupted run from its last chunk or epoch; a finished file is
 never rewritten, and a different configuration in an existing ``out`` is refused. Every random
@@ -45,6 +57,9 @@ import numpy as np
 from zwick_ai.agents import value_model as VM
 
 CHUNK_HANDS = 250
+TEACHER_CHUNK_HANDS = 20  # a searched hand takes seconds: smaller chunks lose less when stopped
+TEACHERS = ("greedy", "ismcts")
+TEACHER_C = 0.7  # the ismcts agent's default UCB constant
 HELDOUT_EVERY = 10
 SEED_STRIDE = 1_000_003  # deal seeds start at seed * SEED_STRIDE
 EPOCH_PIECE = 200_000  # an epoch's shuffled positions are fed in pieces of this size
@@ -69,6 +84,8 @@ class ValueConfig:
     lr: float = 1e-3
     alpha: float = 1e-4
     seed: int = 0
+    teacher: str = "greedy"
+    teacher_iters: int = 2000
 
     def as_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -95,7 +112,8 @@ def _check_config(out: Path, cfg: ValueConfig) -> None:
     path = out / "config.json"
     want = cfg.as_json()
     if path.exists():
-        have = json.loads(path.read_text())
+        defaults = ValueConfig(cfg.variant, cfg.players).as_json()
+        have = {**defaults, **json.loads(path.read_text())}  # runs made before a field existed had its default
         if have != want:
             diff = ", ".join(f"{k}: {have.get(k)} -> {v}" for k, v in want.items() if have.get(k) != v)
             raise ValueError(f"{out} holds a run with another configuration ({diff}); choose another --out")
@@ -104,38 +122,145 @@ def _check_config(out: Path, cfg: ValueConfig) -> None:
     path.write_text(json.dumps(want, indent=1, sort_keys=True) + "\n")
 
 
-def positions(cfg: ValueConfig, out: Path, progress: Progress | None = None) -> dict[str, np.ndarray]:
-    """The self-play candidates of the run (generated chunk by chunk, or read back): ``X``
-    (features), ``final``, ``lead``, ``dec`` (global decision index), ``hand`` (global hand index)."""
-    from zwick_ai.zwicker.rules import rules as make_rules
+def _chunk_seeds(cfg: ValueConfig, i: int) -> tuple[int, np.ndarray]:
+    """(first hand index, deal seeds) of chunk ``i``."""
+    size = chunk_hands(cfg)
+    first = i * size
+    count = min(size, cfg.hands - first)
+    base = cfg.seed * SEED_STRIDE + first
+    return first, np.arange(base, base + count, dtype=np.int64)
 
-    R = make_rules(cfg.variant, cfg.players).array()
+
+def chunk_hands(cfg: ValueConfig) -> int:
+    """Hands per saved chunk of positions."""
+    return CHUNK_HANDS if cfg.teacher == "greedy" else TEACHER_CHUNK_HANDS
+
+
+def _make_chunk(cfg: ValueConfig, i: int, path: Path) -> int:
+    """Generate chunk ``i`` into ``path`` (atomic); returns ``i``."""
+    first, seeds = _chunk_seeds(cfg, i)
+    if cfg.teacher == "greedy":
+        from zwick_ai.zwicker.rules import rules as make_rules
+
+        R = make_rules(cfg.variant, cfg.players).array()
+        X, final, lead, dec, hand = VM.selfplay_positions(
+            R, seeds, VM.POLICY_GREEDY, cfg.eps, cfg.record, VM.empty_model()
+        )
+        weight = np.ones(len(final), np.float32)
+    else:
+        X, final, lead, dec, hand, weight = teacher_positions(cfg, seeds)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez(tmp, X=X, final=final, lead=lead, dec=dec, hand=hand + first, weight=weight)
+    tmp.replace(path)
+    return i
+
+
+def positions(cfg: ValueConfig, out: Path, progress: Progress | None = None, workers: int = 1) -> dict[str, np.ndarray]:
+    """The self-play candidates of the run (generated chunk by chunk, ``workers`` processes at a
+    time, or read back): ``X`` (features), ``final``, ``lead``, ``dec`` (global decision index),
+    ``hand`` (global hand index), ``weight`` (of each candidate in the fit)."""
     folder = out / "positions"
     folder.mkdir(parents=True, exist_ok=True)
-    chunks = -(-cfg.hands // CHUNK_HANDS)
+    chunks = -(-cfg.hands // chunk_hands(cfg))
+    paths = [folder / f"chunk-{i:04d}.npz" for i in range(chunks)]
+    missing = [i for i, path in enumerate(paths) if not path.exists()]
+    done = chunks - len(missing)
+
+    def tick() -> None:
+        if progress:
+            progress("positions", done, chunks, {})
+
+    tick()
+    if workers > 1 and len(missing) > 1:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        with ProcessPoolExecutor(min(workers, len(missing)), mp_context=mp.get_context("spawn")) as pool:
+            for fut in as_completed([pool.submit(_make_chunk, cfg, i, paths[i]) for i in missing]):
+                fut.result()
+                done += 1
+                tick()
+    else:
+        for i in missing:
+            _make_chunk(cfg, i, paths[i])
+            done += 1
+            tick()
     parts: list[dict[str, np.ndarray]] = []
     decisions = 0
-    for i in range(chunks):
-        path = folder / f"chunk-{i:04d}.npz"
-        if not path.exists():
-            first = i * CHUNK_HANDS
-            count = min(CHUNK_HANDS, cfg.hands - first)
-            base = cfg.seed * SEED_STRIDE + first
-            seeds = np.arange(base, base + count, dtype=np.int64)
-            X, final, lead, dec, hand = VM.selfplay_positions(
-                R, seeds, VM.POLICY_GREEDY, cfg.eps, cfg.record, VM.empty_model()
-            )
-            tmp = path.with_name(path.name + ".tmp.npz")
-            np.savez(tmp, X=X, final=final, lead=lead, dec=dec, hand=hand + first)
-            tmp.replace(path)
+    for path in paths:
         with np.load(path) as z:
             part = {k: z[k] for k in z.files}
+        part.setdefault("weight", np.ones(len(part["final"]), np.float32))  # chunks written before weights
         part["dec"] = part["dec"] + decisions
         decisions = int(part["dec"].max()) + 1 if len(part["dec"]) else decisions
         parts.append(part)
-        if progress:
-            progress("positions", i + 1, chunks, {"candidates": float(sum(len(p["final"]) for p in parts))})
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
+    """One hand per seed played by the ISMCTS teacher (module docstring). Returns per candidate of
+    each recorded decision: (features after the move[N, NFEAT] float32, the search's mean reward
+    of the move in points[N] float32, lead so far[N] float32, decision index[N] int32, hand
+    index[N] int32, visits[N] float32); the candidates the search never tried are left out."""
+    import zwick_ai.games  # noqa: F401  (registers the games)
+    from zwick_ai.agents import zwicker_search as ZS
+    from zwick_ai.agents.value_features import F_LEAD, F_ZWICK, NFEAT
+    from zwick_ai.games import convert
+    from zwick_ai.games.names import load as load_game
+    from zwick_ai.zwicker import kernels as K
+    from zwick_ai.zwicker.layout import KIND_ASK, M_KIND
+
+    if cfg.teacher != "ismcts":
+        raise ValueError(f"unknown teacher {cfg.teacher!r}; valid: {', '.join(TEACHERS)}")
+    game = load_game("zwicker", variant=cfg.variant, players=cfg.players)
+    params = {"iters": cfg.teacher_iters, "time": 0.0, "c": TEACHER_C, "rollout": "random"}
+    W = K.new_workspace()
+    empty = np.zeros(0, np.int32)
+    cols: dict[str, list[np.ndarray]] = {k: [] for k in ("X", "final", "lead", "dec", "hand", "weight")}
+    ndec = 0
+    for h, seed in enumerate(seeds):
+        rng = np.random.default_rng([cfg.seed, int(seed)])
+        state = convert.state_from_seed(game, int(seed))
+        R = state.rules.array()
+        total = float(state.rules.card_total)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                ids, probs = zip(*state.chance_outcomes(), strict=True)
+                p = np.asarray(probs)
+                state.apply_action(int(rng.choice(ids, p=p / p.sum())))
+                continue
+            rows = state.candidate_rows()
+            n = len(rows)
+            pick = 0
+            if n > 1:
+                setup = ZS.DecisionSetup(state, rng)
+                tree = ZS.new_tree(cfg.teacher_iters + 2)
+                setup.run(tree, empty, cfg.teacher_iters, params)
+                visits, qsum = ZS.root_stats(setup.real, setup.rows, tree)
+                mean = qsum / np.maximum(visits, 1)
+                if int((rows[:, M_KIND] != KIND_ASK).sum()) >= 2:
+                    F = np.zeros((n, NFEAT), np.float64)
+                    ok = VM.candidate_features(R, state.engine_state().arr, rows, n, W, F) & (visits > 0)
+                    if ok.sum() >= 2:
+                        cols["X"].append(F[ok].astype(np.float32))
+                        cols["final"].append((mean[ok] * total).astype(np.float32))
+                        cols["lead"].append((F[ok, F_LEAD] + F[ok, F_ZWICK]).astype(np.float32))
+                        cols["dec"].append(np.full(int(ok.sum()), ndec, np.int32))
+                        cols["hand"].append(np.full(int(ok.sum()), h, np.int32))
+                        cols["weight"].append(visits[ok].astype(np.float32))
+                        ndec += 1
+                if rng.random() < cfg.eps:
+                    pick = int(rng.integers(n))
+                else:  # the ismcts agent's choice: most visits, then the higher mean, then the first
+                    pick = int(np.lexsort((-np.arange(n), mean, visits))[-1])
+            for a in convert.move_actions(state, rows[pick]):
+                state.apply_action(a)
+    if not cols["X"]:
+        return (np.zeros((0, NFEAT), np.float32),) + tuple(
+            np.zeros(0, np.int32 if k in ("dec", "hand") else np.float32)
+            for k in ("final", "lead", "dec", "hand", "weight")
+        )
+    return tuple(np.concatenate(cols[k]) for k in ("X", "final", "lead", "dec", "hand", "weight"))
 
 
 def model_data(kind: str, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -150,7 +275,8 @@ def model_data(kind: str, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.n
     mean_x = np.zeros((len(counts), X.shape[1]), np.float64)
     np.add.at(mean_x, dec, X)
     mean_x /= counts[:, None]
-    mean_y = np.bincount(dec, weights=final) / counts
+    weight = data["weight"].astype(np.float64) if "weight" in data else np.ones(len(final))
+    mean_y = np.bincount(dec, weights=final * weight) / np.maximum(np.bincount(dec, weights=weight), 1e-12)
     ctx = mean_x[dec].astype(np.float32)
     return np.hstack([X - ctx, ctx]), final - mean_y[dec]
 
@@ -215,15 +341,17 @@ def fit(
     held = data["hand"] % HELDOUT_EVERY == 0
     Ztr, ytr, Zho, yho = X[~held], y[~held], X[held], y[held]
     del X
+    weight = data["weight"].astype(np.float64) if "weight" in data else np.ones(len(y))
+    wtr, who = weight[~held] / weight[~held].mean(), weight[held] / max(weight[held].mean(), 1e-12)
     mean = Ztr.mean(axis=0, dtype=np.float64)
     scale = Ztr.std(axis=0, dtype=np.float64)
     scale[scale < 1e-6] = 1.0
     for Z in (Ztr, Zho):  # standardize in place (float32: the positions are large)
         Z -= mean.astype(np.float32)
         Z /= scale.astype(np.float32)
-    y_scale = float(ytr.std()) or 1.0
+    y_scale = float(np.sqrt(np.average((ytr - np.average(ytr, weights=wtr)) ** 2, weights=wtr))) or 1.0
     every = max(1, len(ytr) // MAX_TRAIN_EVAL)
-    var = float(np.mean((yho - ytr.mean()) ** 2))
+    var = float(np.average((yho - np.average(ytr, weights=wtr)) ** 2, weights=who))
     ckpt = out / f"{kind}-checkpoint.pkl"
     if ckpt.exists():
         with ckpt.open("rb") as f:
@@ -246,9 +374,9 @@ def fit(
         while len(rows) < cfg.epochs:
             order = rng.permutation(len(ytr))
             for part in np.array_split(order, max(1, len(order) // EPOCH_PIECE)):  # bounded copies
-                net.partial_fit(Ztr[part], ytr[part] / y_scale)
-            tr = float(np.mean((net.predict(Ztr[::every]) * y_scale - ytr[::every]) ** 2))
-            ho = float(np.mean((net.predict(Zho) * y_scale - yho) ** 2))
+                net.partial_fit(Ztr[part], ytr[part] / y_scale, sample_weight=wtr[part])
+            tr = float(np.average((net.predict(Ztr[::every]) * y_scale - ytr[::every]) ** 2, weights=wtr[::every]))
+            ho = float(np.average((net.predict(Zho) * y_scale - yho) ** 2, weights=who))
             rows.append(
                 {
                     "model": kind,
@@ -280,18 +408,35 @@ def fit(
     return model
 
 
-def train_value(cfg: ValueConfig, out: Path | str, progress: Progress | None = None) -> dict[str, VM.ValueModel]:
-    """Run (or resume) the training of the module docstring; returns the models by kind."""
+def train_value(
+    cfg: ValueConfig, out: Path | str, progress: Progress | None = None, workers: int = 1
+) -> dict[str, VM.ValueModel]:
+    """Run (or resume) the training of the module docstring (the positions in ``workers``
+    processes); returns the models by kind."""
     _require_sklearn()
     out = Path(out)
     if cfg.hands < HELDOUT_EVERY or cfg.epochs < 1 or not 0 < cfg.record <= 1:
         raise ValueError(f"need hands >= {HELDOUT_EVERY}, epochs >= 1 and 0 < record <= 1 (got {cfg})")
+    if cfg.teacher not in TEACHERS:
+        raise ValueError(f"unknown teacher {cfg.teacher!r}; valid: {', '.join(TEACHERS)}")
+    if cfg.teacher_iters < 1:
+        raise ValueError(f"teacher_iters must be at least 1 (got {cfg.teacher_iters})")
     _check_config(out, cfg)
-    data = positions(cfg, out, progress)
+    data = positions(cfg, out, progress, workers)
     history: list[dict[str, Any]] = []
     models = {kind: fit(kind, cfg, data, out, history, progress) for kind in sorted(VM.KINDS)}
     _write_curve(out, history)
     return models
 
 
-__all__ = ["CHUNK_HANDS", "ValueConfig", "fit", "model_data", "positions", "to_model", "train_value"]
+__all__ = [
+    "CHUNK_HANDS",
+    "TEACHERS",
+    "ValueConfig",
+    "teacher_positions",
+    "fit",
+    "model_data",
+    "positions",
+    "to_model",
+    "train_value",
+]

@@ -6,6 +6,7 @@ Example::
 
     zwick train value --variant dithmarschen --out runs/value-dithmarschen
     zwick train value --variant classic --players 2 --out runs/value-classic --install
+    zwick train value --variant dithmarschen --teacher ismcts --teacher-iters 2000 --hands 600 --workers 2 --out runs/distil-dithmarschen
 """
 
 from __future__ import annotations
@@ -29,6 +30,17 @@ def add_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--hidden", default=None, help="value: the two hidden layer sizes (32,16)")
     g.add_argument("--eps", type=float, default=None, help="value: probability of a random move in self-play (0.05)")
     g.add_argument(
+        "--teacher",
+        choices=("greedy", "ismcts"),
+        default=None,
+        help="value: where the candidates' targets come from: one greedy play-out each (greedy, the default) "
+        "or the mean reward of an ISMCTS search playing the hands (ismcts; distils the search)",
+    )
+    g.add_argument("--teacher-iters", type=int, default=None, help="value: ISMCTS iterations per decision (2000)")
+    g.add_argument(
+        "--workers", type=int, default=1, help="value: processes generating the positions (default: %(default)s)"
+    )
+    g.add_argument(
         "--install", action="store_true", help="value: also copy the models into the package (never overwritten)"
     )
 
@@ -41,7 +53,9 @@ def cmd_train_value(args: argparse.Namespace) -> int:
     if args.variant not in VARIANTS:
         raise ValueError(f"zwick train value needs --variant, one of {', '.join(VARIANTS)} (got {args.variant!r})")
     given: dict[str, object] = {
-        k: getattr(args, k) for k in ("hands", "record", "epochs", "eps") if getattr(args, k) is not None
+        k: getattr(args, k)
+        for k in ("hands", "record", "epochs", "eps", "teacher", "teacher_iters")
+        if getattr(args, k) is not None
     }
     if args.hidden is not None:
         try:
@@ -51,6 +65,8 @@ def cmd_train_value(args: argparse.Namespace) -> int:
         if len(hidden) != 2 or min(hidden) < 1:
             raise ValueError(f"--hidden takes two positive layer sizes like 64,32, not {args.hidden!r}")
         given["hidden"] = hidden
+    if args.workers < 1:
+        raise ValueError(f"--workers must be at least 1 (got {args.workers})")
     players = args.players or DEFAULT_PLAYERS[args.variant]
     if args.out is None:
         raise ValueError("zwick train value needs --out (a run folder; the same command resumes it)")
@@ -73,7 +89,7 @@ def cmd_train_value(args: argparse.Namespace) -> int:
         bar.refresh()
 
     try:
-        models = train_value(cfg, args.out, progress)
+        models = train_value(cfg, args.out, progress, workers=args.workers)
     finally:
         bar.close()
     for kind, model in models.items():
