@@ -299,3 +299,31 @@ def test_ismcts_beats_random_on_dithmarschen():
 def test_search_beats_baselines_slow(hero, villain):
     m = mean_ci(duplicate_margins("zwicker(variant=dithmarschen,players=4)", hero, villain, range(20)))
     assert m.ci95[0] > 0, m
+
+
+def test_cheat_uct_searches_only_the_true_deal():
+    """``cheat-uct`` searches the real state: every reply in its tree is a card the replying seat
+    really holds, while ISMCTS (same seed, same budget) also tries cards the seat might hold."""
+    game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+    state = convert.state_from_seed(game, 4)
+    S = state.engine_state().arr
+    nxt = (state.current_player() + 1) % 4
+    true_hand = set(int(c) for c in S[S_HANDS + nxt * MAX_HAND : S_HANDS + nxt * MAX_HAND + S[S_HAND_N + nxt]])
+    params = {"iters": 400, "time": 0.0, "c": 0.7, "rollout": "random"}
+    replies = {}
+    for cheat in (True, False):
+        setup = ZS.DecisionSetup(state, np.random.default_rng(3))
+        tree = ZS.new_tree(params["iters"] + 2)
+        world = setup.real.copy() if cheat else np.zeros(0, np.int32)
+        ZS._search_budget(setup, tree, world, params)
+        NKEY, meta = tree[0], tree[-1]
+        nodes = NKEY[1 : meta[ZS.MT_NODES]]
+        first = set(np.flatnonzero(NKEY[: meta[ZS.MT_NODES], ZS.NK_PARENT] == 0).tolist())
+        second = nodes[np.isin(nodes[:, ZS.NK_PARENT], list(first))]
+        replies[cheat] = set(second[second[:, ZS.NK_MOVER] == nxt][:, ZS.NK_CARD].tolist())
+    assert replies[True] and replies[True] <= true_hand
+    assert replies[False] - true_hand  # the fair search considers other holdings
+    agent = make_agent("cheat-uct:iters=200", game, seed=1)
+    assert agent.act(state) == make_agent("cheat-uct:iters=200", game, seed=1).act(state)
+    with pytest.raises(ValueError, match="not available|valid games|zwicker"):
+        make_agent("cheat-uct", pyspiel.load_game("zwikken"))

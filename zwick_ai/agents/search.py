@@ -128,8 +128,30 @@ class PimcAgent(Agent):
         return [int(x) for x in backend(self.game_name).pimc_decision(state, self.params, self.rng)]
 
 
+@register(
+    "cheat-uct",
+    params=[
+        Param("iters", int, 0, f"iterations per decision; 0 = {DEFAULT_ITERS} without a time budget, no cap with one"),
+        Param("time", float, 0.0, "seconds per decision, wall clock (0 = none); given alone it is the whole budget"),
+        *SEARCH_PARAMS,
+    ],
+    games=("zwicker",),
+    summary="Zwicker: UCT on the TRUE deal (sees every hidden card): the ceiling a fair search is measured against.",
+    check=check_ismcts,
+)
+class CheatUctAgent(Agent):
+    """Perfect-information UCT on the real state, hidden cards included: not a fair player, the
+    ceiling of what knowing the cards is worth at a budget (the same search as ``ismcts``, one
+    fixed world)."""
+
+    def act(self, state: pyspiel.State) -> list[int]:
+        params = resolved_budget(self.params)
+        return [int(x) for x in backend(self.game_name).cheat_decision(state, params, self.rng)]
+
+
 __all__ = [
     "BACKENDS",
+    "CheatUctAgent",
     "DEFAULT_ITERS",
     "ROLLOUTS",
     "IsmctsAgent",

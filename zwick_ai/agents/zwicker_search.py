@@ -401,34 +401,52 @@ def _seed(seed):
     np.random.seed(seed)
 
 
+def _search_budget(setup: DecisionSetup, tree: tuple, world: np.ndarray, params: dict[str, Any]) -> None:
+    """Run ``params``' budget on ``tree``: ``iters`` iterations (0 = no limit) within ``time``
+    seconds of wall clock (0 = no limit), the clock checked between compiled batches."""
+    iters, seconds = int(params["iters"]), float(params.get("time", 0.0))
+    if seconds <= 0:
+        setup.run(tree, world, iters, params)
+        return
+    t0 = time.perf_counter()
+    batch = 16
+    while True:
+        left = iters - int(tree[-1][MT_ITERS]) if iters > 0 else batch
+        if left <= 0:
+            break
+        setup.run(tree, world, min(batch, left), params)
+        spent = time.perf_counter() - t0
+        if spent >= seconds:
+            break
+        rate = tree[-1][MT_ITERS] / max(spent, 1e-9)
+        batch = int(max(1, min(4096, rate * (seconds - spent) / 4)))
+
+
 def ismcts_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.Generator) -> list[int]:
     """The sub-actions of the whole move ISMCTS chooses for the player to move (module docstring).
     ``params``: ``iters`` (0 = no limit), ``time`` (seconds, 0 = no limit), ``c``, ``rollout``;
     optional ``nodes`` caps the tree when only a time budget is given."""
+    return _tree_decision(state, params, rng, cheat=False)
+
+
+def cheat_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.Generator) -> list[int]:
+    """The sub-actions of the whole move UCT chooses when it searches the *true* world (it sees
+    every hidden card: a ceiling for measurements, not a fair player); budget as
+    :func:`ismcts_decision`."""
+    return _tree_decision(state, params, rng, cheat=True)
+
+
+def _tree_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.Generator, cheat: bool) -> list[int]:
     check_params(params)
-    iters, seconds = int(params["iters"]), float(params.get("time", 0.0))
+    iters = int(params["iters"])
     rows = state.candidate_rows()
     if len(rows) == 1:
         return convert.move_actions(state, rows[0])
     setup = DecisionSetup(state, rng)
     cap = iters + 2 if iters > 0 else int(params.get("nodes", 1 << 18))
     tree = new_tree(cap)
-    empty = np.zeros(0, np.int32)
-    if seconds <= 0:
-        setup.run(tree, empty, iters, params)
-    else:
-        t0 = time.perf_counter()
-        batch = 16
-        while True:
-            left = iters - int(tree[-1][MT_ITERS]) if iters > 0 else batch
-            if left <= 0:
-                break
-            setup.run(tree, empty, min(batch, left), params)
-            spent = time.perf_counter() - t0
-            if spent >= seconds:
-                break
-            rate = tree[-1][MT_ITERS] / max(spent, 1e-9)
-            batch = int(max(1, min(4096, rate * (seconds - spent) / 4)))
+    world = setup.real.copy() if cheat else np.zeros(0, np.int32)
+    _search_budget(setup, tree, world, params)
     visits, qsum = root_stats(setup.real, setup.rows, tree)
     mean = qsum / np.maximum(visits, 1)
     return _pick(state, setup.rows, visits.astype(np.float64), mean)
@@ -466,4 +484,4 @@ def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, tie: np.nda
     return convert.move_actions(state, rows[int(order[-1])])
 
 
-__all__ = ["det_draw", "ismcts_decision", "pimc_decision", "root_stats", "search"]
+__all__ = ["cheat_decision", "det_draw", "ismcts_decision", "pimc_decision", "root_stats", "search"]
