@@ -53,6 +53,8 @@ def check(params: dict[str, Any]) -> None:
     """Raise ``ValueError`` (naming what is valid) for a bad ``expert`` parameter."""
     if params["leaf"] not in LEAVES:
         raise ValueError(f"leaf={params['leaf']!r} is not valid; valid: {', '.join(LEAVES)}")
+    if params.get("model") and params["leaf"] != "value":
+        raise ValueError("model= is the value model of leaf=value; give leaf=value with it")
     if params["time"] < 0 or params["iters"] < 0 or params["worlds"] < 0:
         raise ValueError("time, iters and worlds must be >= 0")
     if params["time"] == 0 and params["iters"] == 0:
@@ -86,6 +88,7 @@ def check(params: dict[str, Any]) -> None:
         Param("reuse", int, 1, "ISMCTS iterations per drawn world"),
         Param("c", float, 0.7, "UCB exploration constant on rewards scaled to [-1, 1]"),
         Param("leaf", str, "rollout", "ISMCTS leaf evaluator: rollout or value (a learned value model)"),
+        Param("model", str, "", "value model .npz for leaf=value; empty: the package's weights for this variant"),
     ],
     games=("zwicker",),
     summary="the strongest Zwicker search: ISMCTS, then exact alpha-beta on sampled endgame worlds; compiled.",
@@ -99,7 +102,8 @@ class ExpertAgent(Agent):
         super().__init__(game, seed, **params)
         self._ctx: tuple | None = None
         self.last: dict[str, Any] = {}  # counters of the last decision (for reports and tests)
-        self.value = model_for(game, kind="value").arrays() if params["leaf"] == "value" else VM.empty_model()
+        leaf_model = model_for(game, params["model"], kind="value") if params["leaf"] == "value" else None
+        self.value = leaf_model.arrays() if leaf_model is not None else VM.empty_model()
 
     def context(self) -> tuple:
         """The endgame search's buffers and transposition table (made once per agent)."""
@@ -177,7 +181,11 @@ def _endgame(
 
 def _value_arrays(state: pyspiel.State, params: dict[str, Any]) -> tuple:
     """The value model's arrays for ``leaf=value`` (empty arrays of the right types otherwise: numba needs one signature)."""
-    return model_for(state, kind="value").arrays() if params["leaf"] == "value" else VM.empty_model()
+    return (
+        model_for(state, params.get("model", ""), kind="value").arrays()
+        if params["leaf"] == "value"
+        else VM.empty_model()
+    )
 
 
 def _ismcts(
