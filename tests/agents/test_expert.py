@@ -327,3 +327,20 @@ def test_endgame_fallback_when_the_node_cap_is_hit() -> None:
     assert agent.last["mode"] == "endgame-fallback" and agent.last["iters"] == 40
     assert acts in [m for _, m in legal_decisions(state)]
     _ = expert_decision  # the function entry point is the agent's
+
+
+def test_leaf_value_model_is_the_file_named() -> None:
+    """``model=`` gives leaf=value the named value model (a move model or no leaf=value is refused)."""
+    from zwick_ai.agents import value_model as VM
+
+    game = pyspiel.load_game("zwicker(variant=classic,players=2)")
+    path = VM.shipped_model_path("grupp", 4, "value")  # another variant's model: clearly not the default
+    agent = make_agent(f"expert:leaf=value,model={path}", game)
+    for got, want in zip(agent.value, VM.load_model(path).arrays(), strict=True):
+        np.testing.assert_array_equal(got, want)
+    default = make_agent("expert:leaf=value", game)
+    assert not np.array_equal(default.value[2], agent.value[2])
+    with pytest.raises(ValueError, match="give leaf=value"):
+        make_agent(f"expert:model={path}", game)
+    with pytest.raises(ValueError, match="needs a value model"):
+        make_agent(f"expert:leaf=value,model={VM.shipped_model_path('classic', 2, 'move')}", game)
