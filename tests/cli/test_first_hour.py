@@ -105,6 +105,8 @@ def test_train_takes_our_games_both_ways_and_other_openspiel_games(tmp_path, cap
         (["selfplay", "--games", "-5"], "--games must be at least 1, not -5"),
         (["selfplay", "-o", "team_size=4", "--variant", "grossenwiehe"], "valid values: 2, 3"),
         (["joker-study", "--variant", "dithmarschen", "-o", "colour=red"], "unknown option 'colour'"),
+        (["train", "value", "--variant", "classic", "--workers", "0", "--out", "x"], "--workers must be at least 1"),
+        (["train", "value", "--variant", "classic", "--teacher-iters", "0", "--out", "x"], "teacher_iters must be"),
         (["run", "no-such-file.toml"], "no-such-file.toml"),
         (["replay", "no-such-file.jsonl"], "no-such-file.jsonl"),
     ],

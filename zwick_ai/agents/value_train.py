@@ -108,6 +108,16 @@ def _atomic_pickle(obj: Any, path: Path) -> None:
     tmp.replace(path)
 
 
+def check_config(cfg: ValueConfig) -> None:
+    """Raise ``ValueError`` (naming what is valid) for a configuration that cannot be trained."""
+    if cfg.hands < HELDOUT_EVERY or cfg.epochs < 1 or not 0 < cfg.record <= 1:
+        raise ValueError(f"need hands >= {HELDOUT_EVERY}, epochs >= 1 and 0 < record <= 1 (got {cfg})")
+    if cfg.teacher not in TEACHERS:
+        raise ValueError(f"unknown teacher {cfg.teacher!r}; valid: {', '.join(TEACHERS)}")
+    if cfg.teacher_iters < 1:
+        raise ValueError(f"teacher_iters must be at least 1 (got {cfg.teacher_iters})")
+
+
 def _check_config(out: Path, cfg: ValueConfig) -> None:
     path = out / "config.json"
     want = cfg.as_json()
@@ -415,12 +425,7 @@ def train_value(
     processes); returns the models by kind."""
     _require_sklearn()
     out = Path(out)
-    if cfg.hands < HELDOUT_EVERY or cfg.epochs < 1 or not 0 < cfg.record <= 1:
-        raise ValueError(f"need hands >= {HELDOUT_EVERY}, epochs >= 1 and 0 < record <= 1 (got {cfg})")
-    if cfg.teacher not in TEACHERS:
-        raise ValueError(f"unknown teacher {cfg.teacher!r}; valid: {', '.join(TEACHERS)}")
-    if cfg.teacher_iters < 1:
-        raise ValueError(f"teacher_iters must be at least 1 (got {cfg.teacher_iters})")
+    check_config(cfg)
     _check_config(out, cfg)
     data = positions(cfg, out, progress, workers)
     history: list[dict[str, Any]] = []

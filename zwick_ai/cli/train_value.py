@@ -47,7 +47,7 @@ def add_args(p: argparse.ArgumentParser) -> None:
 
 def cmd_train_value(args: argparse.Namespace) -> int:
     from zwick_ai.agents import value_model as VM
-    from zwick_ai.agents.value_train import ValueConfig, train_value
+    from zwick_ai.agents.value_train import ValueConfig, check_config, train_value
     from zwick_ai.zwicker.rules import VARIANTS
 
     if args.variant not in VARIANTS:
@@ -76,6 +76,7 @@ def cmd_train_value(args: argparse.Namespace) -> int:
             if path.exists():
                 raise ValueError(f"{path} exists; shipped weights are never overwritten (remove it first)")
     cfg = ValueConfig(args.variant, players, seed=args.seed, **given)  # type: ignore[arg-type]
+    check_config(cfg)  # before the progress bar: a refusal is one line
     bar = tqdm(total=1, unit="step")
     current = [""]  # the stage the bar shows
 
