@@ -27,7 +27,7 @@ def widened(ty: types.Type) -> types.Type:
     """The type a kernel is compiled for, for an argument of type ``ty``: integer and boolean
     scalars (literal or not) as int64 and bool; everything else (arrays, floats, tuples) as is."""
     ty = types.unliteral(ty)
-    if isinstance(ty, types.Integer) and (ty.signed or ty.bitwidth < 64):
+    if isinstance(ty, types.Integer) and ty != types.uint64:  # every other integer fits in int64
         return types.int64
     return ty
 

@@ -1453,7 +1453,10 @@ def empty_state(R):
 def cut_for_dealer(R, order):
     """Seats cut one card each from ``order``; the lowest (low_cut) or highest deals; ties recut."""
     n = order.shape[0]
-    return cut_dealer(R, order, n, n)
+    cut = np.empty(n, np.int32)  # as the chance steps keep their cut (one compiled cut_dealer)
+    for i in range(n):
+        cut[i] = order[i]
+    return cut_dealer(R, cut, n, n)
 
 
 @kernel
