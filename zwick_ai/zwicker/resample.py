@@ -493,7 +493,7 @@ def resample_draw(G, a, p, setup, cards, tries, W):
     The necessary conditions of :func:`_constraints` are tested first because they are cheap."""
     R = G[:RULES_SIZE]
     total = cards.shape[0]
-    buf = np.empty(NC + 8, np.int64)
+    buf = np.empty(NC + 8, np.int32)  # card ids, as in the state (one compiled cards_meet_values)
     S0w = setup.S0.copy()
     for n in range(tries):
         for i in range(total - 1, 0, -1):
@@ -516,7 +516,7 @@ def resample_chain(G, a, p, setup, cards, steps, W):
     need = setup.need
     nh = need.shape[0]
     total = cards.shape[0]
-    buf = np.empty(NC + 8, np.int64)
+    buf = np.empty(NC + 8, np.int32)  # card ids, as in the state (one compiled cards_meet_values)
     S0w = setup.S0.copy()
     slot = np.empty(total, np.int64)
     k = 0
