@@ -15,15 +15,15 @@ from __future__ import annotations
 from math import comb
 
 import numpy as np
-from numba import njit
 
 from zwick_ai.cards import NUM_CARDS
+from zwick_ai.jit import kernel
 
 # C(n, k) for n, k <= NUM_CARDS + 1, as float64 (exact while below 2**53)
 RUN_BINOM = np.array([[comb(n, k) for k in range(NUM_CARDS + 2)] for n in range(NUM_CARDS + 2)], np.float64)
 
 
-@njit(cache=True)
+@kernel
 def run_probabilities(m, r, probs, k0):
     """Write into ``probs[k0:]`` the probabilities that each of the ``m`` free cards (ascending)
     comes next in an increasing run of ``r`` more cards (``r >= 1``); returns how many can come

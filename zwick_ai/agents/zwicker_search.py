@@ -57,11 +57,11 @@ from typing import Any
 
 import numpy as np
 import pyspiel
-from numba import njit
 
 from zwick_ai.agents.search import check_params
 from zwick_ai.games import convert
 from zwick_ai.games.zwicker_steps import side_returns
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.layout import (
@@ -119,7 +119,7 @@ MT_SIZE = 4
 # ------------------------------------------------------------------------------------------------
 # Determinization
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel(inline="always")
 def det_draw(G, a, p, det, cards, chain, tries, meta, W):
     """One world for player ``p``: an engine state equal to the real one except for the hidden
     cards. ``det`` (a :class:`~zwick_ai.zwicker.resample.WorldSetup`) comes from :func:`~zwick_ai.zwicker.resample.resample_setup`; ``cards`` is
@@ -140,7 +140,7 @@ _draw_world = det_draw  # the name the tests use
 # ------------------------------------------------------------------------------------------------
 # Move keys and the node hash map
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def unit_cards(S, lo, hi):
     """Per table unit: the bit masks of its card ids (``lo``: ids 0..63, ``hi``: 64..)."""
     for i in range(S[S_NUNITS]):
@@ -157,7 +157,7 @@ def unit_cards(S, lo, hi):
         hi[i] = mh
 
 
-@njit(cache=True)
+@kernel
 def move_key(S, row, lo, hi, parent, out):
     """The key of move ``row`` in ``S`` under ``parent``: what the move does, in card ids."""
     out[NK_PARENT] = parent
@@ -180,7 +180,7 @@ def move_key(S, row, lo, hi, parent, out):
     out[NK_MOVER] = S[S_TO_MOVE]
 
 
-@njit(cache=True)
+@kernel
 def key_hash(key):
     h = np.uint64(1469598103934665603)
     for j in range(NKW):
@@ -189,7 +189,7 @@ def key_hash(key):
     return h
 
 
-@njit(cache=True)
+@kernel
 def lookup(H, NKEY, key):
     """(node id or -1, hash slot where it is or would go)."""
     mask = np.uint64(H.shape[0] - 1)
@@ -211,7 +211,7 @@ def lookup(H, NKEY, key):
 # ------------------------------------------------------------------------------------------------
 # The search
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def new_tree(cap):
     """Preallocated tree for ``cap`` nodes: (keys, visits, availability, reward sums, hash map,
     counters). Node 0 is the root."""
@@ -229,7 +229,7 @@ def new_tree(cap):
     return NKEY, NV, NA, NQ, H, meta
 
 
-@njit(cache=True)
+@kernel
 def side_rewards(R, S, win_loss, total):
     """Reward of each side at the end of the hand, in [-1, 1]: the game's return of the side
     (:func:`~zwick_ai.games.zwicker_steps.side_returns`) scaled (module docstring)."""
@@ -243,7 +243,7 @@ def side_rewards(R, S, win_loss, total):
     return out
 
 
-@njit(cache=True)
+@kernel
 def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, cards, chain, W):
     """Run ``iters`` iterations on ``tree`` for player ``p`` of OpenSpiel state array ``a``.
     ``world``: a fixed engine state to search (PIMC), or an empty array to determinize every
@@ -289,7 +289,8 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
                 _, slot = lookup(H, NKEY, key)
                 child = meta[MT_NODES]
                 meta[MT_NODES] += 1
-                NKEY[child, :] = key
+                for j in range(NKW):  # element copies: an array assignment compiles numba's shape-error message
+                    NKEY[child, j] = key[j]
                 NA[child] = 1
                 H[slot] = child
                 K.apply_move(R, S, buf[pick], W)
@@ -325,7 +326,7 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
         meta[MT_ITERS] += 1
 
 
-@njit(cache=True)
+@kernel
 def root_stats(S, rows, tree):
     """Visits and reward sums of the root children for the legal move ``rows`` of the real
     state ``S`` (0 for a move the search never tried)."""
@@ -396,7 +397,7 @@ class DecisionSetup:
         )
 
 
-@njit(cache=True)
+@kernel
 def _seed(seed):
     np.random.seed(seed)
 

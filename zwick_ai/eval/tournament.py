@@ -59,7 +59,8 @@ import pyspiel
 import zwick_ai.agents  # noqa: F401  (registers the built-in agents)
 import zwick_ai.games  # noqa: F401  (registers the games)
 from zwick_ai import _jit_cache
-from zwick_ai.agents.base import GAMES, make_agent
+from zwick_ai.agents import zwicker_precompile
+from zwick_ai.agents.base import GAMES, agent_params, make_agent
 from zwick_ai.eval.backends import Backend, LocalBackend
 from zwick_ai.eval.match import play_game
 from zwick_ai.eval.ratings import SCALE, ratings_with_ci
@@ -444,6 +445,9 @@ def _results(todo: list[dict[str, Any]], backend: Backend) -> Iterator[tuple[dic
     time (each game's result is the same wherever it is played)."""
     here: set[int] = set()
     if backend.other_processes_here():
+        if todo and todo[0]["game"] == "zwicker":  # an empty cache compiles on two cores at once
+            names = {agent_params(spec)[0].name for task in todo for spec in task["agents"]}
+            zwicker_precompile.compile_in_two_processes(search=bool(names & set(zwicker_precompile.SEARCH_AGENTS)))
         covered: set[str] = set()
         for i, task in enumerate(todo):
             if set(task["agents"]) <= covered:

@@ -26,9 +26,9 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyspiel
-from numba import njit
 
 from zwick_ai import zwicker
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import codec as ZC
 from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker import kernels as K
@@ -50,7 +50,7 @@ from zwick_ai.zwicker.snapshot import MoveKey
 Move = zwicker.Move
 
 
-@njit(cache=True)
+@kernel
 def _deal_order_with_cut(R, seed):
     """The engine's ``deal_order`` (same random calls), also returning the cut deck."""
     np.random.seed(seed)

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.codec import (
     CD_D,
@@ -191,7 +191,7 @@ def piece_shapes(rules: Rules, codec: Codec) -> list[tuple[int, tuple[int, ...]]
     return [(k, s) for k, s in shapes.items() if int(np.prod(s)) > 0]
 
 
-@njit(cache=True)
+@kernel
 def fill_k(G, a, OFF, p, out):
     """Write the observation (and, when the history pieces have offsets, the information state)."""
     R = G[:RULES_SIZE]

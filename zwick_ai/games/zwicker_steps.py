@@ -8,9 +8,9 @@ rules array, the codec and the chance layout below.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from zwick_ai.chance_runs import run_probabilities
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.codec import (
     CD_D,
@@ -106,19 +106,19 @@ def game_table(rules: Rules, codec: Codec, groups: list[list[tuple[int, int, lis
     return G
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _cell(G, d, g):
     return d * G[GB_CH + CH_NGMAX] + g
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _gfield(G, k, d, g):
     """Group field k (0 size, 1 stage, 2 destination) of group g for dealer d."""
     cells = G[R_PLAYERS] * G[GB_CH + CH_NGMAX]
     return G[GB_CH + CH_T + k * cells + _cell(G, d, g)]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _gpos(G, d, g, j):
     cells = G[R_PLAYERS] * G[GB_CH + CH_NGMAX]
     return G[GB_CH + CH_T + 3 * cells + _cell(G, d, g) * G[GB_CH + CH_GMAX] + j]
@@ -127,14 +127,14 @@ def _gpos(G, d, g, j):
 # ------------------------------------------------------------------------------------------------
 # Kernels
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _current(S):
     if S[S_PHASE] == PHASE_OVER:
         return TERMINAL
     return S[S_TO_MOVE]
 
 
-@njit(cache=True)
+@kernel
 def chance_outcomes_k(G, a):
     """(outcome ids, probabilities) of the chance node."""
     R = G[:RULES_SIZE]
@@ -172,7 +172,7 @@ def chance_outcomes_k(G, a):
     return ids[:n], probs[:n]
 
 
-@njit(cache=True)
+@kernel
 def _deal_done(R, a, CD, W):
     """Lay the remaining cards in ascending order and let the engine deal stage 0."""
     S = a[:SS]
@@ -201,7 +201,7 @@ def _deal_done(R, a, CD, W):
     return _current(S)
 
 
-@njit(cache=True)
+@kernel
 def apply_chance_k(G, a, W, outcome):
     """Apply a chance outcome; return the next current player."""
     R = G[:RULES_SIZE]
@@ -241,7 +241,7 @@ def apply_chance_k(G, a, W, outcome):
     return CHANCE
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def turn_k(G, a, W):
     """The candidate moves (with token sequences) of the current partial move."""
     X = a[XB:]
@@ -250,13 +250,13 @@ def turn_k(G, a, W):
     )
 
 
-@njit(cache=True)
+@kernel
 def legal_k(a, M):
     """The legal sub-actions: next tokens of the candidate moves."""
     return next_tokens(M, a[XB + X_PLEN])
 
 
-@njit(cache=True)
+@kernel
 def step_k(G, a, M, sel, tok, W):
     """Apply one sub-action. ``M`` holds the turn's candidate moves with their token sequences and
     ``sel`` the rows still reachable from the sub-actions chosen so far. Returns (candidates,
@@ -281,7 +281,7 @@ def step_k(G, a, M, sel, tok, W):
     return M, sel2, next_tokens_sel(M, sel2, k + 1), np.int64(a[S_TO_MOVE])  # the mover keeps the turn
 
 
-@njit(cache=True)
+@kernel
 def turn_start_k(G, a, W):
     """(candidates, rows, legal sub-actions, player) at the start of a turn (empty when no one
     decides), like :func:`step_k`."""
@@ -293,7 +293,7 @@ def turn_start_k(G, a, W):
     return M, np.arange(M.shape[0]), next_tokens(M, a[XB + X_PLEN]), cur
 
 
-@njit(cache=True)
+@kernel
 def chance_step_k(G, a, W, outcome):
     """Apply a chance outcome; returns the player to move next (CHANCE while the deal goes on).
     Once a player decides, :func:`turn_start_k` gives the turn's candidates (two calls, so that
@@ -304,7 +304,7 @@ def chance_step_k(G, a, W, outcome):
     return np.int64(_current(a[:SS]))
 
 
-@njit(cache=True)
+@kernel
 def replay_token_k(G, a, orig, tok, W):
     """Apply sub-action ``tok`` while rebuilding a resampled state from the original's log
     (``orig``): the move of the current ply is taken from that log instead of being generated.
@@ -323,7 +323,7 @@ def replay_token_k(G, a, orig, tok, W):
     return np.int64(a[S_TO_MOVE])
 
 
-@njit(cache=True)
+@kernel
 def side_returns(R, S, win_loss, out):
     """Write into ``out`` the return of each side of the engine state ``S`` (module docstring of
     :mod:`zwick_ai.games.zwicker`): ``NS * s_k - sum(s)`` for points; with ``win_loss``, ``NS - K``
@@ -345,7 +345,7 @@ def side_returns(R, S, win_loss, out):
     return out
 
 
-@njit(cache=True)
+@kernel
 def returns_k(G, a, win_loss):
     """Returns per player: the return of the player's side (:func:`side_returns`)."""
     R = G[:RULES_SIZE]

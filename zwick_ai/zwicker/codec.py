@@ -53,9 +53,9 @@ jokers are numbered (``XW1`` .. ``XW6``) so that units on the table have distinc
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from zwick_ai import cards as C
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.layout import (
     KIND_ASK,
@@ -214,7 +214,7 @@ class Codec:
 
 
 # ---- kernels ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def encode_row(R, S, CD, row, out):
     """Write the token sequence of one engine move record into ``out``; return its length."""
     kind = row[M_KIND]
@@ -260,7 +260,7 @@ def encode_row(R, S, CD, row, out):
     return k + 1
 
 
-@njit(cache=True)
+@kernel
 def encode_rows(R, S, CD, rows, prefix, plen):
     """Rows and token sequences of the moves whose sequences start with ``prefix[:plen]``.
 
@@ -316,20 +316,20 @@ def encode_rows(R, S, CD, rows, prefix, plen):
     return M[:k]
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def turn_matrix(R, S, CD, prefix, plen, W):
     """Legal moves of the player to move with their token sequences, filtered by the prefix."""
     rows = K.legal_moves(R, S, W)
     return encode_rows(R, S, CD, rows, prefix, plen)
 
 
-@njit(cache=True)
+@kernel
 def next_tokens(M, k):
     """Sorted distinct tokens at position ``k`` of the sequences in ``M``."""
     return next_tokens_sel(M, np.arange(M.shape[0]), k)
 
 
-@njit(cache=True)
+@kernel
 def next_tokens_sel(M, sel, k):
     """Sorted distinct tokens at position ``k`` of the rows ``sel`` of ``M``."""
     n = sel.shape[0]
@@ -349,7 +349,7 @@ def next_tokens_sel(M, sel, k):
     return out[:m]
 
 
-@njit(cache=True)
+@kernel
 def advance_sel(M, sel, k, tok):
     """The rows of ``sel`` whose token ``k`` is ``tok``."""
     out = np.empty(sel.shape[0], np.int64)

@@ -10,8 +10,8 @@ Nothing here imports OpenSpiel.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.codec import (
     CD_D,
@@ -85,7 +85,7 @@ GB_CD = RULES_SIZE
 GB_CH = GB_CD + CODEC_SIZE
 
 
-@njit(cache=True)
+@kernel
 def _split_mask(mask):
     lo = mask & 0xFFFFFFFF
     hi = (mask >> 32) & 0xFFFFFFFF
@@ -96,12 +96,12 @@ def _split_mask(mask):
     return lo, hi
 
 
-@njit(cache=True)
+@kernel
 def _join_mask(lo, hi):
     return (np.int64(hi) << 32) | (np.int64(lo) & 0xFFFFFFFF)
 
 
-@njit(cache=True)
+@kernel
 def logged_row_into(X, t, row):
     """Fill the engine move record ``row`` (``M_*`` columns) from log entry ``t`` of the history
     part ``X`` of a state array (one whole move or question per entry)."""
@@ -117,7 +117,7 @@ def logged_row_into(X, t, row):
     return row
 
 
-@njit(cache=True)
+@kernel
 def record_move(R, a, CD, row, ntok, W):
     """Log a whole move, apply it in the engine, note captures, new stages and the end sweep."""
     S = a[:SS]

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
 
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker.layout import (
     KIND_ASK,
     KIND_BUILD,
@@ -120,7 +121,7 @@ AZ_ALL = 2
 
 # Kernels that allocate nothing skip numba's reference counting (_nrt=False): a call with array
 # arguments then costs about 1 ns instead of about 45 ns, which dominates move generation.
-hot = njit(cache=True, _nrt=False)
+hot = kernel(nrt=False)
 
 MAX_OPTS = 13  # a wild joker takes any value 2..14
 ONE = np.int64(1)
@@ -158,12 +159,12 @@ OVERFLOW_X = -1  # the growable buffer X was too small: grow it and generate aga
 OVERFLOW_MOVES = -2
 
 
-@njit(cache=True)
+@kernel
 def new_workspace():
     return np.zeros(WS_SIZE, np.int64)
 
 
-@njit(cache=True)
+@kernel
 def new_buffers():
     """(moves buffer, growable scratch X) for :func:`gen_moves_ws`."""
     return np.empty((64, MOVE_WIDTH), np.int64), np.empty(4 * 256, np.int64)
@@ -361,7 +362,7 @@ def magger_answer(R, S, q, n, W):
 # ------------------------------------------------------------------------------------------------
 # Capture enumeration
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def sort_unique(a, n):
     """Sort a[:n] in place and drop repeats; return the new length."""
     if n <= 1:
@@ -448,7 +449,7 @@ def enum_unions(W, groups, ng, out):
     return nout
 
 
-@njit(cache=True)
+@kernel
 def bucket_by_lowest(groups, ng, natoms):
     """Counting sort of groups by their lowest atom: (start, perm) such that the groups whose
     lowest atom is i are groups[perm[start[i]:start[i + 1]]]."""
@@ -468,7 +469,7 @@ def bucket_by_lowest(groups, ng, natoms):
     return start, perm
 
 
-@njit(cache=True)
+@kernel
 def enum_unions_by_lowest(groups, ng, natoms, out):
     """Every union of pairwise disjoint groups, for larger tables. Atoms are decided in order: the
     lowest undecided atom is either left out or covered by a group whose lowest atom it is, so each
@@ -639,7 +640,7 @@ def value_bits(R, c):
 DP_ATOMS = 22  # plain tables up to this many units use the subset DP (2^n table)
 
 
-@njit(cache=True)
+@kernel
 def plain_capture_sets(W, natoms, need, X):
     """Every capturable set of a plain table: unit masks M (second quarter of ``X``) with the
     bitmask of the values in ``need`` that prove them (third quarter), in increasing M.
@@ -672,7 +673,7 @@ def small_capture_sets(W, natoms, need, X):
     return ns
 
 
-@njit(cache=True)
+@kernel
 def large_capture_sets(W, natoms, need, X):
     """:func:`plain_capture_sets` for more than TABLE_ATOMS units (allocates its tables).
 
@@ -723,7 +724,7 @@ def large_capture_sets(W, natoms, need, X):
     return nall
 
 
-@njit(cache=True)
+@kernel
 def captures_for_card(R, S, c, natoms, W, X):
     """Every distinct capture set (unit mask) of played card ``c`` with its smallest proving
     value, written to the third and fourth quarters of ``X``. Returns the count or OVERFLOW_X."""
@@ -898,7 +899,7 @@ def capture_keeps_duty(R, S, p, i, m, own_units, W):
     return duty_ok(R, S, p, m, 0, hand_card(S, p, i), W)
 
 
-@njit(cache=True)
+@kernel
 def gen_moves_ws(R, S, buf, W, X):
     """Every legal whole move of the player to move, written into ``buf``. Returns the count, or
     OVERFLOW_X / OVERFLOW_MOVES when a buffer is too small (see :func:`gen_moves`)."""
@@ -1006,7 +1007,7 @@ def gen_moves_ws(R, S, buf, W, X):
     return nm
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def gen_moves(R, S, buf, W, X):
     """Legal moves into ``buf``, growing ``buf``/``X`` as needed. Returns (buf, X, count)."""
     while True:
@@ -1199,7 +1200,7 @@ def gen_builds(R, S, p, buf, nm, W):
     return nm
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def legal_moves(R, S, W):
     """Legal whole moves as an (n, MOVE_WIDTH) int64 array."""
     buf, X = new_buffers()
@@ -1433,7 +1434,7 @@ def apply_move(R, S, mv, W):
 # ------------------------------------------------------------------------------------------------
 # New hands
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def empty_state(R):
     S = np.zeros(STATE_SIZE, np.int32)
     S[S_LOC : S_LOC + NC] = LOC_NONE
@@ -1448,14 +1449,17 @@ def empty_state(R):
     return S
 
 
-@njit(cache=True)
+@kernel
 def cut_for_dealer(R, order):
     """Seats cut one card each from ``order``; the lowest (low_cut) or highest deals; ties recut."""
     n = order.shape[0]
-    return cut_dealer(R, order, n, n)
+    cut = np.empty(n, np.int32)  # as the chance steps keep their cut (one compiled cut_dealer)
+    for i in range(n):
+        cut[i] = order[i]
+    return cut_dealer(R, cut, n, n)
 
 
-@njit(cache=True)
+@kernel
 def cut_dealer(R, cut, ncut, n):
     """The dealer decided by the first ``ncut`` cards ``cut[:ncut]`` of a cut that can use ``n``
     cards, or -1 while undecided. Seats cut one card each; the lowest (low_cut) or highest deals;
@@ -1505,7 +1509,7 @@ def start_hand(R, S, order, dealer, W):
     next_normal_turn(R, S, dealer, W)
 
 
-@njit(cache=True)
+@kernel
 def deal_order(R, seed):
     """The shuffled deck and the dealer for ``seed`` (the only randomness of a hand)."""
     np.random.seed(seed)
@@ -1519,7 +1523,7 @@ def deal_order(R, seed):
     return order, dealer
 
 
-@njit(cache=True)
+@kernel
 def new_hand(R, seed, W):
     S = empty_state(R)
     order, dealer = deal_order(R, seed)
@@ -1530,7 +1534,7 @@ def new_hand(R, seed, W):
 # ------------------------------------------------------------------------------------------------
 # Scoring
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def score(R, S):
     """Points per side so far: card points + most cards + Zwicks."""
     ns = R[R_NSIDES]
@@ -1609,7 +1613,7 @@ def choose(R, S, buf, n, policy):
     return np.random.randint(n)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def play_out(R, S, policies, W):
     """Play ``S`` to the end in place, seat p using ``policies[p]``. Returns plies played."""
     plies = 0
@@ -1626,7 +1630,7 @@ def play_out(R, S, policies, W):
     return plies
 
 
-@njit(cache=True)
+@kernel
 def play_hands(R, seeds, policies):
     """Deal and play one hand per seed entirely in compiled code.
 

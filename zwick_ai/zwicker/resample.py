@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.codec import (
     CD_D,
@@ -90,7 +90,7 @@ from zwick_ai.zwicker.layout import (
 )
 
 
-@njit(cache=True)
+@kernel
 def _stage_start(a):
     """First ply of the current stage (plies logged in the current stage are the last ones)."""
     X = a[XB:]
@@ -101,7 +101,7 @@ def _stage_start(a):
     return t
 
 
-@njit(cache=True)
+@kernel
 def _row_legal_fast(R, Sw, row, W):
     """Legality of the logged move ``row`` for the player to move in a resampled world, decided
     from its world-dependent conditions only: 1 legal, 0 illegal, -1 undecided (use the engine).
@@ -140,7 +140,7 @@ def _row_legal_fast(R, Sw, row, W):
     return 1 if K.duty_ok(R, Sw, owner, q_excl, v, -1, W) else 0
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _row_legal_full(R, Sw, row, W):
     rows = K.legal_moves(R, Sw, W)
     for i in range(rows.shape[0]):
@@ -156,7 +156,7 @@ def _row_legal_full(R, Sw, row, W):
     return 0
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _replay_ok(R, a, CD, S0w, t0, W, full=False):
     """Replay plies t0.. from ``S0w``: same turn order and phases, every move legal, the same
     answers to questions, and the current partial move still completable. Returns the final
@@ -189,7 +189,7 @@ def _replay_ok(R, a, CD, S0w, t0, W, full=False):
     return Sw
 
 
-@njit(cache=True)
+@kernel
 def _stage_start_state(R, a, t0, W):
     """The engine state when the current stage began: the deal replayed with the logged moves."""
     X = a[XB:]
@@ -206,13 +206,14 @@ def _stage_start_state(R, a, t0, W):
     return S
 
 
-@njit(cache=True)
+@kernel
 def _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need):
     """Write into ``S0w`` the stage start ``S0`` with the hidden seats' hands given by ``cards``
     (first ``need[q]`` cards for each hidden seat ``q`` in ``hidden``, then the stock)."""
     S = a[:SS]
     X = a[XB:]
-    S0w[:] = S0
+    for i in range(S0.shape[0]):  # element copies: an array assignment compiles numba's shape-error message
+        S0w[i] = S0[i]
     k = 0
     for h in range(hidden.shape[0]):
         q = hidden[h]
@@ -240,7 +241,7 @@ def _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need):
         S0w[S_DEALT_TO + c] = -1
 
 
-@njit(cache=True)
+@kernel
 def _produces(R, S, c, n):
     """True when card ``c`` could make a build of value ``n`` on the table ``S`` (new, or on some
     unit with +, -, or the same value), ignoring the holding requirement: the public half of the
@@ -270,7 +271,7 @@ def _produces(R, S, c, n):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _constraints(R, a, S0, t0, W):
     """Necessary conditions that the current stage's history puts on hidden holdings, found by
     replaying its public moves once (owner variants). Rows (kind, seat, ply, a, b, expected):
@@ -319,7 +320,7 @@ def _constraints(R, a, S0, t0, W):
     return out[:k]
 
 
-@njit(cache=True)
+@kernel
 def _later_cards(a, cons):
     """For each constraint row: the cards its seat played after its ply (flat, with offsets)."""
     X = a[XB:]
@@ -334,7 +335,8 @@ def _later_cards(a, cons):
             if X[e + L_SEAT] == cons[r, 1] and X[e + L_KIND] != KIND_ASK:
                 if k >= flat.shape[0]:
                     bigger = np.empty(2 * flat.shape[0], np.int64)
-                    bigger[:k] = flat[:k]
+                    for i in range(k):
+                        bigger[i] = flat[i]
                     flat = bigger
                 flat[k] = X[e + L_CARD]
                 k += 1
@@ -342,7 +344,7 @@ def _later_cards(a, cons):
     return start, flat
 
 
-@njit(cache=True)
+@kernel
 def _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, buf):
     """True when the drawn hands pass every constraint of :func:`_constraints` (a seat's holding
     after ply t = its drawn hand plus the cards it played later in the stage)."""
@@ -395,7 +397,7 @@ class WorldSetup(NamedTuple):
     flat: np.ndarray  # the cards each constrained seat played later in the stage
 
 
-@njit(cache=True)
+@kernel
 def resample_setup(G, a, p, W):
     """What stays fixed while worlds are drawn for player ``p`` from the state array ``a``: the
     :class:`WorldSetup` ``(hidden, need, truth, pinned, pinned_seat, t0, S0, cons, later, flat)``
@@ -455,7 +457,7 @@ def resample_setup(G, a, p, W):
     return WorldSetup(hidden, need, truth, pinned, pinned_seat, t0, S0, cons, later, flat)
 
 
-@njit(cache=True)
+@kernel
 def _setup_ok(R, setup, cards, buf):
     """True when the slot assignment ``cards`` passes the cheap constraints of ``setup``."""
     return _prefilter(
@@ -472,7 +474,7 @@ def _setup_ok(R, setup, cards, buf):
     )
 
 
-@njit(cache=True)
+@kernel
 def resample_world(G, a, p, setup, cards, S0w, W):
     """The current engine state of the world whose hidden slots hold ``cards`` (``setup`` from
     :func:`resample_setup`; ``S0w`` is scratch of the stage-start state's size), or an empty
@@ -483,7 +485,7 @@ def resample_world(G, a, p, setup, cards, S0w, W):
     return _replay_ok(R, a, CD, S0w, setup.t0, W)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def resample_draw(G, a, p, setup, cards, tries, W):
     """Exact rejection sampling: permute ``cards`` (in place, each draw a uniform permutation of
     the hidden cards into the slots) until the current stage replays identically, at most
@@ -491,7 +493,7 @@ def resample_draw(G, a, p, setup, cards, tries, W):
     The necessary conditions of :func:`_constraints` are tested first because they are cheap."""
     R = G[:RULES_SIZE]
     total = cards.shape[0]
-    buf = np.empty(NC + 8, np.int64)
+    buf = np.empty(NC + 8, np.int32)  # card ids, as in the state (one compiled cards_meet_values)
     S0w = setup.S0.copy()
     for n in range(tries):
         for i in range(total - 1, 0, -1):
@@ -505,7 +507,7 @@ def resample_draw(G, a, p, setup, cards, tries, W):
     return tries, S0w[:0]
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def resample_chain(G, a, p, setup, cards, steps, W):
     """``steps`` proposed swaps of a Markov chain on consistent slot assignments: ``cards`` (in
     place, consistent on entry) swaps two slots of different seats (or two stock positions) and
@@ -514,7 +516,7 @@ def resample_chain(G, a, p, setup, cards, steps, W):
     need = setup.need
     nh = need.shape[0]
     total = cards.shape[0]
-    buf = np.empty(NC + 8, np.int64)
+    buf = np.empty(NC + 8, np.int32)  # card ids, as in the state (one compiled cards_meet_values)
     S0w = setup.S0.copy()
     slot = np.empty(total, np.int64)
     k = 0
@@ -539,7 +541,7 @@ def resample_chain(G, a, p, setup, cards, steps, W):
                 cards[i], cards[j] = cards[j], cards[i]
 
 
-@njit(cache=True)
+@kernel
 def resample_k(G, a, p, seed, max_tries, mcmc_steps, W):
     """Draw the hidden cards for player ``p``. Returns (status, hidden seats, cards): status 1 =
     exact rejection sample (:func:`resample_draw`), 2 = Markov-chain fallback

@@ -1,0 +1,138 @@
+"""Compile the kernels of a Zwicker game and of its search in two processes at once.
+
+With an empty numba cache the first game of a Zwicker tournament compiles about a minute of CPU
+in one process while the other core waits. The kernels fall into two halves of similar cost that
+meet only in the move generator (``kernels.gen_moves_ws``, which every turn and every search
+links in):
+
+- a helper process (:func:`start_helper`, running :func:`helper_main`) compiles the move
+  generator and then the ISMCTS/PIMC ``search``;
+- meanwhile this process (:func:`compile_in_two_processes`) compiles the chance steps, the
+  determinizer's setup and the small entry points, waits until the helper reports the move
+  generator, compiles the turn kernels (``turn_start_k``, ``step_k``) and waits for the helper.
+
+Each kernel is compiled for the argument types of its real calls, without running it, and lands in numba's on-disk cache, which both processes share; the games
+afterwards load it. A kernel that the other process has not finished when it is needed is
+compiled here as well: never wrong, only slower.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import typeof
+
+from zwick_ai import _jit_cache
+from zwick_ai.agents import zwicker_search as ZS
+from zwick_ai.games import zwicker_steps
+from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import resample
+
+MOVES_DONE = "moves"  # the helper's line once the move generator is in the cache
+SEARCH_AGENTS = ("ismcts", "pimc")  # the agents that run ``zwicker_search.search``
+
+I32 = np.zeros(1, np.int32)  # example arguments: only their types matter
+I64 = np.zeros(1, np.int64)
+I64_2D = np.zeros((1, 1), np.int64)
+
+
+def _compile(dispatcher: Any, *examples: object) -> None:
+    """Compile ``dispatcher`` for the types of ``examples`` (or load it from the cache)."""
+    dispatcher.compile(tuple(typeof(x) for x in examples))
+
+
+def _moves() -> None:
+    """The move generator, as the turn kernels and the search call it (rules, state, move
+    buffer, workspace, scratch)."""
+    _compile(K.gen_moves_ws, I32, I32, I64_2D, I64, I64)
+
+
+def _search() -> None:
+    """ISMCTS/PIMC's search, as ``DecisionSetup.run`` calls it."""
+    det = resample.WorldSetup(I64, I64, I64, 0, 0, 0, I32, I64_2D, I64, I64)
+    _compile(ZS.search, I32, I32, 0, I32, 0, 0.0, 0, False, 0.0, 0, ZS.new_tree(2), det, I64, I64, I64)
+
+
+def _chance_and_setup(search: bool) -> None:
+    """What needs no move generator: the chance steps, the returns and, for the search, the
+    determinizer's setup and the root statistics."""
+    _compile(zwicker_steps.chance_step_k, I32, I32, I64, 0)
+    _compile(zwicker_steps.returns_k, I32, I32, False)
+    if search:
+        _compile(resample.resample_setup, I32, I32, 0, I64)
+        _compile(ZS.root_stats, I32, I64_2D, ZS.new_tree(2))
+
+
+def _turns() -> None:
+    """The turn kernels (they link in the move generator)."""
+    _compile(zwicker_steps.turn_start_k, I32, I32, I64)
+    _compile(zwicker_steps.step_k, I32, I32, I64_2D, I64, 0, I64)
+
+
+def compile_all(search: bool) -> None:
+    """Everything :func:`compile_in_two_processes` compiles, in this process alone."""
+    _moves()
+    _chance_and_setup(search)
+    _turns()
+    if search:
+        _search()
+
+
+def start_helper(search: bool) -> subprocess.Popen[str]:
+    """The helper process (this interpreter and this copy of zwick_ai, silent on stderr: this
+    process says that compiling has started)."""
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, _jit_cache.NOTICE_ENV: "0"}
+    env["PYTHONPATH"] = os.pathsep.join([root, *filter(None, [env.get("PYTHONPATH")])])
+    argv = [sys.executable, "-m", __name__, *(["--search"] if search else [])]
+    return subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+
+
+def _wait_for(helper: subprocess.Popen[str], line: str) -> None:
+    """Until the helper prints ``line`` or ends."""
+    assert helper.stdout is not None
+    for got in helper.stdout:
+        if got.strip() == line:
+            return
+
+
+def compile_in_two_processes(search: bool) -> bool:
+    """With an empty cache, compile the kernels of a Zwicker game (and with ``search`` those of
+    ISMCTS/PIMC) here and in a helper process at once. Returns whether anything compiled (False:
+    the cache was warm, nothing was started)."""
+    if not hasattr(ZS.new_tree, "compile"):  # NUMBA_DISABLE_JIT: plain Python
+        return False
+    before = _jit_cache.compile_count()
+    ZS.new_tree(2)  # a small kernel: compiled now means the cache is empty
+    if _jit_cache.compile_count() == before:
+        return False
+    helper = start_helper(search)
+    try:
+        _chance_and_setup(search)
+        _wait_for(helper, MOVES_DONE)
+        _turns()
+        assert helper.stdout is not None
+        helper.stdout.read()
+        helper.wait()
+    finally:
+        if helper.poll() is None:
+            helper.kill()
+            helper.wait()
+    return True
+
+
+def helper_main(argv: list[str]) -> None:
+    """The helper's half: the move generator, then (``--search``) the search."""
+    _moves()
+    print(MOVES_DONE, flush=True)
+    if "--search" in argv:
+        _search()
+
+
+if __name__ == "__main__":
+    helper_main(sys.argv[1:])
