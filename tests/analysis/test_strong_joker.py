@@ -168,3 +168,13 @@ def test_cli_refuses_a_time_budget_in_one_line(capsys):
     err = capsys.readouterr().err
     assert "time=0" in err and "Traceback" not in err
 
+
+
+def test_a_rerun_of_the_greedy_study_keeps_the_strong_play_objects(tmp_path):
+    (tmp_path / "results.json").write_text(json.dumps({"strong_play": {"agent": "net"}, "part1": "old"}))
+    (tmp_path / "strong_play.md").write_text("# strong\n")
+    res = JS.run_study(JS.StudyConfig("dithmarschen", deals=40, strong="greedy", strong_deals=0), progress=False)
+    JS.write_study(res, tmp_path, "zwick joker-study --variant dithmarschen --deals 40")
+    new = json.loads((tmp_path / "results.json").read_text())
+    assert new["strong_play"] == {"agent": "net"} and new["part1"] != "old"
+    assert "strong_play.md" in (tmp_path / "report.md").read_text()

@@ -742,7 +742,13 @@ def strong_markdown(res: dict, variant_label: str) -> str:
             "",
             (
                 f"Strength: `{s['agent']}` − `greedy` {_fmt(s['vs_greedy'])} points per deal ({s['vs_greedy']['deals']} "
-                "duplicate deals, compiled play)."
+                "duplicate deals, seats swapped; "
+                + (
+                    f"tournament `{s['vs_greedy']['source']}`"
+                    if "source" in s["vs_greedy"]
+                    else "compiled play, the same deals"
+                )
+                + ")."
                 if s.get("vs_greedy")
                 else f"Strength: {s['strength']}"
                 if s.get("strength")
@@ -819,7 +825,7 @@ def strong_markdown(res: dict, variant_label: str) -> str:
         "expectation over the stock's orders (exact up to 720 orders, else the mean of independent uniform "
         "permutations), centred over the sides, is subtracted from the margins (`zwick_ai/agents/joker_net_play.py`). "
         "Its expectation is zero, so the estimate stays unbiased (tested by exact enumeration on a micro game, "
-        "`tests/test_strong_joker.py`). The variance ratio is Var(corrected)/Var(plain) on the same deals: below 1 "
+        "`tests/agents/test_joker_net_play.py`). The variance ratio is Var(corrected)/Var(plain) on the same deals: below 1 "
         "the control variate saves deals (a ratio r gives the same CI from r times the deals).",
         "",
     ]
@@ -827,6 +833,31 @@ def strong_markdown(res: dict, variant_label: str) -> str:
 
 
 STRONG_MARK = "<!-- strong play -->"
+
+
+def strength_folder(agent: str) -> str:
+    """Where a tournament of ``agent`` against greedy on this variant is expected (its strength
+    for the report when the run does not measure it itself): ``strength-<agent>``."""
+    return "strength-" + re.sub(r"[^A-Za-z0-9=.]+", "_", agent).strip("_")
+
+
+def strength_from_tournament(folder: Path, agent: str) -> dict[str, Any] | None:
+    """``agent`` − ``greedy`` from a ``zwick tournament`` summary in ``folder``, if there is one."""
+    path = folder / "summary.json"
+    if not path.is_file():
+        return None
+    summary = json.loads(path.read_text())
+    for pair in summary.get("pairs", []):
+        if {pair["a"], pair["b"]} == {agent, "greedy"}:
+            sign = 1 if pair["a"] == agent else -1
+            lo, hi = sorted(sign * x for x in pair["ci95"])
+            return {
+                "deals": pair["deals"],
+                "mean_diff": sign * pair["mean_diff"],
+                "ci95": [lo, hi],
+                "source": f"{folder.name}/summary.json ({summary.get('command', 'zwick tournament')})",
+            }
+    return None
 
 
 def write_strong(out: Path, cfg: StrongConfig, summary: dict, command: str) -> list[Path]:
@@ -837,6 +868,8 @@ def write_strong(out: Path, cfg: StrongConfig, summary: dict, command: str) -> l
     res = json.loads(path.read_text()) if path.is_file() else {}
     key = result_key(cfg.agent)
     summary = dict(summary, command=command, machine=JS.machine())
+    if summary.get("vs_greedy") is None:
+        summary["vs_greedy"] = strength_from_tournament(out / strength_folder(cfg.agent), cfg.agent)
     res[key] = summary
     path.write_text(json.dumps(res, indent=1) + "\n")
     fig = figure(key, summary, out)
