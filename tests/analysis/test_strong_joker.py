@@ -169,7 +169,6 @@ def test_cli_refuses_a_time_budget_in_one_line(capsys):
     assert "time=0" in err and "Traceback" not in err
 
 
-
 def test_a_rerun_of_the_greedy_study_keeps_the_strong_play_objects(tmp_path):
     (tmp_path / "results.json").write_text(json.dumps({"strong_play": {"agent": "net"}, "part1": "old"}))
     (tmp_path / "strong_play.md").write_text("# strong\n")

@@ -322,7 +322,7 @@ class GameResult:
 def play_game_from(
     game: Any,
     specs: Sequence[str],
-    order: Sequence[int],
+    order: Sequence[int] | np.ndarray,
     dealer: int,
     agent_seeds: Sequence[int],
     value: tuple,

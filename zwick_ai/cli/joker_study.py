@@ -132,9 +132,8 @@ def strong_command(args: argparse.Namespace, variant: str, options: dict[str, ob
 def cmd_strong_play(args: argparse.Namespace, rules: Rules) -> int:
     """``--strong-play SPEC``: the joker study with ``net`` or ``expert`` at every seat
     (:mod:`zwick_ai.analysis.strong_joker`), resumable, into the same folder as the greedy study."""
-    from zwick_ai.analysis import strong_joker as SJ
-
     from zwick_ai.agents.base import agent_params
+    from zwick_ai.analysis import strong_joker as SJ
 
     kind = agent_params(args.strong_play)[0].name
     quick = {"net": 60, "expert": 3}
@@ -152,7 +151,11 @@ def cmd_strong_play(args: argparse.Namespace, rules: Rules) -> int:
     out = Path(args.out) if args.out else DEFAULT_OUT / slug
     bar = tqdm(total=deals, unit="deal", disable=args.no_progress, desc=f"{slug} {args.strong_play}")
     start = time.perf_counter()
-    path, lines = SJ.run_strong(cfg, out, args.backend, args.workers, args.address, progress=bar.update)
+
+    def tick(n: int) -> None:
+        bar.update(n)
+
+    path, lines = SJ.run_strong(cfg, out, args.backend, args.workers, args.address, progress=tick)
     bar.close()
     summary = SJ.summarize(cfg, lines, path.name)
     summary["wall_seconds_this_call"] = time.perf_counter() - start
