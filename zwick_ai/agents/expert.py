@@ -11,7 +11,11 @@ algorithms). Every component is a spec parameter so that its effect can be measu
 - ``reuse=K``: ISMCTS iterations per drawn world (1 = a fresh world every iteration);
 - ``leaf=rollout|value``: the ISMCTS leaf evaluator (``value``: the package's learned value
   model for the variant, ``zwick_ai/agents/weights``, instead of a random play-out);
-- ``c``: the UCB constant.
+- ``c``: the UCB constant;
+- ``joker=RULE``: a joker rule of :mod:`zwick_ai.agents.joker_policies` (``hold``, ``early``,
+  ``min_points=K``, ``build``, ``last_stage``) restricts its own choice: the search runs unchanged
+  (it models every player, itself later included, unconstrained) and the agent plays the best
+  of the moves the rule allows by the search's scores (the joker study's strong play).
 
 The budget is ``time`` seconds of wall clock per decision (default 0.1) and/or ``iters`` ISMCTS
 iterations (``worlds`` endgame worlds); the first limit reached stops the search, ``0`` is none.
@@ -36,6 +40,7 @@ import numpy as np
 import pyspiel
 
 from zwick_ai.agents import expert_search as ES
+from zwick_ai.agents import joker_policies as JP
 from zwick_ai.agents import value_model as VM
 from zwick_ai.agents import zwicker_search as ZS
 from zwick_ai.agents.base import Agent, Param, register
@@ -61,6 +66,7 @@ def check(params: dict[str, Any]) -> None:
         raise ValueError("give a time budget (time, seconds) or an iteration count (iters)")
     if params["reuse"] < 1:
         raise ValueError(f"reuse={params['reuse']} is not valid; give at least one iteration per world")
+    JP.constraint_code(params["joker"])
     if params["c"] < 0 or params["infer"] < 0 or params["endgame"] < 0 or params["nodes"] < 1:
         raise ValueError("c, infer and endgame must be >= 0 and nodes >= 1")
 
@@ -89,6 +95,7 @@ def check(params: dict[str, Any]) -> None:
         Param("c", float, 0.7, "UCB exploration constant on rewards scaled to [-1, 1]"),
         Param("leaf", str, "rollout", "ISMCTS leaf evaluator: rollout or value (a learned value model)"),
         Param("model", str, "", "value model .npz for leaf=value; empty: the package's weights for this variant"),
+        Param("joker", str, "", "joker rule on its own choice: hold, early, min_points=K, build, last_stage"),
     ],
     games=("zwicker",),
     summary="the strongest Zwicker search: ISMCTS, then exact alpha-beta on sampled endgame worlds; compiled.",
@@ -123,6 +130,7 @@ def expert_decision(
     rows = state.candidate_rows()
     if len(rows) == 1:
         return convert.move_actions(state, rows[0])
+    allowed = _allowed(state, rows, params)
     d = ZS.DecisionSetup(state, rng)  # also seeds the compiled random stream the expert search draws from
     seconds = float(params["time"])
     stats: dict[str, Any] = {"mode": "ismcts"}
@@ -132,12 +140,12 @@ def expert_decision(
         if score is not None:
             if agent is not None:
                 agent.last = stats
-            return _pick(state, d.rows, score)
+            return _pick(state, d.rows, score, allowed)
     left = max(MIN_FALLBACK_SECONDS, seconds - (time.perf_counter() - t0)) if seconds > 0 else 0.0
     visits, mean = _ismcts(d, params, left, stats, agent.value if agent is not None else _value_arrays(state, params))
     if agent is not None:
         agent.last = stats
-    return _pick(state, d.rows, visits.astype(np.float64) + 1e-6 * mean)
+    return _pick(state, d.rows, visits.astype(np.float64) + 1e-6 * mean, allowed)
 
 
 def _endgame(
@@ -219,8 +227,18 @@ def _ismcts(
     return visits, qsum / np.maximum(visits, 1)
 
 
-def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray) -> list[int]:
-    """The sub-actions of the row with the highest score (ties: the first)."""
+def _allowed(state: pyspiel.State, rows: np.ndarray, params: dict[str, Any]) -> np.ndarray | None:
+    """The rows the ``joker`` rule leaves the agent (None: no rule)."""
+    policy, k = JP.constraint_code(params["joker"])
+    if policy == JP.P_GREEDY:
+        return None
+    return JP.allowed_mask(state.rules.array(), state.engine_state().arr, rows, policy, k, True)
+
+
+def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, allowed: np.ndarray | None = None) -> list[int]:
+    """The sub-actions of the row with the highest score among the allowed ones (ties: the first)."""
+    if allowed is not None:
+        score = np.where(allowed, score, -np.inf)
     return convert.move_actions(state, rows[int(np.argmax(score))])
 
 

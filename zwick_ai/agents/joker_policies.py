@@ -134,6 +134,17 @@ def policy_label(name: str, k: int) -> str:
     return f"{name}:k={k}" if name == "min_points" else name
 
 
+def constraint_code(text: str) -> tuple[int, int]:
+    """The (policy code, k) of a joker rule given to a strong agent (``joker=hold``,
+    ``joker=min_points=6``); ``""`` or ``greedy``: no rule."""
+    if not text.strip():
+        return P_GREEDY, 0
+    name, k = parse_policy(text)
+    if name == "random":
+        raise ValueError("joker=random is not a rule on an agent's choice; valid: " + ", ".join(POLICIES[1:]))
+    return POLICIES.index(name), k
+
+
 # ------------------------------------------------------------------------------------------------
 # Compiled scoring
 # ------------------------------------------------------------------------------------------------
@@ -164,26 +175,68 @@ def points_taken(R, S, mv):
     return pts + mv[M_ZWICK] * R[R_ZWICK_POINTS]
 
 
+#: tiers of a move under a joker rule: the rule prefers, allows or forbids it (a forbidden move is
+#: still played when nothing better is legal: "forced")
+TIER_PREFERRED, TIER_ALLOWED, TIER_FORBIDDEN = 1, 0, -1
+
+
 @K.hot
-def policy_value(R, S, mv, policy, k):
-    """The score of move ``mv`` under joker policy ``policy`` (higher is better)."""
+def rule_tier(R, S, mv, policy, k):
+    """The joker rule's verdict on move ``mv`` (:data:`TIER_PREFERRED`, ``_ALLOWED`` or
+    ``_FORBIDDEN``): the one place each rule is written. Moves that play no joker from the hand,
+    questions included, are allowed by every rule."""
     kind = mv[M_KIND]
-    if kind == KIND_ASK:
-        return NEVER_ASK
-    base = K.greedy_value(R, S, mv)
-    if policy == P_GREEDY or not is_joker(R, mv[M_CARD]):
-        return base
+    if policy <= P_GREEDY or kind == KIND_ASK or not is_joker(R, mv[M_CARD]):
+        return TIER_ALLOWED
     capture = kind == KIND_CAPTURE
     if policy == P_EARLY:
-        return base + BONUS if capture else base
+        return TIER_PREFERRED if capture else TIER_ALLOWED
     if policy == P_HOLD:
-        return base - BONUS
+        return TIER_FORBIDDEN
     if policy == P_MIN_POINTS:
-        return base if capture and points_taken(R, S, mv) >= k else base - BONUS
+        return TIER_ALLOWED if capture and points_taken(R, S, mv) >= k else TIER_FORBIDDEN
     if policy == P_BUILD:
-        return base + BONUS if kind == KIND_BUILD else base - BONUS
+        return TIER_PREFERRED if kind == KIND_BUILD else TIER_FORBIDDEN
     # P_LAST_STAGE
-    return base if last_stage(R, S) else base - BONUS
+    return TIER_ALLOWED if last_stage(R, S) else TIER_FORBIDDEN
+
+
+@K.hot
+def policy_value(R, S, mv, policy, k):
+    """The score of move ``mv`` under joker policy ``policy`` (higher is better): the greedy value
+    lifted or lowered by :data:`BONUS` by the rule's tier, so a rule decides before greedy does."""
+    if mv[M_KIND] == KIND_ASK:
+        return NEVER_ASK
+    return K.greedy_value(R, S, mv) + BONUS * rule_tier(R, S, mv, policy, k)
+
+
+@K.hot
+def allowed_moves(R, S, rows, n, policy, k, asks, out):
+    """Mark in ``out[:n]`` the moves of ``rows[:n]`` a strong agent under joker rule ``policy`` may
+    choose from: those of the best tier :func:`rule_tier` gives (so a preferred joker move must be
+    played, a forbidden one only when every move is forbidden). ``asks=False`` leaves questions
+    out unless only questions are legal (an agent that never asks). Returns how many are marked."""
+    cards = 0
+    for i in range(n):
+        cards += rows[i, M_KIND] != KIND_ASK
+    skip = not asks and cards > 0
+    top = TIER_FORBIDDEN
+    for i in range(n):
+        if not (skip and rows[i, M_KIND] == KIND_ASK):
+            top = max(top, rule_tier(R, S, rows[i], policy, k))
+    cnt = 0
+    for i in range(n):
+        out[i] = not (skip and rows[i, M_KIND] == KIND_ASK) and rule_tier(R, S, rows[i], policy, k) == top
+        cnt += out[i]
+    return cnt
+
+
+@njit(cache=True)
+def allowed_mask(R, S, rows, policy, k, asks):
+    """:func:`allowed_moves` of every row of ``rows`` as a new boolean array (for the agents)."""
+    out = np.zeros(rows.shape[0], np.bool_)
+    allowed_moves(R, S, rows, rows.shape[0], policy, k, asks, out)
+    return out
 
 
 @K.hot
@@ -418,6 +471,13 @@ class JokerAgent(Agent):
 
 __all__ = [
     "POLICIES",
+    "TIER_ALLOWED",
+    "TIER_FORBIDDEN",
+    "TIER_PREFERRED",
+    "allowed_mask",
+    "allowed_moves",
+    "rule_tier",
+    "constraint_code",
     "Deals",
     "JokerAgent",
     "choose_move",

@@ -7,6 +7,10 @@ point difference of the move over the mean of the decision's moves
 (:func:`zwick_ai.agents.value_model.net_values`). It plays a best one, ties at random. Like
 ``greedy`` it never asks a partner (Großenwiehe). One compiled call per decision.
 
+``joker=RULE`` restricts its choice by a joker rule of :mod:`zwick_ai.agents.joker_policies`
+(``hold``, ``early``, ``min_points=K``, ``build``, ``last_stage``): it plays the model's best move
+among those the rule allows (the joker study's strong play).
+
 The model is the package's trained weights for the game's variant and player count
 (``zwick_ai/agents/weights``, one command each in its README) or ``model=PATH``.
 
@@ -27,6 +31,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from zwick_ai.agents import joker_policies as JP
 from zwick_ai.agents import value_model as VM
 from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.games import convert
@@ -51,9 +56,17 @@ def model_for(game: pyspiel.Game | pyspiel.State, path: str = "", kind: str = "m
     return VM.load_model(shipped)
 
 
+def _check(params: dict[str, Any]) -> None:
+    JP.constraint_code(params["joker"])  # a clear error for an unknown rule
+
+
 @register(
     "net",
-    params=[Param("model", str, "", "move model .npz; empty: the package's weights for this variant")],
+    params=[
+        Param("model", str, "", "move model .npz; empty: the package's weights for this variant"),
+        Param("joker", str, "", "joker rule on its choice: hold, early, min_points=K, build, last_stage (empty: none)"),
+    ],
+    check=_check,
     games=("zwicker",),
     summary="Zwicker: the learned move model alone (scores each legal move from the position after it), no search.",
 )
@@ -65,6 +78,7 @@ class NetAgent(Agent):
         model = model_for(game, params["model"])
         self.model = model.arrays()
         self.W = K.new_workspace()
+        self.joker = JP.constraint_code(params["joker"])
 
     def values(self, state: pyspiel.State) -> tuple[np.ndarray, np.ndarray]:
         """(candidate move rows, the move model's score of each) for a state at the start of a turn."""
@@ -74,6 +88,9 @@ class NetAgent(Agent):
 
     def act(self, state: pyspiel.State) -> list[int]:
         rows, values = self.values(state)
+        if self.joker[0] != JP.P_GREEDY:  # the rule leaves it the allowed moves (never a question)
+            ok = JP.allowed_mask(state.rules.array(), state.engine_state().arr, rows, *self.joker, False)
+            values = np.where(ok, values, -np.inf)
         best = np.flatnonzero(values >= values.max() - VM.TIE)
         return convert.move_actions(state, rows[int(best[self.rng.integers(len(best))])])
 

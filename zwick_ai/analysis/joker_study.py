@@ -822,16 +822,24 @@ def write_study(res: dict, out: str | Path, command: str) -> list[Path]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     res["config"]["command"] = command
+    old = out / "results.json"
+    if old.is_file():  # the strong-play runs' objects (zwick_ai.analysis.strong_joker) stay
+        kept = {k: v for k, v in json.loads(old.read_text()).items() if k.startswith("strong_play")}
+        res = res | {k: v for k, v in kept.items() if k not in res}
     (out / "results.json").write_text(json.dumps(res, indent=1) + "\n")
     names = figures(res, out)
-    (out / "report.md").write_text(report_markdown(res, command, names))
+    text = report_markdown(res, command, names)
+    if (out / "strong_play.md").is_file():
+        text += "\n<!-- strong play -->\n## Strong play\n\nThe same questions asked of the strong agents: [strong_play.md](strong_play.md).\n"
+    (out / "report.md").write_text(text)
     return [out / "results.json", out / "report.md", *(out / n for n in names)]
 
 
 def summary_markdown(root: str | Path) -> str:
     """One table over every study under ``root`` (each ``*/results.json``): the value of holding
     each joker, the best joker policy, what holding costs, and the rules' skill and forehand figures."""
-    rows = []
+    rows: list[str] = []
+    strong_rows: list[str] = []
     for path in sorted(Path(root).glob("*/results.json")):
         res = json.loads(path.read_text())
         if not isinstance(res, dict) or "part1" not in res:
@@ -850,12 +858,38 @@ def summary_markdown(root: str | Path) -> str:
             f"| {own['skill_gap_per_sd']:.2f} ({none['label']}: {none['skill_gap_per_sd']:.2f}) "
             f"| {_ci(p2['strong']['margin']) + ' (' + str(p2['strong']['deals']) + ' deals)' if 'strong' in p2 else '–'} |"
         )
+        for key in ("strong_play", "strong_play_expert"):
+            if key in res:
+                sp = res[key]
+                vals = ", ".join(f"{v['joker']} {v['mean_diff']:+.1f}" for v in sp["joker_value"])
+                hold = next((p for p in sp["policies"] if p["policy"] == "hold"), None)
+                best = sp["best_policy"]
+                strong_rows.append(
+                    f"| [{path.parent.name}]({path.parent.name}/strong_play.md) | `{sp['agent']}` | {sp['deals']} | {vals} "
+                    f"| `{best['policy']}` (best rule {_ci({'mean': best['margin']['mean_diff'], 'ci95': best['margin']['ci95']})}) "
+                    f"| {_ci({'mean': hold['mean_diff'], 'ci95': hold['ci95']}) if hold else '–'} "
+                    f"| {_ci(sp['vs_greedy'] and {'mean': sp['vs_greedy']['mean_diff'], 'ci95': sp['vs_greedy']['ci95']})} |"
+                )
     return "\n".join(
         [
             "| study | deals | points a joker gains its holder's side (greedy, swap) | best joker policy "
             "| `hold` vs greedy | forehand margin | skill gap / sd: these rules (no jokers) | strong agent vs greedy |",
             "|---|---|---|---|---|---|---|---|",
             *rows,
+            *(
+                [
+                    "",
+                    "Strong play (`zwick joker-study --strong-play`; every seat the strong agent, joker rules on its own "
+                    "choice against the unrestricted agent, points per deal, 95% CI):",
+                    "",
+                    "| study | agent | deals | points a joker gains its holder's side (swap) | best joker use | `hold` vs unrestricted "
+                    "| agent vs greedy |",
+                    "|---|---|---|---|---|---|---|",
+                    *strong_rows,
+                ]
+                if strong_rows
+                else []
+            ),
         ]
     )
 

@@ -88,6 +88,8 @@ def cmd_joker_study(args: argparse.Namespace) -> int:
         raise ValueError("give --variant (dithmarschen, grossenwiehe, christiansen or grupp) or --summary")
 
     rules = study_rules(args)
+    if args.strong_play:
+        return cmd_strong_play(args, rules)
     cfg = StudyConfig(
         variant=rules.variant,
         options=dict(rules.options),  # typed, checked
@@ -108,6 +110,61 @@ def cmd_joker_study(args: argparse.Namespace) -> int:
     p2 = res["part2"]
     print(f"{cfg.slug()}: best joker policy {p2['best']} ({p2['best_margin']['mean']:+.3f} points per deal vs greedy)")
     print(f"wrote {len(files)} files to {out} in {res['config']['total_seconds']:.0f} s")
+    return 0
+
+
+def strong_command(args: argparse.Namespace, variant: str, options: dict[str, object], deals: int) -> str:
+    """The command line that reproduces (or continues) a strong-play run."""
+    words = ["zwick", "joker-study", "--variant", variant]
+    for name, value in sorted(options.items()):
+        text = format_jokers(value) if name == "jokers" else format_value(value)  # type: ignore[arg-type]
+        words += ["-o", f"{name}={text}"]
+    words += ["--strong-play", args.strong_play, "--deals", str(deals)]
+    if args.seed:
+        words += ["--seed", str(args.seed)]
+    if args.cv_samples is not None:
+        words += ["--cv-samples", str(args.cv_samples)]
+    if args.out:
+        words += ["--out", args.out]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def cmd_strong_play(args: argparse.Namespace, rules: Rules) -> int:
+    """``--strong-play SPEC``: the joker study with ``net`` or ``expert`` at every seat
+    (:mod:`zwick_ai.analysis.strong_joker`), resumable, into the same folder as the greedy study."""
+    from zwick_ai.agents.base import agent_params
+    from zwick_ai.analysis import strong_joker as SJ
+
+    kind = agent_params(args.strong_play)[0].name
+    quick = {"net": 60, "expert": 3}
+    deals = args.deals if args.deals is not None else (quick if args.quick else SJ.DEFAULT_DEALS).get(kind, 2)
+    cfg = SJ.StrongConfig(
+        variant=rules.variant,
+        options=dict(rules.options),
+        agent=args.strong_play,
+        deals=deals,
+        seed=args.seed,
+        cv_samples=SJ.DEFAULT_CV_SAMPLES if args.cv_samples is None else args.cv_samples,
+    )
+    cfg.rules()  # bad specs fail here, before anything runs
+    slug = "-".join([rules.variant] + [f"{k}-{v}" for k, v in sorted(cfg.options.items())])
+    out = Path(args.out) if args.out else DEFAULT_OUT / slug
+    bar = tqdm(total=deals, unit="deal", disable=args.no_progress, desc=f"{slug} {args.strong_play}")
+    start = time.perf_counter()
+
+    def tick(n: int) -> None:
+        bar.update(n)
+
+    path, lines = SJ.run_strong(cfg, out, args.backend, args.workers, args.address, progress=tick)
+    bar.close()
+    summary = SJ.summarize(cfg, lines, path.name)
+    summary["wall_seconds_this_call"] = time.perf_counter() - start
+    files = SJ.write_strong(out, cfg, summary, strong_command(args, rules.variant, cfg.options, deals))
+    b = summary["best_policy"]
+    print(
+        f"{slug} {args.strong_play}: {summary['deals']} deals; best joker use {b['policy']} ({b['margin']['mean_diff']:+.2f})"
+    )
+    print(f"wrote {', '.join(str(f) for f in files)} ({path} holds the deals)")
     return 0
 
 
@@ -147,6 +204,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--micro-cfr",
         action="store_true",
         help="part 4 instead: solve the micro games with CFR+ (is holding the joker optimal?), about 4 minutes",
+    )
+    p.add_argument(
+        "--strong-play",
+        default=None,
+        metavar="SPEC",
+        help="the study with a strong agent at every seat instead: net (compiled, default 2000 deals) or "
+        "expert:time=0,iters=N,... (default 200 deals); joker rules on its own choice, joker values, joker use; "
+        "resumes from its JSONL in the output folder",
+    )
+    p.add_argument(
+        "--cv-samples",
+        type=int,
+        default=None,
+        help="strong play: stock orders drawn per chance event for the control variate (default 8; 0 = none)",
     )
     p.add_argument(
         "--summary", action="store_true", help="write README.md with one table over the studies under --out instead"

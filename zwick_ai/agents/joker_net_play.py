@@ -1,0 +1,248 @@
+"""Whole Zwicker hands in compiled code, every seat played by ``net`` or ``greedy`` under a joker
+rule, with the chance-event corrections of a learned value model (the joker study's control
+variate).
+
+**Play.** Seat p plays agent ``kinds[p]`` (:data:`KIND_NET`: the learned move model's best move,
+as the ``net`` agent; :data:`KIND_GREEDY`: the greedy heuristic) restricted by joker rule
+``policies[p]`` with parameter ``ks[p]`` (the codes of :mod:`zwick_ai.agents.joker_policies`;
+``P_GREEDY`` = no rule): the agent chooses among the moves :func:`joker_policies.allowed_moves`
+leaves it, so the rule is written once and constrains each agent's own choice. For greedy this is
+exactly :func:`joker_policies.play_deals` (same random calls; the tests check it).
+
+**Control variate (AIVAT-style).** A hand's chance events after the opening deal are the stage
+deals: the move that empties the last hand deals the next cards from the stock, whose order given
+everything seen so far is a uniform permutation of the cards left in it. At each such event the
+value model's value of every side after the actual outcome, ``V_s(actual)``, is compared with its
+expectation over the outcomes, ``E V_s``: the same move applied to the position with the stock
+left permuted, over every permutation when there are at most :data:`EXACT_PERMUTATIONS`, else
+over ``samples`` permutations drawn independently of the actual one (an unbiased estimate of the
+expectation, from a random stream of its own so the play's stream is untouched). The correction
+``V_s(actual) - E V_s`` has expectation zero given the past, so ``points - sum of corrections`` has
+the same expectation as the points and, when the model explains part of what the deal adds, a
+smaller variance. The corrections are returned per stage dealt, so that a caller whose deals are
+selected by what a stage holds (a joker dealt to a hand) can keep only the later stages.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from zwick_ai.agents import joker_policies as JP
+from zwick_ai.agents import value_model as VM
+from zwick_ai.agents.value_features import NFEAT
+from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.layout import (
+    KIND_ASK,
+    LOC_WON,
+    M_CARD,
+    M_KIND,
+    NC,
+    PHASE_OVER,
+    R_NSIDES,
+    S_DEALT_TO,
+    S_LOC,
+    S_PHASE,
+    S_STAGE,
+    S_STOCK,
+    S_STOCK_LEN,
+    S_STOCK_TOP,
+    S_TO_MOVE,
+)
+
+KIND_GREEDY, KIND_NET = 0, 1
+KINDS = {"greedy": KIND_GREEDY, "net": KIND_NET}
+#: stock orders enumerated exactly up to this many permutations (6 cards left); beyond, sampled
+EXACT_PERMUTATIONS = 720
+#: stages the corrections are kept apart for (later stages are added to the last)
+MAX_STAGES = 16
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True)
+def _next(st):
+    """splitmix64: the control variate's own random stream (``st``: one uint64)."""
+    st[0] = st[0] + _GOLDEN
+    z = st[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _randint(st, n):
+    return np.int64(_next(st) % np.uint64(n))
+
+
+@njit(cache=True)
+def net_choose(R, S, buf, n, policy, k, m, W, allowed):
+    """Index of the move ``net`` plays under joker rule ``policy``: the move model's best among the
+    allowed moves, never a question unless only questions are legal (ties at random)."""
+    JP.allowed_moves(R, S, buf, n, policy, k, False, allowed)
+    v = VM.net_values(R, S, buf, n, m, W)
+    best = -np.inf
+    ties = 0
+    pick = -1
+    for i in range(n):
+        if not allowed[i]:
+            continue
+        if pick < 0 or v[i] > best + VM.TIE:
+            best = v[i]
+            ties = 1
+            pick = i
+        elif v[i] >= best - VM.TIE:
+            ties += 1
+            if np.random.randint(ties) == 0:
+                pick = i
+    return pick
+
+
+@njit(cache=True)
+def _factorial_at_most(r, cap):
+    """r! if it is at most ``cap``, else ``cap + 1``."""
+    out = 1
+    for i in range(2, r + 1):
+        out *= i
+        if out > cap:
+            return cap + 1
+    return out
+
+
+@njit(cache=True)
+def _outcome_values(R, Spre, mv, vm, W, f, vals, acc):
+    """Add to ``acc`` every side's value after ``mv`` applied to ``Spre`` (whose stock may have been
+    permuted)."""
+    Sa = Spre.copy()
+    K.apply_move(R, Sa, mv, W)
+    VM.leaf_side_values(R, Sa, vm, f, vals)
+    for s in range(acc.shape[0]):
+        acc[s] += vals[s]
+
+
+@njit(cache=True)
+def expected_values(R, Spre, mv, vm, W, samples, st, out):
+    """``out[s]``: the value model's expectation of side s's value after ``mv`` from ``Spre`` over
+    the orders of the stock left (exact over every permutation up to :data:`EXACT_PERMUTATIONS`,
+    else the mean over ``samples`` uniform permutations from stream ``st``). Returns how many
+    outcomes were evaluated."""
+    top = Spre[S_STOCK_TOP]
+    r = Spre[S_STOCK_LEN] - top
+    f = np.zeros(NFEAT, np.float64)
+    vals = np.zeros(out.shape[0], np.float64)
+    for s in range(out.shape[0]):
+        out[s] = 0.0
+    S = Spre.copy()
+    base = Spre[S_STOCK + top : S_STOCK + top + r].copy()
+    count = 0
+    if _factorial_at_most(r, EXACT_PERMUTATIONS) <= EXACT_PERMUTATIONS:
+        # Heap's algorithm: every permutation of the stock left exactly once
+        perm = base.copy()
+        c = np.zeros(r, np.int64)
+        S[S_STOCK + top : S_STOCK + top + r] = perm
+        _outcome_values(R, S, mv, vm, W, f, vals, out)
+        count = 1
+        i = 1
+        while i < r:
+            if c[i] < i:
+                j = 0 if i % 2 == 0 else c[i]
+                t = perm[j]
+                perm[j] = perm[i]
+                perm[i] = t
+                S[S_STOCK + top : S_STOCK + top + r] = perm
+                _outcome_values(R, S, mv, vm, W, f, vals, out)
+                count += 1
+                c[i] += 1
+                i = 1
+            else:
+                c[i] = 0
+                i += 1
+    else:
+        perm = base.copy()
+        for _ in range(samples):
+            for i in range(r - 1, 0, -1):  # Fisher-Yates
+                j = _randint(st, i + 1)
+                t = perm[i]
+                perm[i] = perm[j]
+                perm[j] = t
+            S[S_STOCK + top : S_STOCK + top + r] = perm
+            _outcome_values(R, S, mv, vm, W, f, vals, out)
+            count += 1
+    for s in range(out.shape[0]):
+        out[s] /= count
+    return count
+
+
+@njit(cache=True)
+def play_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, samples, cv_seeds):
+    """Play one hand per deck order (``orders[h]`` dealt by ``dealers[h]``; ``np.random`` seeded
+    with ``play_seeds[h]`` for the agents' tie-breaks), seat p agent ``kinds[p]`` under joker rule
+    ``policies[p]``/``ks[p]`` (module docstring); ``mm`` the move model (net), ``vm`` the value
+    model of the corrections (``samples`` = 0: none).
+
+    Returns (scores[N, sides], won_side[N, NC], dealt_to[N, NC], jplays[N, NC, J_FIELDS],
+    corrections[N, MAX_STAGES, sides]): ``corrections[h, t, s]`` is the sum over the deals of
+    stage t of ``V_s(actual) - E V_s``."""
+    n = orders.shape[0]
+    ns = R[R_NSIDES]
+    scores = np.zeros((n, ns), np.int64)
+    won_side = np.full((n, NC), -1, np.int8)
+    dealt = np.full((n, NC), -1, np.int8)
+    jplays = np.zeros((n, NC, JP.J_FIELDS), np.int64)
+    corr = np.zeros((n, MAX_STAGES, ns), np.float64)
+    W = K.new_workspace()
+    buf, X = K.new_buffers()
+    allowed = np.zeros(buf.shape[0], np.bool_)
+    f = np.zeros(NFEAT, np.float64)
+    actual = np.zeros(ns, np.float64)
+    expect = np.zeros(ns, np.float64)
+    st = np.zeros(1, np.uint64)
+    for h in range(n):
+        S = K.empty_state(R)
+        K.start_hand(R, S, orders[h], dealers[h], W)
+        np.random.seed(play_seeds[h])
+        st[0] = np.uint64(cv_seeds[h])
+        while S[S_PHASE] != PHASE_OVER:
+            buf, X, m = K.gen_moves(R, S, buf, W, X)
+            if m == 0:
+                raise ValueError("no legal move in a running hand")
+            if allowed.shape[0] < buf.shape[0]:
+                allowed = np.zeros(buf.shape[0], np.bool_)
+            p = S[S_TO_MOVE]
+            if kinds[p] == KIND_NET:
+                i = net_choose(R, S, buf, m, policies[p], ks[p], mm, W, allowed)
+            else:
+                i = JP.choose_move(R, S, buf, m, policies[p], ks[p])
+            c = buf[i, M_CARD]
+            if buf[i, M_KIND] != KIND_ASK and JP.is_joker(R, c):
+                JP.joker_play_info(R, S, buf[i], jplays[h, c])
+            mv = buf[i].copy()
+            top = S[S_STOCK_TOP]
+            Spre = S.copy() if samples > 0 else S
+            K.apply_move(R, S, mv, W)
+            if samples > 0 and S[S_STOCK_TOP] > top and S[S_PHASE] != PHASE_OVER:
+                VM.leaf_side_values(R, S, vm, f, actual)
+                expected_values(R, Spre, mv, vm, W, samples, st, expect)
+                t = min(S[S_STAGE], MAX_STAGES - 1)
+                for s in range(ns):
+                    corr[h, t, s] += actual[s] - expect[s]
+        sc = K.score(R, S)
+        for s in range(ns):
+            scores[h, s] = sc[s]
+        for c in range(NC):
+            loc = S[S_LOC + c]
+            if LOC_WON <= loc < LOC_WON + ns:
+                won_side[h, c] = loc - LOC_WON
+            dealt[h, c] = S[S_DEALT_TO + c]
+    return scores, won_side, dealt, jplays, corr
+
+
+__all__ = [
+    "EXACT_PERMUTATIONS",
+    "KINDS",
+    "KIND_GREEDY",
+    "KIND_NET",
+    "MAX_STAGES",
+    "expected_values",
+    "net_choose",
+    "play_deals",
+]

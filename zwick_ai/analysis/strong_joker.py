@@ -1,0 +1,884 @@
+"""The joker study with strong play (issue 13): joker rules on a strong agent's own choice, what
+a joker is worth when every seat plays the strong agent, and how that agent uses each joker.
+
+The strong agent is ``net`` (the learned move model, played inside compiled code:
+:func:`zwick_ai.agents.joker_net_play.play_deals`, thousands of deals in minutes) or ``expert``
+(OpenSpiel games, one decision at a time; its budget is part of its spec). Every comparison is
+duplicate, on the deals of the greedy study (:func:`zwick_ai.eval.selfplay.hand_seeds`):
+
+* **Joker rules** (:data:`zwick_ai.analysis.joker_study.STUDY_POLICIES`): each side in turn plays
+  the agent restricted by the rule (``joker=RULE``, :func:`zwick_ai.agents.joker_policies.rule_tier`)
+  against the unrestricted agent at the other seats; the deal's value is the mean over the
+  seatings of the restricted side's margin (its points minus the others' mean), as in part 2 of
+  the greedy study. For ``expert`` the unrestricted game of the deal is played first; a seating in
+  which the rule would never have changed a choice of that side is that same game (the agent is
+  deterministic given its seeds), so only seatings where the rule binds are played again.
+* **Joker value**: every deal in which joker J is dealt to a hand is replayed with J swapped to an
+  opponent (:func:`zwick_ai.analysis.joker_study.swap_joker`, the greedy study's definition, with
+  a per-deal seed so a deal's swap does not depend on the others), all seats the unrestricted
+  agent; the paired change of the holder's points (``mean_diff``, as the greedy study's
+  ``gain_swap``) and of its margin.
+* **Control variate** (:mod:`zwick_ai.agents.joker_net_play`): every margin also comes corrected
+  by the learned value model's chance-event terms (``cv``); for the joker value only the stages
+  dealt after J's, the earlier ones being selected by where J lies. The plain and the corrected
+  estimate are reported side by side, with the variance ratio on the same deals.
+
+Each finished deal is one line of an append-only JSONL file in the output folder, named by the
+agent, the seed and the weights it ran with (``strong-net-seed0-<hash>.jsonl``): a rerun
+continues it, new weights start a new file, nothing is deleted or overwritten. :func:`summarize`
+turns the lines into the ``strong_play`` object of ``results.json``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from zwick_ai import cards as C
+from zwick_ai import zwicker
+from zwick_ai.agents import joker_net_play as NP
+from zwick_ai.agents import joker_policies as JP
+from zwick_ai.agents import value_model as VM
+from zwick_ai.agents.base import agent_params, apply_decision, make_agent
+from zwick_ai.agents.value_features import NFEAT
+from zwick_ai.analysis import joker_study as JS
+from zwick_ai.eval.backends import make_backend
+from zwick_ai.eval.match import default_agent_seeds
+from zwick_ai.eval.records import zwicker_game
+from zwick_ai.eval.selfplay import hand_seeds
+from zwick_ai.eval.stats import mean_ci
+from zwick_ai.games import convert
+from zwick_ai.zwicker.kernels import WS_SIZE as K_WS_SIZE
+from zwick_ai.zwicker.layout import (
+    KIND_ASK,
+    LOC_WON,
+    M_CARD,
+    M_KIND,
+    PHASE_OVER,
+    S_LOC,
+    S_PHASE,
+    S_STAGE,
+    S_STOCK_TOP,
+)
+from zwick_ai.zwicker.rules import Rules
+
+#: the rules asked of the strong agent: the greedy study's part 2
+STRONG_POLICIES = JS.STUDY_POLICIES
+#: agents the strong study plays
+STRONG_AGENTS = ("net", "expert")
+#: default deals per comparison
+DEFAULT_DEALS = {"net": 2000, "expert": 200}
+#: permutations of the stock drawn per chance event when there are too many to enumerate
+DEFAULT_CV_SAMPLES = 8
+#: deals per task of a net run (one compiled call per comparison and block)
+NET_BLOCK = 250
+
+Progress = Callable[[int], None]
+
+
+@dataclass
+class StrongConfig:
+    """One strong-play run: the variant and options, the agent spec, the deals, the seed of every
+    deal, and the stock permutations per chance event of the control variate (0: none)."""
+
+    variant: str = "dithmarschen"
+    options: dict = field(default_factory=dict)
+    agent: str = "net"
+    deals: int = 2000
+    seed: int = 0
+    cv_samples: int = DEFAULT_CV_SAMPLES
+
+    def rules(self) -> Rules:
+        if self.variant not in JS.STUDY_VARIANTS:
+            raise ValueError(f"the joker study covers {', '.join(JS.STUDY_VARIANTS)}, not {self.variant!r}")
+        if self.deals < 2:
+            raise ValueError("deals must be at least 2")
+        if self.cv_samples < 0:
+            raise ValueError("cv samples must be at least 0")
+        info, params = agent_params(self.agent)  # a clear error for a bad spec
+        if info.name not in STRONG_AGENTS:
+            raise ValueError(f"the strong joker study plays {' or '.join(STRONG_AGENTS)}, not {info.name!r}")
+        if params.get("joker"):
+            raise ValueError("give the unrestricted agent; the study adds each joker rule itself")
+        if info.name == "expert" and params["time"] > 0:
+            raise ValueError("give the expert an iteration budget with time=0 (expert:time=0,iters=N): "
+                             "a time budget is not reproducible")  # fmt: skip
+        return zwicker.rules(self.variant, **self.options)
+
+    def kind(self) -> str:
+        return agent_params(self.agent)[0].name
+
+    def weights(self) -> dict[str, str]:
+        """The shipped weight files the run uses, by name, with their SHA-256 (the net's move
+        model; the value model of the control variate)."""
+        r = self.rules()
+        kinds = ("move", "value") if self.kind() == "net" else ("value",)
+        out = {}
+        for k in kinds:
+            path = VM.shipped_model_path(r.variant, r.players, k)
+            if not path.is_file():
+                raise ValueError(f"no shipped {k} model {path.name}; train one with `zwick train value`")
+            out[path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
+        return out
+
+    def tag(self) -> str:
+        """What the results depend on besides the deals, as a short hash (the weights' contents)."""
+        return hashlib.sha256(json.dumps(self.weights(), sort_keys=True).encode()).hexdigest()[:10]
+
+    def run_key(self) -> str:
+        """The key every JSONL line of this run carries (lines of other runs are left alone)."""
+        opts = ",".join(f"{k}={JS._text(v)}" for k, v in sorted(self.options.items()))
+        return f"{self.variant}({opts})|{self.agent}|seed={self.seed}|cv={self.cv_samples}|{self.tag()}"
+
+    def file_name(self) -> str:
+        slug = re.sub(r"[^A-Za-z0-9=.]+", "_", self.agent).strip("_")
+        return f"strong-{slug}-seed{self.seed}-{self.tag()}.jsonl"
+
+
+# ------------------------------------------------------------------------------------------------
+# One deal's jokers: where each lies and its swapped deal
+# ------------------------------------------------------------------------------------------------
+def deal_jokers(rules: Rules, order: np.ndarray, dealer: int, seed: int) -> list[dict[str, Any]]:
+    """For each study joker dealt to a hand in this deal and swappable: its card, the holder's
+    side, its stage and the swapped deck order (:func:`joker_study.swap_joker` with this deal's
+    seed)."""
+    R = rules.array()
+    seat, stage = JP.deal_map(R, order, dealer)
+    side = JS.side_of_seats(rules)
+    out = []
+    for j in JS.study_jokers(rules):
+        swapped, mask, _ = JS.swap_joker(rules, order[None, :], seat[None, :], stage[None, :], j, seed)
+        if mask[0]:
+            out.append(
+                {
+                    "card": j,
+                    "name": JS.joker_name(j),
+                    "side": int(side[seat[j]]),
+                    "stage": int(stage[j]),
+                    "order": swapped[0],
+                }
+            )
+    return out
+
+
+def _cv_margins(
+    scores: np.ndarray, corr: np.ndarray, from_stage: int | np.ndarray = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """(margins[N, sides], corrected margins[N, sides]): the corrections of stages >= ``from_stage``
+    (per deal or one for all) subtracted."""
+    m = JS.margins(scores)
+    # centred over the sides like the margins (which sum to zero): linear, so still of mean zero,
+    # and a game two seatings share gets the same correction in both
+    corr = corr - corr.mean(axis=2, keepdims=True)
+    stages = np.arange(corr.shape[1])
+    keep = stages[None, :] >= np.broadcast_to(np.asarray(from_stage), (len(scores),))[:, None]
+    return m, m - (corr * keep[:, :, None]).sum(axis=1)
+
+
+def _plays(rules: Rules, jplays: np.ndarray, won_side: np.ndarray, seats: Sequence[int] | None = None) -> list[dict]:
+    """The joker plays of one deal as JSON rows: the situation (``joker_play_info``) and who
+    captured the joker in the end (the holder's side, an opponent, nobody)."""
+    side = JS.side_of_seats(rules)
+    out = []
+    for c in np.flatnonzero(jplays[:, JP.J_PLAYED]):
+        row = jplays[c]
+        seat = int(row[JP.J_SEAT])
+        if seats is not None and seat not in seats:
+            continue
+        won = int(won_side[c])
+        out.append(
+            {
+                "joker": JS.joker_name(int(c)),
+                "stage": int(row[JP.J_STAGE]),
+                "last_stage": int(row[JP.J_LAST]),
+                "kind": JS.KIND_NAMES.get(int(row[JP.J_KIND]), "other"),
+                "taken": int(row[JP.J_TAKEN]),
+                "units": int(row[JP.J_UNITS]),
+                "hand": int(row[JP.J_HAND]),
+                "captured_by": "nobody" if won < 0 else ("holder" if won == side[seat] else "opponents"),
+            }
+        )
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# net: blocks of deals in compiled code
+# ------------------------------------------------------------------------------------------------
+def _net_models(rules: Rules) -> tuple[tuple, tuple]:
+    move = VM.load_model(VM.shipped_model_path(rules.variant, rules.players, "move")).arrays()
+    value = VM.load_model(VM.shipped_model_path(rules.variant, rules.players, "value")).arrays()
+    return move, value
+
+
+def net_block(cfg: StrongConfig, deals: Sequence[int]) -> list[dict[str, Any]]:
+    """The JSONL lines of deals ``deals`` (indices into the run's seeds) played by ``net``."""
+    rules = cfg.rules()
+    R = rules.array()
+    seeds_all = hand_seeds(cfg.seed, max(deals) + 1)
+    idx = np.asarray(deals, np.int64)
+    seeds = seeds_all[idx]
+    orders, dealers = JP.deal_orders(R, seeds)
+    play = JP.play_seed_of(seeds)
+    cv_seeds = (seeds * 2654435761 + 97) % (1 << 62)
+    mm, vm = _net_models(rules)
+    side = JS.side_of_seats(rules)
+    kinds = np.full(rules.players, NP.KIND_NET, np.int64)
+    t0 = time.perf_counter()
+
+    def run(ords: np.ndarray, dls: np.ndarray, pl: np.ndarray, cvs: np.ndarray, specs: list[str]):
+        pol, ks = JP.policy_arrays(specs, rules.players)
+        return NP.play_deals(R, ords, dls, pl, kinds, pol, ks, mm, vm, cfg.cv_samples, cvs)
+
+    ref = run(orders, dealers, play, cv_seeds, ["greedy"])
+    ref_m, ref_cv = _cv_margins(ref[0], ref[4])
+    lines: list[dict[str, Any]] = [
+        {"deal": int(d), "seed": int(s), "policies": {}, "joker_value": {}, "ref_margin": ref_m[i].tolist()}
+        for i, (d, s) in enumerate(zip(idx, seeds, strict=True))
+    ]
+    for i in range(len(idx)):
+        lines[i]["plays"] = _plays(rules, ref[3][i], ref[1][i])
+    # its strength: the net side against greedy seats, duplicate
+    vs = np.zeros(len(idx))
+    for s in range(rules.num_sides):
+        mixed = np.array([NP.KIND_NET if side[p] == s else NP.KIND_GREEDY for p in range(rules.players)], np.int64)
+        pol, ks = JP.policy_arrays(["greedy"], rules.players)
+        out = NP.play_deals(R, orders, dealers, play, mixed, pol, ks, mm, vm, 0, cv_seeds)
+        vs += JS.margins(out[0])[:, s] / rules.num_sides
+    for i in range(len(idx)):
+        lines[i]["vs_greedy"] = float(vs[i])
+    for spec in STRONG_POLICIES:
+        label = JP.policy_label(*JP.parse_policy(spec))
+        plain = np.zeros(len(idx))
+        cv = np.zeros(len(idx))
+        for s in range(rules.num_sides):
+            specs = [spec if side[p] == s else "greedy" for p in range(rules.players)]
+            out = run(orders, dealers, play, cv_seeds, specs)
+            m, mc = _cv_margins(out[0], out[4])
+            plain += m[:, s] / rules.num_sides
+            cv += mc[:, s] / rules.num_sides
+        for i in range(len(idx)):
+            lines[i]["policies"][label] = {"plain": float(plain[i]), "cv": float(cv[i])}
+    for i in range(len(idx)):
+        for jk in deal_jokers(rules, orders[i], int(dealers[i]), int(seeds[i])):
+            lines[i]["joker_value"][jk["name"]] = jk
+    # the swapped deals of every joker, one compiled call per joker
+    for j in JS.study_jokers(rules):
+        name = JS.joker_name(j)
+        rows = [i for i in range(len(idx)) if name in lines[i]["joker_value"]]
+        if not rows:
+            continue
+        sw_orders = np.array([lines[i]["joker_value"][name]["order"] for i in rows])
+        r_idx = np.array(rows)
+        sw = run(sw_orders, dealers[r_idx], play[r_idx], cv_seeds[r_idx], ["greedy"])
+        from_stage = np.array([lines[i]["joker_value"][name]["stage"] + 1 for i in rows])
+        o_m, o_cv = _cv_margins(ref[0][r_idx], ref[4][r_idx], from_stage)
+        s_m, s_cv = _cv_margins(sw[0], sw[4], from_stage)
+        for k, i in enumerate(rows):
+            jk = lines[i]["joker_value"][name]
+            h = jk["side"]
+            lines[i]["joker_value"][name] = {
+                "stage": jk["stage"],
+                "points": int(ref[0][i, h] - sw[0][k, h]),
+                "margin": float(o_m[k, h] - s_m[k, h]),
+                "margin_cv": float(o_cv[k, h] - s_cv[k, h]),
+            }
+    secs = (time.perf_counter() - t0) / len(idx)
+    for line in lines:
+        line["seconds"] = secs
+    return lines
+
+
+# ------------------------------------------------------------------------------------------------
+# expert: one deal at a time in OpenSpiel games
+# ------------------------------------------------------------------------------------------------
+def with_rule(agent: str, spec: str) -> str:
+    """The agent spec restricted by joker rule ``spec`` (``min_points:k=6`` -> ``joker=min_points=6``)."""
+    name, k = JP.parse_policy(spec)
+    rule = f"{name}={k}" if name == "min_points" else name
+    return agent + ("," if ":" in agent else ":") + f"joker={rule}"
+
+
+@dataclass
+class GameResult:
+    """One OpenSpiel game of the expert run: points per side, the control variate's terms per
+    stage, the joker plays, who won each card, and per watched rule and side whether the rule
+    would have changed one of the side's choices."""
+
+    scores: np.ndarray
+    corr: np.ndarray
+    jplays: np.ndarray
+    won_side: np.ndarray
+    binds: np.ndarray
+
+
+def play_game_from(
+    game: Any,
+    specs: Sequence[str],
+    order: Sequence[int] | np.ndarray,
+    dealer: int,
+    agent_seeds: Sequence[int],
+    value: tuple,
+    samples: int,
+    cv_seed: int,
+    watch: Sequence[tuple[int, int]] = (),
+) -> GameResult:
+    """Play the deal of deck ``order`` with ``specs[seat]`` (fresh agents, reset with
+    ``agent_seeds``), computing the chance-event corrections as the compiled playouts do."""
+    rules = game.rules
+    R = rules.array()
+    side = JS.side_of_seats(rules)
+    state = game.new_initial_state()
+    for a in convert.deal_actions(game, list(order), int(dealer)):
+        state.apply_action(a)
+    agents = [make_agent(s, game, seed=int(x)) for s, x in zip(specs, agent_seeds, strict=True)]
+    for agent, x in zip(agents, agent_seeds, strict=True):
+        agent.reset(int(x))
+    ns = rules.num_sides
+    corr = np.zeros((NP.MAX_STAGES, ns))
+    jplays = np.zeros((C.NUM_CARDS, JP.J_FIELDS), np.int64)
+    binds = np.zeros((len(watch), ns), bool)
+    st = np.array([cv_seed], np.uint64)
+    W = np.zeros(K_WS_SIZE, np.int64)
+    f = np.zeros(NFEAT, np.float64)
+    actual, expect = np.zeros(ns), np.zeros(ns)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            raise ValueError("a Zwicker deal is dealt whole at the start; this game has later chance events")
+        p = state.current_player()
+        actions = [int(a) for a in agents[p].act(state)]
+        S = state.engine_state().arr.copy()
+        rows = state.candidate_rows()
+        ri = next(i for i, r in enumerate(rows) if convert.move_actions(state, r) == actions)
+        row = rows[ri]
+        for w, (code, k) in enumerate(watch):
+            if not binds[w, side[p]] and not JP.allowed_mask(R, S, rows, code, k, True)[ri]:
+                binds[w, side[p]] = True
+        if row[M_KIND] != KIND_ASK and JP.is_joker(R, int(row[M_CARD])):
+            JP.joker_play_info(R, S, row, jplays[int(row[M_CARD])])
+        apply_decision(state, actions)
+        post = state.engine_state().arr
+        if samples > 0 and post[S_STOCK_TOP] > S[S_STOCK_TOP] and post[S_PHASE] != PHASE_OVER:
+            VM.leaf_side_values(R, post, value, f, actual)
+            NP.expected_values(R, S, row, value, W, samples, st, expect)
+            corr[min(int(post[S_STAGE]), NP.MAX_STAGES - 1)] += actual - expect
+    final = state.engine_state().arr
+    scores = np.array(zwicker.score(state.engine_state()), np.int64)
+    won = np.full(C.NUM_CARDS, -1, np.int64)
+    for c in range(C.NUM_CARDS):
+        if LOC_WON <= final[S_LOC + c] < LOC_WON + ns:
+            won[c] = final[S_LOC + c] - LOC_WON
+    return GameResult(scores, corr, jplays, won, binds)
+
+
+def expert_deal(cfg: StrongConfig, deal: int) -> dict[str, Any]:
+    """The JSONL line of deal ``deal`` played by the expert (module docstring)."""
+    rules = cfg.rules()
+    R = rules.array()
+    game = zwicker_game(rules)
+    seed = int(hand_seeds(cfg.seed, deal + 1)[deal])
+    orders, dealers = JP.deal_orders(R, np.array([seed], np.int64))
+    order, dealer = orders[0], int(dealers[0])
+    agent_seeds = default_agent_seeds(seed, rules.players)
+    cv_seed = (seed * 2654435761 + 97) % (1 << 62)
+    value = _net_models(rules)[1]
+    side = JS.side_of_seats(rules)
+    rules_watched = [JP.parse_policy(s) for s in STRONG_POLICIES]
+    watch = [(JP.POLICIES.index(n), k) for n, k in rules_watched]
+    t0 = time.perf_counter()
+
+    def play(specs: Sequence[str], deck: np.ndarray, w: Sequence[tuple[int, int]] = ()) -> GameResult:
+        return play_game_from(game, specs, deck, dealer, agent_seeds, value, cfg.cv_samples, cv_seed, w)
+
+    ref = play([cfg.agent] * rules.players, order, watch)
+    ref_m, ref_cv = _cv_margins(ref.scores[None], ref.corr[None])
+    line: dict[str, Any] = {
+        "deal": deal,
+        "seed": seed,
+        "policies": {},
+        "joker_value": {},
+        "ref_margin": ref_m[0].tolist(),
+    }
+    line["plays"] = _plays(rules, ref.jplays, ref.won_side)
+    replayed = 0
+    for w, spec in enumerate(STRONG_POLICIES):
+        plain = cv = 0.0
+        for s in range(rules.num_sides):
+            if ref.binds[w, s]:
+                g = play(
+                    [with_rule(cfg.agent, spec) if side[p] == s else cfg.agent for p in range(rules.players)], order
+                )
+                m, mc = _cv_margins(g.scores[None], g.corr[None])
+                replayed += 1
+            else:  # the rule never changes a choice of this side: the same game
+                m, mc = ref_m, ref_cv
+            plain += m[0, s] / rules.num_sides
+            cv += mc[0, s] / rules.num_sides
+        line["policies"][JP.policy_label(*rules_watched[w])] = {"plain": float(plain), "cv": float(cv)}
+    for jk in deal_jokers(rules, order, dealer, seed):
+        g = play([cfg.agent] * rules.players, jk["order"])
+        h, t = jk["side"], jk["stage"] + 1
+        o_m, o_cv = _cv_margins(ref.scores[None], ref.corr[None], t)
+        s_m, s_cv = _cv_margins(g.scores[None], g.corr[None], t)
+        line["joker_value"][jk["name"]] = {
+            "stage": jk["stage"],
+            "points": int(ref.scores[h] - g.scores[h]),
+            "margin": float(o_m[0, h] - s_m[0, h]),
+            "margin_cv": float(o_cv[0, h] - s_cv[0, h]),
+        }
+    line["replayed_seatings"] = replayed
+    line["seconds"] = time.perf_counter() - t0
+    return line
+
+
+# ------------------------------------------------------------------------------------------------
+# Runs: resumable JSONL, tasks on a backend
+# ------------------------------------------------------------------------------------------------
+def read_lines(path: Path, run_key: str) -> dict[int, dict[str, Any]]:
+    """The finished deals of run ``run_key`` in ``path`` (a half-written last line is skipped)."""
+    out: dict[int, dict[str, Any]] = {}
+    if not path.is_file():
+        return out
+    for text in path.read_text().splitlines():
+        try:
+            line = json.loads(text)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(line, dict) and line.get("run") == run_key and isinstance(line.get("deal"), int):
+            out.setdefault(line["deal"], line)
+    return out
+
+
+def strong_task(task: tuple[StrongConfig, list[int]]) -> list[dict[str, Any]]:
+    """One task of a run: a block of deals (net) or one deal (expert)."""
+    cfg, deals = task
+    if cfg.kind() == "net":
+        return net_block(cfg, deals)
+    return [expert_deal(cfg, d) for d in deals]
+
+
+def run_strong(
+    cfg: StrongConfig,
+    out: Path,
+    backend: str = "local",
+    workers: int = 1,
+    address: str | None = None,
+    progress: Progress | None = None,
+) -> tuple[Path, dict[int, dict[str, Any]]]:
+    """Play every deal of ``cfg`` not yet in its JSONL file under ``out`` (appending each finished
+    task's lines at once); returns the file and the run's lines."""
+    cfg.rules()
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / cfg.file_name()
+    key = cfg.run_key()
+    done = read_lines(path, key)
+    todo = [d for d in range(cfg.deals) if d not in done]
+    size = NET_BLOCK if cfg.kind() == "net" else 1
+    tasks = [(cfg, todo[i : i + size]) for i in range(0, len(todo), size)]
+    if progress:
+        progress(len(done))
+    if tasks:
+        if path.is_file() and path.stat().st_size and not path.read_bytes().endswith(b"\n"):
+            with path.open("a") as fh:
+                fh.write("\n")  # after a torn last line (an interrupted write): start a new line, keep the old text
+        with make_backend(backend, workers, address) as runner, path.open("a") as fh:
+            for _, lines in runner.map_unordered(strong_task, tasks, chunksize=1):
+                for line in lines:
+                    line["run"] = key
+                    fh.write(json.dumps(line, separators=(",", ":")) + "\n")
+                    done[line["deal"]] = line
+                fh.flush()
+                if progress:
+                    progress(len(lines))
+    return path, {d: done[d] for d in range(cfg.deals) if d in done}
+
+
+# ------------------------------------------------------------------------------------------------
+# Summaries
+# ------------------------------------------------------------------------------------------------
+def _ci(values: np.ndarray) -> dict[str, Any]:
+    e = mean_ci(values)
+    return {"mean_diff": e.mean, "ci95": [e.ci95[0], e.ci95[1]]}
+
+
+def variance_ratio(plain: np.ndarray, cv: np.ndarray) -> float:
+    """Var(corrected) / Var(plain) on the same deals (below 1: the control variate helps)."""
+    v = float(np.var(plain, ddof=1))
+    return float(np.var(cv, ddof=1)) / v if v > 0 else float("nan")
+
+
+def summarize(cfg: StrongConfig, lines: dict[int, dict[str, Any]], file: str) -> dict[str, Any]:
+    """The ``strong_play`` object of ``results.json`` (issue 13's keys, plus the control variate,
+    the joker behaviour and what the run used)."""
+    rules = cfg.rules()
+    ordered = [lines[d] for d in sorted(lines)]
+    n = len(ordered)
+    policies = []
+    for spec in STRONG_POLICIES:
+        label = JP.policy_label(*JP.parse_policy(spec))
+        plain = np.array([x["policies"][label]["plain"] for x in ordered])
+        cv = np.array([x["policies"][label]["cv"] for x in ordered])
+        policies.append(
+            {
+                "policy": label,
+                "vs": cfg.agent,
+                "deals": n,
+                **_ci(plain),
+                "cv": _ci(cv),
+                "variance_ratio": variance_ratio(plain, cv),
+            }
+        )
+    ranked = sorted(policies, key=lambda p: -p["mean_diff"])
+    values = []
+    for j in JS.study_jokers(rules):
+        name = JS.joker_name(j)
+        rows = [x["joker_value"][name] for x in ordered if name in x["joker_value"]]
+        if len(rows) < 2:
+            continue
+        pts = np.array([r["points"] for r in rows], float)
+        m = np.array([r["margin"] for r in rows])
+        mc = np.array([r["margin_cv"] for r in rows])
+        values.append(
+            {
+                "joker": name,
+                "deals": len(rows),
+                **_ci(pts),
+                "margin": _ci(m),
+                "margin_cv": _ci(mc),
+                "variance_ratio": variance_ratio(m, mc),
+            }
+        )
+    seconds = float(np.mean([x["seconds"] for x in ordered])) if ordered else float("nan")
+    vs = np.array([x["vs_greedy"] for x in ordered if "vs_greedy" in x])
+    best = ranked[0]
+    return {
+        "agent": cfg.agent,
+        "deals": n,
+        "policies": policies,
+        "joker_value": values,
+        "best_policy": {
+            "policy": best["policy"] if best["ci95"][0] > 0 else "unrestricted",
+            "note": "the best rule's margin over the unrestricted agent; 'unrestricted' when no rule's CI lies above 0",
+            "margin": {"mean_diff": best["mean_diff"], "ci95": best["ci95"]},
+        },
+        "behaviour": behaviour(rules, ordered),
+        "vs_greedy": {"deals": len(vs), **_ci(vs)} if len(vs) > 1 else None,
+        "seed": cfg.seed,
+        "cv_samples": cfg.cv_samples,
+        "weights": cfg.weights(),
+        "file": file,
+        "seconds_per_deal": seconds,
+        "replayed_seatings": int(sum(x.get("replayed_seatings", 0) for x in ordered)),
+    }
+
+
+def behaviour(rules: Rules, lines: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per joker, how the unrestricted agent played it in the reference games: stage, cards in
+    hand, capture/build/trail, table points taken by its captures, who captured it in the end."""
+    plays = [p for x in lines for p in x["plays"]]
+    out = []
+    for j in JS.study_jokers(rules):
+        name = JS.joker_name(j)
+        rows = [p for p in plays if p["joker"] == name or (C.is_wild_joker(j) and p["joker"].startswith("XW"))]
+        item: dict[str, Any] = {"joker": name, "plays": len(rows)}
+        if rows:
+            taken = np.array([p["taken"] for p in rows if p["kind"] == "capture"], float)
+            item |= {
+                "stage_counts": np.bincount([p["stage"] for p in rows]).tolist(),
+                "hand_counts": np.bincount([p["hand"] for p in rows]).tolist(),
+                "last_stage_share": float(np.mean([p["last_stage"] for p in rows])),
+                "kinds": {k: sum(p["kind"] == k for p in rows) for k in ("capture", "build", "trail")},
+                "points_taken_when_capturing": _ci(taken) if len(taken) > 1 else None,
+                "captured_by": {k: sum(p["captured_by"] == k for p in rows) for k in ("holder", "opponents", "nobody")},
+            }
+        out.append(item)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# results.json, figures, report
+# ------------------------------------------------------------------------------------------------
+def result_key(agent: str) -> str:
+    """The key of a run's object in ``results.json``: ``strong_play`` for ``net`` (the issue's
+    object), ``strong_play_<agent>`` for the others (``strong_play_expert``)."""
+    name = agent_params(agent)[0].name
+    return "strong_play" if name == "net" else f"strong_play_{name}"
+
+
+def _fmt(e: dict | None, digits: int = 2) -> str:
+    if not e:
+        return "–"
+    m, lo, hi = (round(x, digits) + 0.0 for x in (e["mean_diff"] if "mean_diff" in e else e["mean"], *e["ci95"]))
+    return f"{m:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+
+
+def _verdict(greedy: dict | None, strong: dict | None) -> str:
+    """Whether a greedy-play sign finding holds under strong play (by the CIs)."""
+    if not greedy or not strong:
+        return "–"
+    g_lo, g_hi = greedy["ci95"]
+    s_lo, s_hi = strong["ci95"]
+    g = 1 if g_lo > 0 else (-1 if g_hi < 0 else 0)
+    s = 1 if s_lo > 0 else (-1 if s_hi < 0 else 0)
+    if g == 0:
+        return "greedy: no effect; strong: " + {1: "positive", -1: "negative", 0: "no effect either"}[s]
+    if s == g:
+        return "**held**"
+    return "**reversed**" if s == -g else "not confirmed (CI includes 0)"
+
+
+def findings_rows(res: dict) -> list[str]:
+    """The table of greedy-play findings against strong play (``results.json`` of one variant)."""
+    p1 = res.get("part1", {}).get("greedy", [])
+    p2 = res.get("part2", {})
+    strong = [(k, res[k]) for k in ("strong_play", "strong_play_expert") if k in res]
+    head = "| finding (greedy play) | greedy | " + " | ".join(f"`{s['agent']}`" for _, s in strong)
+    head += " | " + " | ".join(f"held under `{s['agent']}`?" for _, s in strong) + " |"
+    rows = [head, "|" + "---|" * (2 + 2 * len(strong))]
+
+    def row(label: str, g: dict | None, ss: list[dict | None], text: str | None = None) -> None:
+        cells = [_fmt(x) for x in ss]
+        verdicts = [_verdict(g, x) for x in ss]
+        rows.append(f"| {label} | {text or _fmt(g)} | " + " | ".join(cells) + " | " + " | ".join(verdicts) + " |")
+
+    for d in p1:
+        ss = [next((v for v in s["joker_value"] if v["joker"] == d["joker"]), None) for _, s in strong]
+        row(f"holding {d['joker']} gains its side points (swap)", d["gain_swap"], ss)
+    pols = {p: p2["policies"][p]["margin"] for p in p2.get("policies", {})}
+    for label in [JP.policy_label(*JP.parse_policy(s)) for s in STRONG_POLICIES]:
+        if label not in pols:
+            continue
+        ss = [next((p for p in s["policies"] if p["policy"] == label), None) for _, s in strong]
+        row(f"`{label}` vs unrestricted play (margin)", pols[label], ss)
+    if p2:
+        best = p2["best"]
+        text = f"`{best}`" if best != "greedy" else "unrestricted (`greedy`)"
+        cells = [f"`{s['best_policy']['policy']}` {_fmt(s['best_policy']['margin'])}" for _, s in strong]
+        verdicts = [
+            "**held**" if (s["best_policy"]["policy"] == "unrestricted") == (best == "greedy") and
+            (best == "greedy" or s["best_policy"]["policy"] == best) else "no" for _, s in strong
+        ]  # fmt: skip
+        rows.append(f"| best joker use | {text} | " + " | ".join(cells) + " | " + " | ".join(verdicts) + " |")
+    return rows
+
+
+def figure(res_key: str, s: dict, out: Path) -> str:
+    """The strong agent's joker use (stage, cards in hand, table points taken, who captured it)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    beh = [b for b in s["behaviour"] if b["plays"]]
+    name = f"{res_key}_joker_use.png"
+    fig, axes = plt.subplots(1, 4, figsize=(16, 3.8))
+    x = np.arange(len(beh))
+    labels = [f"{b['joker']}\n({b['plays']})" for b in beh]
+    stages = max((len(b["stage_counts"]) for b in beh), default=1)
+    bottom = np.zeros(len(beh))
+    for t in range(stages):
+        share = np.array([(b["stage_counts"][t] if t < len(b["stage_counts"]) else 0) / b["plays"] for b in beh])
+        axes[0].bar(x, share, bottom=bottom, label=f"stage {t + 1}")
+        bottom += share
+    axes[0].set_title("stage of the hand it is played in", fontsize=9)
+    axes[0].legend(fontsize=6)
+    bottom = np.zeros(len(beh))
+    for lo, hi, lab in ((1, 1, "last card"), (2, 2, "2 cards"), (3, 3, "3 cards"), (4, 99, "4 or more")):
+        share = np.array([sum(b["hand_counts"][lo : hi + 1]) / b["plays"] for b in beh])
+        axes[1].bar(x, share, bottom=bottom, label=lab)
+        bottom += share
+    axes[1].set_title("cards in the hand when played (joker included)", fontsize=9)
+    axes[1].legend(fontsize=6)
+    pts = [b["points_taken_when_capturing"] for b in beh]
+    means = np.array([p["mean_diff"] if p else 0.0 for p in pts])
+    err = np.array([[p["mean_diff"] - p["ci95"][0], p["ci95"][1] - p["mean_diff"]] if p else [0, 0] for p in pts]).T
+    axes[2].bar(x, means, yerr=err, capsize=3)
+    axes[2].set_title("table points its captures take", fontsize=9)
+    bottom = np.zeros(len(beh))
+    for who in ("holder", "opponents", "nobody"):
+        share = np.array([b["captured_by"][who] / b["plays"] for b in beh])
+        axes[3].bar(x, share, bottom=bottom, label={"holder": "holder's side"}.get(who, who))
+        bottom += share
+    axes[3].set_title("who has captured it at the end", fontsize=9)
+    axes[3].legend(fontsize=6)
+    for ax in axes:
+        ax.set_xticks(x, labels, fontsize=7)
+    fig.suptitle(f"How `{s['agent']}` uses each joker ({s['deals']} deals, every seat; plays in brackets)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out / name, dpi=110)
+    plt.close(fig)
+    return name
+
+
+def strong_markdown(res: dict, variant_label: str) -> str:
+    """``strong_play.md``: every strong run of ``results.json``, its commands, the control variate
+    and the findings table."""
+    lines = [f"# Joker study with strong play: {variant_label}", ""]
+    runs = [(k, res[k]) for k in ("strong_play", "strong_play_expert") if k in res]
+    for key, s in runs:
+        cmd = s.get("command", "")
+        lines += [
+            f"## `{s['agent']}` (`{key}` in results.json)",
+            "",
+            f"Command: `{cmd}`" if cmd else "",
+            "",
+            f"{s['deals']} duplicate deals (seed {s['seed']}), every seat `{s['agent']}`; weights: "
+            + ", ".join(f"`{n}` (sha256 {h[:12]})" for n, h in s["weights"].items())
+            + f"; {s['seconds_per_deal']:.3f} s per deal (all comparisons of the deal) on {s.get('machine', '?')}; "
+            f"lines in `{s['file']}`."
+            + (
+                f" Seatings replayed with a rule because it changed a choice: {s['replayed_seatings']} "
+                "(the others are the unrestricted game itself)."
+                if key != "strong_play"
+                else ""
+            ),
+            "",
+            (
+                f"Strength: `{s['agent']}` − `greedy` {_fmt(s['vs_greedy'])} points per deal ({s['vs_greedy']['deals']} "
+                "duplicate deals, seats swapped; "
+                + (
+                    f"tournament `{s['vs_greedy']['source']}`"
+                    if "source" in s["vs_greedy"]
+                    else "compiled play, the same deals"
+                )
+                + ")."
+                if s.get("vs_greedy")
+                else f"Strength: {s['strength']}"
+                if s.get("strength")
+                else ""
+            ),
+            "",
+            f"![joker use]({key}_joker_use.png)",
+            "",
+            "**Joker rules on the agent's own choice**, against the unrestricted agent (margin of the restricted "
+            "side per deal, mean over the seatings; the control variate's estimate on the same deals and the ratio "
+            "of the variances):",
+            "",
+            "| rule | deals | margin | 95% CI | with control variate | variance ratio |",
+            "|---|---|---|---|---|---|",
+        ]
+        for p in sorted(s["policies"], key=lambda p: -p["mean_diff"]):
+            lines.append(
+                f"| `{p['policy']}` | {p['deals']} | {p['mean_diff']:+.2f} | [{p['ci95'][0]:+.2f}, {p['ci95'][1]:+.2f}] "
+                f"| {_fmt(p['cv'])} | {p['variance_ratio']:.3f} |"
+            )
+        b = s["best_policy"]
+        lines += [
+            "",
+            f"**Best use:** `{b['policy']}`"
+            + (
+                " (no rule's CI lies above zero: restricting the agent's joker play gains nothing measurable; "
+                f"the best rule's margin {_fmt(b['margin'])})"
+                if b["policy"] == "unrestricted"
+                else f", margin {_fmt(b['margin'])} points per deal over the unrestricted agent"
+            )
+            + ".",
+            "",
+            "**What a joker is worth** (the same deals with the joker swapped to an opponent, every seat the "
+            "unrestricted agent): change of the holder's points, and of its margin, plain and with the control variate "
+            "(only the stages dealt after the joker's):",
+            "",
+            "| joker | deals | points | margin | margin with control variate | variance ratio |",
+            "|---|---|---|---|---|---|",
+        ]
+        for v in s["joker_value"]:
+            lines.append(
+                f"| {v['joker']} | {v['deals']} | {_fmt(v)} | {_fmt(v['margin'])} | {_fmt(v['margin_cv'])} "
+                f"| {v['variance_ratio']:.3f} |"
+            )
+        lines += ["", "**How it plays each joker** (reference games, every seat):", ""]
+        lines += [
+            "| joker | plays | in last stage | as last card | capture / build / trail | table points taken "
+            "| captured by holder's side / opponents / nobody |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for b in s["behaviour"]:
+            if not b["plays"]:
+                lines.append(f"| {b['joker']} | 0 | – | – | – | – | – |")
+                continue
+            k, w, n = b["kinds"], b["captured_by"], b["plays"]
+            lines.append(
+                f"| {b['joker']} | {n} | {100 * b['last_stage_share']:.0f}% | "
+                f"{100 * (b['hand_counts'][1] if len(b['hand_counts']) > 1 else 0) / n:.0f}% "
+                f"| {k['capture']} / {k['build']} / {k['trail']} | {_fmt(b['points_taken_when_capturing'])} "
+                f"| {100 * w['holder'] / n:.0f}% / {100 * w['opponents'] / n:.0f}% / {100 * w['nobody'] / n:.0f}% |"
+            )
+        lines.append("")
+    lines += [
+        "## Greedy-play findings under strong play",
+        "",
+        "Greedy: this folder's greedy study (`report.md`; its own deal count). *Held*: the strong agent's CI "
+        "is on the same side of zero; *not confirmed*: its CI includes zero.",
+        "",
+        *findings_rows(res),
+        "",
+        "## The control variate",
+        "",
+        "At each stage deal the learned value model's value of every side after the actual cards, minus its "
+        "expectation over the stock's orders (exact up to 720 orders, else the mean of independent uniform "
+        "permutations), centred over the sides, is subtracted from the margins (`zwick_ai/agents/joker_net_play.py`). "
+        "Its expectation is zero, so the estimate stays unbiased (tested by exact enumeration on a micro game, "
+        "`tests/agents/test_joker_net_play.py`). The variance ratio is Var(corrected)/Var(plain) on the same deals: below 1 "
+        "the control variate saves deals (a ratio r gives the same CI from r times the deals).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+STRONG_MARK = "<!-- strong play -->"
+
+
+def strength_folder(agent: str) -> str:
+    """Where a tournament of ``agent`` against greedy on this variant is expected (its strength
+    for the report when the run does not measure it itself): ``strength-<agent>``."""
+    return "strength-" + re.sub(r"[^A-Za-z0-9=.]+", "_", agent).strip("_")
+
+
+def strength_from_tournament(folder: Path, agent: str) -> dict[str, Any] | None:
+    """``agent`` − ``greedy`` from a ``zwick tournament`` summary in ``folder``, if there is one."""
+    path = folder / "summary.json"
+    if not path.is_file():
+        return None
+    summary = json.loads(path.read_text())
+    for pair in summary.get("pairs", []):
+        if {pair["a"], pair["b"]} == {agent, "greedy"}:
+            sign = 1 if pair["a"] == agent else -1
+            lo, hi = sorted(sign * x for x in pair["ci95"])
+            return {
+                "deals": pair["deals"],
+                "mean_diff": sign * pair["mean_diff"],
+                "ci95": [lo, hi],
+                "source": f"{folder.name}/summary.json ({summary.get('command', 'zwick tournament')})",
+            }
+    return None
+
+
+def write_strong(out: Path, cfg: StrongConfig, summary: dict, command: str) -> list[Path]:
+    """Put the run's object into ``out/results.json`` (the other keys kept), and write the figure,
+    ``strong_play.md`` and a pointer section at the end of ``report.md``."""
+    rules = cfg.rules()
+    path = out / "results.json"
+    res = json.loads(path.read_text()) if path.is_file() else {}
+    key = result_key(cfg.agent)
+    summary = dict(summary, command=command, machine=JS.machine())
+    if summary.get("vs_greedy") is None:
+        summary["vs_greedy"] = strength_from_tournament(out / strength_folder(cfg.agent), cfg.agent)
+    res[key] = summary
+    path.write_text(json.dumps(res, indent=1) + "\n")
+    fig = figure(key, summary, out)
+    (out / "strong_play.md").write_text(strong_markdown(res, rules.describe()))
+    report = out / "report.md"
+    text = report.read_text() if report.is_file() else ""
+    text = text.split(STRONG_MARK)[0].rstrip("\n")
+    text += f"\n\n{STRONG_MARK}\n## Strong play\n\nThe same questions asked of the strong agents "
+    text += "(`" + "`, `".join(res[k]["agent"] for k in ("strong_play", "strong_play_expert") if k in res) + "`): "
+    text += "[strong_play.md](strong_play.md) (rules on the agent's choice, joker values, joker use, which greedy findings held).\n"
+    report.write_text(text.lstrip("\n"))
+    return [path, out / fig, out / "strong_play.md", report]
