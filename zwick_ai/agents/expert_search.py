@@ -461,12 +461,11 @@ def value_rewards(R, S, m, f, total):
 
 @njit(cache=True)
 def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, chain, W, m):
-    """``iters`` ISMCTS iterations on ``tree`` (the search of :func:`zwicker_search.search`), each
+    """``iters`` ISMCTS iterations on ``tree`` (the descent and backup of :mod:`zwicker_search`), each
     drawn world serving ``reuse`` consecutive iterations; ``leaf`` picks the leaf evaluator
     (``m``: the value model's arrays for ``LEAF_VALUE``)."""
     R = G[:RULES_SIZE]
-    NKEY, NV, NA, NQ, H, meta = tree
-    cap = NV.shape[0]
+    meta = tree[-1]
     players = R[R_PLAYERS]
     policies = np.full(players, K.POLICY_RANDOM, np.int64)
     buf, X = K.new_buffers()
@@ -482,65 +481,14 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
             k = ZS.TRIES if meta[ZS.MT_CHAIN] == 0 else min(ZS.TRIES, ZS.TRIES_AFTER)
             world = ZS.det_draw(G, a, p, det, cards, chain, k, meta, W)
         S = world.copy()
-        node = 0
-        depth = 0
-        path[0] = 0
-        while S[S_PHASE] != K.PHASE_OVER:
-            buf, X, n = K.gen_moves(R, S, buf, W, X)
-            if kid.shape[0] < n:
-                kid = np.empty(2 * n, np.int64)
-            ZS.unit_cards(S, lo, hi)
-            untried = 0
-            pick = -1
-            for k in range(n):
-                ZS.move_key(S, buf[k], lo, hi, node, key)
-                child, _ = ZS.lookup(H, NKEY, key)
-                kid[k] = child
-                if child < 0:
-                    untried += 1
-                    if np.random.randint(untried) == 0:
-                        pick = k
-            if untried > 0 and meta[ZS.MT_NODES] < cap:
-                ZS.move_key(S, buf[pick], lo, hi, node, key)
-                _, slot = ZS.lookup(H, NKEY, key)
-                child = meta[ZS.MT_NODES]
-                meta[ZS.MT_NODES] += 1
-                NKEY[child, :] = key
-                NA[child] = 1
-                H[slot] = child
-                K.apply_move(R, S, buf[pick], W)
-                depth += 1
-                path[depth] = child
-                break
-            best = -1.0e300
-            best_k = -1
-            for k in range(n):
-                child = kid[k]
-                if child < 0:
-                    continue
-                NA[child] += 1
-                v = NQ[child] / NV[child] + c * np.sqrt(np.log(NA[child]) / NV[child])
-                if v > best:
-                    best = v
-                    best_k = k
-            if best_k < 0:
-                break
-            K.apply_move(R, S, buf[best_k], W)
-            node = kid[best_k]
-            depth += 1
-            path[depth] = node
+        depth, buf, X, kid = ZS.descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
         if S[S_PHASE] != K.PHASE_OVER and leaf == LEAF_VALUE:
             rew = value_rewards(R, S, m, f, total)
         else:
             if S[S_PHASE] != K.PHASE_OVER:
                 K.play_out(R, S, policies, W)
             rew = ZS.side_rewards(R, S, win_loss, total)
-        NV[0] += 1
-        for d in range(1, depth + 1):
-            nd = path[d]
-            NV[nd] += 1
-            NQ[nd] += rew[R[R_SIDE_OF + NKEY[nd, ZS.NK_MOVER]]]
-        meta[ZS.MT_ITERS] += 1
+        ZS.backup(R, tree, path, depth, rew)
 
 
 @njit(cache=True)

@@ -225,7 +225,6 @@ def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, 
     game = load_game("zwicker", variant=cfg.variant, players=cfg.players)
     params = {"iters": cfg.teacher_iters, "time": 0.0, "c": TEACHER_C, "rollout": "random"}
     W = K.new_workspace()
-    empty = np.zeros(0, np.int32)
     cols: dict[str, list[np.ndarray]] = {k: [] for k in ("X", "final", "lead", "dec", "hand", "weight")}
     ndec = 0
     for h, seed in enumerate(seeds):
@@ -243,11 +242,7 @@ def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, 
             n = len(rows)
             pick = 0
             if n > 1:
-                setup = ZS.DecisionSetup(state, rng)
-                tree = ZS.new_tree(cfg.teacher_iters + 2)
-                setup.run(tree, empty, cfg.teacher_iters, params)
-                visits, qsum = ZS.root_stats(setup.real, setup.rows, tree)
-                mean = qsum / np.maximum(visits, 1)
+                _, visits, mean = ZS.root_search(state, params, rng)
                 if int((rows[:, M_KIND] != KIND_ASK).sum()) >= 2:
                     F = np.zeros((n, NFEAT), np.float64)
                     ok = VM.candidate_features(R, state.engine_state().arr, rows, n, W, F) & (visits > 0)
@@ -261,8 +256,8 @@ def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, 
                         ndec += 1
                 if rng.random() < cfg.eps:
                     pick = int(rng.integers(n))
-                else:  # the ismcts agent's choice: most visits, then the higher mean, then the first
-                    pick = int(np.lexsort((-np.arange(n), mean, visits))[-1])
+                else:  # the ismcts agent's choice
+                    pick = ZS.best_index(visits.astype(np.float64), mean)
             for a in convert.move_actions(state, rows[pick]):
                 state.apply_action(a)
     if not cols["X"]:

@@ -243,14 +243,86 @@ def side_rewards(R, S, win_loss, total):
     return out
 
 
+@kernel(inline="always")
+def descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid):
+    """One iteration's walk down ``tree`` in world ``S`` (changed in place): UCB among the children
+    whose moves are legal here (each counts one more availability), then one untried move (uniform)
+    expanded, or stop when the tree is full. Fills ``path[1..depth]`` with the nodes entered;
+    returns (depth, and the move buffers and child scratch, which may have grown)."""
+    NKEY, NV, NA, NQ, H, meta = tree
+    cap = NV.shape[0]
+    node = 0
+    depth = 0
+    path[0] = 0
+    while S[S_PHASE] != PHASE_OVER:
+        buf, X, n = K.gen_moves(R, S, buf, W, X)
+        if kid.shape[0] < n:
+            kid = np.empty(2 * n, np.int64)
+        unit_cards(S, lo, hi)
+        untried = 0
+        pick = -1
+        for k in range(n):
+            move_key(S, buf[k], lo, hi, node, key)
+            child, _ = lookup(H, NKEY, key)
+            kid[k] = child
+            if child < 0:
+                untried += 1
+                if np.random.randint(untried) == 0:  # uniform among the untried moves
+                    pick = k
+        if untried > 0 and meta[MT_NODES] < cap:
+            move_key(S, buf[pick], lo, hi, node, key)
+            _, slot = lookup(H, NKEY, key)
+            child = meta[MT_NODES]
+            meta[MT_NODES] += 1
+            for j in range(NKW):  # element copies: an array assignment compiles numba's shape-error message
+                NKEY[child, j] = key[j]
+            NA[child] = 1
+            H[slot] = child
+            K.apply_move(R, S, buf[pick], W)
+            depth += 1
+            path[depth] = child
+            break
+        # UCB over the children available in this world; each counts one more availability.
+        best = -1.0e300
+        best_k = -1
+        for k in range(n):
+            child = kid[k]
+            if child < 0:
+                continue
+            NA[child] += 1
+            v = NQ[child] / NV[child] + c * np.sqrt(np.log(NA[child]) / NV[child])
+            if v > best:
+                best = v
+                best_k = k
+        if best_k < 0:
+            break  # the tree is full and nothing here is in it: roll out from this node
+        K.apply_move(R, S, buf[best_k], W)
+        node = kid[best_k]
+        depth += 1
+        path[depth] = node
+    return depth, buf, X, kid
+
+
+@kernel(inline="always")
+def backup(R, tree, path, depth, rew):
+    """Credit the iteration's side rewards ``rew`` to the nodes of ``path``: each node gets the
+    reward of the side of the seat that moved into it (partners share a side's reward)."""
+    NKEY, NV, NA, NQ, H, meta = tree
+    NV[0] += 1
+    for d in range(1, depth + 1):
+        nd = path[d]
+        NV[nd] += 1
+        NQ[nd] += rew[R[R_SIDE_OF + NKEY[nd, NK_MOVER]]]
+    meta[MT_ITERS] += 1
+
+
 @kernel
 def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, cards, chain, W):
     """Run ``iters`` iterations on ``tree`` for player ``p`` of OpenSpiel state array ``a``.
     ``world``: a fixed engine state to search (PIMC), or an empty array to determinize every
     iteration (ISMCTS) with ``det`` (from :func:`~zwick_ai.zwicker.resample.resample_setup`)."""
     R = G[:RULES_SIZE]
-    NKEY, NV, NA, NQ, H, meta = tree
-    cap = NV.shape[0]
+    meta = tree[-1]
     players = R[R_PLAYERS]
     policies = np.full(players, policy, np.int64)
     buf, X = K.new_buffers()
@@ -266,64 +338,10 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
         else:
             k = tries if meta[MT_CHAIN] == 0 else min(tries, TRIES_AFTER)
             S = det_draw(G, a, p, det, cards, chain, k, meta, W)
-        node = 0
-        depth = 0
-        path[0] = 0
-        while S[S_PHASE] != PHASE_OVER:
-            buf, X, n = K.gen_moves(R, S, buf, W, X)
-            if kid.shape[0] < n:
-                kid = np.empty(2 * n, np.int64)
-            unit_cards(S, lo, hi)
-            untried = 0
-            pick = -1
-            for k in range(n):
-                move_key(S, buf[k], lo, hi, node, key)
-                child, _ = lookup(H, NKEY, key)
-                kid[k] = child
-                if child < 0:
-                    untried += 1
-                    if np.random.randint(untried) == 0:  # uniform among the untried moves
-                        pick = k
-            if untried > 0 and meta[MT_NODES] < cap:
-                move_key(S, buf[pick], lo, hi, node, key)
-                _, slot = lookup(H, NKEY, key)
-                child = meta[MT_NODES]
-                meta[MT_NODES] += 1
-                for j in range(NKW):  # element copies: an array assignment compiles numba's shape-error message
-                    NKEY[child, j] = key[j]
-                NA[child] = 1
-                H[slot] = child
-                K.apply_move(R, S, buf[pick], W)
-                depth += 1
-                path[depth] = child
-                break
-            # UCB over the children available in this world; each counts one more availability.
-            best = -1.0e300
-            best_k = -1
-            for k in range(n):
-                child = kid[k]
-                if child < 0:
-                    continue
-                NA[child] += 1
-                v = NQ[child] / NV[child] + c * np.sqrt(np.log(NA[child]) / NV[child])
-                if v > best:
-                    best = v
-                    best_k = k
-            if best_k < 0:
-                break  # the tree is full and nothing here is in it: roll out from this node
-            K.apply_move(R, S, buf[best_k], W)
-            node = kid[best_k]
-            depth += 1
-            path[depth] = node
+        depth, buf, X, kid = descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
         if S[S_PHASE] != PHASE_OVER:
             K.play_out(R, S, policies, W)
-        rew = side_rewards(R, S, win_loss, total)
-        NV[0] += 1
-        for d in range(1, depth + 1):
-            nd = path[d]
-            NV[nd] += 1
-            NQ[nd] += rew[R[R_SIDE_OF + NKEY[nd, NK_MOVER]]]
-        meta[MT_ITERS] += 1
+        backup(R, tree, path, depth, side_rewards(R, S, win_loss, total))
 
 
 @kernel
@@ -439,18 +457,26 @@ def cheat_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.
 
 def _tree_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.Generator, cheat: bool) -> list[int]:
     check_params(params)
-    iters = int(params["iters"])
     rows = state.candidate_rows()
     if len(rows) == 1:
         return convert.move_actions(state, rows[0])
+    rows, visits, mean = root_search(state, params, rng, cheat)
+    return convert.move_actions(state, rows[best_index(visits.astype(np.float64), mean)])
+
+
+def root_search(
+    state: pyspiel.State, params: dict[str, Any], rng: np.random.Generator, cheat: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(candidate rows, root visits, mean reward of each) after ISMCTS (``cheat``: UCT on the
+    true world) under ``params``' budget: what :func:`ismcts_decision` chooses from."""
     setup = DecisionSetup(state, rng)
+    iters = int(params["iters"])
     cap = iters + 2 if iters > 0 else int(params.get("nodes", 1 << 18))
     tree = new_tree(cap)
     world = setup.real.copy() if cheat else np.zeros(0, np.int32)
     _search_budget(setup, tree, world, params)
     visits, qsum = root_stats(setup.real, setup.rows, tree)
-    mean = qsum / np.maximum(visits, 1)
-    return _pick(state, setup.rows, visits.astype(np.float64), mean)
+    return setup.rows, visits, qsum / np.maximum(visits, 1)
 
 
 def pimc_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.Generator) -> list[int]:
@@ -481,8 +507,21 @@ def pimc_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.G
 
 def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, tie: np.ndarray) -> list[int]:
     """The sub-actions of the row with the highest score (ties: higher ``tie``, then the first)."""
-    order = np.lexsort((-np.arange(len(score)), tie, score))
-    return convert.move_actions(state, rows[int(order[-1])])
+    return convert.move_actions(state, rows[best_index(score, tie)])
 
 
-__all__ = ["cheat_decision", "det_draw", "ismcts_decision", "pimc_decision", "root_stats", "search"]
+def best_index(score: np.ndarray, tie: np.ndarray) -> int:
+    """Index of the highest ``score`` (ties: the higher ``tie``, then the first)."""
+    return int(np.lexsort((-np.arange(len(score)), tie, score))[-1])
+
+
+__all__ = [
+    "best_index",
+    "cheat_decision",
+    "root_search",
+    "det_draw",
+    "ismcts_decision",
+    "pimc_decision",
+    "root_stats",
+    "search",
+]
