@@ -155,7 +155,9 @@ MICRO = "zwicker(variant=dithmarschen,players=2,ranks=A23456,suits=CD,jokers=non
 TAU = 0.7
 
 
-def _likelihood(rules, start: zwicker.ZwickerState, moves: list[tuple[int, np.ndarray]], me: int) -> float:
+def _likelihood(
+    rules, start: zwicker.ZwickerState, moves: list[tuple[int, np.ndarray]], me: int, tau: float = TAU
+) -> float:
     """Python product of the others' softmax(greedy / tau) move probabilities along ``moves``
     from the world's stage start ``start`` (0 when a move is illegal there)."""
     s = start.copy()
@@ -167,70 +169,111 @@ def _likelihood(rules, start: zwicker.ZwickerState, moves: list[tuple[int, np.nd
         if not match:
             return 0.0
         if seat != me:
-            v = np.array([K.greedy_value(R, s.arr, legal[k]) / TAU for k in range(len(legal))])
+            v = np.array([K.greedy_value(R, s.arr, legal[k]) / tau for k in range(len(legal))])
             like *= math.exp(v[match[0]] - v.max()) / np.exp(v - v.max()).sum()
         zwicker.apply_row(s, row)
     return like
 
 
-def test_inference_weights_equal_the_exact_posterior() -> None:
-    """Tiny game: after the opponent's moves this stage, the importance-weighted frequencies of
-    his possible hands under the determinizer equal the exact posterior (uniform prior over the
-    unseen cards times the opponent model's likelihood, by enumeration), and each world's weight
-    equals the Python likelihood."""
+def _posterior_case(tau: float = TAU, min_tv: float = 0.0) -> tuple:
+    """A tiny-game decision of seat 0 after seat 1 played at least two moves in the current
+    stage (and whose posterior is at least ``min_tv`` in total variation from uniform): (state,
+    determinizer setup, the played cards, the public stage start, the stage's moves, the exact
+    posterior over seat 1's hands: uniform prior over the unseen cards times the opponent model's
+    likelihood, by enumeration)."""
     game = pyspiel.load_game(MICRO)
     rules = game.rules
-    state = None
-    # Reach a decision of seat 0 after seat 1 played at least two moves in the current stage.
-    for seed in range(200):
+    for seed in range(400):
         s0 = convert.state_from_seed(game, seed)
-        st = _advance(
+        state = _advance(
             s0, np.random.default_rng(seed), lambda s: s.current_player() == 0 and _plies_this_stage(s, 1) >= 2
         )
-        if st is not None and len(st.candidate_rows()) > 1:
-            state = st
-            break
-    assert state is not None
-    p = 0
-    G, a = state.tables.G, state.array
+        if state is None or len(state.candidate_rows()) < 2:
+            continue
+        a = state.array
+        det = RS.resample_setup(state.tables.G, a, 0, np.zeros(K.WS_SIZE, np.int64))
+        start_pub = zwicker.ZwickerState(rules, det.S0.copy())
+        moves = _stage_moves(state, int(det.t0))
+        hidden_n = int(a[S_HAND_N + 1])
+        unseen = sorted(set(det.truth.tolist()))
+        played = [int(row[1]) for seat, row in moves if seat == 1]
+        post = {}
+        for hand in itertools.combinations(unseen, hidden_n):
+            like = _likelihood(rules, _with_hand(rules, start_pub, 1, list(hand) + played), moves, 0, tau)
+            if like > 0:
+                post[tuple(sorted(hand))] = like
+        z = sum(post.values())
+        exact = {h: v / z for h, v in post.items()}
+        if len(post) >= 3 and _tv({h: 1.0 for h in exact}, exact) >= min_tv:
+            return state, det, played, start_pub, moves, exact
+    raise AssertionError("no tiny-game position of the kind asked for")
+
+
+def _tv(freq: dict, exact: dict) -> float:
+    tot = sum(freq.values())
+    assert set(freq) <= set(exact)
+    return 0.5 * sum(abs(freq.get(h, 0.0) / tot - q) for h, q in exact.items())
+
+
+def test_inference_weights_equal_the_exact_posterior() -> None:
+    """Tiny game: after the opponent's moves this stage, the importance-weighted frequencies of
+    his possible hands under the determinizer equal the exact posterior, and each world's weight
+    equals the Python likelihood."""
+    state, det, played, start_pub, moves, exact = _posterior_case()
+    p, G, a, rules = 0, state.tables.G, state.array, state.rules
     W = np.zeros(K.WS_SIZE, np.int64)
-    det = RS.resample_setup(G, a, p, W)
-    t0 = int(det.t0)
-    S0 = det.S0
-    start_pub = zwicker.ZwickerState(rules, S0.copy())
-    moves = _stage_moves(state, t0)
-    # Exact posterior by enumeration of the opponent's current hand.
-    mine = set(zwicker.hand(convert.engine_state(state), 0))
-    hidden_n = int(a[S_HAND_N + 1])
-    unseen = sorted(set(det.truth.tolist()))
-    played = [int(row[1]) for seat, row in moves if seat == 1]
-    post = {}
-    for hand in itertools.combinations(unseen, hidden_n):
-        start = _with_hand(rules, start_pub, 1, list(hand) + played)
-        like = _likelihood(rules, start, moves, p)
-        if like > 0:
-            post[tuple(sorted(hand))] = like
-    assert len(post) >= 3 and mine
-    z = sum(post.values())
-    exact = {h: v / z for h, v in post.items()}
-    # The determinizer's worlds, weighted.
     ES.seed(11)
     cards, chain = det.truth.copy(), det.truth.copy()
     meta = np.zeros(ZS.MT_SIZE, np.int64)
     weighted: dict[tuple[int, ...], float] = {}
     R = rules.array()
-    n = 3000
-    for _ in range(n):
+    for _ in range(3000):
         Sw = ZS.det_draw(G, a, p, det, cards, chain, 2000, meta, W)
         hand = _hand(Sw, 1)
-        lw = ES.world_log_weight(R, a, S0, Sw, p, t0, TAU, W)
+        lw = ES.world_log_weight(R, a, det.S0, Sw, p, det.t0, TAU, W)
         start = _with_hand(rules, start_pub, 1, list(hand) + played)
         assert math.exp(lw) == pytest.approx(_likelihood(rules, start, moves, p), rel=1e-9)
         weighted[hand] = weighted.get(hand, 0.0) + math.exp(lw)
-    tot = sum(weighted.values())
-    assert set(weighted) <= set(exact)
-    tv = 0.5 * sum(abs(weighted.get(h, 0.0) / tot - q) for h, q in exact.items())
-    assert tv < 0.05
+    assert _tv(weighted, exact) < 0.05
+
+
+def test_ismcts_pool_resamples_the_exact_posterior() -> None:
+    """``pool`` + ``infer``: the pool's rows are the determinizer's worlds with their weights, and
+    the worlds the iterations pick (sampling-importance-resampling) follow the exact posterior;
+    without ``infer`` they follow the uniform prior over consistent worlds."""
+    tau = 0.2  # a sharp opponent model, so that the posterior is far from uniform
+    state, det, _, _, _, exact = _posterior_case(tau, min_tv=0.15)
+    uniform = {h: 1 / len(exact) for h in exact}  # every hand consistent with the moves, equally likely
+    G, a = state.tables.G, state.array
+    W = np.zeros(K.WS_SIZE, np.int64)
+    meta = np.zeros(ZS.MT_SIZE, np.int64)
+    ES.seed(5)
+    states, logw = ES.draw_pool(G, a, 0, det, det.truth.copy(), det.truth.copy(), meta, 3000, tau, W)
+    assert states.shape == (3000, det.S0.shape[0]) and states.dtype == det.S0.dtype
+    R = state.rules.array()
+    for i in range(0, 3000, 500):  # each row's weight is its world's likelihood
+        assert logw[i] == pytest.approx(ES.world_log_weight(R, a, det.S0, states[i], 0, det.t0, tau, W), rel=1e-12)
+    cum = ES.pool_cumulative(logw)
+    assert cum[-1] == pytest.approx(1.0) and np.all(np.diff(cum) >= 0)
+    picked: dict[tuple[int, ...], float] = {}
+    for _ in range(6000):
+        h = _hand(states[ES.pool_pick(cum)], 1)
+        picked[h] = picked.get(h, 0.0) + 1.0
+    assert _tv(picked, exact) < 0.06
+    flat = ES.pool_cumulative(np.zeros(3000))
+    drawn: dict[tuple[int, ...], float] = {}
+    for _ in range(6000):
+        h = _hand(states[ES.pool_pick(flat)], 1)
+        drawn[h] = drawn.get(h, 0.0) + 1.0
+    assert _tv(drawn, uniform) < 0.06
+
+
+def test_pool_pick_follows_the_weights() -> None:
+    logw = np.log(np.array([1.0, 0.0001, 3.0, 6.0]))
+    cum = ES.pool_cumulative(logw)
+    ES.seed(3)
+    counts = np.bincount([ES.pool_pick(cum) for _ in range(20000)], minlength=4)
+    assert np.allclose(counts / counts.sum(), np.exp(logw) / np.exp(logw).sum(), atol=0.01)
 
 
 def _hand(S: np.ndarray, q: int) -> tuple[int, ...]:
@@ -270,7 +313,12 @@ def _plies_this_stage(state: pyspiel.State, seat: int) -> int:
 def test_ismcts_switches_and_iteration_budget_are_reproducible() -> None:
     game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
     state = convert.state_from_seed(game, 3)
-    for spec in ("expert:time=0,iters=60", "expert:time=0,iters=60,reuse=4", "expert:time=0,iters=60,c=1.2"):
+    for spec in (
+        "expert:time=0,iters=60",
+        "expert:time=0,iters=60,reuse=4",
+        "expert:time=0,iters=60,c=1.2",
+        "expert:time=0,iters=60,pool=32,infer=0.5",
+    ):
         a1 = make_agent(spec, game, seed=5)
         a2 = make_agent(spec, game, seed=5)
         assert a1.act(state) == a2.act(state)
@@ -313,6 +361,8 @@ def test_bad_specs_are_refused_with_what_is_valid() -> None:
         make_agent("expert:time=0", game)
     with pytest.raises(ValueError, match="reuse"):
         make_agent("expert:reuse=0", game)
+    with pytest.raises(ValueError, match="pool"):
+        make_agent("expert:pool=-3", game)
     zwikken = pyspiel.load_game("zwikken")
     with pytest.raises(ValueError, match="plays zwicker"):
         make_agent("expert", zwikken)

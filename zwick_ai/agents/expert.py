@@ -6,9 +6,12 @@ algorithms). Every component is a spec parameter so that its effect can be measu
 - ``endgame=N``: once the stock is empty and at most ``N`` cards are in the hands, solve each
   sampled world exactly (alpha-beta, team minimax) and play the best mean; ``0`` = ISMCTS to the end;
 - ``tt=false``: the endgame search without its transposition table;
-- ``infer=TAU``: weight the endgame's worlds by the likelihood of the other players' moves this
-  stage under a softmax of the greedy values with temperature ``TAU``; ``0`` = uniform worlds;
+- ``infer=TAU``: weight the worlds by the likelihood of the other players' moves this stage
+  under a softmax of the greedy values with temperature ``TAU`` (the endgame's worlds, and the
+  ISMCTS pool's when ``pool`` is on); ``0`` = uniform worlds;
 - ``reuse=K``: ISMCTS iterations per drawn world (1 = a fresh world every iteration);
+- ``pool=M``: ISMCTS draws ``M`` worlds once per decision and each iteration takes one of them
+  (by the ``infer`` weights: sampling-importance-resampling); ``0`` = a fresh draw per iteration;
 - ``leaf=rollout|value``: the ISMCTS leaf evaluator (``value``: the package's learned value
   model for the variant, ``zwick_ai/agents/weights``, instead of a random play-out);
 - ``c``: the UCB constant;
@@ -64,6 +67,8 @@ def check(params: dict[str, Any]) -> None:
         raise ValueError("time, iters and worlds must be >= 0")
     if params["time"] == 0 and params["iters"] == 0:
         raise ValueError("give a time budget (time, seconds) or an iteration count (iters)")
+    if params["pool"] < 0:
+        raise ValueError(f"pool={params['pool']} is not valid; give 0 (off) or a number of worlds")
     if params["reuse"] < 1:
         raise ValueError(f"reuse={params['reuse']} is not valid; give at least one iteration per world")
     JP.constraint_code(params["joker"])
@@ -89,9 +94,10 @@ def check(params: dict[str, Any]) -> None:
             "infer",
             float,
             0.0,
-            "weight endgame worlds by the others' moves, softmax temperature on greedy values (0 = off)",
+            "weight worlds by the others' moves, softmax temperature on greedy values (0 = off)",
         ),
         Param("reuse", int, 1, "ISMCTS iterations per drawn world"),
+        Param("pool", int, 0, "ISMCTS worlds drawn once per decision, iterations pick among them (0 = off)"),
         Param("c", float, 0.7, "UCB exploration constant on rewards scaled to [-1, 1]"),
         Param("leaf", str, "rollout", "ISMCTS leaf evaluator: rollout or value (a learned value model)"),
         Param("model", str, "", "value model .npz for leaf=value; empty: the package's weights for this variant"),
@@ -205,6 +211,8 @@ def _ismcts(
     tree = ZS.new_tree(cap)
     leaf = ES.LEAF_ROLLOUT if params["leaf"] == "rollout" else ES.LEAF_VALUE
     t0 = time.perf_counter()
+    meta = tree[-1]
+    pool, cum = _pool(d, params, meta, stats)
     batch = FIRST_BATCH if seconds > 0 else iters
     while True:
         done = int(tree[-1][ZS.MT_ITERS])
@@ -213,7 +221,7 @@ def _ismcts(
             break
         ES.ismcts(
             d.G, d.a, d.p, min(batch, left), int(params["reuse"]), float(params["c"]), leaf,
-            d.win_loss, d.total, tree, d.det, d.cards, d.chain, d.W, value,
+            d.win_loss, d.total, tree, d.det, d.cards, d.chain, d.W, value, pool, cum,
         )  # fmt: skip
         if seconds <= 0:
             continue
@@ -225,6 +233,17 @@ def _ismcts(
     stats["iters"] = int(tree[-1][ZS.MT_ITERS])
     visits, qsum = ZS.root_stats(d.real, d.rows, tree)
     return visits, qsum / np.maximum(visits, 1)
+
+
+def _pool(d: ZS.DecisionSetup, params: dict[str, Any], meta: np.ndarray, stats: dict[str, Any]) -> tuple:
+    """The ISMCTS world pool and its cumulative weights (empty arrays when ``pool`` is off)."""
+    n = int(params["pool"])
+    if n == 0:
+        return np.zeros((0, d.real.shape[0]), d.real.dtype), np.zeros(0)
+    states, logw = ES.draw_pool(d.G, d.a, d.p, d.det, d.cards, d.chain, meta, n, float(params["infer"]), d.W)
+    w = np.exp(logw - logw.max())
+    stats["pool_ess"] = float(w.sum() ** 2 / (w * w).sum())
+    return states, ES.pool_cumulative(logw)
 
 
 def _allowed(state: pyspiel.State, rows: np.ndarray, params: dict[str, Any]) -> np.ndarray | None:

@@ -460,10 +460,53 @@ def value_rewards(R, S, m, f, total):
 
 
 @njit(cache=True)
-def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, chain, W, m):
+def draw_pool(G, a, p, det, cards, chain, meta, n, tau, W):
+    """``n`` worlds of the exact determinizer (their current engine states, one row each) and
+    their log weights under the opponent model of :func:`world_log_weight` (all 0 when ``tau``
+    is 0): the pool the ISMCTS iterations draw their worlds from."""
+    R = G[:RULES_SIZE]
+    states = np.empty((n, det.S0.shape[0]), det.S0.dtype)
+    logw = np.zeros(n, np.float64)
+    for i in range(n):
+        k = ZS.TRIES if meta[ZS.MT_CHAIN] == 0 else min(ZS.TRIES, ZS.TRIES_AFTER)
+        Sw = ZS.det_draw(G, a, p, det, cards, chain, k, meta, W)
+        if i == 0 and Sw.shape[0] != states.shape[1]:
+            states = np.empty((n, Sw.shape[0]), det.S0.dtype)
+        states[i, :] = Sw
+        if tau > 0:
+            logw[i] = world_log_weight(R, a, det.S0, Sw, p, det.t0, tau, W)
+    return states, logw
+
+
+@njit(cache=True)
+def pool_cumulative(logw):
+    """Cumulative normalized weights ``exp(logw)`` (for :func:`pool_pick`)."""
+    top = logw.max()
+    cum = np.empty(logw.shape[0], np.float64)
+    acc = 0.0
+    for i in range(logw.shape[0]):
+        acc += np.exp(logw[i] - top)
+        cum[i] = acc
+    for i in range(logw.shape[0]):
+        cum[i] /= acc
+    return cum
+
+
+@njit(cache=True)
+def pool_pick(cum):
+    """A pool index drawn with the probabilities whose cumulative sums are ``cum``."""
+    i = np.searchsorted(cum, np.random.random(), side="right")
+    return min(i, cum.shape[0] - 1)
+
+
+@njit(cache=True)
+def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, chain, W, m, pool, cum):
     """``iters`` ISMCTS iterations on ``tree`` (the descent and backup of :mod:`zwicker_search`), each
     drawn world serving ``reuse`` consecutive iterations; ``leaf`` picks the leaf evaluator
-    (``m``: the value model's arrays for ``LEAF_VALUE``)."""
+    (``m``: the value model's arrays for ``LEAF_VALUE``). With a non-empty ``pool`` (rows of
+    :func:`draw_pool`) each world is a pool row drawn by the weights ``cum``
+    (:func:`pool_cumulative`: sampling-importance-resampling of the opponent model's posterior)
+    instead of a fresh draw of the determinizer."""
     R = G[:RULES_SIZE]
     meta = tree[-1]
     players = R[R_PLAYERS]
@@ -478,8 +521,11 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
     f = np.zeros(m[0].shape[0], np.float64)
     for it in range(iters):
         if it % reuse == 0 or world.shape[0] == 0:
-            k = ZS.TRIES if meta[ZS.MT_CHAIN] == 0 else min(ZS.TRIES, ZS.TRIES_AFTER)
-            world = ZS.det_draw(G, a, p, det, cards, chain, k, meta, W)
+            if pool.shape[0] > 0:
+                world = pool[pool_pick(cum)]
+            else:
+                k = ZS.TRIES if meta[ZS.MT_CHAIN] == 0 else min(ZS.TRIES, ZS.TRIES_AFTER)
+                world = ZS.det_draw(G, a, p, det, cards, chain, k, meta, W)
         S = world.copy()
         depth, buf, X, kid = ZS.descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
         if S[S_PHASE] != K.PHASE_OVER and leaf == LEAF_VALUE:
@@ -501,8 +547,11 @@ __all__ = [
     "LEAF_VALUE",
     "endgame_worlds",
     "in_endgame",
+    "draw_pool",
     "ismcts",
     "new_context",
+    "pool_cumulative",
+    "pool_pick",
     "root_values",
     "seed",
     "solve",
