@@ -394,3 +394,29 @@ def test_leaf_value_model_is_the_file_named() -> None:
         make_agent(f"expert:model={path}", game)
     with pytest.raises(ValueError, match="needs a value model"):
         make_agent(f"expert:leaf=value,model={VM.shipped_model_path('classic', 2, 'move')}", game)
+
+
+def test_prune_searches_only_the_move_models_best_root_moves() -> None:
+    """``prune=K``: the root moves outside the move model's K best get no iteration and are never
+    played; K at least the number of moves is the unpruned search (the same play)."""
+    from zwick_ai.agents import value_model as VM
+    from zwick_ai.agents.expert import _blocked, _ismcts
+
+    game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+    state = convert.state_from_seed(game, 3)
+    agent = make_agent("expert:time=0,iters=300,endgame=0,prune=3", game, seed=1)
+    d = ZS.DecisionSetup(state, np.random.default_rng(0))
+    n = len(d.rows)
+    assert n > 3
+    blocked = _blocked(d, agent.params, agent.move)
+    score = VM.net_values(d.R, d.real, d.rows, n, agent.move, d.W)
+    assert set(np.flatnonzero(~blocked)) == set(np.argsort(-score)[:3])
+    visits, mean = _ismcts(d, agent.params, 0.0, {}, agent.value, blocked)
+    assert visits[~blocked].sum() == 300 and np.all(visits[blocked] == 1)
+    assert np.all(mean[blocked] == ZS.BLOCKED_REWARD)
+    acts = agent.act(state)
+    kept = [convert.move_actions(state, d.rows[k]) for k in np.flatnonzero(~blocked)]
+    assert acts in kept
+    wide = make_agent(f"expert:time=0,iters=300,endgame=0,prune={n}", game, seed=4)
+    plain = make_agent("expert:time=0,iters=300,endgame=0", game, seed=4)
+    assert wide.act(state) == plain.act(state) and wide.last == plain.last

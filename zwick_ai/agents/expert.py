@@ -10,6 +10,8 @@ algorithms). Every component is a spec parameter so that its effect can be measu
   under a softmax of the greedy values with temperature ``TAU`` (the endgame's worlds, and the
   ISMCTS pool's when ``pool`` is on); ``0`` = uniform worlds;
 - ``reuse=K``: ISMCTS iterations per drawn world (1 = a fresh world every iteration);
+- ``prune=K``: ISMCTS searches only the ``K`` root moves the learned move model (the ``net``
+  agent's) ranks best, and every question; ``0`` = all root moves;
 - ``pool=M``: ISMCTS draws ``M`` worlds once per decision and each iteration takes one of them
   (by the ``infer`` weights: sampling-importance-resampling); ``0`` = a fresh draw per iteration;
 - ``leaf=rollout|value``: the ISMCTS leaf evaluator (``value``: the package's learned value
@@ -67,6 +69,8 @@ def check(params: dict[str, Any]) -> None:
         raise ValueError("time, iters and worlds must be >= 0")
     if params["time"] == 0 and params["iters"] == 0:
         raise ValueError("give a time budget (time, seconds) or an iteration count (iters)")
+    if params["prune"] < 0:
+        raise ValueError(f"prune={params['prune']} is not valid; give 0 (off) or a number of root moves")
     if params["pool"] < 0:
         raise ValueError(f"pool={params['pool']} is not valid; give 0 (off) or a number of worlds")
     if params["reuse"] < 1:
@@ -97,6 +101,7 @@ def check(params: dict[str, Any]) -> None:
             "weight worlds by the others' moves, softmax temperature on greedy values (0 = off)",
         ),
         Param("reuse", int, 1, "ISMCTS iterations per drawn world"),
+        Param("prune", int, 0, "ISMCTS searches only the K root moves the move model ranks best (0 = all)"),
         Param("pool", int, 0, "ISMCTS worlds drawn once per decision, iterations pick among them (0 = off)"),
         Param("c", float, 0.7, "UCB exploration constant on rewards scaled to [-1, 1]"),
         Param("leaf", str, "rollout", "ISMCTS leaf evaluator: rollout or value (a learned value model)"),
@@ -117,6 +122,7 @@ class ExpertAgent(Agent):
         self.last: dict[str, Any] = {}  # counters of the last decision (for reports and tests)
         leaf_model = model_for(game, params["model"], kind="value") if params["leaf"] == "value" else None
         self.value = leaf_model.arrays() if leaf_model is not None else VM.empty_model()
+        self.move = model_for(game, kind="move").arrays() if params["prune"] > 0 else None
 
     def context(self) -> tuple:
         """The endgame search's buffers and transposition table (made once per agent)."""
@@ -148,7 +154,9 @@ def expert_decision(
                 agent.last = stats
             return _pick(state, d.rows, score, allowed)
     left = max(MIN_FALLBACK_SECONDS, seconds - (time.perf_counter() - t0)) if seconds > 0 else 0.0
-    visits, mean = _ismcts(d, params, left, stats, agent.value if agent is not None else _value_arrays(state, params))
+    value = agent.value if agent is not None else _value_arrays(state, params)
+    move = agent.move if agent is not None else (model_for(state, kind="move").arrays() if params["prune"] else None)
+    visits, mean = _ismcts(d, params, left, stats, value, _blocked(d, params, move))
     if agent is not None:
         agent.last = stats
     return _pick(state, d.rows, visits.astype(np.float64) + 1e-6 * mean, allowed)
@@ -202,13 +210,36 @@ def _value_arrays(state: pyspiel.State, params: dict[str, Any]) -> tuple:
     )
 
 
+def _blocked(d: ZS.DecisionSetup, params: dict[str, Any], move: tuple | None) -> np.ndarray:
+    """The root rows ``prune`` keeps ISMCTS from: all but the ``K`` best by the move model
+    (questions, which the model does not score, are never blocked)."""
+    k = int(params["prune"])
+    n = len(d.rows)
+    if k == 0 or n <= k or move is None:
+        return np.zeros(n, np.bool_)
+    score = VM.net_values(d.R, d.real, d.rows, n, move, d.W)
+    scored = np.isfinite(score)
+    keep = np.argsort(-np.where(scored, score, -np.inf), kind="stable")[:k]
+    blocked = scored.copy()
+    blocked[keep] = False
+    return blocked
+
+
 def _ismcts(
-    d: ZS.DecisionSetup, params: dict[str, Any], seconds: float, stats: dict[str, Any], value: tuple
+    d: ZS.DecisionSetup,
+    params: dict[str, Any],
+    seconds: float,
+    stats: dict[str, Any],
+    value: tuple,
+    blocked: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Root visits and mean rewards of the legal rows after ISMCTS under the budget."""
+    """Root visits and mean rewards of the legal rows after ISMCTS under the budget (``blocked``
+    root rows are kept out of the search: :func:`zwick_ai.agents.zwicker_search.block_root`)."""
     iters = int(params["iters"])
-    cap = iters + 2 if iters > 0 else 1 << 18
+    cap = iters + 2 + len(d.rows) if iters > 0 else 1 << 18
     tree = ZS.new_tree(cap)
+    if blocked.any():
+        ZS.block_root(d.real, d.rows, blocked, tree)
     leaf = ES.LEAF_ROLLOUT if params["leaf"] == "rollout" else ES.LEAF_VALUE
     t0 = time.perf_counter()
     meta = tree[-1]

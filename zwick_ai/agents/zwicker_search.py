@@ -365,6 +365,39 @@ def root_stats(S, rows, tree):
     return visits, qsum
 
 
+BLOCKED_REWARD = -1.0e9  # the reward sum of a blocked root child: UCB never selects it
+
+
+@kernel
+def block_root(S, rows, blocked, tree):
+    """Keep the search away from the root moves ``rows[k]`` with ``blocked[k]`` (rows of the real
+    state ``S``): each gets a root child with one visit and reward sum :data:`BLOCKED_REWARD`, so
+    that it is neither untried nor ever chosen by UCB (root pruning). Returns the nodes added."""
+    NKEY, NV, NA, NQ, H, meta = tree
+    lo = np.zeros(64, np.int64)
+    hi = np.zeros(64, np.int64)
+    key = np.zeros(NKW, np.int64)
+    unit_cards(S, lo, hi)
+    added = 0
+    for k in range(rows.shape[0]):
+        if not blocked[k] or meta[MT_NODES] >= NV.shape[0]:
+            continue
+        move_key(S, rows[k], lo, hi, 0, key)
+        child, slot = lookup(H, NKEY, key)
+        if child >= 0:
+            continue
+        child = meta[MT_NODES]
+        meta[MT_NODES] += 1
+        for j in range(NKW):
+            NKEY[child, j] = key[j]
+        NV[child] = 1
+        NA[child] = 1
+        NQ[child] = BLOCKED_REWARD
+        H[slot] = child
+        added += 1
+    return added
+
+
 # ------------------------------------------------------------------------------------------------
 # Python entry points (the backend interface of zwick_ai.agents.search)
 # ------------------------------------------------------------------------------------------------
@@ -516,6 +549,8 @@ def best_index(score: np.ndarray, tie: np.ndarray) -> int:
 
 
 __all__ = [
+    "BLOCKED_REWARD",
+    "block_root",
     "best_index",
     "cheat_decision",
     "root_search",
