@@ -28,7 +28,12 @@ world, each side from its first seat's view, :func:`value_rewards`).
 other players made the moves they made in the current stage if each chose among his legal moves
 in that world with probabilities ``softmax(greedy_value / tau)`` (:func:`world_log_weight`); the
 endgame's mean is weighted by it (self-normalized importance weights of the uniform prior over
-consistent worlds, i.e. the posterior under that opponent model). Only the current stage matters:
+consistent worlds, i.e. the posterior under that opponent model). Before the endgame the weights
+act through the **world pool** (``pool`` = M > 0): M worlds are drawn once per decision
+(:func:`draw_pool`) and each ISMCTS world is one of them drawn with probability proportional to
+its weight (:func:`pool_pick`; sampling-importance-resampling, so the iterations see the
+posterior's worlds; without ``infer`` the pool's uniform worlds, drawn once instead of every
+iteration). Only the current stage matters:
 earlier stages' hands are played out, and which cards the stock held is uniform given the cards
 seen.
 """
