@@ -475,9 +475,8 @@ def draw_pool(G, a, p, det, cards, chain, meta, n, tau, W):
     for i in range(n):
         k = ZS.TRIES if meta[ZS.MT_CHAIN] == 0 else min(ZS.TRIES, ZS.TRIES_AFTER)
         Sw = ZS.det_draw(G, a, p, det, cards, chain, k, meta, W)
-        if i == 0 and Sw.shape[0] != states.shape[1]:
-            states = np.empty((n, Sw.shape[0]), det.S0.dtype)
-        states[i, :] = Sw
+        for j in range(Sw.shape[0]):  # element copies: no numba shape-error code (zwick_ai.jit)
+            states[i, j] = Sw[j]
         if tau > 0:
             logw[i] = world_log_weight(R, a, det.S0, Sw, p, det.t0, tau, W)
     return states, logw

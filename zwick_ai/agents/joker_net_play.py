@@ -34,14 +34,11 @@ from zwick_ai.agents.value_features import NFEAT
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.layout import (
     KIND_ASK,
-    LOC_WON,
     M_CARD,
     M_KIND,
     NC,
     PHASE_OVER,
     R_NSIDES,
-    S_DEALT_TO,
-    S_LOC,
     S_PHASE,
     S_STAGE,
     S_STOCK,
@@ -189,6 +186,7 @@ def play_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, samp
     dealt = np.full((n, NC), -1, np.int8)
     jplays = np.zeros((n, NC, JP.J_FIELDS), np.int64)
     corr = np.zeros((n, MAX_STAGES, ns), np.float64)
+    zwicks = np.zeros((n, ns), np.int64)  # recorded by K.record_hand, not returned
     W = K.new_workspace()
     buf, X = K.new_buffers()
     allowed = np.zeros(buf.shape[0], np.bool_)
@@ -225,14 +223,7 @@ def play_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, samp
                 t = min(S[S_STAGE], MAX_STAGES - 1)
                 for s in range(ns):
                     corr[h, t, s] += actual[s] - expect[s]
-        sc = K.score(R, S)
-        for s in range(ns):
-            scores[h, s] = sc[s]
-        for c in range(NC):
-            loc = S[S_LOC + c]
-            if LOC_WON <= loc < LOC_WON + ns:
-                won_side[h, c] = loc - LOC_WON
-            dealt[h, c] = S[S_DEALT_TO + c]
+        K.record_hand(R, S, h, scores, zwicks, won_side, dealt)
     return scores, won_side, dealt, jplays, corr
 
 

@@ -64,7 +64,6 @@ from zwick_ai.zwicker.layout import (
     KIND_BUILD,
     KIND_CAPTURE,
     LOC_STOCK,
-    LOC_WON,
     M_CARD,
     M_KIND,
     M_MASK,
@@ -93,7 +92,6 @@ from zwick_ai.zwicker.layout import (
     S_STOCK_TOP,
     S_TO_MOVE,
     S_UNITS,
-    S_ZWICKS,
 )
 from zwick_ai.zwicker.rules import Rules
 
@@ -361,15 +359,7 @@ def play_deals(R, orders, dealers, play_seeds, policies, ks):
             if buf[i, M_KIND] != KIND_ASK and is_joker(R, c):
                 joker_play_info(R, S, buf[i], jplays[h, c])
             K.apply_move(R, S, buf[i], W)
-        sc = K.score(R, S)
-        for s in range(ns):
-            scores[h, s] = sc[s]
-            zwicks[h, s] = S[S_ZWICKS + s]
-        for c in range(NC):
-            loc = S[S_LOC + c]
-            if LOC_WON <= loc < LOC_WON + ns:
-                won_side[h, c] = loc - LOC_WON
-            dealt[h, c] = S[S_DEALT_TO + c]
+        K.record_hand(R, S, h, scores, zwicks, won_side, dealt)
     return scores, zwicks, won_side, dealt, jplays
 
 

@@ -1630,6 +1630,22 @@ def play_out(R, S, policies, W):
     return plies
 
 
+@kernel(inline="always")
+def record_hand(R, S, h, scores, zwicks, won_side, dealt):
+    """Row ``h`` of a batch of finished hands: each side's score and Zwicks, the side that won each
+    card (-1 none) and the seat it was dealt to."""
+    ns = R[R_NSIDES]
+    sc = score(R, S)
+    for s in range(ns):
+        scores[h, s] = sc[s]
+        zwicks[h, s] = S[S_ZWICKS + s]
+    for c in range(NC):
+        loc = S[S_LOC + c]
+        if LOC_WON <= loc < LOC_WON + ns:
+            won_side[h, c] = loc - LOC_WON
+        dealt[h, c] = S[S_DEALT_TO + c]
+
+
 @kernel
 def play_hands(R, seeds, policies):
     """Deal and play one hand per seed entirely in compiled code.
@@ -1649,13 +1665,5 @@ def play_hands(R, seeds, policies):
         S = new_hand(R, seeds[h], W)
         np.random.seed((seeds[h] * 69069 + 12345) % 4294967296)
         plies[h] = play_out(R, S, policies, W)
-        sc = score(R, S)
-        for s in range(ns):
-            scores[h, s] = sc[s]
-            zwicks[h, s] = S[S_ZWICKS + s]
-        for c in range(NC):
-            loc = S[S_LOC + c]
-            if LOC_WON <= loc < LOC_WON + ns:
-                won_side[h, c] = loc - LOC_WON
-            dealt[h, c] = S[S_DEALT_TO + c]
+        record_hand(R, S, h, scores, zwicks, won_side, dealt)
     return scores, zwicks, won_side, dealt, plies
