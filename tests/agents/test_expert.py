@@ -17,14 +17,16 @@ import zwick_ai.games  # noqa: F401  (registers the games)
 from zwick_ai import zwicker
 from zwick_ai.agents import expert_search as ES
 from zwick_ai.agents import make_agent
+from zwick_ai.agents import value_model as VM
 from zwick_ai.agents import zwicker_search as ZS
 from zwick_ai.agents.base import apply_decision, legal_decisions
 from zwick_ai.agents.expert import expert_decision
+from zwick_ai.agents.value_features import NFEAT
 from zwick_ai.games import convert
 from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker import resample as RS
-from zwick_ai.zwicker.layout import MAX_HAND, S_HAND_N, S_HANDS, S_STOCK_LEN, S_STOCK_TOP
+from zwick_ai.zwicker.layout import MAX_HAND, S_HAND_N, S_HANDS, S_STAGE, S_STOCK_LEN, S_STOCK_TOP
 
 BRUTE_CARDS = 6  # cards left in the hands of the brute-force positions (minimax without pruning)
 
@@ -156,10 +158,16 @@ TAU = 0.7
 
 
 def _likelihood(
-    rules, start: zwicker.ZwickerState, moves: list[tuple[int, np.ndarray]], me: int, tau: float = TAU
+    rules,
+    start: zwicker.ZwickerState,
+    moves: list[tuple[int, np.ndarray]],
+    me: int,
+    tau: float = TAU,
+    move_model: tuple | None = None,
 ) -> float:
-    """Python product of the others' softmax(greedy / tau) move probabilities along ``moves``
-    from the world's stage start ``start`` (0 when a move is illegal there)."""
+    """Python product of the others' softmax(value / tau) move probabilities along ``moves``
+    from the world's stage start ``start`` (0 when a move is illegal there); ``value`` is the
+    greedy value, or with ``move_model`` the move model's score of each legal move."""
     s = start.copy()
     R = rules.array()
     like = 1.0
@@ -169,7 +177,10 @@ def _likelihood(
         if not match:
             return 0.0
         if seat != me:
-            v = np.array([K.greedy_value(R, s.arr, legal[k]) / tau for k in range(len(legal))])
+            if move_model is None:
+                v = np.array([K.greedy_value(R, s.arr, legal[k]) / tau for k in range(len(legal))])
+            else:
+                v = VM.net_values(R, s.arr, legal, len(legal), move_model, np.zeros(K.WS_SIZE, np.int64)) / tau
             like *= math.exp(v[match[0]] - v.max()) / np.exp(v - v.max()).sum()
         zwicker.apply_row(s, row)
     return like
@@ -230,11 +241,62 @@ def test_inference_weights_equal_the_exact_posterior() -> None:
     for _ in range(3000):
         Sw = ZS.det_draw(G, a, p, det, cards, chain, 2000, meta, W)
         hand = _hand(Sw, 1)
-        lw = ES.world_log_weight(R, a, det.S0, Sw, p, det.t0, TAU, W)
+        lw = ES.world_log_weight(R, a, det.S0, Sw, p, det.t0, TAU, W, VM.empty_model())
         start = _with_hand(rules, start_pub, 1, list(hand) + played)
         assert math.exp(lw) == pytest.approx(_likelihood(rules, start, moves, p), rel=1e-9)
         weighted[hand] = weighted.get(hand, 0.0) + math.exp(lw)
     assert _tv(weighted, exact) < 0.05
+
+
+def _random_move_model(seed: int, hidden: int = 8) -> tuple:
+    """A move model with random weights (the arrays of :meth:`ValueModel.arrays`), scaled so that
+    its scores spread over a few points."""
+    g = np.random.default_rng(seed)
+    n = 2 * NFEAT
+    return (
+        np.zeros(n), np.ones(n), g.normal(0, 0.3, (n, hidden)), g.normal(0, 0.3, hidden),
+        g.normal(0, 0.5, (hidden, hidden)), g.normal(0, 0.3, hidden), g.normal(0, 2.0, (hidden, 1)), np.zeros(1),
+    )  # fmt: skip
+
+
+def test_net_opponent_model_weights_equal_the_python_likelihood() -> None:
+    """``opp=net``: a world's log weight is the log of the product of the others' softmax(move
+    model score / tau) probabilities, computed in Python over the legal moves of each of their
+    positions; and it differs from the greedy model's weight (the model is really used)."""
+    state, det, played, start_pub, moves, _ = _posterior_case()
+    mm = _random_move_model(3)
+    G, a, rules = state.tables.G, state.array, state.rules
+    R = rules.array()
+    W = np.zeros(K.WS_SIZE, np.int64)
+    meta = np.zeros(ZS.MT_SIZE, np.int64)
+    ES.seed(4)
+    differs = 0
+    for _ in range(40):
+        Sw = ZS.det_draw(G, a, 0, det, det.truth.copy(), det.truth.copy(), 2000, meta, W)
+        start = _with_hand(rules, start_pub, 1, list(_hand(Sw, 1)) + played)
+        lw = ES.world_log_weight(R, a, det.S0, Sw, 0, det.t0, TAU, W, mm)
+        assert math.exp(lw) == pytest.approx(_likelihood(rules, start, moves, 0, TAU, mm), rel=1e-9)
+        greedy = ES.world_log_weight(R, a, det.S0, Sw, 0, det.t0, TAU, W, VM.empty_model())
+        differs += abs(lw - greedy) > 1e-6
+    assert differs > 0
+
+
+def test_expert_with_the_net_opponent_model_plays_and_reports_the_pool() -> None:
+    """``expert:opp=net`` with the pool and weights: a legal move, a pool ESS below the pool size
+    once others have moved this stage, and a bad ``opp`` refused in one line."""
+    game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+    agent = make_agent("expert:time=0,iters=60,endgame=0,pool=64,infer=0.25,opp=net", game, seed=2)
+    state = _advance(
+        convert.state_from_seed(game, 9),
+        np.random.default_rng(1),
+        lambda s: s.current_player() == 0 and _plies_this_stage(s, 1) >= 1 and len(s.candidate_rows()) > 1,
+    )
+    assert state is not None
+    acts = agent.act(state)
+    assert acts in [a for _, a in legal_decisions(state)]
+    assert 1.0 <= agent.last["pool_ess"] < 64
+    with pytest.raises(ValueError, match="opp='cheat' is not valid"):
+        make_agent("expert:opp=cheat", game)
 
 
 def test_ismcts_pool_resamples_the_exact_posterior() -> None:
@@ -248,11 +310,13 @@ def test_ismcts_pool_resamples_the_exact_posterior() -> None:
     W = np.zeros(K.WS_SIZE, np.int64)
     meta = np.zeros(ZS.MT_SIZE, np.int64)
     ES.seed(5)
-    states, logw = ES.draw_pool(G, a, 0, det, det.truth.copy(), det.truth.copy(), meta, 3000, tau, W)
+    states, logw = ES.draw_pool(G, a, 0, det, det.truth.copy(), det.truth.copy(), meta, 3000, tau, W, VM.empty_model())
     assert states.shape == (3000, det.S0.shape[0]) and states.dtype == det.S0.dtype
     R = state.rules.array()
     for i in range(0, 3000, 500):  # each row's weight is its world's likelihood
-        assert logw[i] == pytest.approx(ES.world_log_weight(R, a, det.S0, states[i], 0, det.t0, tau, W), rel=1e-12)
+        assert logw[i] == pytest.approx(
+            ES.world_log_weight(R, a, det.S0, states[i], 0, det.t0, tau, W, VM.empty_model()), rel=1e-12
+        )
     cum = ES.pool_cumulative(logw)
     assert cum[-1] == pytest.approx(1.0) and np.all(np.diff(cum) >= 0)
     picked: dict[tuple[int, ...], float] = {}
@@ -318,6 +382,8 @@ def test_ismcts_switches_and_iteration_budget_are_reproducible() -> None:
         "expert:time=0,iters=60,reuse=4",
         "expert:time=0,iters=60,c=1.2",
         "expert:time=0,iters=60,pool=32,infer=0.5",
+        "expert:time=0,iters=60,pool=32,infer=0.5,opp=net",
+        "expert:time=0,iters=60,leaf=stage",
     ):
         a1 = make_agent(spec, game, seed=5)
         a2 = make_agent(spec, game, seed=5)
@@ -355,7 +421,7 @@ def test_ismcts_time_alone_is_the_whole_budget() -> None:
 
 def test_bad_specs_are_refused_with_what_is_valid() -> None:
     game = pyspiel.load_game("zwicker(variant=classic,players=2)")
-    with pytest.raises(ValueError, match="valid: rollout, value"):
+    with pytest.raises(ValueError, match="valid: rollout, value, stage"):
         make_agent("expert:leaf=net", game)
     with pytest.raises(ValueError, match="time budget"):
         make_agent("expert:time=0", game)
@@ -390,10 +456,39 @@ def test_leaf_value_model_is_the_file_named() -> None:
         np.testing.assert_array_equal(got, want)
     default = make_agent("expert:leaf=value", game)
     assert not np.array_equal(default.value[2], agent.value[2])
-    with pytest.raises(ValueError, match="give leaf=value"):
+    with pytest.raises(ValueError, match="give one of them"):
         make_agent(f"expert:model={path}", game)
     with pytest.raises(ValueError, match="needs a value model"):
         make_agent(f"expert:leaf=value,model={VM.shipped_model_path('classic', 2, 'move')}", game)
+
+
+def test_stage_play_out_stops_where_the_stage_ends_on_the_full_play_outs_path() -> None:
+    """``leaf=stage``'s play-out: with the same random stream it passes through the states of the
+    whole play-out (play_out_stage then play_out = play_out), and it stops at the first state of
+    the next stage (the stage counter one higher, the new hands dealt) or at the hand's end."""
+    rules = zwicker.rules("dithmarschen", players=4)
+    R = rules.array()
+    W = np.zeros(K.WS_SIZE, np.int64)
+    policies = np.full(4, K.POLICY_RANDOM, np.int64)
+    ended = over = 0
+    for seed in range(12):
+        S0 = zwicker.deal(rules, seed=seed).arr
+        ES.seed(seed)
+        full = S0.copy()
+        K.play_out(R, full, policies, W)
+        ES.seed(seed)
+        part = S0.copy()
+        buf, X = K.new_buffers()
+        ES.play_out_stage(R, part, policies, buf, W, X)
+        if part[K.S_PHASE] == K.PHASE_OVER:
+            over += 1
+        else:
+            assert part[S_STAGE] == S0[S_STAGE] + 1
+            assert sum(int(part[S_HAND_N + q]) for q in range(4)) > 0
+            ended += 1
+        K.play_out(R, part, policies, W)
+        np.testing.assert_array_equal(part, full)
+    assert ended > 0
 
 
 def test_prune_searches_only_the_move_models_best_root_moves() -> None:
@@ -411,7 +506,7 @@ def test_prune_searches_only_the_move_models_best_root_moves() -> None:
     blocked = _blocked(d, agent.params, agent.move)
     score = VM.net_values(d.R, d.real, d.rows, n, agent.move, d.W)
     assert set(np.flatnonzero(~blocked)) == set(np.argsort(-score)[:3])
-    visits, mean = _ismcts(d, agent.params, 0.0, {}, agent.value, blocked)
+    visits, mean = _ismcts(d, agent.params, 0.0, {}, agent.value, blocked, agent.opp)
     assert visits[~blocked].sum() == 300 and np.all(visits[blocked] == 1)
     assert np.all(mean[blocked] == ZS.BLOCKED_REWARD)
     acts = agent.act(state)

@@ -7,15 +7,18 @@ algorithms). Every component is a spec parameter so that its effect can be measu
   sampled world exactly (alpha-beta, team minimax) and play the best mean; ``0`` = ISMCTS to the end;
 - ``tt=false``: the endgame search without its transposition table;
 - ``infer=TAU``: weight the worlds by the likelihood of the other players' moves this stage
-  under a softmax of the greedy values with temperature ``TAU`` (the endgame's worlds, and the
-  ISMCTS pool's when ``pool`` is on); ``0`` = uniform worlds;
+  under a softmax of the opponent model's values with temperature ``TAU`` (the endgame's worlds,
+  and the ISMCTS pool's when ``pool`` is on); ``0`` = uniform worlds;
+- ``opp=greedy|net``: that opponent model: the one-ply greedy values, or the learned move
+  model's (the ``net`` agent's, distilled from ISMCTS play);
 - ``reuse=K``: ISMCTS iterations per drawn world (1 = a fresh world every iteration);
 - ``prune=K``: ISMCTS searches only the ``K`` root moves the learned move model (the ``net``
   agent's) ranks best, and every question; ``0`` = all root moves;
 - ``pool=M``: ISMCTS draws ``M`` worlds once per decision and each iteration takes one of them
   (by the ``infer`` weights: sampling-importance-resampling); ``0`` = a fresh draw per iteration;
-- ``leaf=rollout|value``: the ISMCTS leaf evaluator (``value``: the package's learned value
-  model for the variant, ``zwick_ai/agents/weights``, instead of a random play-out);
+- ``leaf=rollout|value|stage``: the ISMCTS leaf evaluator (``value``: the package's learned value
+  model for the variant, ``zwick_ai/agents/weights``, instead of a random play-out; ``stage``: a
+  random play-out to the end of the leaf's stage, then that model);
 - ``c``: the UCB constant;
 - ``joker=RULE``: a joker rule of :mod:`zwick_ai.agents.joker_policies` (``hold``, ``early``,
   ``min_points=K``, ``build``, ``last_stage``) restricts its own choice: the search runs unchanged
@@ -33,7 +36,7 @@ iterations (``worlds`` endgame worlds); the first limit reached stops the search
 >>> make_agent("expert:leaf=net", game)
 Traceback (most recent call last):
 ...
-ValueError: leaf='net' is not valid; valid: rollout, value
+ValueError: leaf='net' is not valid; valid: rollout, value, stage
 """
 
 from __future__ import annotations
@@ -52,7 +55,10 @@ from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.agents.net import model_for
 from zwick_ai.games import convert
 
-LEAVES = ("rollout", "value")
+LEAVES = ("rollout", "value", "stage")
+LEAF_CODES = {"rollout": ES.LEAF_ROLLOUT, "value": ES.LEAF_VALUE, "stage": ES.LEAF_STAGE}
+MODEL_LEAVES = ("value", "stage")  # the leaf evaluators that use the value model
+OPPONENT_MODELS = ("greedy", "net")  # the inference weights' model of the other players
 MAX_WORLDS = 4096  # endgame worlds per decision under a time budget
 FIRST_BATCH = 16  # ISMCTS iterations before the first clock check
 MIN_FALLBACK_SECONDS = 0.005  # ISMCTS time after an endgame search gave up at the end of the budget
@@ -63,8 +69,10 @@ def check(params: dict[str, Any]) -> None:
     """Raise ``ValueError`` (naming what is valid) for a bad ``expert`` parameter."""
     if params["leaf"] not in LEAVES:
         raise ValueError(f"leaf={params['leaf']!r} is not valid; valid: {', '.join(LEAVES)}")
-    if params.get("model") and params["leaf"] != "value":
-        raise ValueError("model= is the value model of leaf=value; give leaf=value with it")
+    if params["opp"] not in OPPONENT_MODELS:
+        raise ValueError(f"opp={params['opp']!r} is not valid; valid: {', '.join(OPPONENT_MODELS)}")
+    if params.get("model") and params["leaf"] not in MODEL_LEAVES:
+        raise ValueError("model= is the value model of leaf=value or leaf=stage; give one of them with it")
     if params["time"] < 0 or params["iters"] < 0 or params["worlds"] < 0:
         raise ValueError("time, iters and worlds must be >= 0")
     if params["time"] == 0 and params["iters"] == 0:
@@ -98,14 +106,20 @@ def check(params: dict[str, Any]) -> None:
             "infer",
             float,
             0.0,
-            "weight worlds by the others' moves, softmax temperature on greedy values (0 = off)",
+            "weight worlds by the others' moves, softmax temperature on the opponent model's values (0 = off)",
         ),
+        Param("opp", str, "greedy", "opponent model of infer: greedy (one-ply values) or net (the learned move model)"),
         Param("reuse", int, 1, "ISMCTS iterations per drawn world"),
         Param("prune", int, 0, "ISMCTS searches only the K root moves the move model ranks best (0 = all)"),
         Param("pool", int, 0, "ISMCTS worlds drawn once per decision, iterations pick among them (0 = off)"),
         Param("c", float, 0.7, "UCB exploration constant on rewards scaled to [-1, 1]"),
-        Param("leaf", str, "rollout", "ISMCTS leaf evaluator: rollout or value (a learned value model)"),
-        Param("model", str, "", "value model .npz for leaf=value; empty: the package's weights for this variant"),
+        Param(
+            "leaf",
+            str,
+            "rollout",
+            "ISMCTS leaf evaluator: rollout, value (a learned value model) or stage (play-out to the stage's end, then value)",
+        ),
+        Param("model", str, "", "value model .npz for leaf=value/stage; empty: the package's weights for this variant"),
         Param("joker", str, "", "joker rule on its own choice: hold, early, min_points=K, build, last_stage"),
     ],
     games=("zwicker",),
@@ -120,9 +134,10 @@ class ExpertAgent(Agent):
         super().__init__(game, seed, **params)
         self._ctx: tuple | None = None
         self.last: dict[str, Any] = {}  # counters of the last decision (for reports and tests)
-        leaf_model = model_for(game, params["model"], kind="value") if params["leaf"] == "value" else None
+        leaf_model = model_for(game, params["model"], kind="value") if params["leaf"] in MODEL_LEAVES else None
         self.value = leaf_model.arrays() if leaf_model is not None else VM.empty_model()
-        self.move = model_for(game, kind="move").arrays() if params["prune"] > 0 else None
+        self.move = model_for(game, kind="move").arrays() if params["prune"] > 0 or params["opp"] == "net" else None
+        self.opp: tuple = self.move if self.move is not None and params["opp"] == "net" else VM.empty_model()
 
     def context(self) -> tuple:
         """The endgame search's buffers and transposition table (made once per agent)."""
@@ -146,9 +161,10 @@ def expert_decision(
     d = ZS.DecisionSetup(state, rng)  # also seeds the compiled random stream the expert search draws from
     seconds = float(params["time"])
     stats: dict[str, Any] = {"mode": "ismcts"}
+    opp = agent.opp if agent is not None else _opponent_arrays(state, params)
     if ES.in_endgame(d.R, d.real, int(params["endgame"])):
         ctx = agent.context() if agent is not None else ES.new_context(ES.TT_BITS)
-        score = _endgame(d, params, ctx, t0, seconds, stats)
+        score = _endgame(d, params, ctx, t0, seconds, stats, opp)
         if score is not None:
             if agent is not None:
                 agent.last = stats
@@ -156,14 +172,20 @@ def expert_decision(
     left = max(MIN_FALLBACK_SECONDS, seconds - (time.perf_counter() - t0)) if seconds > 0 else 0.0
     value = agent.value if agent is not None else _value_arrays(state, params)
     move = agent.move if agent is not None else (model_for(state, kind="move").arrays() if params["prune"] else None)
-    visits, mean = _ismcts(d, params, left, stats, value, _blocked(d, params, move))
+    visits, mean = _ismcts(d, params, left, stats, value, _blocked(d, params, move), opp)
     if agent is not None:
         agent.last = stats
     return _pick(state, d.rows, visits.astype(np.float64) + 1e-6 * mean, allowed)
 
 
 def _endgame(
-    d: ZS.DecisionSetup, params: dict[str, Any], ctx: tuple, t0: float, seconds: float, stats: dict[str, Any]
+    d: ZS.DecisionSetup,
+    params: dict[str, Any],
+    ctx: tuple,
+    t0: float,
+    seconds: float,
+    stats: dict[str, Any],
+    opp: tuple,
 ) -> np.ndarray | None:
     """Weighted mean exact value of each legal row over sampled worlds, or None when the first
     world exceeded the node cap (the caller falls back to ISMCTS)."""
@@ -178,7 +200,7 @@ def _endgame(
         st[ES.ST_NODES] = 0  # the cap is per batch of worlds
         ES.endgame_worlds(
             d.G, d.a, d.p, d.det, d.cards, d.chain, d.rows, batch, ctx, st,
-            int(params["nodes"]) * batch, bool(params["tt"]), d.win_loss, d.total, tau, logw, vals, d.W,
+            int(params["nodes"]) * batch, bool(params["tt"]), d.win_loss, d.total, tau, logw, vals, d.W, opp,
         )  # fmt: skip
         st[ES.ST_NODES] += before
         if st[ES.ST_ABORT]:
@@ -205,9 +227,14 @@ def _value_arrays(state: pyspiel.State, params: dict[str, Any]) -> tuple:
     """The value model's arrays for ``leaf=value`` (empty arrays of the right types otherwise: numba needs one signature)."""
     return (
         model_for(state, params.get("model", ""), kind="value").arrays()
-        if params["leaf"] == "value"
+        if params["leaf"] in MODEL_LEAVES
         else VM.empty_model()
     )
+
+
+def _opponent_arrays(state: pyspiel.State, params: dict[str, Any]) -> tuple:
+    """The inference's opponent model: the move model's arrays for ``opp=net``, else the empty model (greedy)."""
+    return model_for(state, kind="move").arrays() if params["opp"] == "net" else VM.empty_model()
 
 
 def _blocked(d: ZS.DecisionSetup, params: dict[str, Any], move: tuple | None) -> np.ndarray:
@@ -232,6 +259,7 @@ def _ismcts(
     stats: dict[str, Any],
     value: tuple,
     blocked: np.ndarray,
+    opp: tuple,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Root visits and mean rewards of the legal rows after ISMCTS under the budget (``blocked``
     root rows are kept out of the search: :func:`zwick_ai.agents.zwicker_search.block_root`)."""
@@ -240,10 +268,10 @@ def _ismcts(
     tree = ZS.new_tree(cap)
     if blocked.any():
         ZS.block_root(d.real, d.rows, blocked, tree)
-    leaf = ES.LEAF_ROLLOUT if params["leaf"] == "rollout" else ES.LEAF_VALUE
+    leaf = LEAF_CODES[params["leaf"]]
     t0 = time.perf_counter()
     meta = tree[-1]
-    pool, cum = _pool(d, params, meta, stats)
+    pool, cum = _pool(d, params, meta, stats, opp)
     batch = FIRST_BATCH if seconds > 0 else iters
     while True:
         done = int(tree[-1][ZS.MT_ITERS])
@@ -266,12 +294,13 @@ def _ismcts(
     return visits, qsum / np.maximum(visits, 1)
 
 
-def _pool(d: ZS.DecisionSetup, params: dict[str, Any], meta: np.ndarray, stats: dict[str, Any]) -> tuple:
-    """The ISMCTS world pool and its cumulative weights (empty arrays when ``pool`` is off)."""
+def _pool(d: ZS.DecisionSetup, params: dict[str, Any], meta: np.ndarray, stats: dict[str, Any], opp: tuple) -> tuple:
+    """The ISMCTS world pool and its cumulative weights (empty arrays when ``pool`` is off;
+    ``opp``: the opponent model's arrays, :func:`_opponent_arrays`)."""
     n = int(params["pool"])
     if n == 0:
         return np.zeros((0, d.real.shape[0]), d.real.dtype), np.zeros(0)
-    states, logw = ES.draw_pool(d.G, d.a, d.p, d.det, d.cards, d.chain, meta, n, float(params["infer"]), d.W)
+    states, logw = ES.draw_pool(d.G, d.a, d.p, d.det, d.cards, d.chain, meta, n, float(params["infer"]), d.W, opp)
     w = np.exp(logw - logw.max())
     stats["pool_ess"] = float(w.sum() ** 2 / (w * w).sum())
     return states, ES.pool_cumulative(logw)
@@ -292,4 +321,4 @@ def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, allowed: np
     return convert.move_actions(state, rows[int(np.argmax(score))])
 
 
-__all__ = ["LEAVES", "ExpertAgent", "check", "expert_decision"]
+__all__ = ["LEAVES", "OPPONENT_MODELS", "ExpertAgent", "check", "expert_decision"]

@@ -22,11 +22,14 @@ UCB with availability counts and exact determinization), with two switches: ``re
 many iterations on each drawn world (drawing a world costs about as much as an iteration), and
 ``leaf`` chooses the leaf evaluator (``rollout``: random play-out; ``value``: no play-out, the
 learned value model of :mod:`zwick_ai.agents.value_model` evaluates the new leaf in the drawn
-world, each side from its first seat's view, :func:`value_rewards`).
+world, each side from its first seat's view, :func:`value_rewards`; ``stage``: a random play-out
+to the end of the leaf's stage, :func:`play_out_stage`, then the value model at the next
+stage's start).
 
 **Inference** (``infer`` = temperature ``tau`` > 0): a world's weight is the probability that the
 other players made the moves they made in the current stage if each chose among his legal moves
-in that world with probabilities ``softmax(greedy_value / tau)`` (:func:`world_log_weight`); the
+in that world with probabilities ``softmax(value / tau)``, ``value`` the greedy value or the
+learned move model's (the ``net`` agent's; :func:`opponent_values`, :func:`world_log_weight`); the
 endgame's mean is weighted by it (self-normalized importance weights of the uniform prior over
 consistent worlds, i.e. the posterior under that opponent model). Before the endgame the weights
 act through the **world pool** (``pool`` = M > 0): M worlds are drawn once per decision
@@ -74,6 +77,7 @@ from zwick_ai.zwicker.layout import (
     S_LAST_CAPT,
     S_LOC,
     S_PHASE,
+    S_STAGE,
     S_STOCK_LEN,
     S_STOCK_TOP,
     S_TO_MOVE,
@@ -85,6 +89,7 @@ from zwick_ai.zwicker.layout import (
 
 LEAF_ROLLOUT = 0
 LEAF_VALUE = 1  # the learned value model at the leaf, no play-out
+LEAF_STAGE = 2  # a random play-out to the end of the leaf's stage, then the value model
 
 MAX_PLY = 96  # depth bound of the endgame search (whole moves and questions)
 MAX_MOVES = 1024  # move rows per depth (a position with more gives its world up)
@@ -372,30 +377,49 @@ def stage_start_world(R, a, S0, Sw, p, t0):
 
 
 @njit(cache=True)
-def world_log_weight(R, a, S0, Sw, p, t0, tau, W):
+def opponent_values(R, S, buf, n, mm, W, out):
+    """The opponent model's score of each of the first ``n`` moves ``buf`` for the player to move
+    in ``S`` (questions: -inf): the greedy value, or the learned move model's (``mm``,
+    :func:`zwick_ai.agents.value_model.net_values`) when ``mm`` is not the empty model."""
+    if mm[2].shape[1] > 1:
+        v = VM.net_values(R, S, buf, n, mm, W)
+        for k in range(n):
+            out[k] = v[k]
+        return
+    for k in range(n):
+        out[k] = -np.inf if buf[k, M_KIND] == KIND_ASK else K.greedy_value(R, S, buf[k])
+
+
+@njit(cache=True)
+def world_log_weight(R, a, S0, Sw, p, t0, tau, W, mm):
     """Log-likelihood of the other players' moves of the current stage in world ``Sw`` when each
-    picks move ``m`` with probability ``softmax(greedy_value(m) / tau)`` among his legal moves
-    (questions excluded: their answers are already constraints of the sampler)."""
+    picks move ``m`` with probability ``softmax(value(m) / tau)`` among his legal moves, ``value``
+    the opponent model of :func:`opponent_values` (questions excluded: their answers are already
+    constraints of the sampler)."""
     X = a[ZH.XB :]
     S = stage_start_world(R, a, S0, Sw, p, t0)
     row = np.zeros(MOVE_WIDTH, np.int64)
     buf, XX = K.new_buffers()
+    vals = np.empty(buf.shape[0], np.float64)
     logw = 0.0
     for t in range(t0, X[ZH.X_NPLY]):
         ZH.logged_row_into(X, t, row)
         q = S[S_TO_MOVE]
         if q != p and row[M_KIND] != KIND_ASK:
             buf, XX, n = K.gen_moves(R, S, buf, W, XX)
+            if vals.shape[0] < n:
+                vals = np.empty(buf.shape[0], np.float64)
+            opponent_values(R, S, buf, n, mm, W, vals)
             top = -1.0e300
             for k in range(n):
-                if buf[k, M_KIND] != KIND_ASK:
-                    top = max(top, K.greedy_value(R, S, buf[k]) / tau)
+                if vals[k] > -np.inf:
+                    top = max(top, vals[k] / tau)
             z = 0.0
             mine = -1.0e300
             for k in range(n):
-                if buf[k, M_KIND] == KIND_ASK:
+                if vals[k] == -np.inf:
                     continue
-                v = K.greedy_value(R, S, buf[k]) / tau
+                v = vals[k] / tau
                 z += np.exp(v - top)
                 if same_move(buf[k], row):
                     mine = v
@@ -423,7 +447,7 @@ def in_endgame(R, S, max_cards):
 
 @njit(cache=True)
 def endgame_worlds(
-    G, a, p, det, cards, chain, rows, nworlds, ctx, stats, node_cap, use_tt, win_loss, total, tau, logw, vals, W
+    G, a, p, det, cards, chain, rows, nworlds, ctx, stats, node_cap, use_tt, win_loss, total, tau, logw, vals, W, mm
 ):
     """Draw ``nworlds`` worlds (exact determinizer of :mod:`zwicker_search`) and solve each:
     world ``w``'s root move values go to ``vals[done + w]``, its log weight (0 without inference)
@@ -446,7 +470,7 @@ def endgame_worlds(
         if not root_values(R, Sw, rows, side, ctx, stats, node_cap, use_tt, win_loss, total, out):
             return
         vals[w, :] = out
-        logw[w] = world_log_weight(R, a, S0, Sw, p, t0, tau, W) if tau > 0 else 0.0
+        logw[w] = world_log_weight(R, a, S0, Sw, p, t0, tau, W, mm) if tau > 0 else 0.0
         stats[ST_WORLDS] = w + 1
 
 
@@ -465,7 +489,20 @@ def value_rewards(R, S, m, f, total):
 
 
 @njit(cache=True)
-def draw_pool(G, a, p, det, cards, chain, meta, n, tau, W):
+def play_out_stage(R, S, policies, buf, W, X):
+    """Play ``S`` in place, seat q by ``policies[q]``, until its current stage ends (the next
+    stage is dealt) or the hand is over; returns the move buffers (which may have grown)."""
+    stage = S[S_STAGE]
+    while S[S_PHASE] != K.PHASE_OVER and S[S_STAGE] == stage:
+        buf, X, n = K.gen_moves(R, S, buf, W, X)
+        if n == 0:
+            raise ValueError("no legal move in a running hand")
+        K.apply_move(R, S, buf[K.choose(R, S, buf, n, policies[S[S_TO_MOVE]])], W)
+    return buf, X
+
+
+@njit(cache=True)
+def draw_pool(G, a, p, det, cards, chain, meta, n, tau, W, mm):
     """``n`` worlds of the exact determinizer (their current engine states, one row each) and
     their log weights under the opponent model of :func:`world_log_weight` (all 0 when ``tau``
     is 0): the pool the ISMCTS iterations draw their worlds from."""
@@ -478,7 +515,7 @@ def draw_pool(G, a, p, det, cards, chain, meta, n, tau, W):
         for j in range(Sw.shape[0]):  # element copies: no numba shape-error code (zwick_ai.jit)
             states[i, j] = Sw[j]
         if tau > 0:
-            logw[i] = world_log_weight(R, a, det.S0, Sw, p, det.t0, tau, W)
+            logw[i] = world_log_weight(R, a, det.S0, Sw, p, det.t0, tau, W, mm)
     return states, logw
 
 
@@ -532,7 +569,9 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
                 world = ZS.det_draw(G, a, p, det, cards, chain, k, meta, W)
         S = world.copy()
         depth, buf, X, kid = ZS.descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
-        if S[S_PHASE] != K.PHASE_OVER and leaf == LEAF_VALUE:
+        if S[S_PHASE] != K.PHASE_OVER and leaf == LEAF_STAGE:
+            buf, X = play_out_stage(R, S, policies, buf, W, X)
+        if S[S_PHASE] != K.PHASE_OVER and leaf != LEAF_ROLLOUT:
             rew = value_rewards(R, S, m, f, total)
         else:
             if S[S_PHASE] != K.PHASE_OVER:
@@ -548,6 +587,7 @@ def seed(s):
 
 __all__ = [
     "LEAF_ROLLOUT",
+    "LEAF_STAGE",
     "LEAF_VALUE",
     "endgame_worlds",
     "in_endgame",
@@ -555,10 +595,12 @@ __all__ = [
     "ismcts",
     "new_context",
     "pool_cumulative",
+    "play_out_stage",
     "pool_pick",
     "root_values",
     "seed",
     "solve",
     "state_hash",
+    "opponent_values",
     "world_log_weight",
 ]
