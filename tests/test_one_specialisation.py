@@ -1,4 +1,4 @@
-"""The kernels of the README's first command (a Zwicker tournament of ISMCTS, greedy and random)
+"""The kernels of the README's first command (a Zwicker tournament of the expert, ISMCTS, greedy and random)
 compile one specialisation each (``zwick_ai.jit.kernel``), and the two-process precompile of an
 empty cache (``agents.zwicker_precompile``) compiles exactly the specialisations the game uses."""
 
@@ -23,18 +23,18 @@ import pyspiel
 import zwick_ai.games
 from numba.core.registry import CPUDispatcher
 from zwick_ai import chance_runs
-from zwick_ai.agents import zwicker_precompile as P, zwicker_search
+from zwick_ai.agents import expert_search, zwicker_precompile as P, zwicker_search
 from zwick_ai.agents.base import make_agent
 from zwick_ai.eval.match import play_game
 from zwick_ai.games import convert, zwicker_observer, zwicker_steps
 from zwick_ai.zwicker import codec, history, kernels, resample
 
-P.compile_all(search=True)
+P.compile_all(search=True, expert=True)
 game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
-seats = ["ismcts:iters=30", "greedy", "random", "greedy"]
+seats = ["ismcts:iters=30", "greedy", "expert:time=0,iters=30", "random"]
 play_game(game, [make_agent(s, game, seed=i) for i, s in enumerate(seats)], 3)
 sigs = {}
-for m in (chance_runs, zwicker_search, convert, zwicker_observer, zwicker_steps, codec, history, kernels, resample):
+for m in (chance_runs, zwicker_search, expert_search, convert, zwicker_observer, zwicker_steps, codec, history, kernels, resample):
     for name, f in vars(m).items():
         if isinstance(f, CPUDispatcher) and f.signatures:
             sigs[f"{m.__name__}.{name}"] = [str(s) for s in f.signatures]
@@ -55,7 +55,7 @@ def test_widened_types():
 
 def signatures(**env: str) -> dict[str, list[str]]:
     """Every compiled specialisation of the first command's modules after the precompile and one
-    game of ISMCTS, greedy and random, by function."""
+    game of the expert, ISMCTS, greedy and random, by function."""
     proc = subprocess.run(
         [sys.executable, "-c", GAME_AFTER_PRECOMPILE],
         cwd=ROOT,
@@ -75,6 +75,9 @@ ENTRY_POINTS = (
     "games.zwicker_steps.step_k",
     "agents.zwicker_search.search",
     "zwicker.resample.resample_setup",
+    "agents.expert_search.ismcts",
+    "agents.expert_search.endgame_worlds",
+    "agents.expert_search.in_endgame",
 )
 
 
@@ -100,9 +103,9 @@ TWO_PROCESSES = r"""
 from zwick_ai import _jit_cache
 from zwick_ai.agents import zwicker_precompile as P
 
-started = P.compile_in_two_processes(search=True)
+started = P.compile_in_two_processes(search=True, expert=True)
 before = _jit_cache.compile_count()
-P.compile_all(search=True)
+P.compile_all(search=True, expert=True)
 print(started, _jit_cache.compile_count() - before)
 """
 

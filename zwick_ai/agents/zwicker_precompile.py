@@ -6,10 +6,11 @@ meet only in the move generator (``kernels.gen_moves_ws``, which every turn and 
 links in):
 
 - a helper process (:func:`start_helper`, running :func:`helper_main`) compiles the move
-  generator and then the ISMCTS/PIMC ``search``;
+  generator and then the ISMCTS/PIMC ``search`` (and, for ``expert``, its ISMCTS);
 - meanwhile this process (:func:`compile_in_two_processes`) compiles the chance steps, the
   determinizer's setup and the small entry points, waits until the helper reports the move
-  generator, compiles the turn kernels (``turn_start_k``, ``step_k``) and waits for the helper.
+  generator, compiles the turn kernels (``turn_start_k``, ``step_k``) and, for ``expert``, its
+  endgame search, and waits for the helper.
 
 Each kernel is compiled for the argument types of its real calls, without running it, and lands in numba's on-disk cache, which both processes share; the games
 afterwards load it. A kernel that the other process has not finished when it is needed is
@@ -28,6 +29,8 @@ import numpy as np
 from numba import typeof
 
 from zwick_ai import _jit_cache
+from zwick_ai.agents import expert_search as ES
+from zwick_ai.agents import value_model as VM
 from zwick_ai.agents import zwicker_search as ZS
 from zwick_ai.games import zwicker_steps
 from zwick_ai.zwicker import kernels as K
@@ -35,10 +38,19 @@ from zwick_ai.zwicker import resample
 
 MOVES_DONE = "moves"  # the helper's line once the move generator is in the cache
 SEARCH_AGENTS = ("ismcts", "pimc")  # the agents that run ``zwicker_search.search``
+EXPERT_AGENTS = ("expert",)  # the agents that run ``expert_search``
 
 I32 = np.zeros(1, np.int32)  # example arguments: only their types matter
 I64 = np.zeros(1, np.int64)
 I64_2D = np.zeros((1, 1), np.int64)
+I32_2D = np.zeros((1, 1), np.int32)
+F64 = np.zeros(1, np.float64)
+F64_2D = np.zeros((1, 1), np.float64)
+
+
+def _world_setup() -> resample.WorldSetup:
+    """An example of the determinizer's setup (the types of ``resample_setup``'s result)."""
+    return resample.WorldSetup(I64, I64, I64, 0, 0, 0, I32, I64_2D, I64, I64)
 
 
 def _compile(dispatcher: Any, *examples: object) -> None:
@@ -54,11 +66,25 @@ def _moves() -> None:
 
 def _search() -> None:
     """ISMCTS/PIMC's search, as ``DecisionSetup.run`` calls it."""
-    det = resample.WorldSetup(I64, I64, I64, 0, 0, 0, I32, I64_2D, I64, I64)
-    _compile(ZS.search, I32, I32, 0, I32, 0, 0.0, 0, False, 0.0, 0, ZS.new_tree(2), det, I64, I64, I64)
+    _compile(ZS.search, I32, I32, 0, I32, 0, 0.0, 0, False, 0.0, 0, ZS.new_tree(2), _world_setup(), I64, I64, I64)
 
 
-def _chance_and_setup(search: bool) -> None:
+def _expert_ismcts() -> None:
+    """``expert``'s ISMCTS, as ``expert._ismcts`` calls it (no value model: the empty one; no pool)."""
+    det, tree = _world_setup(), ZS.new_tree(2)
+    _compile(ES.ismcts, I32, I32, 0, 0, 0, 0.0, 0, False, 0.0, tree, det, I64, I64, I64, VM.empty_model(), I32_2D, F64)
+
+
+def _expert_endgame() -> None:
+    """``expert``'s endgame entry points, as ``expert._endgame`` calls them (greedy opponent model)."""
+    _compile(ES.new_context, 0)
+    _compile(ES.in_endgame, I32, I32, 0)
+    ctx = ES.new_context(1)
+    args = (I32, I32, 0, _world_setup(), I64, I64, I64_2D, 0, ctx, I64, 0, False, False, 0.0, 0.0, F64, F64_2D, I64)
+    _compile(ES.endgame_worlds, *args, VM.empty_model())
+
+
+def _chance_and_setup(search: bool) -> None:  # search: the determinizer's setup too
     """What needs no move generator: the chance steps, the returns and, for the search, the
     determinizer's setup and the root statistics."""
     _compile(zwicker_steps.chance_step_k, I32, I32, I64, 0)
@@ -74,22 +100,26 @@ def _turns() -> None:
     _compile(zwicker_steps.step_k, I32, I32, I64_2D, I64, 0, I64)
 
 
-def compile_all(search: bool) -> None:
+def compile_all(search: bool, expert: bool = False) -> None:
     """Everything :func:`compile_in_two_processes` compiles, in this process alone."""
     _moves()
-    _chance_and_setup(search)
+    _chance_and_setup(search or expert)
     _turns()
+    if expert:
+        _expert_endgame()
     if search:
         _search()
+    if expert:
+        _expert_ismcts()
 
 
-def start_helper(search: bool) -> subprocess.Popen[str]:
+def start_helper(search: bool, expert: bool = False) -> subprocess.Popen[str]:
     """The helper process (this interpreter and this copy of zwick_ai, silent on stderr: this
     process says that compiling has started)."""
     root = str(Path(__file__).resolve().parents[2])
     env = {**os.environ, _jit_cache.NOTICE_ENV: "0"}
     env["PYTHONPATH"] = os.pathsep.join([root, *filter(None, [env.get("PYTHONPATH")])])
-    argv = [sys.executable, "-m", __name__, *(["--search"] if search else [])]
+    argv = [sys.executable, "-m", __name__, *(["--search"] if search else []), *(["--expert"] if expert else [])]
     return subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
 
 
@@ -101,9 +131,9 @@ def _wait_for(helper: subprocess.Popen[str], line: str) -> None:
             return
 
 
-def compile_in_two_processes(search: bool) -> bool:
-    """With an empty cache, compile the kernels of a Zwicker game (and with ``search`` those of
-    ISMCTS/PIMC) here and in a helper process at once. Returns whether anything compiled (False:
+def compile_in_two_processes(search: bool, expert: bool = False) -> bool:
+    """With an empty cache, compile the kernels of a Zwicker game (with ``search`` those of
+    ISMCTS/PIMC, with ``expert`` those of the expert) here and in a helper process at once. Returns whether anything compiled (False:
     the cache was warm, nothing was started)."""
     if not hasattr(ZS.new_tree, "compile"):  # NUMBA_DISABLE_JIT: plain Python
         return False
@@ -111,11 +141,13 @@ def compile_in_two_processes(search: bool) -> bool:
     ZS.new_tree(2)  # a small kernel: compiled now means the cache is empty
     if _jit_cache.compile_count() == before:
         return False
-    helper = start_helper(search)
+    helper = start_helper(search, expert)
     try:
-        _chance_and_setup(search)
+        _chance_and_setup(search or expert)
         _wait_for(helper, MOVES_DONE)
         _turns()
+        if expert:
+            _expert_endgame()
         assert helper.stdout is not None
         helper.stdout.read()
         helper.wait()
@@ -127,11 +159,14 @@ def compile_in_two_processes(search: bool) -> bool:
 
 
 def helper_main(argv: list[str]) -> None:
-    """The helper's half: the move generator, then (``--search``) the search."""
+    """The helper's half: the move generator, then (``--search``) the search and (``--expert``)
+    the expert's ISMCTS."""
     _moves()
     print(MOVES_DONE, flush=True)
     if "--search" in argv:
         _search()
+    if "--expert" in argv:
+        _expert_ismcts()
 
 
 if __name__ == "__main__":

@@ -447,7 +447,10 @@ def _results(todo: list[dict[str, Any]], backend: Backend) -> Iterator[tuple[dic
     if backend.other_processes_here():
         if todo and todo[0]["game"] == "zwicker":  # an empty cache compiles on two cores at once
             names = {agent_params(spec)[0].name for task in todo for spec in task["agents"]}
-            zwicker_precompile.compile_in_two_processes(search=bool(names & set(zwicker_precompile.SEARCH_AGENTS)))
+            zwicker_precompile.compile_in_two_processes(
+                search=bool(names & set(zwicker_precompile.SEARCH_AGENTS)),
+                expert=bool(names & set(zwicker_precompile.EXPERT_AGENTS)),
+            )
         covered: set[str] = set()
         for i, task in enumerate(todo):
             if set(task["agents"]) <= covered:
