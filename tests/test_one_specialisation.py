@@ -78,6 +78,7 @@ ENTRY_POINTS = (
     "agents.expert_search.ismcts",
     "agents.expert_search.endgame_worlds",
     "agents.expert_search.in_endgame",
+    "agents.expert_search.draw_pool",
 )
 
 

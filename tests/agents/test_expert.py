@@ -421,7 +421,7 @@ def test_ismcts_time_alone_is_the_whole_budget() -> None:
 
 def test_bad_specs_are_refused_with_what_is_valid() -> None:
     game = pyspiel.load_game("zwicker(variant=classic,players=2)")
-    with pytest.raises(ValueError, match="valid: rollout, value, stage"):
+    with pytest.raises(ValueError, match="valid: auto, rollout, value, stage"):
         make_agent("expert:leaf=net", game)
     with pytest.raises(ValueError, match="time budget"):
         make_agent("expert:time=0", game)

@@ -96,6 +96,21 @@ def test_other_weights_or_samples_start_another_run(tmp_path, monkeypatch):
     assert cfg.file_name() != before  # new weights: a new file, the old one kept
 
 
+def test_the_expert_run_key_names_every_parameter():
+    """Two specs of the same expert search share a run; another value of any parameter, a
+    default included, is another run."""
+    from zwick_ai.agents.base import agent_params
+
+    short = SJ.StrongConfig("dithmarschen", agent="expert:time=0,iters=50", deals=2)
+    _, params = agent_params(short.agent)
+    spelled = ",".join(f"{k}={v}" for k, v in params.items())
+    assert SJ.StrongConfig("dithmarschen", agent=f"expert:{spelled}", deals=2).run_key() == short.run_key()
+    assert f"pool={params['pool']}" in short.run_key() and f"leaf={params['leaf']}" in short.run_key()
+    other = SJ.StrongConfig("dithmarschen", agent="expert:time=0,iters=50,c=0.5", deals=2)
+    assert other.run_key() != short.run_key()
+    assert SJ.StrongConfig("dithmarschen", agent="net", deals=2).run_key().split("|")[1] == "net"
+
+
 def test_expert_seatings_that_the_rule_never_binds_are_the_unrestricted_game():
     rules = zwicker.rules("dithmarschen")
     game = zwicker_game(rules)

@@ -16,9 +16,10 @@ algorithms). Every component is a spec parameter so that its effect can be measu
   agent's) ranks best, and every question; ``0`` = all root moves;
 - ``pool=M``: ISMCTS draws ``M`` worlds once per decision and each iteration takes one of them
   (by the ``infer`` weights: sampling-importance-resampling); ``0`` = a fresh draw per iteration;
-- ``leaf=rollout|value|stage``: the ISMCTS leaf evaluator (``value``: the package's learned value
-  model for the variant, ``zwick_ai/agents/weights``, instead of a random play-out; ``stage``: a
-  random play-out to the end of the leaf's stage, then that model);
+- ``leaf=auto|rollout|value|stage``: the ISMCTS leaf evaluator (``value``: the package's learned
+  value model for the variant, ``zwick_ai/agents/weights``, instead of a random play-out;
+  ``stage``: a random play-out to the end of the leaf's stage, then that model; ``auto``, the
+  default: ``stage`` where the package has a value model for the game, else ``rollout``);
 - ``c``: the UCB constant;
 - ``joker=RULE``: a joker rule of :mod:`zwick_ai.agents.joker_policies` (``hold``, ``early``,
   ``min_points=K``, ``build``, ``last_stage``) restricts its own choice: the search runs unchanged
@@ -36,7 +37,10 @@ iterations (``worlds`` endgame worlds); the first limit reached stops the search
 >>> make_agent("expert:leaf=net", game)
 Traceback (most recent call last):
 ...
-ValueError: leaf='net' is not valid; valid: rollout, value, stage
+ValueError: leaf='net' is not valid; valid: auto, rollout, value, stage
+
+The defaults (``pool=256,infer=0.25,leaf=auto``) are the configuration that beat ISMCTS at equal
+time (``experiments/results/expert/README.md``, "Seventh session").
 """
 
 from __future__ import annotations
@@ -55,9 +59,11 @@ from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.agents.net import model_for
 from zwick_ai.games import convert
 
-LEAVES = ("rollout", "value", "stage")
+LEAVES = ("auto", "rollout", "value", "stage")
 LEAF_CODES = {"rollout": ES.LEAF_ROLLOUT, "value": ES.LEAF_VALUE, "stage": ES.LEAF_STAGE}
 MODEL_LEAVES = ("value", "stage")  # the leaf evaluators that use the value model
+DEFAULT_POOL = 256  # ISMCTS worlds drawn once per decision
+DEFAULT_INFER = 0.25  # softmax temperature of the opponent model's weights
 OPPONENT_MODELS = ("greedy", "net")  # the inference weights' model of the other players
 MAX_WORLDS = 4096  # endgame worlds per decision under a time budget
 FIRST_BATCH = 16  # ISMCTS iterations before the first clock check
@@ -71,7 +77,7 @@ def check(params: dict[str, Any]) -> None:
         raise ValueError(f"leaf={params['leaf']!r} is not valid; valid: {', '.join(LEAVES)}")
     if params["opp"] not in OPPONENT_MODELS:
         raise ValueError(f"opp={params['opp']!r} is not valid; valid: {', '.join(OPPONENT_MODELS)}")
-    if params.get("model") and params["leaf"] not in MODEL_LEAVES:
+    if params.get("model") and params["leaf"] not in (*MODEL_LEAVES, "auto"):
         raise ValueError("model= is the value model of leaf=value or leaf=stage; give one of them with it")
     if params["time"] < 0 or params["iters"] < 0 or params["worlds"] < 0:
         raise ValueError("time, iters and worlds must be >= 0")
@@ -105,13 +111,13 @@ def check(params: dict[str, Any]) -> None:
         Param(
             "infer",
             float,
-            0.0,
+            DEFAULT_INFER,
             "weight worlds by the others' moves, softmax temperature on the opponent model's values (0 = off)",
         ),
         Param("opp", str, "greedy", "opponent model of infer: greedy (one-ply values) or net (the learned move model)"),
         Param("reuse", int, 1, "ISMCTS iterations per drawn world"),
         Param("prune", int, 0, "ISMCTS searches only the K root moves the move model ranks best (0 = all)"),
-        Param("pool", int, 0, "ISMCTS worlds drawn once per decision, iterations pick among them (0 = off)"),
+        Param("pool", int, DEFAULT_POOL, "ISMCTS worlds drawn once per decision, iterations pick among them (0 = off)"),
         Param("c", float, 0.7, "UCB exploration constant on rewards scaled to [-1, 1]"),
         Param(
             "leaf",
@@ -134,7 +140,8 @@ class ExpertAgent(Agent):
         super().__init__(game, seed, **params)
         self._ctx: tuple | None = None
         self.last: dict[str, Any] = {}  # counters of the last decision (for reports and tests)
-        leaf_model = model_for(game, params["model"], kind="value") if params["leaf"] in MODEL_LEAVES else None
+        self.leaf = resolved_leaf(game, params)
+        leaf_model = model_for(game, params["model"], kind="value") if self.leaf in MODEL_LEAVES else None
         self.value = leaf_model.arrays() if leaf_model is not None else VM.empty_model()
         self.move = model_for(game, kind="move").arrays() if params["prune"] > 0 or params["opp"] == "net" else None
         self.opp: tuple = self.move if self.move is not None and params["opp"] == "net" else VM.empty_model()
@@ -160,7 +167,8 @@ def expert_decision(
     allowed = _allowed(state, rows, params)
     d = ZS.DecisionSetup(state, rng)  # also seeds the compiled random stream the expert search draws from
     seconds = float(params["time"])
-    stats: dict[str, Any] = {"mode": "ismcts"}
+    params = {**params, "leaf": agent.leaf if agent is not None else resolved_leaf(state, params)}
+    stats: dict[str, Any] = {"mode": "ismcts", "leaf": params["leaf"]}
     opp = agent.opp if agent is not None else _opponent_arrays(state, params)
     if ES.in_endgame(d.R, d.real, int(params["endgame"])):
         ctx = agent.context() if agent is not None else ES.new_context(ES.TT_BITS)
@@ -221,6 +229,17 @@ def _endgame(
         return None
     w = np.exp(logw[:n] - logw[:n].max())
     return (w[:, None] * vals[:n]).sum(axis=0) / w.sum()
+
+
+def resolved_leaf(game: pyspiel.Game | pyspiel.State, params: dict[str, Any]) -> str:
+    """The leaf evaluator ``params["leaf"]`` names; ``auto``: ``stage`` when a value model is given
+    or shipped for the game's variant and player count, else ``rollout``."""
+    leaf = str(params["leaf"])
+    if leaf != "auto":
+        return leaf
+    rules = game.rules
+    shipped = VM.shipped_model_path(rules.variant, rules.players, "value").is_file()
+    return "stage" if params.get("model") or shipped else "rollout"
 
 
 def _value_arrays(state: pyspiel.State, params: dict[str, Any]) -> tuple:
@@ -321,4 +340,4 @@ def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, allowed: np
     return convert.move_actions(state, rows[int(np.argmax(score))])
 
 
-__all__ = ["LEAVES", "OPPONENT_MODELS", "ExpertAgent", "check", "expert_decision"]
+__all__ = ["LEAVES", "OPPONENT_MODELS", "resolved_leaf", "ExpertAgent", "check", "expert_decision"]

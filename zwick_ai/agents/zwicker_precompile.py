@@ -70,8 +70,11 @@ def _search() -> None:
 
 
 def _expert_ismcts() -> None:
-    """``expert``'s ISMCTS, as ``expert._ismcts`` calls it (no value model: the empty one; no pool)."""
+    """``expert``'s ISMCTS and its world pool, as ``expert._ismcts`` and ``expert._pool`` call them
+    (a value model has the empty model's types)."""
     det, tree = _world_setup(), ZS.new_tree(2)
+    _compile(ES.draw_pool, I32, I32, 0, det, I64, I64, I64, 0, 0.0, I64, VM.empty_model())
+    _compile(ES.pool_cumulative, F64)
     _compile(ES.ismcts, I32, I32, 0, 0, 0, 0.0, 0, False, 0.0, tree, det, I64, I64, I64, VM.empty_model(), I32_2D, F64)
 
 

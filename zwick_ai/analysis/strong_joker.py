@@ -133,10 +133,19 @@ class StrongConfig:
         """What the results depend on besides the deals, as a short hash (the weights' contents)."""
         return hashlib.sha256(json.dumps(self.weights(), sort_keys=True).encode()).hexdigest()[:10]
 
+    def agent_key(self) -> str:
+        """The agent as the run key names it: ``net`` as given; ``expert`` with every parameter
+        resolved, so that two specs of the same search share a run and a change of one of its
+        defaults starts a new run instead of continuing an old one."""
+        info, params = agent_params(self.agent)
+        if info.name != "expert":
+            return self.agent
+        return "expert:" + ",".join(f"{k}={params[k]}" for k in sorted(params))
+
     def run_key(self) -> str:
         """The key every JSONL line of this run carries (lines of other runs are left alone)."""
         opts = ",".join(f"{k}={JS._text(v)}" for k, v in sorted(self.options.items()))
-        return f"{self.variant}({opts})|{self.agent}|seed={self.seed}|cv={self.cv_samples}|{self.tag()}"
+        return f"{self.variant}({opts})|{self.agent_key()}|seed={self.seed}|cv={self.cv_samples}|{self.tag()}"
 
     def file_name(self) -> str:
         slug = re.sub(r"[^A-Za-z0-9=.]+", "_", self.agent).strip("_")
