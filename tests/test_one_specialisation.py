@@ -92,7 +92,7 @@ def test_the_precompiled_kernels_are_the_ones_the_game_calls():
 
 @pytest.mark.slow
 def test_first_command_kernels_compile_once_each(tmp_path):
-    """From an empty cache, so that every kernel on the way compiles (about a minute of CPU)."""
+    """From an empty cache, so that every kernel on the way compiles (minutes of CPU)."""
     sigs = signatures(NUMBA_CACHE_DIR=str(tmp_path))
     assert len(sigs) > 50 and all(
         f"zwick_ai.{name}" in sigs for name in ENTRY_POINTS

@@ -117,7 +117,7 @@ class PackageCacheLocator(caching.InTreeCacheLocator):
 NOTICE_ENV = "ZWICK_COMPILE_NOTICE"
 COMPILE_NOTICE = (
     "zwick_ai: compiling the numba engine for this machine, once after an install or an engine change "
-    "(about a minute of CPU; then cached in {where})"
+    "(one to three minutes of CPU; then cached in {where})"
 )
 
 

@@ -1,6 +1,6 @@
 """Compile the kernels of a Zwicker game and of its search in two processes at once.
 
-With an empty numba cache the first game of a Zwicker tournament compiles about a minute of CPU
+With an empty numba cache the first game of a Zwicker tournament compiles one to three minutes of CPU
 in one process while the other core waits. The kernels fall into two halves of similar cost that
 meet only in the move generator (``kernels.gen_moves_ws``, which every turn and every search
 links in):

@@ -26,12 +26,12 @@ from zwick_ai.cli.play import split_agents
 from zwick_ai.options import format_value
 
 #: the agents of ``zwick tournament`` without ``--agents``: a small dithmarschen tournament that
-#: finishes in a few minutes on two cores
-DEFAULT_AGENTS = ("ismcts:iters=200", "greedy", "random")
+#: finishes in a few minutes on two cores (the expert at a small, reproducible iteration budget)
+DEFAULT_AGENTS = ("expert:time=0,iters=1000,worlds=8", "greedy", "random")
 DEFAULT_DEALS = 24
 
 EXAMPLES = """examples:
-  zwick tournament                                  ismcts:iters=200, greedy, random on 24 dithmarschen deals
+  zwick tournament                                  expert (1,000 iterations), greedy, random on 24 dithmarschen deals
   zwick tournament --variant classic --players 2 --agents "ismcts:iters=500,c=0.7;greedy;random" --deals 200
   zwick tournament --agents greedy --agents random --deals 100 --workers 2 --out results/gr
   zwick tournament --game zwikken --variant parlett --players 3 --agents ismcts,random --deals 100
