@@ -462,6 +462,30 @@ def test_leaf_value_model_is_the_file_named() -> None:
         make_agent(f"expert:leaf=value,model={VM.shipped_model_path('classic', 2, 'move')}", game)
 
 
+def test_leaf_auto_is_the_stage_leaf_where_a_value_model_is_shipped() -> None:
+    """``leaf=auto`` (the default) searches with the stage leaf where the package ships a value
+    model for the game (every main variant), with the random play-out in a game without one; an
+    explicit leaf is kept; the decision reports the leaf it used."""
+    from zwick_ai.agents.expert import resolved_leaf
+
+    cases = {
+        "zwicker(variant=dithmarschen,players=4)": "stage",
+        "zwicker(variant=grossenwiehe,players=4)": "stage",
+        "zwicker(variant=christiansen,players=3)": "stage",
+        "zwicker(variant=dithmarschen,players=2)": "rollout",
+        MICRO: "rollout",
+    }
+    for text, want in cases.items():
+        game = pyspiel.load_game(text)
+        agent = make_agent("expert:time=0,iters=20", game, seed=1)
+        assert agent.leaf == want, text
+        assert resolved_leaf(game, {**agent.params, "leaf": "value"}) == "value"
+    game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+    agent = make_agent("expert:time=0,iters=20,endgame=0", game, seed=1)
+    agent.act(convert.state_from_seed(game, 2))
+    assert agent.last["leaf"] == "stage" and agent.last["mode"] == "ismcts"
+
+
 def test_stage_play_out_stops_where_the_stage_ends_on_the_full_play_outs_path() -> None:
     """``leaf=stage``'s play-out: with the same random stream it passes through the states of the
     whole play-out (play_out_stage then play_out = play_out), and it stops at the first state of

@@ -122,8 +122,9 @@ def check(params: dict[str, Any]) -> None:
         Param(
             "leaf",
             str,
-            "rollout",
-            "ISMCTS leaf evaluator: rollout, value (a learned value model) or stage (play-out to the stage's end, then value)",
+            "auto",
+            "ISMCTS leaf evaluator: rollout, value (a learned value model), stage (play-out to the stage's end, "
+            "then value) or auto (stage where the package has a value model for the game, else rollout)",
         ),
         Param("model", str, "", "value model .npz for leaf=value/stage; empty: the package's weights for this variant"),
         Param("joker", str, "", "joker rule on its own choice: hold, early, min_points=K, build, last_stage"),
@@ -340,4 +341,11 @@ def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, allowed: np
     return convert.move_actions(state, rows[int(np.argmax(score))])
 
 
-__all__ = ["LEAVES", "OPPONENT_MODELS", "resolved_leaf", "ExpertAgent", "check", "expert_decision"]
+__all__ = [
+    "LEAVES",
+    "OPPONENT_MODELS",
+    "resolved_leaf",
+    "ExpertAgent",
+    "check",
+    "expert_decision",
+]
