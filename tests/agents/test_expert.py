@@ -446,7 +446,8 @@ def test_endgame_fallback_when_the_node_cap_is_hit() -> None:
 
 
 def test_leaf_value_model_is_the_file_named() -> None:
-    """``model=`` gives leaf=value the named value model (a move model or no leaf=value is refused)."""
+    """``model=`` gives leaf=value the named value model (a move model, or a model with the
+    rollout leaf, is refused)."""
     from zwick_ai.agents import value_model as VM
 
     game = pyspiel.load_game("zwicker(variant=classic,players=2)")
@@ -457,7 +458,8 @@ def test_leaf_value_model_is_the_file_named() -> None:
     default = make_agent("expert:leaf=value", game)
     assert not np.array_equal(default.value[2], agent.value[2])
     with pytest.raises(ValueError, match="give one of them"):
-        make_agent(f"expert:model={path}", game)
+        make_agent(f"expert:leaf=rollout,model={path}", game)
+    assert make_agent(f"expert:model={path}", game).leaf == "stage"  # auto, with the model given
     with pytest.raises(ValueError, match="needs a value model"):
         make_agent(f"expert:leaf=value,model={VM.shipped_model_path('classic', 2, 'move')}", game)
 
@@ -530,7 +532,8 @@ def test_prune_searches_only_the_move_models_best_root_moves() -> None:
     blocked = _blocked(d, agent.params, agent.move)
     score = VM.net_values(d.R, d.real, d.rows, n, agent.move, d.W)
     assert set(np.flatnonzero(~blocked)) == set(np.argsort(-score)[:3])
-    visits, mean = _ismcts(d, agent.params, 0.0, {}, agent.value, blocked, agent.opp)
+    params = {**agent.params, "leaf": agent.leaf}  # resolved, as expert_decision passes them
+    visits, mean = _ismcts(d, params, 0.0, {}, agent.value, blocked, agent.opp)
     assert visits[~blocked].sum() == 300 and np.all(visits[blocked] == 1)
     assert np.all(mean[blocked] == ZS.BLOCKED_REWARD)
     acts = agent.act(state)
