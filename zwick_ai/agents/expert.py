@@ -244,7 +244,7 @@ def resolved_leaf(game: pyspiel.Game | pyspiel.State, params: dict[str, Any]) ->
 
 
 def _value_arrays(state: pyspiel.State, params: dict[str, Any]) -> tuple:
-    """The value model's arrays for ``leaf=value`` (empty arrays of the right types otherwise: numba needs one signature)."""
+    """The value model's arrays for ``leaf=value`` or ``leaf=stage`` (empty arrays of the right types otherwise: numba needs one signature)."""
     return (
         model_for(state, params.get("model", ""), kind="value").arrays()
         if params["leaf"] in MODEL_LEAVES
