@@ -488,6 +488,27 @@ def test_leaf_auto_is_the_stage_leaf_where_a_value_model_is_shipped() -> None:
     assert agent.last["leaf"] == "stage" and agent.last["mode"] == "ismcts"
 
 
+def test_identity_names_the_resolved_leaf_and_the_weights_it_reads(tmp_path) -> None:
+    """What a results folder checks before resuming: every parameter, the leaf ``auto`` resolved
+    to and the digest of each model read, so retrained weights make a different agent."""
+    game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+    shipped = VM.shipped_model_path("dithmarschen", 4, "value")
+    ident = make_agent("expert:time=0,iters=20", game).identity()
+    assert ident["name"] == "expert" and ident["params"]["leaf"] == "auto" and ident["params"]["pool"] == 256
+    assert ident["leaf_resolved"] == "stage"
+    assert ident["models"] == {"value": VM.load_model(shipped).digest()}
+    rollout = make_agent("expert:time=0,iters=20,leaf=rollout,opp=net", game).identity()
+    assert rollout["leaf_resolved"] == "rollout" and set(rollout["models"]) == {"move"}
+    model = VM.load_model(shipped)
+    model.layers[2][1][0] += 0.5  # the output bias: another model
+    VM.save_model(model, tmp_path / "other.npz")
+    other = make_agent(f"expert:time=0,iters=20,model={tmp_path / 'other.npz'}", game).identity()
+    assert other["leaf_resolved"] == "stage" and other["models"]["value"] != ident["models"]["value"]
+    assert make_agent("net", game).identity()["models"] == {
+        "move": VM.load_model(VM.shipped_model_path("dithmarschen", 4)).digest()
+    }
+
+
 def test_stage_play_out_stops_where_the_stage_ends_on_the_full_play_outs_path() -> None:
     """``leaf=stage``'s play-out: with the same random stream it passes through the states of the
     whole play-out (play_out_stage then play_out = play_out), and it stops at the first state of

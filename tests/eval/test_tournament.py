@@ -180,6 +180,36 @@ def test_a_different_tournament_is_refused(finished):
         T.run_tournament(tiny(agents=["random", "greedy"]), out, progress=False)
 
 
+def test_a_changed_default_is_a_different_tournament(tmp_path, monkeypatch):
+    """The same spec text with another default behind it must not resume the folder."""
+    from dataclasses import replace
+
+    from zwick_ai.agents import base
+
+    agents = ["cheat-uct:iters=20", "random"]
+    out = tmp_path / "defaults"
+    T.run_tournament(tiny(1, agents=agents), out, progress=False)
+    info = base._REGISTRY["cheat-uct"]
+    params = tuple(replace(p, default=0.5) if p.name == "c" else p for p in info.params)
+    monkeypatch.setitem(base._REGISTRY, "cheat-uct", replace(info, params=params))
+    with pytest.raises(ValueError, match=r"resolve differently: cheat-uct c=0\.7 there, 0\.5 now"):
+        T.run_tournament(tiny(1, agents=agents), out, progress=False)
+
+
+def test_a_folder_from_before_the_guard_is_reported_but_not_extended(finished, tmp_path):
+    out, summary = finished
+    old = tmp_path / "old"
+    old.mkdir()
+    config = json.loads((out / "config.json").read_text())
+    del config["identity"][T.RESOLVED]
+    (old / "config.json").write_text(json.dumps(config))
+    (old / "games.jsonl").write_bytes((out / "games.jsonl").read_bytes())
+    assert stable(T.run_tournament(tiny(), old, progress=False)) == stable(summary)
+    with pytest.raises(ValueError, match=f"reported with --deals {DEALS} or fewer but not extended"):
+        T.run_tournament(tiny(DEALS + 1), old, progress=False)
+    assert len(lines(old)) == 2 * DEALS  # nothing added
+
+
 # ------------------------------------------------------------------------------------------------
 # Interrupted and damaged runs
 # ------------------------------------------------------------------------------------------------

@@ -124,6 +124,12 @@ class Agent(abc.ABC):
         given = [f"{p.name}={_fmt(self.params[p.name])}" for p in info.params if self.params[p.name] != p.default]
         return self.name + (":" + ",".join(given) if given else "")
 
+    def identity(self) -> dict[str, Any]:
+        """What decides this agent's play, for a results folder to check before it resumes: the
+        name and every parameter with the defaults filled in (so a changed default makes a
+        different agent); agents that read weights add what they resolved (see subclasses)."""
+        return {"name": self.name, "params": {k: self.params[k] for k in sorted(self.params)}}
+
     def reset(self, seed: int) -> None:
         """Start a new deal; all randomness of the deal flows from ``seed``."""
         self.seed = seed

@@ -144,8 +144,16 @@ class ExpertAgent(Agent):
         self.leaf = resolved_leaf(game, params)
         leaf_model = model_for(game, params["model"], kind="value") if self.leaf in MODEL_LEAVES else None
         self.value = leaf_model.arrays() if leaf_model is not None else VM.empty_model()
-        self.move = model_for(game, kind="move").arrays() if params["prune"] > 0 or params["opp"] == "net" else None
+        move_model = model_for(game, kind="move") if params["prune"] > 0 or params["opp"] == "net" else None
+        self.move = move_model.arrays() if move_model is not None else None
         self.opp: tuple = self.move if self.move is not None and params["opp"] == "net" else VM.empty_model()
+        self.model_digests = {
+            kind: m.digest() for kind, m in (("value", leaf_model), ("move", move_model)) if m is not None
+        }
+
+    def identity(self) -> dict[str, Any]:
+        """The parameters, the leaf ``auto`` resolved to and the digests of the models it reads."""
+        return {**super().identity(), "leaf_resolved": self.leaf, "models": self.model_digests}
 
     def context(self) -> tuple:
         """The endgame search's buffers and transposition table (made once per agent)."""

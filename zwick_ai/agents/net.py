@@ -77,8 +77,13 @@ class NetAgent(Agent):
         super().__init__(game, seed, **params)
         model = model_for(game, params["model"])
         self.model = model.arrays()
+        self.model_digest = model.digest()
         self.W = K.new_workspace()
         self.joker = JP.constraint_code(params["joker"])
+
+    def identity(self) -> dict[str, Any]:
+        """The parameters and the digest of the move model it plays (a retrained model is another agent)."""
+        return {**super().identity(), "models": {"move": self.model_digest}}
 
     def values(self, state: pyspiel.State) -> tuple[np.ndarray, np.ndarray]:
         """(candidate move rows, the move model's score of each) for a state at the start of a turn."""

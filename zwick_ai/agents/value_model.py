@@ -25,6 +25,7 @@ training data of both kinds.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,6 +77,14 @@ class ValueModel:
         for w, b in self.layers:
             out += [np.ascontiguousarray(w, np.float64), np.ascontiguousarray(b, np.float64)]
         return tuple(out)
+
+    def digest(self) -> str:
+        """A short hash of the weights (12 hex digits): two models play alike iff it agrees."""
+        h = hashlib.sha256()
+        for a in self.arrays():
+            h.update(str(a.shape).encode())
+            h.update(a.tobytes())
+        return h.hexdigest()[:12]
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """The compiled evaluation of each row of ``X`` (raw features): points still to come."""

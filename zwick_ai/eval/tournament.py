@@ -76,6 +76,8 @@ RATING_PRIOR = 1.0
 RATING_RESAMPLES = 1000
 #: where lines of games.jsonl that are not finished games of the tournament go (never deleted)
 REJECTED = "games.rejected.jsonl"
+#: the identity's record of what each agent resolved to (folders made before it lack it)
+RESOLVED = "agents_resolved"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -105,7 +107,9 @@ class Tournament:
             raise ValueError(f"seed must be >= 0, got {self.seed}")
         self.params = game_params(self.game, self.params)
         game = self.load()
-        canonical = [make_agent(spec, game).spec for spec in self.agents]  # checks names, values, game
+        built = [make_agent(spec, game) for spec in self.agents]  # checks names, values, game
+        canonical = [a.spec for a in built]
+        self.resolved: list[dict[str, Any]] = [a.identity() for a in built]
         same = [a for x, a in enumerate(self.agents) if canonical.index(canonical[x]) != x]
         if same:
             raise ValueError(f"{', '.join(same)}: the same agent as an earlier spec (canonical specs: {canonical})")
@@ -116,9 +120,17 @@ class Tournament:
 
     def identity(self) -> dict[str, Any]:
         """What must agree for a folder's games to belong to this tournament: the format, the game
-        (its full OpenSpiel string, however the parameters were given), the seed and the agents;
-        not ``deals``."""
-        return {"format": FORMAT, "game_string": str(self.load()), "seed": self.seed, "agents": self.agents}
+        (its full OpenSpiel string, however the parameters were given), the seed, the agents' specs
+        and what each resolves to (every parameter with its default, the models it reads:
+        :meth:`Agent.identity`), so a changed default or retrained weights are a different
+        tournament; not ``deals``."""
+        return {
+            "format": FORMAT,
+            "game_string": str(self.load()),
+            "seed": self.seed,
+            "agents": self.agents,
+            RESOLVED: self.resolved,
+        }
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
@@ -291,27 +303,49 @@ def default_out(t: Tournament) -> Path:
     return Path("results") / f"tournament-{t.variant}-{t.seed}"
 
 
-def claim_folder(t: Tournament, out: Path) -> None:
-    """Write ``config.json``, or check that the folder holds this same tournament."""
+def claim_folder(t: Tournament, out: Path) -> bool:
+    """Write ``config.json``, or check that the folder holds this same tournament. Returns True
+    for a folder made before configs recorded what the agents resolved to: its games may come
+    from other defaults, so :func:`run_tournament` reports it but does not add games to it."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / "config.json"
-    mine = t.identity()
+    mine = json.loads(json.dumps(t.identity()))
     if path.exists():
         try:
             theirs = json.loads(path.read_text())
         except json.JSONDecodeError:
             raise ValueError(f"{path} is damaged; use another --out folder or delete it") from None
-        if theirs.get("identity") != json.loads(json.dumps(mine)):
-            old = theirs.get("identity", {})
-            diff = [f"{k}: {old.get(k)!r} there, {v!r} now" for k, v in mine.items() if old.get(k) != v]
+        old = theirs.get("identity", {}) if isinstance(theirs, dict) else {}
+        legacy = isinstance(old, dict) and RESOLVED not in old
+        want = {k: v for k, v in mine.items() if not (legacy and k == RESOLVED)}
+        if old != want:
+            diff = [_difference(k, old.get(k), v) for k, v in want.items() if old.get(k) != v] if old else []
             raise ValueError(
                 f"{out} holds a different tournament ({'; '.join(diff) or 'unreadable config'}); "
                 "use another --out folder, or the same command to resume it"
             )
-    elif (out / "games.jsonl").exists():
+        return legacy
+    if (out / "games.jsonl").exists():
         raise ValueError(f"{out} has games.jsonl but no config.json; use another --out folder")
-    else:
-        path.write_text(json.dumps({"identity": mine, "params": t.params, "command": t.command}, indent=2) + "\n")
+    path.write_text(json.dumps({"identity": mine, "params": t.params, "command": t.command}, indent=2) + "\n")
+    return False
+
+
+def _difference(key: str, there: Any, now: Any) -> str:
+    """One identity key's difference, readable: for the resolved agents the parameters that differ."""
+    if key != RESOLVED or not isinstance(there, list) or len(there) != len(now):
+        return f"{key}: {there!r} there, {now!r} now"
+    parts = []
+    for a, b in zip(there, now, strict=True):
+        fields = {
+            **(a.get("params", {}) if isinstance(a, dict) else {}),
+            **{k: v for k, v in a.items() if k != "params"},
+        }
+        mine = {**b.get("params", {}), **{k: v for k, v in b.items() if k != "params"}}
+        changed = [f"{k}={fields.get(k)!r} there, {v!r} now" for k, v in mine.items() if fields.get(k) != v]
+        if changed:
+            parts.append(f"{b['name']} {', '.join(changed)}")
+    return "the agents resolve differently: " + "; ".join(parts)
 
 
 def stored_deals(path: Path) -> set[int]:
@@ -390,7 +424,7 @@ def run_tournament(
 
     out = Path(out) if out is not None else default_out(t)
     warn = warn or (lambda text: print(f"warning: {text}", file=sys.stderr))
-    claim_folder(t, out)
+    legacy = claim_folder(t, out)
     todo_all = tasks(t)
     path = out / "games.jsonl"
     # Games of deals beyond this run's (an earlier run with more --deals) stay in the file,
@@ -401,6 +435,13 @@ def run_tournament(
     done = {key: done[key] for key in (task_key(x) for x in todo_all) if key in done}
     todo = [x for x in todo_all if task_key(x) not in done]
     finished = len(todo_all) - len(todo)
+    if legacy and todo:
+        complete = min(x["deal"] for x in todo)  # deals 0 .. complete-1 have all their games
+        can = f"reported with --deals {complete} or fewer" if complete else "read (it has no complete deal)"
+        raise ValueError(
+            f"{out} was made before tournaments recorded what each agent resolves to, so its games "
+            f"may come from other defaults; it can be {can} but not extended: use another --out folder"
+        )
     if stop_after is not None:
         todo = todo[:stop_after]
     own = backend is None
