@@ -511,7 +511,7 @@ def test_identity_names_the_resolved_leaf_and_the_weights_it_reads(tmp_path) -> 
 
 def test_stage_play_out_stops_where_the_stage_ends_on_the_full_play_outs_path() -> None:
     """``leaf=stage``'s play-out: with the same random stream it passes through the states of the
-    whole play-out (play_out_stage then play_out = play_out), and it stops at the first state of
+    whole play-out (``play_out_to`` the leaf's stage, then ``play_out`` = ``play_out``), and it stops at the first state of
     the next stage (the stage counter one higher, the new hands dealt) or at the hand's end."""
     rules = zwicker.rules("dithmarschen", players=4)
     R = rules.array()
@@ -526,7 +526,7 @@ def test_stage_play_out_stops_where_the_stage_ends_on_the_full_play_outs_path() 
         ES.seed(seed)
         part = S0.copy()
         buf, X = K.new_buffers()
-        ES.play_out_stage(R, part, policies, buf, W, X)
+        K.play_out_to(R, part, policies, W, part[S_STAGE], buf, X)
         if part[K.S_PHASE] == K.PHASE_OVER:
             over += 1
         else:

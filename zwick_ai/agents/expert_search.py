@@ -23,7 +23,7 @@ many iterations on each drawn world (drawing a world costs about as much as an i
 ``leaf`` chooses the leaf evaluator (``rollout``: random play-out; ``value``: no play-out, the
 learned value model of :mod:`zwick_ai.agents.value_model` evaluates the new leaf in the drawn
 world, each side from its first seat's view, :func:`value_rewards`; ``stage``: a random play-out
-to the end of the leaf's stage, :func:`play_out_stage`, then the value model at the next
+to the end of the leaf's stage, :func:`zwick_ai.zwicker.kernels.play_out_to`, then the value model at the next
 stage's start).
 
 **Inference** (``infer`` = temperature ``tau`` > 0): a world's weight is the probability that the
@@ -489,19 +489,6 @@ def value_rewards(R, S, m, f, total):
 
 
 @njit(cache=True)
-def play_out_stage(R, S, policies, buf, W, X):
-    """Play ``S`` in place, seat q by ``policies[q]``, until its current stage ends (the next
-    stage is dealt) or the hand is over; returns the move buffers (which may have grown)."""
-    stage = S[S_STAGE]
-    while S[S_PHASE] != K.PHASE_OVER and S[S_STAGE] == stage:
-        buf, X, n = K.gen_moves(R, S, buf, W, X)
-        if n == 0:
-            raise ValueError("no legal move in a running hand")
-        K.apply_move(R, S, buf[K.choose(R, S, buf, n, policies[S[S_TO_MOVE]])], W)
-    return buf, X
-
-
-@njit(cache=True)
 def draw_pool(G, a, p, det, cards, chain, meta, n, tau, W, mm):
     """``n`` worlds of the exact determinizer (their current engine states, one row each) and
     their log weights under the opponent model of :func:`world_log_weight` (all 0 when ``tau``
@@ -570,7 +557,7 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
         S = world.copy()
         depth, buf, X, kid = ZS.descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
         if S[S_PHASE] != K.PHASE_OVER and leaf == LEAF_STAGE:
-            buf, X = play_out_stage(R, S, policies, buf, W, X)
+            _, buf, X = K.play_out_to(R, S, policies, W, S[S_STAGE], buf, X)
         if S[S_PHASE] != K.PHASE_OVER and leaf != LEAF_ROLLOUT:
             rew = value_rewards(R, S, m, f, total)
         else:
@@ -595,7 +582,6 @@ __all__ = [
     "ismcts",
     "new_context",
     "pool_cumulative",
-    "play_out_stage",
     "pool_pick",
     "root_values",
     "seed",

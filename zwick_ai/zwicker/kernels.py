@@ -1614,11 +1614,11 @@ def choose(R, S, buf, n, policy):
 
 
 @kernel(inline="always")
-def play_out(R, S, policies, W):
-    """Play ``S`` to the end in place, seat p using ``policies[p]``. Returns plies played."""
+def play_out_to(R, S, policies, W, last_stage, buf, X):
+    """Play ``S`` in place, seat p using ``policies[p]``, until the hand is over or a stage after
+    ``last_stage`` is dealt. Returns (plies played, the move buffers, which may have grown)."""
     plies = 0
-    buf, X = new_buffers()
-    while S[S_PHASE] != PHASE_OVER:
+    while S[S_PHASE] != PHASE_OVER and S[S_STAGE] <= last_stage:
         n = gen_moves_ws(R, S, buf, W, X)
         if n < 0:  # a buffer was too small (rare): grow it
             buf, X, n = gen_moves(R, S, buf, W, X)
@@ -1627,6 +1627,14 @@ def play_out(R, S, policies, W):
         k = choose(R, S, buf, n, policies[S[S_TO_MOVE]])
         apply_move(R, S, buf[k], W)
         plies += 1
+    return plies, buf, X
+
+
+@kernel(inline="always")
+def play_out(R, S, policies, W):
+    """Play ``S`` to the end in place, seat p using ``policies[p]``. Returns plies played."""
+    buf, X = new_buffers()
+    plies, buf, X = play_out_to(R, S, policies, W, R[R_MAX_STAGES], buf, X)
     return plies
 
 
