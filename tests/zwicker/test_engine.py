@@ -138,6 +138,10 @@ def test_illegal_move_lists_the_legal_ones():
     s = zwicker.position(r, hands=[["QS"], ["2C"]], table=["QH"], stock=[])
     with pytest.raises(ValueError, match=r"illegal move .*legal moves: QS=13 takes QH"):
         zwicker.apply(s, "QS trails")  # forced capture in classic
+    for text in ("\n", "QS\ntrails", "QS=13 takes QH\r\nx"):  # a user's text never breaks the line
+        with pytest.raises(ValueError, match="illegal move") as e:
+            zwicker.apply(s, text)
+        assert "\n" not in str(e.value) and "\r" not in str(e.value), str(e.value)
 
 
 @pytest.mark.parametrize(

@@ -583,7 +583,8 @@ def apply(state: ZwickerState, move: Move | MoveKey | str) -> ZwickerState:
         raise TypeError(f"move must be a Move, MoveKey or str, not {type(move).__name__}")
     if not match:
         shown = "; ".join(str(m) for m in moves[:40]) or "none (the hand is over)"
-        raise ValueError(f"illegal move {move!s}; legal moves: {shown}")
+        what = repr(move) if isinstance(move, str) else str(move)  # repr: a user's text on one line
+        raise ValueError(f"illegal move {what}; legal moves: {shown}")
     out = state.copy()
     K.apply_move(state.rules.array(), out.arr, np.asarray(match[0].row, dtype=np.int64), _workspace())
     return out
