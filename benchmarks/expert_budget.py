@@ -86,7 +86,11 @@ def main() -> None:
                 "decisions": len(xs),
                 "seconds_mean": float(np.mean([x["seconds"] for x in xs])),
                 "seconds_max": float(np.max([x["seconds"] for x in xs])),
-                **{k: float(np.mean([x[k] for x in xs])) for k in ("iters", "worlds", "nodes") if k in xs[0]},
+                **{
+                    k: float(np.mean([x[k] for x in xs]))
+                    for k in ("iters", "worlds", "nodes", "pool_seconds")
+                    if k in xs[0]
+                },
             }
         out[spec] = summary
         print(f"{spec}:")

@@ -445,6 +445,30 @@ def test_endgame_fallback_when_the_node_cap_is_hit() -> None:
     _ = expert_decision  # the function entry point is the agent's
 
 
+def test_a_time_budget_caps_the_endgame_by_the_agents_position_rate() -> None:
+    """Under ``time=`` a batch of endgame worlds may search only what the agent's running rate
+    (positions per second) allows in half the time left: at a rate of 40 positions a second a 0.05 s
+    decision may search 1 position before ISMCTS takes over; a first world of at least
+    RATE_MIN_NODES positions updates the running rate; at a generous rate a small endgame is solved."""
+    game = pyspiel.load_game("zwicker(variant=christiansen,players=3)")
+    state = _endgame_state(game, 3, 12)
+    assert state is not None
+    agent = make_agent("expert:time=0.05,endgame=20", game, seed=2)
+    agent.node_rate = 40.0
+    acts = agent.act(state)
+    assert agent.last["mode"] == "endgame-fallback" and agent.last["nodes"] <= 2  # stops one past the cap
+    assert agent.last["iters"] > 0 and acts in [m for _, m in legal_decisions(state)]
+    assert agent.node_rate == 40.0  # a first world of 2 positions does not measure the rate
+    agent.node_rate = 1e12  # then the cap is nodes= (400,000), which this first world exceeds
+    agent.act(state)
+    assert agent.last["mode"] == "endgame-fallback" and agent.last["first_nodes"] > 400_000
+    assert agent.node_rate < 0.9e12  # moved towards the rate that world was searched at
+    small = _endgame_state(game, 3, 6)
+    assert small is not None
+    agent.act(small)
+    assert agent.last["mode"] == "endgame" and agent.last["worlds"] > 0
+
+
 def test_leaf_value_model_is_the_file_named() -> None:
     """``model=`` gives leaf=value the named value model (a move model, or a model with the
     rollout leaf, is refused)."""
@@ -562,4 +586,6 @@ def test_prune_searches_only_the_move_models_best_root_moves() -> None:
     assert acts in kept
     wide = make_agent(f"expert:time=0,iters=300,endgame=0,prune={n}", game, seed=4)
     plain = make_agent("expert:time=0,iters=300,endgame=0", game, seed=4)
-    assert wide.act(state) == plain.act(state) and wide.last == plain.last
+    assert wide.act(state) == plain.act(state)
+    counts = [{k: v for k, v in a.last.items() if not k.endswith("_seconds")} for a in (wide, plain)]
+    assert counts[0] == counts[1]  # the same search (the clock readings aside)

@@ -69,6 +69,12 @@ MAX_WORLDS = 4096  # endgame worlds per decision under a time budget
 FIRST_BATCH = 16  # ISMCTS iterations before the first clock check
 MIN_FALLBACK_SECONDS = 0.005  # ISMCTS time after an endgame search gave up at the end of the budget
 NODES_PER_WORLD = 400_000  # endgame positions one world may cost before the decision falls back
+#: endgame positions searched per second: an agent's first guess of its running estimate (about
+#: 250,000 measured on this machine at load 3), by which a time budget caps each batch of worlds
+START_NODE_RATE = 250_000.0
+RATE_SMOOTHING = 0.2  # weight of the newest decision in the running estimate
+RATE_MIN_NODES = 1000  # a first world this large measures the rate (smaller ones: mostly drawing)
+FIRST_WORLD_SHARE = 0.5  # of the time left, what the first world may cost before ISMCTS takes over
 
 
 def check(params: dict[str, Any]) -> None:
@@ -141,6 +147,7 @@ class ExpertAgent(Agent):
         super().__init__(game, seed, **params)
         self._ctx: tuple | None = None
         self.last: dict[str, Any] = {}  # counters of the last decision (for reports and tests)
+        self.node_rate = START_NODE_RATE  # endgame positions per second, a running estimate
         self.leaf = resolved_leaf(game, params)
         leaf_model = model_for(game, params["model"], kind="value") if self.leaf in MODEL_LEAVES else None
         self.value = leaf_model.arrays() if leaf_model is not None else VM.empty_model()
@@ -181,7 +188,11 @@ def expert_decision(
     opp = agent.opp if agent is not None else _opponent_arrays(state, params)
     if ES.in_endgame(d.R, d.real, int(params["endgame"])):
         ctx = agent.context() if agent is not None else ES.new_context(ES.TT_BITS)
-        score = _endgame(d, params, ctx, t0, seconds, stats, opp)
+        rate = agent.node_rate if agent is not None else START_NODE_RATE
+        score = _endgame(d, params, ctx, t0, seconds, stats, opp, rate)
+        if agent is not None and stats.get("first_nodes", 0) >= RATE_MIN_NODES:
+            seen = stats["first_nodes"] / max(stats["first_seconds"], 1e-9)
+            agent.node_rate += RATE_SMOOTHING * (seen - agent.node_rate)
         if score is not None:
             if agent is not None:
                 agent.last = stats
@@ -203,9 +214,13 @@ def _endgame(
     seconds: float,
     stats: dict[str, Any],
     opp: tuple,
+    rate: float = START_NODE_RATE,
 ) -> np.ndarray | None:
     """Weighted mean exact value of each legal row over sampled worlds, or None when the first
-    world exceeded the node cap (the caller falls back to ISMCTS)."""
+    world exceeded the node cap (the caller falls back to ISMCTS). Under a time budget the first
+    world may search only as many positions as ``rate`` (positions per second) allows in
+    :data:`FIRST_WORLD_SHARE` of the time left, so one huge world cannot eat the decision's budget
+    (the later batches of worlds are sized by the worlds solved per second)."""
     cap = int(params["worlds"]) or (MAX_WORLDS if seconds > 0 else 32)
     vals = np.zeros((cap, len(d.rows)))
     logw = np.zeros(cap)
@@ -215,10 +230,18 @@ def _endgame(
     while int(st[ES.ST_WORLDS]) < cap:
         before = int(st[ES.ST_NODES])
         st[ES.ST_NODES] = 0  # the cap is per batch of worlds
+        node_cap = int(params["nodes"]) * batch
+        first = int(st[ES.ST_WORLDS]) == 0
+        if seconds > 0 and first:  # one world must not eat the budget (later batches are sized by time)
+            left = seconds - (time.perf_counter() - t0)
+            node_cap = min(node_cap, max(1, int(rate * left * FIRST_WORLD_SHARE)))
+        tick = time.perf_counter()
         ES.endgame_worlds(
             d.G, d.a, d.p, d.det, d.cards, d.chain, d.rows, batch, ctx, st,
-            int(params["nodes"]) * batch, bool(params["tt"]), d.win_loss, d.total, tau, logw, vals, d.W, opp,
+            node_cap, bool(params["tt"]), d.win_loss, d.total, tau, logw, vals, d.W, opp,
         )  # fmt: skip
+        if first:
+            stats.update(first_nodes=int(st[ES.ST_NODES]), first_seconds=time.perf_counter() - tick)
         st[ES.ST_NODES] += before
         if st[ES.ST_ABORT]:
             break
@@ -232,7 +255,12 @@ def _endgame(
         else:
             batch = cap - done
     n = int(st[ES.ST_WORLDS])
-    stats.update(mode="endgame", worlds=n, nodes=int(st[ES.ST_NODES]), tt_hits=int(st[ES.ST_HITS]))
+    stats.update(
+        mode="endgame",
+        worlds=n,
+        nodes=int(st[ES.ST_NODES]),
+        tt_hits=int(st[ES.ST_HITS]),
+    )
     if n == 0:
         stats["mode"] = "endgame-fallback"
         return None
@@ -328,9 +356,10 @@ def _pool(d: ZS.DecisionSetup, params: dict[str, Any], meta: np.ndarray, stats: 
     n = int(params["pool"])
     if n == 0:
         return np.zeros((0, d.real.shape[0]), d.real.dtype), np.zeros(0)
+    tick = time.perf_counter()
     states, logw = ES.draw_pool(d.G, d.a, d.p, d.det, d.cards, d.chain, meta, n, float(params["infer"]), d.W, opp)
     w = np.exp(logw - logw.max())
-    stats["pool_ess"] = float(w.sum() ** 2 / (w * w).sum())
+    stats.update(pool_ess=float(w.sum() ** 2 / (w * w).sum()), pool_seconds=time.perf_counter() - tick)
     return states, ES.pool_cumulative(logw)
 
 
