@@ -28,6 +28,9 @@ algorithms). Every component is a spec parameter so that its effect can be measu
 
 The budget is ``time`` seconds of wall clock per decision (default 0.1) and/or ``iters`` ISMCTS
 iterations (``worlds`` endgame worlds); the first limit reached stops the search, ``0`` is none.
+Under a time budget the first endgame world may search only what the agent's running estimate of
+positions per second allows in half the time left; past that the decision falls back to ISMCTS
+for the rest, so a huge endgame cannot overrun the budget.
 
 >>> import pyspiel, zwick_ai.games
 >>> from zwick_ai.agents import make_agent
