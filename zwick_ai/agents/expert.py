@@ -258,12 +258,7 @@ def _endgame(
         else:
             batch = cap - done
     n = int(st[ES.ST_WORLDS])
-    stats.update(
-        mode="endgame",
-        worlds=n,
-        nodes=int(st[ES.ST_NODES]),
-        tt_hits=int(st[ES.ST_HITS]),
-    )
+    stats.update(mode="endgame", worlds=n, nodes=int(st[ES.ST_NODES]), tt_hits=int(st[ES.ST_HITS]))
     if n == 0:
         stats["mode"] = "endgame-fallback"
         return None
@@ -381,11 +376,4 @@ def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, allowed: np
     return convert.move_actions(state, rows[int(np.argmax(score))])
 
 
-__all__ = [
-    "LEAVES",
-    "OPPONENT_MODELS",
-    "resolved_leaf",
-    "ExpertAgent",
-    "check",
-    "expert_decision",
-]
+__all__ = ["LEAVES", "OPPONENT_MODELS", "resolved_leaf", "ExpertAgent", "check", "expert_decision"]

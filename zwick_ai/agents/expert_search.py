@@ -63,6 +63,7 @@ from zwick_ai.zwicker.layout import (
     MOVE_WIDTH,
     R_DECK,
     R_DECK_SIZE,
+    R_MAX_STAGES,
     R_NSIDES,
     R_PLAYERS,
     R_SIDE_OF,
@@ -556,13 +557,12 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
                 world = ZS.det_draw(G, a, p, det, cards, chain, k, meta, W)
         S = world.copy()
         depth, buf, X, kid = ZS.descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
-        if S[S_PHASE] != K.PHASE_OVER and leaf == LEAF_STAGE:
-            _, buf, X = K.play_out_to(R, S, policies, W, S[S_STAGE], buf, X)
-        if S[S_PHASE] != K.PHASE_OVER and leaf != LEAF_ROLLOUT:
+        if S[S_PHASE] != K.PHASE_OVER and leaf != LEAF_VALUE:  # the play-out reuses the search's buffers
+            last = S[S_STAGE] if leaf == LEAF_STAGE else R[R_MAX_STAGES]
+            _, buf, X = K.play_out_to(R, S, policies, W, last, buf, X)
+        if S[S_PHASE] != K.PHASE_OVER:
             rew = value_rewards(R, S, m, f, total)
         else:
-            if S[S_PHASE] != K.PHASE_OVER:
-                K.play_out(R, S, policies, W)
             rew = ZS.side_rewards(R, S, win_loss, total)
         ZS.backup(R, tree, path, depth, rew)
 

@@ -337,15 +337,18 @@ def _difference(key: str, there: Any, now: Any) -> str:
         return f"{key}: {there!r} there, {now!r} now"
     parts = []
     for a, b in zip(there, now, strict=True):
-        fields = {
-            **(a.get("params", {}) if isinstance(a, dict) else {}),
-            **{k: v for k, v in a.items() if k != "params"},
-        }
-        mine = {**b.get("params", {}), **{k: v for k, v in b.items() if k != "params"}}
-        changed = [f"{k}={fields.get(k)!r} there, {v!r} now" for k, v in mine.items() if fields.get(k) != v]
+        old, new = _flat(a), _flat(b)
+        changed = [f"{k}={old.get(k)!r} there, {v!r} now" for k, v in new.items() if old.get(k) != v]
         if changed:
             parts.append(f"{b['name']} {', '.join(changed)}")
     return "the agents resolve differently: " + "; ".join(parts)
+
+
+def _flat(agent: Any) -> dict[str, Any]:
+    """An agent's identity with its parameters beside its other keys (empty if unreadable)."""
+    if not isinstance(agent, dict):
+        return {}
+    return {**agent.get("params", {}), **{k: v for k, v in agent.items() if k != "params"}}
 
 
 def stored_deals(path: Path) -> set[int]:
