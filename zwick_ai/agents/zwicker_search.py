@@ -75,6 +75,7 @@ from zwick_ai.zwicker.layout import (
     M_VALUE,
     NC,
     PHASE_OVER,
+    R_MAX_STAGES,
     R_NSIDES,
     R_PLAYERS,
     R_SIDE_OF,
@@ -339,8 +340,8 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
             k = tries if meta[MT_CHAIN] == 0 else min(tries, TRIES_AFTER)
             S = det_draw(G, a, p, det, cards, chain, k, meta, W)
         depth, buf, X, kid = descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
-        if S[S_PHASE] != PHASE_OVER:
-            K.play_out(R, S, policies, W)
+        if S[S_PHASE] != PHASE_OVER:  # roll out with the search's own move buffers
+            _, buf, X = K.play_out_to(R, S, policies, W, R[R_MAX_STAGES], buf, X)
         backup(R, tree, path, depth, side_rewards(R, S, win_loss, total))
 
 
