@@ -305,6 +305,40 @@ def test_search_teacher_targets_are_the_search_root_statistics():
     np.testing.assert_array_equal(np.sort(weight[dec == 0]), np.sort(visits[tried]))
 
 
+def test_expert_teacher_targets_are_the_experts_root_values():
+    """Under ``teacher="expert"`` the targets are the expert's root values: its ISMCTS means
+    weighted by visits before the endgame (the first decision replayed by hand with the same random
+    stream), and in the endgame exact values sharing ``teacher_iters`` equally; reproducible."""
+    from zwick_ai.agents import expert as EX
+    from zwick_ai.agents.value_train import teacher_positions
+    from zwick_ai.games import convert
+
+    cfg = ValueConfig("classic", 2, hands=10, teacher="expert", teacher_iters=40, eps=0.0)
+    seeds = np.array([5], dtype=np.int64)
+    X, final, lead, dec, hand, weight = teacher_positions(cfg, seeds)
+    again = teacher_positions(cfg, seeds)
+    for a, b in zip((X, final, lead, dec, hand, weight), again, strict=True):
+        np.testing.assert_array_equal(a, b)
+    sums = np.bincount(dec, weights=weight)
+    assert len(sums) >= 5 and (sums <= cfg.teacher_iters + 1e-3).all()
+    last = weight[dec == dec.max()]  # the hand's last recorded decision is in the endgame
+    shared = cfg.teacher_iters / last[0]
+    assert np.ptp(last) == 0 and abs(shared - round(shared)) < 1e-3 and round(shared) >= len(last)
+    game = pyspiel.load_game("zwicker(variant=classic,players=2)")
+    state = convert.state_from_seed(game, 5)
+    rng = np.random.default_rng([cfg.seed, 5])
+    while len(state.candidate_rows()) < 2:
+        for a in convert.move_actions(state, state.candidate_rows()[0]):
+            state.apply_action(a)
+    agent = make_agent("expert:time=0,iters=40", game)
+    _, visits, mean, is_exact = EX.expert_root(state, agent.params, rng, agent)
+    tried = visits > 0
+    assert not is_exact
+    total = float(state.rules.card_total)
+    np.testing.assert_allclose(np.sort(final[dec == 0]), np.sort(mean[tried] * total), rtol=1e-5)
+    np.testing.assert_array_equal(np.sort(weight[dec == 0]), np.sort(visits[tried]))
+
+
 def test_move_targets_use_the_visit_weighted_baseline():
     """With weights, a decision's move targets have weighted mean zero (the baseline is the
     search's value of the position), not plain mean zero."""

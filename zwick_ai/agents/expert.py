@@ -184,6 +184,24 @@ def expert_decision(
     if len(rows) == 1:
         return convert.move_actions(state, rows[0])
     allowed = _allowed(state, rows, params)
+    rows, weight, mean, exact = expert_root(state, params, rng, agent, t0)
+    return _pick(state, rows, mean if exact else weight + 1e-6 * mean, allowed)
+
+
+def expert_root(
+    state: pyspiel.State,
+    params: dict[str, Any],
+    rng: np.random.Generator,
+    agent: ExpertAgent | None = None,
+    started: float | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """(candidate rows, weight of each, mean reward of each, exact) of the expert's search of
+    ``state`` (rewards on the scale of :func:`zwick_ai.agents.zwicker_search.side_rewards`): in the
+    endgame the weighted mean exact value over the solved worlds (``exact``; every weight the number
+    of worlds), else ISMCTS's root visits and mean rewards. ``agent`` lends its models, its endgame
+    table and its clock's rate estimate (and gets the decision's counters in ``agent.last``); the
+    time budget counts from ``started`` (a ``time.perf_counter()`` reading; default: now)."""
+    t0 = time.perf_counter() if started is None else started
     d = ZS.DecisionSetup(state, rng)  # also seeds the compiled random stream the expert search draws from
     seconds = float(params["time"])
     params = {**params, "leaf": agent.leaf if agent is not None else resolved_leaf(state, params)}
@@ -199,14 +217,14 @@ def expert_decision(
         if score is not None:
             if agent is not None:
                 agent.last = stats
-            return _pick(state, d.rows, score, allowed)
+            return d.rows, np.full(len(d.rows), float(stats["worlds"])), score, True
     left = max(MIN_FALLBACK_SECONDS, seconds - (time.perf_counter() - t0)) if seconds > 0 else 0.0
     value = agent.value if agent is not None else _value_arrays(state, params)
     move = agent.move if agent is not None else (model_for(state, kind="move").arrays() if params["prune"] else None)
     visits, mean = _ismcts(d, params, left, stats, value, _blocked(d, params, move), opp)
     if agent is not None:
         agent.last = stats
-    return _pick(state, d.rows, visits.astype(np.float64) + 1e-6 * mean, allowed)
+    return d.rows, visits.astype(np.float64), mean, False
 
 
 def _endgame(
@@ -376,4 +394,4 @@ def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, allowed: np
     return convert.move_actions(state, rows[int(np.argmax(score))])
 
 
-__all__ = ["LEAVES", "OPPONENT_MODELS", "resolved_leaf", "ExpertAgent", "check", "expert_decision"]
+__all__ = ["LEAVES", "OPPONENT_MODELS", "resolved_leaf", "ExpertAgent", "check", "expert_decision", "expert_root"]

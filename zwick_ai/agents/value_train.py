@@ -34,7 +34,12 @@ move in points (its "Q"), weighted by its visits in the fit (a move tried a few 
 mean). The decision's baseline is then the visit-weighted mean, the search's value of the
 position. This distils the search into the move model: far less noisy targets than one play-out
 per candidate (whose outcomes differ by about 10 points from the move alone), at about
-``teacher_iters`` play-outs per decision.
+``teacher_iters`` play-outs per decision. ``teacher="expert"`` plays the hands with the ``expert``
+agent (its defaults, ``teacher_iters`` iterations, no clock: :func:`zwick_ai.agents.expert.expert_root`)
+instead; in its endgame every candidate's target is its exact value (mean over the solved worlds),
+each weighted ``teacher_iters`` / the number of candidates, so that such a decision weighs as much
+as a searched one. Distilling the expert into the value model its own stage leaf reads is one step
+of expert iteration.
 
 The same command resumes an interrupted run from its last chunk or epoch; a finished file is
 never rewritten, and a different configuration in an existing ``out`` is refused. Every random
@@ -50,7 +55,7 @@ import pickle
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -58,7 +63,7 @@ from zwick_ai.agents import value_model as VM
 
 CHUNK_HANDS = 250
 TEACHER_CHUNK_HANDS = 20  # a searched hand takes seconds: smaller chunks lose less when stopped
-TEACHERS = ("greedy", "ismcts")
+TEACHERS = ("greedy", "ismcts", "expert")
 TEACHER_C = 0.7  # the ismcts agent's default UCB constant
 HELDOUT_EVERY = 10
 SEED_STRIDE = 1_000_003  # deal seeds start at seed * SEED_STRIDE
@@ -208,22 +213,23 @@ def positions(cfg: ValueConfig, out: Path, progress: Progress | None = None, wor
 
 
 def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
-    """One hand per seed played by the ISMCTS teacher (module docstring). Returns per candidate of
+    """One hand per seed played by the search teacher (module docstring). Returns per candidate of
     each recorded decision: (features after the move[N, NFEAT] float32, the search's mean reward
     of the move in points[N] float32, lead so far[N] float32, decision index[N] int32, hand
-    index[N] int32, visits[N] float32); the candidates the search never tried are left out."""
+    index[N] int32, weight[N] float32: the move's visits, or under ``expert`` in the endgame, where
+    every move's value is exact, ``teacher_iters`` shared equally); the candidates the search never
+    tried are left out."""
     import zwick_ai.games  # noqa: F401  (registers the games)
-    from zwick_ai.agents import zwicker_search as ZS
     from zwick_ai.agents.value_features import F_LEAD, F_ZWICK, NFEAT
     from zwick_ai.games import convert
     from zwick_ai.games.names import load as load_game
     from zwick_ai.zwicker import kernels as K
     from zwick_ai.zwicker.layout import KIND_ASK, M_KIND
 
-    if cfg.teacher != "ismcts":
-        raise ValueError(f"unknown teacher {cfg.teacher!r}; valid: {', '.join(TEACHERS)}")
+    if cfg.teacher not in TEACHERS[1:]:
+        raise ValueError(f"unknown search teacher {cfg.teacher!r}; valid: {', '.join(TEACHERS[1:])}")
     game = load_game("zwicker", variant=cfg.variant, players=cfg.players)
-    params = {"iters": cfg.teacher_iters, "time": 0.0, "c": TEACHER_C, "rollout": "random"}
+    search = _teacher_search(cfg, game)
     W = K.new_workspace()
     cols: dict[str, list[np.ndarray]] = {k: [] for k in ("X", "final", "lead", "dec", "hand", "weight")}
     ndec = 0
@@ -242,7 +248,7 @@ def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, 
             n = len(rows)
             pick = 0
             if n > 1:
-                _, visits, mean = ZS.root_search(state, params, rng)
+                visits, mean, best = search(state, rng)
                 if int((rows[:, M_KIND] != KIND_ASK).sum()) >= 2:
                     F = np.zeros((n, NFEAT), np.float64)
                     ok = VM.candidate_features(R, state.engine_state().arr, rows, n, W, F) & (visits > 0)
@@ -254,10 +260,7 @@ def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, 
                         cols["hand"].append(np.full(int(ok.sum()), h, np.int32))
                         cols["weight"].append(visits[ok].astype(np.float32))
                         ndec += 1
-                if rng.random() < cfg.eps:
-                    pick = int(rng.integers(n))
-                else:  # the ismcts agent's choice
-                    pick = ZS.best_index(visits.astype(np.float64), mean)
+                pick = int(rng.integers(n)) if rng.random() < cfg.eps else best  # else the agent's choice
             for a in convert.move_actions(state, rows[pick]):
                 state.apply_action(a)
     if not cols["X"]:
@@ -266,6 +269,34 @@ def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, 
             for k in ("final", "lead", "dec", "hand", "weight")
         )
     return tuple(np.concatenate(cols[k]) for k in ("X", "final", "lead", "dec", "hand", "weight"))
+
+
+def _teacher_search(cfg: ValueConfig, game: Any) -> Callable[[Any, np.random.Generator], tuple]:
+    """The teacher as a function of (state, rng) -> (weight of each candidate row, its mean
+    reward, the index the agent plays): ISMCTS (``c`` = 0.7, random rollouts) or ``expert``
+    (its defaults, no clock), each with ``teacher_iters`` iterations per decision."""
+    if cfg.teacher == "ismcts":
+        from zwick_ai.agents import zwicker_search as ZS
+
+        params = {"iters": cfg.teacher_iters, "time": 0.0, "c": TEACHER_C, "rollout": "random"}
+
+        def ismcts(state: Any, rng: np.random.Generator) -> tuple:
+            _, visits, mean = ZS.root_search(state, params, rng)
+            return visits, mean, ZS.best_index(visits.astype(np.float64), mean)
+
+        return ismcts
+    from zwick_ai.agents import expert as EX
+    from zwick_ai.agents.base import make_agent
+
+    agent = cast(EX.ExpertAgent, make_agent(f"expert:time=0,iters={cfg.teacher_iters}", game))
+
+    def expert(state: Any, rng: np.random.Generator) -> tuple:
+        _, weight, mean, exact = EX.expert_root(state, agent.params, rng, agent)
+        if exact:  # every value exact: the decision weighs as much as a searched one
+            return np.full(len(mean), cfg.teacher_iters / len(mean)), mean, int(np.argmax(mean))
+        return weight, mean, int(np.argmax(weight + 1e-6 * mean))
+
+    return expert
 
 
 def model_data(kind: str, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

@@ -7,6 +7,7 @@ Example::
     zwick train value --variant dithmarschen --out runs/value-dithmarschen
     zwick train value --variant classic --players 2 --out runs/value-classic --install
     zwick train value --variant dithmarschen --teacher ismcts --teacher-iters 2000 --hands 600 --workers 2 --out runs/distil-dithmarschen
+    zwick train value --variant dithmarschen --teacher expert --teacher-iters 2000 --hands 260 --workers 2 --out runs/distil-expert-dithmarschen
 """
 
 from __future__ import annotations
@@ -31,12 +32,14 @@ def add_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--eps", type=float, default=None, help="value: probability of a random move in self-play (0.05)")
     g.add_argument(
         "--teacher",
-        choices=("greedy", "ismcts"),
+        choices=("greedy", "ismcts", "expert"),
         default=None,
         help="value: where the candidates' targets come from: one greedy play-out each (greedy, the default) "
-        "or the mean reward of an ISMCTS search playing the hands (ismcts; distils the search)",
+        "or the mean reward of a search playing the hands (ismcts, or expert with its exact endgame; distils the search)",
     )
-    g.add_argument("--teacher-iters", type=int, default=None, help="value: ISMCTS iterations per decision (2000)")
+    g.add_argument(
+        "--teacher-iters", type=int, default=None, help="value: the teacher's ISMCTS iterations per decision (2000)"
+    )
     g.add_argument(
         "--workers", type=int, default=1, help="value: processes generating the positions (default: %(default)s)"
     )
