@@ -268,33 +268,41 @@ def test_expert_value_leaf():
     assert agent.last["iters"] == 60
 
 
+def _teacher_run(teacher: str, iters: int) -> tuple[ValueConfig, tuple[np.ndarray, ...]]:
+    """A search teacher's positions of one classic hand (seed 5), checked reproducible."""
+    from zwick_ai.agents.value_train import teacher_positions
+
+    cfg = ValueConfig("classic", 2, hands=10, teacher=teacher, teacher_iters=iters, eps=0.0)
+    seeds = np.array([5], dtype=np.int64)
+    run = teacher_positions(cfg, seeds)
+    for a, b in zip(run, teacher_positions(cfg, seeds), strict=True):
+        np.testing.assert_array_equal(a, b)
+    return cfg, run
+
+
+def _first_decision(cfg: ValueConfig) -> tuple[pyspiel.State, np.random.Generator]:
+    """The teacher's first searched decision of :func:`_teacher_run`'s hand and its random stream."""
+    from zwick_ai.games import convert
+
+    state = convert.state_from_seed(pyspiel.load_game("zwicker(variant=classic,players=2)"), 5)
+    while len(state.candidate_rows()) < 2:  # the teacher searches only real choices
+        for a in convert.move_actions(state, state.candidate_rows()[0]):
+            state.apply_action(a)
+    return state, np.random.default_rng([cfg.seed, 5])
+
+
 def test_search_teacher_targets_are_the_search_root_statistics():
     """Under ``teacher="ismcts"`` every recorded candidate's target is the teacher search's mean
     reward of that move in points and its weight its visits, on a decision replayed by hand; the
     run is reproducible from its seed."""
     from zwick_ai.agents import zwicker_search as ZS
-    from zwick_ai.agents.value_train import teacher_positions
-    from zwick_ai.games import convert
 
-    cfg = ValueConfig("classic", 2, hands=10, teacher="ismcts", teacher_iters=60, eps=0.0)
-    seeds = np.array([5], dtype=np.int64)
-    X, final, lead, dec, hand, weight = teacher_positions(cfg, seeds)
-    again = teacher_positions(cfg, seeds)
-    for a, b in zip((X, final, lead, dec, hand, weight), again, strict=True):
-        np.testing.assert_array_equal(a, b)
+    cfg, (X, final, lead, dec, hand, weight) = _teacher_run("ismcts", 60)
     assert len(np.unique(dec)) >= 5 and (weight >= 1).all() and (hand == 0).all()
     for d in np.unique(dec):
         assert (dec == d).sum() >= 2  # a decision is recorded with two or more tried moves
         assert weight[dec == d].sum() <= cfg.teacher_iters
-    # the first recorded decision, searched again by hand with the same random stream
-    game = pyspiel.load_game("zwicker(variant=classic,players=2)")
-    state = convert.state_from_seed(game, 5)
-    rng = np.random.default_rng([cfg.seed, 5])
-    rows = state.candidate_rows()
-    while len(rows) < 2:  # the teacher searches only real choices
-        for a in convert.move_actions(state, rows[0]):
-            state.apply_action(a)
-        rows = state.candidate_rows()
+    state, rng = _first_decision(cfg)  # searched again by hand with the same random stream
     setup = ZS.DecisionSetup(state, rng)
     tree = ZS.new_tree(cfg.teacher_iters + 2)
     setup.run(tree, np.zeros(0, np.int32), cfg.teacher_iters, {"c": 0.7, "rollout": "random"})
@@ -310,27 +318,15 @@ def test_expert_teacher_targets_are_the_experts_root_values():
     weighted by visits before the endgame (the first decision replayed by hand with the same random
     stream), and in the endgame exact values sharing ``teacher_iters`` equally; reproducible."""
     from zwick_ai.agents import expert as EX
-    from zwick_ai.agents.value_train import teacher_positions
-    from zwick_ai.games import convert
 
-    cfg = ValueConfig("classic", 2, hands=10, teacher="expert", teacher_iters=40, eps=0.0)
-    seeds = np.array([5], dtype=np.int64)
-    X, final, lead, dec, hand, weight = teacher_positions(cfg, seeds)
-    again = teacher_positions(cfg, seeds)
-    for a, b in zip((X, final, lead, dec, hand, weight), again, strict=True):
-        np.testing.assert_array_equal(a, b)
+    cfg, (X, final, lead, dec, hand, weight) = _teacher_run("expert", 40)
     sums = np.bincount(dec, weights=weight)
     assert len(sums) >= 5 and (sums <= cfg.teacher_iters + 1e-3).all()
     last = weight[dec == dec.max()]  # the hand's last recorded decision is in the endgame
     shared = cfg.teacher_iters / last[0]
     assert np.ptp(last) == 0 and abs(shared - round(shared)) < 1e-3 and round(shared) >= len(last)
-    game = pyspiel.load_game("zwicker(variant=classic,players=2)")
-    state = convert.state_from_seed(game, 5)
-    rng = np.random.default_rng([cfg.seed, 5])
-    while len(state.candidate_rows()) < 2:
-        for a in convert.move_actions(state, state.candidate_rows()[0]):
-            state.apply_action(a)
-    agent = make_agent("expert:time=0,iters=40", game)
+    state, rng = _first_decision(cfg)
+    agent = make_agent("expert:time=0,iters=40", state.get_game())
     _, visits, mean, is_exact = EX.expert_root(state, agent.params, rng, agent)
     tried = visits > 0
     assert not is_exact
