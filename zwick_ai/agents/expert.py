@@ -185,7 +185,13 @@ def expert_decision(
         return convert.move_actions(state, rows[0])
     allowed = _allowed(state, rows, params)
     rows, weight, mean, exact = expert_root(state, params, rng, agent, t0)
-    return _pick(state, rows, mean if exact else weight + 1e-6 * mean, allowed)
+    return _pick(state, rows, root_score(weight, mean, exact), allowed)
+
+
+def root_score(weight: np.ndarray, mean: np.ndarray, exact: bool) -> np.ndarray:
+    """What the expert maximizes over :func:`expert_root`'s rows: the exact mean value in the
+    endgame, else the ISMCTS visits (the mean reward breaks ties)."""
+    return mean if exact else weight + 1e-6 * mean
 
 
 def expert_root(
@@ -394,4 +400,13 @@ def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, allowed: np
     return convert.move_actions(state, rows[int(np.argmax(score))])
 
 
-__all__ = ["LEAVES", "OPPONENT_MODELS", "resolved_leaf", "ExpertAgent", "check", "expert_decision", "expert_root"]
+__all__ = [
+    "LEAVES",
+    "OPPONENT_MODELS",
+    "resolved_leaf",
+    "ExpertAgent",
+    "check",
+    "expert_decision",
+    "expert_root",
+    "root_score",
+]

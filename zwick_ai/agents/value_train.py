@@ -63,7 +63,8 @@ from zwick_ai.agents import value_model as VM
 
 CHUNK_HANDS = 250
 TEACHER_CHUNK_HANDS = 20  # a searched hand takes seconds: smaller chunks lose less when stopped
-TEACHERS = ("greedy", "ismcts", "expert")
+SEARCH_TEACHERS = ("ismcts", "expert")  # teachers whose targets are a search's root values
+TEACHERS = ("greedy", *SEARCH_TEACHERS)
 TEACHER_C = 0.7  # the ismcts agent's default UCB constant
 HELDOUT_EVERY = 10
 SEED_STRIDE = 1_000_003  # deal seeds start at seed * SEED_STRIDE
@@ -226,8 +227,8 @@ def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, 
     from zwick_ai.zwicker import kernels as K
     from zwick_ai.zwicker.layout import KIND_ASK, M_KIND
 
-    if cfg.teacher not in TEACHERS[1:]:
-        raise ValueError(f"unknown search teacher {cfg.teacher!r}; valid: {', '.join(TEACHERS[1:])}")
+    if cfg.teacher not in SEARCH_TEACHERS:
+        raise ValueError(f"unknown search teacher {cfg.teacher!r}; valid: {', '.join(SEARCH_TEACHERS)}")
     game = load_game("zwicker", variant=cfg.variant, players=cfg.players)
     search = _teacher_search(cfg, game)
     W = K.new_workspace()
@@ -292,9 +293,10 @@ def _teacher_search(cfg: ValueConfig, game: Any) -> Callable[[Any, np.random.Gen
 
     def expert(state: Any, rng: np.random.Generator) -> tuple:
         _, weight, mean, exact = EX.expert_root(state, agent.params, rng, agent)
+        best = int(np.argmax(EX.root_score(weight, mean, exact)))
         if exact:  # every value exact: the decision weighs as much as a searched one
-            return np.full(len(mean), cfg.teacher_iters / len(mean)), mean, int(np.argmax(mean))
-        return weight, mean, int(np.argmax(weight + 1e-6 * mean))
+            weight = np.full(len(mean), cfg.teacher_iters / len(mean))
+        return weight, mean, best
 
     return expert
 
