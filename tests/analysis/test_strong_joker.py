@@ -147,6 +147,31 @@ def test_expert_deal_line_has_every_comparison():
     assert 0 <= line["replayed_seatings"] <= 2 * len(SJ.STRONG_POLICIES)
 
 
+@pytest.mark.parametrize("variant,deal", [("dithmarschen", 0), ("dithmarschen", 3), ("christiansen", 1)])
+def test_restricted_games_continued_from_the_fork_equal_games_played_from_the_deal(variant, deal):
+    # the fast line (each restricted game continues the unrestricted one from the side's first
+    # choice the rule changes) against the slow one (every restricted game from the deal)
+    cfg = SJ.StrongConfig(variant, agent="expert:time=0,iters=30,worlds=2,endgame=6", deals=4, cv_samples=2)
+    fast = SJ.expert_deal(cfg, deal)
+    slow = SJ.expert_deal(cfg, deal, share_prefix=False)
+    for line in (fast, slow):
+        line.pop("seconds")
+    assert fast["replayed_seatings"] > 0  # some rule binds, so the forks are exercised
+    assert fast == slow
+
+
+def test_a_forked_agent_decides_as_the_original_and_leaves_it_alone():
+    game = zwicker_game(zwicker.rules("dithmarschen"))
+    state = convert.state_from_seed(game, 11)
+    agent = zwick_ai.agents.make_agent("expert:time=0,iters=40,worlds=2,endgame=6", game, seed=3)
+    agent.reset(3)
+    twin = agent.fork()
+    assert twin.game is agent.game and twin.rng is not agent.rng
+    first = twin.act(state)
+    assert agent.act(state) == first  # the twin's decision did not move the original's stream
+    assert twin.act(state) == agent.act(state)  # and both streams advanced alike
+
+
 def test_cli_writes_strong_play_into_results_json_and_report(tmp_path, capsys):
     out = tmp_path / "dith"
     out.mkdir()

@@ -27,6 +27,7 @@ ValueError: agent 'random' has no parameter 'iters'; it takes no parameters
 from __future__ import annotations
 
 import abc
+import copy
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -134,6 +135,12 @@ class Agent(abc.ABC):
         """Start a new deal; all randomness of the deal flows from ``seed``."""
         self.seed = seed
         self.rng = np.random.default_rng(seed)
+
+    def fork(self) -> Agent:
+        """An independent twin that decides exactly as this agent would from here on: its random
+        stream and whatever it keeps between decisions are copied, only the game is shared (for
+        replaying a game from a point of its history, as the strong joker study does)."""
+        return copy.deepcopy(self, {id(self.game): self.game})
 
     @abc.abstractmethod
     def act(self, state: pyspiel.State) -> list[int]:

@@ -12,7 +12,10 @@ duplicate, on the deals of the greedy study (:func:`zwick_ai.eval.selfplay.hand_
   seatings of the restricted side's margin (its points minus the others' mean), as in part 2 of
   the greedy study. For ``expert`` the unrestricted game of the deal is played first; a seating in
   which the rule would never have changed a choice of that side is that same game (the agent is
-  deterministic given its seeds), so only seatings where the rule binds are played again.
+  deterministic given its seeds), so only seatings where the rule binds are played again, and
+  each of those continues the unrestricted game from just before the side's first choice the rule
+  changes (the restriction only filters the search's result, so the games agree until then; the
+  agents are forked there, :meth:`zwick_ai.agents.base.Agent.fork`).
 * **Joker value**: every deal in which joker J is dealt to a hand is replayed with J swapped to an
   opponent (:func:`zwick_ai.analysis.joker_study.swap_joker`, the greedy study's definition, with
   a per-deal seed so a deal's swap does not depend on the others), all seats the unrestricted
@@ -308,11 +311,15 @@ def net_block(cfg: StrongConfig, deals: Sequence[int]) -> list[dict[str, Any]]:
 # ------------------------------------------------------------------------------------------------
 # expert: one deal at a time in OpenSpiel games
 # ------------------------------------------------------------------------------------------------
+def rule_param(spec: str) -> str:
+    """The agent's ``joker=`` value of joker rule ``spec`` (``min_points:k=6`` -> ``min_points=6``)."""
+    name, k = JP.parse_policy(spec)
+    return f"{name}={k}" if name == "min_points" else name
+
+
 def with_rule(agent: str, spec: str) -> str:
     """The agent spec restricted by joker rule ``spec`` (``min_points:k=6`` -> ``joker=min_points=6``)."""
-    name, k = JP.parse_policy(spec)
-    rule = f"{name}={k}" if name == "min_points" else name
-    return agent + ("," if ":" in agent else ":") + f"joker={rule}"
+    return agent + ("," if ":" in agent else ":") + f"joker={rule_param(spec)}"
 
 
 @dataclass
@@ -328,6 +335,105 @@ class GameResult:
     binds: np.ndarray
 
 
+@dataclass
+class Game:
+    """A game in progress: the state, its agents (one per seat) and what has been counted so far
+    (the control variate's terms, the joker plays, the control variate's random stream)."""
+
+    state: Any
+    agents: list
+    corr: np.ndarray
+    jplays: np.ndarray
+    stream: np.ndarray
+
+    def fork(self) -> Game:
+        """An independent copy that plays on exactly as this game would (agents forked)."""
+        return Game(
+            self.state.clone(),
+            [a.fork() for a in self.agents],
+            self.corr.copy(),
+            self.jplays.copy(),
+            self.stream.copy(),
+        )
+
+
+def start_game(
+    game: Any,
+    specs: Sequence[str],
+    order: Sequence[int] | np.ndarray,
+    dealer: int,
+    agent_seeds: Sequence[int],
+    cv_seed: int,
+) -> Game:
+    """The deal of deck ``order`` dealt, with ``specs[seat]`` as fresh agents reset with ``agent_seeds``."""
+    state = game.new_initial_state()
+    for a in convert.deal_actions(game, list(order), int(dealer)):
+        state.apply_action(a)
+    agents = [make_agent(s, game, seed=int(x)) for s, x in zip(specs, agent_seeds, strict=True)]
+    for agent, x in zip(agents, agent_seeds, strict=True):
+        agent.reset(int(x))
+    ns = game.rules.num_sides
+    corr = np.zeros((NP.MAX_STAGES, ns))
+    return Game(state, agents, corr, np.zeros((C.NUM_CARDS, JP.J_FIELDS), np.int64), np.array([cv_seed], np.uint64))
+
+
+def play_on(
+    g: Game,
+    value: tuple,
+    samples: int,
+    watch: Sequence[tuple[int, int]] = (),
+    forks: dict[tuple[int, int], Game] | None = None,
+) -> GameResult:
+    """Play ``g`` to the end, computing the chance-event corrections as the compiled playouts do.
+
+    ``watch``: (policy code, k) of joker rules; the result says per rule and side whether the
+    rule would have changed one of the side's choices. ``forks``, when given, receives for each
+    (rule index, side) that binds the game as it stood just before that side's first choice the
+    rule forbids: the restricted side's game plays the same until then (the restriction only
+    filters the search's choice), so it can continue from there."""
+    state = g.state
+    rules = state.rules
+    R = rules.array()
+    side = JS.side_of_seats(rules)
+    ns = rules.num_sides
+    binds = np.zeros((len(watch), ns), bool)
+    W = np.zeros(K_WS_SIZE, np.int64)
+    f = np.zeros(NFEAT, np.float64)
+    actual, expect = np.zeros(ns), np.zeros(ns)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            raise ValueError("a Zwicker deal is dealt whole at the start; this game has later chance events")
+        p = state.current_player()
+        S = state.engine_state().arr.copy()
+        rows = state.candidate_rows()
+        open_rules = [w for w in range(len(watch)) if not binds[w, side[p]]]
+        masks = {w: JP.allowed_mask(R, S, rows, watch[w][0], watch[w][1], True) for w in open_rules}
+        before = g.fork() if forks is not None and any(not m.all() for m in masks.values()) else None
+        actions = [int(a) for a in g.agents[p].act(state)]
+        ri = next(i for i, r in enumerate(rows) if convert.move_actions(state, r) == actions)
+        row = rows[ri]
+        for w in open_rules:
+            if not masks[w][ri]:
+                binds[w, side[p]] = True
+                if forks is not None and before is not None:
+                    forks[(w, int(side[p]))] = before
+        if row[M_KIND] != KIND_ASK and JP.is_joker(R, int(row[M_CARD])):
+            JP.joker_play_info(R, S, row, g.jplays[int(row[M_CARD])])
+        apply_decision(state, actions)
+        post = state.engine_state().arr
+        if samples > 0 and post[S_STOCK_TOP] > S[S_STOCK_TOP] and post[S_PHASE] != PHASE_OVER:
+            VM.leaf_side_values(R, post, value, f, actual)
+            NP.expected_values(R, S, row, value, W, samples, g.stream, expect)
+            g.corr[min(int(post[S_STAGE]), NP.MAX_STAGES - 1)] += actual - expect
+    final = state.engine_state().arr
+    scores = np.array(zwicker.score(state.engine_state()), np.int64)
+    won = np.full(C.NUM_CARDS, -1, np.int64)
+    for c in range(C.NUM_CARDS):
+        if LOC_WON <= final[S_LOC + c] < LOC_WON + ns:
+            won[c] = final[S_LOC + c] - LOC_WON
+    return GameResult(scores, g.corr, g.jplays, won, binds)
+
+
 def play_game_from(
     game: Any,
     specs: Sequence[str],
@@ -338,57 +444,27 @@ def play_game_from(
     samples: int,
     cv_seed: int,
     watch: Sequence[tuple[int, int]] = (),
+    forks: dict[tuple[int, int], Game] | None = None,
 ) -> GameResult:
     """Play the deal of deck ``order`` with ``specs[seat]`` (fresh agents, reset with
-    ``agent_seeds``), computing the chance-event corrections as the compiled playouts do."""
-    rules = game.rules
-    R = rules.array()
-    side = JS.side_of_seats(rules)
-    state = game.new_initial_state()
-    for a in convert.deal_actions(game, list(order), int(dealer)):
-        state.apply_action(a)
-    agents = [make_agent(s, game, seed=int(x)) for s, x in zip(specs, agent_seeds, strict=True)]
-    for agent, x in zip(agents, agent_seeds, strict=True):
-        agent.reset(int(x))
-    ns = rules.num_sides
-    corr = np.zeros((NP.MAX_STAGES, ns))
-    jplays = np.zeros((C.NUM_CARDS, JP.J_FIELDS), np.int64)
-    binds = np.zeros((len(watch), ns), bool)
-    st = np.array([cv_seed], np.uint64)
-    W = np.zeros(K_WS_SIZE, np.int64)
-    f = np.zeros(NFEAT, np.float64)
-    actual, expect = np.zeros(ns), np.zeros(ns)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            raise ValueError("a Zwicker deal is dealt whole at the start; this game has later chance events")
-        p = state.current_player()
-        actions = [int(a) for a in agents[p].act(state)]
-        S = state.engine_state().arr.copy()
-        rows = state.candidate_rows()
-        ri = next(i for i, r in enumerate(rows) if convert.move_actions(state, r) == actions)
-        row = rows[ri]
-        for w, (code, k) in enumerate(watch):
-            if not binds[w, side[p]] and not JP.allowed_mask(R, S, rows, code, k, True)[ri]:
-                binds[w, side[p]] = True
-        if row[M_KIND] != KIND_ASK and JP.is_joker(R, int(row[M_CARD])):
-            JP.joker_play_info(R, S, row, jplays[int(row[M_CARD])])
-        apply_decision(state, actions)
-        post = state.engine_state().arr
-        if samples > 0 and post[S_STOCK_TOP] > S[S_STOCK_TOP] and post[S_PHASE] != PHASE_OVER:
-            VM.leaf_side_values(R, post, value, f, actual)
-            NP.expected_values(R, S, row, value, W, samples, st, expect)
-            corr[min(int(post[S_STAGE]), NP.MAX_STAGES - 1)] += actual - expect
-    final = state.engine_state().arr
-    scores = np.array(zwicker.score(state.engine_state()), np.int64)
-    won = np.full(C.NUM_CARDS, -1, np.int64)
-    for c in range(C.NUM_CARDS):
-        if LOC_WON <= final[S_LOC + c] < LOC_WON + ns:
-            won[c] = final[S_LOC + c] - LOC_WON
-    return GameResult(scores, corr, jplays, won, binds)
+    ``agent_seeds``) to the end (:func:`play_on`)."""
+    return play_on(start_game(game, specs, order, dealer, agent_seeds, cv_seed), value, samples, watch, forks)
 
 
-def expert_deal(cfg: StrongConfig, deal: int) -> dict[str, Any]:
-    """The JSONL line of deal ``deal`` played by the expert (module docstring)."""
+def restricted(fork: Game, side_seats: Sequence[int], rule: str) -> Game:
+    """``fork`` with the agents at ``side_seats`` restricted by joker rule ``rule`` (a study rule
+    spec such as ``min_points:k=6``) from now on."""
+    for p in side_seats:
+        agent = fork.agents[p]
+        agent.params = {**agent.params, "joker": rule_param(rule)}
+    return fork
+
+
+def expert_deal(cfg: StrongConfig, deal: int, share_prefix: bool = True) -> dict[str, Any]:
+    """The JSONL line of deal ``deal`` played by the expert (module docstring). With
+    ``share_prefix`` a restricted game continues the unrestricted one from the restricted side's
+    first choice the rule changes (the same games, played faster); without, it is played from
+    the deal (the slow, obviously equal version the tests compare it with)."""
     rules = cfg.rules()
     R = rules.array()
     game = zwicker_game(rules)
@@ -403,10 +479,11 @@ def expert_deal(cfg: StrongConfig, deal: int) -> dict[str, Any]:
     watch = [(JP.POLICIES.index(n), k) for n, k in rules_watched]
     t0 = time.perf_counter()
 
-    def play(specs: Sequence[str], deck: np.ndarray, w: Sequence[tuple[int, int]] = ()) -> GameResult:
-        return play_game_from(game, specs, deck, dealer, agent_seeds, value, cfg.cv_samples, cv_seed, w)
+    def play(specs: Sequence[str], deck: np.ndarray, w: Sequence[tuple[int, int]] = (), forks=None) -> GameResult:
+        return play_game_from(game, specs, deck, dealer, agent_seeds, value, cfg.cv_samples, cv_seed, w, forks)
 
-    ref = play([cfg.agent] * rules.players, order, watch)
+    forks: dict[tuple[int, int], Game] | None = {} if share_prefix else None
+    ref = play([cfg.agent] * rules.players, order, watch, forks)
     ref_m, ref_cv = _cv_margins(ref.scores[None], ref.corr[None])
     line: dict[str, Any] = {
         "deal": deal,
@@ -421,9 +498,13 @@ def expert_deal(cfg: StrongConfig, deal: int) -> dict[str, Any]:
         plain = cv = 0.0
         for s in range(rules.num_sides):
             if ref.binds[w, s]:
-                g = play(
-                    [with_rule(cfg.agent, spec) if side[p] == s else cfg.agent for p in range(rules.players)], order
-                )
+                seats = [p for p in range(rules.players) if side[p] == s]
+                if forks is not None:
+                    g = play_on(restricted(forks[(w, s)].fork(), seats, spec), value, cfg.cv_samples)
+                else:
+                    g = play(
+                        [with_rule(cfg.agent, spec) if p in seats else cfg.agent for p in range(rules.players)], order
+                    )
                 m, mc = _cv_margins(g.scores[None], g.corr[None])
                 replayed += 1
             else:  # the rule never changes a choice of this side: the same game
