@@ -372,8 +372,7 @@ def start_game(
     agents = [make_agent(s, game, seed=int(x)) for s, x in zip(specs, agent_seeds, strict=True)]
     for agent, x in zip(agents, agent_seeds, strict=True):
         agent.reset(int(x))
-    ns = game.rules.num_sides
-    corr = np.zeros((NP.MAX_STAGES, ns))
+    corr = np.zeros((NP.MAX_STAGES, game.rules.num_sides))
     return Game(state, agents, corr, np.zeros((C.NUM_CARDS, JP.J_FIELDS), np.int64), np.array([cv_seed], np.uint64))
 
 
@@ -479,7 +478,12 @@ def expert_deal(cfg: StrongConfig, deal: int, share_prefix: bool = True) -> dict
     watch = [(JP.POLICIES.index(n), k) for n, k in rules_watched]
     t0 = time.perf_counter()
 
-    def play(specs: Sequence[str], deck: np.ndarray, w: Sequence[tuple[int, int]] = (), forks=None) -> GameResult:
+    def play(
+        specs: Sequence[str],
+        deck: np.ndarray,
+        w: Sequence[tuple[int, int]] = (),
+        forks: dict[tuple[int, int], Game] | None = None,
+    ) -> GameResult:
         return play_game_from(game, specs, deck, dealer, agent_seeds, value, cfg.cv_samples, cv_seed, w, forks)
 
     forks: dict[tuple[int, int], Game] | None = {} if share_prefix else None
