@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 from zwick_ai import _jit_cache
 from zwick_ai.zwicker import kernels as K
@@ -11,7 +13,24 @@ from zwick_ai.zwicker import kernels as K
 def test_kernels_cache_under_the_package_source_hash():
     path = K.play_hands._cache._cache_path
     assert os.path.basename(path) == f"numba-{_jit_cache.source_hash()}"
-    assert os.path.dirname(path) == os.path.join(os.path.dirname(K.__file__), "__pycache__")
+    user_dir = os.environ.get("NUMBA_CACHE_DIR")
+    if user_dir:  # numba's folder for the file inside NUMBA_CACHE_DIR, keyed the same way
+        assert os.path.commonpath([path, os.path.abspath(user_dir)]) == os.path.abspath(user_dir)
+    else:
+        assert os.path.dirname(path) == os.path.join(os.path.dirname(K.__file__), "__pycache__")
+
+
+def test_a_user_cache_dir_is_keyed_by_the_source_hash_too(tmp_path):
+    """With NUMBA_CACHE_DIR set (a read-only package folder), a changed engine still compiles afresh."""
+    code = (
+        "from zwick_ai.zwicker import kernels as K; from zwick_ai import _jit_cache;"
+        "print(K.play_hands._cache._cache_path); print(_jit_cache.source_hash())"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "ZWICK_COMPILE_NOTICE": "0"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    path, digest = out.stdout.split()
+    assert path.startswith(str(tmp_path)) and os.path.basename(path) == f"numba-{digest}"
 
 
 def _package(tmp_path):

@@ -9,7 +9,8 @@ and every zwick_ai module those import, directly or not (compiled code can only 
 and functions through imports). A change there starts a fresh cache and the caches of older
 sources are removed; a change of a module outside it (the CLI, tournaments, reports) keeps it.
 
-A user who sets ``NUMBA_CACHE_DIR`` keeps numba's own behaviour.
+A user who sets ``NUMBA_CACHE_DIR`` (say, where the package folder is read-only) gets the same
+keying there: ``$NUMBA_CACHE_DIR/<numba's folder for the file>/numba-<hash>``.
 """
 
 from __future__ import annotations
@@ -91,11 +92,13 @@ def source_hash() -> str:
     return h.hexdigest()[:16]
 
 
-class PackageCacheLocator(caching.InTreeCacheLocator):
-    """numba's in-tree locator, one directory per package source hash."""
+class _HashedFolder:
+    """A numba locator mixin: the base class's cache folder gets a ``numba-<hash>`` subfolder, and
+    the folders of other source hashes beside it are removed (once per base folder and process)."""
 
-    def __init__(self, py_func, py_file):
-        super().__init__(py_func, py_file)
+    _cache_path: str
+
+    def _use_hashed_folder(self) -> None:
         base = self._cache_path
         self._cache_path = os.path.join(base, f"numba-{source_hash()}")
         if base not in _PRUNED:
@@ -105,12 +108,36 @@ class PackageCacheLocator(caching.InTreeCacheLocator):
                     shutil.rmtree(old, ignore_errors=True)
 
     @classmethod
-    def from_function(cls, py_func, py_file):
+    def _in_package(cls, py_file: str) -> bool:
         try:
             Path(py_file).resolve().relative_to(_ROOT)
         except (OSError, ValueError):
-            return None
-        return super().from_function(py_func, py_file)
+            return False
+        return True
+
+
+class PackageCacheLocator(_HashedFolder, caching.InTreeCacheLocator):
+    """numba's in-tree locator, one directory per package source hash."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        self._use_hashed_folder()
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        return super().from_function(py_func, py_file) if cls._in_package(py_file) else None
+
+
+class UserDirCacheLocator(_HashedFolder, caching.UserProvidedCacheLocator):
+    """numba's ``NUMBA_CACHE_DIR`` locator, one directory per package source hash."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        self._use_hashed_folder()
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        return super().from_function(py_func, py_file) if cls._in_package(py_file) else None
 
 
 #: set to 0 to silence the notice printed when this process starts compiling
@@ -123,7 +150,10 @@ COMPILE_NOTICE = (
 
 def cache_location() -> str:
     """Where compiled code goes: ``NUMBA_CACHE_DIR``, or ``__pycache__/numba-<hash>`` folders."""
-    return os.environ.get("NUMBA_CACHE_DIR") or f"__pycache__/numba-{source_hash()} beside each module"
+    user_dir = os.environ.get("NUMBA_CACHE_DIR")
+    return (
+        f"{user_dir}/.../numba-{source_hash()}" if user_dir else f"__pycache__/numba-{source_hash()} beside each module"
+    )
 
 
 class CompileNotice(event.Listener):
@@ -158,13 +188,12 @@ def compile_count() -> int:
 
 
 def install() -> None:
-    """Put :class:`PackageCacheLocator` first in numba's list (unless NUMBA_CACHE_DIR is set) and
-    announce compiles (:class:`CompileNotice`)."""
+    """Put :class:`PackageCacheLocator` (:class:`UserDirCacheLocator` when NUMBA_CACHE_DIR is set)
+    first in numba's list and announce compiles (:class:`CompileNotice`)."""
     if not _NOTICE.registered:
         event.register("numba:compile", _NOTICE)
         _NOTICE.registered = True
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
+    locator = UserDirCacheLocator if os.environ.get("NUMBA_CACHE_DIR") else PackageCacheLocator
     classes = caching.CacheImpl._locator_classes
-    if PackageCacheLocator not in classes:
-        classes.insert(0, PackageCacheLocator)
+    if locator not in classes:
+        classes.insert(0, locator)
