@@ -265,11 +265,6 @@ def net_pick(R, S, rows, n, m, W):
     return pick
 
 
-@njit(cache=True)
-def seed_numba(seed):
-    np.random.seed(seed)
-
-
 # ------------------------------------------------------------------------------------------------
 # Compiled self-play positions
 # ------------------------------------------------------------------------------------------------
@@ -362,7 +357,6 @@ __all__ = [
     "net_pick",
     "net_values",
     "save_model",
-    "seed_numba",
     "selfplay_positions",
     "shipped_model_path",
 ]

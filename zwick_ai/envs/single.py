@@ -109,7 +109,7 @@ class SeatEnv(gym.Env[np.ndarray, np.int64]):
             reward = self.episode.returns()[self.seat]
         return self.episode.observation(self.seat), reward, self._done, False, self._info()
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         return str(self.episode.state) if self.render_mode == "ansi" else None
 
     def action_masks(self) -> np.ndarray:

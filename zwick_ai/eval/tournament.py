@@ -740,14 +740,6 @@ def plot_pairs(summary: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
-def load_summary(out: str | Path) -> dict[str, Any]:
-    """Read ``summary.json`` of a finished tournament folder."""
-    path = Path(out) / "summary.json"
-    if not path.exists():
-        raise ValueError(f"{path} does not exist: the tournament has not finished")
-    return json.loads(path.read_text())
-
-
 __all__ = [
     "Tournament",
     "agent_seeds",
@@ -755,7 +747,6 @@ __all__ = [
     "deal_seed",
     "default_out",
     "game_params",
-    "load_summary",
     "play_task",
     "report_markdown",
     "run_tournament",

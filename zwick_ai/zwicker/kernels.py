@@ -199,13 +199,6 @@ def popcount(typingctx, x):
 # Small helpers
 # ------------------------------------------------------------------------------------------------
 @hot
-def card_has_value(R, c, v):
-    if R[R_IS_WILD + c]:
-        return 2 <= v <= 14
-    return R[R_VAL1 + c] == v or R[R_VAL2 + c] == v
-
-
-@hot
 def hand_card(S, p, i):
     return S[S_HANDS + p * MAX_HAND + i]
 
