@@ -86,7 +86,9 @@ def test_issue_example_position_and_moves():
     assert not any(m.startswith("6D=") for m in moves)  # a 6 captures nothing here
     m = next(m for m in zwicker.legal_moves(s) if m.kind == "capture")
     assert m.card == "JS" and m.units == ("9C", "3H") and m.target is None and not m.zwick
-    assert m.taken == tuple(sorted(C.parse_cards(["9C", "3H"]))) == m.key.taken
+    assert m.taken == ("9C", "3H")  # notation, like m.card (in card-id order)
+    assert m.key.taken == tuple(sorted(C.parse_cards(["9C", "3H"])))
+    assert m.taken == tuple(C.format_card(c) for c in m.key.taken)
     before = zwicker.snapshot(s)
     s2 = zwicker.apply(s, m)
     assert zwicker.snapshot(s) == before, "apply must not change its input"

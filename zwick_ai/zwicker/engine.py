@@ -107,16 +107,16 @@ class Move:
 
     ``kind`` is ``trail``, ``capture``, ``build`` or ``ask`` (Großenwiehe's question to a partner:
     ``value`` asked about, ``for_partner`` the partner asked). ``target`` is None for a new build.
-    ``taken`` holds the cards a capture takes, as sorted card ids (:mod:`zwick_ai.cards`; two
-    copies of a card stay distinct), and ``units`` the table units it takes as display strings
-    (``9C``, ``[4D+7H=11 by 1]``). ``for_partner`` is a seat (or None), and seat 0 is falsy: test
+    ``taken`` holds the cards a capture takes in notation (``('4S', '7H')``, in card-id order;
+    ``key.taken`` has their card ids, where two copies of a card stay distinct), and ``units`` the
+    table units it takes as display strings (``9C``, ``[4D+7H=11 by 1]``). ``for_partner`` is a seat (or None), and seat 0 is falsy: test
     :attr:`is_for_partner`, not its truth.
     """
 
     kind: str
     card: str | None
     value: int
-    taken: tuple[int, ...]
+    taken: tuple[str, ...]
     target: tuple[str, ...] | None
     for_partner: int | None
     zwick: bool
@@ -536,7 +536,8 @@ def _to_move_obj(state: ZwickerState, row: np.ndarray, units: list[Unit]) -> Mov
                 groups = tuple(tuple(format_unit(chosen[i]) for i in g) for g in split)
         shown = tuple(format_unit(u) for u in chosen)
         return Move(
-            "capture", name, int(row[M_VALUE]), taken_ids, None, None, bool(row[M_ZWICK]), key,
+            "capture", name, int(row[M_VALUE]), tuple(C.format_card(c) for c in taken_ids), None, None,
+            bool(row[M_ZWICK]), key,
             tuple(int(x) for x in row), groups, shown,
         )  # fmt: skip
     target_i = int(row[M_TARGET])
