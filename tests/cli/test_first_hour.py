@@ -223,8 +223,11 @@ class _Prompt(code.InteractiveConsole):
 
     def showtraceback(self) -> None:
         error = sys.exc_info()[1]
-        if isinstance(error, ModuleNotFoundError) and (error.name or "").split(".")[0] in EXTRA_MODULES:
-            self.missing_extra = error.name
+        cause: BaseException | None = error
+        while cause is not None:  # the package's own hint wraps the missing module's error
+            if isinstance(cause, ModuleNotFoundError) and (cause.name or "").split(".")[0] in EXTRA_MODULES:
+                self.missing_extra = cause.name
+            cause = cause.__cause__
         self.errors.append(repr(error))
 
 
