@@ -28,7 +28,8 @@ duplicate, on the deals of the greedy study (:func:`zwick_ai.eval.selfplay.hand_
 
 Each finished deal is one line of an append-only JSONL file in the output folder, named by the
 agent, the seed and the weights it ran with (``strong-net-seed0-<hash>.jsonl``): a rerun
-continues it, new weights start a new file, nothing is deleted or overwritten. :func:`summarize`
+continues it (a stored ``.jsonl.gz`` is first copied to the plain file, :func:`zwick_ai.eval.records.unpack`),
+new weights start a new file, nothing is deleted or overwritten. :func:`summarize`
 turns the lines into the ``strong_play`` object of ``results.json``.
 """
 
@@ -55,7 +56,7 @@ from zwick_ai.agents.value_features import NFEAT
 from zwick_ai.analysis import joker_study as JS
 from zwick_ai.eval.backends import make_backend
 from zwick_ai.eval.match import default_agent_seeds
-from zwick_ai.eval.records import zwicker_game
+from zwick_ai.eval.records import unpack, zwicker_game
 from zwick_ai.eval.selfplay import hand_seeds
 from zwick_ai.eval.stats import mean_ci
 from zwick_ai.games import convert
@@ -571,6 +572,7 @@ def run_strong(
     cfg.rules()
     out.mkdir(parents=True, exist_ok=True)
     path = out / cfg.file_name()
+    unpack(path)
     key = cfg.run_key()
     done = read_lines(path, key)
     todo = [d for d in range(cfg.deals) if d not in done]

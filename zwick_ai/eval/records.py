@@ -20,7 +20,8 @@ chance         every chance action in order; empty means "deal from ``deal_seed`
 =============  =================================================================================
 
 Writers may add keys of their own (tournaments add ``agents``, ``deal``, ``seating`` and
-``agent_seeds``); readers ignore them. Reading reports each damaged line (line number, what is
+``agent_seeds``); readers ignore them. A file may be stored gzip-compressed (``games.jsonl.gz``):
+:func:`read_records` reads it, and :func:`unpack` gives a run that appends the plain file again. Reading reports each damaged line (line number, what is
 wrong) and goes on with the next; :func:`replay` re-applies a record's actions on the real game
 and says where it stops replaying.
 
@@ -40,11 +41,15 @@ True
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
+import os
+import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import pyspiel
 
@@ -57,12 +62,15 @@ __all__ = [
     "GameRecord",
     "RecordError",
     "ReplayStep",
+    "compressed",
+    "open_text",
     "parse_lines",
     "read_records",
     "record_from_dict",
     "record_game",
     "record_line",
     "replay",
+    "unpack",
     "write_records",
     "zwicker_game",
 ]
@@ -188,13 +196,68 @@ def parse_lines(lines: Iterable[str]) -> tuple[list[GameRecord], list[RecordErro
     return records, errors
 
 
-def read_records(path: str | Path) -> tuple[list[GameRecord], list[RecordError]]:
-    """The records of a JSONL file and the errors of its damaged lines (see :func:`parse_lines`)."""
+#: the suffix of a gzip-compressed records file (``games.jsonl.gz``)
+GZIP = ".gz"
+
+
+def compressed(path: str | Path) -> Path:
+    """The compressed twin of a plain records file: ``games.jsonl`` -> ``games.jsonl.gz``."""
     p = Path(path)
+    return p.with_name(p.name + GZIP)
+
+
+def open_text(path: str | Path) -> IO[str]:
+    """A records file opened to read text, decompressed on the fly when its name ends in ``.gz``."""
+    p = Path(path)
+    if p.name.endswith(GZIP):
+        return gzip.open(p, "rt", encoding="utf-8", errors="replace")
+    return open(p, encoding="utf-8", errors="replace")
+
+
+def unpack(path: str | Path) -> bool:
+    """Before a run appends to the plain file ``path``: when only its compressed twin exists
+    (``games.jsonl.gz``, as results are stored), write ``path`` from it, keeping the ``.gz``.
+    Returns True when it did. A damaged ``.gz`` raises ``ValueError`` and writes nothing."""
+    p = Path(path)
+    packed = compressed(p)
+    if p.exists() or not packed.is_file():
+        return False
+    tmp = p.with_name(p.name + ".unpacking")
+    try:
+        with gzip.open(packed, "rb") as src, open(tmp, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+    except (OSError, EOFError) as e:
+        tmp.unlink(missing_ok=True)
+        raise ValueError(f"{packed} is not a readable gzip file ({e}); move it away or repair it") from None
+    os.replace(tmp, p)
+    return True
+
+
+def _until_unreadable(lines: Iterable[str], damage: list[RecordError]) -> Iterator[str]:
+    """The lines of a file up to where it cannot be read any more (a truncated or corrupt gzip
+    stream); that place goes to ``damage``."""
+    number = 0
+    try:
+        for line in lines:
+            number += 1
+            yield line
+    except (OSError, EOFError) as e:
+        damage.append(RecordError(number + 1, f"the file cannot be read from here on ({e})"))
+
+
+def read_records(path: str | Path) -> tuple[list[GameRecord], list[RecordError]]:
+    """The records of a JSONL file (plain, or gzip-compressed when named ``*.gz``) and the errors
+    of its damaged lines (see :func:`parse_lines`). A plain name that is missing falls back to its
+    ``.gz`` twin, so ``games.jsonl`` reads a stored ``games.jsonl.gz``."""
+    p = Path(path)
+    if not p.is_file() and compressed(p).is_file():
+        p = compressed(p)
     if not p.is_file():
         raise ValueError(f"no such records file: {p}")
-    with open(p) as f:
-        return parse_lines(f)
+    damage: list[RecordError] = []
+    with open_text(p) as f:
+        records, errors = parse_lines(_until_unreadable(f, damage))
+    return records, errors + damage
 
 
 # ------------------------------------------------------------------------------------------------

@@ -32,7 +32,10 @@ tournament again skips finished games; a damaged line is reported and its game r
 different tournament in the same folder is refused. Only the number of deals may change (deal ``i``
 is the same in every run), so a finished tournament can be extended; a run with fewer deals
 summarises its deals and keeps the games of the others in ``games.jsonl``. Lines that are not
-finished games of the tournament are moved to ``games.rejected.jsonl``, never deleted.
+finished games of the tournament are moved to ``games.rejected.jsonl``, never deleted. A folder
+whose games are stored compressed (``games.jsonl.gz`` only) resumes too: its games are first
+copied to ``games.jsonl`` (the ``.gz`` stays; ``gzip -f games.jsonl`` stores the longer file
+compressed again).
 
 >>> seatings(2)
 [(0, 1), (1, 0)]
@@ -64,7 +67,7 @@ from zwick_ai.agents.base import GAMES, agent_params, make_agent
 from zwick_ai.eval.backends import Backend, LocalBackend
 from zwick_ai.eval.match import play_game
 from zwick_ai.eval.ratings import SCALE, ratings_with_ci
-from zwick_ai.eval.records import record_from_dict
+from zwick_ai.eval.records import compressed, record_from_dict, unpack
 from zwick_ai.eval.stats import mean_ci
 from zwick_ai.games.names import game_params
 
@@ -325,8 +328,9 @@ def claim_folder(t: Tournament, out: Path) -> bool:
                 "use another --out folder, or the same command to resume it"
             )
         return legacy
-    if (out / "games.jsonl").exists():
-        raise ValueError(f"{out} has games.jsonl but no config.json; use another --out folder")
+    for games in (out / "games.jsonl", compressed(out / "games.jsonl")):
+        if games.exists():
+            raise ValueError(f"{out} has {games.name} but no config.json; use another --out folder")
     path.write_text(json.dumps({"identity": mine, "params": t.params, "command": t.command}, indent=2) + "\n")
     return False
 
@@ -430,6 +434,8 @@ def run_tournament(
     legacy = claim_folder(t, out)
     todo_all = tasks(t)
     path = out / "games.jsonl"
+    if unpack(path):
+        print(f"{compressed(path)}: its games copied to {path.name}, which this run extends", file=sys.stderr)
     # Games of deals beyond this run's (an earlier run with more --deals) stay in the file,
     # checked like the others, and count again once --deals reaches them.
     stored = tasks(t, sorted(d for d in stored_deals(path) if d >= t.deals))
