@@ -22,7 +22,7 @@ card is an ordinary move. The policies differ only in how they score joker moves
 ``random``      uniform over the legal moves (a baseline for the study)
 ==============  ===================================================================================
 
-``early`` and ``last_stage`` follow the issue's wording; they turn out close to ``greedy`` (which
+``early`` and ``last_stage`` follow the study's definitions; they turn out close to ``greedy`` (which
 already captures with a joker whenever it can, the joker's own points making that capture its
 best) before resp. in the last stage. Asking the partner (Großenwiehe) is never chosen unless it is
 the only legal move. "Forced" falls

@@ -1,4 +1,4 @@
-"""The joker study (issue 7): what a joker is worth, how to play it, and what the joker rules do.
+"""The joker study: what a joker is worth, how to play it, and what the joker rules do.
 
 One :func:`run_study` per Zwicker variant answers three questions with numbers, 95% confidence
 intervals (:mod:`zwick_ai.eval.stats`) and PNG figures, and writes ``report.md``, the figures and

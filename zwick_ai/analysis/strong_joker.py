@@ -1,4 +1,4 @@
-"""The joker study with strong play (issue 13): joker rules on a strong agent's own choice, what
+"""The joker study with strong play: joker rules on a strong agent's own choice, what
 a joker is worth when every seat plays the strong agent, and how that agent uses each joker.
 
 The strong agent is ``net`` (the learned move model, played inside compiled code:
@@ -611,7 +611,7 @@ def variance_ratio(plain: np.ndarray, cv: np.ndarray) -> float:
 
 
 def summarize(cfg: StrongConfig, lines: dict[int, dict[str, Any]], file: str) -> dict[str, Any]:
-    """The ``strong_play`` object of ``results.json`` (issue 13's keys, plus the control variate,
+    """The ``strong_play`` object of ``results.json`` (the keys DESIGN.md fixes, plus the control variate,
     the joker behaviour and what the run used)."""
     rules = cfg.rules()
     ordered = [lines[d] for d in sorted(lines)]
@@ -702,8 +702,8 @@ def behaviour(rules: Rules, lines: Iterable[dict[str, Any]]) -> list[dict[str, A
 # results.json, figures, report
 # ------------------------------------------------------------------------------------------------
 def result_key(agent: str) -> str:
-    """The key of a run's object in ``results.json``: ``strong_play`` for ``net`` (the issue's
-    object), ``strong_play_<agent>`` for the others (``strong_play_expert``)."""
+    """The key of a run's object in ``results.json``: ``strong_play`` for ``net`` (the object
+    DESIGN.md names), ``strong_play_<agent>`` for the others (``strong_play_expert``)."""
     name = agent_params(agent)[0].name
     return "strong_play" if name == "net" else f"strong_play_{name}"
 
