@@ -1,7 +1,7 @@
 """Tournament throughput: games/s with 1 vs 2 local worker processes (the scaling ratio) and the
 overhead of Ray against local processes, in one run on the same tournament.
 
-On a machine shared with other sessions, Linux's autogroup scheduler
+On a shared machine, Linux's autogroup scheduler
 (``/proc/sys/kernel/sched_autogroup_enabled``) gives every *session* an equal CPU share, however
 many processes it runs: local workers stay in the command's session, so under load two of them get
 about the CPU of one, while Ray's daemons start sessions of their own. ``local x2 (own sessions)``

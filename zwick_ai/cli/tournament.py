@@ -27,11 +27,11 @@ from zwick_ai.options import format_value
 
 #: the agents of ``zwick tournament`` without ``--agents``: a small dithmarschen tournament that
 #: finishes in a few minutes on two cores (the expert at a small, reproducible iteration budget)
-DEFAULT_AGENTS = ("expert:time=0,iters=1000,worlds=8", "greedy", "random")
-DEFAULT_DEALS = 24
+DEFAULT_AGENTS = ("expert:time=0,iters=1000,worlds=8", "greedy")
+DEFAULT_DEALS = 60
 
 EXAMPLES = """examples:
-  zwick tournament                                  expert (1,000 iterations), greedy, random on 24 dithmarschen deals
+  zwick tournament                                  expert (1,000 iterations) and greedy on 60 dithmarschen deals
   zwick tournament --variant classic --players 2 --agents "ismcts:iters=500,c=0.7;greedy;random" --deals 200
   zwick tournament --agents greedy --agents random --deals 100 --workers 2 --out results/gr
   zwick tournament --game zwikken --variant parlett --players 3 --agents ismcts,random --deals 100
