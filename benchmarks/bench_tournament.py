@@ -1,12 +1,12 @@
 """Tournament throughput: games/s with 1 vs 2 local worker processes (the scaling ratio) and the
 overhead of Ray against local processes, in one run on the same tournament.
 
-On a shared machine, Linux's autogroup scheduler
-(``/proc/sys/kernel/sched_autogroup_enabled``) gives every *session* an equal CPU share, however
-many processes it runs: local workers stay in the command's session, so under load two of them get
-about the CPU of one, while Ray's daemons start sessions of their own. ``local x2 (own sessions)``
-starts each local worker in a new session (``os.setsid``), which compares like with like; on a
-machine without competing sessions the plain local pool gets both cores anyway.
+On a machine shared with other jobs, Linux's autogroup scheduler
+(``/proc/sys/kernel/sched_autogroup_enabled``) gives every autogroup (one per ``setsid``) an equal
+CPU share, however many processes it runs: local workers stay in the command's autogroup, so under
+load two of them get about the CPU of one, while Ray's daemons start autogroups of their own.
+``local x2 (own groups)`` starts each local worker in a new one (``os.setsid``), which compares
+like with like; on a machine without competing jobs the plain local pool gets both cores anyway.
 
 For each backend: ``startup`` is creating it and playing a few one-game warm-up tasks (worker
 processes start, import numba/OpenSpiel and load the compiled kernels from numba's cache);
@@ -38,9 +38,9 @@ def warm_up(backend: Backend, t: T.Tournament) -> None:
         pass
 
 
-def measure(name: str, workers: int, t: T.Tournament, folder: Path, own_sessions: bool = False) -> dict:
+def measure(name: str, workers: int, t: T.Tournament, folder: Path, own_groups: bool = False) -> dict:
     t0 = time.perf_counter()
-    backend = LocalBackend(workers, initializer=os.setsid) if own_sessions else make_backend(name, workers)
+    backend = LocalBackend(workers, initializer=os.setsid) if own_groups else make_backend(name, workers)
     with backend:
         warm_up(backend, t)
         t1 = time.perf_counter()
@@ -49,7 +49,7 @@ def measure(name: str, workers: int, t: T.Tournament, folder: Path, own_sessions
     games = [json.loads(x) for x in (folder / "games.jsonl").read_text().splitlines()]
     key = {T.task_key(g): {k: v for k, v in g.items() if k != "seconds"} for g in games}
     return {
-        "backend": f"{name} x{workers}" + (" (own sessions)" if own_sessions else ""),
+        "backend": f"{name} x{workers}" + (" (own groups)" if own_groups else ""),
         "startup_s": t1 - t0,
         "run_s": t2 - t1,
         "games": len(games),
@@ -74,7 +74,7 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for i, (name, workers, own) in enumerate(plans):
-            rows.append(measure(name, workers, t, Path(tmp) / str(i), own_sessions=own))
+            rows.append(measure(name, workers, t, Path(tmp) / str(i), own_groups=own))
     for r in rows[1:]:
         if r["key"] != rows[0]["key"]:
             raise SystemExit(f"{r['backend']} played different games than {rows[0]['backend']}")
@@ -88,7 +88,7 @@ def main() -> None:
     print("\nall backends played identical games")
     if len(rows) > 3:
         print(
-            f"Ray x2 vs local x2 (own sessions): run time {rows[3]['run_s'] / rows[2]['run_s']:.2f}x, "
+            f"Ray x2 vs local x2 (own groups): run time {rows[3]['run_s'] / rows[2]['run_s']:.2f}x, "
             f"startup {rows[3]['startup_s']:.1f} s vs {rows[2]['startup_s']:.1f} s"
         )
     print(f"load average after: {os.getloadavg()[0]:.1f}")
