@@ -22,6 +22,10 @@ GAMES = [
     ("random:x", "expected key=value"),
     ("random:iters=3", "has no parameter 'iters'"),
     ("", "empty agent spec"),
+    ("ismcts:time=nan", "time='nan' is not a finite number"),
+    ("ismcts:time=inf", "time='inf' is not a finite number"),
+    ("expert:time=nan", "time='nan' is not a finite number"),
+    ("ismcts:c=-inf", "c='-inf' is not a finite number"),
 ])  # fmt: skip
 def test_bad_specs_say_what_is_valid(bad, message):
     game = pyspiel.load_game("zwikken")

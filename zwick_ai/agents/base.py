@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import abc
 import copy
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -203,11 +204,14 @@ class Param:
                 if text.lower() in ("0", "false", "no", "off"):
                     return False
                 raise ValueError
-            return self.type(text)
+            value = self.type(text)
         except ValueError:
             raise ValueError(
                 f"agent {agent!r}: {self.name}={text!r} is not a valid {self.type.__name__} ({self.help})"
             ) from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"agent {agent!r}: {self.name}={text!r} is not a finite number ({self.help})")
+        return value
 
 
 @dataclass(frozen=True)
