@@ -3,9 +3,17 @@ no traceback) before any work starts, one writer per results folder, nothing los
 
 from __future__ import annotations
 
+import json
+import os
+import socket
+import subprocess
+import sys
+
 import pytest
 
 from zwick_ai.cli import main
+from zwick_ai.eval.folder_lock import LOCK_NAME, hold_folder
+from zwick_ai.eval.tournament import task_key
 
 
 def one_line_error(capsys, argv: list[str]) -> str:
@@ -34,3 +42,53 @@ def test_non_finite_spec_numbers_are_refused_before_play(tmp_path, capsys, spec)
     argv = ["tournament", "--agents", f"{spec};greedy", "--deals", "1", "--workers", "1", "--quiet"]
     assert "is not a finite number" in one_line_error(capsys, [*argv, "--out", str(out)])
     assert not (out / "games.jsonl").exists()
+
+
+# ------------------------------------------------------------------------------------------------
+# One writer per results folder
+# ------------------------------------------------------------------------------------------------
+TINY = ["tournament", "--agents", "greedy;random", "--deals", "1", "--workers", "1", "--quiet"]
+
+
+def _dead_pid() -> int:
+    """The id of a process that has exited."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_a_second_run_into_a_held_folder_is_refused(tmp_path, capsys):
+    out = tmp_path / "t"
+    with hold_folder(out):
+        err = one_line_error(capsys, [*TINY, "--out", str(out)])
+        assert f"pid {os.getpid()} on {socket.gethostname()}" in err and "in use by another run" in err
+        assert not (out / "games.jsonl").exists()
+    assert not (out / LOCK_NAME).exists()
+    assert main([*TINY, "--out", str(out)]) == 0  # free again
+    assert not (out / LOCK_NAME).exists()
+
+
+def test_a_stale_lock_of_a_dead_process_is_taken_over(tmp_path, capsys):
+    out = tmp_path / "t"
+    out.mkdir()
+    stale = {"pid": _dead_pid(), "host": socket.gethostname(), "since": "then"}
+    (out / LOCK_NAME).write_text(json.dumps(stale))
+    assert main([*TINY, "--out", str(out)]) == 0
+    lines = (out / "games.jsonl").read_text().splitlines()
+    assert len(lines) == 2 and not (out / LOCK_NAME).exists()
+    # a live owner on another host cannot be checked: refused
+    (out / LOCK_NAME).write_text(json.dumps({"pid": 1, "host": "elsewhere", "since": "now"}))
+    assert "pid 1 on elsewhere" in one_line_error(capsys, [*TINY, "--deals", "2", "--out", str(out)])
+
+
+@pytest.mark.slow
+def test_two_concurrent_tournaments_into_one_folder_one_refused_no_duplicate(tmp_path):
+    out = tmp_path / "t"
+    argv = [sys.executable, "-m", "zwick_ai.cli", *TINY, "--deals", "3", "--out", str(out)]
+    runs = [subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    results = [(run.wait(timeout=600), run.stderr.read()) for run in runs]  # type: ignore[union-attr]
+    codes = sorted(code for code, _ in results)
+    assert codes == [0, 2], results
+    assert any("in use by another run" in err and "Traceback" not in err for _, err in results)
+    keys = [task_key(r) for r in map(json.loads, (out / "games.jsonl").read_text().splitlines())]
+    assert len(keys) == len(set(keys)) == 6
