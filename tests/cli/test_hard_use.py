@@ -3,14 +3,18 @@ no traceback) before any work starts, one writer per results folder, nothing los
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
+import time
 
 import pytest
 
+import zwick_ai
 from zwick_ai.cli import main
 from zwick_ai.eval.folder_lock import LOCK_NAME, hold_folder
 from zwick_ai.eval.tournament import task_key
@@ -92,3 +96,58 @@ def test_two_concurrent_tournaments_into_one_folder_one_refused_no_duplicate(tmp
     assert any("in use by another run" in err and "Traceback" not in err for _, err in results)
     keys = [task_key(r) for r in map(json.loads, (out / "games.jsonl").read_text().splitlines())]
     assert len(keys) == len(set(keys)) == 6
+
+
+# ------------------------------------------------------------------------------------------------
+# Interrupts
+# ------------------------------------------------------------------------------------------------
+def _group_alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum, to_group", [(signal.SIGINT, True), (signal.SIGTERM, False)])
+def test_an_interrupted_tournament_with_workers_stops_cleanly_and_resumes(tmp_path, signum, to_group):
+    out = tmp_path / "t"
+    argv = [sys.executable, "-m", "zwick_ai.cli", "tournament", "--agents", "ismcts:iters=300;greedy",
+            "--deals", "4", "--workers", "2", "--quiet", "--out", str(out)]  # fmt: skip
+    run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    games = out / "games.jsonl"
+    deadline = time.monotonic() + 600
+    while not (games.exists() and games.read_text().count("\n") >= 1) and time.monotonic() < deadline:
+        assert run.poll() is None, run.communicate()
+        time.sleep(0.2)
+    if to_group:  # Ctrl-C: the whole foreground group
+        os.killpg(run.pid, signum)
+    else:  # kill PID: the main process only
+        os.kill(run.pid, signum)
+    started = time.monotonic()
+    _, err = run.communicate(timeout=30)
+    assert time.monotonic() - started < 10 and run.returncode == 130, err
+    assert "Traceback" not in err and "the same command resumes" in err, err
+    time.sleep(1)
+    assert not _group_alive(run.pid), "worker processes outlived the run"
+    assert main(argv[3:]) == 0  # the same command finishes it
+    keys = [task_key(r) for r in map(json.loads, games.read_text().splitlines())]
+    assert len(keys) == len(set(keys)) == 8
+
+
+# ------------------------------------------------------------------------------------------------
+# One way to list agents; the version
+# ------------------------------------------------------------------------------------------------
+def test_play_takes_agents_separated_by_semicolons_like_tournament(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    argv = ["play", "--variant", "dithmarschen", "--seat", "0", "--seed", "1", "--agents", "greedy;random;greedy"]
+    assert main(argv) == 1  # the person quit at the first turn: the three agents were accepted
+    out, err = capsys.readouterr()
+    assert "game abandoned" in out and "unknown agent" not in err
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0 and capsys.readouterr().out.strip() == f"zwick_ai {zwick_ai.__version__}"
