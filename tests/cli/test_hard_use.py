@@ -101,12 +101,23 @@ def test_two_concurrent_tournaments_into_one_folder_one_refused_no_duplicate(tmp
 # ------------------------------------------------------------------------------------------------
 # Interrupts
 # ------------------------------------------------------------------------------------------------
-def _group_alive(group: int) -> bool:
-    try:
-        os.killpg(group, 0)
-    except ProcessLookupError:
-        return False
-    return True
+def _group_alive(group: int) -> list[int]:
+    """The live (not zombie) processes of a process group, from /proc."""
+    alive = []
+    for entry in os.listdir("/proc"):
+        try:
+            stat = open(f"/proc/{entry}/stat").read()
+        except (OSError, ValueError):
+            continue
+        fields = stat.rsplit(")", 1)[-1].split()  # state, ppid, pgrp, ...
+        if entry.isdigit() and int(fields[2]) == group and fields[0] != "Z":
+            alive.append(int(entry))
+    return alive
+
+
+def _with_default_sigint() -> None:
+    """A child started from a background shell inherits an ignored SIGINT; Ctrl-C must reach it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @pytest.mark.slow
@@ -115,7 +126,8 @@ def test_an_interrupted_tournament_with_workers_stops_cleanly_and_resumes(tmp_pa
     out = tmp_path / "t"
     argv = [sys.executable, "-m", "zwick_ai.cli", "tournament", "--agents", "ismcts:iters=300;greedy",
             "--deals", "4", "--workers", "2", "--quiet", "--out", str(out)]  # fmt: skip
-    run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True, preexec_fn=_with_default_sigint)  # fmt: skip
     games = out / "games.jsonl"
     deadline = time.monotonic() + 600
     while not (games.exists() and games.read_text().count("\n") >= 1) and time.monotonic() < deadline:
@@ -130,7 +142,7 @@ def test_an_interrupted_tournament_with_workers_stops_cleanly_and_resumes(tmp_pa
     assert time.monotonic() - started < 10 and run.returncode == 130, err
     assert "Traceback" not in err and "the same command resumes" in err, err
     time.sleep(1)
-    assert not _group_alive(run.pid), "worker processes outlived the run"
+    assert not _group_alive(run.pid), f"processes outlived the run: {_group_alive(run.pid)}"
     assert main(argv[3:]) == 0  # the same command finishes it
     keys = [task_key(r) for r in map(json.loads, games.read_text().splitlines())]
     assert len(keys) == len(set(keys)) == 8

@@ -250,7 +250,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_game_args(p)
     p.add_argument("--seat", type=int, default=0, help="your seat (default: %(default)s)")
     p.add_argument("--agent", action="append", metavar="SPEC", help="the agent at the next other seat, repeatable")
-    p.add_argument("--agents", action="append", metavar="SPECS", help="agent specs for the other seats, separated by ';' or commas")
+    p.add_argument(
+        "--agents", action="append", metavar="SPECS", help="agent specs for the other seats, separated by ';' or commas"
+    )
     p.add_argument("--seed", type=int, default=0, help="deal seed; another seed, another deal (default: %(default)s)")
     p.add_argument("--record", metavar="FILE", help="add the finished game to this JSONL file")
     p.add_argument("--html", metavar="FILE.html", help="also draw the table in this new HTML page after every move")

@@ -87,9 +87,7 @@ def acquire(folder: Path) -> dict[str, Any]:
             return mine
         owner = _read(folder / LOCK_NAME)
         if owner is None:
-            raise ValueError(
-                f"{folder} has an unreadable {LOCK_NAME}; if no run writes there, delete it and run again"
-            )
+            raise ValueError(f"{folder} has an unreadable {LOCK_NAME}; if no run writes there, delete it and run again")
         pid, host = owner.get("pid"), owner.get("host")
         if host == mine["host"] and isinstance(pid, int) and not _alive(pid):
             _take_over(folder, owner)
