@@ -22,6 +22,10 @@ GAMES = [
     ("random:x", "expected key=value"),
     ("random:iters=3", "has no parameter 'iters'"),
     ("", "empty agent spec"),
+    ("ismcts:time=nan", "time='nan' is not a finite number"),
+    ("ismcts:time=inf", "time='inf' is not a finite number"),
+    ("expert:time=nan", "time='nan' is not a finite number"),
+    ("ismcts:c=-inf", "c='-inf' is not a finite number"),
 ])  # fmt: skip
 def test_bad_specs_say_what_is_valid(bad, message):
     game = pyspiel.load_game("zwikken")
@@ -70,6 +74,26 @@ def test_apply_decision_rejects_incomplete_and_illegal():
     if len(acts) > 1:
         with pytest.raises(ValueError, match="do not complete"):
             apply_decision(state.clone(), acts[:-1])
+
+
+class _SilentAgent(Agent):
+    """A user's agent that returns no action."""
+
+    def act(self, state):
+        return []
+
+
+@pytest.mark.parametrize("game_string", GAMES)
+def test_an_empty_decision_is_refused_not_looped_over(game_string):
+    game = pyspiel.load_game(game_string)
+    state = deal(game, 2)
+    with pytest.raises(ValueError, match="empty decision"):
+        apply_decision(state.clone(), [])
+    silent = _SilentAgent(game, seed=0)
+    agents = [silent] + [make_agent("random", game, seed=i) for i in range(1, game.num_players())]
+    # Zwicker's move labels refuse it first; the trick games reach apply_decision
+    with pytest.raises(ValueError, match="empty decision|does not complete a move"):
+        play_game(game, agents, deal_seed=2)
 
 
 def test_random_agent_is_uniform_over_whole_moves():

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import abc
 import copy
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -88,6 +89,8 @@ def apply_decision(state: pyspiel.State, actions: Sequence[int]) -> None:
     player = state.current_player()
     if player < 0:
         raise ValueError("not a decision state")
+    if len(actions) == 0:
+        raise ValueError(f"player {player} gave an empty decision (no action); a decision needs at least one action")
     for i, a in enumerate(actions):
         if decision_over(state, player) and i > 0:
             raise ValueError(f"the decision was complete after {i} of {len(actions)} actions")
@@ -120,8 +123,11 @@ class Agent(abc.ABC):
 
     @property
     def spec(self) -> str:
-        """The canonical spec string (name and every parameter that differs from its default)."""
-        info = _REGISTRY[self.name]
+        """The canonical spec string (name and every parameter that differs from its default);
+        an agent class that is not registered is named by its class."""
+        info = _REGISTRY.get(self.name)
+        if info is None:
+            return self.name or type(self).__name__
         given = [f"{p.name}={_fmt(self.params[p.name])}" for p in info.params if self.params[p.name] != p.default]
         return self.name + (":" + ",".join(given) if given else "")
 
@@ -198,11 +204,14 @@ class Param:
                 if text.lower() in ("0", "false", "no", "off"):
                     return False
                 raise ValueError
-            return self.type(text)
+            value = self.type(text)
         except ValueError:
             raise ValueError(
                 f"agent {agent!r}: {self.name}={text!r} is not a valid {self.type.__name__} ({self.help})"
             ) from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"agent {agent!r}: {self.name}={text!r} is not a finite number ({self.help})")
+        return value
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ import argparse
 import importlib
 import sys
 
+import zwick_ai
+
 EPILOG = """examples:
   zwick tournament                                ismcts, greedy and random on 24 duplicate dithmarschen deals
   zwick tournament --variant classic --players 2 --agents "ismcts:iters=500;greedy;random" --deals 200
@@ -35,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"zwick_ai {zwick_ai.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"zwick_ai.cli.{name}").register(sub)

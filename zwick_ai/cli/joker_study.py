@@ -15,6 +15,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from zwick_ai import cards
 from zwick_ai.cli.game_args import add_game_args
 from zwick_ai.options import format_value
 from zwick_ai.zwicker.rules import Rules, format_jokers
@@ -54,6 +55,10 @@ def study_rules(args: argparse.Namespace) -> Rules:
     default = rules_from_params({"variant": rules.variant})[0].players
     if rules.players != default:
         raise ValueError(f"the joker study plays {rules.variant} with its own {default} players, not {rules.players}")
+    if not any(cards.is_valued_joker(card) or cards.is_wild_joker(card) for card in rules.deck):
+        given = " ".join(f"-o {key}={format_jokers(value) if key == 'jokers' else format_value(value)}"  # type: ignore[arg-type]
+                         for key, value in rules.options)  # fmt: skip
+        raise ValueError(f"{rules.variant} {given} has no joker in its deck: there is no joker to study")
     return rules
 
 

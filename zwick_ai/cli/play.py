@@ -1,7 +1,8 @@
 """``zwick play``: a person plays one deal of any game and variant in the terminal against agents.
 
 The other seats are agents given by spec strings, in seat order (the person's seat skipped):
-repeat ``--agent SPEC`` once per other seat, or list them in one ``--agents`` with commas. Specs
+repeat ``--agent SPEC`` once per other seat, or list them in one ``--agents`` separated by ``;``
+(as ``zwick tournament`` takes them) or by commas. Specs
 contain commas themselves (``ismcts:iters=2000,c=0.7``); in ``--agents`` a piece ``key=value``
 without a ``:`` continues the spec before it, so ``greedy,ismcts:iters=2000,c=0.7,random`` is three
 agents. One spec alone plays every other seat.
@@ -36,7 +37,19 @@ class Quit(Exception):
 
 
 def split_agents(text: str) -> list[str]:
-    """Split a comma-separated list of agent specs (see the module docstring)."""
+    """Split a list of agent specs separated by ``;`` or by commas (see the module docstring).
+
+    >>> split_agents("greedy;ismcts:iters=20,c=0.7;random")
+    ['greedy', 'ismcts:iters=20,c=0.7', 'random']
+    """
+    specs: list[str] = []
+    for part in text.split(";"):
+        specs += _split_commas(part)
+    return specs
+
+
+def _split_commas(text: str) -> list[str]:
+    """Split a comma-separated list of agent specs: a ``key=value`` piece continues the spec before it."""
     specs: list[str] = []
     for piece in (p.strip() for p in text.split(",")):
         if not piece:
@@ -237,7 +250,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_game_args(p)
     p.add_argument("--seat", type=int, default=0, help="your seat (default: %(default)s)")
     p.add_argument("--agent", action="append", metavar="SPEC", help="the agent at the next other seat, repeatable")
-    p.add_argument("--agents", action="append", metavar="SPECS", help="agent specs for the other seats, with commas")
+    p.add_argument(
+        "--agents", action="append", metavar="SPECS", help="agent specs for the other seats, separated by ';' or commas"
+    )
     p.add_argument("--seed", type=int, default=0, help="deal seed; another seed, another deal (default: %(default)s)")
     p.add_argument("--record", metavar="FILE", help="add the finished game to this JSONL file")
     p.add_argument("--html", metavar="FILE.html", help="also draw the table in this new HTML page after every move")

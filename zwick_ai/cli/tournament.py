@@ -16,9 +16,12 @@ a ``:`` continues the previous spec (:func:`zwick_ai.cli.play.split_agents`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shlex
-from collections.abc import Sequence
+import signal
+import sys
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from zwick_ai.cli.game_args import add_game_args
@@ -47,7 +50,7 @@ The same command again resumes an interrupted tournament (finished games are ski
 
 def agent_list(texts: Sequence[str]) -> list[str]:
     """The agent specs of ``--agents`` arguments: ``;``-separated, repeated, or with commas."""
-    return [spec for text in texts for part in text.split(";") for spec in split_agents(part)]
+    return [spec for text in texts for spec in split_agents(text)]
 
 
 def default_workers() -> int:
@@ -67,6 +70,20 @@ def command_line(game: str, variant: str | None, players: int | None, options: S
         parts += ["-o", f"{name}={format_value(value)}"]
     parts += ["--agents", ";".join(agents), "--deals", str(deals), "--seed", str(seed)]
     return shlex.join(parts)
+
+
+@contextlib.contextmanager
+def stop_on_sigterm() -> Iterator[None]:
+    """Treat SIGTERM like Ctrl-C inside the block, so a terminated run stops its workers too."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def run(
@@ -99,15 +116,15 @@ def run(
         command=command_line(game_name, variant, players, options, agents, deals, seed),
     )
     folder = out or str(default_out(t))
-    with make_backend(backend_name, workers, address) as backend:
-        print(
-            f"{t.variant}: {len(t.agents)} agents, {deals} deals, {t.games} games on {backend.describe()} -> {folder}"
-        )
-        try:
+    try:
+        with stop_on_sigterm(), make_backend(backend_name, workers, address) as backend:
+            print(
+                f"{t.variant}: {len(t.agents)} agents, {deals} deals, {t.games} games on {backend.describe()} -> {folder}"
+            )
             summary = run_tournament(t, folder, backend, progress=not quiet)
-        except KeyboardInterrupt:
-            print(f"\ninterrupted; finished games are in {folder}/games.jsonl; the same command resumes")
-            return None
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the backend has stopped its workers
+        print(f"\ninterrupted; finished games are in {folder}/games.jsonl; the same command resumes", file=sys.stderr)
+        return None
     if summary is None:
         return None
     print(report_markdown(summary, plots=False))

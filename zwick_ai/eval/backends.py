@@ -21,7 +21,9 @@ exists. Results must not depend on where a task ran: every task carries its own 
 from __future__ import annotations
 
 import abc
+import functools
 import multiprocessing
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -35,6 +37,14 @@ MAX_POOL_RESTARTS = 10
 RAY_TASK_RETRIES = 5
 
 RAY_INSTALL = "the ray backend needs Ray, which is not installed: pip install 'zwick_ai[ray]' (or pip install ray)"
+
+
+def _start_worker(initializer: Callable[[], Any] | None) -> None:
+    """In each local worker: leave Ctrl-C to the main process (which stops the workers itself,
+    so an interrupt prints no traceback from them), then the backend's own initializer."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if initializer is not None:
+        initializer()
 
 
 def _run_batch(fn: Callable[[Any], Any], batch: Sequence[Any]) -> list[tuple[Any, Any]]:
@@ -126,7 +136,9 @@ class LocalBackend(Backend):
             while todo:
                 if self._pool is None:
                     self._pool = ProcessPoolExecutor(
-                        self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=self.initializer
+                        self.workers,
+                        mp_context=multiprocessing.get_context("spawn"),
+                        initializer=functools.partial(_start_worker, self.initializer),
                     )
                 futures = {self._pool.submit(_run_batch, fn, b): b for b in todo}
                 lost: list[list[Any]] = []
@@ -159,8 +171,15 @@ class LocalBackend(Backend):
             self._pool = None
 
     def terminate(self) -> None:
+        """Stop the workers now: queued batches are dropped and running ones killed (otherwise a
+        long game would keep its worker, and the exit waiting for it, busy)."""
         if self._pool is not None:
+            workers = list((getattr(self._pool, "_processes", None) or {}).values())
             self._pool.shutdown(wait=False, cancel_futures=True)
+            for process in workers:
+                process.kill()
+            for process in workers:
+                process.join(timeout=5)
             self._pool = None
 
 

@@ -65,6 +65,7 @@ from zwick_ai import _jit_cache
 from zwick_ai.agents import zwicker_precompile
 from zwick_ai.agents.base import GAMES, agent_params, make_agent
 from zwick_ai.eval.backends import Backend, LocalBackend
+from zwick_ai.eval.folder_lock import hold_folder
 from zwick_ai.eval.match import play_game
 from zwick_ai.eval.ratings import SCALE, ratings_with_ci
 from zwick_ai.eval.records import compressed, record_from_dict, unpack
@@ -424,12 +425,27 @@ def run_tournament(
 ) -> dict[str, Any] | None:
     """Play every unfinished game of ``t`` into ``out`` (default :func:`default_out`) on
     ``backend`` (default: this process), then write the summary files and return the summary.
+    One run at a time writes a folder (:mod:`zwick_ai.eval.folder_lock`).
 
     ``stop_after`` stops after that many new games (as if interrupted) and returns None; so does a
     run that had not finished. ``progress`` shows a tqdm bar with ETA on stderr."""
+    folder = Path(out) if out is not None else default_out(t)
+    with hold_folder(folder):
+        return _run_tournament(t, folder, backend, progress, stop_after, warn, plots)
+
+
+def _run_tournament(
+    t: Tournament,
+    out: Path,
+    backend: Backend | None,
+    progress: bool,
+    stop_after: int | None,
+    warn: Callable[[str], None] | None,
+    plots: bool,
+) -> dict[str, Any] | None:
+    """:func:`run_tournament` in a folder this run holds."""
     from tqdm import tqdm
 
-    out = Path(out) if out is not None else default_out(t)
     warn = warn or (lambda text: print(f"warning: {text}", file=sys.stderr))
     legacy = claim_folder(t, out)
     todo_all = tasks(t)
