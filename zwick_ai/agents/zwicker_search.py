@@ -83,6 +83,9 @@ from zwick_ai.zwicker.layout import (
     S_NEXT,
     S_NUNITS,
     S_PHASE,
+    S_STOCK,
+    S_STOCK_LEN,
+    S_STOCK_TOP,
     S_TO_MOVE,
     S_UNITS,
 )
@@ -539,6 +542,44 @@ def pimc_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.G
     return _pick(state, rows, share, qsum / np.maximum(vsum, 1))
 
 
+def peek_world(real: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A world of ``peek-uct``: the true engine state ``real`` (every hand as it is) with the
+    undealt stock in a fresh uniformly random order."""
+    world = real.copy()
+    top, length = int(real[S_STOCK_TOP]), int(real[S_STOCK_LEN])
+    stock = world[S_STOCK + top : S_STOCK + length]
+    world[S_STOCK + top : S_STOCK + length] = stock[rng.permutation(len(stock))]
+    return world
+
+
+def peek_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.Generator) -> list[int]:
+    """The sub-actions of the whole move ``peek-uct`` chooses: PIMC on ``worlds`` worlds that keep
+    the other players' true hands and shuffle the stock (:func:`peek_world`), each searched by
+    perfect-information UCT (``iters`` iterations, or ``time`` / ``worlds`` seconds when a time
+    budget is given), vote by summed visit shares. It sees hidden hands: a ceiling of what
+    inference could recover, not a fair player."""
+    check_params(params)
+    worlds = int(params["worlds"])
+    rows = state.candidate_rows()
+    if len(rows) == 1:
+        return convert.move_actions(state, rows[0])
+    setup = DecisionSetup(state, rng)
+    share = np.zeros(len(rows))
+    qsum = np.zeros(len(rows))
+    vsum = np.zeros(len(rows))
+    per_world = {**params, "time": float(params.get("time", 0.0)) / worlds}
+    iters = int(params["iters"])
+    for _ in range(worlds):
+        world = peek_world(setup.real, rng)
+        tree = new_tree(iters + 2 if iters > 0 else int(params.get("nodes", 1 << 16)))
+        _search_budget(setup, tree, world, per_world)
+        v, q = root_stats(setup.real, setup.rows, tree)
+        share += v / max(1, v.sum())
+        qsum += q
+        vsum += v
+    return _pick(state, rows, share, qsum / np.maximum(vsum, 1))
+
+
 def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, tie: np.ndarray) -> list[int]:
     """The sub-actions of the row with the highest score (ties: higher ``tie``, then the first)."""
     return convert.move_actions(state, rows[best_index(score, tie)])
@@ -557,6 +598,8 @@ __all__ = [
     "root_search",
     "det_draw",
     "ismcts_decision",
+    "peek_decision",
+    "peek_world",
     "pimc_decision",
     "root_stats",
     "search",
