@@ -102,7 +102,7 @@ def build_model(cfg: NetConfig, mean: np.ndarray, scale: np.ndarray, target_scal
     """The PyTorch move model: standardization buffers, two ReLU hidden layers, output in points."""
     torch = _torch()
 
-    class MoveNet(torch.nn.Module):  # type: ignore[misc,name-defined]
+    class MoveNet(torch.nn.Module):  # type: ignore[name-defined]
         def __init__(self) -> None:
             super().__init__()
             self.register_buffer("mean", torch.as_tensor(mean, dtype=torch.float64))
