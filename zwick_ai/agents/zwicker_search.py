@@ -53,6 +53,7 @@ True
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -527,15 +528,35 @@ def pimc_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.G
     if len(rows) == 1:
         return convert.move_actions(state, rows[0])
     setup = DecisionSetup(state, rng)
+    meta = np.zeros(MT_SIZE, np.int64)
+
+    def draw() -> np.ndarray:
+        return _draw_world(setup.G, setup.a, setup.p, setup.det, setup.cards, setup.chain, TRIES, meta, setup.W)
+
+    def searched(world: np.ndarray) -> tuple:
+        tree = new_tree(iters + 2)
+        setup.run(tree, world, iters, params)
+        return tree
+
+    return _world_vote(state, setup, worlds, draw, searched)
+
+
+def _world_vote(
+    state: pyspiel.State,
+    setup: DecisionSetup,
+    worlds: int,
+    draw: Callable[[], np.ndarray],
+    searched: Callable[[np.ndarray], tuple],
+) -> list[int]:
+    """PIMC's vote: ``worlds`` times a world from ``draw`` and its tree from ``searched``; the
+    move with the largest sum of root visit shares (ties: the higher mean reward)."""
+    rows = setup.rows
     share = np.zeros(len(rows))
     qsum = np.zeros(len(rows))
     vsum = np.zeros(len(rows))
-    meta = np.zeros(MT_SIZE, np.int64)
     for _ in range(worlds):
-        world = _draw_world(setup.G, setup.a, setup.p, setup.det, setup.cards, setup.chain, TRIES, meta, setup.W)
-        tree = new_tree(iters + 2)
-        setup.run(tree, world, iters, params)
-        v, q = root_stats(setup.real, setup.rows, tree)
+        tree = searched(draw())
+        v, q = root_stats(setup.real, rows, tree)
         share += v / max(1, v.sum())
         qsum += q
         vsum += v
@@ -564,20 +585,15 @@ def peek_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.G
     if len(rows) == 1:
         return convert.move_actions(state, rows[0])
     setup = DecisionSetup(state, rng)
-    share = np.zeros(len(rows))
-    qsum = np.zeros(len(rows))
-    vsum = np.zeros(len(rows))
     per_world = {**params, "time": float(params.get("time", 0.0)) / worlds}
     iters = int(params["iters"])
-    for _ in range(worlds):
-        world = peek_world(setup.real, rng)
+
+    def searched(world: np.ndarray) -> tuple:
         tree = new_tree(iters + 2 if iters > 0 else int(params.get("nodes", 1 << 16)))
         _search_budget(setup, tree, world, per_world)
-        v, q = root_stats(setup.real, setup.rows, tree)
-        share += v / max(1, v.sum())
-        qsum += q
-        vsum += v
-    return _pick(state, rows, share, qsum / np.maximum(vsum, 1))
+        return tree
+
+    return _world_vote(state, setup, worlds, lambda: peek_world(setup.real, rng), searched)
 
 
 def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, tie: np.ndarray) -> list[int]:

@@ -14,7 +14,7 @@ import argparse
 
 from tqdm import tqdm
 
-from zwick_ai.cli.train_value import DEFAULT_PLAYERS
+from zwick_ai.cli.train_value import DEFAULT_PLAYERS, parse_hidden
 
 
 def add_args(p: argparse.ArgumentParser) -> None:
@@ -54,13 +54,7 @@ def cmd_train_net(args: argparse.Namespace) -> int:
     if args.ismcts_deals is not None:
         given["ismcts_deals"] = args.ismcts_deals
     if args.hidden is not None:
-        try:
-            hidden = tuple(int(x) for x in args.hidden.split(","))
-        except ValueError:
-            hidden = ()
-        if len(hidden) != 2 or min(hidden) < 1:
-            raise ValueError(f"--hidden takes two positive layer sizes like 256,256, not {args.hidden!r}")
-        given["hidden"] = hidden
+        given["hidden"] = parse_hidden(args.hidden, "256,256")
     players = args.players or DEFAULT_PLAYERS[args.variant]
     cfg = NetConfig(args.variant, players, seed=args.seed, **given)  # type: ignore[arg-type]
     cfg.check()  # before the progress bar: a refusal is one line
