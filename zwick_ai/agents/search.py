@@ -149,12 +149,35 @@ class CheatUctAgent(Agent):
         return [int(x) for x in backend(self.game_name).cheat_decision(state, params, self.rng)]
 
 
+@register(
+    "peek-uct",
+    params=[
+        Param("worlds", int, 20, "worlds per decision (true hands, the stock shuffled afresh)"),
+        Param("iters", int, 100, "UCT iterations per world (0: only the time budget)"),
+        Param("time", float, 0.0, "seconds per decision, wall clock, split evenly over the worlds (0 = none)"),
+        *SEARCH_PARAMS,
+    ],
+    games=("zwicker",),
+    summary="Zwicker: PIMC on worlds that keep the other players' TRUE hands and shuffle the stock: "
+    "the ceiling of inference.",
+    check=check_params,
+)
+class PeekUctAgent(Agent):
+    """Perfect-information UCT on worlds with every player's true hand and a freshly shuffled
+    stock, vote by visit shares: what a player who inferred the hands exactly could reach (not a
+    fair player; ``cheat-uct`` also sees the stock's order, which nobody can infer)."""
+
+    def act(self, state: pyspiel.State) -> list[int]:
+        return [int(x) for x in backend(self.game_name).peek_decision(state, self.params, self.rng)]
+
+
 __all__ = [
     "BACKENDS",
     "CheatUctAgent",
     "DEFAULT_ITERS",
     "ROLLOUTS",
     "IsmctsAgent",
+    "PeekUctAgent",
     "PimcAgent",
     "backend",
     "check_ismcts",

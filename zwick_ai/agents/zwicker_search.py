@@ -53,6 +53,7 @@ True
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -83,6 +84,9 @@ from zwick_ai.zwicker.layout import (
     S_NEXT,
     S_NUNITS,
     S_PHASE,
+    S_STOCK,
+    S_STOCK_LEN,
+    S_STOCK_TOP,
     S_TO_MOVE,
     S_UNITS,
 )
@@ -524,19 +528,72 @@ def pimc_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.G
     if len(rows) == 1:
         return convert.move_actions(state, rows[0])
     setup = DecisionSetup(state, rng)
+    meta = np.zeros(MT_SIZE, np.int64)
+
+    def draw() -> np.ndarray:
+        return _draw_world(setup.G, setup.a, setup.p, setup.det, setup.cards, setup.chain, TRIES, meta, setup.W)
+
+    def searched(world: np.ndarray) -> tuple:
+        tree = new_tree(iters + 2)
+        setup.run(tree, world, iters, params)
+        return tree
+
+    return _world_vote(state, setup, worlds, draw, searched)
+
+
+def _world_vote(
+    state: pyspiel.State,
+    setup: DecisionSetup,
+    worlds: int,
+    draw: Callable[[], np.ndarray],
+    searched: Callable[[np.ndarray], tuple],
+) -> list[int]:
+    """PIMC's vote: ``worlds`` times a world from ``draw`` and its tree from ``searched``; the
+    move with the largest sum of root visit shares (ties: the higher mean reward)."""
+    rows = setup.rows
     share = np.zeros(len(rows))
     qsum = np.zeros(len(rows))
     vsum = np.zeros(len(rows))
-    meta = np.zeros(MT_SIZE, np.int64)
     for _ in range(worlds):
-        world = _draw_world(setup.G, setup.a, setup.p, setup.det, setup.cards, setup.chain, TRIES, meta, setup.W)
-        tree = new_tree(iters + 2)
-        setup.run(tree, world, iters, params)
-        v, q = root_stats(setup.real, setup.rows, tree)
+        tree = searched(draw())
+        v, q = root_stats(setup.real, rows, tree)
         share += v / max(1, v.sum())
         qsum += q
         vsum += v
     return _pick(state, rows, share, qsum / np.maximum(vsum, 1))
+
+
+def peek_world(real: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A world of ``peek-uct``: the true engine state ``real`` (every hand as it is) with the
+    undealt stock in a fresh uniformly random order."""
+    world = real.copy()
+    top, length = int(real[S_STOCK_TOP]), int(real[S_STOCK_LEN])
+    stock = world[S_STOCK + top : S_STOCK + length]
+    world[S_STOCK + top : S_STOCK + length] = stock[rng.permutation(len(stock))]
+    return world
+
+
+def peek_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.Generator) -> list[int]:
+    """The sub-actions of the whole move ``peek-uct`` chooses: PIMC on ``worlds`` worlds that keep
+    the other players' true hands and shuffle the stock (:func:`peek_world`), each searched by
+    perfect-information UCT (``iters`` iterations, or ``time`` / ``worlds`` seconds when a time
+    budget is given), vote by summed visit shares. It sees hidden hands: a ceiling of what
+    inference could recover, not a fair player."""
+    check_params(params)
+    worlds = int(params["worlds"])
+    rows = state.candidate_rows()
+    if len(rows) == 1:
+        return convert.move_actions(state, rows[0])
+    setup = DecisionSetup(state, rng)
+    per_world = {**params, "time": float(params.get("time", 0.0)) / worlds}
+    iters = int(params["iters"])
+
+    def searched(world: np.ndarray) -> tuple:
+        tree = new_tree(iters + 2 if iters > 0 else int(params.get("nodes", 1 << 16)))
+        _search_budget(setup, tree, world, per_world)
+        return tree
+
+    return _world_vote(state, setup, worlds, lambda: peek_world(setup.real, rng), searched)
 
 
 def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, tie: np.ndarray) -> list[int]:
@@ -557,6 +614,8 @@ __all__ = [
     "root_search",
     "det_draw",
     "ismcts_decision",
+    "peek_decision",
+    "peek_world",
     "pimc_decision",
     "root_stats",
     "search",

@@ -11,6 +11,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from zwick_ai.cli.game_args import add_game_args
+from zwick_ai.cli.train_net import add_args as add_net_args
 from zwick_ai.cli.train_value import add_args as add_value_args
 
 EXAMPLES = """examples:
@@ -18,7 +19,8 @@ EXAMPLES = """examples:
   zwick train mccfr --game zwikken --variant parlett --players 3 --iterations 200000 --seed 1 --out runs/parlett --eval-every 10000 --resume
   zwick train cfr --game zwicker --variant dithmarschen --players 2 -o ranks=A23 -o suits=CD -o jokers=15 -o hand_size=2 -o table_size=1 -o stages=1 --iterations 400 --out runs/micro
   zwick train cfr --game kuhn_poker --iterations 1000 --out runs/kuhn
-  zwick train value --variant dithmarschen --out runs/value-dithmarschen"""
+  zwick train value --variant dithmarschen --out runs/value-dithmarschen
+  zwick train net --variant dithmarschen --hours 1 --out runs/net-dithmarschen"""
 
 
 def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
@@ -79,6 +81,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         from zwick_ai.cli.train_value import cmd_train_value
 
         return cmd_train_value(args)
+    if args.method == "net":
+        from zwick_ai.cli.train_net import cmd_train_net
+
+        return cmd_train_net(args)
     from zwick_ai.agents.cfr.train import train
 
     if args.iterations is None:
@@ -143,8 +149,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "method",
-        choices=["cfr", "mccfr", "value"],
-        help="cfr: exact, on the extracted game tree; mccfr: Monte Carlo; value: the Zwicker value model of `net`",
+        choices=["cfr", "mccfr", "value", "net"],
+        help="cfr: exact, on the extracted game tree; mccfr: Monte Carlo; value: the Zwicker value model of `net`; "
+        "net: the `net` move model in generations of self-play (PyTorch)",
     )
     add_game_args(p, default_game=None, games='the game: zwicker, zwikken, zwicken, a game string such as '
                   '"zwikken(players=3,variant=parlett)", or any OpenSpiel game string (kuhn_poker)')  # fmt: skip
@@ -170,4 +177,5 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="deals per seat of the value_vs_random evaluation (default: %(default)s)",
     )  # fmt: skip
     add_value_args(p)
+    add_net_args(p)
     p.set_defaults(func=cmd_train)

@@ -48,6 +48,17 @@ def add_args(p: argparse.ArgumentParser) -> None:
     )
 
 
+def parse_hidden(text: str, example: str) -> tuple[int, int]:
+    """The two hidden layer sizes of ``--hidden`` (one clear error otherwise)."""
+    try:
+        hidden = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        hidden = ()
+    if len(hidden) != 2 or min(hidden) < 1:
+        raise ValueError(f"--hidden takes two positive layer sizes like {example}, not {text!r}")
+    return hidden[0], hidden[1]
+
+
 def cmd_train_value(args: argparse.Namespace) -> int:
     from zwick_ai.agents import value_model as VM
     from zwick_ai.agents.value_train import ValueConfig, check_config, train_value
@@ -61,13 +72,7 @@ def cmd_train_value(args: argparse.Namespace) -> int:
         if getattr(args, k) is not None
     }
     if args.hidden is not None:
-        try:
-            hidden = tuple(int(x) for x in args.hidden.split(","))
-        except ValueError:
-            hidden = ()
-        if len(hidden) != 2 or min(hidden) < 1:
-            raise ValueError(f"--hidden takes two positive layer sizes like 64,32, not {args.hidden!r}")
-        given["hidden"] = hidden
+        given["hidden"] = parse_hidden(args.hidden, "64,32")
     if args.workers < 1:
         raise ValueError(f"--workers must be at least 1 (got {args.workers})")
     players = args.players or DEFAULT_PLAYERS[args.variant]
@@ -110,4 +115,4 @@ def cmd_train_value(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["add_args", "cmd_train_value"]
+__all__ = ["add_args", "cmd_train_value", "parse_hidden"]

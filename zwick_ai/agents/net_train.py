@@ -1,0 +1,404 @@
+"""Training the ``net`` move model in generations with PyTorch (``pip install zwick_ai[train]``).
+
+:func:`train_net` works in ``out``; generation ``g`` (0, 1, ...):
+
+1. *self-play*: ``hands`` hands played in compiled code by generation ``g - 1``'s model at every
+   seat (generation 0: the greedy baseline), a random card move with probability ``eps``
+   (:func:`zwick_ai.agents.net_selfplay.selfplay_decisions`): one record per decision, the chosen
+   move's input and the final point difference of the mover's side. Saved as
+   ``shards/gen-GGG.npz``;
+2. *fit*: a PyTorch perceptron (input standardization, two ReLU hidden layers of ``hidden``
+   units, one output in points) continues from generation ``g - 1``'s weights on the shards of the
+   last ``window`` generations, ``epochs`` passes of Adam on the squared error (Deep Monte-Carlo:
+   its output is the move value Q(s, a) of the current policy). Hands whose index within their
+   generation is a multiple of :data:`HELDOUT_EVERY` are never trained on: the held-out loss
+   (``loss.csv``, ``loss.png``);
+3. *checkpoint* ``gen-GGG.pt`` (a dict of tensors, read back with ``weights_only=True``) and its
+   *export* ``gen-GGG.npz`` in the numba play format of :mod:`zwick_ai.agents.value_model` (a
+   *move* model: ``net:model=OUT/gen-GGG.npz`` plays it);
+4. *strength*: ``net:model=gen-GGG.npz`` against greedy (and, with ``ismcts_deals`` > 0, against
+   ``ismcts:iters=2000``) on the same fixed duplicate deals every generation, seats swapped
+   (:mod:`zwick_ai.eval.tournament`): ``strength.csv``, ``strength.png``.
+
+Every random choice comes from ``seed``; a run stopped at any point and started again with the
+same command gives the same checkpoints as one that never stopped (finished files are kept and
+never rewritten). A different configuration in an existing ``out`` is refused.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from zwick_ai.agents import net_selfplay as NS
+from zwick_ai.agents import value_model as VM
+from zwick_ai.agents.value_features import NFEAT
+
+HELDOUT_EVERY = 10
+SEED_STRIDE = 1_000_003
+EVAL_SEED = 7  # the strength curve's deals (fixed for every generation and run)
+ISMCTS_SPEC = "ismcts:iters=2000"
+LOSS_FIELDS = ["generation", "records", "train_mse", "heldout_mse", "heldout_var"]
+STRENGTH_FIELDS = ["generation", "opponent", "deals", "mean_diff", "ci_low", "ci_high"]
+
+Progress = Callable[[int, str], None]
+
+
+@dataclass(frozen=True)
+class NetConfig:
+    """Everything that decides a run's checkpoints (not how long it runs)."""
+
+    variant: str = "dithmarschen"
+    players: int = 4
+    hands: int = 2000
+    eps: float = 0.1
+    hidden: tuple[int, int] = (256, 256)
+    epochs: int = 4
+    window: int = 3
+    batch: int = 512
+    lr: float = 1e-3
+    seed: int = 0
+    eval_deals: int = 30
+    ismcts_deals: int = 0
+
+    def check(self) -> None:
+        """Refuse values no run can use (one clear sentence)."""
+        from zwick_ai.zwicker.rules import VARIANTS
+
+        if self.variant not in VARIANTS:
+            raise ValueError(f"unknown variant {self.variant!r}; valid: {', '.join(VARIANTS)}")
+        if self.hands < HELDOUT_EVERY * 2:
+            raise ValueError(f"hands must be at least {2 * HELDOUT_EVERY} per generation, got {self.hands}")
+        if not 0.0 <= self.eps <= 1.0:
+            raise ValueError(f"eps must be in [0, 1], got {self.eps}")
+        if min(self.hidden) < 1 or len(self.hidden) != 2:
+            raise ValueError(f"hidden must be two positive layer sizes, got {self.hidden}")
+        for name in ("epochs", "window", "batch"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.lr <= 0 or self.seed < 0 or self.eval_deals < 0 or self.ismcts_deals < 0:
+            raise ValueError("lr must be > 0 and seed, eval_deals, ismcts_deals >= 0")
+
+    def game_string(self) -> str:
+        return f"zwicker(variant={self.variant},players={self.players})"
+
+
+def _torch() -> Any:
+    try:
+        import torch
+    except ImportError:
+        raise ValueError("zwick train net needs PyTorch: pip install 'zwick_ai[train]'") from None
+    return torch
+
+
+def build_model(cfg: NetConfig, mean: np.ndarray, scale: np.ndarray, target_scale: float) -> Any:
+    """The PyTorch move model: standardization buffers, two ReLU hidden layers, output in points."""
+    torch = _torch()
+
+    class MoveNet(torch.nn.Module):  # type: ignore[name-defined]
+        def __init__(self) -> None:
+            super().__init__()
+            self.register_buffer("mean", torch.as_tensor(mean, dtype=torch.float64))
+            self.register_buffer("scale", torch.as_tensor(scale, dtype=torch.float64))
+            self.register_buffer("target_scale", torch.tensor(float(target_scale), dtype=torch.float64))
+            self.hidden1 = torch.nn.Linear(2 * NFEAT, cfg.hidden[0])
+            self.hidden2 = torch.nn.Linear(cfg.hidden[0], cfg.hidden[1])
+            self.output = torch.nn.Linear(cfg.hidden[1], 1)
+
+        def forward(self, x: Any) -> Any:
+            z = ((x - self.mean) / self.scale).to(self.hidden1.weight.dtype)
+            z = torch.relu(self.hidden1(z))
+            z = torch.relu(self.hidden2(z))
+            return self.output(z).squeeze(-1).double() * self.target_scale
+
+    return MoveNet()
+
+
+def export_model(model: Any, meta: dict[str, Any]) -> VM.ValueModel:
+    """The numba play format of ``model`` (a *move* :class:`~zwick_ai.agents.value_model.ValueModel`):
+    the compiled forward pass computes what the PyTorch one does."""
+    state = {k: v.detach().double().numpy() for k, v in model.state_dict().items()}
+    ts = float(state["target_scale"])
+    layers = [
+        (state["hidden1.weight"].T.copy(), state["hidden1.bias"].copy()),
+        (state["hidden2.weight"].T.copy(), state["hidden2.bias"].copy()),
+        (state["output.weight"].T.copy() * ts, state["output.bias"].copy() * ts),
+    ]
+    return VM.ValueModel(state["mean"].copy(), state["scale"].copy(), layers, dict(meta, kind="move"))
+
+
+class NetRun:
+    """One run folder of :func:`train_net`."""
+
+    def __init__(self, cfg: NetConfig, out: Path):
+        self.cfg = cfg
+        self.out = Path(out)
+
+    def path(self, g: int, ext: str) -> Path:
+        return self.out / f"gen-{g:03d}.{ext}"
+
+    def shard(self, g: int) -> Path:
+        return self.out / "shards" / f"gen-{g:03d}.npz"
+
+    def claim(self) -> None:
+        """Write or check ``config.json`` (a different configuration in ``out`` is refused)."""
+        self.out.mkdir(parents=True, exist_ok=True)
+        (self.out / "shards").mkdir(exist_ok=True)
+        path = self.out / "config.json"
+        want = json.loads(json.dumps(asdict(self.cfg)))
+        if path.exists():
+            there = json.loads(path.read_text())
+            if there != want:
+                diff = sorted(k for k in set(there) | set(want) if there.get(k) != want.get(k))
+                raise ValueError(f"{self.out} holds a run with another configuration ({', '.join(diff)} differ)")
+        else:
+            path.write_text(json.dumps(want, indent=1, sort_keys=True) + "\n")
+
+    def finished(self) -> int:
+        """How many generations have their checkpoint."""
+        g = 0
+        while self.path(g, "pt").exists():
+            g += 1
+        return g
+
+
+def rules_array(cfg: NetConfig) -> np.ndarray:
+    """The engine rules of the run's game (the variant's default options)."""
+    import pyspiel
+
+    import zwick_ai.games  # noqa: F401  (registers the games)
+
+    return pyspiel.load_game(cfg.game_string()).rules.array()
+
+
+def play_generation(cfg: NetConfig, g: int, model: VM.ValueModel | None) -> tuple[np.ndarray, ...]:
+    """Generation ``g``'s self-play records, played by ``model`` (None: greedy)."""
+    seeds = np.arange(cfg.hands, dtype=np.int64) + cfg.seed * SEED_STRIDE + g * cfg.hands
+    if model is None:
+        return NS.selfplay_decisions(rules_array(cfg), seeds, VM.POLICY_GREEDY, cfg.eps, _move_placeholder())
+    return NS.selfplay_decisions(rules_array(cfg), seeds, VM.POLICY_NET, cfg.eps, model.arrays())
+
+
+def _move_placeholder() -> tuple[np.ndarray, ...]:
+    """Arrays of a move model's shapes for self-play without a model (greedy)."""
+    z = np.zeros
+    n = 2 * NFEAT
+    return (z(n), np.ones(n), z((n, 1)), z(1), z((1, 1)), z(1), z((1, 1)), z(1))
+
+
+def _mse(model: Any, x: Any, y: Any) -> float:
+    torch = _torch()
+    with torch.no_grad():
+        return float(torch.mean((model(x) - y) ** 2))
+
+
+def fit_generation(cfg: NetConfig, run: NetRun, g: int) -> tuple[Any, dict[str, float]]:
+    """Train generation ``g`` from ``g - 1``'s checkpoint on the window's shards; returns the
+    model and its loss row."""
+    torch = _torch()
+    torch.manual_seed(cfg.seed * SEED_STRIDE + g)
+    xs, ys, held = [], [], []
+    for h in range(max(0, g - cfg.window + 1), g + 1):
+        x, y, hand = NS.load_shard(run.shard(h))
+        xs.append(x)
+        ys.append(y)
+        held.append(hand % HELDOUT_EVERY == 0)
+    X = np.concatenate(xs).astype(np.float64)
+    Y = np.concatenate(ys).astype(np.float64)
+    H = np.concatenate(held)
+    if g == 0:
+        spread = X[~H].std(axis=0)
+        model = build_model(cfg, X[~H].mean(axis=0), np.where(spread > 1e-9, spread, 1.0), max(float(Y.std()), 1.0))
+    else:
+        model = build_model(cfg, np.zeros(2 * NFEAT), np.ones(2 * NFEAT), 1.0)
+        model.load_state_dict(torch.load(run.path(g - 1, "pt"), weights_only=True)["model"])
+    Xt, Yt = torch.as_tensor(X[~H]), torch.as_tensor(Y[~H])
+    Xh, Yh = torch.as_tensor(X[H]), torch.as_tensor(Y[H])
+    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
+    gen = torch.Generator().manual_seed(cfg.seed * SEED_STRIDE + g)
+    for _ in range(cfg.epochs):
+        order = torch.randperm(len(Xt), generator=gen)
+        for start in range(0, len(order), cfg.batch):
+            idx = order[start : start + cfg.batch]
+            opt.zero_grad()
+            loss = torch.mean((model(Xt[idx]) - Yt[idx]) ** 2)
+            loss.backward()
+            opt.step()
+    row = {
+        "generation": g,
+        "records": len(X),
+        "train_mse": _mse(model, Xt[:50_000], Yt[:50_000]),
+        "heldout_mse": _mse(model, Xh, Yh),
+        "heldout_var": float(Y[H].var()),
+    }
+    return model, row
+
+
+def _write_csv(path: Path, fields: list[str], rows: list[dict[str, Any]]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
+    tmp.replace(path)
+
+
+def write_curves(run: NetRun) -> None:
+    """Rebuild ``loss.csv``, ``strength.csv`` and their plots from the finished generations."""
+    gens = range(run.finished())
+    _write_csv(run.out / "loss.csv", LOSS_FIELDS, [VM.load_model(run.path(g, "npz")).meta["loss"] for g in gens])
+    rows = []
+    for g in gens:
+        path = run.path(g, "strength.json")
+        if path.exists():
+            rows += json.loads(path.read_text())
+    _write_csv(run.out / "strength.csv", STRENGTH_FIELDS, rows)
+    plot_curves(run)
+
+
+def read_rows(path: Path) -> list[dict[str, str]]:
+    """The rows of a CSV written by this module (none if it does not exist)."""
+    if not path.exists():
+        return []
+    with path.open() as fh:
+        return list(csv.DictReader(fh))
+
+
+def strength(cfg: NetConfig, run: NetRun, g: int) -> list[dict[str, Any]]:
+    """Generation ``g`` against greedy (and ISMCTS) on the fixed duplicate deals."""
+    from zwick_ai.eval.tournament import Tournament, run_tournament
+
+    rows = []
+    spec = f"net:model={run.path(g, 'npz')}"
+    for opponent, deals in (("greedy", cfg.eval_deals), (ISMCTS_SPEC, cfg.ismcts_deals)):
+        if deals < 1:
+            continue
+        params = {"variant": cfg.variant, "players": cfg.players}
+        t = Tournament(agents=[spec, opponent], params=params, deals=deals, seed=EVAL_SEED)
+        folder = run.out / "strength" / f"gen-{g:03d}-{opponent.split(':')[0]}"
+        summary = run_tournament(t, out=folder, progress=False, plots=False)
+        assert summary is not None
+        pair = summary["pairs"][0]
+        low, high = pair["ci95"]
+        rows.append(
+            {
+                "generation": g,
+                "opponent": opponent,
+                "deals": deals,
+                "mean_diff": pair["mean_diff"],
+                "ci_low": low,
+                "ci_high": high,
+            }
+        )
+    return rows
+
+
+def plot_curves(run: NetRun) -> None:
+    """``loss.png`` and ``strength.png`` from the CSVs."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    loss = read_rows(run.out / "loss.csv")
+    if loss:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        gens = [int(r["generation"]) for r in loss]
+        ax.plot(gens, [float(r["heldout_mse"]) for r in loss], "o-", label="held-out MSE")
+        ax.plot(gens, [float(r["train_mse"]) for r in loss], "s--", label="training MSE")
+        ax.plot(gens, [float(r["heldout_var"]) for r in loss], ":", label="held-out variance")
+        ax.set_xlabel("generation")
+        ax.set_ylabel("points²")
+        ax.legend()
+        ax.set_title(f"zwick train net: {run.cfg.variant} loss")
+        fig.tight_layout()
+        fig.savefig(run.out / "loss.png", dpi=100)
+        plt.close(fig)
+    rows = read_rows(run.out / "strength.csv")
+    if rows:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for opponent in dict.fromkeys(r["opponent"] for r in rows):
+            sel = [r for r in rows if r["opponent"] == opponent]
+            gens = [int(r["generation"]) for r in sel]
+            mean = [float(r["mean_diff"]) for r in sel]
+            low = [float(r["ci_low"]) for r in sel]
+            high = [float(r["ci_high"]) for r in sel]
+            ax.errorbar(
+                gens,
+                mean,
+                yerr=[np.subtract(mean, low), np.subtract(high, mean)],
+                fmt="o-",
+                capsize=3,
+                label=f"− {opponent} ({sel[0]['deals']} deals)",
+            )
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_xlabel("generation")
+        ax.set_ylabel("points per deal (95% CI)")
+        ax.legend()
+        ax.set_title(f"zwick train net: {run.cfg.variant} strength")
+        fig.tight_layout()
+        fig.savefig(run.out / "strength.png", dpi=100)
+        plt.close(fig)
+
+
+def train_net(
+    cfg: NetConfig,
+    out: Path,
+    hours: float,
+    max_generations: int | None = None,
+    progress: Progress | None = None,
+) -> int:
+    """Run generations into ``out`` until ``hours`` of wall time are used (a generation started is
+    finished) or ``max_generations`` exist; returns the number of finished generations."""
+    torch = _torch()
+    torch.set_num_threads(1)
+    cfg.check()
+    if hours <= 0:
+        raise ValueError(f"hours must be > 0, got {hours}")
+    run = NetRun(cfg, out)
+    run.claim()
+    start = time.monotonic()
+    g = run.finished()
+    say = progress or (lambda _g, _what: None)
+
+    def evaluate(h: int) -> None:
+        if (cfg.eval_deals or cfg.ismcts_deals) and not run.path(h, "strength.json").exists():
+            say(h, "strength")
+            rows = strength(cfg, run, h)
+            run.path(h, "strength.json").write_text(json.dumps(rows, indent=1) + "\n")
+            write_curves(run)
+
+    for h in range(g):  # generations a stopped run left unevaluated
+        evaluate(h)
+    while (max_generations is None or g < max_generations) and time.monotonic() - start < hours * 3600:
+        if not run.shard(g).exists():
+            say(g, "self-play")
+            previous = VM.load_model(run.path(g - 1, "npz")) if g > 0 else None
+            t0 = time.monotonic()
+            x, y, hand = play_generation(cfg, g, previous)
+            NS.save_shard(run.shard(g), x, y, hand)
+            timing = {"generation": g, "records": len(x), "seconds": round(time.monotonic() - t0, 2)}
+            (run.out / "shards" / f"gen-{g:03d}.json").write_text(json.dumps(timing) + "\n")
+        say(g, "fit")
+        model, row = fit_generation(cfg, run, g)
+        meta = {"variant": cfg.variant, "players": cfg.players, "generation": g, "config": asdict(cfg), "loss": row}
+        if run.path(g, "npz").exists():
+            run.path(g, "npz").unlink()  # an export left by a run stopped before its checkpoint
+        VM.save_model(export_model(model, meta), run.path(g, "npz"))
+        tmp = run.out / f"gen-{g:03d}.pt.tmp"
+        torch.save({"model": model.state_dict()}, tmp)
+        tmp.replace(run.path(g, "pt"))
+        write_curves(run)
+        evaluate(g)
+        g += 1
+    return g
+
+
+__all__ = ["NetConfig", "NetRun", "build_model", "export_model", "fit_generation", "play_generation", "train_net"]

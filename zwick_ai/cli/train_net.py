@@ -1,0 +1,79 @@
+"""``zwick train net``: train the ``net`` move model in generations of compiled self-play with
+PyTorch, with a progress bar, a checkpoint per generation (the same command resumes), a held-out
+loss curve and a strength curve; see :mod:`zwick_ai.agents.net_train`.
+
+Example::
+
+    zwick train net --variant dithmarschen --hours 1 --out runs/net-dithmarschen
+    zwick train net --variant classic --players 2 --hours 0.02 --hands 200 --out runs/net-classic-tiny
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from tqdm import tqdm
+
+from zwick_ai.cli.train_value import DEFAULT_PLAYERS, parse_hidden
+
+
+def add_args(p: argparse.ArgumentParser) -> None:
+    """The options only ``zwick train net`` takes (it shares --hands, --eps, --epochs, --hidden)."""
+    g = p.add_argument_group("net (zwick train net --variant V --hours H)")
+    g.add_argument("--hours", type=float, default=None, help="net: wall-time budget, a decimal such as 0.02")
+    g.add_argument("--generations", type=int, default=None, help="net: stop after this many generations")
+    g.add_argument("--window", type=int, default=None, help="net: generations of shards each fit reads (3)")
+    g.add_argument(
+        "--strength-deals", type=int, default=None, help="net: duplicate deals against greedy per generation (30)"
+    )
+    g.add_argument(
+        "--ismcts-deals",
+        type=int,
+        default=None,
+        help="net: duplicate deals against ismcts:iters=2000 per generation (0)",
+    )
+
+
+def cmd_train_net(args: argparse.Namespace) -> int:
+    from zwick_ai.agents.net_train import NetConfig, train_net
+    from zwick_ai.zwicker.rules import VARIANTS
+
+    if args.variant not in VARIANTS:
+        raise ValueError(f"zwick train net needs --variant, one of {', '.join(VARIANTS)} (got {args.variant!r})")
+    if args.hours is None or args.hours <= 0:
+        raise ValueError("zwick train net needs --hours H, a positive decimal such as 0.5")
+    if args.out is None:
+        raise ValueError("zwick train net needs --out (a run folder; the same command resumes it)")
+    if args.generations is not None and args.generations < 1:
+        raise ValueError(f"--generations must be at least 1 (got {args.generations})")
+    given: dict[str, object] = {
+        k: getattr(args, k) for k in ("hands", "epochs", "eps", "window") if getattr(args, k) is not None
+    }
+    if args.strength_deals is not None:
+        given["eval_deals"] = args.strength_deals
+    if args.ismcts_deals is not None:
+        given["ismcts_deals"] = args.ismcts_deals
+    if args.hidden is not None:
+        given["hidden"] = parse_hidden(args.hidden, "256,256")
+    players = args.players or DEFAULT_PLAYERS[args.variant]
+    cfg = NetConfig(args.variant, players, seed=args.seed, **given)  # type: ignore[arg-type]
+    cfg.check()  # before the progress bar: a refusal is one line
+    bar = tqdm(total=args.generations, unit="generation")
+
+    def progress(generation: int, stage: str) -> None:
+        bar.update(generation - bar.n)
+        bar.set_description(f"generation {generation}: {stage}")
+        bar.refresh()
+
+    try:
+        done = train_net(cfg, args.out, args.hours, args.generations, progress)
+        bar.update(done - bar.n)
+    finally:
+        bar.close()
+    print(
+        f"{done} generations in {args.out}: gen-{done - 1:03d}.npz (play it: net:model=PATH), loss.csv/png, strength.csv/png"
+    )
+    return 0
+
+
+__all__ = ["add_args", "cmd_train_net"]
