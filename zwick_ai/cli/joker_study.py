@@ -51,14 +51,20 @@ def study_rules(args: argparse.Namespace) -> Rules:
     name, params = game_spec(args.game or "zwicker", args.variant, args.players, args.option or [])
     if name != "zwicker":
         raise ValueError(f"the joker study is about Zwicker, not {name}")
+    from zwick_ai.analysis.joker_study import STUDY_VARIANTS
+
     rules, _ = rules_from_params(params)
+    if rules.variant not in STUDY_VARIANTS:
+        raise ValueError(f"the joker study covers {', '.join(STUDY_VARIANTS)}, not {rules.variant!r}")
     default = rules_from_params({"variant": rules.variant})[0].players
     if rules.players != default:
         raise ValueError(f"the joker study plays {rules.variant} with its own {default} players, not {rules.players}")
     if not any(cards.is_valued_joker(card) or cards.is_wild_joker(card) for card in rules.deck):
         given = " ".join(f"-o {key}={format_jokers(value) if key == 'jokers' else format_value(value)}"  # type: ignore[arg-type]
                          for key, value in rules.options)  # fmt: skip
-        raise ValueError(f"{rules.variant} {given} has no joker in its deck: there is no joker to study")
+        raise ValueError(
+            f"{' '.join([rules.variant, given]).strip()} has no joker in its deck: there is no joker to study"
+        )
     return rules
 
 
