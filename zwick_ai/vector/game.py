@@ -39,7 +39,9 @@ class VectorGame:
     ends restarts with the next unused seed. Chance never shows: every game stands at a decision.
     ``opponents={seat: "random"}`` plays those seats in compiled code (seeded by ``seed``), so
     ``step`` returns only at the other seats' turns. ``information_state=True`` observes the
-    information-state tensor instead of the observation tensor.
+    information-state tensor instead of the observation tensor. ``threads`` (default: numba's
+    thread count) is how many cores step the games; 1 runs them on the calling thread only, which
+    is faster on a busy machine or for a few games.
     """
 
     def __init__(
@@ -49,6 +51,7 @@ class VectorGame:
         seed: int = 0,
         opponents: Mapping[int, str] | None = None,
         information_state: bool = False,
+        threads: int | None = None,
     ):
         import zwick_ai.games  # noqa: F401  (registers the games)
 
@@ -76,12 +79,18 @@ class VectorGame:
             self._opponent[int(seat)] = OPPONENTS[name]
         if self._opponent.all():
             raise ValueError("every seat is an opponent: leave at least one seat to the caller")
+        available = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+        self.threads = available if threads is None else int(threads)
+        if not 1 <= self.threads <= available:
+            raise ValueError(f"threads must be in 1..{available}, got {threads}")
         n = self.num_games
         self.seed = int(seed)
         self._states = np.zeros((n, len(self._init)), np.int32)
-        self._work = np.zeros((numba.config.NUMBA_NUM_THREADS, engine_kernels.WS_SIZE), np.int64)
+        self._work = np.zeros((available, engine_kernels.WS_SIZE), np.int64)
         self._rng = (np.uint64(self.seed) * np.uint64(1_000_003) + np.arange(n, dtype=np.uint64)).astype(np.uint64)
         self._next_seed = self.seed + n
+        self._cache = np.zeros((n, zwicker_batch.CACHED_ROWS, zwicker_batch.CACHED_WIDTH), np.int64)
+        self._rows = np.full(n, -1, np.int64)
         self._ts = TimeStep(
             current_player=np.zeros(n, np.int64),
             observation=np.zeros((n, size), np.float32),
@@ -99,7 +108,7 @@ class VectorGame:
     def bytes_per_game(self) -> int:
         """Memory held per game: the state row, the observation, mask and reward rows."""
         ts = self._ts
-        arrays = (self._states, ts.observation, ts.legal_mask, ts.rewards, self._rng)
+        arrays = (self._states, self._cache, self._rows, ts.observation, ts.legal_mask, ts.rewards, self._rng)
         return sum(int(a.nbytes) for a in arrays) // self.num_games + 3 * 8
 
     def reset(self) -> TimeStep:
@@ -109,6 +118,7 @@ class VectorGame:
         ts.deal_seed[:] = np.arange(self.seed, self.seed + n)
         self._next_seed = self.seed + n
         self._rng[:] = np.uint64(self.seed) * np.uint64(1_000_003) + np.arange(n, dtype=np.uint64)
+        numba.set_num_threads(self.threads)
         zwicker_batch.reset_k(
             self._G,
             self._init,
@@ -117,6 +127,8 @@ class VectorGame:
             self._off,
             self._opponent,
             self._rng,
+            self._cache,
+            self._rows,
             ts.deal_seed,
             ts.current_player,
             ts.legal_mask,
@@ -141,6 +153,7 @@ class VectorGame:
             raise ValueError(
                 f"illegal action {int(acts[i])} in game {i} (seat {int(ts.current_player[i])}); legal: {allowed}"
             )
+        numba.set_num_threads(self.threads)
         self._next_seed = int(
             zwicker_batch.step_k_batch(
                 self._G,
@@ -152,6 +165,8 @@ class VectorGame:
                 self._win_loss,
                 self._opponent,
                 self._rng,
+                self._cache,
+                self._rows,
                 self._next_seed,
                 ts.deal_seed,
                 ts.current_player,

@@ -22,8 +22,13 @@ from zwick_ai.games.zwicker_steps import (
     turn_k,
     turn_start_k,
 )
-from zwick_ai.zwicker.codec import next_tokens
-from zwick_ai.zwicker.history import X_PLEN, XB
+from zwick_ai.zwicker.codec import TOK0
+from zwick_ai.zwicker.history import MAXTOK
+
+#: candidate moves kept per game between steps (a turn with more is generated again each step)
+CACHED_ROWS = 32
+#: columns of a kept candidate row: the move record and its sub-action tokens
+CACHED_WIDTH = TOK0 + MAXTOK
 
 # the splitmix64 constants of the per-game random stream of the "random" opponent
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -42,85 +47,98 @@ def _splitmix(rng, i):
 
 
 @numba.njit(cache=True)
-def _deal(G, init, a, W, seed):
-    """Start ``a`` as a fresh game dealt by deal ``seed``; returns the player to move."""
+def _keep(cache, rows, i, M, sel, cur):
+    """Keep the candidate rows ``sel`` of ``M`` as game ``i``'s turn (``rows[i]`` -1: not kept)."""
+    rows[i] = -1
+    if cur >= 0 and sel.shape[0] <= cache.shape[1]:
+        width = M.shape[1]
+        for r in range(sel.shape[0]):
+            cache[i, r, :width] = M[sel[r]]
+        rows[i] = sel.shape[0]
+
+
+@numba.njit(cache=True)
+def _deal(G, init, a, W, seed, cache, rows, i):
+    """Start ``a`` as a fresh game dealt by deal ``seed``; returns (player to move, legal
+    sub-actions)."""
     a[:] = init
     for outcome in seed_chance_k(G, seed):
         chance_step_k(G, a, W, outcome)
-    return turn_start_k(G, a, W)[3]
+    M, sel, legal, cur = turn_start_k(G, a, W)
+    _keep(cache, rows, i, M, sel, cur)
+    return cur, legal
 
 
 @numba.njit(cache=True)
-def _legal(G, a, W, cur):
-    """The legal sub-actions of the player ``cur`` to move in ``a`` (none when nobody decides)."""
-    if cur < 0:
-        return np.empty(0, np.int64)
-    return next_tokens(turn_k(G, a, W), a[XB + X_PLEN])
+def _step_one(G, a, W, action, cache, rows, i):
+    """Apply one legal sub-action to game ``i``; returns (player to move, legal sub-actions)."""
+    if rows[i] >= 0:
+        M = cache[i, : rows[i]]
+    else:
+        M = turn_k(G, a, W)
+    M2, sel, legal, cur = step_k(G, a, M, np.arange(M.shape[0]), action, W)
+    _keep(cache, rows, i, M2, sel, cur)
+    return cur, legal
 
 
 @numba.njit(cache=True)
-def _step_one(G, a, W, action):
-    """Apply one legal sub-action; returns the player to move next."""
-    M = turn_k(G, a, W)
-    return step_k(G, a, M, np.arange(M.shape[0]), action, W)[3]
+def _play_opponents(G, a, W, cur, legal, opponent, rng, cache, rows, i):
+    """Play the compiled opponents' seats (``opponent[seat]`` 1: uniformly random) until the
+    learner's turn or the end; returns (player to move, legal sub-actions)."""
+    while cur >= 0 and opponent[cur] == 1:
+        action = legal[_splitmix(rng, i) % np.uint64(legal.shape[0])]
+        cur, legal = _step_one(G, a, W, action, cache, rows, i)
+    return cur, legal
 
 
 @numba.njit(cache=True)
-def _random_action(G, a, W, cur, rng, i):
-    legal = _legal(G, a, W, cur)
-    return legal[_splitmix(rng, i) % np.uint64(legal.shape[0])]
-
-
-@numba.njit(cache=True)
-def _observe(G, a, W, OFF, cur, mask, obs, i):
+def _observe(G, a, OFF, cur, legal, mask, obs, i):
     """Write game ``i``'s legal mask and the observation of the player to move."""
     mask[i, :] = False
-    for tok in _legal(G, a, W, cur):
+    for tok in legal:
         mask[i, tok] = True
     fill_k(G, a, OFF, cur, obs[i])
 
 
 @numba.njit(cache=True, parallel=True)
-def reset_k(G, init, A, W, OFF, opponent, rng, seeds, cur, mask, obs):
+def reset_k(G, init, A, W, OFF, opponent, rng, cache, rows, seeds, cur, mask, obs):
     """Deal every game ``i`` by ``seeds[i]``, play the compiled opponents' seats and observe it."""
     for i in numba.prange(A.shape[0]):
         w = W[numba.get_thread_id()]
-        cur[i] = _play_opponents(G, A[i], w, _deal(G, init, A[i], w, seeds[i]), opponent, rng, i)
-        _observe(G, A[i], w, OFF, cur[i], mask, obs, i)
-
-
-@numba.njit(cache=True)
-def _play_opponents(G, a, W, cur, opponent, rng, i):
-    """Play the compiled opponents' seats (``opponent[seat]`` 1: uniformly random) until the
-    learner's turn or the end; returns the player to move."""
-    while cur >= 0 and opponent[cur] == 1:
-        cur = _step_one(G, a, W, _random_action(G, a, W, cur, rng, i))
-    return cur
+        c, legal = _deal(G, init, A[i], w, seeds[i], cache, rows, i)
+        c, legal = _play_opponents(G, A[i], w, c, legal, opponent, rng, cache, rows, i)
+        cur[i] = c
+        _observe(G, A[i], OFF, c, legal, mask, obs, i)
 
 
 @numba.njit(cache=True, parallel=True)
-def step_k_batch(G, init, A, W, OFF, actions, win_loss, opponent, rng, next_seed, seeds, cur, mask, obs, rewards, done):
+def step_k_batch(
+    G, init, A, W, OFF, actions, win_loss, opponent, rng, cache, rows, next_seed, seeds, cur, mask, obs, rewards, done
+):
     """Apply ``actions[i]`` (legal: checked by the caller) to every game, then the compiled
     opponents' moves; games that end write their returns to ``rewards[i]`` and restart with the
     next unused deal seeds (in game order, from ``next_seed``). Returns the next unused seed."""
     N = A.shape[0]
     for i in numba.prange(N):
         w = W[numba.get_thread_id()]
-        c = _step_one(G, A[i], w, actions[i])
-        c = _play_opponents(G, A[i], w, c, opponent, rng, i)
+        c, legal = _step_one(G, A[i], w, actions[i], cache, rows, i)
+        c, legal = _play_opponents(G, A[i], w, c, legal, opponent, rng, cache, rows, i)
         cur[i] = c
         done[i] = c == TERMINAL
         rewards[i, :] = 0.0
         if done[i]:
             rewards[i, :] = returns_k(G, A[i], win_loss).astype(np.float32)
+        else:
+            _observe(G, A[i], OFF, c, legal, mask, obs, i)
     for i in range(N):
         if done[i]:
             seeds[i] = next_seed
             next_seed += 1
     for i in numba.prange(N):
-        w = W[numba.get_thread_id()]
         if done[i]:
-            c = _deal(G, init, A[i], w, seeds[i])
-            cur[i] = _play_opponents(G, A[i], w, c, opponent, rng, i)
-        _observe(G, A[i], w, OFF, cur[i], mask, obs, i)
+            w = W[numba.get_thread_id()]
+            c, legal = _deal(G, init, A[i], w, seeds[i], cache, rows, i)
+            c, legal = _play_opponents(G, A[i], w, c, legal, opponent, rng, cache, rows, i)
+            cur[i] = c
+            _observe(G, A[i], OFF, c, legal, mask, obs, i)
     return next_seed
