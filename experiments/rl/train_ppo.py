@@ -18,7 +18,7 @@ import json
 import time
 from functools import partial
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import gymnasium as gym
 import numpy as np
@@ -30,6 +30,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 from zwick_ai.agents.maskable_ppo import policy_features
 from zwick_ai.envs import single_agent_env
+from zwick_ai.envs.vector import SeatVectorEnv, stable_baselines_vec_env
 
 GAME = "zwicker(variant=dithmarschen,players=2,ranks=9TJQKA)"
 
@@ -57,6 +58,12 @@ def main() -> None:
     ap.add_argument("--opponent", default="random", help="agent spec of the other seats (default: random)")
     ap.add_argument("--timesteps", type=int, default=300_000, help="environment steps in total (default: 300000)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the deals, the network and PPO (default: 0)")
+    ap.add_argument(
+        "--vector",
+        type=int,
+        default=0,
+        help="train on compiled batched games, this many per seat (VectorGame; opponent: random only)",
+    )
     ap.add_argument("--out", required=True, help="the policy file to write (.zip)")
     args = ap.parse_args()
     out = Path(args.out)
@@ -64,8 +71,18 @@ def main() -> None:
         raise SystemExit(f"{out} exists: choose another --out (finished work is never overwritten)")
     torch.set_num_threads(1)  # the machine is shared; a small MLP gains nothing from more
     n = single_agent_env(args.game).game.num_players()
-    envs = DummyVecEnv([partial(make_env, args.game, s, [args.opponent] * (n - 1)) for s in range(n)])
-    envs.seed(args.seed)
+    envs: Any
+    if args.vector:
+        if args.opponent != "random":
+            raise SystemExit("--vector plays the other seats in compiled code: --opponent random only")
+        seats = [
+            SeatVectorEnv(args.game, args.vector, seat=s, seed=args.seed + 1_000_000 * s, information_state=True)
+            for s in range(n)
+        ]
+        envs = stable_baselines_vec_env(seats, reward_scale(pyspiel.load_game(args.game)), policy_features)
+    else:
+        envs = DummyVecEnv([partial(make_env, args.game, s, [args.opponent] * (n - 1)) for s in range(n)])
+        envs.seed(args.seed)
     model = MaskablePPO(
         "MlpPolicy", envs, n_steps=1024, batch_size=256, n_epochs=4, gamma=1.0, ent_coef=0.01, seed=args.seed, verbose=0
     )
@@ -76,7 +93,10 @@ def main() -> None:
     model.save(out)
     # the learning curve: mean return (game units) per block of episodes, from the monitors
     scale = reward_scale(pyspiel.load_game(args.game))
-    returns = np.array([r for e in envs.envs for r in cast(Monitor, e).get_episode_rewards()]) * scale
+    if args.vector:
+        returns = np.array(envs.episode_returns)  # in game units already
+    else:
+        returns = np.array([r for e in envs.envs for r in cast(Monitor, e).get_episode_rewards()]) * scale
     blocks = np.array_split(returns, 10)
     curve = [round(float(b.mean()), 2) for b in blocks if len(b)]
     log = {
@@ -84,6 +104,7 @@ def main() -> None:
         "opponent": args.opponent,
         "timesteps": args.timesteps,
         "seed": args.seed,
+        "vector_games_per_seat": args.vector,
         "seconds": round(seconds, 1),
         "episodes": int(len(returns)),
         "mean_return_per_tenth_of_training": curve,

@@ -28,10 +28,9 @@ import numpy as np
 import pyspiel
 
 from zwick_ai import zwicker
-from zwick_ai.jit import kernel
+from zwick_ai.games.zwicker_steps import seed_chance_k
 from zwick_ai.zwicker import codec as ZC
 from zwick_ai.zwicker import history as ZH
-from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.engine import move_from_row
 from zwick_ai.zwicker.layout import (
     M_CARD,
@@ -40,29 +39,10 @@ from zwick_ai.zwicker.layout import (
     M_OWNER,
     M_TARGET,
     M_VALUE,
-    R_DECK,
-    R_DECK_SIZE,
-    R_FIRST_DEALER,
-    R_PLAYERS,
 )
 from zwick_ai.zwicker.snapshot import MoveKey
 
 Move = zwicker.Move
-
-
-@kernel
-def _deal_order_with_cut(R, seed):
-    """The engine's ``deal_order`` (same random calls), also returning the cut deck."""
-    np.random.seed(seed)
-    deck = R[R_DECK : R_DECK + R[R_DECK_SIZE]].astype(np.int64)
-    order = np.random.permutation(deck)
-    if R[R_FIRST_DEALER] == 0:
-        dealer = np.random.randint(R[R_PLAYERS])
-        cut = np.empty(0, np.int64)
-    else:
-        cut = np.random.permutation(deck)
-        dealer = K.cut_for_dealer(R, cut)
-    return order, dealer, cut
 
 
 def engine_state(state: pyspiel.State) -> zwicker.ZwickerState:
@@ -107,8 +87,7 @@ def deal_actions(game: pyspiel.Game, order: Sequence[int], dealer: int, cut: Seq
 
 def seed_actions(game: pyspiel.Game, seed: int) -> list[int]:
     """Chance actions for the deal ``zwicker.deal(game.rules, seed)`` makes."""
-    order, dealer, cut = _deal_order_with_cut(game.rules.array(), int(seed))
-    return deal_actions(game, order.tolist(), int(dealer), cut.tolist())
+    return [int(a) for a in seed_chance_k(game.tables.G, int(seed))]
 
 
 def state_from_seed(game: pyspiel.Game, seed: int) -> pyspiel.State:

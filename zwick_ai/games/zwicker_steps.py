@@ -60,6 +60,9 @@ from zwick_ai.zwicker.layout import (
     MAX_PLAYERS,
     MOVE_WIDTH,
     PHASE_OVER,
+    R_DECK,
+    R_DECK_SIZE,
+    R_FIRST_DEALER,
     R_NSIDES,
     R_PLAYERS,
     R_SIDE_OF,
@@ -355,3 +358,52 @@ def returns_k(G, a, win_loss):
     for p in range(players):
         out[p] = sides[R[R_SIDE_OF + p]]
     return out
+
+
+@kernel
+def deal_order_with_cut(R, seed):
+    """The engine's ``deal_order`` for deal ``seed`` (same random calls): (deck order, dealer, cut
+    deck; the cut is empty with a random first dealer)."""
+    np.random.seed(seed)
+    deck = R[R_DECK : R_DECK + R[R_DECK_SIZE]].astype(np.int64)
+    order = np.random.permutation(deck)
+    if R[R_FIRST_DEALER] == 0:
+        dealer = np.random.randint(R[R_PLAYERS])
+        cut = np.empty(0, np.int64)
+    else:
+        cut = np.random.permutation(deck)
+        dealer = K.cut_for_dealer(R, cut)
+    return order, dealer, cut
+
+
+@kernel
+def seed_chance_k(G, seed):
+    """The chance outcomes that deal ``zwicker.deal(rules, seed)``: the dealer (or the cut cards
+    until the cut decides), then each group's cards as increasing deck indices."""
+    R = G[:RULES_SIZE]
+    CD = G[GB_CD : GB_CD + CODEC_SIZE]
+    D = CD[CD_D]
+    order, dealer, cut = deal_order_with_cut(R, seed)
+    out = np.empty(2 * D + 1, np.int64)
+    n = 0
+    if G[GB_CH + CH_FIRST]:
+        out[n] = dealer
+        n += 1
+    else:
+        cards = np.empty(D, np.int32)
+        for k in range(cut.shape[0]):
+            cards[k] = cut[k]
+            out[n] = CD[CD_DIDX + cut[k]]
+            n += 1
+            if K.cut_dealer(R, cards, k + 1, D) >= 0:
+                break
+    for g in range(G[GB_CH + CH_NG + dealer]):
+        size = _gfield(G, 0, dealer, g)
+        run = np.empty(size, np.int64)
+        for j in range(size):
+            run[j] = CD[CD_DIDX + order[_gpos(G, dealer, g, j)]]
+        run.sort()
+        for j in range(size):
+            out[n] = run[j]
+            n += 1
+    return out[:n]

@@ -1,0 +1,142 @@
+"""Agent steps per second of uniform random play with observations and legal masks, in one run:
+``VectorGame`` at several batch sizes against the PettingZoo environment, the OpenSpiel API of the
+same game and OpenSpiel's C++ ``hearts``; and the memory held per game.
+
+Every driver picks a uniformly random legal action from the legal mask (``legal_actions()`` for
+OpenSpiel) and reads the observation of the player to move at every step. ``VectorGame``'s driver
+picks its actions with a small compiled function over the mask (its time is included). Run::
+
+    python benchmarks/bench_vector.py                       # about a minute
+    python benchmarks/bench_vector.py --seconds 3 --sizes 1,64,1024,8192
+
+It prints ``uptime`` and a Markdown table with each row's ratio to the PettingZoo environment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import time
+
+import numba
+import numpy as np
+import pyspiel
+
+import zwick_ai.games  # noqa: F401  (registers the games)
+from zwick_ai.envs import aec_env
+from zwick_ai.vector import VectorGame
+
+GAME = "zwicker(variant=dithmarschen,players=4)"
+
+
+@numba.njit(cache=True)
+def random_legal(mask: np.ndarray, out: np.ndarray) -> None:
+    """A uniformly random legal action per row of ``mask`` (numba's generator, seeded once)."""
+    for i in range(mask.shape[0]):
+        row = mask[i]
+        count = 0
+        for a in range(row.shape[0]):
+            count += row[a]
+        pick = np.random.randint(count)
+        for a in range(row.shape[0]):
+            if row[a]:
+                if pick == 0:
+                    out[i] = a
+                    break
+                pick -= 1
+
+
+@numba.njit(cache=True)
+def _seed(seed: int) -> None:
+    np.random.seed(seed)
+
+
+def vector_rate(game: str, num_games: int, seconds: float, threads: int) -> float:
+    """Agent steps per second of ``VectorGame`` on ``threads`` cores (every game steps once per call)."""
+    vector = VectorGame(game, num_games=num_games, seed=0, threads=threads)
+    ts = vector.reset()
+    actions = np.zeros(num_games, np.int64)
+    _seed(0)
+    random_legal(ts.legal_mask, actions)
+    vector.step(actions)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(20):
+            random_legal(ts.legal_mask, actions)
+            ts = vector.step(actions)
+        steps += 20 * num_games
+    return steps / (time.perf_counter() - start)
+
+
+def openspiel_rate(game_string: str, seconds: float, information_state: bool = False) -> float:
+    """Decisions per second through the OpenSpiel API (chance sampled, not counted), reading the
+    observation tensor (``information_state``: the information-state tensor) at every decision."""
+    game = pyspiel.load_game(game_string)
+    rng = random.Random(0)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            if information_state:
+                state.information_state_tensor(state.current_player())
+            else:
+                state.observation_tensor(state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def pettingzoo_rate(game: str, seconds: float) -> float:
+    """Agent steps per second of the PettingZoo AEC environment."""
+    env = aec_env(game)
+    rng = np.random.default_rng(0)
+    steps = episodes = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=episodes)
+        episodes += 1
+        for _agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default=GAME, help=f"zwicker game string (default: {GAME})")
+    ap.add_argument("--seconds", type=float, default=3.0, help="seconds per row (default: 3)")
+    ap.add_argument("--sizes", default="1,64,1024,8192", help="VectorGame batch sizes (default: 1,64,1024,8192)")
+    args = ap.parse_args()
+    sizes = [int(x) for x in args.sizes.split(",")]
+    print("uptime:", os.popen("uptime").read().strip(), f"| numba threads: {numba.get_num_threads()}")
+    rows: list[tuple[str, float, str]] = []
+    base = pettingzoo_rate(args.game, args.seconds)
+    rows.append((f"PettingZoo AEC env, {args.game}", base, ""))
+    rows.append((f"OpenSpiel API, {args.game}", openspiel_rate(args.game, args.seconds), ""))
+    hearts = openspiel_rate("hearts", args.seconds, information_state=True)
+    rows.append(("OpenSpiel API, C++ hearts (information-state tensor: it has no observation)", hearts, ""))
+    for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+        for n in sizes:
+            memory = VectorGame(args.game, num_games=n).bytes_per_game()
+            rate = vector_rate(args.game, n, args.seconds, threads)
+            rows.append((f"VectorGame, num_games={n}, {threads} thread(s)", rate, f"{memory:,}"))
+    print("| driver | agent steps/s | vs PettingZoo | bytes per game |")
+    print("|---|---:|---:|---:|")
+    for name, rate, memory in rows:
+        print(f"| {name} | {rate:,.0f} | {rate / base:.1f}x | {memory} |")
+    print("uptime:", os.popen("uptime").read().strip())
+
+
+if __name__ == "__main__":
+    main()

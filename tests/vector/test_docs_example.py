@@ -1,0 +1,15 @@
+"""The example of docs/vector.md runs as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "vector.md"
+
+
+def test_docs_example_runs() -> None:
+    blocks = re.findall(r"```python\n(.*?)```", PAGE.read_text(), re.S)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, str(PAGE), "exec"), {})
