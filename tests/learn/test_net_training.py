@@ -22,7 +22,7 @@ TINY = dict(variant="classic", players=2, hands=60, hidden=(16, 8), epochs=3, ev
 
 def _greedy_records(seeds: np.ndarray) -> tuple[np.ndarray, ...]:
     game = pyspiel.load_game("zwicker(variant=classic,players=2)")
-    return NS.selfplay_decisions(game.rules.array(), seeds, VM.POLICY_GREEDY, 0.2, NT._move_placeholder())
+    return NS.selfplay_decisions(game.rules.array(), seeds, VM.POLICY_GREEDY, 0.2, NT.unused_model_arrays())
 
 
 def test_records_are_the_chosen_moves_and_the_hands_outcome():
@@ -38,7 +38,7 @@ def test_records_are_the_chosen_moves_and_the_hands_outcome():
     # the first record is one candidate's input at the hand's first decision
     game = pyspiel.load_game("zwicker(variant=classic,players=2)")
     R = game.rules.array()
-    X1, _, _ = NS.selfplay_decisions(R, seeds[:1], VM.POLICY_GREEDY, 0.0, NT._move_placeholder())
+    X1, _, _ = NS.selfplay_decisions(R, seeds[:1], VM.POLICY_GREEDY, 0.0, NT.unused_model_arrays())
     W = K.new_workspace()
     S = K.new_hand(R, seeds[0], W)
     rows = K.legal_moves(R, S, W)

@@ -182,11 +182,11 @@ def play_generation(cfg: NetConfig, g: int, model: VM.ValueModel | None) -> tupl
     """Generation ``g``'s self-play records, played by ``model`` (None: greedy)."""
     seeds = np.arange(cfg.hands, dtype=np.int64) + cfg.seed * SEED_STRIDE + g * cfg.hands
     if model is None:
-        return NS.selfplay_decisions(rules_array(cfg), seeds, VM.POLICY_GREEDY, cfg.eps, _move_placeholder())
+        return NS.selfplay_decisions(rules_array(cfg), seeds, VM.POLICY_GREEDY, cfg.eps, unused_model_arrays())
     return NS.selfplay_decisions(rules_array(cfg), seeds, VM.POLICY_NET, cfg.eps, model.arrays())
 
 
-def _move_placeholder() -> tuple[np.ndarray, ...]:
+def unused_model_arrays() -> tuple[np.ndarray, ...]:
     """Arrays of a move model's shapes for self-play without a model (greedy)."""
     z = np.zeros
     n = 2 * NFEAT
