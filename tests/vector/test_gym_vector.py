@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from zwick_ai.envs.vector import SeatVectorEnv
-from zwick_ai.vector import VectorGame
+pytest.importorskip("gymnasium", reason='the vector environment needs the "rl" extra: pip install -e ".[rl]"')
+
+from zwick_ai.envs.vector import SeatVectorEnv  # noqa: E402
+from zwick_ai.vector import VectorGame  # noqa: E402
 
 GAME = "zwicker(variant=dithmarschen,players=2)"
 
