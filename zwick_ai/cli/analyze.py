@@ -241,7 +241,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "analyze",
         help="value every legal move of a recorded game's decisions (same sampled worlds, 95%% CIs)",
         description="For each decision of the chosen seat(s) in a recorded game, the value of every legal "
-        "move for the mover (mean points or chips per deal, 95%% CI), all moves measured on the same "
+        "move for the mover (mean points or chips per deal, 95% CI), all moves measured on the same "
         "sampled worlds; the loss of the move played; the biggest mistakes. Writes analysis.json, "
         "analysis.md and analysis.html into --out.",
         epilog=f'evaluators: --agent "{evaluator_spec(DEFAULTS)}" (the default; policy greedy or random: '
