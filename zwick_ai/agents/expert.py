@@ -43,7 +43,8 @@ Traceback (most recent call last):
 ValueError: leaf='net' is not valid; valid: auto, rollout, value, stage
 
 The defaults (``pool=256,infer=0.25,leaf=auto``) are the configuration that beat ISMCTS at equal
-time (``experiments/results/expert/README.md``, "2026-12-01").
+time (``experiments/results/expert/README.md``, "The headline" and "The stage leaf against the
+random play-out").
 """
 
 from __future__ import annotations
