@@ -358,6 +358,7 @@ def part_zwicker(iterations: list[int], games: list[str]) -> dict:
         exact.run(1000)
         rows.append({"method": "CFR+ (exact)", "abstraction": "none", "iterations": 1000, "sets": tree.num_infosets,
                      "seconds": time.perf_counter() - t0, "nash_conv": exact.nash_conv()})  # fmt: skip
+        print(name, json.dumps(rows[0]), json.dumps(rows[1]), flush=True)
         plain = MCCFRSolver(game, "outcome", seed=1)
         for abstraction, sampling in (("none", "outcome"), ("buckets", "probe"), ("buckets", "outcome"),
                                       ("coarse", "probe"), ("coarse", "outcome")):  # fmt: skip

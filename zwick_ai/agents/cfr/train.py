@@ -163,6 +163,7 @@ def train(
                 metric, value = evaluate(solver, eval_deals, eval_tree)
             curve.append((solver.iteration, round(elapsed, 3), metric, float(value)))
             save_checkpoint(solver, ckpt, seed)
+            save_policy(solver, out / "policy", seed)  # an interrupted run leaves a playable policy
             _write_curve(out / "convergence.csv", curve)
         if progress is not None:
             progress(solver.iteration, iterations, metric, value)
