@@ -557,6 +557,16 @@ def deal_differences(t: Tournament, records: dict[tuple, dict[str, Any]]) -> np.
     return diffs
 
 
+def finished_differences(t: Tournament, out: str | Path) -> np.ndarray | None:
+    """:func:`deal_differences` of the games of ``t`` stored in ``out`` (``deals x pairs``), or None
+    while a game is missing (a leaderboard combines the pairs of several tournaments with it)."""
+    todo = tasks(t)
+    done = read_games(Path(out) / "games.jsonl", {task_key(x): x for x in todo}, str(t.load()), lambda text: None)
+    if any(task_key(x) not in done for x in todo):
+        return None
+    return deal_differences(t, done)
+
+
 def summarize(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, Any]:
     """The ``summary.json`` contents (DESIGN.md "Tournament output" names, and more) from the
     :func:`compact` records of every game."""
