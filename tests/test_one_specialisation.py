@@ -26,7 +26,7 @@ from zwick_ai import chance_runs
 from zwick_ai.agents import expert_search, zwicker_precompile as P, zwicker_search
 from zwick_ai.agents.base import make_agent
 from zwick_ai.eval.match import play_game
-from zwick_ai.games import convert, zwicker_observer, zwicker_steps
+from zwick_ai.games import zwicker_bridge, zwicker_observer, zwicker_steps
 from zwick_ai.zwicker import codec, history, kernels, resample
 
 P.compile_all(search=True, expert=True)
