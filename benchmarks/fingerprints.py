@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-TIMING_KEYS = {"seconds", "machine", "hands_per_second", "elapsed", "time", "date", "runtime", "wall"}
+TIMING_KEYS = {"seconds", "machine", "command", "hands_per_second", "elapsed", "time", "date", "runtime", "wall"}
 
 
 def digest(obj: Any) -> str:
@@ -113,11 +113,11 @@ def fp_play_game() -> dict[str, str]:
     for key, gs in _games():
         game = pyspiel.load_game(gs)
         n = game.num_players()
-        for lineup in ("greedy,random", "expert:time=0,iters=30,greedy"):
-            specs = (lineup.split(",") if "expert" not in lineup else ["expert:time=0,iters=30", "greedy"]) * n
-            agents = [make_agent(s, game) for s in specs[:n]]
+        search = "expert:time=0,iters=30" if key.startswith("zwicker") else "ismcts:iters=30"
+        for name, lineup in (("greedy", ["greedy", "random"]), ("search", [search, "greedy"])):
+            agents = [make_agent(lineup[p % 2], game) for p in range(n)]
             recs = [play_game(game, agents, deal_seed=seed).as_dict() for seed in (3, 11)]
-            out[f"play_game/{key}/{lineup.split(':')[0]}"] = digest(strip(recs))
+            out[f"play_game/{key}/{name}"] = digest(strip(recs))
     return out
 
 
@@ -153,7 +153,7 @@ def fp_expert() -> dict[str, str]:
     out = {}
     for key, gs in _games():
         game = pyspiel.load_game(gs)
-        expert = make_agent("expert:time=0,iters=60", game)
+        expert = make_agent("expert:time=0,iters=60" if key.startswith("zwicker") else "ismcts:iters=60", game)
         greedy = make_agent("greedy", game)
         decisions = []
         for seed in (1, 2):
@@ -161,10 +161,10 @@ def fp_expert() -> dict[str, str]:
             expert.reset(seed)
             greedy.reset(seed)
             for _ in range(6):
-                if state.is_terminal():
-                    break
                 while state.is_chance_node():
                     state.apply_action(state.legal_actions()[0])
+                if state.is_terminal():
+                    break
                 decisions.append(expert.act(state))
                 apply_decision(state, greedy.act(state))
         out[f"expert/{key}"] = digest(decisions)
@@ -262,6 +262,7 @@ def fp_envs_render(tmp: Path) -> dict[str, str]:
     game = pyspiel.load_game("zwicker(variant=dithmarschen)")
     rec = play_game(game, [make_agent("greedy", game) for _ in range(game.num_players())], deal_seed=2)
     path = tmp / "one.jsonl"
+    rec.seconds = [0.0] * len(rec.seconds)  # the page shows the thinking times: not part of the play
     path.write_text(json.dumps(rec.as_dict()) + "\n")
     cmd = [
         sys.executable,

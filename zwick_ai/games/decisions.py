@@ -7,8 +7,9 @@
 >>> label, actions = legal_decisions(state)[0]
 >>> decision_label(state, actions) == label
 True
->>> apply_decision(state, actions); state.current_player()
-1
+>>> mover = state.current_player()
+>>> apply_decision(state, actions); state.current_player() == 1 - mover
+True
 """
 
 from __future__ import annotations
