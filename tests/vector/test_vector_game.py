@@ -8,7 +8,7 @@ import pyspiel
 import pytest
 
 import zwick_ai.games  # noqa: F401  (registers the games)
-from zwick_ai.games.convert import seed_actions, state_from_seed
+from zwick_ai.games.zwicker_bridge import seed_actions, state_from_seed
 from zwick_ai.vector import VectorGame
 
 GAMES = [

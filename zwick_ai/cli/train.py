@@ -84,7 +84,7 @@ def game_string(args: argparse.Namespace) -> str:
 
     import zwick_ai.games  # noqa: F401  (registers the games)
     from zwick_ai.games import GAME_NAMES
-    from zwick_ai.games.names import load
+    from zwick_ai.games.game_strings import load
 
     name = args.game.split("(", 1)[0].strip()
     if name in GAME_NAMES:

@@ -49,7 +49,7 @@ from zwick_ai.eval.tournament import (
     finished_differences,
     run_tournament,
 )
-from zwick_ai.games.names import game_spec
+from zwick_ai.games.game_strings import game_spec
 
 DEFAULT_ANCHORS = ("greedy", "ismcts:time=0.1")
 

@@ -27,7 +27,7 @@ import pyspiel
 
 from zwick_ai.agents.base import Agent, Param, decision_over, legal_decisions, make_agent, register
 from zwick_ai.agents.cfr.checkpoint import Policy
-from zwick_ai.games import convert
+from zwick_ai.games import zwicker_bridge
 
 FALLBACKS = ("uniform", "greedy")
 _CACHE: dict[tuple[str, float], Policy] = {}
@@ -87,7 +87,7 @@ class PolicyAgent(Agent):
                 return None
             rows, index, chances = whole
             k = int(self.rng.choice(len(index), p=chances / chances.sum()))
-            return convert.move_actions(state, rows[index[k]])
+            return zwicker_bridge.move_actions(state, rows[index[k]])
         player = state.current_player()
         work = state.clone()
         actions: list[int] = []

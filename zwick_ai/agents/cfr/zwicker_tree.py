@@ -28,7 +28,7 @@ from zwick_ai.agents.cfr.core import R_N, R_OFF, Table, lookup, normalised
 from zwick_ai.agents.cfr.keys import infoset_key
 from zwick_ai.agents.cfr.tree import GameTree
 from zwick_ai.agents.cfr.zwicker_abstraction import zwicker_abstraction_id, zwicker_decision
-from zwick_ai.games import convert
+from zwick_ai.games import zwicker_bridge
 
 # the one-card micro game of benchmarks/README.md (4,695 nodes, 2,580 information sets)
 MICRO = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=1)"
@@ -48,7 +48,7 @@ def move_distribution(state: pyspiel.State, table: Table, abstraction: str) -> l
         normalised(table.avg, table.rows[r, R_OFF], m, probs)
     p_row = np.zeros(len(rows))
     p_row[out[:m]] = probs
-    return [(convert.move_actions(state, rows[k]), float(p_row[k])) for k in range(len(rows))]
+    return [(zwicker_bridge.move_actions(state, rows[k]), float(p_row[k])) for k in range(len(rows))]
 
 
 def tree_policy(tree: GameTree, game: pyspiel.Game, table: Table, abstraction: str) -> np.ndarray:
