@@ -374,6 +374,7 @@ def test_workers_are_capped_at_the_work_and_the_cores(capsys):
     assert capped_workers(1000, 6, address=None) == min(6, os.cpu_count() or 1)
     assert "--workers 1000:" in capsys.readouterr().err
     assert capped_workers(1000, 6, address="auto") == 6  # a cluster: the games are the cap
+    assert "6 workers (6 games)" in capsys.readouterr().err
     assert capped_workers(1, 6, address=None) == 1 and capsys.readouterr().err == ""
 
 

@@ -162,7 +162,8 @@ def run_prepared(
     deals = t.deals
     workers = capped_workers(workers, t.games, address)
     try:
-        with stop_on_sigterm(), make_backend(backend_name, workers, address) as backend:
+        # SIGTERM is ours before the backend starts and again after (Ray installs a handler of its own)
+        with stop_on_sigterm(), make_backend(backend_name, workers, address) as backend, stop_on_sigterm():
             print(
                 f"{t.variant}: {len(t.agents)} agents, {deals} deals, {t.games} games on {backend.describe()} -> {folder}"
             )

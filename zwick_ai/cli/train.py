@@ -5,6 +5,7 @@ of ``net`` and ``expert:leaf=value`` (see :mod:`zwick_ai.cli.train_value`)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import math
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from zwick_ai.cli.game_args import add_game_args
+from zwick_ai.cli.paths import check_out_folder
 from zwick_ai.cli.train_net import add_args as add_net_args
 from zwick_ai.cli.train_value import add_args as add_value_args
 
@@ -119,8 +121,25 @@ def refuse_ignored(args: argparse.Namespace) -> None:
         raise ValueError(f"--record is a share from 0 to 1, not {args.record}")
 
 
+def made_before_marks(out: Path) -> bool:
+    """A training folder made before folders were marked: its run's config or checkpoint."""
+    return any((out / name).is_file() for name in ("config.json", "checkpoint.json", "convergence.csv"))
+
+
+def hold_out(args: argparse.Namespace) -> contextlib.AbstractContextManager[Path]:
+    """Hold ``--out`` for the training (:func:`zwick_ai.eval.folder_lock.hold_results_folder`)."""
+    from zwick_ai.eval.folder_lock import hold_results_folder
+
+    return hold_results_folder(args.out, f"zwick train {args.method}", legacy=made_before_marks)
+
+
 def cmd_train(args: argparse.Namespace) -> int:
+    from zwick_ai.eval.folder_lock import check_results_folder
+
     refuse_ignored(args)
+    if args.out is not None:
+        check_out_folder(args.out)
+        check_results_folder(args.out, f"zwick train {args.method}", legacy=made_before_marks)
     if args.method == "value":
         from zwick_ai.cli.train_value import cmd_train_value
 
@@ -154,19 +173,20 @@ def cmd_train(args: argparse.Namespace) -> int:
         bar.refresh()
 
     try:
-        result = train(
-            game,
-            args.method,
-            args.iterations,
-            seed=args.seed,
-            out=args.out,
-            resume=args.resume,
-            eval_every=args.eval_every,
-            variant=args.algorithm,
-            abstraction=args.abstraction,
-            eval_deals=args.eval_deals,
-            progress=progress,
-        )
+        with hold_out(args):
+            result = train(
+                game,
+                args.method,
+                args.iterations,
+                seed=args.seed,
+                out=args.out,
+                resume=args.resume,
+                eval_every=args.eval_every,
+                variant=args.algorithm,
+                abstraction=args.abstraction,
+                eval_deals=args.eval_deals,
+                progress=progress,
+            )
     finally:
         for bar in bars:
             bar.close()

@@ -105,8 +105,11 @@ def cmd_train_value(args: argparse.Namespace) -> int:
         bar.set_postfix({k: f"{v:.4g}" for k, v in info.items()})
         bar.refresh()
 
+    from zwick_ai.cli.train import hold_out
+
     try:
-        models = train_value(cfg, args.out, progress, workers=args.workers)
+        with hold_out(args):
+            models = train_value(cfg, args.out, progress, workers=args.workers)
     finally:
         bar.close()
     for kind, model in models.items():

@@ -39,10 +39,15 @@ RAY_TASK_RETRIES = 5
 RAY_INSTALL = "the ray backend needs Ray, which is not installed: pip install 'zwick_ai[ray]' (or pip install ray)"
 
 
+#: the signals that stop a run; blocked while worker processes are started (:meth:`LocalBackend.map_unordered`)
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
 def _start_worker(initializer: Callable[[], Any] | None) -> None:
     """In each local worker: leave Ctrl-C to the main process (which stops the workers itself,
     so an interrupt prints no traceback from them), then the backend's own initializer."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # blocked while the pool started it
     if initializer is not None:
         initializer()
 
@@ -134,13 +139,20 @@ class LocalBackend(Backend):
         finished = False
         try:
             while todo:
-                if self._pool is None:
-                    self._pool = ProcessPoolExecutor(
-                        self.workers,
-                        mp_context=multiprocessing.get_context("spawn"),
-                        initializer=functools.partial(_start_worker, self.initializer),
-                    )
-                futures = {self._pool.submit(_run_batch, fn, b): b for b in todo}
+                # Ctrl-C or SIGTERM while a worker is being started would leave it half made (it
+                # prints a traceback reading what its parent never sent): the signals wait until
+                # every worker is started (they inherit the block and lift it in _start_worker).
+                blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+                try:
+                    if self._pool is None:
+                        self._pool = ProcessPoolExecutor(
+                            self.workers,
+                            mp_context=multiprocessing.get_context("spawn"),
+                            initializer=functools.partial(_start_worker, self.initializer),
+                        )
+                    futures = {self._pool.submit(_run_batch, fn, b): b for b in todo}
+                finally:
+                    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
                 lost: list[list[Any]] = []
                 for future in as_completed(futures):
                     try:
