@@ -36,8 +36,8 @@ COMMAND = "zwick analyze"
 PARTIAL = "decisions.jsonl"
 #: measured costs of a whole game, shown in --help (command and load: benchmarks/README.md)
 ROLLOUT_COST = "about 1 s per decision"
-SEARCH_COST = "about 1 s per decision with iters=100"
-PLAYON_COST = "about 30 s per decision with iters=100"
+SEARCH_COST = "a whole game in 7 s with iters=100, in 34 s with iters=1000 (load 7)"
+PLAYON_COST = "half a minute or more per decision with iters=100, hours for a game"
 DEFAULTS: dict[str, int | str] = {"worlds": DEFAULT_WORLDS, "policy": "greedy", "playouts": 1, "seed": 0}
 METHOD = (
     "Evaluator `rollouts` (the leaf evaluation of the compiled ISMCTS): "
@@ -386,11 +386,11 @@ def register(sub: argparse._SubParsersAction) -> None:
   --agent "{evaluator_spec(DEFAULTS)}"
       the default: compiled playouts ({ROLLOUT_COST}); policy greedy or random.
   --agent "ismcts:iters=100"  (= "ismcts:iters=100;searches={AGENT_SEARCHES},seed=0")
-      the agent's own judgement: {AGENT_SEARCHES} of its searches per decision value every move
-      ({SEARCH_COST}; more iters or searches cost proportionally more).
+      the agent's own judgement: {AGENT_SEARCHES} of its searches per decision value every move;
+      {SEARCH_COST}.
   --agent "ismcts:iters=100;worlds={AGENT_WORLDS}"
-      the agent plays each sampled world on to the end after every move, at every seat:
-      the slowest ({PLAYON_COST}).
+      the agent plays each sampled world on to the end after every move, at every seat;
+      the slowest: {PLAYON_COST}.
 Progress shows decisions done and the time left; each valued decision is kept in DIR/{PARTIAL} at
 once, so an interrupted analysis resumes where it stopped with the same command.
 
