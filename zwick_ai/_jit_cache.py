@@ -197,3 +197,6 @@ def install() -> None:
     classes = caching.CacheImpl._locator_classes
     if locator not in classes:
         classes.insert(0, locator)
+
+
+install()  # importing this module puts the locator in place (zwick_ai imports it with numba)

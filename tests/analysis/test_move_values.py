@@ -15,10 +15,16 @@ from tests.render.browser import chromium
 from zwick_ai import cards, tricks, zwicker
 from zwick_ai.agents import make_agent
 from zwick_ai.agents.base import apply_decision, decision_label, legal_decisions
-from zwick_ai.analysis.move_values import agent_move_values, decision_values, draw_worlds, move_values
+from zwick_ai.analysis.move_values import (
+    agent_move_values,
+    decision_values,
+    draw_worlds,
+    move_values,
+    search_move_values,
+)
 from zwick_ai.cli import main
 from zwick_ai.eval.match import GameRecord, chance_action, deal, play_game
-from zwick_ai.eval.records import write_records
+from zwick_ai.eval.records import replay, write_records
 from zwick_ai.games import zwicker_bridge
 
 ZWICK = "X20=20 takes 2H+3H+X15 (zwick)"
@@ -160,8 +166,13 @@ def test_analyze_command_schema_and_mistake(tmp_path: Path) -> None:
     assert "## Biggest mistakes" in md and "`X20 trails`" in md.split("## Every decision")[0]
     html = (out / "analysis.html").read_text()
     assert html.count("data-move-index=") == len(joker_record("X20 trails").moves)
-    # a rerun never overwrites finished work
-    assert main([*argv, str(out)]) == 2
+    # a rerun never overwrites finished work: the same command finds it done, another evaluator is refused
+    before = {f.name: f.read_bytes() for f in out.iterdir()}
+    assert main([*argv, str(out)]) == 0
+    assert {f.name: f.read_bytes() for f in out.iterdir()} == before
+    other = ["analyze", str(records), "--game-index", "1", "--seat", "1", "--agent", "rollouts:worlds=30"]
+    assert main([*other, "--out", str(out)]) == 2
+    assert {f.name: f.read_bytes() for f in out.iterdir()} == before
     # the good game: the move played is the best, no loss
     good = tmp_path / "good"
     assert main(["analyze", str(records), "--seat", "1", "--agent", "rollouts:worlds=40", "--out", str(good)]) == 0
@@ -189,7 +200,7 @@ def test_analyze_trick_game_and_bad_input(tmp_path: Path, capsys: pytest.Capture
     data = json.loads((out / "analysis.json").read_text())
     assert {d["seat"] for d in data["decisions"]} <= {0, 1, 2} and data["decisions"]
     for bad, message in [
-        (["--agent", "expert"], "does not exist yet"),
+        (["--agent", "expert"], "agent 'expert' plays zwicker, not zwicken"),
         (["--agent", "rollouts:worlds=x"], "whole number"),
         (["--agent", "rollouts:depth=3"], "valid keys"),
         (["--seat", "5"], "--seat must be in 0..2"),
@@ -226,3 +237,41 @@ def test_analyze_with_an_agent_spec(tmp_path: Path) -> None:
     assert data["agent"] == "ismcts:iters=30;worlds=4,seed=0"
     assert "playing on" in (out / "analysis.md").read_text()
     assert main(["analyze", str(records), "--agent", "ismcts:depth=3", "--out", str(tmp_path / "b")]) == 2
+
+
+def _last_decision_with_a_choice(game: pyspiel.Game) -> pyspiel.State:
+    """The last move of a greedy game when it is a choice: every other hand and the stock are
+    empty then, so the mover knows the whole position and each move's return is certain."""
+    for seed in range(200):
+        rec = play_game(game, [make_agent("greedy", game, seed=p) for p in range(game.num_players())], deal_seed=seed)
+        steps = replay(rec)
+        last = steps[-2].state
+        if len(legal_decisions(last)) > 1:
+            return last
+    raise AssertionError("no game ends with a choice")
+
+
+@pytest.mark.parametrize("game_string", [GAME, "zwicker(variant=classic,players=2)"])
+def test_search_values_are_in_return_units(game_string: str) -> None:
+    """``searches=N``: the agent's root statistics rescaled to the game's return. At a last move
+    that is a choice every iteration sees the same, known outcome, so each value is exact."""
+    state = _last_decision_with_a_choice(pyspiel.load_game(game_string))
+    p = state.current_player()
+    moves = [acts for _, acts in legal_decisions(state)]
+    values = search_move_values(state, moves, "ismcts:iters=50", searches=3, seed=1)
+    for i, acts in enumerate(moves):
+        after = state.clone()
+        apply_decision(after, acts)
+        assert after.is_terminal()
+        assert values[:, i] == pytest.approx([after.returns()[p]] * 3, abs=1e-9)
+
+
+def test_search_values_value_the_obvious_move_best_and_refuse_what_cannot() -> None:
+    state = joker_zwick_state()
+    dv = decision_values(state, seed=3, agent="ismcts:iters=400", searches=4)
+    assert dv.values.shape == (4, len(dv.labels)) and dv.labels[dv.best()] == ZWICK
+    assert dv == decision_values(state, seed=3, agent="ismcts:iters=400", searches=4)  # seeded
+    with pytest.raises(ValueError, match="cannot value zwicker moves by its own searches"):
+        decision_values(state, agent="greedy", searches=4)
+    with pytest.raises(ValueError, match="cannot try each of the"):
+        decision_values(state, agent="ismcts:iters=2", searches=4)

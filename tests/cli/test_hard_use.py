@@ -164,3 +164,250 @@ def test_version(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0 and capsys.readouterr().out.strip() == f"zwick_ai {zwick_ai.__version__}"
+
+
+# ------------------------------------------------------------------------------------------------
+# Nothing a user wrote is overwritten; every output path is checked before any work
+# ------------------------------------------------------------------------------------------------
+def _record_file(tmp_path, games: int = 1) -> str:
+    """A JSONL file of ``games`` greedy classic two-player game records (compiled self-play)."""
+    path = tmp_path / "games.jsonl"
+    argv = ["selfplay", "--variant", "classic", "--players", "2", "--games", str(games), "--policies", "greedy"]
+    assert main([*argv, "--records", str(path), "--quiet"]) == 0
+    return str(path)
+
+
+def _snapshot(folder) -> dict[str, bytes]:
+    return {f.name: f.read_bytes() for f in sorted(folder.iterdir())}
+
+
+@pytest.mark.parametrize("command, mine", [
+    ("tournament", "report.md"),
+    ("selfplay", "summary.csv"),
+    ("analyze", "analysis.md"),
+    ("run", "table.md"),
+])  # fmt: skip
+def test_a_folder_with_files_zwick_did_not_write_is_refused(tmp_path, capsys, command, mine):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / mine).write_text("my own notes\n")
+    argv = {
+        "tournament": [*TINY, "--out", str(out)],
+        "selfplay": ["selfplay", "--variant", "classic", "--players", "2", "--games", "10", "--out", str(out)],
+        "analyze": [
+            "analyze",
+            _record_file(tmp_path),
+            "--seat",
+            "0",
+            "--agent",
+            "rollouts:worlds=2",
+            "--out",
+            str(out),
+        ],
+    }.get(command)
+    if command == "run":
+        toml = tmp_path / "e.toml"
+        toml.write_text(f'agents = ["greedy", "random"]\ndeals = 1\nvariant = "classic"\nout = "{out}"\n')
+        argv = ["run", str(toml), "--workers", "1", "--quiet"]
+    capsys.readouterr()
+    err = one_line_error(capsys, argv)
+    assert f"holds files that zwick did not write ({mine})" in err
+    assert _snapshot(out) == {mine: b"my own notes\n"}  # untouched, nothing added
+
+
+def test_a_results_folder_is_reused_by_its_own_command_only(tmp_path, capsys):
+    out = tmp_path / "sp"
+    argv = ["selfplay", "--variant", "classic", "--players", "2", "--games", "10", "--quiet", "--out", str(out)]
+    assert main(argv) == 0 and main(argv) == 0  # its own folder: written again
+    assert "zwick selfplay" in (out / ".zwick-folder").read_text()
+    capsys.readouterr()
+    err = one_line_error(capsys, [*TINY, "--out", str(out)])
+    assert "holds the results of `zwick selfplay`, not `zwick tournament`" in err
+    with hold_folder(out):  # one writer at a time, selfplay too
+        assert "in use by another run" in one_line_error(capsys, argv)
+
+
+def test_a_tournament_folder_made_before_folders_were_marked_still_resumes(tmp_path):
+    out = tmp_path / "t"
+    assert main([*TINY, "--out", str(out)]) == 0
+    (out / ".zwick-folder").unlink()  # as folders were before the mark existed
+    assert main([*TINY, "--deals", "2", "--out", str(out)]) == 0
+    assert len((out / "games.jsonl").read_text().splitlines()) == 4
+
+
+def test_selfplay_records_are_added_to_an_existing_file_like_play_record(tmp_path, capsys):
+    path = tmp_path / "r.jsonl"
+    base = ["selfplay", "--variant", "classic", "--players", "2", "--games", "3", "--policies", "greedy", "--quiet"]
+    assert main([*base, "--records", str(path)]) == 0
+    first = path.read_text().splitlines()
+    assert len(first) == 3
+    assert main([*base, "--seed", "1", "--records", str(path), "--record-hands", "2"]) == 0
+    lines = path.read_text().splitlines()
+    assert lines[:3] == first and len(lines) == 5  # kept, then added
+    assert "added 2 game records" in capsys.readouterr().out
+
+
+def test_output_paths_are_checked_before_any_work(tmp_path, capsys, monkeypatch):
+    records = _record_file(tmp_path)
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    analyze = ["analyze", records, "--agent", "rollouts:worlds=2", "--out"]
+    assert "is a file, not a folder" in one_line_error(capsys, [*analyze, str(a_file)])
+    assert "is a file, not a folder" in one_line_error(capsys, [*analyze, str(a_file / "below")])
+    # play: a record file that cannot be written is refused before the first move
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    play = ["play", "--variant", "classic", "--players", "2", "--seat", "0", "--record"]
+    err = one_line_error(capsys, [*play, str(tmp_path / "no" / "such" / "g.jsonl")])
+    assert "does not exist" in err
+    assert "is a folder, not a file" in one_line_error(capsys, [*play, str(tmp_path)])
+    selfplay = ["selfplay", "--variant", "classic", "--players", "2", "--games", "2", "--quiet"]
+    assert "is a folder, not a file" in one_line_error(capsys, [*selfplay, "--records", str(tmp_path)])
+    assert "is a file, not a folder" in one_line_error(capsys, [*selfplay, "--out", str(a_file)])
+    assert "is a file, not a folder" in one_line_error(capsys, [*TINY, "--out", str(a_file)])
+    html = tmp_path / "page.html"
+    html.write_text("mine")
+    assert "exists already" in one_line_error(capsys, ["replay", records, "--html", str(html)])
+    assert html.read_text() == "mine"
+    # joker-study: an unknown strong agent is refused before any study, nothing made
+    out = tmp_path / "study"
+    err = one_line_error(
+        capsys, ["joker-study", "--variant", "dithmarschen", "--strong-play", "nosuch", "--out", str(out)]
+    )
+    assert "nosuch" in err and not out.exists()
+
+
+# ------------------------------------------------------------------------------------------------
+# An experiment file is checked whole before the first game
+# ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("body, message", [
+    ('variants = ["classic", "nosuch"]', "nosuch"),
+    ('variants = ["classic", "dithmarschen"]\nplayers = {classic = 2, dithmarschen = 7}', "dithmarschen"),
+    ('variants = ["classic", "classic"]', "listed twice"),
+    ('variants = ["classic"]\nbackend = "cloud"', "backend must be local or ray"),
+    ('variants = ["classic"]\nworkers = 0', "workers must be at least 1"),
+])  # fmt: skip
+def test_run_checks_every_variant_before_the_first_game(tmp_path, capsys, body, message):
+    out = tmp_path / "exp"
+    toml = tmp_path / "e.toml"
+    toml.write_text(f'agents = ["greedy", "random"]\ndeals = 1\n{body}\nout = "{out}"\n')
+    assert message in one_line_error(capsys, ["run", str(toml), "--workers", "1", "--quiet"])
+    assert not out.exists()  # the first variant's tournament did not run
+
+
+# ------------------------------------------------------------------------------------------------
+# analyze with a search agent: written as it goes, resumed by the same command
+# ------------------------------------------------------------------------------------------------
+def test_an_interrupted_analysis_resumes_where_it_stopped(tmp_path, capsys, monkeypatch):
+    from zwick_ai.analysis import move_values
+
+    records = _record_file(tmp_path)
+    argv = ["analyze", records, "--seat", "0", "--agent", "ismcts:iters=40;searches=2", "--quiet", "--out"]
+    whole = tmp_path / "whole"
+    assert main([*argv, str(whole)]) == 0
+    want = json.loads((whole / "analysis.json").read_text())
+    n = len(want["decisions"])
+    assert n >= 4 and want["agent"] == "ismcts:iters=40;searches=2,seed=0"
+
+    real = move_values.decision_values
+    calls: list[int] = []
+
+    def stop_after_three(*args, **kwargs):
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    out = tmp_path / "part"
+    monkeypatch.setattr(move_values, "decision_values", stop_after_three)
+    assert main([*argv, str(out)]) == 130
+    assert "the same command resumes" in capsys.readouterr().err
+    lines = (out / "decisions.jsonl").read_text().splitlines()
+    assert len(lines) == 1 + 3 and not (out / "analysis.json").exists()  # each decision kept at once
+
+    calls.clear()
+    monkeypatch.setattr(move_values, "decision_values", lambda *a, **k: (calls.append(1), real(*a, **k))[1])
+    assert main([*argv, str(out)]) == 0
+    assert len(calls) == n - 3  # only the rest was valued
+    assert json.loads((out / "analysis.json").read_text()) == want  # the same as without the stop
+    capsys.readouterr()
+    err = one_line_error(capsys, ["analyze", records, "--seat", "1", "--agent", "ismcts:iters=40", "--out", str(out)])
+    assert "holds an analysis of another game, seat or evaluator" in err
+
+
+def test_analyze_help_states_the_cost_and_no_stale_words(capsys):
+    with pytest.raises(SystemExit):
+        main(["analyze", "--help"])
+    text = capsys.readouterr().out
+    assert "per decision" in text and "resumes" in text and "searches=" in text
+    assert "does not exist yet" not in text and "%%" not in text
+
+
+# ------------------------------------------------------------------------------------------------
+# Options that would be ignored are refused; workers capped; messages
+# ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("argv, message", [
+    (["train", "value", "--variant", "dithmarschen", "--game", "zwikken", "--out", "x"], "trains Zwicker models"),
+    (["train", "value", "--variant", "dithmarschen", "-o", "magger=false", "--out", "x"], "-o: not used"),
+    (["train", "value", "--variant", "dithmarschen", "--eps", "-1", "--out", "x"], "--eps is a probability"),
+    (["train", "value", "--variant", "dithmarschen", "--hands", "3", "--out", "x"], "--hands must be at least 10"),
+    (["train", "mccfr", "--game", "kuhn_poker", "--iterations", "5", "--hands", "9", "--out", "x"],
+     "--hands: not used by zwick train mccfr"),
+    (["train", "net", "--variant", "dithmarschen", "--hours", "nan", "--out", "x"], "--hours must be a positive"),
+    (["train", "net", "--variant", "dithmarschen", "--hours", "1", "--teacher", "ismcts", "--out", "x"],
+     "--teacher: not used by zwick train net"),
+    (["selfplay", "--variant", "classic", "--players", "2", "--record-hands", "3"], "--record-hands N needs --records"),
+    (["joker-study", "--summary", "--variant", "grupp"], "--variant: not used by --summary"),
+    (["joker-study", "--variant", "dithmarschen", "--cv-samples", "4"], "--cv-samples: not used by the greedy study"),
+    (["joker-study", "--variant", "dithmarschen", "--strong-play", "net", "--strong-deals", "4"],
+     "--strong-deals: not used by --strong-play"),
+    (["tournament", "--agents", "greedy;random", "--workers", "0"], "--workers must be at least 1"),
+])  # fmt: skip
+def test_options_that_would_be_ignored_or_are_impossible_are_refused(tmp_path, capsys, monkeypatch, argv, message):
+    monkeypatch.chdir(tmp_path)
+    assert message in one_line_error(capsys, argv)
+    assert not (tmp_path / "x").exists()
+
+
+def test_workers_are_capped_at_the_work_and_the_cores(capsys):
+    from zwick_ai.cli.tournament import capped_workers
+
+    assert capped_workers(1000, 6, address=None) == min(6, os.cpu_count() or 1)
+    assert "--workers 1000:" in capsys.readouterr().err
+    assert capped_workers(1000, 6, address="auto") == 6  # a cluster: the games are the cap
+    assert "6 workers (6 games)" in capsys.readouterr().err
+    assert capped_workers(1, 6, address=None) == 1 and capsys.readouterr().err == ""
+
+
+def test_record_file_messages_name_the_file(tmp_path, capsys):
+    binary = tmp_path / "blob.jsonl"
+    binary.write_bytes(bytes(range(256)) * 8)
+    assert f"{binary} is a binary file" in one_line_error(capsys, ["replay", str(binary)])
+    folder = tmp_path / "t"
+    assert main([*TINY, "--out", str(folder)]) == 0
+    capsys.readouterr()
+    err = one_line_error(capsys, ["replay", str(folder)])
+    assert "is a folder" in err and "games.jsonl" in err
+
+
+def test_a_changed_agent_is_named_plainly():
+    from zwick_ai.eval.tournament import _difference
+
+    there = [{"name": "ismcts", "params": {"iters": 100}}, {"name": "random", "params": {}}]
+    now = [{"name": "greedy", "params": {}}, {"name": "random", "params": {}}]
+    assert _difference("agents_resolved", there, now) == "the agents resolve differently: 'ismcts' there, 'greedy' now"
+
+
+# ------------------------------------------------------------------------------------------------
+# --help is quick: the command line imports no engine, agent or numerical library to build itself
+# ------------------------------------------------------------------------------------------------
+def test_the_command_line_is_built_without_heavy_imports():
+    code = (
+        "import sys, time; t = time.perf_counter(); from zwick_ai.cli import build_parser; build_parser(); "
+        "print(time.perf_counter() - t); "
+        "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'numpy', 'scipy', 'torch', "
+        "'matplotlib', 'pyspiel') or (m.startswith('zwick_ai.') and not m.startswith('zwick_ai.cli')))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    seconds, heavy = (out.stdout.splitlines() + [""])[:2]
+    assert heavy == "", f"building the parser imported {heavy}"
+    assert float(seconds) < 5  # (about 0.1 s on an idle machine; generous under load)

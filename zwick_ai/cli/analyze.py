@@ -18,19 +18,29 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from zwick_ai.analysis.move_values import DEFAULT_WORLDS, ROLLOUTS, DecisionValues, decision_values
-from zwick_ai.cli.pages import record_page, write_text_atomic
-from zwick_ai.eval.records import GameRecord, ReplayStep, read_records, replay
-from zwick_ai.render import MoveValue, page_html
+from zwick_ai.cli.paths import check_out_folder, read_game_records
 
+if TYPE_CHECKING:
+    from zwick_ai.analysis.move_values import DecisionValues
+    from zwick_ai.eval.records import GameRecord, ReplayStep
+
+#: :data:`zwick_ai.analysis.move_values.DEFAULT_WORLDS` (not imported: ``--help`` stays light)
+DEFAULT_WORLDS = 200
 EVALUATOR = "rollouts"
+#: the command named in the mark of an analysis folder (:mod:`zwick_ai.eval.folder_lock`)
+COMMAND = "zwick analyze"
+#: the decisions valued so far, one JSON line each after a first line naming the analysis
+PARTIAL = "decisions.jsonl"
+#: measured costs of a whole game, shown in --help (command and load: benchmarks/README.md)
+ROLLOUT_COST = "about 1 s per decision"
+SEARCH_COST = "a whole game in 7 s with iters=100, in 34 s with iters=1000 (load 7)"
+PLAYON_COST = "half a minute or more per decision with iters=100, hours for a game"
 DEFAULTS: dict[str, int | str] = {"worlds": DEFAULT_WORLDS, "policy": "greedy", "playouts": 1, "seed": 0}
 METHOD = (
-    "Evaluator `rollouts` (the leaf evaluation of the compiled ISMCTS; the `expert` agent does not exist yet): "
+    "Evaluator `rollouts` (the leaf evaluation of the compiled ISMCTS): "
     "for each decision, {worlds} worlds consistent with the mover's information are drawn once by the compiled "
     "resampler of the ISMCTS agents; every legal move is applied in every one of these same worlds and the deal "
     "is played to its end by the compiled `{policy}` policy for every seat ({playouts} playout(s) per world, "
@@ -40,14 +50,22 @@ METHOD = (
 
 
 AGENT_WORLDS = 20  # worlds per decision when an agent plays on (each world-move is a whole deal of search)
-AGENT_KEYS = ("worlds", "seed")
+AGENT_SEARCHES = 10  # the agent's own searches per decision (each one search of its budget)
+AGENT_KEYS = ("searches", "worlds", "seed")
 METHOD_AGENT = (
-    "Evaluator `{agent}` playing on (the strongest agent's evaluation; the `expert` agent does not exist yet): "
+    "Evaluator `{agent}` playing on (a search agent's evaluation): "
     "for each decision, {worlds} worlds consistent with the mover's information are drawn once by the game's "
     "compiled resampler; every legal move is applied in every one of these same worlds and the deal is played "
     "to its end by `{agent}` at every seat, each deciding from its own information (the same agent seeds and "
     "chance stream for every move). A move's value is the mover's mean return ({unit} per deal) with a "
     "Student-t 95% CI over the worlds; loss = best mean - played mean."
+)
+METHOD_SEARCHES = (
+    "Evaluator `{agent}`'s own judgement: for each decision, {searches} independent searches of `{agent}` from "
+    "the mover's information, each valuing every legal move by the mean return of its iterations that began with "
+    "that move (the root statistics it chooses from). A move's value is the mean over the searches ({unit} per "
+    "deal) with a Student-t 95% CI over them (how much the estimate varies between searches); moves the agent "
+    "thinks poor get few iterations, so their values are the least sure. loss = best mean - played mean."
 )
 
 
@@ -59,30 +77,32 @@ def _whole(key: str, value: str) -> int:
 
 def parse_evaluator(spec: str | None) -> dict[str, int | str]:
     """The evaluator of ``--agent``: ``rollouts:worlds=200,policy=greedy,playouts=1,seed=0`` (every
-    key optional; the default), or an agent spec playing on, optionally with the evaluator's own
-    ``;worlds=N,seed=N`` (e.g. ``ismcts:iters=100;worlds=20``). ``ValueError`` names what is valid."""
+    key optional; the default), or an agent spec, optionally with the evaluator's own
+    ``;searches=N,seed=N`` (the agent's own searches) or ``;worlds=N,seed=N`` (the agent playing
+    each world on), e.g. ``ismcts:iters=100;worlds=20``; without either, :func:`agent_mode`
+    chooses once the game is known. ``ValueError`` names what is valid."""
     params = dict(DEFAULTS)
     if not spec:
         return params
+    from zwick_ai.analysis.move_values import ROLLOUTS
+
     name, _, rest = spec.partition(":")
-    if name.strip() == "expert":
-        raise ValueError(
-            "the expert agent does not exist yet; use the default `rollouts` evaluator or an agent such as "
-            "ismcts:iters=100"
-        )
     if name.strip() != EVALUATOR:
         from zwick_ai.agents.base import agent_params
 
         agent, _, own = spec.partition(";")
         agent_params(agent)  # an unknown agent or parameter is refused here, with what is valid
-        params = {"agent": agent.strip(), "worlds": AGENT_WORLDS, "seed": 0}
+        params = {"agent": agent.strip(), "seed": 0}
         for piece in filter(None, (x.strip() for x in own.split(","))):
             key, eq, value = piece.partition("=")
             if not eq or key not in AGENT_KEYS:
                 raise ValueError(f"bad evaluator parameter {piece!r} after ';'; valid keys: {', '.join(AGENT_KEYS)}")
             params[key] = _whole(key, value)
-        if int(params["worlds"]) < 2:
-            raise ValueError("worlds must be at least 2")
+        if "worlds" in params and "searches" in params:
+            raise ValueError("give searches=N (the agent's own searches) or worlds=N (playing on), not both")
+        for key in ("worlds", "searches"):
+            if key in params and int(params[key]) < 2:
+                raise ValueError(f"{key} must be at least 2")
         return params
     for piece in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, value = piece.partition("=")
@@ -99,14 +119,33 @@ def parse_evaluator(spec: str | None) -> dict[str, int | str]:
     return params
 
 
+def agent_mode(params: dict[str, int | str], game: str) -> dict[str, int | str]:
+    """An agent evaluator with its mode settled for ``game`` (a short name): the agent's own
+    searches where it can value moves so (Zwicker's ismcts), else playing each world on."""
+    if "agent" not in params or "worlds" in params or "searches" in params:
+        if "searches" in params:
+            from zwick_ai.analysis.move_values import supports_searches
+
+            if not supports_searches(game, str(params["agent"])):
+                raise ValueError(f"{params['agent']} cannot value {game} moves by its own searches; use worlds=N")
+        return params
+    from zwick_ai.analysis.move_values import supports_searches
+
+    if supports_searches(game, str(params["agent"])):
+        return {**params, "searches": AGENT_SEARCHES}
+    return {**params, "worlds": AGENT_WORLDS}
+
+
 def evaluator_spec(params: dict[str, int | str]) -> str:
     if "agent" in params:
-        return f"{params['agent']};" + ",".join(f"{k}={params[k]}" for k in AGENT_KEYS)
+        return f"{params['agent']};" + ",".join(f"{k}={params[k]}" for k in AGENT_KEYS if k in params)
     return f"{EVALUATOR}:" + ",".join(f"{k}={params[k]}" for k in DEFAULTS)
 
 
 def method_text(params: dict[str, int | str], unit: str) -> str:
     """How the values were measured, for the Markdown and the page."""
+    if "searches" in params:
+        return METHOD_SEARCHES.format(unit=unit, **params)
     return (METHOD_AGENT if "agent" in params else METHOD).format(unit=unit, **params)
 
 
@@ -122,32 +161,62 @@ def decision_entry(k: int, dv: DecisionValues, played_actions: list[int], played
     return {"move_index": k, "seat": dv.seat, "played": played_label, "loss": round(loss, 4), "moves": moves}
 
 
-def analyse_record(
-    rec: GameRecord, steps: list[ReplayStep], seats: list[int], params: dict[str, int | str], progress: bool = True
-) -> list[dict[str, Any]]:
-    """The decisions of ``seats`` in a replayed record, valued (see the module docstring)."""
+def decisions_to_value(steps: list[ReplayStep], seats: list[int]) -> list[int]:
+    """The move indices ``k`` of the decisions of ``seats`` (forced moves left out)."""
     from zwick_ai.agents.base import legal_decisions
 
-    todo = [k for k, st in enumerate(steps[1:]) if st.seat in seats and len(legal_decisions(steps[k].state)) > 1]
-    out = []
-    t0 = time.perf_counter()
-    for n, k in enumerate(todo):
-        step = steps[k + 1]
-        dv = decision_values(
-            steps[k].state,
-            worlds=int(params["worlds"]),
-            rollout=str(params.get("policy", "greedy")),
-            playouts=int(params.get("playouts", 1)),
-            seed=int(params["seed"]) * 1_000_003 + k,
-            agent=str(params["agent"]) if "agent" in params else None,
-        )
-        out.append(decision_entry(k, dv, step.actions, step.label))
-        if progress:
-            spent = time.perf_counter() - t0
-            print(f"\rdecision {n + 1}/{len(todo)} ({spent:.0f} s)", end="", file=sys.stderr, flush=True)
-    if progress and todo:
-        print(file=sys.stderr)
-    return out
+    return [k for k, st in enumerate(steps[1:]) if st.seat in seats and len(legal_decisions(steps[k].state)) > 1]
+
+
+def analyse_record(
+    rec: GameRecord,
+    steps: list[ReplayStep],
+    seats: list[int],
+    params: dict[str, int | str],
+    progress: bool = True,
+    done: dict[int, dict[str, Any]] | None = None,
+    on_decision: Any = None,
+) -> list[dict[str, Any]]:
+    """The decisions of ``seats`` in a replayed record, valued (see the module docstring).
+    ``done``: decisions valued before (by move index), not valued again; ``on_decision(entry)``
+    is called with each new one as soon as it is valued. ``progress``: a bar on stderr counting
+    the moves valued, with the time left."""
+    from tqdm import tqdm
+
+    from zwick_ai.agents.base import legal_decisions
+    from zwick_ai.analysis.move_values import decision_values
+
+    done = dict(done or {})
+    todo = decisions_to_value(steps, seats)
+    sizes = {k: len(legal_decisions(steps[k].state)) for k in todo}
+    bar = tqdm(
+        total=sum(sizes.values()),
+        initial=sum(sizes[k] for k in todo if k in done),
+        unit="move",
+        desc=f"{len(done)}/{len(todo)} decisions",
+        disable=not progress,
+        dynamic_ncols=True,
+    )
+    with bar:
+        for k in todo:
+            if k in done:
+                continue
+            step = steps[k + 1]
+            dv = decision_values(
+                steps[k].state,
+                worlds=int(params.get("worlds", 2)),
+                rollout=str(params.get("policy", "greedy")),
+                playouts=int(params.get("playouts", 1)),
+                seed=int(params["seed"]) * 1_000_003 + k,
+                agent=str(params["agent"]) if "agent" in params else None,
+                searches=int(params.get("searches", 0)),
+            )
+            done[k] = decision_entry(k, dv, step.actions, step.label)
+            if on_decision is not None:
+                on_decision(done[k])
+            bar.set_description(f"{len(done)}/{len(todo)} decisions")
+            bar.update(sizes[k])
+    return [done[k] for k in todo]
 
 
 def summary_markdown(
@@ -188,16 +257,42 @@ def summary_markdown(
     return "\n".join(lines)
 
 
+def read_partial(path: Path, identity: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """The decisions an earlier run of the same analysis wrote to ``path`` (by move index);
+    ``ValueError`` if the file belongs to another analysis. A damaged last line (a run stopped
+    while writing it) is dropped; its decision is valued again."""
+    if not path.is_file():
+        return {}
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    try:
+        head = json.loads(lines[0]) if lines else None
+    except json.JSONDecodeError:
+        head = None
+    if head != identity:
+        raise ValueError(
+            f"{path.parent} holds an analysis of another game, seat or evaluator; use another --out folder"
+        )
+    done: dict[int, dict[str, Any]] = {}
+    for line in lines[1:]:
+        try:
+            entry = json.loads(line)
+            done[int(entry["move_index"])] = entry
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+            continue
+    return done
+
+
 def cmd_analyze(args: argparse.Namespace) -> int:
+    from zwick_ai.eval.folder_lock import check_results_folder, hold_results_folder
+    from zwick_ai.eval.records import replay
+
     params = parse_evaluator(args.agent)
     out = Path(args.out)
-    if (out / "analysis.json").exists():
+    check_out_folder(out)
+    check_results_folder(out, COMMAND, legacy=lambda folder: (folder / "analysis.json").is_file())
+    if (out / "analysis.json").exists() and not (out / PARTIAL).exists():
         raise ValueError(f"{out / 'analysis.json'} exists already; give another --out (nothing was overwritten)")
-    records, errors = read_records(args.file)
-    for e in errors:
-        print(f"zwick analyze: {args.file}: {e} (skipped)", file=sys.stderr)
-    if not records:
-        raise ValueError(f"{args.file} holds no readable game records")
+    records = read_game_records(args.file, "analyze")
     if not 0 <= args.game_index < len(records):
         raise ValueError(f"--game-index must be in 0..{len(records) - 1} ({len(records)} readable records)")
     rec = records[args.game_index]
@@ -210,11 +305,61 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise ValueError(f"game {args.game_index} of {args.file}: {e}") from None
     unit = "points" if rec.game.startswith("zwicker") else "chips"
+    params = agent_mode(params, rec.game.split("(")[0])
+    if "agent" in params:
+        from zwick_ai.agents.base import make_agent
+
+        make_agent(str(params["agent"]), steps[0].state.get_game())  # an agent of another game: refused now
     spec = evaluator_spec(params)
     method = method_text(params, unit)
-    decisions = analyse_record(rec, steps, seats, params)
-    out.mkdir(parents=True, exist_ok=True)
-    source = f"game {args.game_index} of {args.file}"
+    identity = {"game": rec.game, "deal_seed": rec.deal_seed, "moves": rec.moves, "seats": seats, "agent": spec}
+    with hold_results_folder(out, COMMAND, legacy=lambda folder: (folder / "analysis.json").is_file()):
+        done = read_partial(out / PARTIAL, identity)
+        if (out / "analysis.json").exists() and set(done) >= set(decisions_to_value(steps, seats)):
+            print(f"{out} holds this analysis finished already (analysis.json, .md, .html); nothing to do")
+            return 0
+        if not done:
+            (out / PARTIAL).write_text(json.dumps(identity) + "\n", encoding="utf-8")
+        if done:
+            print(f"resuming: {len(done)} decisions valued before are in {out / PARTIAL}", file=sys.stderr)
+        with open(out / PARTIAL, "a", encoding="utf-8") as partial:
+
+            def keep(entry: dict[str, Any]) -> None:
+                partial.write(json.dumps(entry) + "\n")
+                partial.flush()
+
+            try:
+                decisions = analyse_record(rec, steps, seats, params, not args.quiet, done, keep)
+            except KeyboardInterrupt:
+                print(
+                    f"\ninterrupted; the decisions valued so far are in {out / PARTIAL}; the same command resumes",
+                    file=sys.stderr,
+                )
+                return 130
+        write_analysis(out, rec, steps, f"game {args.game_index} of {args.file}", spec, method, decisions, unit)
+    worst = max(decisions, key=lambda d: d["loss"], default=None)
+    print(f"{len(decisions)} decisions analysed with {spec}", file=sys.stdout)
+    if worst is not None and worst["loss"] > 0:
+        print(f"biggest mistake: move {worst['move_index'] + 1}, seat {worst['seat']}, {worst['played']!r}, "
+              f"loss {worst['loss']:.2f} {unit}", file=sys.stdout)  # fmt: skip
+    print(f"wrote {out}/analysis.json, analysis.md, analysis.html", file=sys.stdout)
+    return 0
+
+
+def write_analysis(
+    out: Path,
+    rec: GameRecord,
+    steps: list[ReplayStep],
+    source: str,
+    spec: str,
+    method: str,
+    decisions: list[dict[str, Any]],
+    unit: str,
+) -> None:
+    """``analysis.html``, ``analysis.md`` and, last, ``analysis.json`` (module docstring)."""
+    from zwick_ai.cli.pages import record_page, write_text_atomic
+    from zwick_ai.render import MoveValue, page_html
+
     values: dict[int, tuple[list[MoveValue], float]] = {}
     for d in decisions:
         values[int(d["move_index"])] = (
@@ -226,32 +371,41 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     write_text_atomic(out / "analysis.md", summary_markdown(rec, source, spec, method, decisions, unit) + "\n")
     payload = {"game": rec.game, "agent": spec, "decisions": decisions}
     write_text_atomic(out / "analysis.json", json.dumps(payload, indent=1) + "\n")  # last: marks the run done
-    worst = max(decisions, key=lambda d: d["loss"], default=None)
-    print(f"{len(decisions)} decisions analysed with {spec}", file=sys.stdout)
-    if worst is not None and worst["loss"] > 0:
-        print(f"biggest mistake: move {worst['move_index'] + 1}, seat {worst['seat']}, {worst['played']!r}, "
-              f"loss {worst['loss']:.2f} {unit}", file=sys.stdout)  # fmt: skip
-    print(f"wrote {out}/analysis.json, analysis.md, analysis.html", file=sys.stdout)
-    return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``analyze`` to the ``zwick`` command."""
     p = sub.add_parser(
         "analyze",
-        help="value every legal move of a recorded game's decisions (same sampled worlds, 95%% CIs)",
+        help="value every legal move of a recorded game's decisions (95%% CIs); resumable",
         description="For each decision of the chosen seat(s) in a recorded game, the value of every legal "
         "move for the mover (mean points or chips per deal, 95% CI), all moves measured on the same "
         "sampled worlds; the loss of the move played; the biggest mistakes. Writes analysis.json, "
         "analysis.md and analysis.html into --out.",
-        epilog=f'evaluators: --agent "{evaluator_spec(DEFAULTS)}" (the default; policy greedy or random: '
-        "ISMCTS's own leaf evaluation, compiled, about a second per decision), or an agent spec that plays "
-        f'the deal on at every seat, e.g. --agent "ismcts:iters=100;worlds={AGENT_WORLDS},seed=0" (the '
-        "strongest agent's evaluation, minutes per decision). The expert agent does not exist yet.",
+        epilog=f"""evaluators and their cost (measured on a 44-decision dithmarschen game; see benchmarks/README.md):
+  --agent "{evaluator_spec(DEFAULTS)}"
+      the default: compiled playouts ({ROLLOUT_COST}); policy greedy or random.
+  --agent "ismcts:iters=100"  (= "ismcts:iters=100;searches={AGENT_SEARCHES},seed=0")
+      the agent's own judgement: {AGENT_SEARCHES} of its searches per decision value every move;
+      {SEARCH_COST}.
+  --agent "ismcts:iters=100;worlds={AGENT_WORLDS}"
+      the agent plays each sampled world on to the end after every move, at every seat;
+      the slowest: {PLAYON_COST}.
+Progress shows decisions done and the time left; each valued decision is kept in DIR/{PARTIAL} at
+once, so an interrupted analysis resumes where it stopped with the same command.
+
+examples:
+  zwick analyze games.jsonl --game-index 0 --seat 0 --out analysis/
+  zwick analyze games.jsonl --agent "ismcts:iters=200" --out analysis-ismcts/""",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", help="a JSONL file of game records")
     p.add_argument("--game-index", type=int, default=0, help="which record of the file (from 0; default: %(default)s)")
     p.add_argument("--seat", type=int, help="analyse only this seat's decisions (default: every seat)")
     p.add_argument("--agent", metavar="SPEC", help=f"the evaluator (default: {evaluator_spec(DEFAULTS)}; see below)")
-    p.add_argument("--out", required=True, metavar="DIR", help="a new folder for analysis.json, .md and .html")
+    p.add_argument(
+        "--out", required=True, metavar="DIR",
+        help="a new or empty folder for analysis.json, .md and .html (the same command resumes there)",
+    )  # fmt: skip
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_analyze)

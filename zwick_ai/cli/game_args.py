@@ -9,8 +9,10 @@ string), ``--variant``, ``--players`` and ``-o name=value`` (repeatable), read b
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-import pyspiel
+if TYPE_CHECKING:
+    import pyspiel
 
 GAME_HELP = (
     'a game name (zwicker, zwikken, zwicken) or a whole game string such as "zwicker(variant=classic,players=2)"'

@@ -1,4 +1,4 @@
-"""``zwick joker-study``: the joker study of one Zwicker variant (:mod:`zwick_ai.analysis.joker`).
+"""``zwick joker-study``: the joker study of one Zwicker variant (:mod:`zwick_ai.analysis.joker_study`).
 
 Writes ``report.md``, PNG figures and ``results.json`` to
 ``results/joker-study/<variant>[-option-value...]/``, or to ``--out`` (the committed results:
@@ -12,13 +12,15 @@ import json
 import shlex
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
-from zwick_ai import cards
 from zwick_ai.cli.game_args import add_game_args
-from zwick_ai.options import format_value
-from zwick_ai.zwicker.rules import Rules, format_jokers
+from zwick_ai.cli.paths import check_out_folder
+
+if TYPE_CHECKING:
+    from zwick_ai.zwicker.rules import Rules
 
 #: where a study goes without --out: beside the tournaments' results, never into the committed
 #: experiments/results (write there by naming it with --out)
@@ -28,6 +30,9 @@ QUICK_DEALS = 300
 
 def command_text(args: argparse.Namespace, variant: str, options: dict[str, object]) -> str:
     """The command line that reproduces this run (every option given, progress flags left out)."""
+    from zwick_ai.options import format_value
+    from zwick_ai.zwicker.rules import format_jokers
+
     words = ["zwick", "joker-study", "--variant", variant]
     for name, value in sorted(options.items()):
         text = format_jokers(value) if name == "jokers" else format_value(value)  # type: ignore[arg-type]
@@ -45,8 +50,11 @@ def command_text(args: argparse.Namespace, variant: str, options: dict[str, obje
 def study_rules(args: argparse.Namespace) -> Rules:
     """The Zwicker rules of ``--game``/``--variant``/``-o`` (the study plays a variant's own player
     count, so ``--players`` must be that or absent)."""
+    from zwick_ai import cards
     from zwick_ai.games.game_strings import game_spec
     from zwick_ai.games.zwicker import rules_from_params
+    from zwick_ai.options import format_value
+    from zwick_ai.zwicker.rules import format_jokers
 
     name, params = game_spec(args.game or "zwicker", args.variant, args.players, args.option or [])
     if name != "zwicker":
@@ -68,34 +76,66 @@ def study_rules(args: argparse.Namespace) -> Rules:
     return rules
 
 
+#: the commands named in the marks of the study's folders (:mod:`zwick_ai.eval.folder_lock`)
+COMMAND = "zwick joker-study"
+MICRO_COMMAND = "zwick joker-study --micro-cfr"
+SUMMARY_COMMAND = "zwick joker-study --summary"
+
+
+def _study_made_before_marks(out: Path) -> bool:
+    """A study folder made before folders were marked: its results.json or a strong-play JSONL."""
+    return (out / "results.json").is_file() or any(out.glob("*.jsonl"))
+
+
+def _root_made_before_marks(root: Path) -> bool:
+    """A folder of studies made before folders were marked: a study in a subfolder."""
+    return any((sub / "results.json").is_file() for sub in root.iterdir())
+
+
+def refuse_ignored(args: argparse.Namespace) -> None:
+    """Options the chosen kind of run would ignore are refused, naming the kind."""
+    game = [x for x in ("variant", "game", "players", "option") if getattr(args, x) is not None]
+    study = [x for x in ("deals", "strong_deals") if getattr(args, x) is not None]
+    study += [x for x, default in (("seed", 0), ("strong", "auto")) if getattr(args, x) != default]
+    runs = [
+        x for x, default in (("backend", "local"), ("workers", 1), ("address", None)) if getattr(args, x) != default
+    ]
+    kinds = [flag for flag, on in (("--micro-cfr", args.micro_cfr), ("--summary", args.summary)) if on]
+    if len(kinds) > 1:
+        raise ValueError("give --micro-cfr or --summary, not both")
+    ignored: list[str] = []
+    if kinds:
+        ignored = game + study + runs + (["strong_play"] if args.strong_play else [])
+        ignored += ["cv_samples"] if args.cv_samples is not None else []
+        ignored += ["quick"] if args.summary and args.quick else []
+    elif args.strong_play:
+        ignored = [x for x in ("strong", "strong_deals") if x in study]
+    elif args.cv_samples is not None:
+        ignored = ["cv_samples"]
+    if ignored:
+        kind = kinds[0] if kinds else ("--strong-play" if args.strong_play else "the greedy study")
+        names = ", ".join("--" + x.replace("_", "-") for x in ignored)
+        raise ValueError(f"{names}: not used by {kind}; leave {'them' if len(ignored) > 1 else 'it'} out")
+
+
 def cmd_joker_study(args: argparse.Namespace) -> int:
-    from zwick_ai.analysis.joker.report import summary_markdown, write_study
+    from zwick_ai.analysis.joker.report import write_study
     from zwick_ai.analysis.joker.study import StudyConfig, run_study
+    from zwick_ai.eval.folder_lock import check_results_folder, hold_results_folder
 
+    refuse_ignored(args)
+    if args.out:
+        check_out_folder(args.out)
     if args.micro_cfr:
-        from zwick_ai.analysis.micro_cfr import MICRO_GAMES, micro_cfr, micro_markdown
-
         out = (Path(args.out) if args.out else DEFAULT_OUT) / "micro-cfr"
-        out.mkdir(parents=True, exist_ok=True)
-        iterations = 50 if args.quick else 400
-        results = [micro_cfr(g, iterations) for g in tqdm(MICRO_GAMES, disable=args.no_progress, desc="micro CFR")]
-        command = "zwick joker-study --micro-cfr" + (f" --out {shlex.quote(args.out)}" if args.out else "")
-        command += " --quick" if args.quick else ""
-        (out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
-        (out / "report.md").write_text(micro_markdown(results, command))
-        print(micro_markdown(results, command))
-        return 0
+        with hold_results_folder(out, MICRO_COMMAND, legacy=_study_made_before_marks):
+            return _micro(args, out)
     if args.summary:
         root = Path(args.out) if args.out else DEFAULT_OUT
-        text = summary_markdown(root)
-        if (root / "micro-cfr" / "report.md").exists():
-            text += "\n\nPart 4, exact answers on micro variants (CFR+): [micro-cfr/report.md](micro-cfr/report.md)."
-        (root / "README.md").write_text(
-            "# Joker study: summary\n\nWritten by `zwick joker-study --summary` from every `*/results.json` "
-            "below; each study's report has its command, its deal counts and its figures.\n\n" + text + "\n"
-        )
-        print(text)
-        return 0
+        if not root.is_dir():
+            raise ValueError(f"{root} does not exist: there are no studies to summarise")
+        with hold_results_folder(root, SUMMARY_COMMAND, legacy=_root_made_before_marks):
+            return _summary(root)
     if args.variant is None and args.game is None:
         raise ValueError("give --variant (dithmarschen, grossenwiehe, christiansen or grupp) or --summary")
 
@@ -112,21 +152,55 @@ def cmd_joker_study(args: argparse.Namespace) -> int:
     )
     cfg.rules()  # bad variants and options fail here, before anything runs
     out = Path(args.out) if args.out else DEFAULT_OUT / cfg.slug()
-    start = time.perf_counter()
-    res = run_study(
-        cfg, progress=not args.no_progress, backend=args.backend, workers=args.workers, address=args.address
-    )
-    res["config"]["total_seconds"] = time.perf_counter() - start
-    command = command_text(args, cfg.variant, cfg.options)
-    files = write_study(res, out, command)
+    check_results_folder(out, COMMAND, legacy=_study_made_before_marks)
+    with hold_results_folder(out, COMMAND, legacy=_study_made_before_marks):
+        start = time.perf_counter()
+        res = run_study(
+            cfg, progress=not args.no_progress, backend=args.backend, workers=args.workers, address=args.address
+        )
+        res["config"]["total_seconds"] = time.perf_counter() - start
+        command = command_text(args, cfg.variant, cfg.options)
+        files = write_study(res, out, command)
     p2 = res["part2"]
     print(f"{cfg.slug()}: best joker policy {p2['best']} ({p2['best_margin']['mean']:+.3f} points per deal vs greedy)")
     print(f"wrote {len(files)} files to {out} in {res['config']['total_seconds']:.0f} s")
     return 0
 
 
+def _micro(args: argparse.Namespace, out: Path) -> int:
+    """``--micro-cfr``: part 4 into ``out``."""
+    from zwick_ai.analysis.micro_cfr import MICRO_GAMES, micro_cfr, micro_markdown
+
+    iterations = 50 if args.quick else 400
+    results = [micro_cfr(g, iterations) for g in tqdm(MICRO_GAMES, disable=args.no_progress, desc="micro CFR")]
+    command = "zwick joker-study --micro-cfr" + (f" --out {shlex.quote(args.out)}" if args.out else "")
+    command += " --quick" if args.quick else ""
+    (out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
+    (out / "report.md").write_text(micro_markdown(results, command))
+    print(micro_markdown(results, command))
+    return 0
+
+
+def _summary(root: Path) -> int:
+    """``--summary``: ``README.md`` over the studies under ``root``."""
+    from zwick_ai.analysis.joker.report import summary_markdown
+
+    text = summary_markdown(root)
+    if (root / "micro-cfr" / "report.md").exists():
+        text += "\n\nPart 4, exact answers on micro variants (CFR+): [micro-cfr/report.md](micro-cfr/report.md)."
+    (root / "README.md").write_text(
+        "# Joker study: summary\n\nWritten by `zwick joker-study --summary` from every `*/results.json` "
+        "below; each study's report has its command, its deal counts and its figures.\n\n" + text + "\n"
+    )
+    print(text)
+    return 0
+
+
 def strong_command(args: argparse.Namespace, variant: str, options: dict[str, object], deals: int) -> str:
     """The command line that reproduces (or continues) a strong-play run."""
+    from zwick_ai.options import format_value
+    from zwick_ai.zwicker.rules import format_jokers
+
     words = ["zwick", "joker-study", "--variant", variant]
     for name, value in sorted(options.items()):
         text = format_jokers(value) if name == "jokers" else format_value(value)  # type: ignore[arg-type]
@@ -146,6 +220,7 @@ def cmd_strong_play(args: argparse.Namespace, rules: Rules) -> int:
     (:mod:`zwick_ai.analysis.joker.strong_play`), resumable, into the same folder as the greedy study."""
     from zwick_ai.agents.base import agent_params
     from zwick_ai.analysis.joker import strong_play, strong_report, strong_stats
+    from zwick_ai.eval.folder_lock import check_results_folder, hold_results_folder
 
     kind = agent_params(args.strong_play)[0].name
     quick = {"net": 60, "expert": 3}
@@ -161,17 +236,19 @@ def cmd_strong_play(args: argparse.Namespace, rules: Rules) -> int:
     cfg.rules()  # bad specs fail here, before anything runs
     slug = "-".join([rules.variant] + [f"{k}-{v}" for k, v in sorted(cfg.options.items())])
     out = Path(args.out) if args.out else DEFAULT_OUT / slug
-    bar = tqdm(total=deals, unit="deal", disable=args.no_progress, desc=f"{slug} {args.strong_play}")
-    start = time.perf_counter()
+    check_results_folder(out, COMMAND, legacy=_study_made_before_marks)
+    with hold_results_folder(out, COMMAND, legacy=_study_made_before_marks):
+        bar = tqdm(total=deals, unit="deal", disable=args.no_progress, desc=f"{slug} {args.strong_play}")
+        start = time.perf_counter()
 
-    def tick(n: int) -> None:
-        bar.update(n)
+        def tick(n: int) -> None:
+            bar.update(n)
 
-    path, lines = strong_play.run_strong(cfg, out, args.backend, args.workers, args.address, progress=tick)
-    bar.close()
-    summary = strong_stats.summarize(cfg, lines, path.name)
-    summary["wall_seconds_this_call"] = time.perf_counter() - start
-    files = strong_report.write_strong(out, cfg, summary, strong_command(args, rules.variant, cfg.options, deals))
+        path, lines = strong_play.run_strong(cfg, out, args.backend, args.workers, args.address, progress=tick)
+        bar.close()
+        summary = strong_stats.summarize(cfg, lines, path.name)
+        summary["wall_seconds_this_call"] = time.perf_counter() - start
+        files = strong_report.write_strong(out, cfg, summary, strong_command(args, rules.variant, cfg.options, deals))
     b = summary["best_policy"]
     print(
         f"{slug} {args.strong_play}: {summary['deals']} deals; best joker use {b['policy']} ({b['margin']['mean_diff']:+.2f})"

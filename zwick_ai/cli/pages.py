@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pyspiel
 
+from zwick_ai.cli.paths import check_new_file
 from zwick_ai.eval.match import chance_action
 from zwick_ai.eval.records import GameRecord, ReplayStep
 from zwick_ai.render import MoveValue, Page, PageMove, capture_cards, game_page, page_html, views
@@ -54,17 +55,6 @@ def record_page(
     )
 
 
-def check_new_file(path: str | Path, option: str) -> Path:
-    """``path`` as a new output file: refused if it exists (finished work is never overwritten) or
-    its folder does not."""
-    p = Path(path)
-    if p.exists():
-        raise ValueError(f"{option} {p} exists already; give a new file name (nothing was overwritten)")
-    if not p.parent.is_dir():
-        raise ValueError(f"{option} {p}: the folder {p.parent} does not exist")
-    return p
-
-
 def write_record_page(rec: GameRecord, steps: Sequence[ReplayStep], path: str | Path, title: str) -> None:
     """Write the replay page of a record to the new file ``path``."""
     check_new_file(path, "--html")
@@ -92,7 +82,8 @@ class LivePage:
     REFRESH_SECONDS = 2
 
     def __init__(self, path: str | Path, title: str, subtitle: str, names: Sequence[str], seat: int, deal_seed: int):
-        self.path = check_new_file(path, "--html")
+        check_new_file(path, "--html")
+        self.path = Path(path)
         self.title, self.subtitle, self.names, self.seat = title, subtitle, list(names), seat
         self.deal_seed = deal_seed
         self.unit = "points"

@@ -11,15 +11,19 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from zwick_ai.cli.view import show
-from zwick_ai.eval.records import GameRecord, ReplayStep, read_records, replay
+from zwick_ai.cli.paths import check_new_file, read_game_records
+
+if TYPE_CHECKING:
+    from zwick_ai.eval.records import GameRecord, ReplayStep
 
 PROMPT = "[Enter] next, b back, q quit: "
 
 
 def _step_text(rec: GameRecord, steps: list[ReplayStep], i: int) -> str:
+    from zwick_ai.cli.view import show
+
     step = steps[i]
     if step.index < 0:
         head = f"after the deal ({len(rec.moves)} moves follow)"
@@ -80,11 +84,11 @@ def cmd_replay(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO 
 
 
 def _replay(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
-    records, errors = read_records(args.file)
-    for e in errors:
-        print(f"zwick replay: {args.file}: {e} (skipped)", file=sys.stderr)
-    if not records:
-        raise ValueError(f"{args.file} holds no readable game records")
+    from zwick_ai.eval.records import replay
+
+    if args.html:
+        check_new_file(args.html, "--html")
+    records = read_game_records(args.file, "replay")
     if args.list:
         for i, rec in enumerate(records):
             returns = " ".join(f"{r:+g}" for r in rec.returns)

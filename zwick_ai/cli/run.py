@@ -37,8 +37,11 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from zwick_ai.cli.tournament import add_run_args, default_workers, run
+from zwick_ai.cli.paths import check_out_folder
+from zwick_ai.cli.tournament import add_run_args, default_workers, prepare, run_prepared
 
+#: the command named in the mark of an experiment's folder (:mod:`zwick_ai.eval.folder_lock`)
+COMMAND = "zwick run"
 KEYS = (
     "address",
     "agents",
@@ -87,6 +90,10 @@ def parse_experiment(data: dict[str, Any], name: str) -> dict[str, Any]:
     for key in ("deals", "seed", "workers"):
         if key in data and (not isinstance(data[key], int) or isinstance(data[key], bool)):
             raise ValueError(f"{name}: {key} must be a whole number, not {data[key]!r}")
+    if data.get("backend", "local") not in ("local", "ray"):
+        raise ValueError(f"{name}: backend must be local or ray, not {data['backend']!r}")
+    if data.get("workers", 1) < 1:
+        raise ValueError(f"{name}: workers must be at least 1, not {data['workers']}")
     return {
         "description": str(data.get("description", "")),
         "game": str(data.get("game", "zwicker")),
@@ -135,23 +142,53 @@ def cmd_run(args: argparse.Namespace) -> int:
     workers = args.workers if args.workers is not None else spec["workers"]
     backend = args.backend or spec["backend"]
     address = args.address or spec["address"]
-    summaries: dict[str, dict[str, Any]] = {}
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, not {workers}")
+    # Every variant's tournament (variant, players, options, agents) and folder is checked before
+    # the first game: a mistake in the last variant must not wait for the first variant's games.
+    from zwick_ai.eval.folder_lock import check_results_folder, hold_results_folder
+
+    check_out_folder(spec["out"], f"{args.file}: out")
+    check_results_folder(spec["out"], COMMAND, legacy=made_before_marks, what="out")
+    prepared = {}
     for variant in spec["variants"]:
         label = variant or spec["game"]
-        summary = run(
-            spec["game"],
-            variant,
-            spec["players"].get(str(variant)),
-            list(spec["options"].items()),
-            spec["agents"],
-            spec["deals"],
-            spec["seed"],
-            workers,
-            backend,
-            address,
-            str(Path(spec["out"]) / label),
-            args.quiet,
-        )
+        if label in prepared:
+            raise ValueError(f"{args.file}: the variant {label!r} is listed twice")
+        try:
+            prepared[label] = prepare(
+                spec["game"],
+                variant,
+                spec["players"].get(str(variant)),
+                list(spec["options"].items()),
+                spec["agents"],
+                spec["deals"],
+                spec["seed"],
+                str(Path(spec["out"]) / label),
+            )
+        except ValueError as error:
+            raise ValueError(f"{args.file}: {label}: {error}") from None
+    with hold_results_folder(spec["out"], COMMAND, legacy=made_before_marks, what="out"):
+        return run_all(args, spec, prepared, workers, backend, address)
+
+
+def made_before_marks(out: Path) -> bool:
+    """An experiment's folder made before folders were marked: a variant's tournament in it."""
+    return any((sub / "config.json").is_file() for sub in out.iterdir())
+
+
+def run_all(
+    args: argparse.Namespace,
+    spec: dict[str, Any],
+    prepared: dict[str, tuple[Any, str]],
+    workers: int,
+    backend: str,
+    address: str | None,
+) -> int:
+    """Run the checked tournaments of an experiment one after the other, then write ``table.md``."""
+    summaries: dict[str, dict[str, Any]] = {}
+    for label, (t, folder) in prepared.items():
+        summary = run_prepared(t, folder, workers, backend, address, args.quiet)
         if summary is None:
             return 130
         summaries[label] = summary

@@ -7,7 +7,7 @@ See :mod:`zwick_ai.eval.tournament` for the statistics and files.
 
 Agent specs contain commas themselves (``ismcts:iters=200,c=0.7``). Give them separated by ``;``
 (quote the argument), repeat ``--agents``, or list them with commas: a piece ``key=value`` without
-a ``:`` continues the previous spec (:func:`zwick_ai.cli.play.split_agents`).
+a ``:`` continues the previous spec (:func:`zwick_ai.cli.agent_lists.split_agents`).
 
 >>> agent_list(["ismcts:iters=200,c=0.7,greedy", "random;pimc:worlds=4,iters=50"])
 ['ismcts:iters=200,c=0.7', 'greedy', 'random', 'pimc:worlds=4,iters=50']
@@ -24,9 +24,9 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from zwick_ai.cli.agent_lists import split_agents
 from zwick_ai.cli.game_args import add_game_args
-from zwick_ai.cli.play import split_agents
-from zwick_ai.options import format_value
+from zwick_ai.cli.paths import check_out_folder
 
 #: the agents of ``zwick tournament`` without ``--agents``: a small dithmarschen tournament that
 #: finishes in a few minutes on two cores (the expert at a small, reproducible iteration budget)
@@ -58,9 +58,55 @@ def default_workers() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
+def capped_workers(workers: int, games: int, address: str | None) -> int:
+    """``--workers`` capped at the games to play and, on this machine, at its cores; says so."""
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, not {workers}")
+    cores = os.cpu_count() or 1
+    cap = games if address else min(games, cores)
+    if workers > cap:
+        why = f"{games} games" if cap == games else f"{cores} cores here"
+        print(f"--workers {workers}: {cap} worker{'s' if cap != 1 else ''} ({why})", file=sys.stderr)
+        return cap
+    return workers
+
+
+def prepare(
+    game_name: str,
+    variant: str | None,
+    players: int | None,
+    options: Sequence[tuple[str, Any]],
+    agents: Sequence[str],
+    deals: int,
+    seed: int,
+    out: str | None,
+) -> tuple[Any, str]:
+    """The tournament and its folder, every argument checked (agents built once, the folder
+    usable), before anything runs: shared by ``zwick tournament`` and ``zwick run``."""
+    from zwick_ai.eval.folder_lock import check_results_folder
+    from zwick_ai.eval.tournament import COMMAND, Tournament, default_out, made_before_marks
+    from zwick_ai.games.game_strings import game_spec
+
+    name, params = game_spec(game_name, variant, players, list(options))
+    t = Tournament(
+        list(agents),
+        game=name,
+        params=params,
+        deals=deals,
+        seed=seed,
+        command=command_line(game_name, variant, players, options, agents, deals, seed),
+    )
+    folder = out or str(default_out(t))
+    check_out_folder(folder)
+    check_results_folder(folder, COMMAND, legacy=made_before_marks)
+    return t, folder
+
+
 def command_line(game: str, variant: str | None, players: int | None, options: Sequence[tuple[str, Any]],
                  agents: Sequence[str], deals: int, seed: int) -> str:  # fmt: skip
     """The ``zwick tournament`` command that reproduces a tournament (workers and backend aside)."""
+    from zwick_ai.options import format_value
+
     parts = ["zwick", "tournament", "--game", game]
     if variant:
         parts += ["--variant", variant]
@@ -102,22 +148,22 @@ def run(
 ) -> dict[str, Any] | None:
     """Build and run one tournament (shared by ``zwick tournament`` and ``zwick run``); prints the
     report's tables. Returns the summary, or None when interrupted."""
-    from zwick_ai.eval.backends import make_backend
-    from zwick_ai.eval.tournament import Tournament, default_out, report_markdown, run_tournament
-    from zwick_ai.games.game_strings import game_spec
+    t, folder = prepare(game_name, variant, players, options, agents, deals, seed, out)
+    return run_prepared(t, folder, workers, backend_name, address, quiet)
 
-    name, params = game_spec(game_name, variant, players, list(options))
-    t = Tournament(
-        list(agents),
-        game=name,
-        params=params,
-        deals=deals,
-        seed=seed,
-        command=command_line(game_name, variant, players, options, agents, deals, seed),
-    )
-    folder = out or str(default_out(t))
+
+def run_prepared(
+    t: Any, folder: str, workers: int, backend_name: str, address: str | None, quiet: bool
+) -> dict[str, Any] | None:
+    """Run a tournament of :func:`prepare` (see :func:`run`)."""
+    from zwick_ai.eval.backends import make_backend
+    from zwick_ai.eval.tournament import report_markdown, run_tournament
+
+    deals = t.deals
+    workers = capped_workers(workers, t.games, address)
     try:
-        with stop_on_sigterm(), make_backend(backend_name, workers, address) as backend:
+        # SIGTERM is ours before the backend starts and again after (Ray installs a handler of its own)
+        with stop_on_sigterm(), make_backend(backend_name, workers, address) as backend, stop_on_sigterm():
             print(
                 f"{t.variant}: {len(t.agents)} agents, {deals} deals, {t.games} games on {backend.describe()} -> {folder}"
             )

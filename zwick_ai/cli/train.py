@@ -5,12 +5,15 @@ of ``net`` and ``expert:leaf=value`` (see :mod:`zwick_ai.cli.train_value`)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
+import math
 from pathlib import Path
 
 from tqdm import tqdm
 
 from zwick_ai.cli.game_args import add_game_args
+from zwick_ai.cli.paths import check_out_folder
 from zwick_ai.cli.train_net import add_args as add_net_args
 from zwick_ai.cli.train_value import add_args as add_value_args
 
@@ -104,7 +107,67 @@ def game_string(args: argparse.Namespace) -> str:
     return args.game
 
 
+#: the options of ``zwick train`` and their defaults (a value other than the default is "given")
+DEFAULTS: dict[str, object] = {
+    "game": None, "variant": None, "players": None, "option": None, "iterations": None, "resume": False,
+    "eval_every": 0, "algorithm": None, "abstraction": "none", "eval_deals": 2000, "hands": None, "record": None,
+    "epochs": None, "hidden": None, "eps": None, "teacher": None, "teacher_iters": None, "workers": 1,
+    "install": False, "hours": None, "generations": None, "window": None, "strength_deals": None,
+    "ismcts_deals": None,
+}  # fmt: skip
+#: the options each method reads (``--seed`` and ``--out`` are everyone's)
+USED = {
+    "cfr": {"game", "variant", "players", "option", "iterations", "resume", "eval_every", "algorithm", "abstraction",
+            "eval_deals"},
+    "value": {"game", "variant", "players", "hands", "record", "epochs", "hidden", "eps", "teacher", "teacher_iters",
+              "workers", "install"},
+    "net": {"game", "variant", "players", "hands", "epochs", "hidden", "eps", "hours", "generations", "window",
+            "strength_deals", "ismcts_deals"},
+}  # fmt: skip
+USED["mccfr"] = USED["cfr"]
+
+
+def refuse_ignored(args: argparse.Namespace) -> None:
+    """Every option that ``args.method`` would not read is refused, and the Zwicker-only methods
+    refuse another game."""
+    given = [k for k, default in DEFAULTS.items() if getattr(args, k, default) != default]
+    ignored = [k for k in given if k not in USED[args.method]]
+    if ignored:
+        names = ", ".join("-o" if k == "option" else "--" + k.replace("_", "-") for k in ignored)
+        raise ValueError(
+            f"{names}: not used by zwick train {args.method}; leave {'them' if len(ignored) > 1 else 'it'} out"
+        )
+    if args.method in ("value", "net") and args.game is not None and args.game.split("(")[0].strip() != "zwicker":
+        raise ValueError(f"zwick train {args.method} trains Zwicker models; --game {args.game} is not zwicker")
+    if args.method in ("value", "net") and args.game is not None and "(" in args.game:
+        raise ValueError(f"zwick train {args.method} takes the variant as --variant V, not a game string")
+    if args.hours is not None and not (math.isfinite(args.hours) and args.hours > 0):
+        raise ValueError(f"--hours must be a positive number such as 0.5, not {args.hours}")
+    if args.eps is not None and not 0 <= args.eps <= 1:
+        raise ValueError(f"--eps is a probability from 0 to 1, not {args.eps}")
+    if args.record is not None and not 0 <= args.record <= 1:
+        raise ValueError(f"--record is a share from 0 to 1, not {args.record}")
+
+
+def made_before_marks(out: Path) -> bool:
+    """A training folder made before folders were marked: its run's config or checkpoint."""
+    return any((out / name).is_file() for name in ("config.json", "checkpoint.json", "convergence.csv"))
+
+
+def hold_out(args: argparse.Namespace) -> contextlib.AbstractContextManager[Path]:
+    """Hold ``--out`` for the training (:func:`zwick_ai.eval.folder_lock.hold_results_folder`)."""
+    from zwick_ai.eval.folder_lock import hold_results_folder
+
+    return hold_results_folder(args.out, f"zwick train {args.method}", legacy=made_before_marks)
+
+
 def cmd_train(args: argparse.Namespace) -> int:
+    from zwick_ai.eval.folder_lock import check_results_folder
+
+    refuse_ignored(args)
+    if args.out is not None:
+        check_out_folder(args.out)
+        check_results_folder(args.out, f"zwick train {args.method}", legacy=made_before_marks)
     if args.method == "value":
         from zwick_ai.cli.train_value import cmd_train_value
 
@@ -138,19 +201,20 @@ def cmd_train(args: argparse.Namespace) -> int:
         bar.refresh()
 
     try:
-        result = train(
-            game,
-            args.method,
-            args.iterations,
-            seed=args.seed,
-            out=args.out,
-            resume=args.resume,
-            eval_every=args.eval_every,
-            variant=args.algorithm,
-            abstraction=args.abstraction,
-            eval_deals=args.eval_deals,
-            progress=progress,
-        )
+        with hold_out(args):
+            result = train(
+                game,
+                args.method,
+                args.iterations,
+                seed=args.seed,
+                out=args.out,
+                resume=args.resume,
+                eval_every=args.eval_every,
+                variant=args.algorithm,
+                abstraction=args.abstraction,
+                eval_deals=args.eval_deals,
+                progress=progress,
+            )
     finally:
         for bar in bars:
             bar.close()

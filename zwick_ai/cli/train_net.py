@@ -65,8 +65,11 @@ def cmd_train_net(args: argparse.Namespace) -> int:
         bar.set_description(f"generation {generation}: {stage}")
         bar.refresh()
 
+    from zwick_ai.cli.train import hold_out
+
     try:
-        done = train_net(cfg, args.out, args.hours, args.generations, progress)
+        with hold_out(args):
+            done = train_net(cfg, args.out, args.hours, args.generations, progress)
         bar.update(done - bar.n)
     finally:
         bar.close()

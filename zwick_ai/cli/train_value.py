@@ -61,7 +61,7 @@ def parse_hidden(text: str, example: str) -> tuple[int, int]:
 
 def cmd_train_value(args: argparse.Namespace) -> int:
     from zwick_ai.agents import value_model as VM
-    from zwick_ai.agents.value_train import ValueConfig, check_config, train_value
+    from zwick_ai.agents.value_train import HELDOUT_EVERY, ValueConfig, check_config, train_value
     from zwick_ai.zwicker.rules import VARIANTS
 
     if args.variant not in VARIANTS:
@@ -73,6 +73,14 @@ def cmd_train_value(args: argparse.Namespace) -> int:
     }
     if args.hidden is not None:
         given["hidden"] = parse_hidden(args.hidden, "64,32")
+    if args.hands is not None and args.hands < HELDOUT_EVERY:
+        raise ValueError(
+            f"--hands must be at least {HELDOUT_EVERY} (every {HELDOUT_EVERY}th hand is held out), not {args.hands}"
+        )
+    if args.epochs is not None and args.epochs < 1:
+        raise ValueError(f"--epochs must be at least 1, not {args.epochs}")
+    if args.record is not None and not 0 < args.record <= 1:
+        raise ValueError(f"--record is a share above 0 and at most 1, not {args.record}")
     if args.workers < 1:
         raise ValueError(f"--workers must be at least 1 (got {args.workers})")
     players = args.players or DEFAULT_PLAYERS[args.variant]
@@ -97,8 +105,11 @@ def cmd_train_value(args: argparse.Namespace) -> int:
         bar.set_postfix({k: f"{v:.4g}" for k, v in info.items()})
         bar.refresh()
 
+    from zwick_ai.cli.train import hold_out
+
     try:
-        models = train_value(cfg, args.out, progress, workers=args.workers)
+        with hold_out(args):
+            models = train_value(cfg, args.out, progress, workers=args.workers)
     finally:
         bar.close()
     for kind, model in models.items():

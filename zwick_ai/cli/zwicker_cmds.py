@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from zwick_ai import zwicker
-from zwick_ai.cards import JOKER_VALUES
 from zwick_ai.cli.game_args import add_game_args, game_name, load_game
-from zwick_ai.options import format_value
-from zwick_ai.zwicker.rules import OPTIONS, PLAYER_COUNTS
+from zwick_ai.cli.paths import check_out_folder, check_record_file
+
+if TYPE_CHECKING:
+    from zwick_ai import zwicker
+
+#: the command named in the mark of a self-play folder (:mod:`zwick_ai.eval.folder_lock`)
+COMMAND = "zwick selfplay"
 
 
 def make_rules(args: argparse.Namespace) -> zwicker.Rules:
@@ -22,7 +27,11 @@ def make_rules(args: argparse.Namespace) -> zwicker.Rules:
 
 
 def cmd_variants(args: argparse.Namespace) -> int:
+    from zwick_ai import zwicker
+    from zwick_ai.cards import JOKER_VALUES
     from zwick_ai.games.zwicker import FORCED, PARAM_HELP, PARAMS, UTILITIES
+    from zwick_ai.options import format_value
+    from zwick_ai.zwicker.rules import OPTIONS, PLAYER_COUNTS
 
     print("| variant | players (default) | sides | deck | jokers | card points | Zwick | forced capture |")
     print("|---|---|---|---|---|---|---|---|")
@@ -74,34 +83,48 @@ def cmd_variants(args: argparse.Namespace) -> int:
 def cmd_selfplay(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
+    from zwick_ai.eval.folder_lock import check_results_folder, hold_results_folder
     from zwick_ai.eval.selfplay import run_selfplay
 
-    rules = make_rules(args)
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, not {args.games}")
+    if args.record_hands is not None and args.records is None:
+        raise ValueError("--record-hands N needs --records FILE (it says how many hands go there)")
     if args.record_hands is not None and args.record_hands < 0:
         raise ValueError(f"--record-hands must be at least 0, not {args.record_hands}")
-    with tqdm(total=args.games, unit="hand", disable=args.quiet, desc=f"{rules.variant} self-play") as bar:
-        result = run_selfplay(rules, args.games, args.policies, args.seed, progress=bar.update)
-    text = result.markdown()
-    print(text)
     if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "summary.json").write_text(json.dumps(result.as_dict(), indent=2))
-        (out / "report.md").write_text(text + f"\n\nCommand: `zwick {' '.join(sys.argv[1:])}`\n")
-        with open(out / "scores.csv", "w") as f:
-            f.write("hand," + ",".join(f"side{s}" for s in range(rules.num_sides)) + "\n")
-            for i, row in enumerate(result.scores):  # type: ignore[arg-type]
-                f.write(f"{i}," + ",".join(str(int(x)) for x in row) + "\n")
-        print(f"\nwrote {out}/summary.json, report.md, scores.csv")
+        check_out_folder(args.out)
+        check_results_folder(args.out, COMMAND, legacy=None)
+    if args.records:
+        check_record_file(args.records, "--records")
+    rules = make_rules(args)
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(hold_results_folder(args.out, COMMAND)) if args.out else None
+        with tqdm(total=args.games, unit="hand", disable=args.quiet, desc=f"{rules.variant} self-play") as bar:
+            result = run_selfplay(rules, args.games, args.policies, args.seed, progress=bar.update)
+        text = result.markdown()
+        print(text)
+        if out is not None:
+            write_selfplay_folder(out, result, text, rules.num_sides)
     if args.records:
         write_selfplay_records(args, rules)
     return 0
 
 
+def write_selfplay_folder(out: Path, result: Any, text: str, sides: int) -> None:
+    """``summary.json``, ``report.md`` and ``scores.csv`` of a self-play run in ``out``."""
+    (out / "summary.json").write_text(json.dumps(result.as_dict(), indent=2))
+    (out / "report.md").write_text(text + f"\n\nCommand: `zwick {' '.join(sys.argv[1:])}`\n")
+    with open(out / "scores.csv", "w") as f:
+        f.write("hand," + ",".join(f"side{s}" for s in range(sides)) + "\n")
+        for i, row in enumerate(result.scores):
+            f.write(f"{i}," + ",".join(str(int(x)) for x in row) + "\n")
+    print(f"\nwrote {out}/summary.json, report.md, scores.csv")
+
+
 def write_selfplay_records(args: argparse.Namespace, rules: zwicker.Rules) -> None:
-    """Write the game records of the run's hands (the first ``--record-hands``) to ``--records``."""
+    """Add the game records of the run's hands (the first ``--record-hands``) to ``--records``
+    (appended, as ``zwick play --record`` does: records already there are kept)."""
     from tqdm import tqdm
 
     from zwick_ai.eval.records import write_records
@@ -110,9 +133,19 @@ def write_selfplay_records(args: argparse.Namespace, rules: zwicker.Rules) -> No
     hands = args.games if args.record_hands is None else min(args.record_hands, args.games)
     if hands < 0:
         raise ValueError(f"--record-hands must be at least 0, not {args.record_hands}")
+    before = _count_lines(Path(args.records))
     records = hand_records(rules, hands, args.policies, args.seed)
-    n = write_records(args.records, tqdm(records, total=hands, unit="record", disable=args.quiet, desc="records"))
-    print(f"wrote {n} game records to {args.records} (zwick replay {args.records} --game-index i)")
+    bar = tqdm(records, total=hands, unit="record", disable=args.quiet, desc="records")
+    n = write_records(args.records, bar, append=True)
+    kept = f" after the {before} it had" if before else ""
+    print(f"added {n} game records to {args.records}{kept} (zwick replay {args.records} --game-index i)")
+
+
+def _count_lines(path: Path) -> int:
+    if not path.is_file():
+        return 0
+    with open(path, "rb") as f:
+        return sum(1 for line in f if line.strip())
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -141,8 +174,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", help="folder for summary.json, report.md and scores.csv")
     p.add_argument(
         "--records", metavar="FILE",
-        help="also write one JSONL game record per hand (moves included; replay with `zwick replay`); "
-        "slower than the compiled run: about 10-40 ms per hand",
+        help="also add one JSONL game record per hand to FILE (moves included; replay with `zwick replay`; "
+        "records already in FILE are kept); slower than the compiled run: about 10-40 ms per hand",
     )  # fmt: skip
     p.add_argument("--record-hands", type=int, metavar="N", help="with --records: record only the first N hands")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

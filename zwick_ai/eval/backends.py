@@ -21,12 +21,15 @@ exists. Results must not depend on where a task ran: every task carries its own 
 from __future__ import annotations
 
 import abc
+import contextlib
 import functools
 import multiprocessing
 import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import resource_tracker
 from typing import Any
 
 BACKENDS = ("local", "ray")
@@ -39,10 +42,43 @@ RAY_TASK_RETRIES = 5
 RAY_INSTALL = "the ray backend needs Ray, which is not installed: pip install 'zwick_ai[ray]' (or pip install ray)"
 
 
+#: the signals that stop a run; blocked while worker processes are started (:meth:`LocalBackend.map_unordered`)
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _stop_signals_deferred() -> Iterator[None]:
+    """Ctrl-C or SIGTERM while a worker process is being started would leave it half made (it
+    prints a traceback reading what its parent never sent). In the block the signals are blocked
+    (the workers started here inherit that and lift it in :func:`_start_worker`, after ignoring
+    SIGINT) and only remembered; at its end the first one is raised again for the usual handler."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    # Python's resource tracker unblocks both signals when it starts: it starts first
+    resource_tracker.ensure_running()
+    got: list[int] = []
+
+    def remember(signum: int, frame: object) -> None:
+        got.append(signum)
+
+    handlers = {s: signal.signal(s, remember) for s in STOP_SIGNALS}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for s, handler in handlers.items():
+            signal.signal(s, handler)
+        if got:
+            signal.raise_signal(got[0])
+
+
 def _start_worker(initializer: Callable[[], Any] | None) -> None:
     """In each local worker: leave Ctrl-C to the main process (which stops the workers itself,
     so an interrupt prints no traceback from them), then the backend's own initializer."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # blocked while the pool started it
     if initializer is not None:
         initializer()
 
@@ -134,13 +170,14 @@ class LocalBackend(Backend):
         finished = False
         try:
             while todo:
-                if self._pool is None:
-                    self._pool = ProcessPoolExecutor(
-                        self.workers,
-                        mp_context=multiprocessing.get_context("spawn"),
-                        initializer=functools.partial(_start_worker, self.initializer),
-                    )
-                futures = {self._pool.submit(_run_batch, fn, b): b for b in todo}
+                with _stop_signals_deferred():  # the workers start here, at the first submits
+                    if self._pool is None:
+                        self._pool = ProcessPoolExecutor(
+                            self.workers,
+                            mp_context=multiprocessing.get_context("spawn"),
+                            initializer=functools.partial(_start_worker, self.initializer),
+                        )
+                    futures = {self._pool.submit(_run_batch, fn, b): b for b in todo}
                 lost: list[list[Any]] = []
                 for future in as_completed(futures):
                     try:

@@ -16,6 +16,22 @@ run killed with ``kill -9``, a crashed machine's restart) is taken over. The loc
 True
 >>> (folder / LOCK_NAME).exists()
 False
+
+A results folder is also marked as made by the tool (``.zwick-folder``, naming the command that
+made it): :func:`hold_results_folder` refuses a folder that holds anything else, unless it is
+empty, so nothing a user keeps there is overwritten, and a folder of one command is not written by
+another.
+
+>>> other = Path(tempfile.mkdtemp())
+>>> _ = (other / "report.md").write_text("my notes")
+>>> try:
+...     with hold_results_folder(other, "zwick selfplay"):
+...         pass
+... except ValueError as error:
+...     print(str(error).split(" holds ")[1].split(";")[0])
+... else:
+...     print("written")
+files that zwick did not write (report.md)
 """
 
 from __future__ import annotations
@@ -24,12 +40,14 @@ import json
 import os
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 LOCK_NAME = ".zwick-lock"
+#: the mark of a folder made by the tool: JSON ``{"made_by": "zwick tournament", ...}``
+MARK_NAME = ".zwick-folder"
 
 
 def _alive(pid: int) -> bool:
@@ -117,4 +135,62 @@ def hold_folder(folder: str | Path) -> Iterator[Path]:
         release(path, mine)
 
 
-__all__ = ["LOCK_NAME", "acquire", "hold_folder", "release"]
+def made_by(folder: Path) -> str | None:
+    """The command named by ``folder``'s mark (None without a readable one)."""
+    mark = _read(folder / MARK_NAME)
+    return str(mark.get("made_by")) if mark else None
+
+
+def _ours(name: str) -> bool:
+    return name == MARK_NAME or name.startswith(LOCK_NAME)
+
+
+def check_results_folder(
+    folder: str | Path, command: str, legacy: Callable[[Path], bool] | None = None, what: str = "--out"
+) -> None:
+    """``ValueError`` unless ``folder`` may receive ``command``'s results: absent, empty, marked as
+    made by ``command``, or unmarked but made by it before folders were marked (``legacy``: a test
+    of the folder, e.g. a tournament's ``config.json``)."""
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{what} {path} is a file, not a folder")
+    if not path.exists():
+        return
+    owner = made_by(path)
+    if owner is not None:
+        if owner != command:
+            raise ValueError(f"{path} holds the results of `{owner}`, not `{command}`; use another {what} folder")
+        return
+    entries = sorted(e.name for e in path.iterdir() if not _ours(e.name))
+    if entries and not (legacy is not None and legacy(path)):
+        shown = ", ".join(entries[:4]) + (", ..." if len(entries) > 4 else "")
+        raise ValueError(
+            f"{path} holds files that zwick did not write ({shown}); use a new or empty {what} folder "
+            "(nothing was changed)"
+        )
+
+
+@contextmanager
+def hold_results_folder(
+    folder: str | Path, command: str, legacy: Callable[[Path], bool] | None = None, what: str = "--out"
+) -> Iterator[Path]:
+    """:func:`check_results_folder`, then hold the folder's lock (:func:`hold_folder`) and mark it
+    as made by ``command``, for the ``with`` block."""
+    check_results_folder(folder, command, legacy, what)
+    with hold_folder(folder) as path:
+        if made_by(path) is None:
+            mark = {"made_by": command, "since": time.strftime("%Y-%m-%d %H:%M:%S")}
+            (path / MARK_NAME).write_text(json.dumps(mark) + "\n", encoding="utf-8")
+        yield path
+
+
+__all__ = [
+    "LOCK_NAME",
+    "MARK_NAME",
+    "acquire",
+    "check_results_folder",
+    "hold_folder",
+    "hold_results_folder",
+    "made_by",
+    "release",
+]

@@ -49,6 +49,7 @@ import csv
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -65,7 +66,7 @@ from zwick_ai import _jit_cache
 from zwick_ai.agents import zwicker_precompile
 from zwick_ai.agents.base import GAMES, agent_params, make_agent
 from zwick_ai.eval.backends import Backend, LocalBackend
-from zwick_ai.eval.folder_lock import hold_folder
+from zwick_ai.eval.folder_lock import hold_results_folder
 from zwick_ai.eval.match import play_game
 from zwick_ai.eval.ratings import SCALE, ratings_with_ci
 from zwick_ai.eval.records import compressed, record_from_dict, unpack
@@ -308,6 +309,16 @@ def default_out(t: Tournament) -> Path:
     return Path("results") / f"tournament-{t.variant}-{t.seed}"
 
 
+#: the command named in the mark of a tournament's folder (:mod:`zwick_ai.eval.folder_lock`)
+COMMAND = "zwick tournament"
+
+
+def made_before_marks(out: Path) -> bool:
+    """A tournament folder made before folders were marked: it has a ``config.json`` (which
+    :func:`claim_folder` then checks)."""
+    return (out / "config.json").is_file()
+
+
 def claim_folder(t: Tournament, out: Path) -> bool:
     """Write ``config.json``, or check that the folder holds this same tournament. Returns True
     for a folder made before configs recorded what the agents resolved to: its games may come
@@ -344,6 +355,9 @@ def _difference(key: str, there: Any, now: Any) -> str:
     parts = []
     for a, b in zip(there, now, strict=True):
         old, new = _flat(a), _flat(b)
+        if old.get("name") != b.get("name"):  # another agent altogether
+            parts.append(f"{old.get('name')!r} there, {b.get('name')!r} now")
+            continue
         changed = [f"{k}={old.get(k)!r} there, {v!r} now" for k, v in new.items() if old.get(k) != v]
         if changed:
             parts.append(f"{b['name']} {', '.join(changed)}")
@@ -426,12 +440,13 @@ def run_tournament(
 ) -> dict[str, Any] | None:
     """Play every unfinished game of ``t`` into ``out`` (default :func:`default_out`) on
     ``backend`` (default: this process), then write the summary files and return the summary.
-    One run at a time writes a folder (:mod:`zwick_ai.eval.folder_lock`).
+    One run at a time writes a folder, and only a new, empty or tournament folder
+    (:mod:`zwick_ai.eval.folder_lock`).
 
     ``stop_after`` stops after that many new games (as if interrupted) and returns None; so does a
     run that had not finished. ``progress`` shows a tqdm bar with ETA on stderr."""
     folder = Path(out) if out is not None else default_out(t)
-    with hold_folder(folder):
+    with hold_results_folder(folder, COMMAND, legacy=made_before_marks):
         return _run_tournament(t, folder, backend, progress, stop_after, warn, plots)
 
 
@@ -660,6 +675,16 @@ def write_outputs(t: Tournament, summary: dict[str, Any], out: Path, plots: bool
     (out / "report.md").write_text(report_markdown(summary, plots=plots))
 
 
+def shown_game_string(summary: dict[str, Any]) -> str:
+    """The game string with the number of players it plays (``players=0`` means the variant's
+    own number; the stored string keeps it, as the folder's identity does).
+
+    >>> shown_game_string({"game_string": "zwicker(players=0,variant=grupp)", "players": 4})
+    'zwicker(players=4,variant=grupp)'
+    """
+    return re.sub(r"([(,])players=0([,)])", rf"\g<1>players={summary['players']}\g<2>", summary["game_string"])
+
+
 def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
     """The Markdown report: ratings and pairs tables, how they were computed, the command."""
     unit = "points" if summary["game"] == "zwicker" else "chips"
@@ -670,7 +695,7 @@ def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
         f"{summary['seatings_per_deal']} seatings per deal and pair, {summary['games']} games; "
         f"seed {summary['seed']}.",
         "",
-        f"Game: `{summary['game_string']}`",
+        f"Game: `{shown_game_string(summary)}`",
         "",
         "## Ratings",
         "",
