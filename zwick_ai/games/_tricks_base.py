@@ -18,6 +18,12 @@ import numpy as np
 import pyspiel
 
 from zwick_ai import tricks as T
+from zwick_ai.games.tricks_observer import (
+    OBSERVATION_SIZE,
+    fill_information_state_k,
+    fill_observation_k,
+    information_state_size,
+)
 from zwick_ai.tricks import kernels as K
 from zwick_ai.tricks import layout as L
 
@@ -231,6 +237,7 @@ class TricksObserver:
                 ("searches", 4, (4,)),
             ]
         size = sum(p[1] for p in pieces)
+        assert size == (information_state_size(game.max_game_length()) if perfect_recall else OBSERVATION_SIZE)
         self.tensor = np.zeros(size, np.float32)
         self.dict = {}
         at = 0
@@ -239,44 +246,10 @@ class TricksObserver:
             at += length
 
     def set_from(self, state: TricksState, player: int) -> None:
-        self.tensor.fill(0.0)
-        a = state.array
-        d = self.dict
-        d["player"][player] = 1
-        d["hand"][a[L.S_LOC : L.S_LOC + L.NC] == L.L_HAND + player] = 1
         if self.perfect_recall:
-            K.fill_info_tokens(state.array, player, d["events"])
-            return
-        n = state.rules.players
-        d["dealer"][a[L.S_DEALER]] = 1
-        cur = int(a[L.S_CUR])
-        d["to_move"][cur if cur >= 0 else L.NP + (0 if cur == L.CUR_CHANCE else 1)] = 1
-        d["phase"][a[L.S_PHASE]] = 1
-        nup = int(a[L.S_NUP])
-        d["upcards"][a[L.S_UP : L.S_UP + nup]] = 1
-        if a[L.S_TRUMP] >= 0:
-            d["trump"][a[L.S_TRUMP]] = 1
-        if a[L.S_CUTCARD] >= 0:
-            d["cut"][a[L.S_CUTCARD]] = 1
-        loc = a[L.S_LOC : L.S_LOC + L.NC]
-        d["played"][loc == L.L_PLAYED] = 1
-        for p in range(n):
-            f = [int(a[L.S_PLAYERS + k * L.NP + p]) for k in range(L.NPF)]
-            if f[L.P_TCARD] >= 0:
-                if f[L.P_TFD]:
-                    d["trick_face_down"][p] = 1
-                else:
-                    d["trick"][p, f[L.P_TCARD]] = 1
-            d["status"][p, f[L.P_STATUS]] = 1
-            d["bid"][p, f[L.P_BID]] = 1
-            d["announced"][p] = 1 if f[L.P_ANN] else 0
-            d["tricks"][p, f[L.P_TRICKS]] = 1
-            d["points"][p] = f[L.P_POINTS]
-            d["net"][p] = f[L.P_NET]
-        d["pot"][0] = a[L.S_POT]
-        if a[L.S_SPELER] >= 0:
-            d["speler"][a[L.S_SPELER]] = 1
-        d["searches"][a[L.S_NSEARCH]] = 1
+            fill_information_state_k(state.array, player, self.tensor)
+        else:
+            fill_observation_k(state.array, player, self.tensor)
 
     def string_from(self, state: TricksState, player: int) -> str:
         ts = state.trick_state()
