@@ -17,6 +17,9 @@ from zwick_ai.vector import tricks_batch, zwicker_batch
 from zwick_ai.zwicker import kernels as engine_kernels
 from zwick_ai.zwicker.history import MAXTOK
 
+#: games per thread when ``threads`` is not given
+GAMES_PER_THREAD = 256
+
 #: the opponents played in compiled code, per game family, by name, with their code in the kernels
 OPPONENTS = {
     "zwicker": {"random": zwicker_batch.OPP_RANDOM, "greedy": zwicker_batch.OPP_GREEDY},
@@ -48,9 +51,9 @@ class VectorGame:
     ``opponents={seat: name}`` plays those seats in compiled code (names in :data:`OPPONENTS`;
     their random choices seeded by ``seed``), so ``step`` returns only at the other seats' turns.
     ``information_state=True`` observes the information-state tensor instead of the observation
-    tensor. ``threads`` (default: numba's thread count) is how many cores step the games, each its
-    own consecutive share of them; 1 runs them on the calling thread only, which is faster for a
-    few games.
+    tensor. ``threads`` is how many cores step the games, each its own consecutive share of them
+    (default: one per :data:`GAMES_PER_THREAD` games, at most numba's thread count); 1 runs them
+    on the calling thread only.
     """
 
     def __init__(
@@ -87,7 +90,9 @@ class VectorGame:
         if self._opponent.all():
             raise ValueError("every seat is an opponent: leave at least one seat to the caller")
         available = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
-        self.threads = available if threads is None else int(threads)
+        # by default one thread per GAMES_PER_THREAD games: a parallel step of a few games costs
+        # more in thread hand-offs than it saves
+        self.threads = min(available, max(1, int(num_games) // GAMES_PER_THREAD)) if threads is None else int(threads)
         if not 1 <= self.threads <= available:
             raise ValueError(f"threads must be in 1..{available}, got {threads}")
         n = self.num_games
