@@ -189,3 +189,20 @@ def test_trick_game_random_opponents() -> None:
     assert ended > 8
     with pytest.raises(ValueError, match="unknown compiled opponent 'greedy' for zwicken"):
         VectorGame("zwicken(players=4)", num_games=1, opponents={1: "greedy"})
+
+
+@pytest.mark.parametrize("game_string", ["zwicker(variant=dithmarschen,players=4)", "zwikken(variant=parlett)"])
+def test_play_does_not_depend_on_the_thread_count(game_string: str) -> None:
+    import numba
+
+    threads = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    opponents = {1: "greedy" if game_string.startswith("zwicker") else "random", 2: "random"}
+    one = VectorGame(game_string, num_games=9, seed=4, opponents=opponents, threads=1)
+    many = VectorGame(game_string, num_games=9, seed=4, opponents=opponents, threads=threads)
+    a, b = one.reset(), many.reset()
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        for field in ("current_player", "observation", "legal_mask", "deal_seed", "rewards", "terminated"):
+            np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in a.legal_mask])
+        a, b = one.step(actions), many.step(actions)
