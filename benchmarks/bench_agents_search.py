@@ -31,9 +31,8 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import zwick_ai.agents  # noqa: F401
 import zwick_ai.games  # noqa: F401
-from zwick_ai.agents import apply_decision, make_agent
-from zwick_ai.agents import zwicker_search as ZS
-from zwick_ai.games import convert
+from zwick_ai.agents import apply_decision, make_agent, zwicker_search
+from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker.layout import S_HAND_N, S_STOCK_LEN, S_STOCK_TOP
 
 GAMES = ("zwicker(variant=dithmarschen,players=4)", "zwicker(variant=classic,players=4)")
@@ -45,7 +44,7 @@ def positions(game: pyspiel.Game, deals: int, every: int) -> list[tuple[pyspiel.
     greedy = make_agent("greedy", game, seed=0)
     k = 0
     for d in range(deals):
-        s = convert.state_from_seed(game, 1000 + d)
+        s = zwicker_bridge.state_from_seed(game, 1000 + d)
         total = None
         while not s.is_terminal():
             if s.is_chance_node():
@@ -78,11 +77,11 @@ def main() -> None:
         game = pyspiel.load_game(spec)
         ps = positions(game, args.deals, args.every)
         rng = np.random.default_rng(0)
-        ZS.ismcts_decision(ps[0][0], {**params, "iters": 10}, rng)  # compile outside the timing
+        zwicker_search.ismcts_decision(ps[0][0], {**params, "iters": 10}, rng)  # compile outside the timing
         rows = []  # (late?, ours seconds, os seconds)
         for i, (s, left) in enumerate(ps):
             t0 = time.perf_counter()
-            ZS.ismcts_decision(s, params, rng)
+            zwicker_search.ismcts_decision(s, params, rng)
             t1 = time.perf_counter()
             bot = ismcts.ISMCTSBot(
                 game,

@@ -14,6 +14,10 @@ Parts (``--part``, default all):
   2-player Zwicker micro variant and a reduced-pack 3-player Zwikken; CSV + PNG in ``--out``.
 * ``abstraction``: CFR+ with and without the ``observation`` information abstraction on a Zwicker
   micro game with two-card hands: information sets and ``nash_conv`` in the real game.
+* ``zwicker``: the Zwicker information abstractions of ``zwick train mccfr --game zwicker...``
+  (``buckets``, ``coarse``; ``probe`` and ``outcome`` sampling) on the micro games that exact CFR
+  solves: ``nash_conv`` of the abstract strategy in the real game, next to exact CFR+ and
+  unabstracted tree MCCFR (``--micro micro micro2``, ``--zwicker-iterations``).
 * ``strength``: MCCFR (``--sampling``, default external) with a trick-game information abstraction
   (``--abstraction``, default ``buckets``) trained for ``--train-seconds`` (or ``--iterations``) on
   zwikken parlett 3p and zwicken 4p (``--game``), seed 1, policy saved under ``--policies``; then
@@ -25,7 +29,7 @@ Parts (``--part``, default all):
   ``--field greedy`` trains against a greedy field instead of self-play (best-response
   training, not CFR).
 
-Usage: ``python benchmarks/bench_cfr.py [--part speed|exact|convergence|abstraction|strength] [--seconds S]``;
+Usage: ``python benchmarks/bench_cfr.py [--part speed|exact|convergence|abstraction|strength|zwicker] [--seconds S]``;
 strength, e.g. ``--part strength --game zwikken --train-seconds 600 --deals 0`` then
 ``--part strength --game zwikken --reuse --deals 1000 --min-visits 0 3000``.
 """
@@ -334,12 +338,61 @@ def part_strength(args: argparse.Namespace) -> dict:
     return out
 
 
+def part_zwicker(iterations: list[int], games: list[str]) -> dict:
+    """The Zwicker abstractions' loss where it is measurable: on micro Zwicker games, ``nash_conv``
+    (in the real game, perfect-recall best responses) of the abstract MCCFR strategies
+    (``buckets``/``coarse`` x ``probe``/``outcome``, seed 1) after each count of ``iterations``, next
+    to exact CFR+ (1,000 iterations) and tree outcome-sampling MCCFR without abstraction."""
+    from zwick_ai.agents.cfr.exact import nash_conv
+    from zwick_ai.agents.cfr.zwicker_tree import tree_policy
+
+    out: dict = {}
+    for name in games:
+        game = pyspiel.load_game({"micro": MICRO, "micro2": MICRO2}[name])
+        t0 = time.perf_counter()
+        tree = extract(game)
+        rows = [{"method": "tree", "nodes": tree.num_nodes, "infosets": tree.num_infosets,
+                 "seconds": time.perf_counter() - t0}]  # fmt: skip
+        exact = ExactSolver(tree, "cfr+")
+        t0 = time.perf_counter()
+        exact.run(1000)
+        rows.append({"method": "CFR+ (exact)", "abstraction": "none", "iterations": 1000, "sets": tree.num_infosets,
+                     "seconds": time.perf_counter() - t0, "nash_conv": exact.nash_conv()})  # fmt: skip
+        print(name, json.dumps(rows[0]), json.dumps(rows[1]), flush=True)
+        plain = MCCFRSolver(game, "outcome", seed=1)
+        for abstraction, sampling in (("none", "outcome"), ("buckets", "probe"), ("buckets", "outcome"),
+                                      ("coarse", "probe"), ("coarse", "outcome")):  # fmt: skip
+            solver = plain if abstraction == "none" else MCCFRSolver(game, sampling, seed=1, abstraction=abstraction)
+            solver.warm_up()
+            if abstraction == "none":  # compile the tree traversal outside the timing
+                MCCFRSolver(game, "outcome", seed=99).run(1)
+            spent = 0.0
+            for it in iterations:
+                t0 = time.perf_counter()
+                solver.run(it - solver.iteration)
+                spent += time.perf_counter() - t0
+                if abstraction == "none":
+                    value = solver.nash_conv()
+                else:
+                    value = nash_conv(tree, tree_policy(tree, game, solver.table, abstraction))
+                row = {"method": f"MCCFR {sampling}", "abstraction": abstraction, "iterations": it,
+                       "sets": solver.table.num_rows, "seconds": spent, "nash_conv": value}  # fmt: skip
+                rows.append(row)
+                print(name, json.dumps(row), flush=True)
+        out[name] = rows
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument(
-        "--part", choices=["speed", "exact", "convergence", "abstraction", "strength", "all"], default="all"
+        "--part", choices=["speed", "exact", "convergence", "abstraction", "strength", "zwicker", "all"], default="all"
     )
     ap.add_argument("--seconds", type=float, default=20.0, help="speed: seconds per solver")
+    ap.add_argument(
+        "--zwicker-iterations", type=int, nargs="+", default=[1000, 10000, 100000], help="zwicker: MCCFR checkpoints"
+    )
+    ap.add_argument("--micro", nargs="+", default=["micro", "micro2"], help="zwicker: micro games (micro, micro2)")
     ap.add_argument("--scale", type=float, default=1.0, help="convergence: scales the iteration counts")
     ap.add_argument("--train-seconds", type=float, default=120.0, help="strength: training time per game")
     ap.add_argument("--iterations", type=int, default=0, help="strength: train exactly this many iterations instead")
@@ -374,6 +427,8 @@ def main() -> None:
         report["abstraction"] = part_abstraction(300)
     if args.part in ("strength", "all"):
         report["strength"] = part_strength(args)
+    if args.part in ("zwicker", "all"):
+        report["zwicker"] = part_zwicker(args.zwicker_iterations, args.micro)
     tag = f"_{args.game}" + ("" if args.field == "self" else f"_{args.field}_field") + ("_play" if args.reuse else "")
     suffix = tag if args.part == "strength" else ""
     (out / f"cfr_{args.part}{suffix}.json").write_text(json.dumps(report, indent=1))

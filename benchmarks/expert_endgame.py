@@ -16,8 +16,8 @@ import pyspiel
 import zwick_ai.agents  # noqa: F401  (registers the agents)
 import zwick_ai.games  # noqa: F401  (registers the games)
 from tests.agents.test_expert import _endgame_state
-from zwick_ai.agents import expert_search as ES
-from zwick_ai.games import convert
+from zwick_ai.agents import expert_search
+from zwick_ai.games import zwicker_bridge
 
 
 def main() -> None:
@@ -35,16 +35,16 @@ def main() -> None:
         st = _endgame_state(game, seed, args.cards)
         seed += 1
         if st is not None:
-            states.append(convert.engine_state(st).arr)
+            states.append(zwicker_bridge.engine_state(st).arr)
     for use_tt in (True, False):
-        ctx = ES.new_context(ES.TT_BITS)  # a fresh table per position set
+        ctx = expert_search.new_context(expert_search.TT_BITS)  # a fresh table per position set
         nodes, secs = [], 0.0
         for S in states:
-            stats = np.zeros(ES.ST_SIZE, np.int64)
+            stats = np.zeros(expert_search.ST_SIZE, np.int64)
             t = time.perf_counter()
-            ES.solve(R, S.copy(), 0, -2.0, 2.0, 0, ctx, stats, 10**9, use_tt, False, float(rules.card_total))
+            expert_search.solve(R, S.copy(), 0, -2.0, 2.0, 0, ctx, stats, 10**9, use_tt, False, float(rules.card_total))
             secs += time.perf_counter() - t
-            nodes.append(int(stats[ES.ST_NODES]))
+            nodes.append(int(stats[expert_search.ST_NODES]))
         print(
             f"tt={use_tt}: {len(states)} positions with {args.cards} cards, nodes per solve "
             f"mean {np.mean(nodes):.0f} median {np.median(nodes):.0f} max {max(nodes)}, "

@@ -20,10 +20,7 @@ import pyspiel
 
 import zwick_ai.agents  # noqa: F401  (registers the agents)
 import zwick_ai.games  # noqa: F401  (registers the games)
-from zwick_ai.agents import expert_search as ES
-from zwick_ai.agents import make_agent
-from zwick_ai.agents import value_model as VM
-from zwick_ai.agents import zwicker_search as ZS
+from zwick_ai.agents import expert_search, make_agent, value_model, zwicker_search
 from zwick_ai.agents.base import Agent
 from zwick_ai.agents.net import model_for
 from zwick_ai.eval.match import play_game
@@ -58,14 +55,26 @@ class Probe(Agent):
 
     def act(self, state: pyspiel.State) -> list[int]:
         if len(state.candidate_rows()) > 1:
-            d = ZS.DecisionSetup(state, np.random.default_rng(len(self.rows)))
-            meta = np.zeros(ZS.MT_SIZE, np.int64)
-            states, _ = ES.draw_pool(
-                d.G, d.a, d.p, d.det, d.cards, d.chain, meta, self.pool, 0.0, d.W, VM.empty_model()
+            d = zwicker_search.DecisionSetup(state, np.random.default_rng(len(self.rows)))
+            meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
+            states, _ = expert_search.draw_pool(
+                d.game_table,
+                d.state_array,
+                d.player,
+                d.det,
+                d.cards,
+                d.chain,
+                meta,
+                self.pool,
+                0.0,
+                d.workspace,
+                value_model.empty_model(),
             )
-            acc = np.array([hand_accuracy(d.R, d.real, s, d.p) for s in states])
+            acc = np.array([hand_accuracy(d.rules_array, d.real, s, d.player) for s in states])
             if np.isfinite(acc).all():
-                row: dict = {"stage_plies": int(d.a[ZS.ZH.XB + ZS.ZH.X_NPLY]) - int(d.det.t0)}
+                row: dict = {
+                    "stage_plies": int(d.state_array[zwicker_search.ZH.XB + zwicker_search.ZH.X_NPLY]) - int(d.det.t0)
+                }
                 for name, mm in self.models.items():
                     for tau in self.taus:
                         if tau == 0:
@@ -73,7 +82,17 @@ class Probe(Agent):
                         else:
                             lw = np.array(
                                 [
-                                    ES.world_log_weight(d.R, d.a, d.det.S0, s, d.p, d.det.t0, tau, d.W, mm)
+                                    expert_search.world_log_weight(
+                                        d.rules_array,
+                                        d.state_array,
+                                        d.det.S0,
+                                        s,
+                                        d.player,
+                                        d.det.t0,
+                                        tau,
+                                        d.workspace,
+                                        mm,
+                                    )
                                     for s in states
                                 ]
                             )
@@ -99,7 +118,8 @@ def main() -> None:
     players = f",players={args.players}" if args.players else ""
     game = pyspiel.load_game(f"zwicker(variant={args.variant}{players})")
     models = {
-        m: model_for(game, kind="move").arrays() if m == "net" else VM.empty_model() for m in args.models.split(",")
+        m: model_for(game, kind="move").arrays() if m == "net" else value_model.empty_model()
+        for m in args.models.split(",")
     }
     rows: list[dict] = []
     for deal in range(args.deals):

@@ -26,7 +26,7 @@ from zwick_ai import chance_runs
 from zwick_ai.agents import expert_search, zwicker_precompile as P, zwicker_search
 from zwick_ai.agents.base import make_agent
 from zwick_ai.eval.match import play_game
-from zwick_ai.games import convert, zwicker_observer, zwicker_steps
+from zwick_ai.games import zwicker_bridge, zwicker_observer, zwicker_steps
 from zwick_ai.zwicker import codec, history, kernels, resample
 
 P.compile_all(search=True, expert=True)
@@ -34,7 +34,7 @@ game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
 seats = ["ismcts:iters=30", "greedy", "expert:time=0,iters=30", "random"]
 play_game(game, [make_agent(s, game, seed=i) for i, s in enumerate(seats)], 3)
 sigs = {}
-for m in (chance_runs, zwicker_search, expert_search, convert, zwicker_observer, zwicker_steps, codec, history, kernels, resample):
+for m in (chance_runs, zwicker_search, expert_search, zwicker_bridge, zwicker_observer, zwicker_steps, codec, history, kernels, resample):
     for name, f in vars(m).items():
         if isinstance(f, CPUDispatcher) and f.signatures:
             sigs[f"{m.__name__}.{name}"] = [str(s) for s in f.signatures]

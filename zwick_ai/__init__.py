@@ -5,7 +5,7 @@ arrays, numba kernels) → ``games`` (OpenSpiel wrappers) and ``agents`` → ``e
 → ``cli``.
 """
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 from zwick_ai import _jit_cache
 

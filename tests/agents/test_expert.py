@@ -15,17 +15,13 @@ import pytest
 import zwick_ai.agents  # noqa: F401  (registers the agents)
 import zwick_ai.games  # noqa: F401  (registers the games)
 from zwick_ai import zwicker
-from zwick_ai.agents import expert_search as ES
-from zwick_ai.agents import make_agent
-from zwick_ai.agents import value_model as VM
-from zwick_ai.agents import zwicker_search as ZS
+from zwick_ai.agents import expert_search, make_agent, value_model, zwicker_search
 from zwick_ai.agents.base import apply_decision, legal_decisions
 from zwick_ai.agents.expert import expert_decision
 from zwick_ai.agents.value_features import NFEAT
-from zwick_ai.games import convert
-from zwick_ai.zwicker import history as ZH
-from zwick_ai.zwicker import kernels as K
-from zwick_ai.zwicker import resample as RS
+from zwick_ai.games import zwicker_bridge
+from zwick_ai.zwicker import history as zwicker_history
+from zwick_ai.zwicker import kernels, resample
 from zwick_ai.zwicker.layout import MAX_HAND, S_HAND_N, S_HANDS, S_STAGE, S_STOCK_LEN, S_STOCK_TOP
 
 BRUTE_CARDS = 6  # cards left in the hands of the brute-force positions (minimax without pruning)
@@ -57,7 +53,7 @@ def _endgame_state(game: pyspiel.Game, seed: int, cards: int) -> pyspiel.State |
         a = s.array
         return a[S_STOCK_TOP] >= a[S_STOCK_LEN] and _cards_in_hands(s) <= cards
 
-    return _advance(convert.state_from_seed(game, seed), np.random.default_rng(seed), stop)
+    return _advance(zwicker_bridge.state_from_seed(game, seed), np.random.default_rng(seed), stop)
 
 
 def _reward(rules, points: tuple[int, ...], side: int) -> float:
@@ -76,12 +72,12 @@ def _brute(rules, s: zwicker.ZwickerState, side: int) -> float:
 
 
 def _solve(rules, s: zwicker.ZwickerState, side: int, use_tt: bool, ctx=None) -> float:
-    ctx = ctx if ctx is not None else ES.new_context(12)
-    stats = np.zeros(ES.ST_SIZE, np.int64)
-    v = ES.solve(
+    ctx = ctx if ctx is not None else expert_search.new_context(12)
+    stats = np.zeros(expert_search.ST_SIZE, np.int64)
+    v = expert_search.solve(
         rules.array(), s.arr.copy(), side, -2.0, 2.0, 0, ctx, stats, 10**9, use_tt, False, float(rules.card_total)
     )
-    assert stats[ES.ST_ABORT] == 0
+    assert stats[expert_search.ST_ABORT] == 0
     return v
 
 
@@ -97,13 +93,13 @@ def _solve(rules, s: zwicker.ZwickerState, side: int, use_tt: bool, ctx=None) ->
 def test_endgame_search_equals_brute_force(variant: str, players: int, cards: int) -> None:
     game = pyspiel.load_game(f"zwicker(variant={variant},players={players})")
     rules = game.rules
-    ctx = ES.new_context(14)  # one table for every position: values are functions of positions
+    ctx = expert_search.new_context(14)  # one table for every position: values are functions of positions
     checked = 0
     for seed in range(40):
         state = _endgame_state(game, seed, cards)
         if state is None:
             continue
-        s = convert.engine_state(state)
+        s = zwicker_bridge.engine_state(state)
         for side in range(rules.num_sides):
             want = _brute(rules, s, side)
             assert _solve(rules, s, side, use_tt=False) == pytest.approx(want, abs=1e-12)
@@ -124,13 +120,13 @@ def test_root_values_and_endgame_decision_in_a_known_world() -> None:
         state = _endgame_state(game, 100 + seed, BRUTE_CARDS)
         if state is None or len(state.candidate_rows()) < 2:
             continue
-        s = convert.engine_state(state)
+        s = zwicker_bridge.engine_state(state)
         side = rules.side_of(state.current_player())
         values = {str(m): _brute(rules, zwicker.apply(s, m), side) for m in zwicker.legal_moves(s)}
         agent = make_agent("expert:time=0,iters=50,worlds=3,endgame=20", game, seed=seed)
         acts = agent.act(state)
         assert agent.last["mode"] == "endgame" and agent.last["worlds"] == 3
-        chosen = str(convert.actions_move(state, acts))
+        chosen = str(zwicker_bridge.actions_move(state, acts))
         assert values[chosen] == pytest.approx(max(values.values()), abs=1e-12)
         found += 1
         if found == 4:
@@ -146,8 +142,8 @@ def test_state_hash_ignores_move_order_of_transpositions() -> None:
     a = zwicker.apply(zwicker.apply(s, "3C trails"), "4C trails")
     b = zwicker.apply(zwicker.apply(s, "3C trails"), "7H trails")
     R = r.array()
-    assert ES.state_hash(R, a.arr) == ES.state_hash(R, a.copy().arr)
-    assert ES.state_hash(R, a.arr) != ES.state_hash(R, b.arr)
+    assert expert_search.state_hash(R, a.arr) == expert_search.state_hash(R, a.copy().arr)
+    assert expert_search.state_hash(R, a.arr) != expert_search.state_hash(R, b.arr)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -178,9 +174,12 @@ def _likelihood(
             return 0.0
         if seat != me:
             if move_model is None:
-                v = np.array([K.greedy_value(R, s.arr, legal[k]) / tau for k in range(len(legal))])
+                v = np.array([kernels.greedy_value(R, s.arr, legal[k]) / tau for k in range(len(legal))])
             else:
-                v = VM.net_values(R, s.arr, legal, len(legal), move_model, np.zeros(K.WS_SIZE, np.int64)) / tau
+                v = (
+                    value_model.net_values(R, s.arr, legal, len(legal), move_model, np.zeros(kernels.WS_SIZE, np.int64))
+                    / tau
+                )
             like *= math.exp(v[match[0]] - v.max()) / np.exp(v - v.max()).sum()
         zwicker.apply_row(s, row)
     return like
@@ -195,14 +194,14 @@ def _posterior_case(tau: float = TAU, min_tv: float = 0.0) -> tuple:
     game = pyspiel.load_game(MICRO)
     rules = game.rules
     for seed in range(400):
-        s0 = convert.state_from_seed(game, seed)
+        s0 = zwicker_bridge.state_from_seed(game, seed)
         state = _advance(
             s0, np.random.default_rng(seed), lambda s: s.current_player() == 0 and _plies_this_stage(s, 1) >= 2
         )
         if state is None or len(state.candidate_rows()) < 2:
             continue
         a = state.array
-        det = RS.resample_setup(state.tables.G, a, 0, np.zeros(K.WS_SIZE, np.int64))
+        det = resample.resample_setup(state.tables.G, a, 0, np.zeros(kernels.WS_SIZE, np.int64))
         start_pub = zwicker.ZwickerState(rules, det.S0.copy())
         moves = _stage_moves(state, int(det.t0))
         hidden_n = int(a[S_HAND_N + 1])
@@ -232,16 +231,16 @@ def test_inference_weights_equal_the_exact_posterior() -> None:
     equals the Python likelihood."""
     state, det, played, start_pub, moves, exact = _posterior_case()
     p, G, a, rules = 0, state.tables.G, state.array, state.rules
-    W = np.zeros(K.WS_SIZE, np.int64)
-    ES.seed(11)
+    W = np.zeros(kernels.WS_SIZE, np.int64)
+    expert_search.seed(11)
     cards, chain = det.truth.copy(), det.truth.copy()
-    meta = np.zeros(ZS.MT_SIZE, np.int64)
+    meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
     weighted: dict[tuple[int, ...], float] = {}
     R = rules.array()
     for _ in range(3000):
-        Sw = ZS.det_draw(G, a, p, det, cards, chain, 2000, meta, W)
+        Sw = zwicker_search.det_draw(G, a, p, det, cards, chain, 2000, meta, W)
         hand = _hand(Sw, 1)
-        lw = ES.world_log_weight(R, a, det.S0, Sw, p, det.t0, TAU, W, VM.empty_model())
+        lw = expert_search.world_log_weight(R, a, det.S0, Sw, p, det.t0, TAU, W, value_model.empty_model())
         start = _with_hand(rules, start_pub, 1, list(hand) + played)
         assert math.exp(lw) == pytest.approx(_likelihood(rules, start, moves, p), rel=1e-9)
         weighted[hand] = weighted.get(hand, 0.0) + math.exp(lw)
@@ -267,16 +266,16 @@ def test_net_opponent_model_weights_equal_the_python_likelihood() -> None:
     mm = _random_move_model(3)
     G, a, rules = state.tables.G, state.array, state.rules
     R = rules.array()
-    W = np.zeros(K.WS_SIZE, np.int64)
-    meta = np.zeros(ZS.MT_SIZE, np.int64)
-    ES.seed(4)
+    W = np.zeros(kernels.WS_SIZE, np.int64)
+    meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
+    expert_search.seed(4)
     differs = 0
     for _ in range(40):
-        Sw = ZS.det_draw(G, a, 0, det, det.truth.copy(), det.truth.copy(), 2000, meta, W)
+        Sw = zwicker_search.det_draw(G, a, 0, det, det.truth.copy(), det.truth.copy(), 2000, meta, W)
         start = _with_hand(rules, start_pub, 1, list(_hand(Sw, 1)) + played)
-        lw = ES.world_log_weight(R, a, det.S0, Sw, 0, det.t0, TAU, W, mm)
+        lw = expert_search.world_log_weight(R, a, det.S0, Sw, 0, det.t0, TAU, W, mm)
         assert math.exp(lw) == pytest.approx(_likelihood(rules, start, moves, 0, TAU, mm), rel=1e-9)
-        greedy = ES.world_log_weight(R, a, det.S0, Sw, 0, det.t0, TAU, W, VM.empty_model())
+        greedy = expert_search.world_log_weight(R, a, det.S0, Sw, 0, det.t0, TAU, W, value_model.empty_model())
         differs += abs(lw - greedy) > 1e-6
     assert differs > 0
 
@@ -287,7 +286,7 @@ def test_expert_with_the_net_opponent_model_plays_and_reports_the_pool() -> None
     game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
     agent = make_agent("expert:time=0,iters=60,endgame=0,pool=64,infer=0.25,opp=net", game, seed=2)
     state = _advance(
-        convert.state_from_seed(game, 9),
+        zwicker_bridge.state_from_seed(game, 9),
         np.random.default_rng(1),
         lambda s: s.current_player() == 0 and _plies_this_stage(s, 1) >= 1 and len(s.candidate_rows()) > 1,
     )
@@ -307,36 +306,39 @@ def test_ismcts_pool_resamples_the_exact_posterior() -> None:
     state, det, _, _, _, exact = _posterior_case(tau, min_tv=0.15)
     uniform = {h: 1 / len(exact) for h in exact}  # every hand consistent with the moves, equally likely
     G, a = state.tables.G, state.array
-    W = np.zeros(K.WS_SIZE, np.int64)
-    meta = np.zeros(ZS.MT_SIZE, np.int64)
-    ES.seed(5)
-    states, logw = ES.draw_pool(G, a, 0, det, det.truth.copy(), det.truth.copy(), meta, 3000, tau, W, VM.empty_model())
+    W = np.zeros(kernels.WS_SIZE, np.int64)
+    meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
+    expert_search.seed(5)
+    states, logw = expert_search.draw_pool(
+        G, a, 0, det, det.truth.copy(), det.truth.copy(), meta, 3000, tau, W, value_model.empty_model()
+    )
     assert states.shape == (3000, det.S0.shape[0]) and states.dtype == det.S0.dtype
     R = state.rules.array()
     for i in range(0, 3000, 500):  # each row's weight is its world's likelihood
         assert logw[i] == pytest.approx(
-            ES.world_log_weight(R, a, det.S0, states[i], 0, det.t0, tau, W, VM.empty_model()), rel=1e-12
+            expert_search.world_log_weight(R, a, det.S0, states[i], 0, det.t0, tau, W, value_model.empty_model()),
+            rel=1e-12,
         )
-    cum = ES.pool_cumulative(logw)
+    cum = expert_search.pool_cumulative(logw)
     assert cum[-1] == pytest.approx(1.0) and np.all(np.diff(cum) >= 0)
     picked: dict[tuple[int, ...], float] = {}
     for _ in range(6000):
-        h = _hand(states[ES.pool_pick(cum)], 1)
+        h = _hand(states[expert_search.pool_pick(cum)], 1)
         picked[h] = picked.get(h, 0.0) + 1.0
     assert _tv(picked, exact) < 0.06
-    flat = ES.pool_cumulative(np.zeros(3000))
+    flat = expert_search.pool_cumulative(np.zeros(3000))
     drawn: dict[tuple[int, ...], float] = {}
     for _ in range(6000):
-        h = _hand(states[ES.pool_pick(flat)], 1)
+        h = _hand(states[expert_search.pool_pick(flat)], 1)
         drawn[h] = drawn.get(h, 0.0) + 1.0
     assert _tv(drawn, uniform) < 0.06
 
 
 def test_pool_pick_follows_the_weights() -> None:
     logw = np.log(np.array([1.0, 0.0001, 3.0, 6.0]))
-    cum = ES.pool_cumulative(logw)
-    ES.seed(3)
-    counts = np.bincount([ES.pool_pick(cum) for _ in range(20000)], minlength=4)
+    cum = expert_search.pool_cumulative(logw)
+    expert_search.seed(3)
+    counts = np.bincount([expert_search.pool_pick(cum) for _ in range(20000)], minlength=4)
     assert np.allclose(counts / counts.sum(), np.exp(logw) / np.exp(logw).sum(), atol=0.01)
 
 
@@ -349,26 +351,30 @@ def _with_hand(rules, start: zwicker.ZwickerState, q: int, cards: list[int]) -> 
     s = start.copy()
     s.arr[S_HAND_N + q] = 0
     for c in cards:
-        K.hand_insert(s.arr, q, c)
+        kernels.hand_insert(s.arr, q, c)
     return s
 
 
 def _stage_moves(state: pyspiel.State, t0: int) -> list[tuple[int, np.ndarray]]:
     """(seat, move row) of every whole move logged since ply ``t0``."""
-    X = state.array[ZH.XB :]
+    X = state.array[zwicker_history.XB :]
     out = []
-    for t in range(t0, int(X[ZH.X_NPLY])):
+    for t in range(t0, int(X[zwicker_history.X_NPLY])):
         row = np.zeros(8, np.int64)
-        ZH.logged_row_into(X, t, row)
-        out.append((int(X[ZH.X_LOG + t * ZH.LOGW + ZH.L_SEAT]), row))
+        zwicker_history.logged_row_into(X, t, row)
+        out.append((int(X[zwicker_history.X_LOG + t * zwicker_history.LOGW + zwicker_history.L_SEAT]), row))
     return out
 
 
 def _plies_this_stage(state: pyspiel.State, seat: int) -> int:
     a = state.array
-    X = a[ZH.XB :]
-    t0 = int(RS.resample_setup(state.tables.G, a, 0, np.zeros(K.WS_SIZE, np.int64)).t0)
-    return sum(1 for t in range(t0, int(X[ZH.X_NPLY])) if X[ZH.X_LOG + t * ZH.LOGW + ZH.L_SEAT] == seat)
+    X = a[zwicker_history.XB :]
+    t0 = int(resample.resample_setup(state.tables.G, a, 0, np.zeros(kernels.WS_SIZE, np.int64)).t0)
+    return sum(
+        1
+        for t in range(t0, int(X[zwicker_history.X_NPLY]))
+        if X[zwicker_history.X_LOG + t * zwicker_history.LOGW + zwicker_history.L_SEAT] == seat
+    )
 
 
 # ------------------------------------------------------------------------------------------------
@@ -376,7 +382,7 @@ def _plies_this_stage(state: pyspiel.State, seat: int) -> int:
 # ------------------------------------------------------------------------------------------------
 def test_ismcts_switches_and_iteration_budget_are_reproducible() -> None:
     game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
-    state = convert.state_from_seed(game, 3)
+    state = zwicker_bridge.state_from_seed(game, 3)
     for spec in (
         "expert:time=0,iters=60",
         "expert:time=0,iters=60,reuse=4",
@@ -393,7 +399,7 @@ def test_ismcts_switches_and_iteration_budget_are_reproducible() -> None:
 
 def test_time_budget_is_wall_clock() -> None:
     game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
-    state = convert.state_from_seed(game, 4)
+    state = zwicker_bridge.state_from_seed(game, 4)
     agent = make_agent("expert:time=0.2", game, seed=1)
     agent.act(state)  # compile and warm up
     t = time.perf_counter()
@@ -412,7 +418,7 @@ def test_ismcts_time_alone_is_the_whole_budget() -> None:
     agent = make_agent("ismcts:time=0.3", game)
     assert resolved_budget(agent.params)["iters"] == 0
     assert resolved_budget(make_agent("ismcts", game).params)["iters"] == DEFAULT_ITERS
-    state = convert.state_from_seed(game, 4)
+    state = zwicker_bridge.state_from_seed(game, 4)
     agent.act(state)
     t = time.perf_counter()
     agent.act(state)
@@ -472,12 +478,12 @@ def test_a_time_budget_caps_the_endgame_by_the_agents_position_rate() -> None:
 def test_leaf_value_model_is_the_file_named() -> None:
     """``model=`` gives leaf=value the named value model (a move model, or a model with the
     rollout leaf, is refused)."""
-    from zwick_ai.agents import value_model as VM
+    from zwick_ai.agents import value_model
 
     game = pyspiel.load_game("zwicker(variant=classic,players=2)")
-    path = VM.shipped_model_path("grupp", 4, "value")  # another variant's model: clearly not the default
+    path = value_model.shipped_model_path("grupp", 4, "value")  # another variant's model: clearly not the default
     agent = make_agent(f"expert:leaf=value,model={path}", game)
-    for got, want in zip(agent.value, VM.load_model(path).arrays(), strict=True):
+    for got, want in zip(agent.value, value_model.load_model(path).arrays(), strict=True):
         np.testing.assert_array_equal(got, want)
     default = make_agent("expert:leaf=value", game)
     assert not np.array_equal(default.value[2], agent.value[2])
@@ -485,7 +491,7 @@ def test_leaf_value_model_is_the_file_named() -> None:
         make_agent(f"expert:leaf=rollout,model={path}", game)
     assert make_agent(f"expert:model={path}", game).leaf == "stage"  # auto, with the model given
     with pytest.raises(ValueError, match="needs a value model"):
-        make_agent(f"expert:leaf=value,model={VM.shipped_model_path('classic', 2, 'move')}", game)
+        make_agent(f"expert:leaf=value,model={value_model.shipped_model_path('classic', 2, 'move')}", game)
 
 
 def test_leaf_auto_is_the_stage_leaf_where_a_value_model_is_shipped() -> None:
@@ -508,7 +514,7 @@ def test_leaf_auto_is_the_stage_leaf_where_a_value_model_is_shipped() -> None:
         assert resolved_leaf(game, {**agent.params, "leaf": "value"}) == "value"
     game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
     agent = make_agent("expert:time=0,iters=20,endgame=0", game, seed=1)
-    agent.act(convert.state_from_seed(game, 2))
+    agent.act(zwicker_bridge.state_from_seed(game, 2))
     assert agent.last["leaf"] == "stage" and agent.last["mode"] == "ismcts"
 
 
@@ -516,20 +522,20 @@ def test_identity_names_the_resolved_leaf_and_the_weights_it_reads(tmp_path) -> 
     """What a results folder checks before resuming: every parameter, the leaf ``auto`` resolved
     to and the digest of each model read, so retrained weights make a different agent."""
     game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
-    shipped = VM.shipped_model_path("dithmarschen", 4, "value")
+    shipped = value_model.shipped_model_path("dithmarschen", 4, "value")
     ident = make_agent("expert:time=0,iters=20", game).identity()
     assert ident["name"] == "expert" and ident["params"]["leaf"] == "auto" and ident["params"]["pool"] == 256
     assert ident["leaf_resolved"] == "stage"
-    assert ident["models"] == {"value": VM.load_model(shipped).digest()}
+    assert ident["models"] == {"value": value_model.load_model(shipped).digest()}
     rollout = make_agent("expert:time=0,iters=20,leaf=rollout,opp=net", game).identity()
     assert rollout["leaf_resolved"] == "rollout" and set(rollout["models"]) == {"move"}
-    model = VM.load_model(shipped)
+    model = value_model.load_model(shipped)
     model.layers[2][1][0] += 0.5  # the output bias: another model
-    VM.save_model(model, tmp_path / "other.npz")
+    value_model.save_model(model, tmp_path / "other.npz")
     other = make_agent(f"expert:time=0,iters=20,model={tmp_path / 'other.npz'}", game).identity()
     assert other["leaf_resolved"] == "stage" and other["models"]["value"] != ident["models"]["value"]
     assert make_agent("net", game).identity()["models"] == {
-        "move": VM.load_model(VM.shipped_model_path("dithmarschen", 4)).digest()
+        "move": value_model.load_model(value_model.shipped_model_path("dithmarschen", 4)).digest()
     }
 
 
@@ -539,25 +545,25 @@ def test_stage_play_out_stops_where_the_stage_ends_on_the_full_play_outs_path() 
     the next stage (the stage counter one higher, the new hands dealt) or at the hand's end."""
     rules = zwicker.rules("dithmarschen", players=4)
     R = rules.array()
-    W = np.zeros(K.WS_SIZE, np.int64)
-    policies = np.full(4, K.POLICY_RANDOM, np.int64)
+    W = np.zeros(kernels.WS_SIZE, np.int64)
+    policies = np.full(4, kernels.POLICY_RANDOM, np.int64)
     ended = over = 0
     for seed in range(12):
         S0 = zwicker.deal(rules, seed=seed).arr
-        ES.seed(seed)
+        expert_search.seed(seed)
         full = S0.copy()
-        K.play_out(R, full, policies, W)
-        ES.seed(seed)
+        kernels.play_out(R, full, policies, W)
+        expert_search.seed(seed)
         part = S0.copy()
-        buf, X = K.new_buffers()
-        K.play_out_to(R, part, policies, W, part[S_STAGE], buf, X)
-        if part[K.S_PHASE] == K.PHASE_OVER:
+        buf, X = kernels.new_buffers()
+        kernels.play_out_to(R, part, policies, W, part[S_STAGE], buf, X)
+        if part[kernels.S_PHASE] == kernels.PHASE_OVER:
             over += 1
         else:
             assert part[S_STAGE] == S0[S_STAGE] + 1
             assert sum(int(part[S_HAND_N + q]) for q in range(4)) > 0
             ended += 1
-        K.play_out(R, part, policies, W)
+        kernels.play_out(R, part, policies, W)
         np.testing.assert_array_equal(part, full)
     assert ended > 0
 
@@ -565,24 +571,24 @@ def test_stage_play_out_stops_where_the_stage_ends_on_the_full_play_outs_path() 
 def test_prune_searches_only_the_move_models_best_root_moves() -> None:
     """``prune=K``: the root moves outside the move model's K best get no iteration and are never
     played; K at least the number of moves is the unpruned search (the same play)."""
-    from zwick_ai.agents import value_model as VM
+    from zwick_ai.agents import value_model
     from zwick_ai.agents.expert import _blocked, _ismcts
 
     game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
-    state = convert.state_from_seed(game, 3)
+    state = zwicker_bridge.state_from_seed(game, 3)
     agent = make_agent("expert:time=0,iters=300,endgame=0,prune=3", game, seed=1)
-    d = ZS.DecisionSetup(state, np.random.default_rng(0))
+    d = zwicker_search.DecisionSetup(state, np.random.default_rng(0))
     n = len(d.rows)
     assert n > 3
     blocked = _blocked(d, agent.params, agent.move)
-    score = VM.net_values(d.R, d.real, d.rows, n, agent.move, d.W)
+    score = value_model.net_values(d.rules_array, d.real, d.rows, n, agent.move, d.workspace)
     assert set(np.flatnonzero(~blocked)) == set(np.argsort(-score)[:3])
     params = {**agent.params, "leaf": agent.leaf}  # resolved, as expert_decision passes them
     visits, mean = _ismcts(d, params, 0.0, {}, agent.value, blocked, agent.opp)
     assert visits[~blocked].sum() == 300 and np.all(visits[blocked] == 1)
-    assert np.all(mean[blocked] == ZS.BLOCKED_REWARD)
+    assert np.all(mean[blocked] == zwicker_search.BLOCKED_REWARD)
     acts = agent.act(state)
-    kept = [convert.move_actions(state, d.rows[k]) for k in np.flatnonzero(~blocked)]
+    kept = [zwicker_bridge.move_actions(state, d.rows[k]) for k in np.flatnonzero(~blocked)]
     assert acts in kept
     wide = make_agent(f"expert:time=0,iters=300,endgame=0,prune={n}", game, seed=4)
     plain = make_agent("expert:time=0,iters=300,endgame=0", game, seed=4)

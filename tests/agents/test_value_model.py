@@ -9,11 +9,10 @@ import pytest
 
 import zwick_ai.agents  # noqa: F401  (registers the agents)
 import zwick_ai.games  # noqa: F401  (registers the games)
-from zwick_ai.agents import value_features as VF
-from zwick_ai.agents import value_model as VM
+from zwick_ai.agents import value_features, value_model
 from zwick_ai.agents.base import make_agent
 from zwick_ai.eval.match import play_game
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.layout import (
     LOC_HAND,
     LOC_STOCK,
@@ -40,7 +39,9 @@ MAIN = [("dithmarschen", 4), ("classic", 2), ("christiansen", 3), ("grossenwiehe
 
 def positions(variant: str, players: int, hands: int = 3, record: float = 1.0, eps: float = 0.2):
     R = make_rules(variant, players).array()
-    return VM.selfplay_positions(R, np.arange(hands, dtype=np.int64), VM.POLICY_GREEDY, eps, record, VM.empty_model())
+    return value_model.selfplay_positions(
+        R, np.arange(hands, dtype=np.int64), value_model.POLICY_GREEDY, eps, record, value_model.empty_model()
+    )
 
 
 @pytest.mark.parametrize("variant,players", MAIN)
@@ -48,9 +49,9 @@ def test_candidates_are_played_out_from_the_true_position(variant, players):
     """Each recorded candidate's final difference equals replaying its move and greedy's playout
     with the same random numbers; the lead is the features' lead."""
     X, final, lead, dec, hand = positions(variant, players)
-    assert X.shape[1] == VF.NFEAT == len(VF.FEATURE_NAMES)
+    assert X.shape[1] == value_features.NFEAT == len(value_features.FEATURE_NAMES)
     assert len(final) > 20 and dec.max() >= 5
-    np.testing.assert_allclose(lead, X[:, VF.F_LEAD] + X[:, VF.F_ZWICK], atol=1e-4)
+    np.testing.assert_allclose(lead, X[:, value_features.F_LEAD] + X[:, value_features.F_ZWICK], atol=1e-4)
     # every decision has at least two candidates, all of one hand
     counts = np.bincount(dec)
     assert counts.min() >= 2
@@ -67,10 +68,10 @@ def test_features_do_not_depend_on_hidden_cards(variant, players):
     features, even when the move makes the engine deal a new stage."""
     game = pyspiel.load_game(f"zwicker(variant={variant},players={players})")
     R = game.rules.array()
-    W = K.new_workspace()
+    W = kernels.new_workspace()
     checked = 0
     for seed in range(4):
-        state = zwick_ai.games.convert.state_from_seed(game, seed)
+        state = zwick_ai.games.zwicker_bridge.state_from_seed(game, seed)
         agents = [make_agent("greedy", game, seed=s) for s in range(players)]
         while not state.is_terminal():
             S = state.engine_state().arr
@@ -86,12 +87,12 @@ def test_features_do_not_depend_on_hidden_cards(variant, players):
             S2 = _permute_hidden(S, hidden, np.random.default_rng(seed + checked))
             for row in rows:
                 a, b = S.copy(), S2.copy()
-                K.apply_move(R, a, row, W)
-                K.apply_move(R, b, row, W)
-                if a[1] == K.PHASE_OVER or row[0] == 3:
+                kernels.apply_move(R, a, row, W)
+                kernels.apply_move(R, b, row, W)
+                if a[1] == kernels.PHASE_OVER or row[0] == 3:
                     continue
-                fa = VF.after_move_features(R, S, a, p, np.zeros(VF.NFEAT))
-                fb = VF.after_move_features(R, S2, b, p, np.zeros(VF.NFEAT))
+                fa = value_features.after_move_features(R, S, a, p, np.zeros(value_features.NFEAT))
+                fb = value_features.after_move_features(R, S2, b, p, np.zeros(value_features.NFEAT))
                 np.testing.assert_allclose(fa, fb)
                 checked += 1
             zwick_ai.agents.apply_decision(state, agents[p].act(state))
@@ -151,16 +152,16 @@ def test_compiled_models_equal_sklearn(tmp_path):
         assert np.std(got) > 0
     # the net's compiled scoring of a real decision equals the move model on model_data's inputs
     game = pyspiel.load_game("zwicker(variant=classic,players=2)")
-    state = zwick_ai.games.convert.state_from_seed(game, 2)
+    state = zwick_ai.games.zwicker_bridge.state_from_seed(game, 2)
     rows = state.candidate_rows()
     S = state.engine_state().arr
     R = game.rules.array()
-    W = K.new_workspace()
-    F = np.zeros((len(rows), VF.NFEAT))
-    ok = VM.candidate_features(R, S, rows, len(rows), W, F)
+    W = kernels.new_workspace()
+    F = np.zeros((len(rows), value_features.NFEAT))
+    ok = value_model.candidate_features(R, S, rows, len(rows), W, F)
     fake = {"X": F[ok], "final": np.zeros(ok.sum()), "lead": np.zeros(ok.sum()), "dec": np.zeros(ok.sum(), int)}
     Xm, _ = model_data("move", fake)
-    got = VM.net_values(R, S, rows, len(rows), models["move"].arrays(), W)[ok]
+    got = value_model.net_values(R, S, rows, len(rows), models["move"].arrays(), W)[ok]
     np.testing.assert_allclose(got, models["move"].predict(Xm), rtol=1e-9, atol=1e-9)
     # the curve of both models is there; a rerun resumes without changing finished files
     lines = (tmp_path / "run" / "loss.csv").read_text().splitlines()
@@ -173,7 +174,7 @@ def test_compiled_models_equal_sklearn(tmp_path):
     with pytest.raises(ValueError, match="another configuration"):
         train_value(ValueConfig("classic", 2, hands=50, epochs=2, hidden=(8, 4)), tmp_path / "run")
     with pytest.raises(FileExistsError):
-        VM.save_model(models["move"], tmp_path / "run" / "move.npz")
+        value_model.save_model(models["move"], tmp_path / "run" / "move.npz")
 
 
 def test_training_resumes_after_an_interruption(tmp_path):
@@ -200,10 +201,10 @@ def test_training_resumes_after_an_interruption(tmp_path):
 @pytest.mark.parametrize("variant,players", MAIN)
 def test_shipped_weights_and_net_agent(variant, players):
     """Every main variant ships both models; ``net`` plays a whole deal legally with them."""
-    for kind in VM.KINDS:
-        path = VM.shipped_model_path(variant, players, kind)
+    for kind in value_model.KINDS:
+        path = value_model.shipped_model_path(variant, players, kind)
         assert path.is_file(), f"missing {path}"
-        model = VM.load_model(path)
+        model = value_model.load_model(path)
         assert model.meta["kind"] == kind
         assert model.meta["config"]["variant"] == variant and model.meta["config"]["players"] == players
     game = pyspiel.load_game(f"zwicker(variant={variant},players={players})")
@@ -227,41 +228,41 @@ def test_leaf_values_are_the_value_model_from_each_side():
     :meth:`ValueModel.predict`) on the features of the side's first seat; exact once the hand is over."""
     game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
     R = game.rules.array()
-    model = VM.load_model(VM.shipped_model_path("dithmarschen", 4, "value"))
+    model = value_model.load_model(value_model.shipped_model_path("dithmarschen", 4, "value"))
     m = model.arrays()
-    state = zwick_ai.games.convert.state_from_seed(game, 7)
+    state = zwick_ai.games.zwicker_bridge.state_from_seed(game, 7)
     agents = [make_agent("greedy", game, seed=s) for s in range(4)]
-    f = np.zeros(VF.NFEAT)
+    f = np.zeros(value_features.NFEAT)
     checked = 0
     while not state.is_terminal():
         S = state.engine_state().arr
-        got = VM.leaf_side_values(R, S, m, f, np.zeros(2))
+        got = value_model.leaf_side_values(R, S, m, f, np.zeros(2))
         for side, seat in ((0, 0), (1, 1)):
-            x = VF.after_move_features(R, S, S, seat, np.zeros(VF.NFEAT))
-            want = x[VF.F_LEAD] + x[VF.F_ZWICK] + model.predict(x[None, :])[0]
+            x = value_features.after_move_features(R, S, S, seat, np.zeros(value_features.NFEAT))
+            want = x[value_features.F_LEAD] + x[value_features.F_ZWICK] + model.predict(x[None, :])[0]
             assert got[side] == pytest.approx(want, abs=1e-9)
         checked += 1
         zwick_ai.agents.apply_decision(state, agents[state.current_player()].act(state))
     S = state.engine_state().arr
-    sc = K.score(R, S)
-    np.testing.assert_allclose(VM.leaf_side_values(R, S, m, f, np.zeros(2)), [sc[0] - sc[1], sc[1] - sc[0]])
+    sc = kernels.score(R, S)
+    np.testing.assert_allclose(value_model.leaf_side_values(R, S, m, f, np.zeros(2)), [sc[0] - sc[1], sc[1] - sc[0]])
     assert checked > 20
 
 
 def test_expert_value_leaf():
     """``expert:leaf=value`` searches with the value model at the leaves: its rewards are the
     model's point differences over the card total, clipped, and it plays legal moves."""
-    from zwick_ai.agents import expert_search as ES
+    from zwick_ai.agents import expert_search
 
     game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
     R = game.rules.array()
-    m = VM.load_model(VM.shipped_model_path("dithmarschen", 4, "value")).arrays()
-    state = zwick_ai.games.convert.state_from_seed(game, 3)
+    m = value_model.load_model(value_model.shipped_model_path("dithmarschen", 4, "value")).arrays()
+    state = zwick_ai.games.zwicker_bridge.state_from_seed(game, 3)
     S = state.engine_state().arr
-    f = np.zeros(VF.NFEAT)
+    f = np.zeros(value_features.NFEAT)
     total = float(game.rules.card_total)
-    want = np.clip(VM.leaf_side_values(R, S, m, f, np.zeros(2)) / total, -1, 1)
-    np.testing.assert_allclose(ES.value_rewards(R, S, m, f, total), want)
+    want = np.clip(value_model.leaf_side_values(R, S, m, f, np.zeros(2)) / total, -1, 1)
+    np.testing.assert_allclose(expert_search.value_rewards(R, S, m, f, total), want)
     agent = make_agent("expert:leaf=value,time=0,iters=60", game, seed=1)
     legal = [acts for _, acts in zwick_ai.agents.legal_decisions(state)]
     assert agent.act(state) in legal
@@ -282,11 +283,11 @@ def _teacher_run(teacher: str, iters: int) -> tuple[ValueConfig, tuple[np.ndarra
 
 def _first_decision(cfg: ValueConfig) -> tuple[pyspiel.State, np.random.Generator]:
     """The teacher's first searched decision of :func:`_teacher_run`'s hand and its random stream."""
-    from zwick_ai.games import convert
+    from zwick_ai.games import zwicker_bridge
 
-    state = convert.state_from_seed(pyspiel.load_game("zwicker(variant=classic,players=2)"), 5)
+    state = zwicker_bridge.state_from_seed(pyspiel.load_game("zwicker(variant=classic,players=2)"), 5)
     while len(state.candidate_rows()) < 2:  # the teacher searches only real choices
-        for a in convert.move_actions(state, state.candidate_rows()[0]):
+        for a in zwicker_bridge.move_actions(state, state.candidate_rows()[0]):
             state.apply_action(a)
     return state, np.random.default_rng([cfg.seed, 5])
 
@@ -295,7 +296,7 @@ def test_search_teacher_targets_are_the_search_root_statistics():
     """Under ``teacher="ismcts"`` every recorded candidate's target is the teacher search's mean
     reward of that move in points and its weight its visits, on a decision replayed by hand; the
     run is reproducible from its seed."""
-    from zwick_ai.agents import zwicker_search as ZS
+    from zwick_ai.agents import zwicker_search
 
     cfg, (X, final, lead, dec, hand, weight) = _teacher_run("ismcts", 60)
     assert len(np.unique(dec)) >= 5 and (weight >= 1).all() and (hand == 0).all()
@@ -303,10 +304,10 @@ def test_search_teacher_targets_are_the_search_root_statistics():
         assert (dec == d).sum() >= 2  # a decision is recorded with two or more tried moves
         assert weight[dec == d].sum() <= cfg.teacher_iters
     state, rng = _first_decision(cfg)  # searched again by hand with the same random stream
-    setup = ZS.DecisionSetup(state, rng)
-    tree = ZS.new_tree(cfg.teacher_iters + 2)
+    setup = zwicker_search.DecisionSetup(state, rng)
+    tree = zwicker_search.new_tree(cfg.teacher_iters + 2)
     setup.run(tree, np.zeros(0, np.int32), cfg.teacher_iters, {"c": 0.7, "rollout": "random"})
-    visits, qsum = ZS.root_stats(setup.real, setup.rows, tree)
+    visits, qsum = zwicker_search.root_stats(setup.real, setup.rows, tree)
     tried = visits > 0
     total = float(state.rules.card_total)
     np.testing.assert_allclose(np.sort(final[dec == 0]), np.sort(qsum[tried] / visits[tried] * total), rtol=1e-5)
@@ -317,7 +318,7 @@ def test_expert_teacher_targets_are_the_experts_root_values():
     """Under ``teacher="expert"`` the targets are the expert's root values: its ISMCTS means
     weighted by visits before the endgame (the first decision replayed by hand with the same random
     stream), and in the endgame exact values sharing ``teacher_iters`` equally; reproducible."""
-    from zwick_ai.agents import expert as EX
+    from zwick_ai.agents import expert
 
     cfg, (X, final, lead, dec, hand, weight) = _teacher_run("expert", 40)
     sums = np.bincount(dec, weights=weight)
@@ -327,7 +328,7 @@ def test_expert_teacher_targets_are_the_experts_root_values():
     assert np.ptp(last) == 0 and abs(shared - round(shared)) < 1e-3 and round(shared) >= len(last)
     state, rng = _first_decision(cfg)
     agent = make_agent("expert:time=0,iters=40", state.get_game())
-    _, visits, mean, is_exact = EX.expert_root(state, agent.params, rng, agent)
+    _, visits, mean, is_exact = expert.expert_root(state, agent.params, rng, agent)
     tried = visits > 0
     assert not is_exact
     total = float(state.rules.card_total)
@@ -342,7 +343,7 @@ def test_move_targets_use_the_visit_weighted_baseline():
 
     rng = np.random.default_rng(0)
     data = {
-        "X": rng.normal(size=(6, VF.NFEAT)).astype(np.float32),
+        "X": rng.normal(size=(6, value_features.NFEAT)).astype(np.float32),
         "final": np.array([1.0, 3.0, 8.0, -2.0, 0.0, 2.0]),
         "lead": np.zeros(6),
         "dec": np.array([0, 0, 0, 1, 1, 1]),

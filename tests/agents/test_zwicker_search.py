@@ -11,16 +11,14 @@ import pytest
 import zwick_ai.agents  # noqa: F401  (registers the agents)
 import zwick_ai.games  # noqa: F401
 from tests.random_play import random_states
-from zwick_ai import cards as C
-from zwick_ai import zwicker
-from zwick_ai.agents import apply_decision, decision_label, make_agent
-from zwick_ai.agents import zwicker_search as ZS
+from zwick_ai import cards, zwicker
+from zwick_ai.agents import apply_decision, decision_label, make_agent, zwicker_search
 from zwick_ai.eval.match import play_game
 from zwick_ai.eval.stats import mean_ci
-from zwick_ai.games import convert
-from zwick_ai.games import zwicker as ZG
-from zwick_ai.zwicker import history as ZH
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.games import zwicker as zwicker_game
+from zwick_ai.games import zwicker_bridge
+from zwick_ai.zwicker import history as zwicker_history
+from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.layout import (
     KIND_CAPTURE,
     LOC_HAND,
@@ -54,13 +52,13 @@ VARIANTS = [
 
 def random_whole_move(state: pyspiel.State, rng: np.random.Generator) -> None:
     rows = state.candidate_rows()
-    apply_decision(state, convert.move_actions(state, rows[int(rng.integers(len(rows)))]))
+    apply_decision(state, zwicker_bridge.move_actions(state, rows[int(rng.integers(len(rows)))]))
 
 
 def turn_states(game: pyspiel.Game, n: int, seed: int, keep: float = 0.3) -> list[pyspiel.State]:
     """Decision states at the start of a turn, from random whole moves on the deals seed, seed + 1, ..."""
     return random_states(
-        game, n, seed, keep, start=lambda i: convert.state_from_seed(game, seed + i), step=random_whole_move
+        game, n, seed, keep, start=lambda i: zwicker_bridge.state_from_seed(game, seed + i), step=random_whole_move
     )
 
 
@@ -71,13 +69,13 @@ def engine_facts(S: np.ndarray, players: int) -> dict:
     ]
     units = []
     for i in range(S[S_NUNITS]):
-        x, cards = int(S[S_UNITS + i]), []
+        x, unit_cards = int(S[S_UNITS + i]), []
         while x != -1:
-            cards.append(x)
+            unit_cards.append(x)
             x = int(S[S_NEXT + x])
-        units.append(sorted(cards))
+        units.append(sorted(unit_cards))
     stock = S[S_STOCK + S[S_STOCK_TOP] : S_STOCK + S[S_STOCK_LEN]].tolist()
-    return {"hands": hands, "units": units, "stock": stock, "loc": S[S_LOC : S_LOC + C.NUM_CARDS].tolist()}
+    return {"hands": hands, "units": units, "stock": stock, "loc": S[S_LOC : S_LOC + cards.NUM_CARDS].tolist()}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -109,7 +107,7 @@ def test_same_seed_same_decision_and_state_untouched():
 
 def test_time_budget_and_bad_parameters():
     game = pyspiel.load_game("zwicker(variant=classic,players=2)")
-    s = convert.state_from_seed(game, 2)
+    s = zwicker_bridge.state_from_seed(game, 2)
     acts = make_agent("ismcts:iters=0,time=0.05", game, seed=1).act(s)
     assert tuple(acts) in {tuple(a) for _, a in zwick_ai.agents.legal_decisions(s)}
     for bad, msg in [
@@ -126,20 +124,20 @@ def test_time_budget_and_bad_parameters():
 def test_move_keys_identify_moves_like_the_engines_move_keys(spec):
     """The compiled key (card ids) against the engine's ``MoveKey`` (sorted card tuples)."""
     game = pyspiel.load_game(spec)
-    lo, hi, out = np.zeros(64, np.int64), np.zeros(64, np.int64), np.zeros(ZS.NKW, np.int64)
+    lo, hi, out = np.zeros(64, np.int64), np.zeros(64, np.int64), np.zeros(zwicker_search.NKW, np.int64)
     for s in turn_states(game, 12, seed=41):
-        es = convert.engine_state(s)
-        ZS.unit_cards(es.arr, lo, hi)
+        es = zwicker_bridge.engine_state(s)
+        zwicker_search.unit_cards(es.arr, lo, hi)
         pairs = set()
         for m in zwicker.legal_moves(es):
-            ZS.move_key(es.arr, np.asarray(m.row, np.int64), lo, hi, 5, out)
+            zwicker_search.move_key(es.arr, np.asarray(m.row, np.int64), lo, hi, 5, out)
             key = tuple(out.tolist())
-            assert key[ZS.NK_PARENT] == 5
-            taken = [c for c in range(C.NUM_CARDS) if (key[ZS.NK_TAKEN_LO + (c >= 64)] >> (c % 64)) & 1]
+            assert key[zwicker_search.NK_PARENT] == 5
+            taken = [c for c in range(cards.NUM_CARDS) if (key[zwicker_search.NK_TAKEN_LO + (c >= 64)] >> (c % 64)) & 1]
             assert taken == sorted(m.key.taken)
-            assert (key[ZS.NK_TARGET] == -1) == (not m.key.target)
+            assert (key[zwicker_search.NK_TARGET] == -1) == (not m.key.target)
             if m.key.target:
-                assert key[ZS.NK_TARGET] in m.key.target
+                assert key[zwicker_search.NK_TARGET] in m.key.target
             pairs.add((key, m.key))
         keys, engine_keys = {k for k, _ in pairs}, {e for _, e in pairs}
         assert len(keys) == len(engine_keys) == len(pairs)  # one-to-one
@@ -154,15 +152,19 @@ def test_worlds_keep_the_searchers_information(spec):
     players = game.num_players()
     chain = 0
     for s in turn_states(game, 5, seed=21):
-        setup = ZS.DecisionSetup(s, np.random.default_rng(0))
-        p = setup.p
-        real = engine_facts(s.array[: ZH.SS], players)
+        setup = zwicker_search.DecisionSetup(s, np.random.default_rng(0))
+        p = setup.player
+        real = engine_facts(s.array[: zwicker_history.SS], players)
         hidden = sorted(c for c, loc in enumerate(real["loc"]) if loc == LOC_STOCK or LOC_HAND <= loc < 16 and loc != p)
-        meta = np.zeros(ZS.MT_SIZE, np.int64)
+        meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
         for _ in range(10):
             # Few tries, so that rarely-accepting positions exercise the Markov chain too.
-            S = ZS._draw_world(setup.G, setup.a, p, setup.det, setup.cards, setup.chain, 50, meta, setup.W)
-            assert all(K.duty_ok(setup.R, S, q, 0, 0, -1, setup.W) for q in range(players))  # owners hold their values
+            S = zwicker_search._draw_world(
+                setup.game_table, setup.state_array, p, setup.det, setup.cards, setup.chain, 50, meta, setup.workspace
+            )
+            assert all(
+                kernels.duty_ok(setup.rules_array, S, q, 0, 0, -1, setup.workspace) for q in range(players)
+            )  # owners hold their values
             w = engine_facts(S, players)
             assert w["hands"][p] == real["hands"][p]
             assert w["units"] == real["units"]
@@ -173,7 +175,7 @@ def test_worlds_keep_the_searchers_information(spec):
                     assert w["loc"][c] == loc  # won piles and the table are public
             drawn = sorted(c for q in range(players) if q != p for c in w["hands"][q]) + w["stock"]
             assert sorted(drawn) == hidden  # hidden cards only move among hidden places
-        chain += meta[ZS.MT_CHAIN]
+        chain += meta[zwicker_search.MT_CHAIN]
     if "players=6" in spec:
         assert chain > 0  # the chain's worlds were checked as well
 
@@ -183,20 +185,28 @@ def test_worlds_equal_the_python_resamplers_for_the_same_seed(spec):
     game = pyspiel.load_game(spec)
     players = game.num_players()
     for s in turn_states(game, 4, seed=31):
-        setup = ZS.DecisionSetup(s, np.random.default_rng(0))
-        meta = np.zeros(ZS.MT_SIZE, np.int64)
+        setup = zwicker_search.DecisionSetup(s, np.random.default_rng(0))
+        meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
         for seed in (5, 123456):
-            ZS._seed(seed)
-            cards = setup.det.truth.copy()
-            w = ZS._draw_world(
-                setup.G, setup.a, setup.p, setup.det, cards, cards.copy(), ZG.RESAMPLE_TRIES, meta, setup.W
+            zwicker_search._seed(seed)
+            world_cards = setup.det.truth.copy()
+            w = zwicker_search._draw_world(
+                setup.game_table,
+                setup.state_array,
+                setup.player,
+                setup.det,
+                world_cards,
+                world_cards.copy(),
+                zwicker_game.RESAMPLE_TRIES,
+                meta,
+                setup.workspace,
             )
-            r = s.resample_from_infostate(setup.p, seed)
-            want = engine_facts(r.array[: ZH.SS], players)
+            r = s.resample_from_infostate(setup.player, seed)
+            want = engine_facts(r.array[: zwicker_history.SS], players)
             got = engine_facts(w, players)
             assert got["hands"] == want["hands"]
             assert sorted(got["stock"]) == sorted(want["stock"])
-        assert meta[ZS.MT_CHAIN] == 0
+        assert meta[zwicker_search.MT_CHAIN] == 0
 
 
 # ------------------------------------------------------------------------------------------------
@@ -206,10 +216,10 @@ def dealt(spec: str, order_names: list[str]) -> pyspiel.State:
     """A state of ``spec`` dealt with the deck starting ``order_names`` (rest in deck order), dealer 1,
     so that seat 0 (forehand) moves first."""
     game = pyspiel.load_game(spec)
-    first = [C.parse_card(n) for n in order_names]
+    first = [cards.parse_card(n) for n in order_names]
     order = first + [c for c in game.rules.deck if c not in first]
     state = game.new_initial_state()
-    for a in convert.deal_actions(game, order, dealer=1):
+    for a in zwicker_bridge.deal_actions(game, order, dealer=1):
         state.apply_action(a)
     assert state.current_player() == 0
     return state
@@ -226,7 +236,7 @@ def dealt(spec: str, order_names: list[str]) -> pyspiel.State:
 @pytest.mark.parametrize("agent", ["ismcts:iters=300", "pimc:worlds=8,iters=40"])
 def test_search_finds_the_obvious_capture(spec, order, want, agent):
     state = dealt(spec, order)
-    labels = {str(m) for m, _ in convert.legal_moves(state)}
+    labels = {str(m) for m, _ in zwicker_bridge.legal_moves(state)}
     assert want in labels and len(labels) > 2, labels
     acts = make_agent(agent, state.get_game(), seed=4).act(state)
     assert decision_label(state, acts) == want
@@ -246,22 +256,22 @@ def test_search_credits_each_node_with_the_reward_of_the_side_that_moved(world):
     side that moved into it, seat 1's visits go to that capture, worth exactly +1 each time;
     crediting any other side's reward would make the search look for seat 1's worst reply."""
     state = dealt(BACKUP_SPEC, ["2C", "TC", "8C"])
-    assert sorted(str(m) for m, _ in convert.legal_moves(state)) == ["2C builds 10 on 8C", "2C trails"]
-    setup = ZS.DecisionSetup(state, np.random.default_rng(0))
+    assert sorted(str(m) for m, _ in zwicker_bridge.legal_moves(state)) == ["2C builds 10 on 8C", "2C trails"]
+    setup = zwicker_search.DecisionSetup(state, np.random.default_rng(0))
     iters = 300
-    tree = ZS.new_tree(iters + 2)
+    tree = zwicker_search.new_tree(iters + 2)
     fixed = setup.real.copy() if world == "pimc" else np.zeros(0, np.int32)  # PIMC: the true deal
     setup.run(tree, fixed, iters, {"rollout": "random", "c": 0.7})
     NKEY, NV, _, NQ, _, meta = tree
-    nodes = range(1, int(meta[ZS.MT_NODES]))
-    take_all = C.parse_card("TC")
-    moves = [x for x in nodes if NKEY[x, ZS.NK_PARENT] == 0]
+    nodes = range(1, int(meta[zwicker_search.MT_NODES]))
+    take_all = cards.parse_card("TC")
+    moves = [x for x in nodes if NKEY[x, zwicker_search.NK_PARENT] == 0]
     assert len(moves) == 2 and NV[moves].sum() == iters
     for m in moves:
-        replies = [x for x in nodes if NKEY[x, ZS.NK_PARENT] == m]
-        assert len(replies) >= 2 and all(NKEY[x, ZS.NK_MOVER] == 1 for x in replies)
+        replies = [x for x in nodes if NKEY[x, zwicker_search.NK_PARENT] == m]
+        assert len(replies) >= 2 and all(NKEY[x, zwicker_search.NK_MOVER] == 1 for x in replies)
         best = max(replies, key=lambda x: NV[x])
-        assert NKEY[best, ZS.NK_KIND] == KIND_CAPTURE and NKEY[best, ZS.NK_CARD] == take_all
+        assert NKEY[best, zwicker_search.NK_KIND] == KIND_CAPTURE and NKEY[best, zwicker_search.NK_CARD] == take_all
         assert NV[best] >= 0.8 * NV[m], (NV[best], NV[m])
         assert NQ[best] == pytest.approx(NV[best])  # +1 for seat 1 on every visit
         # -1 for seat 0 on those same visits (and on the rollout that created m, if it took all)
@@ -305,22 +315,22 @@ def test_cheat_uct_searches_only_the_true_deal():
     """``cheat-uct`` searches the real state: every reply in its tree is a card the replying seat
     really holds, while ISMCTS (same seed, same budget) also tries cards the seat might hold."""
     game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
-    state = convert.state_from_seed(game, 4)
+    state = zwicker_bridge.state_from_seed(game, 4)
     S = state.engine_state().arr
     nxt = (state.current_player() + 1) % 4
     true_hand = set(int(c) for c in S[S_HANDS + nxt * MAX_HAND : S_HANDS + nxt * MAX_HAND + S[S_HAND_N + nxt]])
     params = {"iters": 400, "time": 0.0, "c": 0.7, "rollout": "random"}
     replies = {}
     for cheat in (True, False):
-        setup = ZS.DecisionSetup(state, np.random.default_rng(3))
-        tree = ZS.new_tree(params["iters"] + 2)
+        setup = zwicker_search.DecisionSetup(state, np.random.default_rng(3))
+        tree = zwicker_search.new_tree(params["iters"] + 2)
         world = setup.real.copy() if cheat else np.zeros(0, np.int32)
-        ZS._search_budget(setup, tree, world, params)
+        zwicker_search._search_budget(setup, tree, world, params)
         NKEY, meta = tree[0], tree[-1]
-        nodes = NKEY[1 : meta[ZS.MT_NODES]]
-        first = set(np.flatnonzero(NKEY[: meta[ZS.MT_NODES], ZS.NK_PARENT] == 0).tolist())
-        second = nodes[np.isin(nodes[:, ZS.NK_PARENT], list(first))]
-        replies[cheat] = set(second[second[:, ZS.NK_MOVER] == nxt][:, ZS.NK_CARD].tolist())
+        nodes = NKEY[1 : meta[zwicker_search.MT_NODES]]
+        first = set(np.flatnonzero(NKEY[: meta[zwicker_search.MT_NODES], zwicker_search.NK_PARENT] == 0).tolist())
+        second = nodes[np.isin(nodes[:, zwicker_search.NK_PARENT], list(first))]
+        replies[cheat] = set(second[second[:, zwicker_search.NK_MOVER] == nxt][:, zwicker_search.NK_CARD].tolist())
     assert replies[True] and replies[True] <= true_hand
     assert replies[False] - true_hand  # the fair search considers other holdings
     agent = make_agent("cheat-uct:iters=200", game, seed=1)

@@ -9,12 +9,12 @@ import json
 import numpy as np
 import pytest
 
-from zwick_ai import cards as C
-from zwick_ai import zwicker
-from zwick_ai.agents import joker_policies as JP
-from zwick_ai.analysis import joker_study as JS
+from zwick_ai import cards, zwicker
+from zwick_ai.agents import joker_policies
+from zwick_ai.analysis import micro_cfr
+from zwick_ai.analysis.joker import deals, measure, report, study
 from zwick_ai.cli import main
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.layout import KIND_ASK, KIND_BUILD, KIND_CAPTURE, M_CARD, M_KIND, M_MASK, M_ZWICK
 
 VARIANTS = ["dithmarschen", "grossenwiehe", "christiansen", "grupp"]
@@ -28,14 +28,14 @@ def ref_value(rules, state, row, policy: str, k: int) -> float:
     R, S = rules.array(), state.arr
     if row[M_KIND] == KIND_ASK:
         return -1e9
-    base = float(K.greedy_value(R, S, row))
+    base = float(kernels.greedy_value(R, S, row))
     card = int(row[M_CARD])
-    if policy == "greedy" or not (C.is_valued_joker(card) or C.is_wild_joker(card)):
+    if policy == "greedy" or not (cards.is_valued_joker(card) or cards.is_wild_joker(card)):
         return base
     units = zwicker.engine._units(state)
     taken = sum(rules.card_points(c) for i, u in enumerate(units) if int(row[M_MASK]) >> i & 1 for c in u.cards)
     taken += int(row[M_ZWICK]) * rules.zwick_points
-    last = zwicker.stock(state) == [] or state.arr[K.S_STAGE] + 1 >= rules.plan.max_stages
+    last = zwicker.stock(state) == [] or state.arr[kernels.S_STAGE] + 1 >= rules.plan.max_stages
     capture, build = row[M_KIND] == KIND_CAPTURE, row[M_KIND] == KIND_BUILD
     up, down = base + 1000, base - 1000
     return {
@@ -50,14 +50,14 @@ def ref_value(rules, state, row, policy: str, k: int) -> float:
 def walk(rules, seeds, policy, k=3):
     """Yield (state, legal rows, chosen index) along hands played by ``policy`` at every seat,
     checking the compiled scores against :func:`ref_value` at every position."""
-    code = JP.POLICIES.index(policy)
+    code = joker_policies.POLICIES.index(policy)
     R = rules.array()
     for seed in seeds:
         state = zwicker.deal(rules, int(seed))
         rng = np.random.default_rng(int(seed))
         while not zwicker.is_over(state):
             rows = zwicker.legal_rows(state)
-            got = JP.policy_values(R, state.arr, rows, code, k)
+            got = joker_policies.policy_values(R, state.arr, rows, code, k)
             want = np.array([ref_value(rules, state, r, policy, k) for r in rows])
             np.testing.assert_allclose(got, want)
             best = np.flatnonzero(got >= got.max() - 1e-9)
@@ -67,7 +67,9 @@ def walk(rules, seeds, policy, k=3):
 
 
 def is_joker_row(row) -> bool:
-    return row[M_KIND] != KIND_ASK and (C.is_valued_joker(int(row[M_CARD])) or C.is_wild_joker(int(row[M_CARD])))
+    return row[M_KIND] != KIND_ASK and (
+        cards.is_valued_joker(int(row[M_CARD])) or cards.is_wild_joker(int(row[M_CARD]))
+    )
 
 
 def forced(rows) -> bool:
@@ -129,9 +131,9 @@ def test_compiled_loop_matches_engine_playouts(variant, policy):
     """Joker policies ``random``/``greedy`` replay ``kernels.play_hands`` exactly (same seeds)."""
     rules = zwicker.rules(variant)
     seeds = np.arange(30, dtype=np.int64) * 7 + 1
-    mine = JP.play_seeds(rules, seeds, [policy])
-    code = K.POLICY_RANDOM if policy == "random" else K.POLICY_GREEDY
-    scores, zwicks, won, dealt, _ = K.play_hands(rules.array(), seeds, np.full(rules.players, code, np.int64))
+    mine = joker_policies.play_seeds(rules, seeds, [policy])
+    code = kernels.POLICY_RANDOM if policy == "random" else kernels.POLICY_GREEDY
+    scores, zwicks, won, dealt, _ = kernels.play_hands(rules.array(), seeds, np.full(rules.players, code, np.int64))
     np.testing.assert_array_equal(mine.scores, scores)
     np.testing.assert_array_equal(mine.won_side, won)
     np.testing.assert_array_equal(mine.dealt_to, dealt)
@@ -139,22 +141,22 @@ def test_compiled_loop_matches_engine_playouts(variant, policy):
 
 def test_joker_play_records_cover_every_joker_dealt_to_a_hand():
     rules = zwicker.rules("grossenwiehe")
-    d = JP.play_seeds(rules, np.arange(40), ["hold", "early", "min_points:k=2", "greedy"])
-    for c in JP.joker_cards(rules):
+    d = joker_policies.play_seeds(rules, np.arange(40), ["hold", "early", "min_points:k=2", "greedy"])
+    for c in joker_policies.joker_cards(rules):
         in_hand = d.dealt_to[:, c] >= 0
-        played = d.jplays[:, c, JP.J_PLAYED] == 1
+        played = d.jplays[:, c, joker_policies.J_PLAYED] == 1
         np.testing.assert_array_equal(in_hand, played)  # a joker dealt to a hand leaves it by being played
-        assert np.all(d.jplays[played, c, JP.J_SEAT] == d.dealt_to[played, c])
-        assert np.all(d.jplays[played, c, JP.J_HAND] >= 1)
+        assert np.all(d.jplays[played, c, joker_policies.J_SEAT] == d.dealt_to[played, c])
+        assert np.all(d.jplays[played, c, joker_policies.J_HAND] >= 1)
 
 
 def test_bad_policies_are_refused():
     with pytest.raises(ValueError, match="valid: random, greedy"):
-        JP.parse_policy("sometimes")
+        joker_policies.parse_policy("sometimes")
     with pytest.raises(ValueError, match="whole number"):
-        JP.parse_policy("min_points:k=x")
+        joker_policies.parse_policy("min_points:k=x")
     with pytest.raises(ValueError, match="one per seat"):
-        JP.play_seeds(zwicker.rules("dithmarschen"), np.arange(2), ["hold", "early"])
+        joker_policies.play_seeds(zwicker.rules("dithmarschen"), np.arange(2), ["hold", "early"])
 
 
 # ------------------------------------------------------------------------------------------------
@@ -164,9 +166,9 @@ def test_bad_policies_are_refused():
 def test_deal_map_agrees_with_the_real_deal(variant):
     rules = zwicker.rules(variant)
     seeds = np.arange(20, dtype=np.int64)
-    orders, dealers = JP.deal_orders(rules.array(), seeds)
-    seats, stages = JS.deal_maps(rules, orders, dealers)
-    played = JP.play_orders(rules, orders, dealers, JP.play_seed_of(seeds), ["random"])
+    orders, dealers = joker_policies.deal_orders(rules.array(), seeds)
+    seats, stages = deals.deal_maps(rules, orders, dealers)
+    played = joker_policies.play_orders(rules, orders, dealers, joker_policies.play_seed_of(seeds), ["random"])
     np.testing.assert_array_equal(seats, played.dealt_to.astype(np.int64))  # every stage of a played hand
     for h in range(len(seeds)):
         state = zwicker.deal(rules, int(seeds[h]))
@@ -179,11 +181,11 @@ def test_deal_map_agrees_with_the_real_deal(variant):
 def test_swapped_deals_differ_only_in_the_swapped_cards(variant):
     rules = zwicker.rules(variant)
     seeds = np.arange(60, dtype=np.int64)
-    orders, dealers = JP.deal_orders(rules.array(), seeds)
-    seats, stages = JS.deal_maps(rules, orders, dealers)
-    side = JS.side_of_seats(rules)
-    joker = JS.study_jokers(rules)[-1]
-    swapped, mask, partner = JS.swap_joker(rules, orders, seats, stages, joker, seed=5)
+    orders, dealers = joker_policies.deal_orders(rules.array(), seeds)
+    seats, stages = deals.deal_maps(rules, orders, dealers)
+    side = deals.side_of_seats(rules)
+    joker = deals.study_jokers(rules)[-1]
+    swapped, mask, partner = deals.swap_joker(rules, orders, seats, stages, joker, seed=5)
     assert mask.sum() > 40 and np.all(mask <= (seats[:, joker] >= 0))
     for h in range(len(seeds)):
         diff = np.flatnonzero(swapped[h] != orders[h])
@@ -192,9 +194,9 @@ def test_swapped_deals_differ_only_in_the_swapped_cards(variant):
             continue
         x = partner[h]
         assert sorted(orders[h][diff].tolist()) == sorted([joker, x])
-        assert rules.card_points(x) == 0 and not (C.is_valued_joker(x) or C.is_wild_joker(x))
+        assert rules.card_points(x) == 0 and not (cards.is_valued_joker(x) or cards.is_wild_joker(x))
         assert side[seats[h, x]] != side[seats[h, joker]] and stages[h, x] == stages[h, joker]
-        s2, t2 = JP.deal_map(rules.array(), swapped[h], dealers[h])
+        s2, t2 = joker_policies.deal_map(rules.array(), swapped[h], dealers[h])
         assert s2[joker] == seats[h, x] and s2[x] == seats[h, joker]  # the two cards changed hands...
         others = np.setdiff1d(np.array(rules.deck), [joker, x])
         np.testing.assert_array_equal(s2[others], seats[h, others])  # ...and nothing else moved
@@ -203,7 +205,7 @@ def test_swapped_deals_differ_only_in_the_swapped_cards(variant):
 
 def test_holding_values_are_consistent():
     rules = zwicker.rules("dithmarschen")
-    out = JS.holding_values(rules, np.arange(300, dtype=np.int64), "greedy", swap_seed=1)
+    out = measure.holding_values(rules, np.arange(300, dtype=np.int64), "greedy", swap_seed=1)
     assert [d["joker"] for d in out] == ["X15", "X20", "X25"]
     for d in out:
         assert d["swapped"] <= d["dealt_to_hand"] <= d["deals"] == 300
@@ -219,39 +221,39 @@ def test_holding_values_are_consistent():
 def test_duplicate_margin_of_greedy_against_itself_is_zero_and_skill_shows():
     rules = zwicker.rules("christiansen")
     seeds = np.arange(100, dtype=np.int64)
-    orders, dealers = JP.deal_orders(rules.array(), seeds)
-    play = JP.play_seed_of(seeds)
-    same, _ = JS.duplicate_margins(rules, orders, dealers, play, "greedy", "greedy")
+    orders, dealers = joker_policies.deal_orders(rules.array(), seeds)
+    play = joker_policies.play_seed_of(seeds)
+    same, _ = measure.duplicate_margins(rules, orders, dealers, play, "greedy", "greedy")
     assert abs(same.mean()) < 1e-9  # three seatings of one policy: margins cancel per deal
-    eff = JS.rules_effects(rules, seeds)
+    eff = measure.rules_effects(rules, seeds)
     assert eff["skill_gap"]["ci95"][0] > 0 and eff["deals"] == 100
 
 
 def test_rule_sets_cover_joker_counts_and_grupp_options():
-    labels = [lab for lab, _ in JS.rule_sets(zwicker.rules("grossenwiehe"))]
+    labels = [lab for lab, _ in measure.rule_sets(zwicker.rules("grossenwiehe"))]
     assert labels[:4] == ["0 jokers", "3 jokers", "4 jokers", "6 jokers"]
-    grupp = dict(JS.rule_sets(zwicker.rules("grupp")))
+    grupp = dict(measure.rule_sets(zwicker.rules("grupp")))
     assert grupp["6 wild, joker_capture=never"]["joker_capture"] == "never"
     assert [zwicker.rules("grupp", **o).deck_size for o in list(grupp.values())[:4]] == [52, 55, 56, 58]
 
 
 def test_strong_agent_records_find_its_joker_plays():
     rules = zwicker.rules("dithmarschen")
-    res = JS.strong_agent_games(rules, "joker:policy=early", np.array([3, 4]))
+    res = measure.strong_agent_games(rules, "joker:policy=early", np.array([3, 4]))
     assert res["games"] == 4 and res["margin"] is not None
     plays = sum(b["plays"] for b in res["behaviour"])
     dealt = 0
     for seed in (3, 4):
-        order, dealer = K.deal_order(rules.array(), seed)
-        seat, _ = JP.deal_map(rules.array(), order, dealer)
-        dealt += sum(1 for c in JP.joker_cards(rules) if seat[c] >= 0)  # each side plays every seat once
+        order, dealer = kernels.deal_order(rules.array(), seed)
+        seat, _ = joker_policies.deal_map(rules.array(), order, dealer)
+        dealt += sum(1 for c in joker_policies.joker_cards(rules) if seat[c] >= 0)  # each side plays every seat once
     assert plays == dealt
 
 
 def test_study_writes_its_report(tmp_path):
-    cfg = JS.StudyConfig("grupp", options={"joker_capture": "joker_only"}, deals=40, strong="greedy")
-    res = JS.run_study(cfg, progress=False)
-    files = JS.write_study(res, tmp_path, "zwick joker-study --variant grupp")
+    cfg = study.StudyConfig("grupp", options={"joker_capture": "joker_only"}, deals=40, strong="greedy")
+    res = study.run_study(cfg, progress=False)
+    files = report.write_study(res, tmp_path, "zwick joker-study --variant grupp")
     assert {f.name for f in files} >= {"report.md", "results.json", "part1_holding_value.png", "part3_rule_sets.png"}
     for f in files:
         if f.suffix == ".png":
@@ -259,7 +261,7 @@ def test_study_writes_its_report(tmp_path):
     text = (tmp_path / "report.md").read_text()
     assert "Best policy" in text and "zwick joker-study --variant grupp" in text and "joker_capture=joker_only" in text
     data = json.loads((tmp_path / "results.json").read_text())
-    assert data["part2"]["best"] in ("greedy", *JS.STUDY_POLICIES) and len(data["part3"]) == 8
+    assert data["part2"]["best"] in ("greedy", *deals.STUDY_POLICIES) and len(data["part3"]) == 8
     assert cfg.slug() == "grupp-joker_capture-joker_only"
     for b in data["part2"]["behaviour"]["greedy"]:
         assert sum(b["hand_counts"]) == b["plays"] > 0 and b["hand_counts"][0] == 0  # a play needs a card
@@ -284,21 +286,21 @@ def test_cli_runs_and_refuses_bad_input(tmp_path, capsys):
 
 def test_micro_cfr_answers_with_consistent_values():
     game = "zwicker(variant=dithmarschen,players=2,ranks=A4,suits=CD,jokers=x15,hand_size=2,table_size=1,stages=1)"
-    r = JS.micro_cfr(game, iterations=100)
+    r = micro_cfr.micro_cfr(game, iterations=100)
     assert r["joker_turns"] > 0 and 0 <= r["p_play_joker_now"] <= 1 and r["nash_conv"] < 0.05
     for p in range(2):
         # A one-sided deviation cannot gain more than the average policy's nash_conv.
         assert r["value_hold"][p] <= r["value_equilibrium"][p] + r["nash_conv"] + 1e-9
         assert r["value_early"][p] <= r["value_equilibrium"][p] + r["nash_conv"] + 1e-9
     assert abs(sum(r["value_equilibrium"])) < 1e-9  # points utility: zero-sum between the two players
-    text = JS.micro_markdown([r], "zwick joker-study --micro-cfr")
+    text = micro_cfr.micro_markdown([r], "zwick joker-study --micro-cfr")
     assert "| `zwicker(variant=dithmarschen" in text
 
 
 def test_parallel_parts_give_the_same_numbers():
-    cfg = JS.StudyConfig("dithmarschen", deals=20, strong="joker:policy=hold", strong_deals=1)
-    one = JS.run_study(cfg, progress=False)
-    two = JS.run_study(cfg, progress=False, workers=2)
+    cfg = study.StudyConfig("dithmarschen", deals=20, strong="joker:policy=hold", strong_deals=1)
+    one = study.run_study(cfg, progress=False)
+    two = study.run_study(cfg, progress=False, workers=2)
     for res in (one, two):
         res["part2"]["strong"].pop("seconds_per_game")  # thinking time: the one thing that may differ
     for part in ("part1", "part2", "part3"):  # as JSON text: NaN (an n=1 interval) equals NaN there

@@ -12,16 +12,14 @@ import pytest
 import zwick_ai.agents  # noqa: F401  (registers the agents)
 import zwick_ai.games  # noqa: F401  (registers the games)
 from tests.render.browser import chromium
-from zwick_ai import cards as C
-from zwick_ai import tricks as T
-from zwick_ai import zwicker
+from zwick_ai import cards, tricks, zwicker
 from zwick_ai.agents import make_agent
 from zwick_ai.agents.base import apply_decision, decision_label, legal_decisions
 from zwick_ai.analysis.move_values import agent_move_values, decision_values, draw_worlds, move_values
 from zwick_ai.cli import main
 from zwick_ai.eval.match import GameRecord, chance_action, deal, play_game
 from zwick_ai.eval.records import write_records
-from zwick_ai.games import convert
+from zwick_ai.games import zwicker_bridge
 
 ZWICK = "X20=20 takes 2H+3H+X15 (zwick)"
 GAME = "zwicker(variant=dithmarschen,players=4)"
@@ -42,9 +40,9 @@ def joker_zwick_deal() -> tuple[pyspiel.Game, list[int]]:
         ("TC", "4S"),
         ("AC", "8H"),
     ]:
-        i, j = order.index(C.parse_card(at)), order.index(C.parse_card(card))
+        i, j = order.index(cards.parse_card(at)), order.index(cards.parse_card(card))
         order[i], order[j] = order[j], order[i]
-    return game, convert.deal_actions(game, order, 0)
+    return game, zwicker_bridge.deal_actions(game, order, 0)
 
 
 def joker_zwick_state() -> pyspiel.State:
@@ -95,7 +93,7 @@ def test_trick_game_values_on_common_worlds() -> None:
     dv = decision_values(state, worlds=20, seed=1)
     p = state.current_player()
     for world in dv.worlds:  # the mover's hand is kept in every world
-        assert T.hand(T.TrickState(state.rules, world), p) == T.hand(state.trick_state(), p)
+        assert tricks.hand(tricks.TrickState(state.rules, world), p) == tricks.hand(state.trick_state(), p)
     for i, acts in enumerate(dv.actions):
         assert np.array_equal(move_values(state, dv.worlds, [acts], seed=1)[:, 0], dv.values[:, i])
     assert dv.values.shape == (20, len(legal_decisions(state)))

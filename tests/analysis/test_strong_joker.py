@@ -1,4 +1,4 @@
-"""The joker study with strong play (zwick_ai.analysis.strong_joker) and its command line."""
+"""The joker study with strong play (zwick_ai.analysis.joker.strong_play) and its command line."""
 
 from __future__ import annotations
 
@@ -10,13 +10,12 @@ import pytest
 import zwick_ai.agents  # noqa: F401
 import zwick_ai.games  # noqa: F401
 from zwick_ai import zwicker
-from zwick_ai.agents import joker_policies as JP
-from zwick_ai.analysis import joker_study as JS
-from zwick_ai.analysis import strong_joker as SJ
+from zwick_ai.agents import joker_policies
+from zwick_ai.analysis.joker import deals, report, strong_play, strong_report, strong_stats, study
 from zwick_ai.cli import main
 from zwick_ai.eval.records import zwicker_game
 from zwick_ai.eval.selfplay import hand_seeds
-from zwick_ai.games import convert
+from zwick_ai.games import zwicker_bridge
 
 #: a tiny expert budget for the tests (the study's is in the report)
 TINY_EXPERT = "expert:time=0,iters=4,worlds=2,endgame=4"
@@ -24,63 +23,65 @@ TINY_EXPERT = "expert:time=0,iters=4,worlds=2,endgame=4"
 
 def test_config_refuses_bad_agents_and_time_budgets():
     with pytest.raises(ValueError, match="net or expert"):
-        SJ.StrongConfig(agent="greedy").rules()
+        strong_play.StrongConfig(agent="greedy").rules()
     with pytest.raises(ValueError, match="time=0"):
-        SJ.StrongConfig(agent="expert").rules()
+        strong_play.StrongConfig(agent="expert").rules()
     with pytest.raises(ValueError, match="unrestricted"):
-        SJ.StrongConfig(agent="net:joker=hold").rules()
+        strong_play.StrongConfig(agent="net:joker=hold").rules()
     with pytest.raises(ValueError, match="unknown joker policy"):
-        SJ.with_rule("net", "late")
-    assert SJ.with_rule("expert:iters=3", "min_points:k=6") == "expert:iters=3,joker=min_points=6"
-    assert SJ.with_rule("net", "hold") == "net:joker=hold"
+        strong_play.with_rule("net", "late")
+    assert strong_play.with_rule("expert:iters=3", "min_points:k=6") == "expert:iters=3,joker=min_points=6"
+    assert strong_play.with_rule("net", "hold") == "net:joker=hold"
 
 
 def test_deal_jokers_swap_each_joker_with_an_opponents_pointless_card_of_its_stage():
     rules = zwicker.rules("grossenwiehe")
     R = rules.array()
-    side = JS.side_of_seats(rules)
+    side = deals.side_of_seats(rules)
     seeds = hand_seeds(0, 20)
-    orders, dealers = JP.deal_orders(R, seeds)
+    orders, dealers = joker_policies.deal_orders(R, seeds)
     found = 0
     for h in range(len(seeds)):
-        seat, stage = JP.deal_map(R, orders[h], dealers[h])
-        for jk in SJ.deal_jokers(rules, orders[h], int(dealers[h]), int(seeds[h])):
+        seat, stage = joker_policies.deal_map(R, orders[h], dealers[h])
+        for jk in strong_play.deal_jokers(rules, orders[h], int(dealers[h]), int(seeds[h])):
             diff = np.flatnonzero(jk["order"] != orders[h])
             assert len(diff) == 2
             j = jk["card"]
-            seat2, stage2 = JP.deal_map(R, jk["order"], dealers[h])
+            seat2, stage2 = joker_policies.deal_map(R, jk["order"], dealers[h])
             assert side[seat2[j]] != jk["side"] == side[seat[j]] and stage2[j] == stage[j] == jk["stage"]
             found += 1
             # the same deal's swap never depends on the other deals
-            again = SJ.deal_jokers(rules, orders[h], int(dealers[h]), int(seeds[h]))
+            again = strong_play.deal_jokers(rules, orders[h], int(dealers[h]), int(seeds[h]))
             assert any((a["order"] == jk["order"]).all() for a in again)
     assert found > 20
 
 
 def test_net_run_resumes_appends_only_and_skips_a_torn_line(tmp_path, monkeypatch):
-    monkeypatch.setattr(SJ, "NET_BLOCK", 3)
-    cfg = SJ.StrongConfig("dithmarschen", agent="net", deals=5, cv_samples=2)
-    path, lines = SJ.run_strong(cfg, tmp_path)
+    monkeypatch.setattr(strong_play, "NET_BLOCK", 3)
+    cfg = strong_play.StrongConfig("dithmarschen", agent="net", deals=5, cv_samples=2)
+    path, lines = strong_play.run_strong(cfg, tmp_path)
     assert sorted(lines) == [0, 1, 2, 3, 4]
     first = path.read_text()
     with path.open("a") as fh:
         fh.write('{"deal": 5, "run": "torn')  # an interrupted write
     cfg.deals = 7
-    path2, lines2 = SJ.run_strong(cfg, tmp_path)
+    path2, lines2 = strong_play.run_strong(cfg, tmp_path)
     assert path2 == path and sorted(lines2) == list(range(7))
     text = path.read_text()
     assert text.startswith(first)  # nothing rewritten
     assert all(lines2[d] == lines[d] for d in range(5))
-    again = SJ.run_strong(cfg, tmp_path)[1]
+    again = strong_play.run_strong(cfg, tmp_path)[1]
     assert path.read_text() == text and again == lines2
     # the same deals played in other blocks give the same lines (seeds are per deal)
-    other = SJ.net_block(cfg, [4, 6])
+    other = strong_play.net_block(cfg, [4, 6])
     for line in other:
         ref = lines2[line["deal"]]
         assert line["policies"] == ref["policies"] and line["joker_value"] == ref["joker_value"]
-    s = SJ.summarize(cfg, lines2, path.name)
+    s = strong_stats.summarize(cfg, lines2, path.name)
     assert s["agent"] == "net" and s["deals"] == 7
-    assert {p["policy"] for p in s["policies"]} == {JP.policy_label(*JP.parse_policy(p)) for p in SJ.STRONG_POLICIES}
+    assert {p["policy"] for p in s["policies"]} == {
+        joker_policies.policy_label(*joker_policies.parse_policy(p)) for p in strong_play.STRONG_POLICIES
+    }
     for p in s["policies"]:
         assert set(p) >= {"policy", "vs", "deals", "mean_diff", "ci95"} and p["vs"] == "net"
     assert {v["joker"] for v in s["joker_value"]} <= {"X15", "X20", "X25"}
@@ -88,11 +89,11 @@ def test_net_run_resumes_appends_only_and_skips_a_torn_line(tmp_path, monkeypatc
 
 
 def test_other_weights_or_samples_start_another_run(tmp_path, monkeypatch):
-    cfg = SJ.StrongConfig("dithmarschen", agent="net", deals=2, cv_samples=2)
-    a = SJ.StrongConfig("dithmarschen", agent="net", deals=2, cv_samples=3)
+    cfg = strong_play.StrongConfig("dithmarschen", agent="net", deals=2, cv_samples=2)
+    a = strong_play.StrongConfig("dithmarschen", agent="net", deals=2, cv_samples=3)
     assert cfg.run_key() != a.run_key() and cfg.file_name() == a.file_name()
     before = cfg.file_name()
-    monkeypatch.setattr(SJ.StrongConfig, "weights", lambda self: {"dithmarschen-4p-move.npz": "0" * 64})
+    monkeypatch.setattr(strong_play.StrongConfig, "weights", lambda self: {"dithmarschen-4p-move.npz": "0" * 64})
     assert cfg.file_name() != before  # new weights: a new file, the old one kept
 
 
@@ -101,59 +102,67 @@ def test_the_expert_run_key_names_every_parameter():
     default included, is another run."""
     from zwick_ai.agents.base import agent_params
 
-    short = SJ.StrongConfig("dithmarschen", agent="expert:time=0,iters=50", deals=2)
+    short = strong_play.StrongConfig("dithmarschen", agent="expert:time=0,iters=50", deals=2)
     _, params = agent_params(short.agent)
     spelled = ",".join(f"{k}={v}" for k, v in params.items())
-    assert SJ.StrongConfig("dithmarschen", agent=f"expert:{spelled}", deals=2).run_key() == short.run_key()
+    assert strong_play.StrongConfig("dithmarschen", agent=f"expert:{spelled}", deals=2).run_key() == short.run_key()
     assert f"pool={params['pool']}" in short.run_key() and f"leaf={params['leaf']}" in short.run_key()
-    other = SJ.StrongConfig("dithmarschen", agent="expert:time=0,iters=50,c=0.5", deals=2)
+    other = strong_play.StrongConfig("dithmarschen", agent="expert:time=0,iters=50,c=0.5", deals=2)
     assert other.run_key() != short.run_key()
-    assert SJ.StrongConfig("dithmarschen", agent="net", deals=2).run_key().split("|")[1] == "net"
+    assert strong_play.StrongConfig("dithmarschen", agent="net", deals=2).run_key().split("|")[1] == "net"
 
 
 def test_expert_seatings_that_the_rule_never_binds_are_the_unrestricted_game():
     rules = zwicker.rules("dithmarschen")
     game = zwicker_game(rules)
     seed = int(hand_seeds(0, 1)[0])
-    orders, dealers = JP.deal_orders(rules.array(), np.array([seed]))
-    state = convert.state_from_seed(game, seed)
+    orders, dealers = joker_policies.deal_orders(rules.array(), np.array([seed]))
+    state = zwicker_bridge.state_from_seed(game, seed)
     mine = game.new_initial_state()
-    for a in convert.deal_actions(game, list(orders[0]), int(dealers[0])):
+    for a in zwicker_bridge.deal_actions(game, list(orders[0]), int(dealers[0])):
         mine.apply_action(a)
-    assert convert.same_position(mine, state.engine_state())
-    value = SJ._net_models(rules)[1]
+    assert zwicker_bridge.same_position(mine, state.engine_state())
+    value = strong_play._net_models(rules)[1]
     agent_seeds = [1, 2, 3, 4]
-    watch = [(JP.P_HOLD, 0), (JP.P_EARLY, 0)]
-    ref = SJ.play_game_from(game, [TINY_EXPERT] * 4, orders[0], int(dealers[0]), agent_seeds, value, 2, 5, watch)
-    again = SJ.play_game_from(game, [TINY_EXPERT] * 4, orders[0], int(dealers[0]), agent_seeds, value, 2, 5, watch)
+    watch = [(joker_policies.P_HOLD, 0), (joker_policies.P_EARLY, 0)]
+    ref = strong_play.play_game_from(
+        game, [TINY_EXPERT] * 4, orders[0], int(dealers[0]), agent_seeds, value, 2, 5, watch
+    )
+    again = strong_play.play_game_from(
+        game, [TINY_EXPERT] * 4, orders[0], int(dealers[0]), agent_seeds, value, 2, 5, watch
+    )
     assert (ref.scores == again.scores).all() and np.allclose(ref.corr, again.corr)  # deterministic
-    side = JS.side_of_seats(rules)
+    side = deals.side_of_seats(rules)
     for w, spec in enumerate(("hold", "early")):
         for s in range(2):
-            specs = [SJ.with_rule(TINY_EXPERT, spec) if side[p] == s else TINY_EXPERT for p in range(4)]
-            g = SJ.play_game_from(game, specs, orders[0], int(dealers[0]), agent_seeds, value, 2, 5, [watch[w]])
+            specs = [strong_play.with_rule(TINY_EXPERT, spec) if side[p] == s else TINY_EXPERT for p in range(4)]
+            g = strong_play.play_game_from(
+                game, specs, orders[0], int(dealers[0]), agent_seeds, value, 2, 5, [watch[w]]
+            )
             assert not g.binds[0, s]  # the restricted side keeps its rule
             if not ref.binds[w, s]:
                 assert (g.scores == ref.scores).all()
 
 
 def test_expert_deal_line_has_every_comparison():
-    cfg = SJ.StrongConfig("dithmarschen", agent=TINY_EXPERT, deals=2, cv_samples=2)
-    line = SJ.expert_deal(cfg, 0)
-    assert set(line["policies"]) == {JP.policy_label(*JP.parse_policy(p)) for p in SJ.STRONG_POLICIES}
+    cfg = strong_play.StrongConfig("dithmarschen", agent=TINY_EXPERT, deals=2, cv_samples=2)
+    line = strong_play.expert_deal(cfg, 0)
+    assert set(line["policies"]) == {
+        joker_policies.policy_label(*joker_policies.parse_policy(p)) for p in strong_play.STRONG_POLICIES
+    }
     assert line["joker_value"] and all(
         set(v) == {"stage", "points", "margin", "margin_cv"} for v in line["joker_value"].values()
     )
-    assert 0 <= line["replayed_seatings"] <= 2 * len(SJ.STRONG_POLICIES)
+    assert 0 <= line["replayed_seatings"] <= 2 * len(strong_play.STRONG_POLICIES)
 
 
 @pytest.mark.parametrize("variant,deal", [("dithmarschen", 0), ("dithmarschen", 3), ("christiansen", 1)])
 def test_restricted_games_continued_from_the_fork_equal_games_played_from_the_deal(variant, deal):
     # the fast line (each restricted game continues the unrestricted one from the side's first
     # choice the rule changes) against the slow one (every restricted game from the deal)
-    cfg = SJ.StrongConfig(variant, agent="expert:time=0,iters=30,worlds=2,endgame=6", deals=4, cv_samples=2)
-    fast = SJ.expert_deal(cfg, deal)
-    slow = SJ.expert_deal(cfg, deal, share_prefix=False)
+    cfg = strong_play.StrongConfig(variant, agent="expert:time=0,iters=30,worlds=2,endgame=6", deals=4, cv_samples=2)
+    fast = strong_play.expert_deal(cfg, deal)
+    slow = strong_play.expert_deal(cfg, deal, share_prefix=False)
     for line in (fast, slow):
         line.pop("seconds")
     assert fast["replayed_seatings"] > 0  # some rule binds, so the forks are exercised
@@ -162,7 +171,7 @@ def test_restricted_games_continued_from_the_fork_equal_games_played_from_the_de
 
 def test_a_forked_agent_decides_as_the_original_and_leaves_it_alone():
     game = zwicker_game(zwicker.rules("dithmarschen"))
-    state = convert.state_from_seed(game, 11)
+    state = zwicker_bridge.state_from_seed(game, 11)
     agent = zwick_ai.agents.make_agent("expert:time=0,iters=40,worlds=2,endgame=6", game, seed=3)
     agent.reset(3)
     twin = agent.fork()
@@ -195,12 +204,12 @@ def test_cli_writes_strong_play_into_results_json_and_report(tmp_path, capsys):
     res = json.loads((out / "results.json").read_text())
     assert res["config"] == {"kept": 1}
     sp = res["strong_play"]
-    assert sp["agent"] == "net" and sp["deals"] == 4 and len(sp["policies"]) == len(SJ.STRONG_POLICIES)
+    assert sp["agent"] == "net" and sp["deals"] == 4 and len(sp["policies"]) == len(strong_play.STRONG_POLICIES)
     assert "--strong-play net --deals 4" in sp["command"]
     assert (out / "strong_play_joker_use.png").stat().st_size > 1000
     assert "strong_play.md" in (out / "report.md").read_text()
     assert main(args) == 0  # again: the report's strong section is replaced, not repeated
-    assert (out / "report.md").read_text().count(SJ.STRONG_MARK) == 1
+    assert (out / "report.md").read_text().count(strong_report.STRONG_MARK) == 1
 
 
 def test_cli_refuses_a_time_budget_in_one_line(capsys):
@@ -212,8 +221,8 @@ def test_cli_refuses_a_time_budget_in_one_line(capsys):
 def test_a_rerun_of_the_greedy_study_keeps_the_strong_play_objects(tmp_path):
     (tmp_path / "results.json").write_text(json.dumps({"strong_play": {"agent": "net"}, "part1": "old"}))
     (tmp_path / "strong_play.md").write_text("# strong\n")
-    res = JS.run_study(JS.StudyConfig("dithmarschen", deals=40, strong="greedy", strong_deals=0), progress=False)
-    JS.write_study(res, tmp_path, "zwick joker-study --variant dithmarschen --deals 40")
+    res = study.run_study(study.StudyConfig("dithmarschen", deals=40, strong="greedy", strong_deals=0), progress=False)
+    report.write_study(res, tmp_path, "zwick joker-study --variant dithmarschen --deals 40")
     new = json.loads((tmp_path / "results.json").read_text())
     assert new["strong_play"] == {"agent": "net"} and new["part1"] != "old"
     assert "strong_play.md" in (tmp_path / "report.md").read_text()

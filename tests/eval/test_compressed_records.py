@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from zwick_ai.analysis import strong_joker as SJ
+from zwick_ai.analysis.joker import strong_play
 from zwick_ai.cli import main
-from zwick_ai.eval import tournament as T
+from zwick_ai.eval import tournament
 from zwick_ai.eval.records import compressed, read_records, unpack
 
 PARAMS = {"variant": "classic", "players": 2}
 
 
-def tiny(deals: int) -> T.Tournament:
-    return T.Tournament(["greedy", "random"], game="zwicker", params=PARAMS, deals=deals, seed=3)
+def tiny(deals: int) -> tournament.Tournament:
+    return tournament.Tournament(["greedy", "random"], game="zwicker", params=PARAMS, deals=deals, seed=3)
 
 
 def pack(path: Path) -> Path:
@@ -34,7 +34,7 @@ def pack(path: Path) -> Path:
 def played(tmp_path_factory) -> tuple[Path, bytes]:
     """A finished two-deal tournament folder and its games.jsonl as written."""
     out = tmp_path_factory.mktemp("packed") / "t"
-    T.run_tournament(tiny(2), out, progress=False)
+    tournament.run_tournament(tiny(2), out, progress=False)
     return out, (out / "games.jsonl").read_bytes()
 
 
@@ -78,19 +78,19 @@ def test_a_tournament_resumes_and_extends_a_folder_of_gz_games(played, tmp_path,
     (folder / "games.jsonl").write_bytes(text)
     packed = pack(folder / "games.jsonl")
     stored = packed.read_bytes()
-    summary = T.run_tournament(tiny(3), folder, progress=False)
+    summary = tournament.run_tournament(tiny(3), folder, progress=False)
     assert "games.jsonl.gz: its games copied to games.jsonl" in capsys.readouterr().err
     games = (folder / "games.jsonl").read_bytes()
     assert games.startswith(text) and len(games.splitlines()) == 6  # the 4 stored games kept, 2 added
     assert packed.read_bytes() == stored  # the stored file untouched
-    fresh = T.run_tournament(tiny(3), tmp_path / "fresh", progress=False)
+    fresh = tournament.run_tournament(tiny(3), tmp_path / "fresh", progress=False)
     assert {k: v for k, v in summary.items() if k != "timing"} == {k: v for k, v in fresh.items() if k != "timing"}
     # a folder holding games but no config is refused, compressed or not
     bare = tmp_path / "bare"
     bare.mkdir()
     (bare / "games.jsonl.gz").write_bytes(stored)
     with pytest.raises(ValueError, match="has games.jsonl.gz but no config.json"):
-        T.run_tournament(tiny(2), bare, progress=False)
+        tournament.run_tournament(tiny(2), bare, progress=False)
 
 
 def test_replay_and_analyze_read_a_gz_file(played, tmp_path, capsys):
@@ -112,12 +112,12 @@ def test_replay_and_analyze_read_a_gz_file(played, tmp_path, capsys):
 
 
 def test_a_strong_play_run_resumes_from_its_gz_lines(tmp_path, monkeypatch):
-    monkeypatch.setattr(SJ, "NET_BLOCK", 2)
-    cfg = SJ.StrongConfig("dithmarschen", agent="net", deals=2, cv_samples=2)
-    path, lines = SJ.run_strong(cfg, tmp_path)
+    monkeypatch.setattr(strong_play, "NET_BLOCK", 2)
+    cfg = strong_play.StrongConfig("dithmarschen", agent="net", deals=2, cv_samples=2)
+    path, lines = strong_play.run_strong(cfg, tmp_path)
     first = path.read_bytes()
     pack(path)
     cfg.deals = 3
-    again, more = SJ.run_strong(cfg, tmp_path)
+    again, more = strong_play.run_strong(cfg, tmp_path)
     assert again == path and sorted(more) == [0, 1, 2]
     assert path.read_bytes().startswith(first) and all(more[d] == lines[d] for d in lines)

@@ -16,10 +16,8 @@ import pytest
 import zwick_ai.games  # noqa: F401  (registers the games)
 from tests.random_play import at_turn_start, random_states
 from zwick_ai import zwicker
-from zwick_ai.games import convert
-from zwick_ai.games import zwicker_observer as ZO
-from zwick_ai.games import zwicker_steps as ZS
-from zwick_ai.zwicker import history as ZH
+from zwick_ai.games import zwicker_bridge, zwicker_observer, zwicker_steps
+from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker.history import SS
 from zwick_ai.zwicker.rules import PLAYER_COUNTS, VARIANTS
 
@@ -176,7 +174,7 @@ def check_bijection(state: pyspiel.State, api: bool = True) -> int:
     apply_action); ``api=False`` walks the same state arrays through the game's kernels directly
     (what ``_legal_actions``/``_apply_action`` call), which is several times faster. Returns the
     number of moves."""
-    es = convert.engine_state(state)
+    es = zwicker_bridge.engine_state(state)
     rows = zwicker.legal_rows(es)
     engine = {tuple(int(x) for x in r[:7]): r for r in rows}
     assert len(engine) == len(rows)
@@ -211,30 +209,30 @@ def check_bijection(state: pyspiel.State, api: bool = True) -> int:
                 else:
                     finish(c.array, c.logged_row(base), (*seq, a))
     else:
-        m0 = ZS.turn_k(t.G, state.array, t.W)
-        kstack = [(state.array.copy(), np.arange(len(m0)), ZS.legal_k(state.array, m0).tolist(), ())]
+        m0 = zwicker_steps.turn_k(t.G, state.array, t.W)
+        kstack = [(state.array.copy(), np.arange(len(m0)), zwicker_steps.legal_k(state.array, m0).tolist(), ())]
         while kstack:
             arr, sel, legal, seq = kstack.pop()
             assert legal and legal == sorted(set(legal))
             for a in legal:
                 arr2 = arr.copy()
-                m2, sel2, la, cur = ZS.step_k(t.G, arr2, m0, sel, a, t.W)
-                assert cur != ZS.ILLEGAL
-                if arr2[ZH.XB + ZH.X_NPLY] == base:
+                m2, sel2, la, cur = zwicker_steps.step_k(t.G, arr2, m0, sel, a, t.W)
+                assert cur != zwicker_steps.ILLEGAL
+                if arr2[zwicker_history.XB + zwicker_history.X_NPLY] == base:
                     assert cur == player and np.array_equal(arr2[:SS], es.arr) and m2 is m0
                     kstack.append((arr2, sel2, la.tolist(), (*seq, a)))
                 else:
-                    e = ZH.XB + ZH.X_LOG + base * ZH.LOGW
-                    x = arr2[e : e + ZH.LOGW].tolist()
-                    mask = (x[ZH.L_MASKHI] << 32) | (x[ZH.L_MASKLO] & 0xFFFFFFFF)
+                    e = zwicker_history.XB + zwicker_history.X_LOG + base * zwicker_history.LOGW
+                    x = arr2[e : e + zwicker_history.LOGW].tolist()
+                    mask = (x[zwicker_history.L_MASKHI] << 32) | (x[zwicker_history.L_MASKLO] & 0xFFFFFFFF)
                     row = [
-                        x[ZH.L_KIND],
-                        x[ZH.L_CARD],
-                        x[ZH.L_VALUE],
+                        x[zwicker_history.L_KIND],
+                        x[zwicker_history.L_CARD],
+                        x[zwicker_history.L_VALUE],
                         mask,
-                        x[ZH.L_TARGET],
-                        x[ZH.L_OWNER],
-                        x[ZH.L_ZWICK],
+                        x[zwicker_history.L_TARGET],
+                        x[zwicker_history.L_OWNER],
+                        x[zwicker_history.L_ZWICK],
                     ]
                     finish(arr2, np.array(row), (*seq, a))
     assert set(seen) == set(engine), "some legal move has no sequence"
@@ -303,17 +301,17 @@ def test_a_capture_through_its_sub_actions():
     """The largest capture of some deal, played as ``card, as v, take ..., done``."""
     game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
     for seed in range(200):
-        s = convert.state_from_seed(game, seed)
-        caps = [m for m in zwicker.legal_moves(convert.engine_state(s)) if m.kind == "capture"]
+        s = zwicker_bridge.state_from_seed(game, seed)
+        caps = [m for m in zwicker.legal_moves(zwicker_bridge.engine_state(s)) if m.kind == "capture"]
         if caps:
             break
     m = max(caps, key=lambda m: len(m.taken))
-    texts = convert.move_tokens_text(s, m)
+    texts = zwicker_bridge.move_tokens_text(s, m)
     assert texts[0] == m.card and texts[1] == f"as {m.value}" and texts[-1] == "done"
     assert all(t.startswith("take ") for t in texts[2:-1]) and len(texts) - 3 == len(m.units)
-    before = convert.engine_state(s)
-    convert.apply_move(s, m)
-    assert convert.same_position(s, zwicker.apply(before, m))
+    before = zwicker_bridge.engine_state(s)
+    zwicker_bridge.apply_move(s, m)
+    assert zwicker_bridge.same_position(s, zwicker.apply(before, m))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -338,7 +336,7 @@ def test_returns_exactly_zero_sum_and_in_bounds(spec):
             assert sum(ret) == 0.0
             assert all(x == int(x) for x in ret)
             assert all(game.min_utility() <= x <= game.max_utility() for x in ret)
-            score = zwicker.score(convert.engine_state(s))
+            score = zwicker.score(zwicker_bridge.engine_state(s))
             ns = r.num_sides
             for p in range(r.players):
                 assert ret[p] == ret[r.sides[r.side_of(p)][0]]  # partners get equal returns
@@ -352,7 +350,7 @@ def test_returns_exactly_zero_sum_and_in_bounds(spec):
 def test_two_sides_return_is_the_point_difference():
     game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
     s = play_random(game, 5)
-    a, b = zwicker.score(convert.engine_state(s))
+    a, b = zwicker.score(zwicker_bridge.engine_state(s))
     assert s.returns() == [a - b, b - a, a - b, b - a]
 
 
@@ -366,7 +364,7 @@ def test_chance_deals_every_group_uniformly():
 
     def walk(s, p):
         if not s.is_chance_node():
-            key = str(zwicker.snapshot(convert.engine_state(s)).canonical())
+            key = str(zwicker.snapshot(zwicker_bridge.engine_state(s)).canonical())
             probs[key] = probs.get(key, 0.0) + p
             return
         outs = s.chance_outcomes()
@@ -387,8 +385,8 @@ def test_cut_for_the_deal_matches_the_engine():
     ):
         game = pyspiel.load_game(spec)
         for seed in range(20):
-            s = convert.state_from_seed(game, seed)
-            assert convert.same_position(s, zwicker.deal(game.rules, seed))
+            s = zwicker_bridge.state_from_seed(game, seed)
+            assert zwicker_bridge.same_position(s, zwicker.deal(game.rules, seed))
 
 
 @pytest.mark.parametrize(
@@ -407,27 +405,27 @@ def test_same_deals_as_the_engine(spec):
     """``state_from_seed`` deals what ``zwicker.deal`` deals, and the whole hand plays the same."""
     game = pyspiel.load_game(spec)
     for seed in range(6):
-        s = convert.state_from_seed(game, seed)
+        s = zwicker_bridge.state_from_seed(game, seed)
         es = zwicker.deal(game.rules, seed)
-        assert convert.same_position(s, es)
+        assert zwicker_bridge.same_position(s, es)
         rng = np.random.default_rng(seed)
         while not s.is_terminal():
             moves = zwicker.legal_moves(es)
             m = moves[int(rng.integers(len(moves)))]
-            convert.apply_move(s, m)
+            zwicker_bridge.apply_move(s, m)
             es = zwicker.apply(es, m)
-            assert convert.same_position(s, es)
+            assert zwicker_bridge.same_position(s, es)
         assert zwicker.is_over(es)
-        assert tuple(zwicker.score(convert.engine_state(s))) == tuple(zwicker.score(es))
+        assert tuple(zwicker.score(zwicker_bridge.engine_state(s))) == tuple(zwicker.score(es))
 
 
 def test_convert_round_trips():
     game = pyspiel.load_game("zwicker(variant=grossenwiehe,players=4)")
     for s in random_states(game, 12, seed=3, keep=0.25, accept=at_turn_start):
-        for m, seq in convert.legal_moves(s):
-            assert convert.actions_move(s, seq).key == m.key
-            assert convert.move_actions(s, m.key) == seq
-            assert convert.move_actions(s, str(m)) == seq
+        for m, seq in zwicker_bridge.legal_moves(s):
+            assert zwicker_bridge.actions_move(s, seq).key == m.key
+            assert zwicker_bridge.move_actions(s, m.key) == seq
+            assert zwicker_bridge.move_actions(s, str(m)) == seq
 
 
 # ------------------------------------------------------------------------------------------------
@@ -458,8 +456,8 @@ def test_tensor_pieces_in_order_and_sizes():
 
 def test_observation_hides_other_hands_and_stock():
     game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
-    s = convert.state_from_seed(game, 1)
-    es = convert.engine_state(s)
+    s = zwicker_bridge.state_from_seed(game, 1)
+    es = zwicker_bridge.engine_state(s)
     hidden = set(zwicker.stock(es))
     for p in range(4):
         words = set(s.observation_string(p).split()) | set(s.information_state_string(p).split())
@@ -481,7 +479,7 @@ def test_public_observer_has_no_private_pieces():
         pyspiel.IIGObservationType(perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE)
     )
     assert "hand" not in pub.dict
-    s = convert.state_from_seed(game, 4)
+    s = zwicker_bridge.state_from_seed(game, 4)
     texts = {pub.string_from(s, p) for p in range(4)}
     assert all("hand:" not in t for t in texts)
 
@@ -540,7 +538,7 @@ def test_information_state_distinguishes_histories():
         p = s.current_player()
         key = s.information_state_string(p)
         tensor = tuple(s.information_state_tensor(p))
-        hist = (p, tuple(ZO.history_lines(s, p)), tuple(s.move_prefix()))
+        hist = (p, tuple(zwicker_observer.history_lines(s, p)), tuple(s.move_prefix()))
         assert seen.setdefault(tensor, hist) == hist
         del key
 
@@ -586,6 +584,6 @@ def test_clone_is_independent():
 
 def test_player_ids_are_openspiels():
     """The kernels' copies of OpenSpiel's player ids (they run without pyspiel) are OpenSpiel's."""
-    assert ZS.CHANCE == int(pyspiel.PlayerId.CHANCE)
-    assert ZS.TERMINAL == int(pyspiel.PlayerId.TERMINAL)
-    assert ZS.ILLEGAL not in (ZS.CHANCE, ZS.TERMINAL, int(pyspiel.PlayerId.INVALID))
+    assert zwicker_steps.CHANCE == int(pyspiel.PlayerId.CHANCE)
+    assert zwicker_steps.TERMINAL == int(pyspiel.PlayerId.TERMINAL)
+    assert zwicker_steps.ILLEGAL not in (zwicker_steps.CHANCE, zwicker_steps.TERMINAL, int(pyspiel.PlayerId.INVALID))

@@ -15,8 +15,8 @@ import pytest
 import zwick_ai.games  # noqa: F401
 from tests.random_play import at_turn_start, random_states
 from zwick_ai import zwicker
-from zwick_ai.games import convert
-from zwick_ai.zwicker import resample as RS
+from zwick_ai.games import zwicker_bridge
+from zwick_ai.zwicker import resample
 from zwick_ai.zwicker.layout import NC, RULES_SIZE
 
 SPECS = [
@@ -41,7 +41,7 @@ def holds_owned_values(rules: zwicker.Rules, hand: list[int], values: list[int])
 def owned_values(state: pyspiel.State) -> dict[int, list[int]]:
     """Seat -> the distinct values of the builds it owns on the table now."""
     out: dict[int, set[int]] = {}
-    for unit in zwicker.snapshot(convert.engine_state(state)).table:
+    for unit in zwicker.snapshot(zwicker_bridge.engine_state(state)).table:
         if unit.build and unit.owner >= 0:
             out.setdefault(unit.owner, set()).add(unit.value)
     return {q: sorted(v) for q, v in out.items()}
@@ -59,17 +59,17 @@ def test_prefilter_is_necessary_and_rejects_owners_without_their_values(spec):
     for s in random_states(game, 400, seed=1, keep=0.5, accept=at_turn_start):
         p = s.current_player()
         owners = owned_values(s)
-        setup = RS.resample_setup(t.G, s.array, p, t.W)
+        setup = resample.resample_setup(t.G, s.array, p, t.W)
         hidden, need, truth = setup.hidden, setup.need, setup.truth
         if not set(owners) & set(hidden.tolist()):
             continue  # no hidden seat owns a build: nothing for the owner's duty to say
         counts["states"] += 1
-        assert RS._setup_ok(R, setup, truth.copy(), buf), "the true deal was rejected"
+        assert resample._setup_ok(R, setup, truth.copy(), buf), "the true deal was rejected"
         S0w = setup.S0.copy()
         for _ in range(DRAWS):
             cards = rng.permutation(truth)
-            passed = RS._setup_ok(R, setup, cards, buf)
-            consistent = RS.resample_world(t.G, s.array, p, setup, cards, S0w, t.W).shape[0] > 0
+            passed = resample._setup_ok(R, setup, cards, buf)
+            consistent = resample.resample_world(t.G, s.array, p, setup, cards, S0w, t.W).shape[0] > 0
             starts = np.concatenate([[0], np.cumsum(need)])
             lacks = any(
                 not holds_owned_values(rules, cards[starts[h] : starts[h + 1]].tolist(), owners.get(int(q), []))

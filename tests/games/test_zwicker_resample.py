@@ -14,10 +14,10 @@ from scipy import stats
 import zwick_ai.games  # noqa: F401
 from tests.random_play import at_turn_start, random_states
 from zwick_ai import zwicker
-from zwick_ai.games import convert
-from zwick_ai.games import zwicker as ZG
-from zwick_ai.zwicker import history as ZH
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.games import zwicker as zwicker_game
+from zwick_ai.games import zwicker_bridge
+from zwick_ai.zwicker import history as zwicker_history
+from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.codec import CODEC_SIZE
 from zwick_ai.zwicker.layout import (
     LOC_HAND,
@@ -53,10 +53,10 @@ def replays_legally(state: pyspiel.State) -> bool:
 
 
 def duties_hold(state: pyspiel.State) -> bool:
-    es = convert.engine_state(state)
+    es = zwicker_bridge.engine_state(state)
     R = es.rules.array()
-    W = np.zeros(K.WS_SIZE, np.int64)
-    return all(K.duty_ok(R, es.arr, q, 0, 0, -1, W) for q in range(es.rules.players))
+    W = np.zeros(kernels.WS_SIZE, np.int64)
+    return all(kernels.duty_ok(R, es.arr, q, 0, 0, -1, W) for q in range(es.rules.players))
 
 
 SPECS = [
@@ -98,29 +98,29 @@ def test_resampled_state_has_the_same_information_state(spec):
 def test_fast_legality_check_agrees_with_the_engine(spec):
     """The resampler decides most moves' legality from the owner's duty alone; on random candidate
     worlds it must accept exactly what a replay with the engine's full move generator accepts."""
-    from zwick_ai.zwicker import resample as ZR
+    from zwick_ai.zwicker import resample
 
     game = pyspiel.load_game(spec)
     t = game.tables
-    R, CD = t.G[:RULES_SIZE], t.G[ZH.GB_CD : ZH.GB_CD + CODEC_SIZE]
+    R, CD = t.G[:RULES_SIZE], t.G[zwicker_history.GB_CD : zwicker_history.GB_CD + CODEC_SIZE]
     rng = np.random.default_rng(1)
     accepted = rejected = 0
     for s in random_states(game, 30, seed=2, keep=0.1):
         a = s.array
         p = s.current_player()
-        es = convert.engine_state(s)
+        es = zwicker_bridge.engine_state(s)
         hidden = [q for q in range(game.num_players()) if q != p and es.arr[S_HAND_N + q] > 0]
         need = np.array([es.arr[S_HAND_N + q] for q in hidden], np.int64)
         pool = [c for q in hidden for c in np.flatnonzero(es.arr[S_LOC : S_LOC + 116] == LOC_HAND + q)]
         pool += list(es.arr[S_STOCK + es.arr[S_STOCK_TOP] : S_STOCK + es.arr[S_STOCK_LEN]])
-        t0 = ZR._stage_start(a)
-        S0 = ZR._stage_start_state(R, a, t0, t.W)
+        t0 = resample._stage_start(a)
+        S0 = resample._stage_start_state(R, a, t0, t.W)
         S0w = S0.copy()
         for _ in range(20):
             cards = rng.permutation(np.array(pool, np.int64))
-            ZR._world(R, a, S0, S0w, p, -1, -1, t0, cards, np.array(hidden, np.int64), need)
-            fast = ZR._replay_ok(R, a, CD, S0w, t0, t.W, False).shape[0] > 0
-            full = ZR._replay_ok(R, a, CD, S0w, t0, t.W, True).shape[0] > 0
+            resample._world(R, a, S0, S0w, p, -1, -1, t0, cards, np.array(hidden, np.int64), need)
+            fast = resample._replay_ok(R, a, CD, S0w, t0, t.W, False).shape[0] > 0
+            full = resample._replay_ok(R, a, CD, S0w, t0, t.W, True).shape[0] > 0
             assert fast == full
             accepted += fast
             rejected += not fast
@@ -134,7 +134,7 @@ def test_resampling_changes_the_hidden_cards():
     hands = set()
     for seed in range(30):
         r = s.resample_from_infostate(p, seed)
-        es = convert.engine_state(r)
+        es = zwicker_bridge.engine_state(r)
         hands.add(tuple(tuple(np.flatnonzero(es.arr[S_LOC : S_LOC + 116] == LOC_HAND + q)) for q in range(4)))
     assert len(hands) > 10
 
@@ -148,7 +148,7 @@ def test_resample_is_deterministic_given_the_seed():
 
 
 def test_fallback_chain_keeps_the_information_state(monkeypatch):
-    monkeypatch.setattr(ZG, "RESAMPLE_TRIES", 0)
+    monkeypatch.setattr(zwicker_game, "RESAMPLE_TRIES", 0)
     game = pyspiel.load_game("zwicker(variant=grossenwiehe,players=4)")
     before = game.tables.stats["fallbacks"]
     for s in random_states(game, 6, seed=9, keep=0.1):
@@ -174,7 +174,7 @@ def world(state: pyspiel.State, p: int, hands: dict[int, tuple[int, ...]]) -> py
     OpenSpiel API from the same public history; None when that history is not legal there."""
     game = state.get_game()
     t = game.tables
-    es = convert.engine_state(state)
+    es = zwicker_bridge.engine_state(state)
     d = state.dealer()
     hist = state.history()
     n_chance = len(hist) - sum(1 for pa in state.full_history() if pa.player >= 0)
@@ -202,7 +202,7 @@ def find_constrained_state() -> tuple[pyspiel.State, int]:
     """A state of SMALL where some opponent of the player to move owns a build."""
     game = pyspiel.load_game(SMALL)
     for s in random_states(game, 400, seed=21, keep=0.5, accept=at_turn_start):
-        es = convert.engine_state(s)
+        es = zwicker_bridge.engine_state(s)
         p = s.current_player()
         owners = {u.owner for u in zwicker.snapshot(es).table if u.build}
         hidden = [q for q in range(3) if q != p and es.arr[S_HAND_N + q] > 0]
@@ -213,7 +213,7 @@ def find_constrained_state() -> tuple[pyspiel.State, int]:
 
 def test_resampling_is_uniform_over_consistent_deals():
     s, p = find_constrained_state()
-    es = convert.engine_state(s)
+    es = zwicker_bridge.engine_state(s)
     rules = s.get_game().rules
     hidden = [q for q in range(3) if q != p and es.arr[S_HAND_N + q] > 0]
     pool = sorted(c for c in rules.deck if es.arr[S_LOC + c] == LOC_STOCK or es.arr[S_LOC + c] - LOC_HAND in hidden)
@@ -232,7 +232,7 @@ def test_resampling_is_uniform_over_consistent_deals():
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     for _ in range(n):
         r = s.resample_from_infostate(p, sampler)
-        rs = convert.engine_state(r)
+        rs = zwicker_bridge.engine_state(r)
         key = tuple(tuple(int(c) for c in np.flatnonzero(rs.arr[S_LOC : S_LOC + 116] == LOC_HAND + q)) for q in hidden)
         assert key in counts, "resampled an inconsistent deal"
         counts[key] += 1

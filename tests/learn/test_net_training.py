@@ -88,13 +88,13 @@ def test_training_lowers_the_heldout_loss_and_net_plays_it(tmp_path):
         assert float(r["heldout_mse"]) < float(r["heldout_var"])
     assert (tmp_path / "loss.png").exists()
     from zwick_ai.agents.base import make_agent
-    from zwick_ai.games import convert
+    from zwick_ai.games import zwicker_bridge
 
     game = pyspiel.load_game("zwicker(variant=classic,players=2)")
     agent = make_agent(f"net:model={tmp_path / 'gen-001.npz'}", game, seed=1)
-    state = convert.state_from_seed(game, 4)
+    state = zwicker_bridge.state_from_seed(game, 4)
     rows, values = agent.values(state)
-    best = {tuple(convert.move_actions(state, rows[k])) for k in np.flatnonzero(values >= values.max() - VM.TIE)}
+    best = {tuple(zwicker_bridge.move_actions(state, rows[k])) for k in np.flatnonzero(values >= values.max() - VM.TIE)}
     assert tuple(agent.act(state)) in best  # it plays the exported model's best move
     payload = torch.load(tmp_path / "gen-001.pt", weights_only=True)
     assert set(payload["model"]) >= {"hidden1.weight", "output.bias", "mean"}

@@ -9,13 +9,13 @@ import pyspiel
 import zwick_ai.games  # noqa: F401
 from zwick_ai.agents import zwicker_search as ZS
 from zwick_ai.agents.base import make_agent
-from zwick_ai.games import convert
+from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker.layout import S_STOCK, S_STOCK_LEN, S_STOCK_TOP
 
 
 def _state(seed: int = 3):
     game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
-    state = convert.state_from_seed(game, seed)
+    state = zwicker_bridge.state_from_seed(game, seed)
     greedy = make_agent("greedy", game, seed=1)
     for _ in range(3):  # a few turns in: some cards played, the stock partly dealt
         for action in greedy.act(state):
@@ -46,5 +46,5 @@ def test_peek_uct_plays_a_legal_whole_move():
     game, state = _state(4)
     agent = make_agent("peek-uct:worlds=4,iters=30", game, seed=2)
     actions = agent.act(state)
-    legal = {tuple(convert.move_actions(state, row)) for row in state.candidate_rows()}
+    legal = {tuple(zwicker_bridge.move_actions(state, row)) for row in state.candidate_rows()}
     assert tuple(actions) in legal

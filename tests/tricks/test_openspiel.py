@@ -9,9 +9,9 @@ import pytest
 
 import zwick_ai.games  # noqa: F401  (registers the games)
 from tests.random_play import random_states
-from zwick_ai import tricks as T
-from zwick_ai.games import _tricks_base as B
-from zwick_ai.tricks import kernels as K
+from zwick_ai import tricks
+from zwick_ai.games import tricks_game
+from zwick_ai.tricks import kernels as tricks_kernels
 
 # every rule set x player count, and every option once
 CONFIGS = (
@@ -86,14 +86,14 @@ def test_unknown_option_is_rejected():
     with pytest.raises(Exception):  # noqa: B017  (OpenSpiel's own check of parameter names)
         pyspiel.load_game("zwikken(colour=red)")
     with pytest.raises(ValueError, match="valid options"):
-        T.rules("zwikken", colour="red")
+        tricks.rules("zwikken", colour="red")
 
 
 @pytest.mark.parametrize("spec", [c for c in CONFIGS if "players=3)" in c or "tricks" in c])
 def test_returns_within_declared_bounds(spec):
     game = pyspiel.load_game(spec)
     r = game.rules
-    out = K.random_deals(r.cfg, 3000, 2)[:, 1 : 1 + r.players]
+    out = tricks_kernels.random_deals(r.cfg, 3000, 2)[:, 1 : 1 + r.players]
     assert out.min() >= game.min_utility() and out.max() <= game.max_utility()
 
 
@@ -140,7 +140,7 @@ def test_face_down_cards_stay_hidden_in_observations():
     game = pyspiel.load_game("zwikken(variant=historic,players=3)")
     for st in random_states(game, 100, seed=4, keep=KEEP):
         ts = st.trick_state()
-        for q, c in T.current_trick(ts):
+        for q, c in tricks.current_trick(ts):
             for p in range(3):
                 if c == "??" and p != q:
                     obs = st.observation_string(p)
@@ -156,12 +156,14 @@ def test_perfect_recall_on_a_reduced_pack():
 
 def test_session_carries_the_pot_and_conserves_chips():
     for game, params in [("zwikken", {"variant": "parlett"}), ("zwicken", {}), ("zwikken", {"variant": "modern"})]:
-        n = T.rules(game, **params).players
+        n = tricks.rules(game, **params).players
         bots = [pyspiel.make_uniform_random_bot(p, 10 + p) for p in range(n)]
-        out = B.play_session(game, params, bots, deals=30, seed=1)
+        out = tricks_game.play_session(game, params, bots, deals=30, seed=1)
         assert sum(out.chips) + out.final_pot - out.start_pot == 0
         assert len(out.pots) == 30
-        native = T.play_session(T.rules(game, **params), [T.random_policy(p) for p in range(n)], 30, seed=1)
+        native = tricks.play_session(
+            tricks.rules(game, **params), [tricks.random_policy(p) for p in range(n)], 30, seed=1
+        )
         assert sum(native.chips) + native.final_pot == 0
 
 

@@ -1,7 +1,7 @@
 """VectorGame against the OpenSpiel game, move by move: deals, observations, legal masks, returns,
 restarts with the next unused deal seed, illegal actions and the information-state tensor; for
 every Zwicker variant and both trick games (whose chance outcomes follow the tournaments' deal
-seeds, :func:`zwick_ai.eval.match.chance_action`)."""
+seeds, :func:`zwick_ai.games.seeded_deals.chance_action`)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 
 import zwick_ai.games  # noqa: F401  (registers the games)
 from zwick_ai import zwicker
-from zwick_ai.eval.match import chance_action, deal
-from zwick_ai.games.convert import move_actions, seed_actions, state_from_seed
+from zwick_ai.games.seeded_deals import chance_action, deal
+from zwick_ai.games.zwicker_bridge import move_actions, seed_actions, state_from_seed
 from zwick_ai.vector import VectorGame
 
 #: every Zwicker variant at its default players, and the option sets above

@@ -19,8 +19,8 @@ The trick games' greedy agents live in :mod:`zwick_ai.agents.tricks_greedy`.
 >>> import pyspiel, zwick_ai.games
 >>> from zwick_ai.agents.base import make_agent
 >>> game = pyspiel.load_game("zwicker(variant=classic,players=2)")
->>> from zwick_ai.games import convert
->>> state = convert.state_from_seed(game, 4)
+>>> from zwick_ai.games import zwicker_bridge
+>>> state = zwicker_bridge.state_from_seed(game, 4)
 >>> acts = make_agent("greedy", game, seed=0).act(state)
 >>> len(acts) >= 1 and all(isinstance(a, int) for a in acts)
 True
@@ -33,8 +33,8 @@ import pyspiel
 
 from zwick_ai.agents.base import Agent, legal_decisions, register
 from zwick_ai.agents.tricks_greedy import greedy_decision
-from zwick_ai.games import convert
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.games import zwicker_bridge
+from zwick_ai.zwicker import kernels
 
 
 @register("random", summary="uniform over the legal whole decisions (Zwicker: whole moves).")
@@ -44,7 +44,7 @@ class RandomAgent(Agent):
     def act(self, state: pyspiel.State) -> list[int]:
         if hasattr(state, "candidate_rows"):
             rows = state.candidate_rows()
-            return convert.move_actions(state, rows[int(self.rng.integers(len(rows)))])
+            return zwicker_bridge.move_actions(state, rows[int(self.rng.integers(len(rows)))])
         legal = state.legal_actions()
         return [int(legal[int(self.rng.integers(len(legal)))])]
 
@@ -54,7 +54,7 @@ def greedy_scores(state: pyspiel.State) -> tuple[np.ndarray, np.ndarray]:
     rows = state.candidate_rows()
     R = state.rules.array()
     S = state.engine_state().arr
-    return rows, np.array([K.greedy_value(R, S, r) for r in rows])
+    return rows, np.array([kernels.greedy_value(R, S, r) for r in rows])
 
 
 @register(
@@ -71,7 +71,7 @@ class GreedyAgent(Agent):
             return greedy_decision(state)
         rows, scores = greedy_scores(state)
         best = np.flatnonzero(scores >= scores.max() - 1e-9)
-        return convert.move_actions(state, rows[int(best[self.rng.integers(len(best))])])
+        return zwicker_bridge.move_actions(state, rows[int(best[self.rng.integers(len(best))])])
 
 
 __all__ = ["GreedyAgent", "RandomAgent", "greedy_scores", "legal_decisions"]

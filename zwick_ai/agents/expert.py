@@ -43,7 +43,8 @@ Traceback (most recent call last):
 ValueError: leaf='net' is not valid; valid: auto, rollout, value, stage
 
 The defaults (``pool=256,infer=0.25,leaf=auto``) are the configuration that beat ISMCTS at equal
-time (``experiments/results/expert/README.md``, "2026-12-01").
+time (``experiments/results/expert/README.md``, "The headline" and "The stage leaf against the
+random play-out").
 """
 
 from __future__ import annotations
@@ -54,16 +55,17 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from zwick_ai.agents import expert_search as ES
-from zwick_ai.agents import joker_policies as JP
-from zwick_ai.agents import value_model as VM
-from zwick_ai.agents import zwicker_search as ZS
+from zwick_ai.agents import expert_search, joker_policies, value_model, zwicker_search
 from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.agents.net import model_for
-from zwick_ai.games import convert
+from zwick_ai.games import zwicker_bridge
 
 LEAVES = ("auto", "rollout", "value", "stage")
-LEAF_CODES = {"rollout": ES.LEAF_ROLLOUT, "value": ES.LEAF_VALUE, "stage": ES.LEAF_STAGE}
+LEAF_CODES = {
+    "rollout": expert_search.LEAF_ROLLOUT,
+    "value": expert_search.LEAF_VALUE,
+    "stage": expert_search.LEAF_STAGE,
+}
 MODEL_LEAVES = ("value", "stage")  # the leaf evaluators that use the value model
 DEFAULT_POOL = 256  # ISMCTS worlds drawn once per decision
 DEFAULT_INFER = 0.25  # softmax temperature of the opponent model's weights
@@ -98,7 +100,7 @@ def check(params: dict[str, Any]) -> None:
         raise ValueError(f"pool={params['pool']} is not valid; give 0 (off) or a number of worlds")
     if params["reuse"] < 1:
         raise ValueError(f"reuse={params['reuse']} is not valid; give at least one iteration per world")
-    JP.constraint_code(params["joker"])
+    joker_policies.constraint_code(params["joker"])
     if params["c"] < 0 or params["infer"] < 0 or params["endgame"] < 0 or params["nodes"] < 1:
         raise ValueError("c, infer and endgame must be >= 0 and nodes >= 1")
 
@@ -153,10 +155,10 @@ class ExpertAgent(Agent):
         self.node_rate = START_NODE_RATE  # endgame positions per second, a running estimate
         self.leaf = resolved_leaf(game, params)
         leaf_model = model_for(game, params["model"], kind="value") if self.leaf in MODEL_LEAVES else None
-        self.value = leaf_model.arrays() if leaf_model is not None else VM.empty_model()
+        self.value = leaf_model.arrays() if leaf_model is not None else value_model.empty_model()
         move_model = model_for(game, kind="move") if params["prune"] > 0 or params["opp"] == "net" else None
         self.move = move_model.arrays() if move_model is not None else None
-        self.opp: tuple = self.move if self.move is not None and params["opp"] == "net" else VM.empty_model()
+        self.opp: tuple = self.move if self.move is not None and params["opp"] == "net" else value_model.empty_model()
         self.model_digests = {
             kind: m.digest() for kind, m in (("value", leaf_model), ("move", move_model)) if m is not None
         }
@@ -168,7 +170,7 @@ class ExpertAgent(Agent):
     def context(self) -> tuple:
         """The endgame search's buffers and transposition table (made once per agent)."""
         if self._ctx is None:
-            self._ctx = ES.new_context(ES.TT_BITS)
+            self._ctx = expert_search.new_context(expert_search.TT_BITS)
         return self._ctx
 
     def act(self, state: pyspiel.State) -> list[int]:
@@ -182,7 +184,7 @@ def expert_decision(
     t0 = time.perf_counter()
     rows = state.candidate_rows()
     if len(rows) == 1:
-        return convert.move_actions(state, rows[0])
+        return zwicker_bridge.move_actions(state, rows[0])
     allowed = _allowed(state, rows, params)
     rows, weight, mean, exact = expert_root(state, params, rng, agent, t0)
     return _pick(state, rows, root_score(weight, mean, exact), allowed)
@@ -208,13 +210,13 @@ def expert_root(
     table and its clock's rate estimate (and gets the decision's counters in ``agent.last``); the
     time budget counts from ``started`` (a ``time.perf_counter()`` reading; default: now)."""
     t0 = time.perf_counter() if started is None else started
-    d = ZS.DecisionSetup(state, rng)  # also seeds the compiled random stream the expert search draws from
+    d = zwicker_search.DecisionSetup(state, rng)  # also seeds the compiled random stream the expert search draws from
     seconds = float(params["time"])
     params = {**params, "leaf": agent.leaf if agent is not None else resolved_leaf(state, params)}
     stats: dict[str, Any] = {"mode": "ismcts", "leaf": params["leaf"]}
     opp = agent.opp if agent is not None else _opponent_arrays(state, params)
-    if ES.in_endgame(d.R, d.real, int(params["endgame"])):
-        ctx = agent.context() if agent is not None else ES.new_context(ES.TT_BITS)
+    if expert_search.in_endgame(d.rules_array, d.real, int(params["endgame"])):
+        ctx = agent.context() if agent is not None else expert_search.new_context(expert_search.TT_BITS)
         rate = agent.node_rate if agent is not None else START_NODE_RATE
         score = _endgame(d, params, ctx, t0, seconds, stats, opp, rate)
         if agent is not None and stats.get("first_nodes", 0) >= RATE_MIN_NODES:
@@ -234,7 +236,7 @@ def expert_root(
 
 
 def _endgame(
-    d: ZS.DecisionSetup,
+    d: zwicker_search.DecisionSetup,
     params: dict[str, Any],
     ctx: tuple,
     t0: float,
@@ -251,38 +253,40 @@ def _endgame(
     cap = int(params["worlds"]) or (MAX_WORLDS if seconds > 0 else 32)
     vals = np.zeros((cap, len(d.rows)))
     logw = np.zeros(cap)
-    st = np.zeros(ES.ST_SIZE, np.int64)
+    st = np.zeros(expert_search.ST_SIZE, np.int64)
     tau = float(params["infer"])
     batch = 1
-    while int(st[ES.ST_WORLDS]) < cap:
-        before = int(st[ES.ST_NODES])
-        st[ES.ST_NODES] = 0  # the cap is per batch of worlds
+    while int(st[expert_search.ST_WORLDS]) < cap:
+        before = int(st[expert_search.ST_NODES])
+        st[expert_search.ST_NODES] = 0  # the cap is per batch of worlds
         node_cap = int(params["nodes"]) * batch
-        first = int(st[ES.ST_WORLDS]) == 0
+        first = int(st[expert_search.ST_WORLDS]) == 0
         if seconds > 0 and first:  # one world must not eat the budget (later batches are sized by time)
             left = seconds - (time.perf_counter() - t0)
             node_cap = min(node_cap, max(1, int(rate * left * FIRST_WORLD_SHARE)))
         tick = time.perf_counter()
-        ES.endgame_worlds(
-            d.G, d.a, d.p, d.det, d.cards, d.chain, d.rows, batch, ctx, st,
-            node_cap, bool(params["tt"]), d.win_loss, d.total, tau, logw, vals, d.W, opp,
+        expert_search.endgame_worlds(
+            d.game_table, d.state_array, d.player, d.det, d.cards, d.chain, d.rows, batch, ctx, st,
+            node_cap, bool(params["tt"]), d.win_loss, d.total, tau, logw, vals, d.workspace, opp,
         )  # fmt: skip
         if first:
-            stats.update(first_nodes=int(st[ES.ST_NODES]), first_seconds=time.perf_counter() - tick)
-        st[ES.ST_NODES] += before
-        if st[ES.ST_ABORT]:
+            stats.update(first_nodes=int(st[expert_search.ST_NODES]), first_seconds=time.perf_counter() - tick)
+        st[expert_search.ST_NODES] += before
+        if st[expert_search.ST_ABORT]:
             break
         spent = time.perf_counter() - t0
         if seconds > 0 and spent >= seconds:
             break
-        done = int(st[ES.ST_WORLDS])
+        done = int(st[expert_search.ST_WORLDS])
         if seconds > 0:
             rate = done / max(spent, 1e-9)
             batch = int(max(1, min(256, rate * (seconds - spent) / 3)))
         else:
             batch = cap - done
-    n = int(st[ES.ST_WORLDS])
-    stats.update(mode="endgame", worlds=n, nodes=int(st[ES.ST_NODES]), tt_hits=int(st[ES.ST_HITS]))
+    n = int(st[expert_search.ST_WORLDS])
+    stats.update(
+        mode="endgame", worlds=n, nodes=int(st[expert_search.ST_NODES]), tt_hits=int(st[expert_search.ST_HITS])
+    )
     if n == 0:
         stats["mode"] = "endgame-fallback"
         return None
@@ -297,7 +301,7 @@ def resolved_leaf(game: pyspiel.Game | pyspiel.State, params: dict[str, Any]) ->
     if leaf != "auto":
         return leaf
     rules = game.rules
-    shipped = VM.shipped_model_path(rules.variant, rules.players, "value").is_file()
+    shipped = value_model.shipped_model_path(rules.variant, rules.players, "value").is_file()
     return "stage" if params.get("model") or shipped else "rollout"
 
 
@@ -306,23 +310,23 @@ def _value_arrays(state: pyspiel.State, params: dict[str, Any]) -> tuple:
     return (
         model_for(state, params.get("model", ""), kind="value").arrays()
         if params["leaf"] in MODEL_LEAVES
-        else VM.empty_model()
+        else value_model.empty_model()
     )
 
 
 def _opponent_arrays(state: pyspiel.State, params: dict[str, Any]) -> tuple:
     """The inference's opponent model: the move model's arrays for ``opp=net``, else the empty model (greedy)."""
-    return model_for(state, kind="move").arrays() if params["opp"] == "net" else VM.empty_model()
+    return model_for(state, kind="move").arrays() if params["opp"] == "net" else value_model.empty_model()
 
 
-def _blocked(d: ZS.DecisionSetup, params: dict[str, Any], move: tuple | None) -> np.ndarray:
+def _blocked(d: zwicker_search.DecisionSetup, params: dict[str, Any], move: tuple | None) -> np.ndarray:
     """The root rows ``prune`` keeps ISMCTS from: all but the ``K`` best by the move model
     (questions, which the model does not score, are never blocked)."""
     k = int(params["prune"])
     n = len(d.rows)
     if k == 0 or n <= k or move is None:
         return np.zeros(n, np.bool_)
-    score = VM.net_values(d.R, d.real, d.rows, n, move, d.W)
+    score = value_model.net_values(d.rules_array, d.real, d.rows, n, move, d.workspace)
     scored = np.isfinite(score)
     keep = np.argsort(-np.where(scored, score, -np.inf), kind="stable")[:k]
     blocked = scored.copy()
@@ -331,7 +335,7 @@ def _blocked(d: ZS.DecisionSetup, params: dict[str, Any], move: tuple | None) ->
 
 
 def _ismcts(
-    d: ZS.DecisionSetup,
+    d: zwicker_search.DecisionSetup,
     params: dict[str, Any],
     seconds: float,
     stats: dict[str, Any],
@@ -343,61 +347,75 @@ def _ismcts(
     root rows are kept out of the search: :func:`zwick_ai.agents.zwicker_search.block_root`)."""
     iters = int(params["iters"])
     cap = iters + 2 + len(d.rows) if iters > 0 else 1 << 18
-    tree = ZS.new_tree(cap)
+    tree = zwicker_search.new_tree(cap)
     if blocked.any():
-        ZS.block_root(d.real, d.rows, blocked, tree)
+        zwicker_search.block_root(d.real, d.rows, blocked, tree)
     leaf = LEAF_CODES[params["leaf"]]
     t0 = time.perf_counter()
     meta = tree[-1]
     pool, cum = _pool(d, params, meta, stats, opp)
     batch = FIRST_BATCH if seconds > 0 else iters
     while True:
-        done = int(tree[-1][ZS.MT_ITERS])
+        done = int(tree[-1][zwicker_search.MT_ITERS])
         left = iters - done if iters > 0 else batch
         if left <= 0:
             break
-        ES.ismcts(
-            d.G, d.a, d.p, min(batch, left), int(params["reuse"]), float(params["c"]), leaf,
-            d.win_loss, d.total, tree, d.det, d.cards, d.chain, d.W, value, pool, cum,
+        expert_search.ismcts(
+            d.game_table, d.state_array, d.player, min(batch, left), int(params["reuse"]), float(params["c"]), leaf,
+            d.win_loss, d.total, tree, d.det, d.cards, d.chain, d.workspace, value, pool, cum,
         )  # fmt: skip
         if seconds <= 0:
             continue
         spent = time.perf_counter() - t0
-        if spent >= seconds or int(tree[-1][ZS.MT_NODES]) >= cap:
+        if spent >= seconds or int(tree[-1][zwicker_search.MT_NODES]) >= cap:
             break
-        rate = tree[-1][ZS.MT_ITERS] / max(spent, 1e-9)
+        rate = tree[-1][zwicker_search.MT_ITERS] / max(spent, 1e-9)
         batch = int(max(1, min(4096, rate * (seconds - spent) / 4)))
-    stats["iters"] = int(tree[-1][ZS.MT_ITERS])
-    visits, qsum = ZS.root_stats(d.real, d.rows, tree)
+    stats["iters"] = int(tree[-1][zwicker_search.MT_ITERS])
+    visits, qsum = zwicker_search.root_stats(d.real, d.rows, tree)
     return visits, qsum / np.maximum(visits, 1)
 
 
-def _pool(d: ZS.DecisionSetup, params: dict[str, Any], meta: np.ndarray, stats: dict[str, Any], opp: tuple) -> tuple:
+def _pool(
+    d: zwicker_search.DecisionSetup, params: dict[str, Any], meta: np.ndarray, stats: dict[str, Any], opp: tuple
+) -> tuple:
     """The ISMCTS world pool and its cumulative weights (empty arrays when ``pool`` is off;
     ``opp``: the opponent model's arrays, :func:`_opponent_arrays`)."""
     n = int(params["pool"])
     if n == 0:
         return np.zeros((0, d.real.shape[0]), d.real.dtype), np.zeros(0)
     tick = time.perf_counter()
-    states, logw = ES.draw_pool(d.G, d.a, d.p, d.det, d.cards, d.chain, meta, n, float(params["infer"]), d.W, opp)
+    states, logw = expert_search.draw_pool(
+        d.game_table,
+        d.state_array,
+        d.player,
+        d.det,
+        d.cards,
+        d.chain,
+        meta,
+        n,
+        float(params["infer"]),
+        d.workspace,
+        opp,
+    )
     w = np.exp(logw - logw.max())
     stats.update(pool_ess=float(w.sum() ** 2 / (w * w).sum()), pool_seconds=time.perf_counter() - tick)
-    return states, ES.pool_cumulative(logw)
+    return states, expert_search.pool_cumulative(logw)
 
 
 def _allowed(state: pyspiel.State, rows: np.ndarray, params: dict[str, Any]) -> np.ndarray | None:
     """The rows the ``joker`` rule leaves the agent (None: no rule)."""
-    policy, k = JP.constraint_code(params["joker"])
-    if policy == JP.P_GREEDY:
+    policy, k = joker_policies.constraint_code(params["joker"])
+    if policy == joker_policies.P_GREEDY:
         return None
-    return JP.allowed_mask(state.rules.array(), state.engine_state().arr, rows, policy, k, True)
+    return joker_policies.allowed_mask(state.rules.array(), state.engine_state().arr, rows, policy, k, True)
 
 
 def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, allowed: np.ndarray | None = None) -> list[int]:
     """The sub-actions of the row with the highest score among the allowed ones (ties: the first)."""
     if allowed is not None:
         score = np.where(allowed, score, -np.inf)
-    return convert.move_actions(state, rows[int(np.argmax(score))])
+    return zwicker_bridge.move_actions(state, rows[int(np.argmax(score))])
 
 
 __all__ = [

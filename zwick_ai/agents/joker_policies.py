@@ -28,7 +28,7 @@ best) before resp. in the last stage. Asking the partner (Großenwiehe) is never
 the only legal move. "Forced" falls
 out of the scoring: a penalised joker move is still the best of a list holding only joker moves.
 
-The same scoring runs in three places: :func:`play_deals` (whole hands in compiled code, one policy
+The same scoring runs in three places: :func:`play_rule_deals` (whole hands in compiled code, one policy
 per seat, deals given as deck orders so that the study can move a joker between hands),
 :func:`choose_move` (one position) and the registered agent ``joker:policy=...,k=...`` for
 OpenSpiel tournaments.
@@ -55,10 +55,10 @@ import numpy as np
 import pyspiel
 from numba import njit
 
-from zwick_ai import cards as C
+from zwick_ai import cards
 from zwick_ai.agents.base import Agent, Param, register
-from zwick_ai.games import convert
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.games import zwicker_bridge
+from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.layout import (
     KIND_ASK,
     KIND_BUILD,
@@ -146,18 +146,18 @@ def constraint_code(text: str) -> tuple[int, int]:
 # ------------------------------------------------------------------------------------------------
 # Compiled scoring
 # ------------------------------------------------------------------------------------------------
-@K.hot
+@kernels.hot
 def is_joker(R, c):
     return R[R_IS_VJOKER + c] == 1 or R[R_IS_WILD + c] == 1
 
 
-@K.hot
+@kernels.hot
 def last_stage(R, S):
     """True in the last stage of the hand: nothing more will be dealt."""
     return S[S_STOCK_TOP] >= S[S_STOCK_LEN] or S[S_STAGE] + 1 >= R[R_MAX_STAGES]
 
 
-@K.hot
+@kernels.hot
 def points_taken(R, S, mv):
     """Points a capture takes from the table, Zwick bonus included (the played card's not)."""
     pts = 0
@@ -165,7 +165,7 @@ def points_taken(R, S, mv):
         return 0
     mask = mv[M_MASK]
     for i in range(S[S_NUNITS]):
-        if (mask >> i) & K.ONE:
+        if (mask >> i) & kernels.ONE:
             x = S[S_UNITS + i]
             while x != -1:
                 pts += R[R_POINTS + x]
@@ -178,7 +178,7 @@ def points_taken(R, S, mv):
 TIER_PREFERRED, TIER_ALLOWED, TIER_FORBIDDEN = 1, 0, -1
 
 
-@K.hot
+@kernels.hot
 def rule_tier(R, S, mv, policy, k):
     """The joker rule's verdict on move ``mv`` (:data:`TIER_PREFERRED`, ``_ALLOWED`` or
     ``_FORBIDDEN``): the one place each rule is written. Moves that play no joker from the hand,
@@ -199,16 +199,16 @@ def rule_tier(R, S, mv, policy, k):
     return TIER_ALLOWED if last_stage(R, S) else TIER_FORBIDDEN
 
 
-@K.hot
+@kernels.hot
 def policy_value(R, S, mv, policy, k):
     """The score of move ``mv`` under joker policy ``policy`` (higher is better): the greedy value
     lifted or lowered by :data:`BONUS` by the rule's tier, so a rule decides before greedy does."""
     if mv[M_KIND] == KIND_ASK:
         return NEVER_ASK
-    return K.greedy_value(R, S, mv) + BONUS * rule_tier(R, S, mv, policy, k)
+    return kernels.greedy_value(R, S, mv) + BONUS * rule_tier(R, S, mv, policy, k)
 
 
-@K.hot
+@kernels.hot
 def allowed_moves(R, S, rows, n, policy, k, asks, out):
     """Mark in ``out[:n]`` the moves of ``rows[:n]`` a strong agent under joker rule ``policy`` may
     choose from: those of the best tier :func:`rule_tier` gives (so a preferred joker move must be
@@ -237,7 +237,7 @@ def allowed_mask(R, S, rows, policy, k, asks):
     return out
 
 
-@K.hot
+@kernels.hot
 def choose_move(R, S, buf, n, policy, k):
     """Index of the move of ``buf[:n]`` that ``policy`` plays (ties at random via ``np.random``)."""
     if policy == P_RANDOM:
@@ -267,7 +267,7 @@ def policy_values(R, S, rows, policy, k):
     return out
 
 
-@K.hot
+@kernels.hot
 def joker_play_info(R, S, mv, out):
     """Fill ``out`` (J_FIELDS) with the situation in which ``mv`` plays a joker, before it is played."""
     out[J_PLAYED] = 1
@@ -291,7 +291,7 @@ def deal_orders(R, seeds):
     orders = np.empty((n, R[R_DECK_SIZE]), np.int64)
     dealers = np.empty(n, np.int64)
     for h in range(n):
-        order, dealer = K.deal_order(R, seeds[h])
+        order, dealer = kernels.deal_order(R, seeds[h])
         orders[h] = order
         dealers[h] = dealer
     return orders, dealers
@@ -302,7 +302,7 @@ def deal_map(R, order, dealer):
     """(seat[NC], stage[NC]) each card of deck ``order`` is dealt to and in which stage (seat -1:
     table or never dealt; stage -1: never dealt). Later stages depend only on the stock left, so a
     dry deal that empties the hands after each stage reproduces them."""
-    S = K.empty_state(R)
+    S = kernels.empty_state(R)
     n = order.shape[0]
     for i in range(n):
         S[S_STOCK + i] = order[i]
@@ -315,7 +315,7 @@ def deal_map(R, order, dealer):
     while S[S_STOCK_TOP] < n and stage_no < R[R_MAX_STAGES]:
         S[S_STAGE] = stage_no
         top = S[S_STOCK_TOP]
-        K.deal_stage(R, S)
+        kernels.deal_stage(R, S)
         for i in range(top, S[S_STOCK_TOP]):
             stage[order[i]] = stage_no
         for p in range(R[R_PLAYERS]):
@@ -328,7 +328,7 @@ def deal_map(R, order, dealer):
 
 
 @njit(cache=True)
-def play_deals(R, orders, dealers, play_seeds, policies, ks):
+def play_rule_deals(R, orders, dealers, play_seeds, policies, ks):
     """Play one hand per deck order (``orders[h]`` dealt by ``dealers[h]``), seat p using joker
     policy ``policies[p]`` with parameter ``ks[p]``; ``np.random`` is seeded with ``play_seeds[h]``
     for the tie-breaks and random play.
@@ -343,14 +343,14 @@ def play_deals(R, orders, dealers, play_seeds, policies, ks):
     won_side = np.full((n, NC), -1, np.int8)
     dealt = np.full((n, NC), -1, np.int8)
     jplays = np.zeros((n, NC, J_FIELDS), np.int64)
-    W = K.new_workspace()
-    buf, X = K.new_buffers()
+    W = kernels.new_workspace()
+    buf, X = kernels.new_buffers()
     for h in range(n):
-        S = K.empty_state(R)
-        K.start_hand(R, S, orders[h], dealers[h], W)
+        S = kernels.empty_state(R)
+        kernels.start_hand(R, S, orders[h], dealers[h], W)
         np.random.seed(play_seeds[h])
         while S[S_PHASE] != PHASE_OVER:
-            buf, X, m = K.gen_moves(R, S, buf, W, X)
+            buf, X, m = kernels.gen_moves(R, S, buf, W, X)
             if m == 0:
                 raise ValueError("no legal move in a running hand")
             p = S[S_TO_MOVE]
@@ -358,14 +358,14 @@ def play_deals(R, orders, dealers, play_seeds, policies, ks):
             c = buf[i, M_CARD]
             if buf[i, M_KIND] != KIND_ASK and is_joker(R, c):
                 joker_play_info(R, S, buf[i], jplays[h, c])
-            K.apply_move(R, S, buf[i], W)
-        K.record_hand(R, S, h, scores, zwicks, won_side, dealt)
+            kernels.apply_move(R, S, buf[i], W)
+        kernels.record_hand(R, S, h, scores, zwicks, won_side, dealt)
     return scores, zwicks, won_side, dealt, jplays
 
 
 @dataclass
 class Deals:
-    """Outcome of :func:`play_orders`: arrays as returned by :func:`play_deals` plus the dealers."""
+    """Outcome of :func:`play_orders`: arrays as returned by :func:`play_rule_deals` plus the dealers."""
 
     scores: np.ndarray
     zwicks: np.ndarray
@@ -399,7 +399,7 @@ def play_orders(
 ) -> Deals:
     """Play explicit deals (deck orders and dealers) with one joker policy spec per seat."""
     pol, ks = policy_arrays(policies, rules.players)
-    scores, zwicks, won_side, dealt_to, jplays = play_deals(
+    scores, zwicks, won_side, dealt_to, jplays = play_rule_deals(
         rules.array(), orders, np.asarray(dealers, np.int64), np.asarray(play_seeds, np.int64), pol, ks
     )
     return Deals(scores, zwicks, won_side, dealt_to, jplays, dealers=np.asarray(dealers, np.int64))
@@ -414,7 +414,7 @@ def play_seeds(rules: Rules, seeds: np.ndarray, policies: Sequence[str]) -> Deal
 
 def joker_cards(rules: Rules) -> list[int]:
     """The joker card ids of the rule set's deck."""
-    return [c for c in rules.deck if C.is_valued_joker(c) or C.is_wild_joker(c)]
+    return [c for c in rules.deck if cards.is_valued_joker(c) or cards.is_wild_joker(c)]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -442,7 +442,7 @@ class JokerAgent(Agent):
     >>> from zwick_ai.agents.base import make_agent
     >>> game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
     >>> agent = make_agent("joker:policy=min_points,k=4", game, seed=1)
-    >>> agent.spec, len(agent.act(convert.state_from_seed(game, 2))) >= 1
+    >>> agent.spec, len(agent.act(zwicker_bridge.state_from_seed(game, 2))) >= 1
     ('joker:policy=min_points,k=4', True)
     """
 
@@ -453,10 +453,10 @@ class JokerAgent(Agent):
     def act(self, state: pyspiel.State) -> list[int]:
         rows = state.candidate_rows()
         if self.code == P_RANDOM:
-            return convert.move_actions(state, rows[int(self.rng.integers(len(rows)))])
+            return zwicker_bridge.move_actions(state, rows[int(self.rng.integers(len(rows)))])
         values = policy_values(state.rules.array(), state.engine_state().arr, rows, self.code, self.params["k"])
         best = np.flatnonzero(values >= values.max() - 1e-9)
-        return convert.move_actions(state, rows[int(best[self.rng.integers(len(best))])])
+        return zwicker_bridge.move_actions(state, rows[int(best[self.rng.integers(len(best))])])
 
 
 __all__ = [
@@ -476,7 +476,7 @@ __all__ = [
     "joker_cards",
     "joker_play_info",
     "parse_policy",
-    "play_deals",
+    "play_rule_deals",
     "play_orders",
     "play_seeds",
     "policy_arrays",

@@ -16,9 +16,9 @@ The model is the package's trained weights for the game's variant and player cou
 
 >>> import pyspiel, zwick_ai.games
 >>> from zwick_ai.agents.base import make_agent
->>> from zwick_ai.games import convert
+>>> from zwick_ai.games import zwicker_bridge
 >>> game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
->>> state = convert.state_from_seed(game, 5)
+>>> state = zwicker_bridge.state_from_seed(game, 5)
 >>> agent = make_agent("net", game, seed=1)
 >>> agent.act(state) == make_agent("net", game, seed=1).act(state)
 True
@@ -31,33 +31,32 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from zwick_ai.agents import joker_policies as JP
-from zwick_ai.agents import value_model as VM
+from zwick_ai.agents import joker_policies, value_model
 from zwick_ai.agents.base import Agent, Param, register
-from zwick_ai.games import convert
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.games import zwicker_bridge
+from zwick_ai.zwicker import kernels
 
 
-def model_for(game: pyspiel.Game | pyspiel.State, path: str = "", kind: str = "move") -> VM.ValueModel:
+def model_for(game: pyspiel.Game | pyspiel.State, path: str = "", kind: str = "move") -> value_model.ValueModel:
     """The ``kind`` model ``path`` names, or the shipped one of the variant and player count of
     ``game`` (a Zwicker game or state; trained with the variant's default options)."""
     if path:
-        model = VM.load_model(path)
+        model = value_model.load_model(path)
         if model.meta.get("kind") != kind:
             raise ValueError(f"{path} is a {model.meta.get('kind')} model; this needs a {kind} model")
         return model
     rules = game.rules
-    shipped = VM.shipped_model_path(rules.variant, rules.players, kind)
+    shipped = value_model.shipped_model_path(rules.variant, rules.players, kind)
     if not shipped.is_file():
         raise ValueError(
             f"no trained value model for {rules.variant} with {rules.players} players in the package; "
             f"train one with `zwick train value --variant {rules.variant} --players {rules.players}` and pass model=PATH"
         )
-    return VM.load_model(shipped)
+    return value_model.load_model(shipped)
 
 
 def _check(params: dict[str, Any]) -> None:
-    JP.constraint_code(params["joker"])  # a clear error for an unknown rule
+    joker_policies.constraint_code(params["joker"])  # a clear error for an unknown rule
 
 
 @register(
@@ -78,8 +77,8 @@ class NetAgent(Agent):
         model = model_for(game, params["model"])
         self.model = model.arrays()
         self.model_digest = model.digest()
-        self.W = K.new_workspace()
-        self.joker = JP.constraint_code(params["joker"])
+        self.W = kernels.new_workspace()
+        self.joker = joker_policies.constraint_code(params["joker"])
 
     def identity(self) -> dict[str, Any]:
         """The parameters and the digest of the move model it plays (a retrained model is another agent)."""
@@ -89,15 +88,15 @@ class NetAgent(Agent):
         """(candidate move rows, the move model's score of each) for a state at the start of a turn."""
         rows = state.candidate_rows()
         S = state.engine_state().arr
-        return rows, VM.net_values(state.rules.array(), S, rows, len(rows), self.model, self.W)
+        return rows, value_model.net_values(state.rules.array(), S, rows, len(rows), self.model, self.W)
 
     def act(self, state: pyspiel.State) -> list[int]:
         rows, values = self.values(state)
-        if self.joker[0] != JP.P_GREEDY:  # the rule leaves it the allowed moves (never a question)
-            ok = JP.allowed_mask(state.rules.array(), state.engine_state().arr, rows, *self.joker, False)
+        if self.joker[0] != joker_policies.P_GREEDY:  # the rule leaves it the allowed moves (never a question)
+            ok = joker_policies.allowed_mask(state.rules.array(), state.engine_state().arr, rows, *self.joker, False)
             values = np.where(ok, values, -np.inf)
-        best = np.flatnonzero(values >= values.max() - VM.TIE)
-        return convert.move_actions(state, rows[int(best[self.rng.integers(len(best))])])
+        best = np.flatnonzero(values >= values.max() - value_model.TIE)
+        return zwicker_bridge.move_actions(state, rows[int(best[self.rng.integers(len(best))])])
 
 
 __all__ = ["NetAgent", "model_for"]

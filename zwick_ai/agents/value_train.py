@@ -59,7 +59,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from zwick_ai.agents import value_model as VM
+from zwick_ai.agents import value_model
 
 CHUNK_HANDS = 250
 TEACHER_CHUNK_HANDS = 20  # a searched hand takes seconds: smaller chunks lose less when stopped
@@ -159,8 +159,8 @@ def _make_chunk(cfg: ValueConfig, i: int, path: Path) -> int:
         from zwick_ai.zwicker.rules import rules as make_rules
 
         R = make_rules(cfg.variant, cfg.players).array()
-        X, final, lead, dec, hand = VM.selfplay_positions(
-            R, seeds, VM.POLICY_GREEDY, cfg.eps, cfg.record, VM.empty_model()
+        X, final, lead, dec, hand = value_model.selfplay_positions(
+            R, seeds, value_model.POLICY_GREEDY, cfg.eps, cfg.record, value_model.empty_model()
         )
         weight = np.ones(len(final), np.float32)
     else:
@@ -188,10 +188,10 @@ def positions(cfg: ValueConfig, out: Path, progress: Progress | None = None, wor
 
     tick()
     if workers > 1 and len(missing) > 1:
-        import multiprocessing as mp
+        import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        with ProcessPoolExecutor(min(workers, len(missing)), mp_context=mp.get_context("spawn")) as pool:
+        with ProcessPoolExecutor(min(workers, len(missing)), mp_context=multiprocessing.get_context("spawn")) as pool:
             for fut in as_completed([pool.submit(_make_chunk, cfg, i, paths[i]) for i in missing]):
                 fut.result()
                 done += 1
@@ -222,29 +222,29 @@ def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, 
     tried are left out."""
     import zwick_ai.games  # noqa: F401  (registers the games)
     from zwick_ai.agents.value_features import F_LEAD, F_ZWICK, NFEAT
-    from zwick_ai.games import convert
-    from zwick_ai.games.names import load as load_game
-    from zwick_ai.zwicker import kernels as K
+    from zwick_ai.games import zwicker_bridge
+    from zwick_ai.games.game_loop import play_to_end, stream_chance
+    from zwick_ai.games.game_strings import load as load_game
+    from zwick_ai.zwicker import kernels
     from zwick_ai.zwicker.layout import KIND_ASK, M_KIND
 
     if cfg.teacher not in SEARCH_TEACHERS:
         raise ValueError(f"unknown search teacher {cfg.teacher!r}; valid: {', '.join(SEARCH_TEACHERS)}")
     game = load_game("zwicker", variant=cfg.variant, players=cfg.players)
     search = _teacher_search(cfg, game)
-    W = K.new_workspace()
+    W = kernels.new_workspace()
     cols: dict[str, list[np.ndarray]] = {k: [] for k in ("X", "final", "lead", "dec", "hand", "weight")}
     ndec = 0
-    for h, seed in enumerate(seeds):
+
+    def play_hand(h: int, seed: int) -> None:
+        """Hand ``h`` (deal ``seed``) played by the teacher, its decisions recorded in ``cols``."""
         rng = np.random.default_rng([cfg.seed, int(seed)])
-        state = convert.state_from_seed(game, int(seed))
+        state = zwicker_bridge.state_from_seed(game, int(seed))
         R = state.rules.array()
         total = float(state.rules.card_total)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                ids, probs = zip(*state.chance_outcomes(), strict=True)
-                p = np.asarray(probs)
-                state.apply_action(int(rng.choice(ids, p=p / p.sum())))
-                continue
+
+        def decide(state: Any) -> list[int]:
+            nonlocal ndec
             rows = state.candidate_rows()
             n = len(rows)
             pick = 0
@@ -252,7 +252,7 @@ def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, 
                 visits, mean, best = search(state, rng)
                 if int((rows[:, M_KIND] != KIND_ASK).sum()) >= 2:
                     F = np.zeros((n, NFEAT), np.float64)
-                    ok = VM.candidate_features(R, state.engine_state().arr, rows, n, W, F) & (visits > 0)
+                    ok = value_model.candidate_features(R, state.engine_state().arr, rows, n, W, F) & (visits > 0)
                     if ok.sum() >= 2:
                         cols["X"].append(F[ok].astype(np.float32))
                         cols["final"].append((mean[ok] * total).astype(np.float32))
@@ -262,8 +262,12 @@ def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, 
                         cols["weight"].append(visits[ok].astype(np.float32))
                         ndec += 1
                 pick = int(rng.integers(n)) if rng.random() < cfg.eps else best  # else the agent's choice
-            for a in convert.move_actions(state, rows[pick]):
-                state.apply_action(a)
+            return zwicker_bridge.move_actions(state, rows[pick])
+
+        play_to_end(state, decide, stream_chance(rng))
+
+    for h, seed in enumerate(seeds):
+        play_hand(h, int(seed))
     if not cols["X"]:
         return (np.zeros((0, NFEAT), np.float32),) + tuple(
             np.zeros(0, np.int32 if k in ("dec", "hand") else np.float32)
@@ -277,28 +281,28 @@ def _teacher_search(cfg: ValueConfig, game: Any) -> Callable[[Any, np.random.Gen
     reward, the index the agent plays): ISMCTS (``c`` = 0.7, random rollouts) or ``expert``
     (its defaults, no clock), each with ``teacher_iters`` iterations per decision."""
     if cfg.teacher == "ismcts":
-        from zwick_ai.agents import zwicker_search as ZS
+        from zwick_ai.agents import zwicker_search
 
         params = {"iters": cfg.teacher_iters, "time": 0.0, "c": TEACHER_C, "rollout": "random"}
 
         def ismcts(state: Any, rng: np.random.Generator) -> tuple:
-            _, visits, mean = ZS.root_search(state, params, rng)
-            return visits, mean, ZS.best_index(visits.astype(np.float64), mean)
+            _, visits, mean = zwicker_search.root_search(state, params, rng)
+            return visits, mean, zwicker_search.best_index(visits.astype(np.float64), mean)
 
         return ismcts
-    from zwick_ai.agents import expert as EX
+    from zwick_ai.agents import expert
     from zwick_ai.agents.base import make_agent
 
-    agent = cast(EX.ExpertAgent, make_agent(f"expert:time=0,iters={cfg.teacher_iters}", game))
+    agent = cast(expert.ExpertAgent, make_agent(f"expert:time=0,iters={cfg.teacher_iters}", game))
 
-    def expert(state: Any, rng: np.random.Generator) -> tuple:
-        _, weight, mean, exact = EX.expert_root(state, agent.params, rng, agent)
-        best = int(np.argmax(EX.root_score(weight, mean, exact)))
+    def expert_teacher(state: Any, rng: np.random.Generator) -> tuple:
+        _, weight, mean, exact = expert.expert_root(state, agent.params, rng, agent)
+        best = int(np.argmax(expert.root_score(weight, mean, exact)))
         if exact:  # every value exact: the decision weighs as much as a searched one
             weight = np.full(len(mean), cfg.teacher_iters / len(mean))
         return weight, mean, best
 
-    return expert
+    return expert_teacher
 
 
 def model_data(kind: str, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -319,14 +323,14 @@ def model_data(kind: str, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.n
     return np.hstack([X - ctx, ctx]), final - mean_y[dec]
 
 
-def to_model(net: Any, mean: np.ndarray, scale: np.ndarray, y_scale: float, meta: dict) -> VM.ValueModel:
+def to_model(net: Any, mean: np.ndarray, scale: np.ndarray, y_scale: float, meta: dict) -> value_model.ValueModel:
     """A fitted ``MLPRegressor`` (standardized inputs, target / ``y_scale``) as a model in points."""
     (W1, W2, W3), (b1, b2, b3) = (
         (np.asarray(a, np.float64) for a in net.coefs_),
         (np.asarray(a, np.float64) for a in net.intercepts_),
     )
     layers = [(W1, b1), (W2, b2), (W3 * y_scale, b3 * y_scale)]  # float64: no rounding of the output scale
-    return VM.ValueModel(mean.astype(np.float64), scale.astype(np.float64), layers, meta)
+    return value_model.ValueModel(mean.astype(np.float64), scale.astype(np.float64), layers, meta)
 
 
 def _write_curve(out: Path, history: list[dict[str, Any]]) -> None:
@@ -365,11 +369,11 @@ def fit(
     out: Path,
     history: list[dict[str, Any]],
     progress: Progress | None = None,
-) -> VM.ValueModel:
+) -> value_model.ValueModel:
     """Fit (or resume, or read back) the ``kind`` model of the run; appends its curve to ``history``."""
     done = out / f"{kind}.npz"
     if done.exists():
-        model = VM.load_model(done)
+        model = value_model.load_model(done)
         history += model.meta["history"]
         return model
     MLPRegressor = _require_sklearn()
@@ -407,7 +411,7 @@ def fit(
             shuffle=False,  # each epoch is shuffled by the run's own generator
         )
         best = None
-        rows, rng = [], np.random.default_rng([cfg.seed, len(VM.KINDS), sorted(VM.KINDS).index(kind)])
+        rows, rng = [], np.random.default_rng([cfg.seed, len(value_model.KINDS), sorted(value_model.KINDS).index(kind)])
     with threadpool_limits(1):  # the machine is shared; one core is the budget
         while len(rows) < cfg.epochs:
             order = rng.permutation(len(ytr))
@@ -442,13 +446,13 @@ def fit(
         "heldout_var": var,
     }
     model = to_model(best, mean, scale, y_scale, meta)
-    VM.save_model(model, done)
+    value_model.save_model(model, done)
     return model
 
 
 def train_value(
     cfg: ValueConfig, out: Path | str, progress: Progress | None = None, workers: int = 1
-) -> dict[str, VM.ValueModel]:
+) -> dict[str, value_model.ValueModel]:
     """Run (or resume) the training of the module docstring (the positions in ``workers``
     processes); returns the models by kind."""
     _require_sklearn()
@@ -457,7 +461,7 @@ def train_value(
     _check_config(out, cfg)
     data = positions(cfg, out, progress, workers)
     history: list[dict[str, Any]] = []
-    models = {kind: fit(kind, cfg, data, out, history, progress) for kind in sorted(VM.KINDS)}
+    models = {kind: fit(kind, cfg, data, out, history, progress) for kind in sorted(value_model.KINDS)}
     _write_curve(out, history)
     return models
 

@@ -29,12 +29,9 @@ import numpy as np
 from numba import typeof
 
 from zwick_ai import _jit_cache
-from zwick_ai.agents import expert_search as ES
-from zwick_ai.agents import value_model as VM
-from zwick_ai.agents import zwicker_search as ZS
+from zwick_ai.agents import expert_search, value_model, zwicker_search
 from zwick_ai.games import zwicker_steps
-from zwick_ai.zwicker import kernels as K
-from zwick_ai.zwicker import resample
+from zwick_ai.zwicker import kernels, resample
 
 MOVES_DONE = "moves"  # the helper's line once the move generator is in the cache
 SEARCH_AGENTS = ("ismcts", "pimc")  # the agents that run ``zwicker_search.search``
@@ -61,30 +58,66 @@ def _compile(dispatcher: Any, *examples: object) -> None:
 def _moves() -> None:
     """The move generator, as the turn kernels and the search call it (rules, state, move
     buffer, workspace, scratch)."""
-    _compile(K.gen_moves_ws, I32, I32, I64_2D, I64, I64)
+    _compile(kernels.gen_moves_ws, I32, I32, I64_2D, I64, I64)
 
 
 def _search() -> None:
     """ISMCTS/PIMC's search, as ``DecisionSetup.run`` calls it."""
-    _compile(ZS.search, I32, I32, 0, I32, 0, 0.0, 0, False, 0.0, 0, ZS.new_tree(2), _world_setup(), I64, I64, I64)
+    _compile(
+        zwicker_search.search,
+        I32,
+        I32,
+        0,
+        I32,
+        0,
+        0.0,
+        0,
+        False,
+        0.0,
+        0,
+        zwicker_search.new_tree(2),
+        _world_setup(),
+        I64,
+        I64,
+        I64,
+    )
 
 
 def _expert_ismcts() -> None:
     """``expert``'s ISMCTS and its world pool, as ``expert._ismcts`` and ``expert._pool`` call them
     (a value model has the empty model's types)."""
-    det, tree = _world_setup(), ZS.new_tree(2)
-    _compile(ES.draw_pool, I32, I32, 0, det, I64, I64, I64, 0, 0.0, I64, VM.empty_model())
-    _compile(ES.pool_cumulative, F64)
-    _compile(ES.ismcts, I32, I32, 0, 0, 0, 0.0, 0, False, 0.0, tree, det, I64, I64, I64, VM.empty_model(), I32_2D, F64)
+    det, tree = _world_setup(), zwicker_search.new_tree(2)
+    _compile(expert_search.draw_pool, I32, I32, 0, det, I64, I64, I64, 0, 0.0, I64, value_model.empty_model())
+    _compile(expert_search.pool_cumulative, F64)
+    _compile(
+        expert_search.ismcts,
+        I32,
+        I32,
+        0,
+        0,
+        0,
+        0.0,
+        0,
+        False,
+        0.0,
+        tree,
+        det,
+        I64,
+        I64,
+        I64,
+        value_model.empty_model(),
+        I32_2D,
+        F64,
+    )
 
 
 def _expert_endgame() -> None:
     """``expert``'s endgame entry points, as ``expert._endgame`` calls them (greedy opponent model)."""
-    _compile(ES.new_context, 0)
-    _compile(ES.in_endgame, I32, I32, 0)
-    ctx = ES.new_context(1)
+    _compile(expert_search.new_context, 0)
+    _compile(expert_search.in_endgame, I32, I32, 0)
+    ctx = expert_search.new_context(1)
     args = (I32, I32, 0, _world_setup(), I64, I64, I64_2D, 0, ctx, I64, 0, False, False, 0.0, 0.0, F64, F64_2D, I64)
-    _compile(ES.endgame_worlds, *args, VM.empty_model())
+    _compile(expert_search.endgame_worlds, *args, value_model.empty_model())
 
 
 def _chance_and_setup(search: bool) -> None:  # search: the determinizer's setup too
@@ -94,7 +127,7 @@ def _chance_and_setup(search: bool) -> None:  # search: the determinizer's setup
     _compile(zwicker_steps.returns_k, I32, I32, False)
     if search:
         _compile(resample.resample_setup, I32, I32, 0, I64)
-        _compile(ZS.root_stats, I32, I64_2D, ZS.new_tree(2))
+        _compile(zwicker_search.root_stats, I32, I64_2D, zwicker_search.new_tree(2))
 
 
 def _turns() -> None:
@@ -138,10 +171,10 @@ def compile_in_two_processes(search: bool, expert: bool = False) -> bool:
     """With an empty cache, compile the kernels of a Zwicker game (with ``search`` those of
     ISMCTS/PIMC, with ``expert`` those of the expert) here and in a helper process at once. Returns whether anything compiled (False:
     the cache was warm, nothing was started)."""
-    if not hasattr(ZS.new_tree, "compile"):  # NUMBA_DISABLE_JIT: plain Python
+    if not hasattr(zwicker_search.new_tree, "compile"):  # NUMBA_DISABLE_JIT: plain Python
         return False
     before = _jit_cache.compile_count()
-    ZS.new_tree(2)  # a small kernel: compiled now means the cache is empty
+    zwicker_search.new_tree(2)  # a small kernel: compiled now means the cache is empty
     if _jit_cache.compile_count() == before:
         return False
     helper = start_helper(search, expert)

@@ -41,9 +41,9 @@ The search loop of one decision runs inside compiled code; Python only checks th
 batches of iterations under a time budget and converts the chosen engine move to sub-actions.
 
 >>> import pyspiel, zwick_ai.games
->>> from zwick_ai.games import convert
+>>> from zwick_ai.games import zwicker_bridge
 >>> game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
->>> state = convert.state_from_seed(game, 3)
+>>> state = zwicker_bridge.state_from_seed(game, 3)
 >>> params = {"iters": 50, "time": 0.0, "c": 0.7, "rollout": "random"}
 >>> acts = ismcts_decision(state, params, np.random.default_rng(1))
 >>> acts == ismcts_decision(state, params, np.random.default_rng(1))
@@ -60,11 +60,11 @@ import numpy as np
 import pyspiel
 
 from zwick_ai.agents.search import check_params
-from zwick_ai.games import convert
+from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.zwicker_steps import side_returns
 from zwick_ai.jit import kernel
-from zwick_ai.zwicker import history as ZH
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import history as zwicker_history
+from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.layout import (
     KIND_BUILD,
     KIND_CAPTURE,
@@ -260,7 +260,7 @@ def descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid):
     depth = 0
     path[0] = 0
     while S[S_PHASE] != PHASE_OVER:
-        buf, X, n = K.gen_moves(R, S, buf, W, X)
+        buf, X, n = kernels.gen_moves(R, S, buf, W, X)
         if kid.shape[0] < n:
             kid = np.empty(2 * n, np.int64)
         unit_cards(S, lo, hi)
@@ -283,7 +283,7 @@ def descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid):
                 NKEY[child, j] = key[j]
             NA[child] = 1
             H[slot] = child
-            K.apply_move(R, S, buf[pick], W)
+            kernels.apply_move(R, S, buf[pick], W)
             depth += 1
             path[depth] = child
             break
@@ -301,7 +301,7 @@ def descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid):
                 best_k = k
         if best_k < 0:
             break  # the tree is full and nothing here is in it: roll out from this node
-        K.apply_move(R, S, buf[best_k], W)
+        kernels.apply_move(R, S, buf[best_k], W)
         node = kid[best_k]
         depth += 1
         path[depth] = node
@@ -330,7 +330,7 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
     meta = tree[-1]
     players = R[R_PLAYERS]
     policies = np.full(players, policy, np.int64)
-    buf, X = K.new_buffers()
+    buf, X = kernels.new_buffers()
     key = np.zeros(NKW, np.int64)
     lo = np.zeros(64, np.int64)
     hi = np.zeros(64, np.int64)
@@ -345,7 +345,7 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
             S = det_draw(G, a, p, det, cards, chain, k, meta, W)
         depth, buf, X, kid = descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
         if S[S_PHASE] != PHASE_OVER:  # roll out with the search's own move buffers
-            _, buf, X = K.play_out_to(R, S, policies, W, R[R_MAX_STAGES], buf, X)
+            _, buf, X = kernels.play_out_to(R, S, policies, W, R[R_MAX_STAGES], buf, X)
         backup(R, tree, path, depth, side_rewards(R, S, win_loss, total))
 
 
@@ -417,27 +417,27 @@ class DecisionSetup:
         if state.move_prefix():
             raise ValueError("a move is in progress; the search decides whole moves from the start of a turn")
         t = state.tables
-        self.G = t.G
-        self.a = state.array
-        self.p = state.current_player()
-        self.W = np.zeros(K.WS_SIZE, np.int64)
-        self.R = state.rules.array()
+        self.game_table = t.G
+        self.state_array = state.array
+        self.player = state.current_player()
+        self.workspace = np.zeros(kernels.WS_SIZE, np.int64)
+        self.rules_array = state.rules.array()
         self.win_loss = t.win_loss
         self.total = float(state.rules.card_total)
         self.rows = state.candidate_rows()
-        self.real = self.a[: ZH.SS]
-        self.det = resample_setup(self.G, self.a, self.p, self.W)
+        self.real = self.state_array[: zwicker_history.SS]
+        self.det = resample_setup(self.game_table, self.state_array, self.player, self.workspace)
         self.cards = self.det.truth.copy()
         self.chain = self.det.truth.copy()
         self.seed = int(rng.integers(2**31))
         _seed(self.seed)
 
     def run(self, tree, world: np.ndarray, iters: int, params: dict[str, Any]) -> None:
-        policy = K.POLICY_GREEDY if params["rollout"] == "greedy" else K.POLICY_RANDOM
+        policy = kernels.POLICY_GREEDY if params["rollout"] == "greedy" else kernels.POLICY_RANDOM
         search(
-            self.G,
-            self.a,
-            self.p,
+            self.game_table,
+            self.state_array,
+            self.player,
             world,
             int(iters),
             float(params["c"]),
@@ -449,7 +449,7 @@ class DecisionSetup:
             self.det,
             self.cards,
             self.chain,
-            self.W,
+            self.workspace,
         )
 
 
@@ -497,9 +497,9 @@ def _tree_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.
     check_params(params)
     rows = state.candidate_rows()
     if len(rows) == 1:
-        return convert.move_actions(state, rows[0])
+        return zwicker_bridge.move_actions(state, rows[0])
     rows, visits, mean = root_search(state, params, rng, cheat)
-    return convert.move_actions(state, rows[best_index(visits.astype(np.float64), mean)])
+    return zwicker_bridge.move_actions(state, rows[best_index(visits.astype(np.float64), mean)])
 
 
 def root_search(
@@ -526,12 +526,22 @@ def pimc_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.G
         raise ValueError(f"iters={iters} is not valid; pimc needs at least one iteration per world")
     rows = state.candidate_rows()
     if len(rows) == 1:
-        return convert.move_actions(state, rows[0])
+        return zwicker_bridge.move_actions(state, rows[0])
     setup = DecisionSetup(state, rng)
     meta = np.zeros(MT_SIZE, np.int64)
 
     def draw() -> np.ndarray:
-        return _draw_world(setup.G, setup.a, setup.p, setup.det, setup.cards, setup.chain, TRIES, meta, setup.W)
+        return _draw_world(
+            setup.game_table,
+            setup.state_array,
+            setup.player,
+            setup.det,
+            setup.cards,
+            setup.chain,
+            TRIES,
+            meta,
+            setup.workspace,
+        )
 
     def searched(world: np.ndarray) -> tuple:
         tree = new_tree(iters + 2)
@@ -583,7 +593,7 @@ def peek_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.G
     worlds = int(params["worlds"])
     rows = state.candidate_rows()
     if len(rows) == 1:
-        return convert.move_actions(state, rows[0])
+        return zwicker_bridge.move_actions(state, rows[0])
     setup = DecisionSetup(state, rng)
     per_world = {**params, "time": float(params.get("time", 0.0)) / worlds}
     iters = int(params["iters"])
@@ -598,7 +608,7 @@ def peek_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.G
 
 def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, tie: np.ndarray) -> list[int]:
     """The sub-actions of the row with the highest score (ties: higher ``tie``, then the first)."""
-    return convert.move_actions(state, rows[best_index(score, tie)])
+    return zwicker_bridge.move_actions(state, rows[best_index(score, tie)])
 
 
 def best_index(score: np.ndarray, tie: np.ndarray) -> int:

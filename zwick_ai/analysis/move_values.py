@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyspiel
 
-from zwick_ai import tricks as T
+from zwick_ai import tricks
 from zwick_ai.agents.base import apply_decision, legal_decisions, make_agent
 from zwick_ai.agents.tricks_greedy import greedy_action
 from zwick_ai.agents.tricks_search import TRIES as TRICK_TRIES
@@ -48,10 +48,11 @@ from zwick_ai.agents.tricks_search import resample_into
 from zwick_ai.agents.tricks_search import seed as seed_compiled
 from zwick_ai.agents.zwicker_search import MT_SIZE, TRIES, det_draw
 from zwick_ai.eval.stats import mean_ci
-from zwick_ai.games import convert
-from zwick_ai.tricks import kernels as TK
-from zwick_ai.tricks import layout as TL
-from zwick_ai.zwicker import kernels as ZK
+from zwick_ai.games import zwicker_bridge
+from zwick_ai.games.game_loop import play_to_end, stream_chance
+from zwick_ai.tricks import kernels as tricks_kernels
+from zwick_ai.tricks import layout as tricks_layout
+from zwick_ai.zwicker import kernels as zwicker_kernels
 from zwick_ai.zwicker.layout import S_PHASE
 from zwick_ai.zwicker.resample import resample_setup
 
@@ -120,7 +121,7 @@ def draw_worlds(state: pyspiel.State, worlds: int, seed: int) -> list[np.ndarray
         if state.move_prefix():
             raise ValueError("a move is in progress; moves are valued from the start of a turn")
         G = state.tables.G
-        W = np.zeros(ZK.WS_SIZE, np.int64)
+        W = np.zeros(zwicker_kernels.WS_SIZE, np.int64)
         det = resample_setup(G, a, p, W)
         cards, chain = det.truth.copy(), det.truth.copy()
         meta = np.zeros(MT_SIZE, np.int64)
@@ -129,7 +130,7 @@ def draw_worlds(state: pyspiel.State, worlds: int, seed: int) -> list[np.ndarray
         return out
     cfg = state.rules.cfg
     for _ in range(worlds):
-        world = np.empty(TL.S_SIZE, dtype=np.int32)
+        world = np.empty(tricks_layout.S_SIZE, dtype=np.int32)
         if not resample_into(a, cfg, p, world, TRICK_TRIES):
             raise RuntimeError("no position consistent with the mover's information was found")
         out.append(world)
@@ -154,11 +155,11 @@ def _zwicker_values(
     seeds: np.ndarray,
 ) -> np.ndarray:
     R = state.rules.array()
-    W = np.zeros(ZK.WS_SIZE, np.int64)
+    W = np.zeros(zwicker_kernels.WS_SIZE, np.int64)
     p = state.current_player()
     side = state.rules.side_of(p)
     win_loss = bool(state.tables.win_loss)
-    policy = ZK.POLICY_GREEDY if rollout == "greedy" else ZK.POLICY_RANDOM
+    policy = zwicker_kernels.POLICY_GREEDY if rollout == "greedy" else zwicker_kernels.POLICY_RANDOM
     policies = np.full(state.rules.players, policy, np.int64)
     out = np.zeros((len(worlds), len(rows)))
     for w, world in enumerate(worlds):
@@ -167,10 +168,10 @@ def _zwicker_values(
             for j in range(playouts):
                 S = world.copy()
                 seed_compiled(int(seeds[w, j]))  # the same stream for every move of this world
-                ZK.apply_move(R, S, row, W)
-                if S[S_PHASE] != ZK.PHASE_OVER:
-                    ZK.play_out(R, S, policies, W)
-                total += _zwicker_return(ZK.score(R, S), side, win_loss)
+                zwicker_kernels.apply_move(R, S, row, W)
+                if S[S_PHASE] != zwicker_kernels.PHASE_OVER:
+                    zwicker_kernels.play_out(R, S, policies, W)
+                total += _zwicker_return(zwicker_kernels.score(R, S), side, win_loss)
             out[w, i] = total / playouts
     return out
 
@@ -180,10 +181,10 @@ def _tricks_values(
 ) -> np.ndarray:
     cfg = state.rules.cfg
     p = state.current_player()
-    net = TL.S_PLAYERS + TL.P_NET * TL.NP + p
-    ids = np.empty(TL.NC, dtype=np.int32)
-    probs = np.empty(TL.NC, dtype=np.float64)
-    mask = np.zeros(TL.NUM_ACTIONS, dtype=np.bool_)
+    net = tricks_layout.S_PLAYERS + tricks_layout.P_NET * tricks_layout.NP + p
+    ids = np.empty(tricks_layout.NC, dtype=np.int32)
+    probs = np.empty(tricks_layout.NC, dtype=np.float64)
+    mask = np.zeros(tricks_layout.NUM_ACTIONS, dtype=np.bool_)
     greedy = rollout == "greedy"
     out = np.zeros((len(worlds), len(moves)))
     for w, world in enumerate(worlds):
@@ -192,15 +193,15 @@ def _tricks_values(
             for j in range(playouts):
                 s = world.copy()
                 seed_compiled(int(seeds[w, j]))
-                TK.apply_action(s, cfg, action)
-                while s[TL.S_CUR] != TL.CUR_OVER:
-                    if s[TL.S_CUR] == TL.CUR_CHANCE:
-                        TK.apply_chance(s, cfg, TK.sample_chance(s, cfg, ids, probs))
+                tricks_kernels.apply_action(s, cfg, action)
+                while s[tricks_layout.S_CUR] != tricks_layout.CUR_OVER:
+                    if s[tricks_layout.S_CUR] == tricks_layout.CUR_CHANCE:
+                        tricks_kernels.apply_chance(s, cfg, tricks_kernels.sample_chance(s, cfg, ids, probs))
                     elif greedy:
-                        TK.apply_action(s, cfg, greedy_action(s, cfg))
+                        tricks_kernels.apply_action(s, cfg, greedy_action(s, cfg))
                     else:
-                        TK.legal_mask(s, cfg, mask)
-                        TK.apply_action(s, cfg, TK.random_action(mask))
+                        tricks_kernels.legal_mask(s, cfg, mask)
+                        tricks_kernels.apply_action(s, cfg, tricks_kernels.random_action(mask))
                 total += float(s[net])
             out[w, i] = total / playouts
     return out
@@ -220,7 +221,7 @@ def move_values(
     _check(state, max(2, len(worlds)), rollout, playouts)
     seeds = np.random.default_rng([seed, len(worlds), playouts]).integers(MAX_SEED, size=(len(worlds), playouts))
     if hasattr(state, "engine_state"):
-        by_actions = {tuple(acts): m.row for m, acts in convert.legal_moves(state)}
+        by_actions = {tuple(acts): m.row for m, acts in zwicker_bridge.legal_moves(state)}
         rows = []
         for acts in moves:
             if tuple(acts) not in by_actions:
@@ -246,7 +247,7 @@ def draw_world_states(state: pyspiel.State, worlds: int, seed: int) -> list[pysp
     out = []
     for arr in draw_worlds(state, worlds, seed):
         world = game.new_initial_state()
-        for _, _, value in T.history(T.TrickState(state.rules, arr)):
+        for _, _, value in tricks.history(tricks.TrickState(state.rules, arr)):
             world.apply_action(int(value))
         out.append(world)
     return out
@@ -268,14 +269,8 @@ def agent_move_values(
             apply_decision(s, list(acts))
             for q, a in enumerate(agents):
                 a.reset(int(agent_seeds[q]))  # the same agents' randomness for every move
-            chance = np.random.default_rng([seed, w, 1])  # and the same chance stream
-            while not s.is_terminal():
-                if s.is_chance_node():
-                    ids, probs = zip(*s.chance_outcomes(), strict=True)
-                    weights = np.array(probs) / sum(probs)
-                    s.apply_action(int(ids[int(chance.choice(len(ids), p=weights))]))
-                else:
-                    apply_decision(s, agents[s.current_player()].act(s))
+            chance = stream_chance(np.random.default_rng([seed, w, 1]), by_index=True)  # and the same chance stream
+            play_to_end(s, lambda state: agents[state.current_player()].act(state), chance)
             out[w, i] = float(s.returns()[p])
     return out
 

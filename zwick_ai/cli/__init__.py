@@ -27,7 +27,18 @@ EPILOG = """examples:
 """
 
 #: modules of ``zwick_ai.cli`` with a ``register(subparsers)`` function, in help order
-COMMANDS = ["tournament", "run", "agents_cmd", "zwicker_cmds", "play", "replay", "analyze", "joker_study", "train"]
+COMMANDS = [
+    "tournament",
+    "run",
+    "leaderboard",
+    "agents_cmd",
+    "zwicker_cmds",
+    "play",
+    "replay",
+    "analyze",
+    "joker_study",
+    "train",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

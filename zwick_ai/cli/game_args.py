@@ -1,6 +1,6 @@
 """The game arguments every ``zwick`` command shares: ``--game`` (a name or a whole OpenSpiel game
 string), ``--variant``, ``--players`` and ``-o name=value`` (repeatable), read by
-:func:`zwick_ai.games.names.load`.
+:func:`zwick_ai.games.game_strings.load`.
 
 >>> parse_option("jokers=15+25")
 ('jokers', '15+25')
@@ -41,14 +41,14 @@ def add_game_args(p: argparse.ArgumentParser, default_game: str | None = "zwicke
 
 def load_game(args: argparse.Namespace) -> pyspiel.Game:
     """The game of a command's ``--game``, ``--variant``, ``--players`` and ``-o``."""
-    from zwick_ai.games.names import load
+    from zwick_ai.games.game_strings import load
 
     return load(args.game, args.variant, args.players, args.option or [])
 
 
 def game_name(args: argparse.Namespace) -> str:
     """The game's short name (``zwicker`` of ``zwicker(variant=classic)``)."""
-    from zwick_ai.games.names import split_game_string
+    from zwick_ai.games.game_strings import split_game_string
 
     return split_game_string(args.game)[0]
 

@@ -1,4 +1,4 @@
-"""``zwick joker-study``: the joker study of one Zwicker variant (:mod:`zwick_ai.analysis.joker_study`).
+"""``zwick joker-study``: the joker study of one Zwicker variant (:mod:`zwick_ai.analysis.joker`).
 
 Writes ``report.md``, PNG figures and ``results.json`` to
 ``results/joker-study/<variant>[-option-value...]/``, or to ``--out`` (the committed results:
@@ -45,13 +45,13 @@ def command_text(args: argparse.Namespace, variant: str, options: dict[str, obje
 def study_rules(args: argparse.Namespace) -> Rules:
     """The Zwicker rules of ``--game``/``--variant``/``-o`` (the study plays a variant's own player
     count, so ``--players`` must be that or absent)."""
-    from zwick_ai.games.names import game_spec
+    from zwick_ai.games.game_strings import game_spec
     from zwick_ai.games.zwicker import rules_from_params
 
     name, params = game_spec(args.game or "zwicker", args.variant, args.players, args.option or [])
     if name != "zwicker":
         raise ValueError(f"the joker study is about Zwicker, not {name}")
-    from zwick_ai.analysis.joker_study import STUDY_VARIANTS
+    from zwick_ai.analysis.joker.deals import STUDY_VARIANTS
 
     rules, _ = rules_from_params(params)
     if rules.variant not in STUDY_VARIANTS:
@@ -69,10 +69,11 @@ def study_rules(args: argparse.Namespace) -> Rules:
 
 
 def cmd_joker_study(args: argparse.Namespace) -> int:
-    from zwick_ai.analysis.joker_study import StudyConfig, run_study, summary_markdown, write_study
+    from zwick_ai.analysis.joker.report import summary_markdown, write_study
+    from zwick_ai.analysis.joker.study import StudyConfig, run_study
 
     if args.micro_cfr:
-        from zwick_ai.analysis.joker_study import MICRO_GAMES, micro_cfr, micro_markdown
+        from zwick_ai.analysis.micro_cfr import MICRO_GAMES, micro_cfr, micro_markdown
 
         out = (Path(args.out) if args.out else DEFAULT_OUT) / "micro-cfr"
         out.mkdir(parents=True, exist_ok=True)
@@ -142,20 +143,20 @@ def strong_command(args: argparse.Namespace, variant: str, options: dict[str, ob
 
 def cmd_strong_play(args: argparse.Namespace, rules: Rules) -> int:
     """``--strong-play SPEC``: the joker study with ``net`` or ``expert`` at every seat
-    (:mod:`zwick_ai.analysis.strong_joker`), resumable, into the same folder as the greedy study."""
+    (:mod:`zwick_ai.analysis.joker.strong_play`), resumable, into the same folder as the greedy study."""
     from zwick_ai.agents.base import agent_params
-    from zwick_ai.analysis import strong_joker as SJ
+    from zwick_ai.analysis.joker import strong_play, strong_report, strong_stats
 
     kind = agent_params(args.strong_play)[0].name
     quick = {"net": 60, "expert": 3}
-    deals = args.deals if args.deals is not None else (quick if args.quick else SJ.DEFAULT_DEALS).get(kind, 2)
-    cfg = SJ.StrongConfig(
+    deals = args.deals if args.deals is not None else (quick if args.quick else strong_play.DEFAULT_DEALS).get(kind, 2)
+    cfg = strong_play.StrongConfig(
         variant=rules.variant,
         options=dict(rules.options),
         agent=args.strong_play,
         deals=deals,
         seed=args.seed,
-        cv_samples=SJ.DEFAULT_CV_SAMPLES if args.cv_samples is None else args.cv_samples,
+        cv_samples=strong_play.DEFAULT_CV_SAMPLES if args.cv_samples is None else args.cv_samples,
     )
     cfg.rules()  # bad specs fail here, before anything runs
     slug = "-".join([rules.variant] + [f"{k}-{v}" for k, v in sorted(cfg.options.items())])
@@ -166,11 +167,11 @@ def cmd_strong_play(args: argparse.Namespace, rules: Rules) -> int:
     def tick(n: int) -> None:
         bar.update(n)
 
-    path, lines = SJ.run_strong(cfg, out, args.backend, args.workers, args.address, progress=tick)
+    path, lines = strong_play.run_strong(cfg, out, args.backend, args.workers, args.address, progress=tick)
     bar.close()
-    summary = SJ.summarize(cfg, lines, path.name)
+    summary = strong_stats.summarize(cfg, lines, path.name)
     summary["wall_seconds_this_call"] = time.perf_counter() - start
-    files = SJ.write_strong(out, cfg, summary, strong_command(args, rules.variant, cfg.options, deals))
+    files = strong_report.write_strong(out, cfg, summary, strong_command(args, rules.variant, cfg.options, deals))
     b = summary["best_policy"]
     print(
         f"{slug} {args.strong_play}: {summary['deals']} deals; best joker use {b['policy']} ({b['margin']['mean_diff']:+.2f})"

@@ -104,7 +104,7 @@ def run(
     report's tables. Returns the summary, or None when interrupted."""
     from zwick_ai.eval.backends import make_backend
     from zwick_ai.eval.tournament import Tournament, default_out, report_markdown, run_tournament
-    from zwick_ai.games.names import game_spec
+    from zwick_ai.games.game_strings import game_spec
 
     name, params = game_spec(game_name, variant, players, list(options))
     t = Tournament(

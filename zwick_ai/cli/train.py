@@ -19,6 +19,8 @@ EXAMPLES = """examples:
   zwick train mccfr --game zwikken --variant parlett --players 3 --iterations 200000 --seed 1 --out runs/parlett --eval-every 10000 --resume
   zwick train cfr --game zwicker --variant dithmarschen --players 2 -o ranks=A23 -o suits=CD -o jokers=15 -o hand_size=2 -o table_size=1 -o stages=1 --iterations 400 --out runs/micro
   zwick train cfr --game kuhn_poker --iterations 1000 --out runs/kuhn
+  zwick train mccfr --game "zwicker(variant=classic,players=2)" --abstraction buckets --iterations 2000000 --eval-every 200000 --eval-deals 1000 --out runs/mccfr-classic
+  (the same command with --resume continues it; without, an existing run is never overwritten)
   zwick train value --variant dithmarschen --out runs/value-dithmarschen
   zwick train net --variant dithmarschen --hours 1 --out runs/net-dithmarschen"""
 
@@ -49,6 +51,32 @@ def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
     plt.close(fig)
 
 
+def plot_strength(csv_path: Path, png_path: Path, title: str) -> None:
+    """Draw ``strength.csv`` (points per deal against greedy minus greedy's own, with 95% CIs,
+    against training seconds) as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with csv_path.open() as f:
+        rows = list(csv.DictReader(f))
+    xs = [float(r["seconds"]) for r in rows]
+    ys = [float(r["diff"]) for r in rows]
+    ci = [float(r["ci95"]) for r in rows]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.errorbar(xs, ys, yerr=ci, marker="o", capsize=3)
+    ax.axhline(0.0, color="grey", lw=0.8)
+    ax.set_xlabel("training seconds")
+    ax.set_ylabel("points/deal vs greedy field, minus greedy's")
+    deals = rows[-1]["deals"] if rows else "?"
+    ax.set_title(f"{title}\n({deals} deals per point, every seat, 95% CI)", fontsize=8)
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=100)
+    plt.close(fig)
+
+
 def game_string(args: argparse.Namespace) -> str:
     """The game string to train on: one of our games (a name or a game string, with
     ``--variant``/``--players``/``-o``) in its full form, or any other OpenSpiel game string."""
@@ -56,7 +84,7 @@ def game_string(args: argparse.Namespace) -> str:
 
     import zwick_ai.games  # noqa: F401  (registers the games)
     from zwick_ai.games import GAME_NAMES
-    from zwick_ai.games.names import load
+    from zwick_ai.games.game_strings import load
 
     name = args.game.split("(", 1)[0].strip()
     if name in GAME_NAMES:
@@ -130,7 +158,11 @@ def cmd_train(args: argparse.Namespace) -> int:
     plot_curve(out / "convergence.csv", out / "convergence.png", f"{args.method} {args.algorithm or ''} {game}")
     last = result.curve[-1]
     print(f"{last[0]} iterations, {last[1]:.1f} s training; {last[2]} {last[3]:.6g}")
-    print(f"wrote {out}/checkpoint.npz/.json, policy.npz/.json, convergence.csv, convergence.png")
+    extra = ""
+    if (out / "strength.csv").exists():
+        plot_strength(out / "strength.csv", out / "strength.png", f"mccfr {args.abstraction} {game}")
+        extra = ", strength.csv, strength.png"
+    print(f"wrote {out}/checkpoint.npz/.json, policy.npz/.json, convergence.csv, convergence.png{extra}")
     return 0
 
 
@@ -165,16 +197,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     )  # fmt: skip
     p.add_argument(
         "--algorithm", default=None,
-        help="cfr: cfr, cfr+ (default) or dcfr; mccfr: outcome (default) or external sampling",
+        help="cfr: cfr, cfr+ (default) or dcfr; mccfr: outcome (default) or external sampling; full Zwicker games "
+        "(--abstraction buckets/coarse): probe (default) or outcome",
     )  # fmt: skip
     p.add_argument(
         "--abstraction", default="none",
         help="tree games: none or observation (imperfect recall); trick games (mccfr): none, suits or "
-        "buckets (default: %(default)s)",
+        "buckets; full Zwicker games (mccfr, outcome sampling): buckets or coarse (default: %(default)s)",
     )  # fmt: skip
     p.add_argument(
         "--eval-deals", type=int, default=2000,
-        help="deals per seat of the value_vs_random evaluation (default: %(default)s)",
+        help="deals per seat of the value_vs_random evaluation; Zwicker: deals of the strength curve against "
+        "greedy (default: %(default)s)",
     )  # fmt: skip
     add_value_args(p)
     add_net_args(p)

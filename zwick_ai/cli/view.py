@@ -3,9 +3,9 @@ state of ``zwicker``, ``zwikken`` or ``zwicken``, from one seat's view (other ha
 above (every hand shown).
 
 >>> import pyspiel, zwick_ai.games
->>> from zwick_ai.games import convert
+>>> from zwick_ai.games import zwicker_bridge
 >>> game = pyspiel.load_game("zwicker(variant=classic,players=2)")
->>> print(show(convert.state_from_seed(game, 3), viewer=0, names=["you", "greedy"]))
+>>> print(show(zwicker_bridge.state_from_seed(game, 3), viewer=0, names=["you", "greedy"]))
 zwicker classic (2 players) | stage 0 | dealer 0 | stock 40 cards
 table: 8C  QD  KH  TS
     seat  side  player  hand

@@ -2,7 +2,7 @@
 
 The agent to act is the OpenSpiel player to move; one step is one OpenSpiel action (a Zwicker
 move is its sequence of sub-actions, as in the game). Chance plays by the deal seed of
-:mod:`zwick_ai.eval.match`: ``reset(seed=s)`` deals deal ``s`` of a tournament, a reset without a
+:mod:`zwick_ai.games.seeded_deals`: ``reset(seed=s)`` deals deal ``s`` of a tournament, a reset without a
 seed draws the deal seed from the environment's generator. Each agent observes
 ``{"observation": its information-state tensor, "action_mask": int8 legal actions}`` (the mask is
 all zero when it is not to move); the rewards are 0 until the deal ends, then every seat's

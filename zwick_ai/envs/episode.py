@@ -1,7 +1,7 @@
 """One seeded episode of an OpenSpiel game of ours, as the environments see it (no RL library needed).
 
-Chance follows :mod:`zwick_ai.eval.match`: the deal of seed ``s`` is ``match.deal(game, s)`` and
-every later chance event ``match.chance_action(state, s)``, so an environment episode reset with
+Chance follows :mod:`zwick_ai.games.seeded_deals`: the deal of seed ``s`` is ``deal(game, s)`` and
+every later chance event ``chance_action(state, s)``, so an environment episode reset with
 deal seed ``s`` deals exactly the cards of deal ``s`` in a tournament or ``play_game``.
 
 Observations are the information-state tensor (``perfect_recall=True``) of the observing seat,
@@ -24,7 +24,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import make_observation
 
-from zwick_ai.eval.match import chance_action, deal
+from zwick_ai.games.seeded_deals import chance_action, deal
 
 
 def observation_bound(game: pyspiel.Game) -> float:

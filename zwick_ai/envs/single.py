@@ -9,7 +9,7 @@ method sb3-contrib's ``MaskablePPO`` calls). Between the seat's actions the othe
 whole decisions and chance plays by the deal seed. The reward is 0 until the deal ends, then the
 seat's return (points or chips, as the game's ``utility``).
 
-``reset(seed=s)`` deals deal ``s`` of :mod:`zwick_ai.eval.match` (the same cards as deal ``s`` of
+``reset(seed=s)`` deals deal ``s`` of :mod:`zwick_ai.games.seeded_deals` (the same cards as deal ``s`` of
 a tournament) and resets the other agents with the seeds ``play_game`` gives them, so a seated
 agent replayed through the environment plays exactly the game ``play_game`` records. A reset
 without a seed draws the deal seed from the environment's generator. A deal that ends before the
@@ -26,14 +26,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-import gymnasium as gym
+import gymnasium
 import numpy as np
 import pyspiel
 from gymnasium import spaces
 
 from zwick_ai.agents import Agent, apply_decision, make_agent
 from zwick_ai.envs.episode import Episode, observation_bound
-from zwick_ai.eval.match import default_agent_seeds
+from zwick_ai.games.seeded_deals import default_agent_seeds
 
 #: render modes of the environments: ``"ansi"`` returns the state as text
 RENDER_MODES = ["ansi"]
@@ -42,7 +42,7 @@ RENDER_MODES = ["ansi"]
 MAX_DEAL_SEED = 2**31 - 1
 
 
-class SeatEnv(gym.Env[np.ndarray, np.int64]):
+class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
     """One seat of ``game`` against ``opponents`` (one agent spec per other seat, in seat order)."""
 
     metadata: dict[str, Any] = {"render_modes": RENDER_MODES}

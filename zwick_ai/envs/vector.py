@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium as gym
+import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from zwick_ai.vector import VectorGame
 
 
-class SeatVectorEnv(gym.vector.VectorEnv):
+class SeatVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games of ``game_string`` for the learner at ``seat``; the other seats play
     ``opponent`` (a compiled opponent of :data:`zwick_ai.vector.OPPONENTS`)."""
 
@@ -43,10 +43,10 @@ class SeatVectorEnv(gym.vector.VectorEnv):
         self.seat = seat
         self.num_envs = num_envs
         size = self.vector_game.observation_size
-        self.single_observation_space = gym.spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32)
-        self.single_action_space = gym.spaces.Discrete(self.vector_game.num_actions)
-        self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, num_envs)
-        self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
+        self.single_observation_space = gymnasium.spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32)
+        self.single_action_space = gymnasium.spaces.Discrete(self.vector_game.num_actions)
+        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
+        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
         self._mask = np.zeros((num_envs, self.vector_game.num_actions), np.bool_)
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None):
@@ -85,7 +85,7 @@ def stable_baselines_vec_env(envs: list[SeatVectorEnv], scale: float = 1.0, feat
             self.parts = envs
             total = sum(e.num_envs for e in envs)
             box = envs[0].single_observation_space
-            space = gym.spaces.Box(-np.inf, np.inf, shape=box.shape, dtype=np.float32)
+            space = gymnasium.spaces.Box(-np.inf, np.inf, shape=box.shape, dtype=np.float32)
             super().__init__(total, space, envs[0].single_action_space)
             self._actions = np.zeros(total, np.int64)
             self.episode_returns: list[float] = []

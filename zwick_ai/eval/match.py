@@ -1,10 +1,10 @@
 """Play one deal of any of our games between agents, seat by seat, and record it.
 
-Chance is a function of the **deal seed** alone, so a deal can be replayed with the seats permuted
-(duplicate play): Zwicker's deal is exactly ``zwicker.deal(rules, seed)`` (the same hands, table
-and stock order), later chance events and every chance event of the trick games are drawn from
-``numpy.random.default_rng([seed, len(history)])`` like the trick engine's own seeded deals.
-Agents are reset with their own seeds, independent of the deal's.
+Chance is a function of the **deal seed** alone (:mod:`zwick_ai.games.seeded_deals`: ``deal``,
+``chance_action`` and ``default_agent_seeds`` are importable from here too), so a deal can be
+replayed with the seats permuted (duplicate play); the game is played by the one game loop,
+:func:`zwick_ai.games.game_loop.play_to_end`. Agents are reset with their own seeds, independent
+of the deal's.
 
 >>> import pyspiel, zwick_ai.games, zwick_ai.agents
 >>> from zwick_ai.agents import make_agent
@@ -20,10 +20,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
-import numpy as np
 import pyspiel
 
-from zwick_ai.agents.base import Agent, apply_decision, decision_label, game_name
+from zwick_ai.agents.base import Agent
+from zwick_ai.games.decisions import decision_label
+from zwick_ai.games.game_loop import play_to_end, seeded_chance
+from zwick_ai.games.seeded_deals import chance_action, deal, default_agent_seeds
+
+__all__ = ["RECORD_VERSION", "GameRecord", "chance_action", "deal", "default_agent_seeds", "play_game"]
 
 #: version of the game-record line format (:meth:`GameRecord.as_dict`, :mod:`zwick_ai.eval.records`)
 RECORD_VERSION = 1
@@ -52,32 +56,6 @@ class GameRecord:
         return {k: d.pop(k) for k in ("version", "game", "deal_seed")} | d
 
 
-def chance_action(state: pyspiel.State, deal_seed: int) -> int:
-    """The chance outcome of ``state`` under deal seed ``deal_seed`` (see the module docstring)."""
-    outcomes = state.chance_outcomes()
-    ids = np.array([a for a, _ in outcomes])
-    probs = np.array([p for _, p in outcomes])
-    rng = np.random.default_rng([deal_seed, len(state.history())])
-    return int(rng.choice(ids, p=probs / probs.sum()))
-
-
-def default_agent_seeds(deal_seed: int, players: int) -> list[int]:
-    """The seed each seat's agent is reset with for deal ``deal_seed`` when none are given."""
-    return [int(x) for x in np.random.default_rng([deal_seed, 7919]).integers(0, 2**31, size=players)]
-
-
-def deal(game: pyspiel.Game, deal_seed: int) -> pyspiel.State:
-    """The state after the opening chance events of deal ``deal_seed``."""
-    if game_name(game) == "zwicker":
-        from zwick_ai.games import convert
-
-        return convert.state_from_seed(game, deal_seed)
-    state = game.new_initial_state()
-    while state.is_chance_node():
-        state.apply_action(chance_action(state, deal_seed))
-    return state
-
-
 def play_game(
     game: pyspiel.Game,
     agents: Sequence[Agent],
@@ -100,21 +78,22 @@ def play_game(
     rec = GameRecord(int(deal_seed), [a.spec for a in agents], seconds=[0.0] * n, game=str(game))
     state = deal(game, deal_seed)
     rec.chance = [int(a) for a in state.history()]  # the opening deal: chance only
-    while not state.is_terminal():
-        if state.is_chance_node():
-            a = chance_action(state, deal_seed)
-            rec.chance.append(a)
-            state.apply_action(a)
-            continue
-        p = state.current_player()
+
+    def decide(state: pyspiel.State) -> list[int]:
+        seat = state.current_player()
         t0 = time.perf_counter()
-        actions = [int(a) for a in agents[p].act(state)]
-        rec.seconds[p] += time.perf_counter() - t0
-        label = decision_label(state, actions) if labels else ""
-        apply_decision(state, actions)
-        rec.moves.append([p, label, actions])
+        actions = agents[seat].act(state)
+        rec.seconds[seat] += time.perf_counter() - t0
+        return actions
+
+    def record(state: pyspiel.State, seat: int, actions: list[int]) -> None:
+        rec.moves.append([seat, decision_label(state, actions) if labels else "", actions])
+
+    def tell(state: pyspiel.State, seat: int, actions: list[int]) -> None:
         if on_move is not None:
-            on_move(state, p, label, actions)
+            on_move(state, seat, rec.moves[-1][1], actions)
+
+    play_to_end(state, decide, seeded_chance(deal_seed), rec.chance.append, record, tell)
     rec.returns = [float(x) for x in state.returns()]
     if hasattr(state, "engine_state"):
         from zwick_ai import zwicker

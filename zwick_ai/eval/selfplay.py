@@ -24,14 +24,13 @@ import numpy as np
 import pyspiel
 from numba import njit
 
-from zwick_ai import cards as C
-from zwick_ai import zwicker
+from zwick_ai import cards, zwicker
 from zwick_ai.agents.base import apply_decision
 from zwick_ai.eval.match import GameRecord
 from zwick_ai.eval.records import zwicker_game
 from zwick_ai.eval.stats import Estimate, mean_ci, proportion_ci
-from zwick_ai.games import convert
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.games import zwicker_bridge
+from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.engine import move_from_row
 from zwick_ai.zwicker.layout import (
     M_MASK,
@@ -45,7 +44,7 @@ from zwick_ai.zwicker.layout import (
 )
 from zwick_ai.zwicker.rules import Rules
 
-POLICIES = {"random": K.POLICY_RANDOM, "greedy": K.POLICY_GREEDY}
+POLICIES = {"random": kernels.POLICY_RANDOM, "greedy": kernels.POLICY_GREEDY}
 
 
 def parse_policies(spec: str | Sequence[str], players: int) -> list[str]:
@@ -163,11 +162,11 @@ def run_selfplay(
     pol = np.array([POLICIES[n] for n in names], dtype=np.int64)
     R = rules.array()
     seeds = hand_seeds(seed, hands)
-    K.play_hands(R, seeds[:1], pol)  # compile (or load the cache) before the clock starts
+    kernels.play_hands(R, seeds[:1], pol)  # compile (or load the cache) before the clock starts
     parts = []
     start = time.perf_counter()
     for lo in range(0, hands, batch):
-        part = K.play_hands(R, seeds[lo : lo + batch], pol)
+        part = kernels.play_hands(R, seeds[lo : lo + batch], pol)
         parts.append(part)
         if progress:
             progress(len(part[0]))
@@ -180,14 +179,14 @@ def run_selfplay(
     side_of = np.array([rules.side_of(p) for p in range(rules.players)])
     jokers = []
     for c in rules.deck:
-        if not (C.is_valued_joker(c) or C.is_wild_joker(c)):
+        if not (cards.is_valued_joker(c) or cards.is_wild_joker(c)):
             continue
         in_hand = dealt[:, c] >= 0
         holder_side = np.where(in_hand, side_of[np.maximum(dealt[:, c], 0)], -2)
         kept = int(np.sum(in_hand & (won_side[:, c] == holder_side)))
         jokers.append(
             JokerStats(
-                C.format_card(c) if C.is_valued_joker(c) else f"XW#{c - C.WILD_JOKER_BASE + 1}",
+                cards.format_card(c) if cards.is_valued_joker(c) else f"XW#{c - cards.WILD_JOKER_BASE + 1}",
                 int(in_hand.sum()),
                 proportion_ci(kept, int(in_hand.sum())),
                 proportion_ci(int(np.sum(won_side[:, c] >= 0)), hands),
@@ -216,23 +215,23 @@ def play_hand_log(R, seed, policies):
     """The move rows of one hand exactly as :func:`kernels.play_hands` plays hand ``seed`` (the same
     deal, the same reseeding and random calls, the same policy choices), in play order. Only
     records need it, so ``play_hands`` itself stays free of logging."""
-    W = K.new_workspace()
-    S = K.new_hand(R, seed, W)
+    W = kernels.new_workspace()
+    S = kernels.new_hand(R, seed, W)
     np.random.seed((seed * 69069 + 12345) % 4294967296)
-    buf, X = K.new_buffers()
+    buf, X = kernels.new_buffers()
     log = np.empty((64, MOVE_WIDTH), np.int64)
     plies = 0
     while S[S_PHASE] != PHASE_OVER:
-        buf, X, n = K.gen_moves(R, S, buf, W, X)
+        buf, X, n = kernels.gen_moves(R, S, buf, W, X)
         if n == 0:
             raise ValueError("no legal move in a running hand")
-        k = K.choose(R, S, buf, n, policies[S[S_TO_MOVE]])
+        k = kernels.choose(R, S, buf, n, policies[S[S_TO_MOVE]])
         if plies == log.shape[0]:
             grown = np.empty((2 * plies, MOVE_WIDTH), np.int64)
             grown[:plies] = log
             log = grown
         log[plies] = buf[k]
-        K.apply_move(R, S, buf[k], W)
+        kernels.apply_move(R, S, buf[k], W)
         plies += 1
     return log[:plies].copy()
 
@@ -262,7 +261,7 @@ def hand_record(game: pyspiel.Game, seed: int, policies: Sequence[str]) -> GameR
     R = game.rules.array()
     rows = play_hand_log(R, np.int64(seed), np.array([POLICIES[n] for n in names], np.int64))
     es = zwicker.deal(game.rules, int(seed))
-    chance = convert.seed_actions(game, int(seed))
+    chance = zwicker_bridge.seed_actions(game, int(seed))
     state = game.new_initial_state()
     for a in chance:
         state.apply_action(a)
@@ -271,7 +270,7 @@ def hand_record(game: pyspiel.Game, seed: int, policies: Sequence[str]) -> GameR
         seat = zwicker.to_move(es)
         here = state.engine_state()
         mine = _translate(row, _unit_map(es.arr, here.arr))
-        actions = convert.move_actions(state, mine)
+        actions = zwicker_bridge.move_actions(state, mine)
         label = str(move_from_row(here, mine))  # named as the game names it (its table order)
         apply_decision(state, actions)
         zwicker.apply_row(es, row)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as sps
+from scipy import stats as scipy_stats
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def mean_ci(values: Sequence[float] | np.ndarray, level: float = 0.95) -> Estima
     if n == 1:
         return Estimate(mean, (float("-inf"), float("inf")), 1)
     sd = float(x.std(ddof=1))
-    half = float(sps.t.ppf(0.5 + level / 2, n - 1)) * sd / math.sqrt(n)
+    half = float(scipy_stats.t.ppf(0.5 + level / 2, n - 1)) * sd / math.sqrt(n)
     return Estimate(mean, (mean - half, mean + half), n, sd)
 
 
@@ -65,7 +65,7 @@ def proportion_ci(successes: int, trials: int, level: float = 0.95) -> Estimate:
     """A proportion with its Wilson score interval (good also near 0 and 1)."""
     if trials <= 0:
         return Estimate(float("nan"), (float("nan"), float("nan")), 0)
-    z = float(sps.norm.ppf(0.5 + level / 2))
+    z = float(scipy_stats.norm.ppf(0.5 + level / 2))
     p = successes / trials
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom

@@ -69,8 +69,9 @@ from zwick_ai.eval.folder_lock import hold_folder
 from zwick_ai.eval.match import play_game
 from zwick_ai.eval.ratings import SCALE, ratings_with_ci
 from zwick_ai.eval.records import compressed, record_from_dict, unpack
+from zwick_ai.eval.report import interval_text, pyplot
 from zwick_ai.eval.stats import mean_ci
-from zwick_ai.games.names import game_params
+from zwick_ai.games.game_strings import game_params
 
 #: bump when the meaning of games.jsonl lines or config.json changes
 FORMAT = 1
@@ -557,6 +558,16 @@ def deal_differences(t: Tournament, records: dict[tuple, dict[str, Any]]) -> np.
     return diffs
 
 
+def finished_differences(t: Tournament, out: str | Path) -> np.ndarray | None:
+    """:func:`deal_differences` of the games of ``t`` stored in ``out`` (``deals x pairs``), or None
+    while a game is missing (a leaderboard combines the pairs of several tournaments with it)."""
+    todo = tasks(t)
+    done = read_games(Path(out) / "games.jsonl", {task_key(x): x for x in todo}, str(t.load()), lambda text: None)
+    if any(task_key(x) not in done for x in todo):
+        return None
+    return deal_differences(t, done)
+
+
 def summarize(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, Any]:
     """The ``summary.json`` contents (DESIGN.md "Tournament output" names, and more) from the
     :func:`compact` records of every game."""
@@ -628,13 +639,6 @@ def summarize(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, 
 # ------------------------------------------------------------------------------------------------
 # Files
 # ------------------------------------------------------------------------------------------------
-def _fmt_ci(ci: Sequence[float | None], digits: int = 1) -> str:
-    lo, hi = ci
-    if lo is None or hi is None:
-        return "n/a"
-    return f"[{lo:.{digits}f}, {hi:.{digits}f}]"
-
-
 def write_outputs(t: Tournament, summary: dict[str, Any], out: Path, plots: bool = True) -> None:
     """``summary.json``, ``summary.csv``, ``ratings.csv``, the PNG plots and ``report.md``."""
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
@@ -675,7 +679,9 @@ def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
     ]
     for r in summary["ratings"]:
         sec = summary["timing"][r["agent"]]["seconds_per_decision"]
-        lines.append(f"| {r['rank']} | `{r['agent']}` | {r['rating']:.0f} | {_fmt_ci(r['ci95'], 0)} | {sec:.4f} |")
+        lines.append(
+            f"| {r['rank']} | `{r['agent']}` | {r['rating']:.0f} | {interval_text(r['ci95'], 0)} | {sec:.4f} |"
+        )
     lines += [
         "",
         "Bradley–Terry fit of per-deal wins, draws (half) and losses, Elo scale (mean 0; +200 means an "
@@ -690,7 +696,7 @@ def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
     ]
     for p in summary["pairs"]:
         lines.append(
-            f"| `{p['a']}` | `{p['b']}` | {p['deals']} | {p['mean_diff']:+.2f} | {_fmt_ci(p['ci95'], 2)} "
+            f"| `{p['a']}` | `{p['b']}` | {p['deals']} | {p['mean_diff']:+.2f} | {interval_text(p['ci95'], 2)} "
             f"| {p['win_rate_a']:.3f} | {p['wins_a']}-{p['draws']}-{p['losses_a']} |"
         )
     lines += [
@@ -705,18 +711,9 @@ def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _pyplot() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
 def plot_ratings(summary: dict[str, Any], path: Path) -> None:
     """Horizontal rating bars with their 95% intervals, best on top."""
-    plt = _pyplot()
+    plt = pyplot()
     rows = summary["ratings"][::-1]
     names = [r["agent"] for r in rows]
     vals = np.array([r["rating"] for r in rows])
@@ -734,7 +731,7 @@ def plot_ratings(summary: dict[str, Any], path: Path) -> None:
 
 def plot_pairs(summary: dict[str, Any], path: Path) -> None:
     """Heat map of the mean per-deal difference, row agent minus column agent."""
-    plt = _pyplot()
+    plt = pyplot()
     agents = summary["agents"]
     n = len(agents)
     m = np.full((n, n), np.nan)  # the diagonal stays blank

@@ -1,4 +1,4 @@
-"""The tensors of the trick games' OpenSpiel observer (:class:`zwick_ai.games._tricks_base.TricksObserver`)
+"""The tensors of the trick games' OpenSpiel observer (:class:`zwick_ai.games.tricks_game.TricksObserver`)
 as one compiled kernel: the observation (the visible position now) and the perfect-recall
 information state (own hand and every observed event as a one-hot token).
 

@@ -2,7 +2,7 @@
 
 Registered by ``import zwick_ai.games``. Parameters: ``players`` (0 = 4), ``pot`` (0 = 3 chips),
 ``hupf`` (Hupf und Sprung, default true), ``seven_jump`` (rearhand, next_but_one), ``anbieten``,
-and the research reductions ``ranks``/``suits``/``tricks``. See :mod:`zwick_ai.games._tricks_base`.
+and the research reductions ``ranks``/``suits``/``tricks``. See :mod:`zwick_ai.games.tricks_game`.
 
 >>> import pyspiel, zwick_ai.games
 >>> game = pyspiel.load_game("zwicken(players=4,hupf=true)")
@@ -13,7 +13,7 @@ and the research reductions ``ranks``/``suits``/``tricks``. See :mod:`zwick_ai.g
 
 import pyspiel
 
-from zwick_ai.games._tricks_base import TricksGame, game_type
+from zwick_ai.games.tricks_game import TricksGame, game_type
 
 
 class ZwickenGame(TricksGame):

@@ -4,7 +4,7 @@ Registered by ``import zwick_ai.games``. Parameters: ``variant`` (historic, parl
 modern), ``players`` (0 = the variant's default), ``pot`` (0 = one ante round), ``pack``,
 ``forced_rounds``, ``zwik``, ``upcard_pair``, ``part_pot_bids``, ``max_bid_levels``,
 ``three_trumps``, ``lubbers``, and the research reductions ``ranks``/``suits`` (letters, e.g.
-``ranks=AKQ``) and ``tricks`` (cards per hand). See :mod:`zwick_ai.games._tricks_base`.
+``ranks=AKQ``) and ``tricks`` (cards per hand). See :mod:`zwick_ai.games.tricks_game`.
 
 >>> import pyspiel, zwick_ai.games
 >>> game = pyspiel.load_game("zwikken(variant=parlett,players=3)")
@@ -15,7 +15,7 @@ modern), ``players`` (0 = the variant's default), ``pot`` (0 = one ante round), 
 
 import pyspiel
 
-from zwick_ai.games._tricks_base import TricksGame, game_type
+from zwick_ai.games.tricks_game import TricksGame, game_type
 
 
 class ZwikkenGame(TricksGame):

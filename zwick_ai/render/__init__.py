@@ -5,7 +5,7 @@ An output layer above :mod:`zwick_ai.games`: it reads positions through the game
 public API and changes nothing.
 
 >>> import pyspiel, zwick_ai.games
->>> from zwick_ai.eval.match import deal
+>>> from zwick_ai.games.seeded_deals import deal
 >>> svg = state_svg(deal(pyspiel.load_game("zwikken(variant=parlett,players=3)"), 4), seat=1)
 >>> svg.count('class="card back"') >= 6
 True

@@ -12,11 +12,11 @@ from typing import Any
 
 import pyspiel
 
-from zwick_ai import cards as C
-from zwick_ai.games import convert
+from zwick_ai import cards
+from zwick_ai.games import zwicker_bridge
 from zwick_ai.render.html import MoveValue, Page, PageMove
 from zwick_ai.render.svg import state_svg
-from zwick_ai.tricks import layout as TL
+from zwick_ai.tricks import layout as tricks_layout
 
 
 def views(state: Any, names: Sequence[str], highlight: Sequence[str] = ()) -> dict[str, str]:
@@ -31,13 +31,13 @@ def capture_cards(before: pyspiel.State, actions: Sequence[int], after: pyspiel.
     """The cards a move captured (Zwicker: the card played and the cards taken; trick games: the
     trick it completed, as played), or None if it captured nothing."""
     if hasattr(before, "engine_state"):
-        move = convert.actions_move(before, list(actions))
+        move = zwicker_bridge.actions_move(before, list(actions))
         if move.kind != "capture" or move.card is None:
             return None
-        return [C.format_card(c) for c in (move.key.card, *move.key.taken)]  # builds taken: their cards
+        return [cards.format_card(c) for c in (move.key.card, *move.key.taken)]  # builds taken: their cards
     a, b = before.trick_state().arr, after.trick_state().arr
-    k = int(a[TL.S_TRICK])
-    if int(b[TL.S_TRICK]) <= k:
+    k = int(a[tricks_layout.S_TRICK])
+    if int(b[tricks_layout.S_TRICK]) <= k:
         return None
     return [f"trick {k + 1}"]
 

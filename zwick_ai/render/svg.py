@@ -13,9 +13,9 @@ Suits are drawn in four colours (clubs green, diamonds blue, hearts red, spades 
 jokers show their value, wild jokers a ``W``. No fonts or scripts outside the file are used.
 
 >>> import pyspiel, zwick_ai.games
->>> from zwick_ai.games import convert
+>>> from zwick_ai.games import zwicker_bridge
 >>> game = pyspiel.load_game("zwicker(variant=classic,players=2)")
->>> svg = state_svg(convert.state_from_seed(game, 3), seat=0)
+>>> svg = state_svg(zwicker_bridge.state_from_seed(game, 3), seat=0)
 >>> svg.startswith("<svg") and svg.count('data-zone="hand-1"') == 4 and 'data-card="QH"' in svg
 True
 """
@@ -28,10 +28,8 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from zwick_ai import cards as C
-from zwick_ai import tricks as T
-from zwick_ai import zwicker
-from zwick_ai.tricks import layout as TL
+from zwick_ai import cards, tricks, zwicker
+from zwick_ai.tricks import layout as tricks_layout
 from zwick_ai.tricks.api import bid_name
 from zwick_ai.zwicker.layout import S_ASK_ANS, S_ASK_N, S_ASK_Q, S_DEALER, S_LAST_CAPT, S_STAGE
 
@@ -52,7 +50,7 @@ LINE_H = 18
 
 
 def _rank_text(card: int) -> str:
-    rank = C.RANKS[C.rank_of(card)]
+    rank = cards.RANKS[cards.rank_of(card)]
     return "10" if rank == "T" else rank
 
 
@@ -101,18 +99,18 @@ class _Canvas:
                 f'<rect x="3" y="3" width="{w - 6}" height="{h - 6}" rx="3" fill="none" stroke="#9db3d9"/></g>'
             )
             return
-        name = C.format_card(card)
-        cls = "card joker" if C.is_valued_joker(card) or C.is_wild_joker(card) else "card"
+        name = cards.format_card(card)
+        cls = "card joker" if cards.is_valued_joker(card) or cards.is_wild_joker(card) else "card"
         head = f'<g class="{cls}" data-card="{name}"{attrs} transform="translate({x:.0f},{y:.0f})">'
         body = f'<rect width="{w}" height="{h}" rx="4" fill="white" {stroke}/>'
-        joker = C.is_valued_joker(card) or C.is_wild_joker(card)
+        joker = cards.is_valued_joker(card) or cards.is_wild_joker(card)
         if joker:  # a star and the matching value (W: wild, any value)
             top = "★"
-            big = "W" if C.is_wild_joker(card) else str(C.JOKER_VALUES[card - C.VALUED_JOKER_BASE])
+            big = "W" if cards.is_wild_joker(card) else str(cards.JOKER_VALUES[card - cards.VALUED_JOKER_BASE])
             colour = JOKER_COLOUR
         else:
-            top, big = _rank_text(card), C.SUIT_SYMBOLS[C.suit_of(card)]
-            colour = SUIT_COLOURS[C.suit_of(card)]
+            top, big = _rank_text(card), cards.SUIT_SYMBOLS[cards.suit_of(card)]
+            colour = SUIT_COLOURS[cards.suit_of(card)]
         if mini:
             body += (
                 f'<text x="{w / 2:.0f}" y="15" font-size="11" font-weight="bold" text-anchor="middle" '
@@ -179,7 +177,7 @@ def zwicker_svg(
     r, a = es.rules, es.arr
     snap = zwicker.snapshot(es)
     names_marked = set(highlight)  # by name: with two packs both copies of a card are outlined
-    marked = {c for c in r.deck if C.format_card(c) in names_marked}
+    marked = {c for c in r.deck if cards.format_card(c) in names_marked}
     over = zwicker.is_over(es)
     to_move = -1 if over else zwicker.to_move(es)
     cv = _Canvas()
@@ -275,33 +273,33 @@ _STATUS = {0: "undecided", 1: "in", 2: "passed"}
 
 
 def _pf(p: int, f: int) -> int:
-    return TL.S_PLAYERS + f * TL.NP + p
+    return tricks_layout.S_PLAYERS + f * tricks_layout.NP + p
 
 
-def tricks_svg(ts: T.TrickState, seat: int | None = None, names: Sequence[str] | None = None) -> str:
+def tricks_svg(ts: tricks.TrickState, seat: int | None = None, names: Sequence[str] | None = None) -> str:
     """The SVG of a Zwikken/Zwicken engine position (module docstring)."""
     r, a = ts.rules, ts.arr
-    over = T.is_over(ts)
-    to_move = T.to_move(ts)
+    over = tricks.is_over(ts)
+    to_move = tricks.to_move(ts)
     cv = _Canvas()
     params = r.params()
     game = f"{r.game} {params.get('variant', '')}".strip() + f" ({r.players} players)"
-    title = f"{game} | {T.phase(ts)} | dealer {T.dealer(ts)} | pot {T.pot(ts)}"
-    title += f" | {T.result(ts)}" if over else (f" | to move: seat {to_move}" if to_move >= 0 else "")
+    title = f"{game} | {tricks.phase(ts)} | dealer {tricks.dealer(ts)} | pot {tricks.pot(ts)}"
+    title += f" | {tricks.result(ts)}" if over else (f" | to move: seat {to_move}" if to_move >= 0 else "")
     cv.text(MARGIN, cv.y + 14, title, 14, "bold")
     cv.y += 24
-    trump = int(a[TL.S_TRUMP])
+    trump = int(a[tricks_layout.S_TRUMP])
     suit = (
-        f'<tspan font-size="17" font-weight="bold" fill="{SUIT_COLOURS[trump]}">{C.SUIT_SYMBOLS[trump]}</tspan>'
+        f'<tspan font-size="17" font-weight="bold" fill="{SUIT_COLOURS[trump]}">{cards.SUIT_SYMBOLS[trump]}</tspan>'
         if trump >= 0
         else "-"
     )
     cv.parts.append(
-        f'<text class="pot" data-pot="{T.pot(ts)}" x="{MARGIN}" y="{cv.y + 15:.0f}" font-size="13">'
-        f"pot {T.pot(ts)} chips · trump {suit}</text>"
+        f'<text class="pot" data-pot="{tricks.pot(ts)}" x="{MARGIN}" y="{cv.y + 15:.0f}" font-size="13">'
+        f"pot {tricks.pot(ts)} chips · trump {suit}</text>"
     )
-    speler = int(a[TL.S_SPELER])
-    high, highp = int(a[TL.S_HIGH]), int(a[TL.S_HIGHP])
+    speler = int(a[tricks_layout.S_SPELER])
+    high, highp = int(a[tricks_layout.S_HIGH]), int(a[tricks_layout.S_HIGHP])
     info = []
     if highp >= 0 and high > 0:
         info.append(f"highest bid: {bid_name(r, high)} by seat {highp}")
@@ -313,20 +311,20 @@ def tricks_svg(ts: T.TrickState, seat: int | None = None, names: Sequence[str] |
     if seat is not None:
         cv.text(MARGIN, cv.y + 12, f"seen by seat {seat}", 12, fill="#555")
         cv.y += LINE_H
-    loc = [int(a[TL.S_LOC + c]) for c in range(TL.NC)]
-    stock_n = sum(1 for c in range(TL.NC) if loc[c] == TL.L_STOCK)
-    ups = [int(c) for c in a[TL.S_UP : TL.S_UP + a[TL.S_NUP]]]
-    bottom = int(a[TL.S_BOTTOM])
+    loc = [int(a[tricks_layout.S_LOC + c]) for c in range(tricks_layout.NC)]
+    stock_n = sum(1 for c in range(tricks_layout.NC) if loc[c] == tricks_layout.L_STOCK)
+    ups = [int(c) for c in a[tricks_layout.S_UP : tricks_layout.S_UP + a[tricks_layout.S_NUP]]]
+    bottom = int(a[tricks_layout.S_BOTTOM])
     # upcards, the cut card at the bottom, stock and discards on one row
     top = cv.y + LINE_H
     cv.text(MARGIN, cv.y + 14, "upcards", 13, "bold")
     x = float(MARGIN)
     for c in ups:
-        if loc[c] == TL.L_UP:  # a swapped upcard is in a hand now and drawn there
+        if loc[c] == tricks_layout.L_UP:  # a swapped upcard is in a hand now and drawn there
             cv.card(x, top, c, "upcard")
             x += CARD_W + GAP
     x = max(x, MARGIN + 70.0) + 2 * GAP  # room for the label
-    if bottom >= 0 and loc[bottom] == TL.L_BOTTOM:
+    if bottom >= 0 and loc[bottom] == tricks_layout.L_BOTTOM:
         cv.text(x, cv.y + 14, "bottom", 13, "bold")
         cv.card(x, top, bottom, "bottom")
         x += CARD_W + 3 * GAP
@@ -336,7 +334,7 @@ def tricks_svg(ts: T.TrickState, seat: int | None = None, names: Sequence[str] |
         cv.card(x, top, None, "stock-pile")
     cv.parts.append("</g>")
     x += CARD_W + 3 * GAP
-    discards = [c for c in range(TL.NC) if loc[c] == TL.L_DISC]
+    discards = [c for c in range(tricks_layout.NC) if loc[c] == tricks_layout.L_DISC]
     if discards:
         own = _own_discards(ts, seat) if seat is not None else set(discards)
         cv.text(x, cv.y + 14, f"discards {len(discards)}", 13, "bold")
@@ -346,20 +344,20 @@ def tricks_svg(ts: T.TrickState, seat: int | None = None, names: Sequence[str] |
         cv.row(x, faces, "discards")
     cv.y = top + ROW_H
     # seats: status, bid, tricks and chips, hand
-    tricks, net = T.tricks_won(ts), T.returns(ts)
+    tricks_won, net = tricks.tricks_won(ts), tricks.returns(ts)
     for p in range(r.players):
-        hand = [c for c in range(TL.NC) if loc[c] == TL.L_HAND + p]
+        hand = [c for c in range(tricks_layout.NC) if loc[c] == tricks_layout.L_HAND + p]
         if p == to_move:
             cv.parts.append(
                 f'<rect class="to-move" x="{MARGIN / 2:.0f}" y="{cv.y - 4:.0f}" width="{WIDTH - MARGIN}" '
                 f'height="{ROW_H}" rx="6" fill="{MOVER}"/>'
             )
         cv.text(MARGIN, cv.y + 16, ("▶ " if p == to_move else "") + _seat_label(p, names), 13, "bold")
-        status = _STATUS.get(int(a[_pf(p, TL.P_STATUS)]), "?")
-        bid = int(a[_pf(p, TL.P_BID)])
+        status = _STATUS.get(int(a[_pf(p, tricks_layout.P_STATUS)]), "?")
+        bid = int(a[_pf(p, tricks_layout.P_BID)])
         words = status + (f" · {bid_name(r, bid)}" if bid > 0 else "")
         cv.text(MARGIN, cv.y + 34, words, 12, attrs={"class": "bid", "data-seat": p})
-        cv.text(MARGIN, cv.y + 52, f"{tricks[p]} trick{'s' if tricks[p] != 1 else ''} · {net[p]:+d} chips", 12)
+        cv.text(MARGIN, cv.y + 52, f"{tricks_won[p]} trick{'s' if tricks_won[p] != 1 else ''} · {net[p]:+d} chips", 12)
         shown: list[int | None] = list(hand) if seat is None or seat == p else [None] * len(hand)
         if shown:
             cv.row(MARGIN + LABEL_W, shown, f"hand-{p}")
@@ -368,13 +366,19 @@ def tricks_svg(ts: T.TrickState, seat: int | None = None, names: Sequence[str] |
             cv.text(MARGIN + LABEL_W, cv.y + 36, "-", 12, fill="#777")
             cv.y += ROW_H
     # the tricks: one row per trick, each card under its seat's number
-    played = int(a[TL.S_TRICK]) + (0 if over else 1)
-    for k in range(min(played, r.cfg[TL.C_H])):
-        cells = [(p, int(a[TL.S_TL + k * TL.NP + p])) for p in range(r.players)]
+    played = int(a[tricks_layout.S_TRICK]) + (0 if over else 1)
+    for k in range(min(played, r.cfg[tricks_layout.C_H])):
+        cells = [(p, int(a[tricks_layout.S_TL + k * tricks_layout.NP + p])) for p in range(r.players)]
         cells = [(p, v) for p, v in cells if v >= 0]
         if not cells:
             continue
-        cv.text(MARGIN, cv.y + 36, f"trick {k + 1}" + (" (current)" if k == int(a[TL.S_TRICK]) else ""), 13, "bold")
+        cv.text(
+            MARGIN,
+            cv.y + 36,
+            f"trick {k + 1}" + (" (current)" if k == int(a[tricks_layout.S_TRICK]) else ""),
+            13,
+            "bold",
+        )
         for p, v in cells:
             x = MARGIN + LABEL_W + p * (CARD_W + 3 * GAP)
             face_down = v >= 64
@@ -386,12 +390,12 @@ def tricks_svg(ts: T.TrickState, seat: int | None = None, names: Sequence[str] |
     return cv.svg(title)
 
 
-def _own_discards(ts: T.TrickState, seat: int) -> set[int]:
+def _own_discards(ts: tricks.TrickState, seat: int) -> set[int]:
     """The cards ``seat`` discarded (only he saw them)."""
     return {
-        v - TL.A_DISCARD
-        for kind, who, v in T.history(ts)
-        if kind == TL.H_HIDDEN and who == seat and TL.A_DISCARD <= v < TL.A_PASS
+        v - tricks_layout.A_DISCARD
+        for kind, who, v in tricks.history(ts)
+        if kind == tricks_layout.H_HIDDEN and who == seat and tricks_layout.A_DISCARD <= v < tricks_layout.A_PASS
     }
 
 
@@ -414,7 +418,7 @@ def state_svg(
         state = state.engine_state()
     elif hasattr(state, "trick_state"):
         state = state.trick_state()
-    if not isinstance(state, zwicker.ZwickerState | T.TrickState):
+    if not isinstance(state, zwicker.ZwickerState | tricks.TrickState):
         raise ValueError(f"no picture for a {type(state).__name__}: give a zwicker, zwikken or zwicken state")
     players = state.rules.players
     if seat is not None and not 0 <= seat < players:

@@ -13,7 +13,10 @@ MCCFR on the trick games count visits): its average strategy is still close to t
 start, and the greedy heuristic plays better there (``benchmarks/README.md``, CFR section). Every
 decision is counted in ``stats["decisions"]`` and every fallback in ``stats["fallbacks"]``.
 In Zwicker a whole move is several sub-actions; each is looked up in turn (on a copy of the
-state), and if any is missing the whole move comes from the fallback.
+state), and if any is missing the whole move comes from the fallback. Policies of the Zwicker
+abstractions (``zwick train mccfr --game "zwicker(...)" --abstraction buckets``) choose an abstract
+action, i.e. a whole move (:mod:`~zwick_ai.agents.cfr.zwicker_abstraction`), in one lookup;
+``fallback=greedy`` is the usual choice there: an abstract set training never reached plays greedy.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import pyspiel
 
 from zwick_ai.agents.base import Agent, Param, decision_over, legal_decisions, make_agent, register
 from zwick_ai.agents.cfr.checkpoint import Policy
+from zwick_ai.games import zwicker_bridge
 
 FALLBACKS = ("uniform", "greedy")
 _CACHE: dict[tuple[str, float], Policy] = {}
@@ -77,6 +81,13 @@ class PolicyAgent(Agent):
             self.fallback_agent.reset(seed)
 
     def _from_policy(self, state: pyspiel.State) -> list[int] | None:
+        if self.policy.zwicker_abstraction is not None:
+            whole = self.policy.zwicker_lookup(state, self.params["min_visits"])
+            if whole is None:
+                return None
+            rows, index, chances = whole
+            k = int(self.rng.choice(len(index), p=chances / chances.sum()))
+            return zwicker_bridge.move_actions(state, rows[index[k]])
         player = state.current_player()
         work = state.clone()
         actions: list[int] = []

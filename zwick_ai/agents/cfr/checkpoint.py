@@ -11,6 +11,8 @@ mismatched pair is detected. Every problem raises ``ValueError`` saying what is 
   visited it) and how keys are computed (``key_scheme``: ``tricks_suits`` and ``tricks_buckets``
   are the trick-game abstractions of :mod:`~zwick_ai.agents.cfr.abstraction`, where the actions of
   a set are positions in the order :func:`~zwick_ai.agents.cfr.abstraction.decision` gives);
+  ``zwicker_buckets``/``zwicker_coarse`` are the Zwicker abstractions of
+  :mod:`~zwick_ai.agents.cfr.zwicker_abstraction`, whose actions are abstract action indices;
   :class:`Policy` reads it for play (:mod:`zwick_ai.agents.cfr.agent`).
 """
 
@@ -31,11 +33,21 @@ from zwick_ai.agents.cfr.exact import METHODS, ExactSolver, average_policy, norm
 from zwick_ai.agents.cfr.keys import infoset_key
 from zwick_ai.agents.cfr.mccfr import SAMPLINGS, MCCFRSolver
 from zwick_ai.agents.cfr.tree import extract
+from zwick_ai.agents.cfr.zwicker_abstraction import zwicker_abstraction_id, zwicker_decision
 
 FORMAT = 1
 KINDS = ("checkpoint", "policy")
-KEY_SCHEMES = ("tricks_history", "tricks_suits", "tricks_buckets", "information_state_string", "observation_string")
+KEY_SCHEMES = (
+    "tricks_history",
+    "tricks_suits",
+    "tricks_buckets",
+    "information_state_string",
+    "observation_string",
+    "zwicker_buckets",
+    "zwicker_coarse",
+)
 _TRICK_SCHEMES = {"tricks_suits": "suits", "tricks_buckets": "buckets"}
+_ZWICKER_SCHEMES = {"zwicker_buckets": "buckets", "zwicker_coarse": "coarse"}
 
 
 def _stem(path: str | Path) -> Path:
@@ -155,11 +167,13 @@ def load_checkpoint(
         field=meta.get("field", "self"),
     )
     table = Table.from_arrays(arrays["rows"], arrays["acts"], arrays["regret"], arrays["avg"])
-    if not solver.tricks and table.num_rows != solver.table.num_rows:
+    if solver.tree is not None and table.num_rows != solver.table.num_rows:
         raise ValueError(
             f"{where}: {table.num_rows} information sets do not fit the game's tree ({solver.table.num_rows})"
         )
-    if not solver.tricks and not np.array_equal(table.rows[: table.num_rows], solver.table.rows[: table.num_rows]):
+    if solver.tree is not None and not np.array_equal(
+        table.rows[: table.num_rows], solver.table.rows[: table.num_rows]
+    ):
         raise ValueError(f"{where}: information sets do not match the game's tree")
     solver.table = table
     solver.rng[0] = np.uint64(int(meta["rng_state"]))
@@ -183,7 +197,7 @@ def save_policy(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: int =
         t = solver.table
         rows = t.rows[: t.num_rows]
         keys, players, n, off = rows[:, R_KEY], rows[:, R_PLAYER], rows[:, R_N], rows[:, R_OFF]
-        visits = rows[:, R_VIS] if solver.tricks else None
+        visits = rows[:, R_VIS] if solver.tree is None else None
         acts = t.acts[: t.num_edges]
         probs = np.empty(t.num_edges)
         normalise_all(t.avg, off, n, probs)
@@ -249,6 +263,7 @@ class Policy:
         self.probs = arrays["probs"]
         self.abstraction = "observation" if meta["key_scheme"] == "observation_string" else "none"
         self.trick_abstraction = _TRICK_SCHEMES.get(meta["key_scheme"])
+        self.zwicker_abstraction = _ZWICKER_SCHEMES.get(meta["key_scheme"])
         self.visits = arrays.get("visits")
         if self.visits is not None and self.visits.shape != keys.shape:
             raise ValueError(f"{where}: inconsistent array shapes (visits)")
@@ -258,8 +273,37 @@ class Policy:
     def __len__(self) -> int:
         return int(self.keys.shape[0])
 
+    def _row(self, key: int, min_visits: int) -> int:
+        """The index of ``key``'s row, or -1 (unseen, or visited fewer than ``min_visits`` times)."""
+        i = int(np.searchsorted(self.keys, key))
+        if i >= len(self.keys) or self.keys[i] != key:
+            return -1
+        if self.visits is not None and self.visits[i] < min_visits:
+            return -1
+        return i
+
+    def zwicker_lookup(
+        self, state: pyspiel.State, min_visits: int = 0
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """Zwicker abstractions, at the start of a turn: (the candidate move rows, per abstract action
+        the index of its move among them, the average-strategy probabilities), or ``None``."""
+        if self.zwicker_abstraction is None or not hasattr(state, "candidate_rows"):
+            raise ValueError("zwicker_lookup plays a Zwicker policy file on a zwicker state")
+        rows = state.candidate_rows()
+        out = np.zeros(max(len(rows), 1), np.int64)
+        key, m = zwicker_decision(
+            state.rules.array(), state.array, rows, len(rows), zwicker_abstraction_id(self.zwicker_abstraction), out
+        )
+        i = self._row(int(key), min_visits)
+        if i < 0 or self.counts[i] != m:  # unseen (or a 64-bit key collision)
+            return None
+        o = self.offsets[i]
+        return rows, out[:m].copy(), self.probs[o : o + m].astype(np.float64)
+
     def lookup(self, state: pyspiel.State, player: int, min_visits: int = 0) -> tuple[np.ndarray, np.ndarray] | None:
         legal = None
+        if self.zwicker_abstraction is not None:
+            raise ValueError("a Zwicker abstraction's policy is read with zwicker_lookup (whole moves)")
         if self.trick_abstraction is not None:
             if not hasattr(state, "trick_state") or state.current_player() != player:
                 raise ValueError(f"the {self.trick_abstraction} abstraction keys the trick-game player to move")
@@ -269,10 +313,8 @@ class Policy:
             legal = self._out[:m].copy()
         else:
             key = infoset_key(state, player, self.abstraction)
-        i = int(np.searchsorted(self.keys, key))
-        if i >= len(self.keys) or self.keys[i] != key:
-            return None
-        if self.visits is not None and self.visits[i] < min_visits:
+        i = self._row(key, min_visits)
+        if i < 0:
             return None
         o, n = self.offsets[i], self.counts[i]
         if legal is None:

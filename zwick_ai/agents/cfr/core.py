@@ -105,6 +105,48 @@ def normalised(weights, off, n, out):
         out[i] = weights[off + i] / total if total > 0.0 else 1.0 / n
 
 
+# ---- outcome sampling (OpenSpiel's update, shared by the trick, tree and Zwicker traversals) ------------
+EXPLORATION = 0.6  # OpenSpiel's outcome-sampling default
+
+
+@njit(cache=True)
+def os_update(mine, off, n, j, child, pol, sp, my, opp, samp, regret, avg):
+    """OpenSpiel's outcome-sampling update at a node; returns the value estimate."""
+    cj = child / sp[j]
+    value = pol[j] * cj
+    if mine:
+        for i in range(n):
+            cfa = (cj if i == j else 0.0) * opp / samp
+            regret[off + i] += cfa - value * opp / samp
+        for i in range(n):
+            avg[off + i] += my * pol[i] / samp
+    return value
+
+
+@njit(cache=True)
+def os_backward(d, v, who, path, reach, pol, sp, regret, avg):
+    """The outcome-sampling updates along a sampled path, deepest decision first."""
+    for k in range(d - 1, -1, -1):
+        cur, off, n, j = path[k, 0], path[k, 1], path[k, 2], path[k, 3]
+        v = os_update(cur == who, off, n, j, v, pol[k], sp[k], reach[k, 0], reach[k, 1], reach[k, 2], regret, avg)
+    return v
+
+
+@njit(cache=True)
+def os_step(cur, who, k, off, n, regret, pol, sp, path, reach, rng):
+    """Sample the action at the ``k``-th decision of an outcome-sampling path; record it."""
+    regret_matching(regret, off, n, pol[k])
+    for i in range(n):
+        sp[k, i] = EXPLORATION / n + (1.0 - EXPLORATION) * pol[k, i] if cur == who else pol[k, i]
+    j = sample_index(sp[k], n, rng)
+    path[k, 0], path[k, 1], path[k, 2], path[k, 3] = cur, off, n, j
+    my, opp, samp = reach[k, 0], reach[k, 1], reach[k, 2]
+    reach[k + 1, 0] = my * pol[k, j] if cur == who else my
+    reach[k + 1, 1] = opp if cur == who else opp * pol[k, j]
+    reach[k + 1, 2] = samp * sp[k, j]
+    return j
+
+
 # ---- hash map ---------------------------------------------------------------------------------------
 @njit(cache=True)
 def _slot(keys, key):

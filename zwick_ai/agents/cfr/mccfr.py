@@ -48,6 +48,8 @@ from zwick_ai.agents.cfr.core import (
     lookup,
     lookup_or_add,
     normalised,
+    os_backward,
+    os_step,
     rand_float,
     regret_matching,
     sample_index,
@@ -56,15 +58,19 @@ from zwick_ai.agents.cfr.core import (
 from zwick_ai.agents.cfr.exact import nash_conv as tree_nash_conv
 from zwick_ai.agents.cfr.keys import TRICK_GAMES, is_trick_game
 from zwick_ai.agents.cfr.tree import NODE_CHANCE, NODE_TERMINAL, GameTree, extract
+from zwick_ai.agents.cfr.zwicker_abstraction import ZWICKER_ABSTRACTIONS, zwicker_abstraction_id
+from zwick_ai.agents.cfr.zwicker_mccfr import ZWICKER_SAMPLINGS, run_zwicker
+from zwick_ai.agents.cfr.zwicker_mccfr import buffers as zwicker_buffers
 from zwick_ai.agents.tricks_greedy import greedy_action
 from zwick_ai.tricks import kernels as TK
 from zwick_ai.tricks import layout as TL
 
-SAMPLINGS = ("external", "outcome")
+SAMPLINGS = ("external", "outcome", "probe")  # probe: the full Zwicker games only (zwicker_mccfr)
 FIELDS = ("self", "greedy")  # greedy: best-response training against a greedy field, NOT CFR
 _GREEDY_FIELD = 1
-BACKENDS = ("auto", "engine", "tree")  # auto: the engine for the trick games, the tree otherwise
-EXPLORATION = 0.6  # OpenSpiel's outcome-sampling default
+# auto: the trick engine for the trick games, the Zwicker engine for Zwicker with a Zwicker abstraction
+# (:mod:`~zwick_ai.agents.cfr.zwicker_mccfr`), the tree otherwise
+BACKENDS = ("auto", "engine", "tree", "zwicker")
 _ES, _OS = 0, 1
 _MAXA = TL.NUM_ACTIONS
 _DEPTH = TL.MAXH + 2
@@ -180,44 +186,6 @@ def _add_regrets(regret, off, n, pol, vals):
 
 
 @njit(cache=True)
-def _os_update(mine, off, n, j, child, pol, sp, my, opp, samp, regret, avg):
-    """OpenSpiel's outcome-sampling update at a node; returns the value estimate."""
-    cj = child / sp[j]
-    value = pol[j] * cj
-    if mine:
-        for i in range(n):
-            cfa = (cj if i == j else 0.0) * opp / samp
-            regret[off + i] += cfa - value * opp / samp
-        for i in range(n):
-            avg[off + i] += my * pol[i] / samp
-    return value
-
-
-@njit(cache=True)
-def _os_backward(d, v, who, path, reach, pol, sp, regret, avg):
-    """The outcome-sampling updates along a sampled path, deepest decision first."""
-    for k in range(d - 1, -1, -1):
-        cur, off, n, j = path[k, 0], path[k, 1], path[k, 2], path[k, 3]
-        v = _os_update(cur == who, off, n, j, v, pol[k], sp[k], reach[k, 0], reach[k, 1], reach[k, 2], regret, avg)
-    return v
-
-
-@njit(cache=True)
-def _os_step(cur, who, k, off, n, regret, pol, sp, path, reach, rng):
-    """Sample the action at the ``k``-th decision of an outcome-sampling path; record it."""
-    regret_matching(regret, off, n, pol[k])
-    for i in range(n):
-        sp[k, i] = EXPLORATION / n + (1.0 - EXPLORATION) * pol[k, i] if cur == who else pol[k, i]
-    j = sample_index(sp[k], n, rng)
-    path[k, 0], path[k, 1], path[k, 2], path[k, 3] = cur, off, n, j
-    my, opp, samp = reach[k, 0], reach[k, 1], reach[k, 2]
-    reach[k + 1, 0] = my * pol[k, j] if cur == who else my
-    reach[k + 1, 1] = opp if cur == who else opp * pol[k, j]
-    reach[k + 1, 2] = samp * sp[k, j]
-    return j
-
-
-@njit(cache=True)
 def _tricks_os(s, cfg, abst, field, who, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, path, reach):
     """One outcome-sampling episode for ``who`` from ``s`` (changed in place); chance
     probabilities cancel in the opponents' and the sampling reach, so they are left out of both
@@ -229,10 +197,10 @@ def _tricks_os(s, cfg, abst, field, who, keys, rowof, rows, acts, regret, avg, m
         cur, r, n = _next_decision(s, cfg, abst, field, who, keys, rowof, rows, acts, meta, rng, bufs, legal[k])
         if cur < 0:
             break
-        j = _os_step(cur, who, k, rows[r, R_OFF], n, regret, pol, sp, path, reach, rng)
+        j = os_step(cur, who, k, rows[r, R_OFF], n, regret, pol, sp, path, reach, rng)
         TK.apply_action(s, cfg, legal[k, j])
         k += 1
-    return _os_backward(k, float(s[TK.pf(who, TL.P_NET)]), who, path, reach, pol, sp, regret, avg)
+    return os_backward(k, float(s[TK.pf(who, TL.P_NET)]), who, path, reach, pol, sp, regret, avg)
 
 
 def _buffers(depth: int, width: int) -> tuple:
@@ -342,10 +310,10 @@ def _tree_os(who, tr, regret, avg, rng, pol, sp, path, reach):
         if kind[h] == NODE_CHANCE:
             h = child[s + sample_index(prob[s:], count[h], rng)]
             continue
-        j = _os_step(player[h], who, k, iset_off[iset[h]], count[h], regret, pol, sp, path, reach, rng)
+        j = os_step(player[h], who, k, iset_off[iset[h]], count[h], regret, pol, sp, path, reach, rng)
         h = child[s + j]
         k += 1
-    return _os_backward(k, returns[h, who], who, path, reach, pol, sp, regret, avg)
+    return os_backward(k, returns[h, who], who, path, reach, pol, sp, regret, avg)
 
 
 @njit(cache=True)
@@ -463,6 +431,24 @@ def table_policy(tree: GameTree, table: Table) -> np.ndarray:
     return pol
 
 
+def _check_zwicker(is_zwicker: bool, abstraction: str, sampling: str, field: str, game: pyspiel.Game) -> None:
+    """Refuse what the Zwicker engine backend does not do, saying what it does."""
+    if not is_zwicker:
+        raise ValueError(f"the zwicker backend plays zwicker, not {game}")
+    if abstraction not in ZWICKER_ABSTRACTIONS:
+        raise ValueError(
+            f"the full Zwicker games need an information abstraction: {', '.join(ZWICKER_ABSTRACTIONS)}, "
+            f"not {abstraction!r}"
+        )
+    if sampling not in ZWICKER_SAMPLINGS:
+        raise ValueError(
+            f"on the full Zwicker games MCCFR samples {' or '.join(ZWICKER_SAMPLINGS)} (external sampling walks "
+            f"every action of each of a player's 12-26 decisions per hand), not {sampling!r}"
+        )
+    if field != "self":
+        raise ValueError("the greedy field is for the trick games")
+
+
 class MCCFRSolver:
     """External- or outcome-sampling MCCFR on ``game`` (backend by game: see the module docstring).
 
@@ -503,13 +489,32 @@ class MCCFRSolver:
             raise ValueError(
                 f"the engine backend plays the trick games ({', '.join(TRICK_GAMES)}); use tree for {game}"
             )
-        self.backend = backend if backend != "auto" else ("engine" if is_trick_game(game) else "tree")
+        is_zwicker = game.get_type().short_name == "zwicker"
+        if backend == "auto":
+            backend = "engine" if is_trick_game(game) else "tree"
+            if is_zwicker and abstraction in ZWICKER_ABSTRACTIONS:
+                backend = "zwicker"
+        if backend == "zwicker":
+            _check_zwicker(is_zwicker, abstraction, sampling, field, game)
+        self.backend = backend
         self.tricks = self.backend == "engine"
+        self.zwicker = self.backend == "zwicker"
+        self.tree: GameTree | None = None
         if self.tricks and abstraction not in TRICK_ABSTRACTIONS:
             raise ValueError(
                 f"unknown trick-game abstraction {abstraction!r} for the engine backend; "
                 f"valid: {', '.join(TRICK_ABSTRACTIONS)} (observation needs backend=tree)"
             )
+        if self.zwicker:
+            self.abstraction = abstraction
+            self.field = field
+            self.cfg = game.rules.array()
+            self._abst = zwicker_abstraction_id(abstraction)
+            self.table = Table.empty(1 << 14)
+            self._zbufs = zwicker_buffers()
+            return
+        if sampling == "probe":
+            raise ValueError("probe sampling is for the full Zwicker games (--abstraction buckets or coarse)")
         if not self.tricks and abstraction in TRICK_ABSTRACTIONS[1:]:
             raise ValueError(f"the {abstraction} abstraction is for the trick games on the engine backend")
         self.abstraction = abstraction
@@ -517,7 +522,6 @@ class MCCFRSolver:
         if field != "self" and not self.tricks:
             raise ValueError("the greedy field is for the trick games on the engine backend")
         self.field = field
-        self.tree: GameTree | None = None
         if self.tricks:
             self.cfg = game.rules.cfg
             self.table = Table.empty(1 << 14)
@@ -535,13 +539,37 @@ class MCCFRSolver:
         """How the table's keys are computed from a state (recorded in policy files)."""
         if self.abstraction == "observation":
             return "observation_string"
+        if self.zwicker:
+            return f"zwicker_{self.abstraction}"
         if self.abstraction in ("suits", "buckets"):
             return f"tricks_{self.abstraction}"
         return "tricks_history" if is_trick_game(self.game) else "information_state_string"
 
+    def warm_up(self) -> None:
+        """Compile the traversal (one iteration on a throwaway table and stream), so that timed
+        training excludes numba's first compile. The solver itself is unchanged."""
+        if self.zwicker:
+            t = Table.empty(1 << 12)
+            run_zwicker(
+                self.cfg, self._abst, ZWICKER_SAMPLINGS.index(self.sampling), 1, 0, 0, t.keys, t.rowof, t.rows, t.acts, t.regret, t.avg, t.meta,
+                seed_state(0), zwicker_buffers(),
+            )  # fmt: skip
+
     def run(self, iterations: int) -> None:
         """Run ``iterations`` more iterations (one traversal per player each)."""
         left = int(iterations)
+        if self.zwicker:
+            while left > 0:
+                margin = max(1 << 13, self.table.rows.shape[0] // 4)
+                self.table.reserve(2 * margin, 8 * margin)
+                t = self.table
+                done = run_zwicker(
+                    self.cfg, self._abst, ZWICKER_SAMPLINGS.index(self.sampling), left, margin, 4 * margin, t.keys, t.rowof, t.rows, t.acts, t.regret, t.avg,
+                    t.meta, self.rng, self._zbufs,
+                )  # fmt: skip
+                left -= done
+                self.iteration += done
+            return
         if self.tricks:
             samp = SAMPLINGS.index(self.sampling)
             while left > 0:
@@ -604,6 +632,8 @@ class MCCFRSolver:
         (``random`` or ``greedy``) at every seat in turn (``deals`` deals per seat, not duplicate),
         playing ``fallback`` (``uniform`` or ``greedy``) at sets visited fewer than ``min_visits``
         times; and the fraction of its decisions taken from the table."""
+        if self.zwicker:
+            raise ValueError("Zwicker solvers are measured with zwicker_strength (against greedy, duplicate deals)")
         if not self.tricks:
             raise ValueError("value_vs is compiled for the trick games; tree games have nash_conv")
         if opponent not in OPPONENTS or fallback not in FALLBACKS:

@@ -7,6 +7,11 @@ agents) and ``convergence.csv`` (``iteration, seconds, metric, value``). The met
 games whose pack has at most :data:`SMALL_PACK` cards, whose tree is then extracted for the
 evaluation), otherwise ``value_vs_random``: the average strategy's chips per deal against uniformly random opponents,
 every seat in turn (compiled; trick games), over ``eval_deals`` deals per seat with a fixed seed.
+On the full Zwicker games (MCCFR with a Zwicker abstraction) the metric is ``vs_greedy``: the
+average strategy (greedy where a set is unseen) against greedy opponents minus the greedy heuristic
+in the same seats on the same ``eval_deals`` deals (points per deal, every seat in turn), and
+``strength.csv`` holds the whole curve against training seconds (``iteration, seconds, deals,
+ours, greedy, diff, ci95, table_share``).
 
 ``resume=True`` continues the checkpoint in ``out`` up to ``iterations`` in total; the result is
 the same as one uninterrupted run with the same seed.
@@ -32,9 +37,14 @@ from zwick_ai.agents.cfr.checkpoint import load_checkpoint, save_checkpoint, sav
 from zwick_ai.agents.cfr.exact import METHODS, ExactSolver
 from zwick_ai.agents.cfr.mccfr import SAMPLINGS, MCCFRSolver
 from zwick_ai.agents.cfr.tree import GameTree, extract
+from zwick_ai.agents.cfr.zwicker_abstraction import ZWICKER_ABSTRACTIONS
+from zwick_ai.agents.cfr.zwicker_mccfr import strength
 
 TRAIN_METHODS = ("cfr", "mccfr")
 CSV_HEADER = ["iteration", "seconds", "metric", "value"]
+STRENGTH_CSV = "strength.csv"  # Zwicker: the strength curve against greedy by training time
+STRENGTH_KEYS = ("ours", "greedy", "diff", "ci95", "table_share")
+STRENGTH_HEADER = ["iteration", "seconds", "deals", *STRENGTH_KEYS]
 SMALL_PACK = 8  # trick games with at most this many cards are small enough for exact nash_conv
 
 
@@ -56,10 +66,18 @@ def evaluate(
     tree for ``nash_conv`` of an MCCFR solver on a trick game."""
     if isinstance(solver, ExactSolver) or solver.tree is not None:
         return "nash_conv", solver.nash_conv()
+    if solver.zwicker:
+        return "vs_greedy", zwicker_strength(solver, eval_deals)["diff"]
     if tree is not None:
         return "nash_conv", solver.nash_conv(tree)
     value, _ = solver.value_vs_random(eval_deals, seed=12345)
     return "value_vs_random", value
+
+
+def zwicker_strength(solver: MCCFRSolver, deals: int) -> dict[str, float]:
+    """A Zwicker solver's average strategy against greedy opponents on ``deals`` fixed deals (seeds
+    12345...), next to greedy itself (:func:`~zwick_ai.agents.cfr.zwicker_mccfr.strength`)."""
+    return strength(solver.cfg, solver._abst, solver.table, deals)
 
 
 def train(
@@ -76,7 +94,8 @@ def train(
     progress: Callable[[int, int, str | None, float | None], None] | None = None,
 ) -> TrainResult:
     """Train ``method`` (``cfr``: exact CFR on the extracted tree, ``variant`` cfr, cfr+ [default]
-    or dcfr; ``mccfr``: ``variant`` outcome [default] or external sampling) on ``game`` (a game
+    or dcfr; ``mccfr``: ``variant`` outcome [default] or external sampling, on the full Zwicker
+    games probe [default] or outcome, :mod:`~zwick_ai.agents.cfr.zwicker_mccfr`) on ``game`` (a game
     string) for ``iterations`` iterations in total. Evaluates every ``eval_every`` iterations
     (0: at the end only). ``progress(done, total, metric, value)`` is called after every chunk.
     ``abstraction``: ``none``/``observation`` (tree games) or ``none``/``suits``/``buckets`` (MCCFR
@@ -85,6 +104,8 @@ def train(
     if method not in TRAIN_METHODS:
         raise ValueError(f"unknown training method {method!r}; valid: {', '.join(TRAIN_METHODS)}")
     valid = METHODS if method == "cfr" else SAMPLINGS
+    if variant is None and method == "mccfr" and game.startswith("zwicker") and abstraction in ZWICKER_ABSTRACTIONS:
+        variant = "probe"  # the full Zwicker games (zwicker_mccfr's docstring)
     variant = variant or ("cfr+" if method == "cfr" else "outcome")
     if variant not in valid:
         raise ValueError(f"unknown {method} variant {variant!r}; valid: {', '.join(valid)}")
@@ -94,6 +115,7 @@ def train(
     g = pyspiel.load_game(game)
     ckpt = out / "checkpoint"
     curve: list[tuple[int, float, str, float]] = []
+    strength_rows: list[list[str]] = []
     elapsed = 0.0
     if resume:
         solver, meta = load_checkpoint(ckpt, game=str(g), method=method)
@@ -104,6 +126,7 @@ def train(
             )
         curve = _read_curve(out / "convergence.csv", solver.iteration)
         elapsed = curve[-1][1] if curve else 0.0
+        strength_rows = _read_strength(out / STRENGTH_CSV, solver.iteration)
     else:
         if (out / "checkpoint.json").exists():
             raise ValueError(
@@ -119,6 +142,8 @@ def train(
     eval_tree = None
     if isinstance(solver, MCCFRSolver) and solver.tricks and len(g.rules.deck) <= SMALL_PACK:
         eval_tree = extract(g)
+    if isinstance(solver, MCCFRSolver):
+        solver.warm_up()
     chunk = eval_every or max(1, iterations // 100)
     while solver.iteration < iterations:
         step = min(chunk - solver.iteration % chunk, iterations - solver.iteration)
@@ -127,14 +152,45 @@ def train(
         elapsed += time.perf_counter() - t0  # training time only, evaluations excluded
         metric = value = None
         if (eval_every and solver.iteration % eval_every == 0) or solver.iteration == iterations:
-            metric, value = evaluate(solver, eval_deals, eval_tree)
+            if isinstance(solver, MCCFRSolver) and solver.zwicker:
+                st = zwicker_strength(solver, eval_deals)
+                metric, value = "vs_greedy", st["diff"]
+                strength_rows.append(
+                    [str(solver.iteration), f"{elapsed:.3f}", str(eval_deals)] + [f"{st[k]:.6g}" for k in STRENGTH_KEYS]
+                )
+                _write_rows(out / STRENGTH_CSV, STRENGTH_HEADER, strength_rows)
+            else:
+                metric, value = evaluate(solver, eval_deals, eval_tree)
             curve.append((solver.iteration, round(elapsed, 3), metric, float(value)))
             save_checkpoint(solver, ckpt, seed)
+            save_policy(solver, out / "policy", seed)  # an interrupted run leaves a playable policy
             _write_curve(out / "convergence.csv", curve)
         if progress is not None:
             progress(solver.iteration, iterations, metric, value)
     save_policy(solver, out / "policy", seed)
     return TrainResult(solver, out, curve, curve[-1][1] if curve else 0.0)
+
+
+def _write_rows(path: Path, header: list[str], rows: list[list[str]]) -> None:
+    tmp = path.with_suffix(".tmp")
+    with tmp.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+    tmp.replace(path)
+
+
+def _read_strength(path: Path, upto: int) -> list[list[str]]:
+    if not path.exists():
+        return []
+    with path.open() as f:
+        rows = list(csv.reader(f))
+    if not rows or rows[0] != STRENGTH_HEADER:
+        raise ValueError(f"{path}: not a strength log (header {rows[0] if rows else None})")
+    try:
+        return [r for r in rows[1:] if int(r[0]) <= upto]
+    except (ValueError, IndexError):
+        raise ValueError(f"{path}: corrupt strength log") from None
 
 
 def _write_curve(path: Path, curve: list[tuple[int, float, str, float]]) -> None:

@@ -154,7 +154,8 @@ def extract(game: pyspiel.Game, abstraction: str = "none", max_nodes: int = 2_00
     if deck is not None and len(deck) > MAX_PACK:
         raise ValueError(
             f"{game} has a pack of {len(deck)} cards: too large for the whole tree (at most {MAX_PACK}); "
-            "reduce it (ranks=, suits=, tricks= / hand_size=, table_size=, stages=) or use mccfr on a trick game"
+            "reduce it (ranks=, suits=, tricks= / hand_size=, table_size=, stages=), or use mccfr with an information "
+            "abstraction (trick games: --abstraction buckets; zwicker: --abstraction buckets or coarse)"
         )
     n_players = game.num_players()
     kind: list[int] = []

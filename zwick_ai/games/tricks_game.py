@@ -17,20 +17,20 @@ from typing import TypeAlias
 import numpy as np
 import pyspiel
 
-from zwick_ai import tricks as T
+from zwick_ai import tricks
 from zwick_ai.games.tricks_observer import (
     OBSERVATION_SIZE,
     fill_information_state_k,
     fill_observation_k,
     information_state_size,
 )
-from zwick_ai.tricks import kernels as K
-from zwick_ai.tricks import layout as L
+from zwick_ai.tricks import kernels as tricks_kernels
+from zwick_ai.tricks import layout as tricks_layout
 
-_RULES: dict[str, T.TrickRules] = {}
+_RULES: dict[str, tricks.TrickRules] = {}
 
 
-def _remember(rules: T.TrickRules) -> str:
+def _remember(rules: tricks.TrickRules) -> str:
     key = str(rules)
     _RULES.setdefault(key, rules)
     return key
@@ -38,7 +38,7 @@ def _remember(rules: T.TrickRules) -> str:
 
 def parameter_specification(game: str) -> dict[str, object]:
     """OpenSpiel parameter defaults (their Python types fix the parameter types)."""
-    return {name: default for name, (default, _, _) in T.OPTIONS[game].items()}
+    return {name: default for name, (default, _, _) in tricks.OPTIONS[game].items()}
 
 
 def game_type(game: str, long_name: str, min_players: int, max_players: int) -> pyspiel.GameType:
@@ -60,36 +60,36 @@ def game_type(game: str, long_name: str, min_players: int, max_players: int) -> 
     )
 
 
-def max_length(rules: T.TrickRules) -> int:
+def max_length(rules: tricks.TrickRules) -> int:
     """Upper bound on the number of moves (chance and decisions) in one deal."""
     cfg = rules.cfg
     n, h = rules.players, rules.tricks
-    searches = int(cfg[L.C_MAXSEARCH])
-    exch = min(3, h) if cfg[L.C_DECLARE] == L.DECL_EXCHANGE else 0
-    cuts = n + 1 if cfg[L.C_HUPF] else 0
-    if cfg[L.C_AUCTION] == L.AUCTION_CYCLIC:
-        per_auction = int(cfg[L.C_MAXLEVEL]) + n
-    elif cfg[L.C_AUCTION] == L.AUCTION_TWO_ROUNDS:
+    searches = int(cfg[tricks_layout.C_MAXSEARCH])
+    exch = min(3, h) if cfg[tricks_layout.C_DECLARE] == tricks_layout.DECL_EXCHANGE else 0
+    cuts = n + 1 if cfg[tricks_layout.C_HUPF] else 0
+    if cfg[tricks_layout.C_AUCTION] == tricks_layout.AUCTION_CYCLIC:
+        per_auction = int(cfg[tricks_layout.C_MAXLEVEL]) + n
+    elif cfg[tricks_layout.C_AUCTION] == tricks_layout.AUCTION_TWO_ROUNDS:
         per_auction = 2 * n
     else:
         per_auction = n  # the declaring round
     auctions = 1 + searches
     deal_and_play = 2 * n * h + 2 * n * exch  # cards dealt and played; discards and draws
     total = cuts + deal_and_play + auctions * (2 + per_auction) + searches + 1  # + upcards, swaps
-    assert total <= L.MAXH, "history array too small for this rule set"
+    assert total <= tricks_layout.MAXH, "history array too small for this rule set"
     return total
 
 
-def utility_bounds(rules: T.TrickRules) -> tuple[float, float]:
+def utility_bounds(rules: tricks.TrickRules) -> tuple[float, float]:
     """Bounds on a seat's net chip change in one deal."""
     cfg = rules.cfg
     n = rules.players
-    if cfg[L.C_HUPF]:
+    if cfg[tricks_layout.C_HUPF]:
         extra = 3 * n * (n - 1)  # every Hupf/Sprung adds at most 3 per seat but one
         own = 3 * n
     else:
-        searches = int(cfg[L.C_MAXSEARCH])
-        per = searches if cfg[L.C_SEARCH_ANTE] == L.SEARCH_ANTE_EVERY else min(searches, 1)
+        searches = int(cfg[tricks_layout.C_MAXSEARCH])
+        per = searches if cfg[tricks_layout.C_SEARCH_ANTE] == tricks_layout.SEARCH_ANTE_EVERY else min(searches, 1)
         extra, own = n * per, per
     top = rules.pot + extra
     return -float(top + own + 6), float(top + 3)
@@ -103,11 +103,11 @@ class TricksGame(pyspiel.Game):
 
     def __init__(self, params: dict | None = None):
         params = dict(params or {})
-        rules = T.rules(self.GAME, **params)
+        rules = tricks.rules(self.GAME, **params)
         lo, hi = utility_bounds(rules)
         info = pyspiel.GameInfo(
-            num_distinct_actions=L.NUM_ACTIONS,
-            max_chance_outcomes=L.NC,
+            num_distinct_actions=tricks_layout.NUM_ACTIONS,
+            max_chance_outcomes=tricks_layout.NC,
             num_players=rules.players,
             min_utility=lo,
             max_utility=hi,
@@ -134,11 +134,11 @@ class TricksState(pyspiel.State):
     def __init__(self, game: TricksGame):
         super().__init__(game)
         self._key = game.key
-        self._arr = K.new_state(game.rules.cfg)
+        self._arr = tricks_kernels.new_state(game.rules.cfg)
 
     # -- engine views
     @property
-    def rules(self) -> T.TrickRules:
+    def rules(self) -> tricks.TrickRules:
         return _RULES[self._key]
 
     @property
@@ -147,53 +147,53 @@ class TricksState(pyspiel.State):
         the kernels take it. Read it, do not write it (copy first)."""
         return self._arr
 
-    def trick_state(self) -> T.TrickState:
+    def trick_state(self) -> tricks.TrickState:
         """The same position as a :class:`zwick_ai.tricks.TrickState` (sharing the array)."""
-        return T.TrickState(self.rules, self._arr, None)
+        return tricks.TrickState(self.rules, self._arr, None)
 
     # -- pyspiel.State API
     def current_player(self) -> int:
-        p = int(self._arr[L.S_CUR])
-        if p == L.CUR_CHANCE:
+        p = int(self._arr[tricks_layout.S_CUR])
+        if p == tricks_layout.CUR_CHANCE:
             return pyspiel.PlayerId.CHANCE
-        if p == L.CUR_OVER:
+        if p == tricks_layout.CUR_OVER:
             return pyspiel.PlayerId.TERMINAL
         return p
 
     def _legal_actions(self, player: int) -> list[int]:
-        return K.legal_actions(self._arr, self.rules.cfg).tolist()
+        return tricks_kernels.legal_actions(self._arr, self.rules.cfg).tolist()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return T.chance_outcomes(self.trick_state())
+        return tricks.chance_outcomes(self.trick_state())
 
     def _apply_action(self, action: int) -> None:
-        K.apply(self._arr, self.rules.cfg, action)
+        tricks_kernels.apply(self._arr, self.rules.cfg, action)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return T.action_string(self.trick_state(), action)
+        return tricks.action_string(self.trick_state(), action)
 
     def is_terminal(self) -> bool:
-        return bool(self._arr[L.S_CUR] == L.CUR_OVER)
+        return bool(self._arr[tricks_layout.S_CUR] == tricks_layout.CUR_OVER)
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
             return [0.0] * self.rules.players
-        return [float(x) for x in T.returns(self.trick_state())]
+        return [float(x) for x in tricks.returns(self.trick_state())]
 
     def pot(self) -> int:
-        return int(self._arr[L.S_POT])
+        return int(self._arr[tricks_layout.S_POT])
 
     def __str__(self) -> str:
-        return T.render(self.trick_state())
+        return tricks.render(self.trick_state())
 
     def resample_from_infostate(self, player_id: int, probability_sampler) -> TricksState:
         """A state with the same information state for ``player_id`` (see :func:`tricks.resample`).
 
         ``probability_sampler()`` (e.g. ``pyspiel.UniformProbabilitySampler``) seeds the sampling."""
         seed = int(probability_sampler() * 2**31) if callable(probability_sampler) else 0
-        sample = T.resample(self.trick_state(), player_id, np.random.default_rng(seed))
+        sample = tricks.resample(self.trick_state(), player_id, np.random.default_rng(seed))
         out = self.get_game().new_initial_state()
-        for _, _, v in T.history(sample):
+        for _, _, v in tricks.history(sample):
             out.apply_action(int(v))
         return out
 
@@ -207,24 +207,24 @@ class TricksObserver:
 
     def __init__(self, game: TricksGame, perfect_recall: bool):
         self.perfect_recall = perfect_recall
-        np_ = L.NP
+        np_ = tricks_layout.NP
         pieces: list[tuple[str, int, tuple[int, ...]]]
         if perfect_recall:
-            pieces = [("player", np_, (np_,)), ("hand", L.NC, (L.NC,))]
+            pieces = [("player", np_, (np_,)), ("hand", tricks_layout.NC, (tricks_layout.NC,))]
             steps = game.max_game_length()
-            pieces.append(("events", steps * L.TOKEN, (steps, L.TOKEN)))
+            pieces.append(("events", steps * tricks_layout.TOKEN, (steps, tricks_layout.TOKEN)))
         else:
             pieces = [
                 ("player", np_, (np_,)),
                 ("dealer", np_, (np_,)),
                 ("to_move", np_ + 2, (np_ + 2,)),
-                ("phase", len(L.PHASE_NAMES), (len(L.PHASE_NAMES),)),
-                ("hand", L.NC, (L.NC,)),
-                ("upcards", L.NC, (L.NC,)),
+                ("phase", len(tricks_layout.PHASE_NAMES), (len(tricks_layout.PHASE_NAMES),)),
+                ("hand", tricks_layout.NC, (tricks_layout.NC,)),
+                ("upcards", tricks_layout.NC, (tricks_layout.NC,)),
                 ("trump", 4, (4,)),
-                ("cut", L.NC, (L.NC,)),
-                ("played", L.NC, (L.NC,)),
-                ("trick", np_ * L.NC, (np_, L.NC)),
+                ("cut", tricks_layout.NC, (tricks_layout.NC,)),
+                ("played", tricks_layout.NC, (tricks_layout.NC,)),
+                ("trick", np_ * tricks_layout.NC, (np_, tricks_layout.NC)),
                 ("trick_face_down", np_, (np_,)),
                 ("status", np_ * 3, (np_, 3)),
                 ("bid", np_ * 5, (np_, 5)),
@@ -254,8 +254,8 @@ class TricksObserver:
     def string_from(self, state: TricksState, player: int) -> str:
         ts = state.trick_state()
         if self.perfect_recall:
-            return T.information_state_string(ts, player)
-        return T.observation_string(ts, player)
+            return tricks.information_state_string(ts, player)
+        return tricks.observation_string(ts, player)
 
 
 # ---- sessions ---------------------------------------------------------------------------------------
@@ -269,22 +269,22 @@ def play_session(
     deals: int,
     seed: int = 0,
     start_pot: int = 0,
-) -> T.Session:
+) -> tricks.Session:
     """Play ``deals`` OpenSpiel episodes with the pot carried over and the deal passing left.
 
     ``agents[seat]`` is a ``pyspiel.Bot`` (its ``step``) or a callable ``state -> action``. Antes
     as in :func:`zwick_ai.tricks.ante`. Chance events are sampled from ``seed``. Returns the chips
     per seat (antes included) and the pot after each deal.
     """
-    base = T.rules(game, **(params or {}))
+    base = tricks.rules(game, **(params or {}))
     n = base.players
     if len(agents) != n:
         raise ValueError(f"need {n} agents, got {len(agents)}")
     rng = np.random.default_rng(seed)
-    out = T.Session([0] * n, start_pot=start_pot)
+    out = tricks.Session([0] * n, start_pot=start_pot)
     carried, dealer = start_pot, base.dealer
     for _ in range(deals):
-        antes = T.ante(base, carried, dealer)
+        antes = tricks.ante(base, carried, dealer)
         for p in range(n):
             out.chips[p] -= antes[p]
         g = pyspiel.load_game(game, base.with_(pot=carried + sum(antes), dealer=dealer).params())
@@ -300,6 +300,6 @@ def play_session(
             out.chips[p] += int(x)
         carried = st.pot()
         out.pots.append(carried)
-        out.results.append(T.result(st.trick_state()))
-        dealer = (int(st.array[L.S_DEALER]) + 1) % n
+        out.results.append(tricks.result(st.trick_state()))
+        dealer = (int(st.array[tricks_layout.S_DEALER]) + 1) % n
     return out

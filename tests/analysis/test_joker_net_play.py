@@ -1,4 +1,4 @@
-"""Compiled strong play under joker rules and the control variate (zwick_ai.agents.joker_net_play)."""
+"""Compiled strong play under joker rules and the control variate (zwick_ai.analysis.joker.net_play)."""
 
 from __future__ import annotations
 
@@ -10,15 +10,13 @@ import pytest
 
 import zwick_ai.agents  # noqa: F401  (registers the agents)
 import zwick_ai.games  # noqa: F401
-from zwick_ai import cards as C
-from zwick_ai import zwicker
-from zwick_ai.agents import joker_net_play as NP
-from zwick_ai.agents import joker_policies as JP
-from zwick_ai.agents import value_model as VM
+from zwick_ai import cards, zwicker
+from zwick_ai.agents import joker_policies, value_model
 from zwick_ai.agents.base import make_agent
 from zwick_ai.agents.value_features import NFEAT
+from zwick_ai.analysis.joker import net_play
 from zwick_ai.eval.selfplay import hand_seeds
-from zwick_ai.games import convert
+from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker.layout import KIND_ASK, KIND_BUILD, KIND_CAPTURE, M_CARD, M_KIND
 
 DITH = zwicker.rules("dithmarschen")
@@ -29,8 +27,8 @@ MICRO = zwicker.rules(
 
 
 def models(rules):
-    move = VM.load_model(VM.shipped_model_path(rules.variant, rules.players, "move")).arrays()
-    value = VM.load_model(VM.shipped_model_path(rules.variant, rules.players, "value")).arrays()
+    move = value_model.load_model(value_model.shipped_model_path(rules.variant, rules.players, "move")).arrays()
+    value = value_model.load_model(value_model.shipped_model_path(rules.variant, rules.players, "value")).arrays()
     return move, value
 
 
@@ -39,18 +37,18 @@ def random_value_model(seed: int) -> tuple:
     rng = np.random.default_rng(seed)
     layers = [(rng.normal(size=(NFEAT, 8)), rng.normal(size=8)), (rng.normal(size=(8, 4)), rng.normal(size=4))]
     layers.append((rng.normal(size=(4, 1)), rng.normal(size=1)))
-    return VM.ValueModel(np.zeros(NFEAT), np.ones(NFEAT) * 10, layers, {"kind": "value"}).arrays()
+    return value_model.ValueModel(np.zeros(NFEAT), np.ones(NFEAT) * 10, layers, {"kind": "value"}).arrays()
 
 
 def test_greedy_seats_reproduce_the_joker_policy_playouts_with_the_control_variate_on():
     seeds = hand_seeds(3, 40)
-    orders, dealers = JP.deal_orders(DITH.array(), seeds)
-    play = JP.play_seed_of(seeds)
+    orders, dealers = joker_policies.deal_orders(DITH.array(), seeds)
+    play = joker_policies.play_seed_of(seeds)
     specs = ["hold", "greedy", "min_points:k=3", "early"]
-    ref = JP.play_orders(DITH, orders, dealers, play, specs)
-    pol, ks = JP.policy_arrays(specs, 4)
+    ref = joker_policies.play_orders(DITH, orders, dealers, play, specs)
+    pol, ks = joker_policies.policy_arrays(specs, 4)
     mm, vm = models(DITH)
-    out = NP.play_deals(DITH.array(), orders, dealers, play, np.zeros(4, np.int64), pol, ks, mm, vm, 4, seeds)
+    out = net_play.play_net_deals(DITH.array(), orders, dealers, play, np.zeros(4, np.int64), pol, ks, mm, vm, 4, seeds)
     assert (out[0] == ref.scores).all() and (out[1] == ref.won_side).all() and (out[3] == ref.jplays).all()
     assert np.abs(out[4]).sum() > 0  # corrections were made (and did not disturb the play)
 
@@ -61,27 +59,27 @@ def test_net_seats_play_the_move_models_best_allowed_move():
     mm, _ = models(DITH)
     net = make_agent("net", game, seed=0)
     R = DITH.array()
-    from zwick_ai.zwicker import kernels as K
+    from zwick_ai.zwicker import kernels
 
-    W = K.new_workspace()
+    W = kernels.new_workspace()
     checked = 0
     for seed in range(6):
-        state = convert.state_from_seed(game, seed)
+        state = zwicker_bridge.state_from_seed(game, seed)
         while not state.is_terminal() and checked < 400:
             rows, values = net.values(state)
             S = state.engine_state().arr
             for spec in ("greedy", "hold", "early", "build", "last_stage", "min_points:k=3"):
-                code, k = JP.policy_arrays([spec], 1)
-                ok = JP.allowed_mask(R, S, rows, int(code[0]), int(k[0]), False)
+                code, k = joker_policies.policy_arrays([spec], 1)
+                ok = joker_policies.allowed_mask(R, S, rows, int(code[0]), int(k[0]), False)
                 allowed = np.zeros(len(rows), np.bool_)
-                i = NP.net_choose(R, S, rows.copy(), len(rows), int(code[0]), int(k[0]), mm, W, allowed)
+                i = net_play.net_choose(R, S, rows.copy(), len(rows), int(code[0]), int(k[0]), mm, W, allowed)
                 assert ok[i] and (allowed == ok).all()
                 assert values[i] >= values[ok].max() - 1e-9
                 checked += 1
             agent = make_agent("net:joker=hold", game, seed=1)
             acts = agent.act(state)
-            ok = JP.allowed_mask(R, S, rows, JP.P_HOLD, 0, False)
-            chosen = next(j for j, r in enumerate(rows) if convert.move_actions(state, r) == acts)
+            ok = joker_policies.allowed_mask(R, S, rows, joker_policies.P_HOLD, 0, False)
+            chosen = next(j for j, r in enumerate(rows) if zwicker_bridge.move_actions(state, r) == acts)
             assert ok[chosen] and values[chosen] >= values[ok].max() - 1e-9
             zwick_ai.agents.base.apply_decision(state, net.act(state))
     assert checked >= 300
@@ -92,36 +90,37 @@ def test_allowed_moves_follow_each_rule():
     R = DITH.array()
     seen = {"forced": 0, "early": 0, "build": 0}
     for seed in range(30):
-        state = convert.state_from_seed(game, seed)
+        state = zwicker_bridge.state_from_seed(game, seed)
         greedy = make_agent("greedy", game, seed=seed)
         while not state.is_terminal():
             rows = state.candidate_rows()
             S = state.engine_state().arr
             joker = np.array(
                 [
-                    r[M_KIND] != KIND_ASK and (C.is_valued_joker(int(r[M_CARD])) or C.is_wild_joker(int(r[M_CARD])))
+                    r[M_KIND] != KIND_ASK
+                    and (cards.is_valued_joker(int(r[M_CARD])) or cards.is_wild_joker(int(r[M_CARD])))
                     for r in rows
                 ]
             )
             capture = np.array([r[M_KIND] == KIND_CAPTURE for r in rows])
             build = np.array([r[M_KIND] == KIND_BUILD for r in rows])
-            hold = JP.allowed_mask(R, S, rows, JP.P_HOLD, 0, True)
+            hold = joker_policies.allowed_mask(R, S, rows, joker_policies.P_HOLD, 0, True)
             if joker.all():
                 assert hold.all()
                 seen["forced"] += 1
             else:
                 assert (hold == ~joker).all()
-            early = JP.allowed_mask(R, S, rows, JP.P_EARLY, 0, True)
+            early = joker_policies.allowed_mask(R, S, rows, joker_policies.P_EARLY, 0, True)
             if (joker & capture).any():
                 assert (early == (joker & capture)).all()
                 seen["early"] += 1
             else:
                 assert early.all()
-            b = JP.allowed_mask(R, S, rows, JP.P_BUILD, 0, True)
+            b = joker_policies.allowed_mask(R, S, rows, joker_policies.P_BUILD, 0, True)
             if (joker & build).any():
                 assert (b == (joker & build)).all()
                 seen["build"] += 1
-            assert JP.allowed_mask(R, S, rows, JP.P_GREEDY, 0, True).all()
+            assert joker_policies.allowed_mask(R, S, rows, joker_policies.P_GREEDY, 0, True).all()
             zwick_ai.agents.base.apply_decision(state, greedy.act(state))
     assert seen["forced"] > 0 and seen["early"] > 0
 
@@ -130,7 +129,7 @@ def all_orders(rules):
     return np.array(list(itertools.permutations(rules.deck)), np.int64)
 
 
-@pytest.mark.parametrize("kind", [NP.KIND_GREEDY, NP.KIND_NET])
+@pytest.mark.parametrize("kind", [net_play.KIND_GREEDY, net_play.KIND_NET])
 def test_the_correction_has_mean_exactly_zero_over_every_deal_of_a_micro_game(kind):
     """Every deck order of the micro game (5,040), one dealer and playout seed: the play is a
     function of the order, each stage deal's outcome is uniform given the past, and the
@@ -141,15 +140,17 @@ def test_the_correction_has_mean_exactly_zero_over_every_deal_of_a_micro_game(ki
     n = len(orders)
     dealers = np.zeros(n, np.int64)
     play = np.full(n, 12345, np.int64)
-    pol, ks = JP.policy_arrays(["greedy"], 2)
-    mm_move = VM.ValueModel(
+    pol, ks = joker_policies.policy_arrays(["greedy"], 2)
+    mm_move = value_model.ValueModel(
         np.zeros(2 * NFEAT),
         np.ones(2 * NFEAT),
         [(np.eye(2 * NFEAT, 4), np.zeros(4)), (np.ones((4, 2)), np.zeros(2)), (np.ones((2, 1)), np.zeros(1))],
         {"kind": "move"},
     ).arrays()
     vm = random_value_model(7)
-    out = NP.play_deals(R, orders, dealers, play, np.full(2, kind, np.int64), pol, ks, mm_move, vm, 3, np.arange(n))
+    out = net_play.play_net_deals(
+        R, orders, dealers, play, np.full(2, kind, np.int64), pol, ks, mm_move, vm, 3, np.arange(n)
+    )
     corr = out[4]
     assert np.abs(corr).sum() > 1.0  # the model's values do vary with the cards dealt
     assert abs(corr.sum(axis=(1, 2)).mean()) < 1e-9 * max(1.0, np.abs(corr).sum())
@@ -165,45 +166,55 @@ def test_the_correction_has_mean_exactly_zero_over_every_deal_of_a_micro_game(ki
 def test_expected_values_enumerate_small_stocks_and_sample_large_ones():
     R = MICRO.array()
     order = np.array(MICRO.deck, np.int64)
-    from zwick_ai.zwicker import kernels as K
+    from zwick_ai.zwicker import kernels
 
-    W = K.new_workspace()
-    S = K.empty_state(R)
-    K.start_hand(R, S, order, 0, W)
+    W = kernels.new_workspace()
+    S = kernels.empty_state(R)
+    kernels.start_hand(R, S, order, 0, W)
     vm = random_value_model(2)
     out = np.zeros(2)
     st = np.zeros(1, np.uint64)
-    buf, X = K.new_buffers()
+    buf, X = kernels.new_buffers()
     # play until the move that deals the next stage
     while True:
-        buf, X, m = K.gen_moves(R, S, buf, W, X)
+        buf, X, m = kernels.gen_moves(R, S, buf, W, X)
         Sc = S.copy()
-        K.apply_move(R, Sc, buf[0], W)
-        if Sc[K.S_STOCK_TOP] > S[K.S_STOCK_TOP]:
+        kernels.apply_move(R, Sc, buf[0], W)
+        if Sc[kernels.S_STOCK_TOP] > S[kernels.S_STOCK_TOP]:
             break
         S = Sc
-    assert NP.expected_values(R, S, buf[0].copy(), vm, W, 5, st, out) == 24  # 4 cards left: 4! orders
+    assert net_play.expected_values(R, S, buf[0].copy(), vm, W, 5, st, out) == 24  # 4 cards left: 4! orders
     seeds = hand_seeds(0, 1)
-    orders, dealers = JP.deal_orders(DITH.array(), seeds)
-    S = K.empty_state(DITH.array())
-    K.start_hand(DITH.array(), S, orders[0], dealers[0], W)
+    orders, dealers = joker_policies.deal_orders(DITH.array(), seeds)
+    S = kernels.empty_state(DITH.array())
+    kernels.start_hand(DITH.array(), S, orders[0], dealers[0], W)
     while True:
-        buf, X, m = K.gen_moves(DITH.array(), S, buf, W, X)
+        buf, X, m = kernels.gen_moves(DITH.array(), S, buf, W, X)
         Sc = S.copy()
-        K.apply_move(DITH.array(), Sc, buf[0], W)
-        if Sc[K.S_STOCK_TOP] > S[K.S_STOCK_TOP]:
+        kernels.apply_move(DITH.array(), Sc, buf[0], W)
+        if Sc[kernels.S_STOCK_TOP] > S[kernels.S_STOCK_TOP]:
             break
         S = Sc
-    assert NP.expected_values(DITH.array(), S, buf[0].copy(), models(DITH)[1], W, 5, st, out) == 5
+    assert net_play.expected_values(DITH.array(), S, buf[0].copy(), models(DITH)[1], W, 5, st, out) == 5
 
 
 def test_sampled_corrections_average_zero_on_dithmarschen():
     seeds = hand_seeds(11, 300)
-    orders, dealers = JP.deal_orders(DITH.array(), seeds)
-    pol, ks = JP.policy_arrays(["greedy"], 4)
+    orders, dealers = joker_policies.deal_orders(DITH.array(), seeds)
+    pol, ks = joker_policies.policy_arrays(["greedy"], 4)
     mm, vm = models(DITH)
-    out = NP.play_deals(
-        DITH.array(), orders, dealers, JP.play_seed_of(seeds), np.ones(4, np.int64), pol, ks, mm, vm, 4, seeds
+    out = net_play.play_net_deals(
+        DITH.array(),
+        orders,
+        dealers,
+        joker_policies.play_seed_of(seeds),
+        np.ones(4, np.int64),
+        pol,
+        ks,
+        mm,
+        vm,
+        4,
+        seeds,
     )
     c = out[4].sum(axis=1)[:, 0]
     se = c.std(ddof=1) / np.sqrt(len(c))

@@ -9,10 +9,9 @@ import pyspiel
 import pytest
 
 import zwick_ai.games  # noqa: F401  (registers the games)
-from zwick_ai import tricks as T
-from zwick_ai import zwicker
-from zwick_ai.games import zwicker as ZG
-from zwick_ai.games.names import load, split_game_string
+from zwick_ai import tricks, zwicker
+from zwick_ai.games import zwicker as zwicker_game
+from zwick_ai.games.game_strings import load, split_game_string
 from zwick_ai.options import format_value, parse_bool
 
 ZR = importlib.import_module("zwick_ai.zwicker.rules")  # the module (zwicker.rules is the function)
@@ -23,12 +22,12 @@ MICRO = {"ranks": "A2345", "suits": "CD", "hand_size": 2, "table_size": 2, "stag
 
 def _zwicker_values(name: str) -> list[object]:
     """Every value of a zwicker game parameter worth trying (all of a choice, both of a bool)."""
-    default = ZG.PARAMS[name]
+    default = zwicker_game.PARAMS[name]
     valid = ZR.OPTIONS.get(name, (None, None))[1]
     if name == "forced_capture":
-        return list(ZG.FORCED)
+        return list(zwicker_game.FORCED)
     if name == "utility":
-        return list(ZG.UTILITIES)
+        return list(zwicker_game.UTILITIES)
     if name == "jokers":
         return ["default", "none", "x15", "15_25", "x30", "15_17_20_22_25_30"]
     if name == "wild_jokers":
@@ -49,7 +48,7 @@ def _zwicker_cases() -> list[dict[str, object]]:
     for variant in zwicker.VARIANTS:
         for players in ZR.PLAYER_COUNTS[variant][0]:
             cases.append({"variant": variant, "players": players})
-        for name in ZG.PARAMS:
+        for name in zwicker_game.PARAMS:
             if name in ("variant", "players"):
                 continue
             for value in _zwicker_values(name):
@@ -87,8 +86,8 @@ def test_every_zwicker_variant_and_option_round_trips_through_its_game_string():
 
 def test_every_trick_game_variant_and_option_round_trips():
     loaded = 0
-    for game_name, spec in T.OPTIONS.items():
-        variants = T.VARIANTS.get(game_name, (None,)) if game_name == "zwikken" else (None,)
+    for game_name, spec in tricks.OPTIONS.items():
+        variants = tricks.VARIANTS.get(game_name, (None,)) if game_name == "zwikken" else (None,)
         for variant in variants:
             base = {"variant": variant} if variant else {}
             cases = [dict(base)]
@@ -184,12 +183,12 @@ def test_one_bool_reader_everywhere():
     for text, value in (("true", True), ("False", False), ("1", True), ("0", False)):
         assert parse_bool("x", text) is value
         assert zwicker.rules("grossenwiehe", magger=text).magger is (value and True)
-        assert T.rules("zwicken", hupf=text).option("hupf") is value
+        assert tricks.rules("zwicken", hupf=text).option("hupf") is value
     for bad in ("yes", "2", "", "truth"):
         with pytest.raises(ValueError, match="valid values: true, false"):
             parse_bool("x", bad)
         with pytest.raises(ValueError, match="valid values: true, false"):
             zwicker.rules("grossenwiehe", magger=bad)
         with pytest.raises(ValueError, match="valid values: true, false"):
-            T.rules("zwicken", hupf=bad)
+            tricks.rules("zwicken", hupf=bad)
     assert format_value(True) == "true" and format_value(False) == "false"

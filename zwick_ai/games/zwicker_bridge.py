@@ -29,8 +29,8 @@ import pyspiel
 
 from zwick_ai import zwicker
 from zwick_ai.games.zwicker_steps import seed_chance_k
-from zwick_ai.zwicker import codec as ZC
-from zwick_ai.zwicker import history as ZH
+from zwick_ai.zwicker import codec as zwicker_codec
+from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker.engine import move_from_row
 from zwick_ai.zwicker.layout import (
     M_CARD,
@@ -129,9 +129,15 @@ def move_actions(state: pyspiel.State, move: Move | MoveKey | str | np.ndarray |
         raise ValueError("a move is in progress; finish it first")
     t = state.tables
     row = _row_of(state, move)
-    out = np.empty(ZC.TOK0 + 70, np.int64)
+    out = np.empty(zwicker_codec.TOK0 + 70, np.int64)
     es = engine_state(state)
-    n = ZC.encode_row(t.G[: ZH.GB_CD], es.arr, t.G[ZH.GB_CD : ZH.GB_CD + ZC.CODEC_SIZE], row, out)
+    n = zwicker_codec.encode_row(
+        t.G[: zwicker_history.GB_CD],
+        es.arr,
+        t.G[zwicker_history.GB_CD : zwicker_history.GB_CD + zwicker_codec.CODEC_SIZE],
+        row,
+        out,
+    )
     tokens = out[:n].tolist()
     legal = state.candidate_rows()
     keys = (M_KIND, M_CARD, M_VALUE, M_MASK, M_TARGET, M_OWNER)

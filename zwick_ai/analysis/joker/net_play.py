@@ -7,7 +7,7 @@ as the ``net`` agent; :data:`KIND_GREEDY`: the greedy heuristic) restricted by j
 ``policies[p]`` with parameter ``ks[p]`` (the codes of :mod:`zwick_ai.agents.joker_policies`;
 ``P_GREEDY`` = no rule): the agent chooses among the moves :func:`joker_policies.allowed_moves`
 leaves it, so the rule is written once and constrains each agent's own choice. For greedy this is
-exactly :func:`joker_policies.play_deals` (same random calls; the tests check it).
+exactly :func:`joker_policies.play_rule_deals` (same random calls; the tests check it).
 
 **Control variate (AIVAT-style).** A hand's chance events after the opening deal are the stage
 deals: the move that empties the last hand deals the next cards from the stock, whose order given
@@ -28,10 +28,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zwick_ai.agents import joker_policies as JP
-from zwick_ai.agents import value_model as VM
+from zwick_ai.agents import joker_policies, value_model
 from zwick_ai.agents.value_features import NFEAT
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.layout import (
     KIND_ASK,
     M_CARD,
@@ -75,19 +74,19 @@ def _randint(st, n):
 def net_choose(R, S, buf, n, policy, k, m, W, allowed):
     """Index of the move ``net`` plays under joker rule ``policy``: the move model's best among the
     allowed moves, never a question unless only questions are legal (ties at random)."""
-    JP.allowed_moves(R, S, buf, n, policy, k, False, allowed)
-    v = VM.net_values(R, S, buf, n, m, W)
+    joker_policies.allowed_moves(R, S, buf, n, policy, k, False, allowed)
+    v = value_model.net_values(R, S, buf, n, m, W)
     best = -np.inf
     ties = 0
     pick = -1
     for i in range(n):
         if not allowed[i]:
             continue
-        if pick < 0 or v[i] > best + VM.TIE:
+        if pick < 0 or v[i] > best + value_model.TIE:
             best = v[i]
             ties = 1
             pick = i
-        elif v[i] >= best - VM.TIE:
+        elif v[i] >= best - value_model.TIE:
             ties += 1
             if np.random.randint(ties) == 0:
                 pick = i
@@ -110,8 +109,8 @@ def _outcome_values(R, Spre, mv, vm, W, f, vals, acc):
     """Add to ``acc`` every side's value after ``mv`` applied to ``Spre`` (whose stock may have been
     permuted)."""
     Sa = Spre.copy()
-    K.apply_move(R, Sa, mv, W)
-    VM.leaf_side_values(R, Sa, vm, f, vals)
+    kernels.apply_move(R, Sa, mv, W)
+    value_model.leaf_side_values(R, Sa, vm, f, vals)
     for s in range(acc.shape[0]):
         acc[s] += vals[s]
 
@@ -170,7 +169,7 @@ def expected_values(R, Spre, mv, vm, W, samples, st, out):
 
 
 @njit(cache=True)
-def play_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, samples, cv_seeds):
+def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, samples, cv_seeds):
     """Play one hand per deck order (``orders[h]`` dealt by ``dealers[h]``; ``np.random`` seeded
     with ``play_seeds[h]`` for the agents' tie-breaks), seat p agent ``kinds[p]`` under joker rule
     ``policies[p]``/``ks[p]`` (module docstring); ``mm`` the move model (net), ``vm`` the value
@@ -184,23 +183,23 @@ def play_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, samp
     scores = np.zeros((n, ns), np.int64)
     won_side = np.full((n, NC), -1, np.int8)
     dealt = np.full((n, NC), -1, np.int8)
-    jplays = np.zeros((n, NC, JP.J_FIELDS), np.int64)
+    jplays = np.zeros((n, NC, joker_policies.J_FIELDS), np.int64)
     corr = np.zeros((n, MAX_STAGES, ns), np.float64)
-    zwicks = np.zeros((n, ns), np.int64)  # recorded by K.record_hand, not returned
-    W = K.new_workspace()
-    buf, X = K.new_buffers()
+    zwicks = np.zeros((n, ns), np.int64)  # recorded by kernels.record_hand, not returned
+    W = kernels.new_workspace()
+    buf, X = kernels.new_buffers()
     allowed = np.zeros(buf.shape[0], np.bool_)
     f = np.zeros(NFEAT, np.float64)
     actual = np.zeros(ns, np.float64)
     expect = np.zeros(ns, np.float64)
     st = np.zeros(1, np.uint64)
     for h in range(n):
-        S = K.empty_state(R)
-        K.start_hand(R, S, orders[h], dealers[h], W)
+        S = kernels.empty_state(R)
+        kernels.start_hand(R, S, orders[h], dealers[h], W)
         np.random.seed(play_seeds[h])
         st[0] = np.uint64(cv_seeds[h])
         while S[S_PHASE] != PHASE_OVER:
-            buf, X, m = K.gen_moves(R, S, buf, W, X)
+            buf, X, m = kernels.gen_moves(R, S, buf, W, X)
             if m == 0:
                 raise ValueError("no legal move in a running hand")
             if allowed.shape[0] < buf.shape[0]:
@@ -209,21 +208,21 @@ def play_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, samp
             if kinds[p] == KIND_NET:
                 i = net_choose(R, S, buf, m, policies[p], ks[p], mm, W, allowed)
             else:
-                i = JP.choose_move(R, S, buf, m, policies[p], ks[p])
+                i = joker_policies.choose_move(R, S, buf, m, policies[p], ks[p])
             c = buf[i, M_CARD]
-            if buf[i, M_KIND] != KIND_ASK and JP.is_joker(R, c):
-                JP.joker_play_info(R, S, buf[i], jplays[h, c])
+            if buf[i, M_KIND] != KIND_ASK and joker_policies.is_joker(R, c):
+                joker_policies.joker_play_info(R, S, buf[i], jplays[h, c])
             mv = buf[i].copy()
             top = S[S_STOCK_TOP]
             Spre = S.copy() if samples > 0 else S
-            K.apply_move(R, S, mv, W)
+            kernels.apply_move(R, S, mv, W)
             if samples > 0 and S[S_STOCK_TOP] > top and S[S_PHASE] != PHASE_OVER:
-                VM.leaf_side_values(R, S, vm, f, actual)
+                value_model.leaf_side_values(R, S, vm, f, actual)
                 expected_values(R, Spre, mv, vm, W, samples, st, expect)
                 t = min(S[S_STAGE], MAX_STAGES - 1)
                 for s in range(ns):
                     corr[h, t, s] += actual[s] - expect[s]
-        K.record_hand(R, S, h, scores, zwicks, won_side, dealt)
+        kernels.record_hand(R, S, h, scores, zwicks, won_side, dealt)
     return scores, won_side, dealt, jplays, corr
 
 
@@ -235,5 +234,5 @@ __all__ = [
     "MAX_STAGES",
     "expected_values",
     "net_choose",
-    "play_deals",
+    "play_net_deals",
 ]

@@ -1,0 +1,206 @@
+"""MCCFR on the full Zwicker games (zwick_ai.agents.cfr.zwicker_abstraction, zwicker_mccfr,
+zwicker_tree): the abstraction's keys forget exactly what they should, every abstract action maps to
+the move a slow grouping picks, training resumes to the same table and never overwrites, the
+``mccfr`` agent plays the policy with a greedy fallback, and on the micro game the abstract
+strategy's nash_conv falls with training."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+
+import zwick_ai.agents  # noqa: F401
+import zwick_ai.games  # noqa: F401
+from zwick_ai import zwicker
+from zwick_ai.agents import make_agent
+from zwick_ai.agents.cfr import MCCFRSolver, load_checkpoint, save_checkpoint, train
+from zwick_ai.agents.cfr.zwicker_abstraction import (
+    BUCKETS,
+    COARSE,
+    move_descriptor,
+    state_features,
+    zwicker_decision,
+)
+from zwick_ai.eval.match import play_game
+from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker.layout import (
+    LOC_STOCK,
+    M_CARD,
+    M_MASK,
+    M_OWNER,
+    M_TARGET,
+    M_VALUE,
+    PHASE_OVER,
+    S_HAND_N,
+    S_LOC,
+    S_PHASE,
+    S_STOCK,
+    S_STOCK_LEN,
+    S_STOCK_TOP,
+    S_TO_MOVE,
+    S_ZWICKS,
+)
+
+CLASSIC2 = "zwicker(variant=classic,players=2)"
+VARIANTS = ("classic", "grupp", "dithmarschen", "grossenwiehe", "christiansen")
+
+
+def key_of(R, S, abstraction=BUCKETS):
+    moves = kernels.legal_moves(R, S, kernels.new_workspace())
+    out = np.zeros(len(moves), np.int64)
+    key, m = zwicker_decision(R, S, moves, len(moves), abstraction, out)
+    return int(key), moves, out[:m]
+
+
+def mid_hand_states(variant: str, players: int, deals: int, plies: int):
+    """Engine states a few random plies into hands."""
+    R = zwicker.rules(variant, players=players).array()
+    W = kernels.new_workspace()
+    rng = np.random.default_rng(1)
+    for seed in range(deals):
+        S = kernels.new_hand(R, seed, W)
+        for _ in range(int(rng.integers(plies))):
+            moves = kernels.legal_moves(R, S, W)
+            if S[S_PHASE] == PHASE_OVER:
+                break
+            kernels.apply_move(R, S, moves[int(rng.integers(len(moves)))], W)
+        if S[S_PHASE] != PHASE_OVER:
+            yield R, S
+
+
+def swap_hidden(R, S, q):
+    """A copy of ``S`` with a card of seat ``q``'s hand and a card of the stock exchanged: the
+    player to move cannot tell the two positions apart."""
+    T = S.copy()
+    top, end = int(S[S_STOCK_TOP]), int(S[S_STOCK_LEN])
+    if top >= end or kernels.hand_card(S, q, 0) < 0 or S[S_HAND_N + q] == 0:
+        return None
+    c = int(kernels.hand_card(S, q, 0))
+    d = int(S[S_STOCK + top])
+    kernels.hand_remove(T, q, c)
+    kernels.hand_insert(T, q, d)
+    T[S_STOCK + top] = c
+    T[S_LOC + c] = LOC_STOCK
+    return T
+
+
+@pytest.mark.parametrize("abstraction", [BUCKETS, COARSE])
+def test_keys_forget_hidden_cards_and_keep_what_the_player_sees(abstraction):
+    same = differ = 0
+    for R, S in mid_hand_states("classic", 2, 40, 30):
+        p = int(S[S_TO_MOVE])
+        key, _, _ = key_of(R, S, abstraction)
+        T = swap_hidden(R, S, 1 - p)  # the opponent's hand against the stock: hidden from p
+        if T is not None:
+            assert key_of(R, T, abstraction)[0] == key
+            same += 1
+        # a different own hand changes what the player can do: the key differs whenever the
+        # abstract actions differ
+        U = swap_hidden(R, S, p)
+        if U is not None:
+            k2, moves2, idx2 = key_of(R, U, abstraction)
+            d1 = sorted(
+                move_descriptor(R, S, mv, state_features(R, S, abstraction)[1], abstraction)
+                for mv in kernels.legal_moves(R, S, kernels.new_workspace())
+            )
+            d2 = sorted(move_descriptor(R, U, mv, state_features(R, U, abstraction)[1], abstraction) for mv in moves2)
+            if set(d1) != set(d2):
+                assert k2 != key
+                differ += 1
+    assert same >= 20 and differ >= 10
+
+
+def test_keys_differ_in_the_score_lead():
+    for R, S in mid_hand_states("classic", 2, 30, 30):
+        p = int(S[S_TO_MOVE])
+        ahead, behind = S.copy(), S.copy()
+        ahead[S_ZWICKS + p] += 20  # far ahead or far behind: lead buckets the key keeps
+        behind[S_ZWICKS + 1 - p] += 20
+        assert key_of(R, ahead)[0] != key_of(R, behind)[0]
+
+
+def slow_grouping(R, S, moves, abstraction):
+    """The abstract actions by a plain Python grouping: the best greedy move of each descriptor
+    (ties: the smallest record), descriptors sorted."""
+    table_pts = state_features(R, S, abstraction)[1]
+    best: dict[int, tuple] = {}
+    for k, mv in enumerate(moves):
+        d = int(move_descriptor(R, S, mv, table_pts, abstraction))
+        rank = (
+            -kernels.greedy_value(R, S, mv),
+            int(mv[M_CARD]),
+            int(mv[M_VALUE]),
+            int(mv[M_MASK]),
+            int(mv[M_TARGET]),
+            int(mv[M_OWNER]),
+        )
+        if d not in best or rank < best[d][0]:
+            best[d] = (rank, k)
+    return [best[d][1] for d in sorted(best)]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_abstract_action_plays_the_move_a_slow_grouping_picks(variant):
+    players = zwicker.rules(variant).players
+    n = 0
+    for R, S in mid_hand_states(variant, players, 12, 20):
+        for abstraction in (BUCKETS, COARSE):
+            _, moves, idx = key_of(R, S, abstraction)
+            assert idx.tolist() == slow_grouping(R, S, moves, abstraction)
+            n += 1
+    assert n >= 10
+
+
+@pytest.mark.parametrize("sampling", ["outcome", "probe"])
+def test_resumed_training_equals_uninterrupted(tmp_path, sampling):
+    game = pyspiel.load_game(CLASSIC2)
+    whole = MCCFRSolver(game, sampling, seed=4, abstraction="coarse")
+    whole.run(6)
+    half = MCCFRSolver(game, sampling, seed=4, abstraction="coarse")
+    half.run(3)
+    save_checkpoint(half, tmp_path / "ck", 4)
+    resumed, meta = load_checkpoint(tmp_path / "ck", game=str(game))
+    assert meta["key_scheme"] == "zwicker_coarse" and resumed.zwicker
+    resumed.run(3)
+    n = whole.table.num_edges
+    assert n == resumed.table.num_edges and n > 0
+    assert np.array_equal(whole.table.regret[:n], resumed.table.regret[:n])
+    assert np.array_equal(whole.table.avg[:n], resumed.table.avg[:n])
+
+
+def test_train_writes_the_strength_curve_resumes_and_never_overwrites(tmp_path):
+    out = tmp_path / "run"
+    kw = dict(seed=2, out=out, variant="probe", abstraction="coarse", eval_every=2, eval_deals=3)
+    train(CLASSIC2, "mccfr", iterations=2, **kw)
+    with pytest.raises(ValueError, match="already holds a training run"):
+        train(CLASSIC2, "mccfr", iterations=4, **kw)
+    r = train(CLASSIC2, "mccfr", iterations=4, resume=True, **kw)
+    assert [c[0] for c in r.curve] == [2, 4] and r.curve[-1][2] == "vs_greedy"
+    rows = (out / "strength.csv").read_text().splitlines()
+    assert rows[0] == "iteration,seconds,deals,ours,greedy,diff,ci95,table_share" and len(rows) == 3
+    straight = train(CLASSIC2, "mccfr", iterations=4, **{**kw, "out": tmp_path / "straight"})
+    a, b = straight.solver.table.arrays(), r.solver.table.arrays()
+    assert all(np.array_equal(a[k], b[k]) for k in ("rows", "acts", "regret", "avg"))
+
+
+def test_zwicker_refuses_what_it_cannot_do():
+    game = pyspiel.load_game(CLASSIC2)
+    with pytest.raises(ValueError, match="outcome or probe"):
+        MCCFRSolver(game, "external", abstraction="buckets")
+    with pytest.raises(ValueError, match="too large for the whole tree.*abstraction"):
+        MCCFRSolver(game, "outcome", abstraction="none")
+    with pytest.raises(ValueError, match="probe sampling is for the full Zwicker"):
+        MCCFRSolver(pyspiel.load_game("kuhn_poker"), "probe")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_agent_plays_a_trained_policy_with_a_greedy_fallback(tmp_path, variant):
+    game = pyspiel.load_game(f"zwicker(variant={variant})")
+    train(str(game), "mccfr", iterations=3, seed=1, out=tmp_path, variant="probe", abstraction="buckets", eval_deals=2)
+    agent = make_agent(f"mccfr:policy={tmp_path},fallback=greedy", game, seed=0)
+    others = [make_agent("greedy", game, seed=s) for s in range(1, game.num_players())]
+    record = play_game(game, [agent, *others], deal_seed=7)
+    assert len(record.returns) == game.num_players()
+    assert agent.stats["decisions"] > 0 and 0 <= agent.stats["fallbacks"] <= agent.stats["decisions"]
+    assert len(agent.policy) > 0

@@ -1,0 +1,48 @@
+"""The leaderboard (zwick_ai.eval.leaderboard, zwick leaderboard): gauntlet pairs, agents that cannot
+play a game are left out with the reason, a resumed board replays only missing games and gives the
+same ratings, and the file is checked."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from zwick_ai.cli.leaderboard import parse_leaderboard
+from zwick_ai.eval import leaderboard
+
+AGENTS = ["random", "greedy", "joker:policy=early", "mccfr:policy=/nonexistent/policy"]
+
+
+def test_gauntlet_then_top_pairs_and_resume(tmp_path):
+    board = leaderboard.make_board("zwicker", "classic", 2, {}, AGENTS)
+    assert board.agents == AGENTS[:3] and "no policy file" in board.skipped[AGENTS[3]]
+    first = leaderboard.run_board(board, ["greedy"], deals=3, top=2, seed=5, out=tmp_path, progress=False)
+    assert first is not None
+    played = {(p["a"], p["b"]) for p in first["pairs"]}
+    gauntlet = {("random", "greedy"), ("joker:policy=early", "greedy")}
+    assert gauntlet <= played and len(played) <= 3  # plus at most the pair of the top two
+    assert sorted(r["agent"] for r in first["ratings"]) == sorted(board.agents)
+    assert all(r["ci95"][0] <= r["rating"] <= r["ci95"][1] for r in first["ratings"])
+    # lose the last game of one pair, as an interrupted run would: only it is played again
+    games = tmp_path / board.slug / "random--greedy" / "games.jsonl"
+    lines = games.read_text().splitlines()
+    games.write_text("\n".join(lines[:-1]) + "\n")
+    again = leaderboard.run_board(board, ["greedy"], deals=3, top=2, seed=5, out=tmp_path, progress=False)
+    assert again == first
+    assert games.read_text().splitlines()[:-1] == lines[:-1] and len(games.read_text().splitlines()) == len(lines)
+    path = leaderboard.write([again], tmp_path, "test", "a test", "zwick leaderboard x.toml")
+    text = path.read_text()
+    assert "| `greedy` |" in text and "Left out: `mccfr:policy=/nonexistent/policy`" in text
+    assert json.loads((tmp_path / "leaderboard.json").read_text())[0]["board"] == "zwicker classic 2p"
+
+
+def test_the_file_is_checked():
+    ok = parse_leaderboard({"agents": ["greedy", "random"], "deals": 2, "board": [{"game": "zwicken"}]}, "x")
+    assert ok["boards"][0]["game"] == "zwicken" and ok["top"] == 3
+    with pytest.raises(ValueError, match="unknown key 'colour'"):
+        parse_leaderboard({"agents": ["greedy"], "deals": 2, "board": [], "colour": 1}, "x")
+    with pytest.raises(ValueError, match="board 1: unknown key 'variants'"):
+        parse_leaderboard({"agents": ["greedy"], "deals": 2, "board": [{"game": "zwicker", "variants": []}]}, "x")
+    with pytest.raises(ValueError, match="deals must be an integer >= 1"):
+        parse_leaderboard({"agents": ["greedy"], "deals": 0, "board": [{"game": "zwicken"}]}, "x")

@@ -1,0 +1,346 @@
+"""Information abstractions of Zwicker for the compiled MCCFR of :mod:`~zwick_ai.agents.cfr.zwicker_mccfr`.
+
+:func:`zwicker_decision` gives, for the player to move in an engine state, the table key of his
+abstracted information set and his abstract actions, each mapped to one concrete legal whole move
+(an index into the move rows). Every feature is something the player sees: his own hand, the
+table, the cards won so far (counts and points), the stock size and the stage; never another
+player's hand or the stock order.
+
+**Abstract actions: moves grouped by what they do.** Every legal whole move gets a *descriptor*:
+
+* capture: the points it takes (the played card included), the cards it takes, whether it is a
+  Zwick (clears the table), whether the played card is a joker;
+* trail: the points of the card given away, whether it is a joker, whether its value is high (10+);
+* build: the announced value (bucketed), whether the build goes to a partner, on a unit or new;
+* ask (Großenwiehe's partner question): the value asked, bucketed;
+* and after every move the table it leaves: the units left (0: the move cleared it; 1: a Zwick
+  threat, one matching card clears it) and the points left on it.
+
+Moves with equal descriptors form one abstract action, played by its best member by the greedy
+heuristic's score (:func:`zwick_ai.zwicker.kernels.greedy_value`; ties by the smallest move
+record, so the choice does not depend on the order of the moves). The key includes the sorted
+descriptors, so equal keys mean equal abstract action sets and abstract action ``k`` is always
+mappable to a move.
+
+**The information-set key** hashes, besides the descriptors: the turn phase (normal, trail after a
+Zwick, Dietze trail) and a pending partner question, whether more cards will be dealt and the stock
+size in deals, the cards in the own hand and in the next seat's, the seat relative to the dealer,
+the table (units, points, builds owned by the own side / the others), the jokers held, whether the
+own side captured last (it takes the rest of the table at the end) and the score lead (own side
+minus the best other side, cards, most-cards bonus excluded until the end, and Zwicks).
+
+Two granularities (:data:`ZWICKER_ABSTRACTIONS`): ``buckets`` (the features above) and ``coarse``
+(fewer buckets: points taken 0 / 1-2 / 3+, units left 0 / 1 / 2+, lead behind / level / ahead,
+no relative seat, no per-build ownership). Imperfect recall: the exact cards held and played,
+and which cards are still out, are forgotten.
+
+>>> from zwick_ai import zwicker
+>>> from zwick_ai.zwicker import kernels
+>>> r = zwicker.rules("classic", players=2)
+>>> R = r.array()
+>>> W = kernels.new_workspace()
+>>> S = kernels.new_hand(R, 3, W)
+>>> moves = kernels.legal_moves(R, S, W)
+>>> out = np.zeros(len(moves), np.int64)
+>>> key, n = zwicker_decision(R, S, moves, len(moves), BUCKETS, out)
+>>> 1 <= n <= len(moves) and key != 0
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from zwick_ai.agents.cfr.core import mix64
+from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker.layout import (
+    KIND_BUILD,
+    KIND_CAPTURE,
+    KIND_TRAIL,
+    LOC_WON,
+    M_CARD,
+    M_KIND,
+    M_MASK,
+    M_OWNER,
+    M_TARGET,
+    M_VALUE,
+    M_ZWICK,
+    MAX_HAND,
+    R_DECK,
+    R_DECK_SIZE,
+    R_IS_VJOKER,
+    R_IS_WILD,
+    R_MAX_STAGES,
+    R_NSIDES,
+    R_PLAYERS,
+    R_POINTS,
+    R_SIDE_OF,
+    R_VAL1,
+    R_VAL2,
+    R_ZWICK_POINTS,
+    S_ASK_ANS,
+    S_ASK_N,
+    S_DEALER,
+    S_HAND_N,
+    S_HANDS,
+    S_LAST_CAPT,
+    S_LOC,
+    S_NEXT,
+    S_NUNITS,
+    S_PHASE,
+    S_STAGE,
+    S_STOCK_LEN,
+    S_STOCK_TOP,
+    S_TO_MOVE,
+    S_UBUILD,
+    S_UNITS,
+    S_UOWNER,
+    S_ZWICKS,
+)
+
+ZWICKER_ABSTRACTIONS = ("buckets", "coarse")
+BUCKETS, COARSE = 0, 1
+MAX_GROUPS = 64  # distinct descriptors of one decision (far more than ever occur)
+_SALT = np.uint64(0x5D7E1C2B3A496F81)
+_ONE = np.int64(1)
+
+
+def zwicker_abstraction_id(name: str) -> int:
+    """The compiled id of a Zwicker abstraction name (``ValueError`` listing the valid ones)."""
+    if name not in ZWICKER_ABSTRACTIONS:
+        raise ValueError(f"unknown Zwicker abstraction {name!r}; valid: {', '.join(ZWICKER_ABSTRACTIONS)}")
+    return ZWICKER_ABSTRACTIONS.index(name)
+
+
+@njit(cache=True)
+def _chain(h, token):
+    return mix64(h ^ (np.uint64(token) + _SALT))
+
+
+@njit(cache=True)
+def _cap(x, hi):
+    return hi if x > hi else (0 if x < 0 else x)
+
+
+@njit(cache=True)
+def _unit_points(R, S, a):
+    """Points of the cards of the table unit anchored at ``a``."""
+    pts = 0
+    x = a
+    while x != -1:
+        pts += R[R_POINTS + x]
+        x = S[S_NEXT + x]
+    return pts
+
+
+@njit(cache=True)
+def _is_joker(R, c):
+    return R[R_IS_WILD + c] != 0 or R[R_IS_VJOKER + c] != 0
+
+
+@njit(cache=True)
+def card_points_won(R, S, side):
+    """Card points the side has won so far (public: won cards are shown)."""
+    pts = 0
+    for k in range(R[R_DECK_SIZE]):
+        c = R[R_DECK + k]
+        if S[S_LOC + c] == LOC_WON + side:
+            pts += R[R_POINTS + c]
+    return pts
+
+
+@njit(cache=True)
+def _lead(R, S, side):
+    """Own side's points (cards and Zwicks) minus the best other side's."""
+    ns = R[R_NSIDES]
+    mine = 0
+    best = -(1 << 30)
+    for sd in range(ns):
+        v = card_points_won(R, S, sd) + S[S_ZWICKS + sd] * R[R_ZWICK_POINTS]
+        if sd == side:
+            mine = v
+        elif v > best:
+            best = v
+    return mine - best
+
+
+@njit(cache=True)
+def _lead_bucket(lead, coarse):
+    if coarse:
+        return 0 if lead < -3 else (1 if lead <= 3 else 2)
+    if lead <= -10:
+        return 0
+    if lead <= -4:
+        return 1
+    if lead <= -1:
+        return 2
+    if lead == 0:
+        return 3
+    if lead <= 3:
+        return 4
+    if lead <= 9:
+        return 5
+    return 6
+
+
+@njit(cache=True)
+def move_descriptor(R, S, mv, table_pts, coarse):
+    """The abstract action of move ``mv`` (module docstring): a small non-negative integer."""
+    kind = mv[M_KIND]
+    c = mv[M_CARD]
+    n = S[S_NUNITS]
+    joker = 1 if _is_joker(R, c) else 0
+    if kind == KIND_CAPTURE:
+        pts = R[R_POINTS + c]
+        cards = 1
+        left = 0
+        mask = mv[M_MASK]
+        for i in range(n):
+            a = S[S_UNITS + i]
+            if (mask >> i) & _ONE:
+                x = a
+                while x != -1:
+                    pts += R[R_POINTS + x]
+                    cards += 1
+                    x = S[S_NEXT + x]
+            else:
+                left += 1
+        pleft = table_pts - (pts - R[R_POINTS + c])
+        zw = mv[M_ZWICK]
+        if coarse:
+            pb = 0 if pts == 0 else (1 if pts <= 2 else 2)
+            return (((1 * 4 + pb) * 2 + zw) * 3 + _cap(left, 2)) * 2 + joker
+        pb = 4 if pts >= 5 else (3 if pts >= 3 else pts)
+        cb = _cap(cards - 2, 2)
+        return (((((1 * 8 + pb) * 3 + cb) * 2 + zw) * 2 + joker) * 4 + _cap(left, 3)) * 3 + _cap(pleft, 2)
+    if kind == KIND_TRAIL:
+        cp = R[R_POINTS + c]
+        high = 1 if max(R[R_VAL1 + c], R[R_VAL2 + c]) >= 10 else 0
+        if coarse:
+            return ((2 * 2 + (1 if cp > 0 or joker else 0)) * 3 + _cap(n + 1, 2)) * 2 + high
+        return ((((2 * 4 + _cap(cp, 2)) * 2 + joker) * 2 + high) * 4 + _cap(n + 1, 3)) * 3 + _cap(table_pts + cp, 2)
+    if kind == KIND_BUILD:
+        v = mv[M_VALUE]
+        vb = 0 if v <= 7 else (1 if v <= 10 else 2)
+        if coarse:
+            return 3 * 100 + vb
+        partner = 1 if mv[M_OWNER] != S[S_TO_MOVE] else 0
+        new = 1 if mv[M_TARGET] < 0 else 0
+        return ((((3 * 4 + vb) * 2 + partner) * 2 + new) * 2 + joker) * 4 + _cap(n + new, 3)
+    # KIND_ASK
+    v = mv[M_VALUE]
+    return 4 * 1000 + (0 if coarse else (0 if v <= 7 else (1 if v <= 10 else 2)))
+
+
+@njit(cache=True)
+def _better(R, S, mv, val, best_mv, best_val):
+    """Is ``mv`` (greedy score ``val``) a better representative than ``best_mv``? Higher greedy
+    score first, then the smallest move record (card, value, mask, target, owner)."""
+    if val > best_val + 1e-9:
+        return True
+    if val < best_val - 1e-9:
+        return False
+    for col in (M_CARD, M_VALUE, M_MASK, M_TARGET, M_OWNER):
+        if mv[col] != best_mv[col]:
+            return mv[col] < best_mv[col]
+    return False
+
+
+@njit(cache=True)
+def state_features(R, S, coarse):
+    """The key of the position part of the player to move's abstract information set (a hash)."""
+    p = S[S_TO_MOVE]
+    players = R[R_PLAYERS]
+    side = R[R_SIDE_OF + p]
+    n = S[S_NUNITS]
+    h = mix64(np.uint64(coarse + 1) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(4242))
+    ask = 0 if S[S_ASK_N] < 0 else 1 + (1 if S[S_ASK_ANS] > 0 else 0)
+    h = _chain(h, S[S_PHASE] * 3 + ask)
+    stock = S[S_STOCK_LEN] - S[S_STOCK_TOP]
+    more = 1 if stock > 0 and S[S_STAGE] + 1 < R[R_MAX_STAGES] else 0
+    deals = 0
+    if more:
+        deals = 1 + _cap(stock // (4 * players), 2)
+    h = _chain(h, deals)
+    hand = S[S_HAND_N + p]
+    nxt = S[S_HAND_N + (p + 1) % players]
+    h = _chain(h, _cap(hand, 8) * 16 + _cap(nxt, 8))
+    if not coarse:
+        h = _chain(h, (p - S[S_DEALER] - 1) % players)
+    table_pts = 0
+    mine = 0
+    theirs = 0
+    for i in range(n):
+        a = S[S_UNITS + i]
+        table_pts += _unit_points(R, S, a)
+        if S[S_UBUILD + a]:
+            o = S[S_UOWNER + a]
+            if o >= 0 and R[R_SIDE_OF + o] == side:
+                mine = 1
+            else:
+                theirs = 1
+    if coarse:
+        h = _chain(h, _cap(n, 4) * 8 + _cap(table_pts, 4))
+    else:
+        h = _chain(h, ((_cap(n, 6) * 8 + _cap(table_pts, 6)) * 2 + mine) * 2 + theirs)
+    jokers = 0
+    base = S_HANDS + p * MAX_HAND
+    for i in range(hand):
+        if _is_joker(R, S[base + i]):
+            jokers += 1
+    h = _chain(h, _cap(jokers, 1 if coarse else 2))
+    last = S[S_LAST_CAPT]
+    h = _chain(h, 0 if last < 0 else (1 if last == side else 2))
+    h = _chain(h, _lead_bucket(_lead(R, S, side), coarse))
+    return h, table_pts
+
+
+@njit(cache=True)
+def zwicker_decision(R, S, moves, n, abstraction, out):
+    """(key, m): the table key of the player to move's abstracted information set at ``S`` and in
+    ``out[:m]`` the index (into ``moves[:n]``, the legal whole moves) of the move each abstract
+    action plays, abstract actions in descriptor order (module docstring). Keys are never 0."""
+    coarse = 1 if abstraction == COARSE else 0
+    h, table_pts = state_features(R, S, coarse)
+    desc = np.empty(n, np.int64)
+    score = np.empty(n, np.float64)
+    m = 0
+    for k in range(n):
+        d = move_descriptor(R, S, moves[k], table_pts, coarse)
+        v = kernels.greedy_value(R, S, moves[k])
+        j = -1
+        for i in range(m):
+            if desc[i] == d:
+                j = i
+                break
+        if j < 0:
+            desc[m], out[m], score[m] = d, k, v
+            m += 1
+        elif _better(R, S, moves[k], v, moves[out[j]], score[j]):
+            out[j], score[j] = k, v
+    # sort the groups by descriptor (insertion sort: a handful of groups)
+    for i in range(1, m):
+        d, o = desc[i], out[i]
+        j = i - 1
+        while j >= 0 and desc[j] > d:
+            desc[j + 1], out[j + 1] = desc[j], out[j]
+            j -= 1
+        desc[j + 1], out[j + 1] = d, o
+    h = _chain(h, 100000 + m)
+    for i in range(m):
+        h = _chain(h, desc[i])
+    key = np.int64(h)
+    return (key if key != 0 else np.int64(1)), m
+
+
+__all__ = [
+    "BUCKETS",
+    "COARSE",
+    "ZWICKER_ABSTRACTIONS",
+    "card_points_won",
+    "move_descriptor",
+    "state_features",
+    "zwicker_abstraction_id",
+    "zwicker_decision",
+]

@@ -1,0 +1,327 @@
+"""MCCFR on the full Zwicker games through an information abstraction, compiled.
+
+The traversals run inside numba on the engine kernels of :mod:`zwick_ai.zwicker.kernels`
+(``new_hand``, ``gen_moves``, ``apply_move``, ``score``): one iteration deals one hand per
+player (the deal is the hand's only chance event: a seeded shuffle and dealer) and plays it to
+the end, every player sampling an abstract action (:mod:`~zwick_ai.agents.cfr.zwicker_abstraction`)
+from its regret-matching strategy. Returns are the OpenSpiel game's ``points`` utility
+(``NS * own side's points - total``). Two samplings (:data:`ZWICKER_SAMPLINGS`):
+
+* ``outcome``: outcome sampling as in :mod:`~zwick_ai.agents.cfr.mccfr` (the same compiled update,
+  OpenSpiel's ``outcome_sampling_mccfr`` without baseline: exploration 0.6 at the update player's
+  decisions, regrets corrected by importance weights). Unbiased, but a hand has 12–26 decisions per
+  player, so the weights (products over the path) make the updates very noisy.
+* ``probe`` (the default of ``zwick train mccfr`` on Zwicker): everybody plays on-policy; at each
+  of the update player's decisions every abstract action not taken is valued by one *probe*, a
+  playout of the rest of the hand with everybody sampling his current strategy (unseen sets:
+  uniform), the action taken by the hand's own outcome; each action's regret grows by its value
+  minus the strategy's mean value, and the average strategy by the current strategy. This is
+  outcome sampling with probing (Gibson, Lanctot, Burch, Szafron and Bowling, "Generalized
+  sampling and variance in counterfactual regret minimization", AAAI 2012) **without** the
+  importance weights of the update player's own reach: its regrets are the counterfactual regrets
+  weighted by that reach (a policy-gradient-like update), so it trades CFR's guarantee for far
+  lower variance. No exploitability guarantee holds anyway under the lossy imperfect-recall
+  abstraction; ``benchmarks/README.md`` measures both samplings' ``nash_conv`` where it can.
+
+Why not external sampling: it walks every action of each of the update player's decisions, i.e.
+exponentially many lines per hand.
+
+The table maps abstract information-set keys to rows whose actions are the abstract action
+indices ``0..m-1`` (stored as the row's "actions"); a row counts its visits. Table growth, the
+random stream and checkpoints are those of :class:`~zwick_ai.agents.cfr.mccfr.MCCFRSolver`.
+
+:func:`strength` plays the average strategy against greedy or random opponents on fixed deals
+(compiled), next to greedy itself, for the strength curve of ``zwick train mccfr``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from zwick_ai.agents.cfr.core import (
+    M_EDGES,
+    M_ROWS,
+    R_N,
+    R_OFF,
+    R_VIS,
+    Table,
+    lookup,
+    lookup_or_add,
+    normalised,
+    os_backward,
+    os_step,
+    rand_float,
+    rand_u64,
+    regret_matching,
+    sample_index,
+    seed_state,
+)
+from zwick_ai.agents.cfr.zwicker_abstraction import MAX_GROUPS, zwicker_decision
+from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker.layout import NC, PHASE_OVER, R_NSIDES, R_PLAYERS, R_SIDE_OF, S_PHASE, S_TO_MOVE, STATE_SIZE
+
+DEPTH = 4 * NC  # decisions of one hand (cards played and partner questions) are far fewer
+OPP_GREEDY, OPP_RANDOM = 0, 1
+ZWICKER_SAMPLINGS = ("outcome", "probe")
+OUTCOME, PROBE = 0, 1
+OPPONENTS = ("greedy", "random")
+
+
+@njit(cache=True)
+def hand_returns(R, S, out):
+    """``out[p]`` = the points utility of seat ``p`` at the end of the hand (``NS * s_k - sum``)."""
+    sc = kernels.score(R, S)
+    ns = R[R_NSIDES]
+    tot = 0
+    for k in range(ns):
+        tot += sc[k]
+    for p in range(R[R_PLAYERS]):
+        out[p] = float(ns * sc[R[R_SIDE_OF + p]] - tot)
+
+
+@njit(cache=True)
+def _deal_seed(rng):
+    return np.int64(rand_u64(rng) >> np.uint64(34))
+
+
+@njit(cache=True)
+def _os_hand(R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W, buf, X, bufs):
+    """One outcome-sampling episode for ``who`` on a freshly dealt hand. Returns (value, buf, X)."""
+    idx, legal, pol, sp, path, reach, ret = bufs
+    S = kernels.new_hand(R, _deal_seed(rng), W)
+    k = 0
+    reach[0, 0] = reach[0, 1] = reach[0, 2] = 1.0
+    while S[S_PHASE] != PHASE_OVER:
+        buf, X, n = kernels.gen_moves(R, S, buf, W, X)
+        key, m = zwicker_decision(R, S, buf, n, abst, idx)
+        cur = S[S_TO_MOVE]
+        r = lookup_or_add(keys, rowof, rows, acts, meta, key, cur, legal, m)
+        if rows[r, R_N] != m:  # a 64-bit key collision: play uniformly, like a chance event
+            kernels.apply_move(R, S, buf[idx[min(int(rand_float(rng) * m), m - 1)]], W)
+            continue
+        rows[r, R_VIS] += 1
+        j = os_step(cur, who, k, rows[r, R_OFF], m, regret, pol, sp, path, reach, rng)
+        kernels.apply_move(R, S, buf[idx[j]], W)
+        k += 1
+    hand_returns(R, S, ret)
+    return os_backward(k, ret[who], who, path, reach, pol, sp, regret, avg), buf, X
+
+
+@njit(cache=True)
+def _current_policy(R, S, moves, n, abst, keys, rowof, rows, regret, idx, pol):
+    """The regret-matching strategy of the player to move (uniform at an unseen set) in ``pol[:m]``,
+    its abstract actions' moves in ``idx[:m]``; returns m."""
+    key, m = zwicker_decision(R, S, moves, n, abst, idx)
+    r = lookup(keys, rowof, key)
+    if r >= 0 and rows[r, R_N] == m:
+        regret_matching(regret, rows[r, R_OFF], m, pol)
+    else:
+        for i in range(m):
+            pol[i] = 1.0 / m
+    return m
+
+
+@njit(cache=True)
+def _probe(R, S, abst, keys, rowof, rows, regret, rng, W, buf, X, idx, pol, ret):
+    """Play ``S`` (changed in place) to the end, every player sampling its current strategy; the
+    returns are in ``ret``. Returns the (possibly grown) move buffers."""
+    while S[S_PHASE] != PHASE_OVER:
+        buf, X, n = kernels.gen_moves(R, S, buf, W, X)
+        m = _current_policy(R, S, buf, n, abst, keys, rowof, rows, regret, idx, pol)
+        kernels.apply_move(R, S, buf[idx[sample_index(pol, m, rng)]], W)
+    hand_returns(R, S, ret)
+    return buf, X
+
+
+@njit(cache=True)
+def _probe_hand(R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W, bufs, pbufs):
+    """One probing episode for ``who`` (module docstring): one hand played on-policy by everybody;
+    at each of ``who``'s decisions every other abstract action is valued by one probe."""
+    idx, legal, pol, vals, path, _, ret = bufs
+    buf, X, buf2, X2, S2, idx2, pol2 = pbufs
+    S = kernels.new_hand(R, _deal_seed(rng), W)
+    k = 0
+    while S[S_PHASE] != PHASE_OVER:
+        buf, X, n = kernels.gen_moves(R, S, buf, W, X)
+        key, m = zwicker_decision(R, S, buf, n, abst, idx)
+        cur = S[S_TO_MOVE]
+        r = lookup_or_add(keys, rowof, rows, acts, meta, key, cur, legal, m)
+        if rows[r, R_N] != m:  # a 64-bit key collision: play uniformly, like a chance event
+            kernels.apply_move(R, S, buf[idx[min(int(rand_float(rng) * m), m - 1)]], W)
+            continue
+        rows[r, R_VIS] += 1
+        off = rows[r, R_OFF]
+        regret_matching(regret, off, m, pol[k])
+        j = sample_index(pol[k], m, rng)
+        if cur == who:
+            for a in range(m):
+                avg[off + a] += pol[k, a]
+                if a != j:
+                    S2[:] = S
+                    kernels.apply_move(R, S2, buf[idx[a]], W)
+                    buf2, X2 = _probe(R, S2, abst, keys, rowof, rows, regret, rng, W, buf2, X2, idx2, pol2, ret)
+                    vals[k, a] = ret[who]
+            path[k, 0], path[k, 1], path[k, 2], path[k, 3] = off, m, j, 0
+            kernels.apply_move(R, S, buf[idx[j]], W)
+            k += 1
+        else:
+            kernels.apply_move(R, S, buf[idx[j]], W)
+    hand_returns(R, S, ret)
+    v = ret[who]
+    for d in range(k):
+        off, m, j = path[d, 0], path[d, 1], path[d, 2]
+        vals[d, j] = v
+        base = 0.0
+        for a in range(m):
+            base += pol[d, a] * vals[d, a]
+        for a in range(m):
+            regret[off + a] += vals[d, a] - base
+    return buf, X, buf2, X2
+
+
+@njit(cache=True)
+def run_zwicker(
+    R, abst, sampling, count, margin_rows, margin_edges, keys, rowof, rows, acts, regret, avg, meta, rng, bufs
+):
+    """Up to ``count`` iterations (one episode per player each) of ``sampling`` (OUTCOME or PROBE);
+    stops early when the table has less room than the margins (the caller grows it). Returns the
+    iterations done."""
+    W = kernels.new_workspace()
+    buf, X = kernels.new_buffers()
+    buf2, X2 = kernels.new_buffers()
+    S2 = np.zeros(STATE_SIZE, np.int32)
+    idx2 = np.zeros(MAX_GROUPS, np.int64)
+    pol2 = np.zeros(MAX_GROUPS, np.float64)
+    n_players = R[R_PLAYERS]
+    for it in range(count):
+        if rows.shape[0] - meta[M_ROWS] < margin_rows or acts.shape[0] - meta[M_EDGES] < margin_edges:
+            return it
+        for who in range(n_players):
+            if sampling == OUTCOME:
+                _, buf, X = _os_hand(R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W, buf, X, bufs)
+            else:
+                buf, X, buf2, X2 = _probe_hand(
+                    R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W, bufs,
+                    (buf, X, buf2, X2, S2, idx2, pol2),
+                )  # fmt: skip
+    return count
+
+
+def buffers() -> tuple:
+    """Scratch arrays of a traversal (move indices, row actions, policies, path, reach, returns)."""
+    legal = np.arange(MAX_GROUPS, dtype=np.int16)
+    return (
+        np.zeros(MAX_GROUPS, np.int64),
+        legal,
+        np.zeros((DEPTH, MAX_GROUPS), np.float64),
+        np.zeros((DEPTH, MAX_GROUPS), np.float64),
+        np.zeros((DEPTH, 4), np.int64),
+        np.zeros((DEPTH + 1, 3), np.float64),
+        np.zeros(16, np.float64),
+    )
+
+
+@njit(cache=True)
+def table_move(R, S, moves, n, abst, keys, rowof, rows, avg, min_visits, rng, idx, pol):
+    """Index into ``moves[:n]`` of the move the table's average strategy plays at ``S`` (sampled),
+    or -1 when the abstract set is unseen or was visited fewer than ``min_visits`` times."""
+    key, m = zwicker_decision(R, S, moves, n, abst, idx)
+    r = lookup(keys, rowof, key)
+    if r < 0 or rows[r, R_N] != m or rows[r, R_VIS] < min_visits:
+        return -1
+    normalised(avg, rows[r, R_OFF], m, pol)
+    return idx[sample_index(pol, m, rng)]
+
+
+@njit(cache=True)
+def eval_vs(R, abst, seeds, opponent, min_visits, keys, rowof, rows, avg, rng):
+    """Per deal seed and per seat of ours: the points utility of the table's average strategy (greedy
+    where the set is unseen) against ``opponent`` (OPP_GREEDY or OPP_RANDOM) at every other seat,
+    and the count of our decisions and of those taken from the table. The same deals are played
+    with our agent at each seat in turn (``out[d, seat]``)."""
+    n_players = R[R_PLAYERS]
+    out = np.zeros((seeds.shape[0], n_players), np.float64)
+    W = kernels.new_workspace()
+    buf, X = kernels.new_buffers()
+    idx = np.zeros(MAX_GROUPS, np.int64)
+    pol = np.zeros(MAX_GROUPS, np.float64)
+    ret = np.zeros(16, np.float64)
+    asked = 0
+    seen = 0
+    for d in range(seeds.shape[0]):
+        for seat in range(n_players):
+            S = kernels.new_hand(R, seeds[d], W)
+            np.random.seed(seeds[d] * 31 + seat)  # the greedy ties and random opponents
+            while S[S_PHASE] != PHASE_OVER:
+                buf, X, n = kernels.gen_moves(R, S, buf, W, X)
+                cur = S[S_TO_MOVE]
+                if R[R_SIDE_OF + cur] == R[R_SIDE_OF + seat]:
+                    asked += 1
+                    k = table_move(R, S, buf, n, abst, keys, rowof, rows, avg, min_visits, rng, idx, pol)
+                    if k >= 0:
+                        seen += 1
+                    else:
+                        k = kernels.choose(R, S, buf, n, kernels.POLICY_GREEDY)
+                elif opponent == OPP_GREEDY:
+                    k = kernels.choose(R, S, buf, n, kernels.POLICY_GREEDY)
+                else:
+                    k = kernels.choose(R, S, buf, n, kernels.POLICY_RANDOM)
+                kernels.apply_move(R, S, buf[k], W)
+            hand_returns(R, S, ret)
+            out[d, seat] = ret[seat]
+    return out, asked, seen
+
+
+@njit(cache=True)
+def baseline_vs(R, seeds, policy, opponent):
+    """``eval_vs``'s deals with a plain engine policy (POLICY_GREEDY or POLICY_RANDOM) in our seats:
+    the baseline the table's strategy is compared with, deal by deal."""
+    n_players = R[R_PLAYERS]
+    out = np.zeros((seeds.shape[0], n_players), np.float64)
+    W = kernels.new_workspace()
+    buf, X = kernels.new_buffers()
+    ret = np.zeros(16, np.float64)
+    for d in range(seeds.shape[0]):
+        for seat in range(n_players):
+            S = kernels.new_hand(R, seeds[d], W)
+            np.random.seed(seeds[d] * 31 + seat)
+            while S[S_PHASE] != PHASE_OVER:
+                buf, X, n = kernels.gen_moves(R, S, buf, W, X)
+                cur = S[S_TO_MOVE]
+                if R[R_SIDE_OF + cur] == R[R_SIDE_OF + seat]:
+                    k = kernels.choose(R, S, buf, n, policy)
+                elif opponent == OPP_GREEDY:
+                    k = kernels.choose(R, S, buf, n, kernels.POLICY_GREEDY)
+                else:
+                    k = kernels.choose(R, S, buf, n, kernels.POLICY_RANDOM)
+                kernels.apply_move(R, S, buf[k], W)
+            hand_returns(R, S, ret)
+            out[d, seat] = ret[seat]
+    return out
+
+
+def strength(
+    R: np.ndarray, abst: int, table: Table, deals: int, seed: int = 12345, opponent: str = "greedy"
+) -> dict[str, float]:
+    """The table's average strategy (greedy where unseen) against ``opponent`` on ``deals`` deals,
+    our agent at each seat in turn, next to the greedy heuristic in the same seats on the same deals:
+    ``ours`` and ``greedy`` (points per deal), ``diff`` (paired, per deal averaged over the seats)
+    with its 95% CI half-width ``ci95``, and ``table_share`` (decisions taken from the table)."""
+    if opponent not in OPPONENTS:
+        raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}, not {opponent!r}")
+    seeds = np.arange(deals, dtype=np.int64) + int(seed)
+    opp = OPPONENTS.index(opponent)
+    ours, asked, seen = eval_vs(
+        R, abst, seeds, opp, 0, table.keys, table.rowof, table.rows, table.avg, seed_state(seed)
+    )
+    base = baseline_vs(R, seeds, kernels.POLICY_GREEDY, opp)
+    d = (ours - base).mean(axis=1)
+    ci = 1.96 * float(d.std(ddof=1)) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
+    return {
+        "ours": float(ours.mean()),
+        "greedy": float(base.mean()),
+        "diff": float(d.mean()),
+        "ci95": ci,
+        "table_share": seen / max(asked, 1),
+    }

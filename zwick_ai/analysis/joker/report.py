@@ -1,0 +1,342 @@
+"""The joker study's report: ``results.json``, the PNG figures, ``report.md``, and the summary
+table over every study in a folder."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from zwick_ai import zwicker
+from zwick_ai.agents import joker_policies
+from zwick_ai.analysis.joker.deals import STUDY_POLICIES
+from zwick_ai.eval.report import bar_ci, ci_text, error_bars, percent_text, pyplot
+
+
+def figures(res: dict, out: Path) -> list[str]:
+    """Write the study's PNG figures to ``out``; returns their file names."""
+    plt = pyplot()
+    names = []
+    p1 = res["part1"]
+    jokers = [d["joker"] for d in p1["greedy"]]
+    x = np.arange(len(jokers))
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for i, (pol, key) in enumerate([(p, k) for p in ("greedy", "random") for k in ("gain_swap", "gain_conditioning")]):
+        bar_ci(ax, x + (i - 1.5) * 0.2, [d[key] for d in p1[pol]], 0.2, f"{pol}, {key.split('_')[1]}")
+    ax.set_xticks(x, jokers)
+    ax.axhline(0, color="k", lw=0.5)
+    ax.set_ylabel("points gained by the holder's side")
+    ax.set_title(f"Value of holding a joker ({p1['greedy'][0]['deals']} deals each)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "part1_holding_value.png", dpi=110)
+    plt.close(fig)
+    names.append("part1_holding_value.png")
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for i, pol in enumerate(("greedy", "random")):
+        kept = np.array([d["won_by_holder"]["mean"] for d in p1[pol]])
+        lost = np.array([d["won_by_opponents"]["mean"] for d in p1[pol]])
+        xs = x + (i - 0.5) * 0.4
+        ax.bar(xs, kept, 0.38, label=f"{pol}: holder's side", color=("C0", "C2")[i])
+        ax.bar(xs, lost, 0.38, bottom=kept, label=f"{pol}: opponents", color=("C1", "C3")[i], alpha=0.7)
+    ax.set_xticks(x, jokers)
+    ax.set_ylabel("share of deals dealt to a hand")
+    ax.set_title("Who captures the joker (its points)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "part1_capture_share.png", dpi=110)
+    plt.close(fig)
+    names.append("part1_capture_share.png")
+
+    p2 = res["part2"]
+    pols = ["greedy", *STUDY_POLICIES]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ests = [p2["policies"][p]["margin"] for p in pols]
+    means, err = error_bars(ests)
+    ax.barh(np.arange(len(pols)), means, xerr=err, capsize=3)
+    ax.set_yticks(np.arange(len(pols)), pols)
+    ax.axvline(0, color="k", lw=0.5)
+    ax.set_xlabel("margin per deal against greedy (points)")
+    ax.set_title(f"Joker policies, duplicate vs greedy ({p2['policies']['greedy']['deals']} deals)")
+    fig.tight_layout()
+    fig.savefig(out / "part2_policies.png", dpi=110)
+    plt.close(fig)
+    names.append("part2_policies.png")
+
+    who = [(p if p == "greedy" else f"best joker rule: {p}", beh) for p, beh in p2["behaviour"].items()]
+    if "strong" in p2:
+        who.append((p2["strong"]["spec"], p2["strong"]["behaviour"]))
+    # A hand is played out before the next deal, so a joker is played in the stage it was dealt;
+    # holding it means keeping it to the last cards of that hand.
+    groups = [(1, 1, "last card"), (2, 2, "2 cards left"), (3, 3, "3"), (4, 99, "4 or more")]
+    fig, axes = plt.subplots(1, len(who), figsize=(4 * len(who), 3.6), squeeze=False)
+    for ax, (title, beh) in zip(axes[0], who, strict=True):
+        bottom = np.zeros(len(beh))
+        for lo, hi, label in groups:
+            share = np.array([sum(b["hand_counts"][lo : hi + 1]) / b["plays"] if b["plays"] else 0.0 for b in beh])
+            ax.bar(np.arange(len(beh)), share, bottom=bottom, label=label)
+            bottom += share
+        ax.set_xticks(np.arange(len(beh)), [f"{b['joker']}\n({b['plays']})" for b in beh], fontsize=7)
+        ax.set_title(title, fontsize=9)
+        ax.set_ylabel("share of the joker's plays")
+    axes[0][-1].legend(fontsize=6, title="cards in hand", title_fontsize=6)
+    fig.suptitle("Cards in the player's hand when it plays the joker (number of plays in brackets)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out / "part2_when_played.png", dpi=110)
+    plt.close(fig)
+    names.append("part2_when_played.png")
+
+    p3 = res["part3"]
+    labels = [d["label"] for d in p3]
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4))
+    for ax, key, title in (
+        (axes[0], "forehand_margin", "forehand side's margin (greedy)"),
+        (axes[2], "skill_gap", "skill gap: greedy side vs random"),
+    ):
+        ests = [d[key] for d in p3]
+        means, err = error_bars(ests)
+        ax.barh(np.arange(len(p3)), means, xerr=err, capsize=3)
+        ax.set_yticks(np.arange(len(p3)), labels if ax is axes[0] else [""] * len(p3), fontsize=8)
+        ax.axvline(0, color="k", lw=0.5)
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel("points per deal")
+    axes[1].barh(np.arange(len(p3)), [d["margin_sd"] for d in p3])
+    axes[1].set_yticks(np.arange(len(p3)), [""] * len(p3))
+    axes[1].set_title("sd of the score difference (greedy)", fontsize=9)
+    axes[1].set_xlabel("points")
+    fig.suptitle(f"Rule sets ({p3[0]['deals']} deals each)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out / "part3_rule_sets.png", dpi=110)
+    plt.close(fig)
+    names.append("part3_rule_sets.png")
+    return names
+
+
+def _behaviour_table(beh: list[dict]) -> list[str]:
+    lines = [
+        "| joker | plays | in last stage | as last card of the hand | cards in hand | capture / build / trail "
+        "| points taken by a capture | table units |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for b in beh:
+        if not b["plays"]:
+            lines.append(f"| {b['joker']} | 0 | – | – | – | – | – | – |")
+            continue
+        k = b["kinds"]
+        lines.append(
+            f"| {b['joker']} | {b['plays']} | {percent_text(b['last_stage'])} | {percent_text(b['as_last_card'])} "
+            f"| {b['hand_cards']:.2f} | {k['capture']} / {k['build']} / {k['trail']} "
+            f"| {ci_text(b['points_taken_when_capturing'])} | {b['table_units']:.1f} |"
+        )
+    return lines
+
+
+def report_markdown(res: dict, command: str, figure_names: Sequence[str]) -> str:
+    cfg, p1, p2, p3 = res["config"], res["part1"], res["part2"], res["part3"]
+    secs = cfg["seconds"]
+    n = cfg["deals"]
+    lines = [
+        f"# Joker study: {cfg['rules']}",
+        "",
+        f"Command: `{command}`",
+        "",
+        f"Seed {cfg['seed']}; {n} seeded deals per measurement (compiled playouts); strong agent "
+        f"`{cfg['strong']}` on {cfg['strong_deals'] if 'strong' in p2 else 0} deals (OpenSpiel). Runtime: part 1 "
+        f"{secs['part1']:.0f} s, part 2 {secs['part2']:.0f} s, part 3 {secs['part3']:.0f} s"
+        + (f" ({cfg['wall_seconds']:.0f} s in all on {cfg['backend']})" if "wall_seconds" in cfg else " (one process)")
+        + (f" on {cfg['machine']}" if "machine" in cfg else "")
+        + ". All intervals are 95% confidence intervals. Numbers: `results.json`.",
+        "",
+        "## 1. The value of holding each joker",
+        "",
+        "![holding value](part1_holding_value.png) ![capture share](part1_capture_share.png)",
+        "",
+        f"Every deal ({n}) in which the joker is dealt to a hand is replayed with the joker swapped with a "
+        "random point-less non-joker card of an opponent from the same stage (nothing else changes, same "
+        "playout seeds). *Swap*: mean paired change of the original holder's points (and of its margin over "
+        "the other sides' mean). *Conditioning*: holder's points minus the other sides' mean in the unchanged "
+        "deals. *Kept / lost*: share of those deals in which the holder's side / an opponent captured the joker.",
+        "",
+    ]
+    for pol in ("greedy", "random"):
+        lines += [
+            f"**{pol} play at every seat**",
+            "",
+            "| joker | its points | dealt to a hand | gain (swap) | margin gain (swap) | gain (conditioning) "
+            "| kept by holder's side | won by opponents |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for d in p1[pol]:
+            lines.append(
+                f"| {d['joker']} | {d['points']} | {d['dealt_to_hand']} | {ci_text(d['gain_swap'])} "
+                f"| {ci_text(d['margin_gain_swap'])} | {ci_text(d['gain_conditioning'])} | {percent_text(d['won_by_holder'])} "
+                f"| {percent_text(d['won_by_opponents'])} |"
+            )
+        lines.append("")
+    ests = [d for pol in ("greedy", "random") for d in p1[pol]]
+    width = np.mean([d["gain_conditioning"]["ci95"][1] - d["gain_conditioning"]["ci95"][0] for d in ests])
+    width_swap = np.mean([d["gain_swap"]["ci95"][1] - d["gain_swap"]["ci95"][0] for d in ests])
+    inside = sum(
+        d["gain_conditioning"]["ci95"][0] <= d["gain_swap"]["mean"] <= d["gain_conditioning"]["ci95"][1] for d in ests
+    )
+    lines += [
+        f"Swap against conditioning: the swap's intervals are on average {width / width_swap:.1f}× narrower "
+        f"(the same precision from about {(width / width_swap) ** 2:.0f}× fewer deals); the swap estimate lies "
+        f"inside the conditioning interval for {inside} of {len(ests)} jokers and policies. The swap also hands "
+        "the holder a point-less card in exchange, so it measures the joker against an ordinary card.",
+        "",
+    ]
+    best = p2["best"]
+    lead = p2["best_vs_second"]
+    lines += [
+        "## 2. When and how to use a joker",
+        "",
+        "![policies](part2_policies.png) ![when played](part2_when_played.png)",
+        "",
+        f"Each policy plays every deal ({n}) once per side against greedy opponents (duplicate; margin = its "
+        "side's points minus the others' mean, averaged over the seatings). Policies: `early` captures with a "
+        "joker at the first chance, `hold` plays a joker only when forced (every legal move plays one), "
+        "`min_points:k=K` uses a joker only to capture at least K table points, `build` only to build, "
+        "`last_stage` plays no joker before the last stage unless forced, then plays greedy; `greedy` is the "
+        "baseline (it captures with a joker whenever that is its best immediate gain).",
+        "",
+        "| policy | margin vs greedy |",
+        "|---|---|",
+    ]
+    for pol in p2["ranking"]:
+        lines.append(f"| {pol} | {ci_text(p2['policies'][pol]['margin'], 3)} |")
+    lines += [
+        "",
+        f"**Best policy: `{best}`**"
+        + (
+            " (the plain greedy baseline: no joker rule beats it)"
+            if best == "greedy"
+            else f", margin {ci_text(p2['best_margin'], 3)} points per deal against greedy"
+        )
+        + f"; lead over the runner-up `{lead['second']}`: {ci_text(lead['lead'], 3)} points per deal (paired over "
+        "the same deals).",
+        "",
+        "Where jokers are played (compiled playouts, seats of the policy named; `plays` counts the plays from a "
+        "hand, `cards in hand` the player's cards before the play, joker included, `table units` the units on the "
+        "table before it). A hand is played out before the next deal, so a joker is played in the stage it was "
+        "dealt in: holding a joker means keeping it to the last cards of that hand.",
+        "",
+    ]
+    for pol, beh in p2["behaviour"].items():
+        lines += [f"**{pol}**", "", *_behaviour_table(beh), ""]
+    if "strong" in p2:
+        s = p2["strong"]
+        lines += [
+            f"**Strong agent `{s['spec']}`** against {s['opponent']} on {s['deals']} deals ({s['games']} games, "
+            f"{s['seconds_per_game']:.1f} s of its thinking per game): margin {ci_text(s['margin'])}.",
+            "",
+            *_behaviour_table(s["behaviour"]),
+            "",
+        ]
+    lines += [
+        "## 3. What the joker rules do",
+        "",
+        "![rule sets](part3_rule_sets.png)",
+        "",
+        f"Each rule set on {n} deals: the forehand side's margin under greedy self-play (first-player "
+        "advantage), the standard deviation of the score difference, and the skill gap: the greedy side's "
+        "margin against random sides (duplicate), also per point in play and per standard deviation.",
+        "",
+        "| rule set | jokers | points in play | forehand margin | sd | skill gap | gap / points | gap / sd |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for d in p3:
+        lines.append(
+            f"| {d['label']} | {d['jokers']} | {d['points_in_play']} | {ci_text(d['forehand_margin'])} "
+            f"| {d['margin_sd']:.2f} | {ci_text(d['skill_gap'])} | {d['skill_gap_per_point']:.3f} "
+            f"| {d['skill_gap_per_sd']:.2f} |"
+        )
+    most = max(p3, key=lambda d: d["skill_gap_per_sd"])
+    lines += [
+        "",
+        f"Most skill per unit of luck: **{most['label']}** (skill gap {most['skill_gap_per_sd']:.2f} sd).",
+        "",
+        "Figures: " + ", ".join(figure_names) + ".",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write_study(res: dict, out: str | Path, command: str) -> list[Path]:
+    """Write ``results.json``, the figures and ``report.md`` to ``out``; returns the files."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    res["config"]["command"] = command
+    old = out / "results.json"
+    if old.is_file():  # the strong-play runs' objects (zwick_ai.analysis.joker.strong_report) stay
+        kept = {k: v for k, v in json.loads(old.read_text()).items() if k.startswith("strong_play")}
+        res = res | {k: v for k, v in kept.items() if k not in res}
+    (out / "results.json").write_text(json.dumps(res, indent=1) + "\n")
+    names = figures(res, out)
+    text = report_markdown(res, command, names)
+    if (out / "strong_play.md").is_file():
+        text += "\n<!-- strong play -->\n## Strong play\n\nThe same questions asked of the strong agents: [strong_play.md](strong_play.md).\n"
+    (out / "report.md").write_text(text)
+    return [out / "results.json", out / "report.md", *(out / n for n in names)]
+
+
+def summary_markdown(root: str | Path) -> str:
+    """One table over every study under ``root`` (each ``*/results.json``): the value of holding
+    each joker, the best joker policy, what holding costs, and the rules' skill and forehand figures."""
+    rows: list[str] = []
+    strong_rows: list[str] = []
+    for path in sorted(Path(root).glob("*/results.json")):
+        res = json.loads(path.read_text())
+        if not isinstance(res, dict) or "part1" not in res:
+            continue  # e.g. micro-cfr/results.json
+        cfg, p1, p2, p3 = res["config"], res["part1"], res["part2"], res["part3"]
+        rules = zwicker.rules(cfg["variant"], **cfg["options"])  # the rules read option text themselves
+        n = len(joker_policies.joker_cards(rules))
+        own = next(d for d in p3 if d["label"] == f"{n} {'wild' if rules.wild else 'jokers'}")
+        none = p3[0]
+        value = ", ".join(f"{d['joker']} {d['gain_swap']['mean']:+.1f}" for d in p1["greedy"])
+        lead = p2["best_vs_second"]
+        rows.append(
+            f"| [{path.parent.name}]({path.parent.name}/report.md) | {cfg['deals']} | {value} "
+            f"| `{p2['best']}` (lead over `{lead['second']}` {ci_text(lead['lead'])}) "
+            f"| {ci_text(p2['policies']['hold']['margin'])} | {ci_text(own['forehand_margin'])} "
+            f"| {own['skill_gap_per_sd']:.2f} ({none['label']}: {none['skill_gap_per_sd']:.2f}) "
+            f"| {ci_text(p2['strong']['margin']) + ' (' + str(p2['strong']['deals']) + ' deals)' if 'strong' in p2 else '–'} |"
+        )
+        for key in ("strong_play", "strong_play_expert"):
+            if key in res:
+                sp = res[key]
+                vals = ", ".join(f"{v['joker']} {v['mean_diff']:+.1f}" for v in sp["joker_value"])
+                hold = next((p for p in sp["policies"] if p["policy"] == "hold"), None)
+                best = sp["best_policy"]
+                strong_rows.append(
+                    f"| [{path.parent.name}]({path.parent.name}/strong_play.md) | `{sp['agent']}` | {sp['deals']} | {vals} "
+                    f"| `{best['policy']}` (best rule {ci_text({'mean': best['margin']['mean_diff'], 'ci95': best['margin']['ci95']})}) "
+                    f"| {ci_text({'mean': hold['mean_diff'], 'ci95': hold['ci95']}) if hold else '–'} "
+                    f"| {ci_text(sp['vs_greedy'] and {'mean': sp['vs_greedy']['mean_diff'], 'ci95': sp['vs_greedy']['ci95']})} |"
+                )
+    return "\n".join(
+        [
+            "| study | deals | points a joker gains its holder's side (greedy, swap) | best joker policy "
+            "| `hold` vs greedy | forehand margin | skill gap / sd: these rules (no jokers) | strong agent vs greedy |",
+            "|---|---|---|---|---|---|---|---|",
+            *rows,
+            *(
+                [
+                    "",
+                    "Strong play (`zwick joker-study --strong-play`; every seat the strong agent, joker rules on its own "
+                    "choice against the unrestricted agent, points per deal, 95% CI):",
+                    "",
+                    "| study | agent | deals | points a joker gains its holder's side (swap) | best joker use | `hold` vs unrestricted "
+                    "| agent vs greedy |",
+                    "|---|---|---|---|---|---|---|",
+                    *strong_rows,
+                ]
+                if strong_rows
+                else []
+            ),
+        ]
+    )

@@ -1,0 +1,170 @@
+"""``zwick leaderboard FILE.toml``: every agent on every game, one Bradley–Terry table
+(:mod:`zwick_ai.eval.leaderboard`: a gauntlet of duplicate-deal tournaments, resumable).
+
+Keys of the file (``experiments/leaderboard.toml`` is the full one, ``experiments/leaderboard-smoke.toml``
+a tiny one):
+
+=============  ==================================================================================
+key            meaning
+=============  ==================================================================================
+description    one paragraph shown in ``leaderboard.md`` (optional)
+agents         agent specs tried on every board (those that cannot play a board are left out)
+anchors        the gauntlet's anchors (default: greedy and ismcts:time=0.1)
+deals          duplicate deals per pair (required)
+top            how many leaders then play every pair among them (default 3)
+seed           seed of the deals and agents (default 0)
+out            results folder (default ``results/<file name>``)
+workers        worker processes (default: as ``zwick tournament``; ``--workers`` overrides)
+backend        ``local`` (default) or ``ray``; ``address`` for an existing Ray cluster
+[[board]]      one per game: ``game``, ``variant``, ``players`` (default: the variant's),
+               ``options`` (rule options), ``agents`` (extra specs for this board only)
+=============  ==================================================================================
+
+>>> spec = parse_leaderboard({"agents": ["greedy", "random"], "deals": 4, "board": [{"game": "zwicken"}]}, "x")
+>>> spec["anchors"], spec["top"], spec["out"]
+(['greedy', 'ismcts:time=0.1'], 3, 'results/x')
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from zwick_ai.cli.tournament import add_run_args, default_workers, stop_on_sigterm
+
+KEYS = ("address", "agents", "anchors", "backend", "board", "deals", "description", "out", "seed", "top", "workers")
+BOARD_KEYS = ("agents", "game", "options", "players", "variant")
+EXAMPLES = """examples:
+  zwick leaderboard experiments/leaderboard-smoke.toml              (a few minutes)
+  zwick leaderboard experiments/leaderboard.toml --workers 2        (many CPU hours; resumable)
+  zwick leaderboard experiments/leaderboard.toml --only "zwicker classic 4p"
+The same command again resumes: finished games are kept and never played twice."""
+
+
+def _strings(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise ValueError(f"{where} must be a list of strings")
+    return [x.strip() for x in value]
+
+
+def parse_leaderboard(data: dict[str, Any], name: str) -> dict[str, Any]:
+    """Check a leaderboard file's keys and types; fill in the defaults (``name``: the file's stem)."""
+    for key in data:
+        if key not in KEYS:
+            raise ValueError(f"{name}: unknown key {key!r}; valid keys: {', '.join(KEYS)}")
+    for key in ("agents", "deals", "board"):
+        if key not in data:
+            raise ValueError(f"{name}: {key} is required")
+    deals, top, seed = data["deals"], data.get("top", 3), data.get("seed", 0)
+    for key, value, low in (("deals", deals, 1), ("top", top, 0), ("seed", seed, 0)):
+        if not isinstance(value, int) or value < low:
+            raise ValueError(f"{name}: {key} must be an integer >= {low}, not {value!r}")
+    boards = data["board"]
+    if not isinstance(boards, list) or not boards:
+        raise ValueError(f"{name}: board must be a list of tables ([[board]])")
+    parsed = []
+    for k, b in enumerate(boards):
+        where = f"{name}: board {k + 1}"
+        if not isinstance(b, dict):
+            raise ValueError(f"{where} must be a table")
+        for key in b:
+            if key not in BOARD_KEYS:
+                raise ValueError(f"{where}: unknown key {key!r}; valid keys: {', '.join(BOARD_KEYS)}")
+        if "game" not in b:
+            raise ValueError(f"{where}: game is required")
+        parsed.append(
+            {
+                "game": str(b["game"]),
+                "variant": b.get("variant"),
+                "players": b.get("players"),
+                "options": dict(b.get("options", {})),
+                "agents": _strings(b.get("agents", []), f"{where}: agents"),
+            }
+        )
+    return {
+        "description": str(data.get("description", "")),
+        "agents": _strings(data["agents"], f"{name}: agents"),
+        "anchors": _strings(data.get("anchors", ["greedy", "ismcts:time=0.1"]), f"{name}: anchors"),
+        "deals": deals,
+        "top": top,
+        "seed": seed,
+        "out": str(data.get("out", f"results/{name}")),
+        "workers": data.get("workers", default_workers()),
+        "backend": str(data.get("backend", "local")),
+        "address": data.get("address"),
+        "boards": parsed,
+    }
+
+
+def load_leaderboard(path: str | Path) -> dict[str, Any]:
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"no such leaderboard file: {p}")
+    try:
+        data = tomllib.loads(p.read_text())
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{p} is not valid TOML: {error}") from None
+    return parse_leaderboard(data, p.stem)
+
+
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    from zwick_ai.eval import leaderboard
+    from zwick_ai.eval.backends import make_backend
+
+    spec = load_leaderboard(args.file)
+    workers = args.workers if args.workers is not None else spec["workers"]
+    backend_name = args.backend or spec["backend"]
+    address = args.address or spec["address"]
+    out = Path(spec["out"])
+    print("checking which agents play each game (loads models; compiles kernels once)", file=sys.stderr)
+    boards = [
+        leaderboard.make_board(b["game"], b["variant"], b["players"], b["options"], spec["agents"] + b["agents"])
+        for b in spec["boards"]
+    ]
+    if args.only:
+        unknown = [x for x in args.only if x not in {b.label for b in boards}]
+        if unknown:
+            raise ValueError(f"--only {unknown}: no such board; boards: {', '.join(b.label for b in boards)}")
+        boards = [b for b in boards if b.label in args.only]
+    results = []
+    try:
+        with stop_on_sigterm(), make_backend(backend_name, workers, address) as backend:
+            for b in boards:
+                print(f"{b.label}: {len(b.agents)} agents ({len(b.skipped)} left out), {spec['deals']} deals per pair "
+                      f"on {backend.describe()} -> {out / b.slug}")  # fmt: skip
+                r = leaderboard.run_board(
+                    b, spec["anchors"], spec["deals"], spec["top"], spec["seed"], out, backend, not args.quiet
+                )
+                if r is None:
+                    raise KeyboardInterrupt
+                results.append(r)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted; finished games are kept under {out}; the same command resumes", file=sys.stderr)
+        return 130
+    command = shlex.join(["zwick", "leaderboard", str(args.file)])
+    path = leaderboard.write(results, out, Path(args.file).stem, spec["description"], command)
+    print(path.read_text().split("\n\n## ")[0])
+    print(f"wrote {path}, {out / 'leaderboard.json'}, {out}/<board>/ratings.csv")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``leaderboard`` to the ``zwick`` command."""
+    p = sub.add_parser(
+        "leaderboard",
+        help="every agent on every game: a gauntlet of duplicate-deal tournaments, one Bradley-Terry table",
+        description="Per game of FILE.toml (each Zwicker variant, each trick-game rule set), every agent that plays "
+        "it meets the anchors (greedy, ismcts at 0.1 s) on the same duplicate deals, then the leaders meet each "
+        "other; Bradley-Terry ratings with 95%% bootstrap CIs; leaderboard.md (agents x games) and .json in the "
+        "file's out folder. Resumable.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", help="leaderboard file (TOML), e.g. experiments/leaderboard.toml")
+    p.add_argument("--only", action="append", metavar="BOARD", help='play only this board, e.g. "zwicker classic 4p"')
+    add_run_args(p, from_file=True)
+    p.set_defaults(func=cmd_leaderboard)

@@ -1,0 +1,249 @@
+"""One leaderboard over every game: per Zwicker variant and trick-game rule set, every agent that
+plays it, rated by Bradley–Terry on duplicate deals, as a gauntlet of ordinary tournaments.
+
+**Design (a gauntlet).** Not every pair meets. Per game ("board"):
+
+1. every agent plays each *anchor* (default ``greedy`` and ``ismcts:time=0.1``), and the anchors
+   play each other, on ``deals`` duplicate deals (every seating of the pair on every deal);
+2. the ``top`` agents by the Bradley–Terry ratings of step 1 then play every pair among them not
+   yet played (the pairs that decide the top), on the same deals;
+3. one Bradley–Terry fit of every pair's per-deal wins, draws and losses (Elo scale, mean 0 per
+   board) with 95 % bootstrap intervals over deals (:func:`zwick_ai.eval.ratings.ratings_with_ci`).
+
+Each pair is an ordinary two-agent tournament of :mod:`zwick_ai.eval.tournament` in its own folder
+(``OUT/<board>/<a>--<b>/``), with the board's seed, so every pair plays the same deals, games run
+on the given backend (local processes or Ray), and an interrupted leaderboard resumes where it
+stopped (finished games are never replayed or overwritten). An agent that cannot play a board
+(e.g. ``net`` without weights for that variant and player count, ``mccfr`` without a policy for
+that game) is left out of it, and the reason recorded.
+
+**Output**: ``OUT/leaderboard.md`` (agents by boards, rating and 95 % CI; then each board's
+pairs), ``OUT/leaderboard.json``, ``OUT/<board>/ratings.csv``.
+
+>>> gauntlet_pairs(["a", "b", "greedy", "ismcts"], ["greedy", "ismcts"])
+[('greedy', 'ismcts'), ('a', 'greedy'), ('a', 'ismcts'), ('b', 'greedy'), ('b', 'ismcts')]
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from zwick_ai.agents.base import make_agent
+from zwick_ai.eval.backends import Backend
+from zwick_ai.eval.ratings import ratings_with_ci
+from zwick_ai.eval.stats import mean_ci
+from zwick_ai.eval.tournament import (
+    RATING_PRIOR,
+    RATING_RESAMPLES,
+    Tournament,
+    finished_differences,
+    run_tournament,
+)
+from zwick_ai.games.game_strings import game_spec
+
+DEFAULT_ANCHORS = ("greedy", "ismcts:time=0.1")
+
+
+@dataclass
+class Board:
+    """One game of the leaderboard: ``game`` with ``params``, the ``agents`` that play it and the
+    specs left out with the reason (``skipped``)."""
+
+    label: str
+    game: str
+    params: dict[str, Any]
+    agents: list[str]
+    skipped: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def slug(self) -> str:
+        return _slug(self.label)
+
+
+def _slug(text: str) -> str:
+    """A folder name for ``text``: its safe characters, shortened with a hash when long."""
+    safe = re.sub(r"[^A-Za-z0-9=.]+", "-", text).strip("-")
+    if len(safe) <= 40:
+        return safe
+    return safe[:31] + "-" + hashlib.sha1(text.encode()).hexdigest()[:8]
+
+
+def gauntlet_pairs(agents: list[str], anchors: list[str]) -> list[tuple[str, str]]:
+    """Step 1's pairs: the anchors among themselves, then every other agent against each anchor."""
+    present = [a for a in anchors if a in agents]
+    pairs = list(combinations(present, 2))
+    pairs += [(a, x) for a in agents if a not in present for x in present]
+    return pairs
+
+
+def make_board(
+    game: str, variant: str | None, players: int | None, options: dict[str, Any], agents: list[str]
+) -> Board:
+    """A board: the game, and which of ``agents`` can play it (the others in ``skipped``)."""
+    from zwick_ai.eval.tournament import load
+
+    name, params = game_spec(game, variant, players, list(options.items()))
+    g = load(name, params)
+    n = g.num_players()
+    label = f"{name} {variant}" if variant else name
+    label += f" {n}p"
+    ok: list[str] = []
+    skipped: dict[str, str] = {}
+    for spec in agents:
+        if spec in ok or spec in skipped:
+            continue
+        try:
+            make_agent(spec, g)
+        except (ValueError, FileNotFoundError, ImportError) as error:
+            skipped[spec] = str(error).splitlines()[0] if str(error) else type(error).__name__
+            continue
+        ok.append(spec)
+    return Board(label, name, params, ok, skipped)
+
+
+def play_pair(
+    board: Board, a: str, b: str, deals: int, seed: int, out: Path, backend: Backend | None, progress: bool
+) -> np.ndarray | None:
+    """The per-deal duplicate differences ``a - b`` of the pair's tournament (played or resumed in
+    its folder), or None if it was interrupted."""
+    t = Tournament([a, b], game=board.game, params=board.params, deals=deals, seed=seed, command="zwick leaderboard")
+    folder = out / board.slug / f"{_slug(a)}--{_slug(b)}"
+    summary = run_tournament(t, folder, backend, progress=progress, plots=False)
+    if summary is None:
+        return None
+    diffs = finished_differences(t, folder)
+    return None if diffs is None else diffs[:, 0]
+
+
+def fit(agents: list[str], results: dict[tuple[str, str], np.ndarray], seed: int) -> list[dict[str, Any]]:
+    """Bradley–Terry ratings with 95 % CIs of ``agents`` from the per-deal differences of each pair
+    (every pair on the same deals), best first."""
+    pairs = [(agents.index(a), agents.index(b)) for a, b in results]
+    diffs = np.stack(list(results.values()), axis=1)
+    outcomes = np.where(diffs > 0, 1.0, np.where(diffs < 0, 0.0, 0.5))
+    r, lo, hi = ratings_with_ci(len(agents), pairs, outcomes, prior=RATING_PRIOR, resamples=RATING_RESAMPLES, seed=seed)
+    order = sorted(range(len(agents)), key=lambda x: -r[x])
+    return [{"agent": agents[x], "rating": float(r[x]), "ci95": [float(lo[x]), float(hi[x])]} for x in order]
+
+
+def run_board(
+    board: Board,
+    anchors: list[str],
+    deals: int,
+    top: int,
+    seed: int,
+    out: Path,
+    backend: Backend | None = None,
+    progress: bool = True,
+) -> dict[str, Any] | None:
+    """Play (or resume) a board's gauntlet and top pairs; its ratings, pairs and design, or None if
+    interrupted. Writes ``OUT/<board>/ratings.csv``."""
+    if len(board.agents) < 2:
+        raise ValueError(f"{board.label}: fewer than two agents can play it")
+    results: dict[tuple[str, str], np.ndarray] = {}
+    for a, b in gauntlet_pairs(board.agents, anchors):
+        d = play_pair(board, a, b, deals, seed, out, backend, progress)
+        if d is None:
+            return None
+        results[(a, b)] = d
+    ratings = fit(board.agents, results, seed)
+    leaders = [r["agent"] for r in ratings[:top]]
+    for a, b in combinations(leaders, 2):
+        if (a, b) in results or (b, a) in results:
+            continue
+        d = play_pair(board, a, b, deals, seed, out, backend, progress)
+        if d is None:
+            return None
+        results[(a, b)] = d
+    ratings = fit(board.agents, results, seed)
+    pairs = []
+    for (a, b), d in results.items():
+        est = mean_ci(d)
+        ci = [float(x) if math.isfinite(x) else None for x in est.ci95]
+        pairs.append({"a": a, "b": b, "deals": len(d), "mean_diff": float(est.mean), "ci95": ci,
+                      "wins_a": int((d > 0).sum()), "draws": int((d == 0).sum()), "losses_a": int((d < 0).sum())})  # fmt: skip
+    folder = out / board.slug
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / "ratings.csv").open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["rank", "agent", "rating", "ci95_lo", "ci95_hi"])
+        for k, r in enumerate(ratings, 1):
+            w.writerow([k, r["agent"], f"{r['rating']:.1f}", f"{r['ci95'][0]:.1f}", f"{r['ci95'][1]:.1f}"])
+    return {
+        "board": board.label,
+        "game": board.game,
+        "params": board.params,
+        "agents": board.agents,
+        "skipped": board.skipped,
+        "deals": deals,
+        "seed": seed,
+        "anchors": [a for a in anchors if a in board.agents],
+        "top_pairs_among": leaders,
+        "ratings": ratings,
+        "pairs": pairs,
+    }
+
+
+def markdown(boards: list[dict[str, Any]], title: str, description: str, command: str) -> str:
+    """The leaderboard as Markdown: agents (rows) by boards (columns), then each board's pairs."""
+    agents: list[str] = []
+    for b in boards:
+        agents += [a for a in b["agents"] if a not in agents]
+    head = [b["board"] for b in boards]
+    lines = [f"# {title}", "", description, "", "| agent | " + " | ".join(head) + " |", "|---|" + "---|" * len(head)]
+    for agent in agents:
+        cells = []
+        for b in boards:
+            r = next((x for x in b["ratings"] if x["agent"] == agent), None)
+            cells.append("—" if r is None else f"{r['rating']:.0f} [{r['ci95'][0]:.0f}, {r['ci95'][1]:.0f}]")
+        lines.append(f"| `{agent}` | " + " | ".join(cells) + " |")
+    deals = sorted({b["deals"] for b in boards})
+    lines += [
+        "",
+        "Bradley–Terry ratings (Elo scale, mean 0 per column; +200 means an expected score of 76 %) with 95 % "
+        f"bootstrap intervals over deals; {', '.join(map(str, deals))} duplicate deals per pair. Design: every agent "
+        "against the anchors, the anchors against each other, then every pair among the top agents (`zwick_ai/eval/"
+        "leaderboard.py`). — means the agent cannot play that game.",
+        "",
+        f"Command: `{command}`",
+    ]
+    for b in boards:
+        lines += [
+            "",
+            f"## {b['board']}",
+            "",
+            "| a | b | deals | mean diff a − b | 95% CI | W-D-L |",
+            "|---|---|---|---|---|---|",
+        ]
+        for p in b["pairs"]:
+            lo, hi = p["ci95"]
+            ci = "n/a" if lo is None or hi is None else f"[{lo:+.2f}, {hi:+.2f}]"
+            lines.append(
+                f"| `{p['a']}` | `{p['b']}` | {p['deals']} | {p['mean_diff']:+.2f} | {ci} | "
+                f"{p['wins_a']}-{p['draws']}-{p['losses_a']} |"
+            )
+        for spec, why in b["skipped"].items():
+            lines.append(f"\nLeft out: `{spec}`: {why}")
+    return "\n".join(lines) + "\n"
+
+
+def write(boards: list[dict[str, Any]], out: Path, title: str, description: str, command: str) -> Path:
+    """``leaderboard.md`` and ``leaderboard.json`` in ``out``; returns the Markdown's path."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "leaderboard.json").write_text(json.dumps(boards, indent=1) + "\n")
+    path = out / "leaderboard.md"
+    path.write_text(markdown(boards, title, description, command))
+    return path
+
+
+__all__ = ["DEFAULT_ANCHORS", "Board", "fit", "gauntlet_pairs", "make_board", "markdown", "run_board", "write"]

@@ -1,0 +1,94 @@
+"""The one Python game loop: :func:`play_to_end` plays a state of one of our games to its end, one
+whole decision (:mod:`zwick_ai.games.decisions`) at a time.
+
+What the callers add comes in as functions: ``decide(state)`` chooses the decision of the player to
+move (an agent, a search teacher, a study's agent under a rule that can fork the game before it
+chooses), ``chance(state)`` draws a chance outcome (a deal seed's, :func:`seeded_chance`, or a
+random stream's, :func:`stream_chance`), and ``on_chance`` / ``on_decision`` / ``after_decision``
+record what happened. Tournaments (:func:`zwick_ai.eval.match.play_game`), the analysis of a
+position's moves (:mod:`zwick_ai.analysis.move_values`), the strong joker study and the value
+model's teacher all play through it; whole playouts of compiled agents stay in compiled code.
+
+>>> import pyspiel, zwick_ai.games
+>>> from zwick_ai.games.decisions import legal_decisions
+>>> from zwick_ai.games.seeded_deals import deal
+>>> game = pyspiel.load_game("zwikken(variant=parlett,players=3)")
+>>> seen = []
+>>> end = play_to_end(deal(game, 2), lambda s: legal_decisions(s)[0][1], seeded_chance(2),
+...                   on_decision=lambda s, seat, actions: seen.append(seat))
+>>> end.is_terminal(), len(seen) > 3
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pyspiel
+
+from zwick_ai.games.decisions import apply_decision
+from zwick_ai.games.seeded_deals import chance_action
+
+#: chooses the whole decision of ``state.current_player()`` (the state is not changed)
+Decide = Callable[[pyspiel.State], Sequence[int]]
+#: draws the outcome of a chance node
+Chance = Callable[[pyspiel.State], int]
+#: sees a decision ``(state, seat, actions)``
+DecisionHook = Callable[[pyspiel.State, int, list[int]], None]
+
+
+def seeded_chance(deal_seed: int) -> Chance:
+    """Chance as a function of the deal seed alone (:func:`zwick_ai.games.seeded_deals.chance_action`)."""
+    return lambda state: chance_action(state, deal_seed)
+
+
+def stream_chance(rng: np.random.Generator, by_index: bool = False) -> Chance:
+    """Chance drawn from the random stream ``rng`` with the outcomes' probabilities: an outcome
+    (``rng.choice(ids, p)``) or, with ``by_index``, the index of one (``rng.choice(n, p)``); the two
+    are different uses of the stream, each kept where results depend on it."""
+
+    def draw(state: pyspiel.State) -> int:
+        ids, probs = zip(*state.chance_outcomes(), strict=True)
+        if by_index:
+            weights = np.array(probs) / sum(probs)
+            return int(ids[int(rng.choice(len(ids), p=weights))])
+        p = np.asarray(probs)
+        return int(rng.choice(ids, p=p / p.sum()))
+
+    return draw
+
+
+def no_chance(state: pyspiel.State) -> int:
+    """For games dealt whole at the start: a later chance event is an error."""
+    raise ValueError("a chance event in a game played without a chance source (a deal dealt whole at the start)")
+
+
+def play_to_end(
+    state: pyspiel.State,
+    decide: Decide,
+    chance: Chance = no_chance,
+    on_chance: Callable[[int], None] | None = None,
+    on_decision: DecisionHook | None = None,
+    after_decision: DecisionHook | None = None,
+) -> pyspiel.State:
+    """Play ``state`` (changed in place and returned) to the end: each chance node gets
+    ``chance(state)`` (then ``on_chance(action)``); each decision ``decide(state)``, checked and
+    applied whole (:func:`zwick_ai.games.decisions.apply_decision`), with
+    ``on_decision(state, seat, actions)`` before it is applied and ``after_decision(state, seat,
+    actions)`` after."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = chance(state)
+            state.apply_action(action)
+            if on_chance is not None:
+                on_chance(action)
+            continue
+        seat = state.current_player()
+        actions = [int(a) for a in decide(state)]
+        if on_decision is not None:
+            on_decision(state, seat, actions)
+        apply_decision(state, actions)
+        if after_decision is not None:
+            after_decision(state, seat, actions)
+    return state
