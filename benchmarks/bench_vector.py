@@ -4,20 +4,28 @@ same game and OpenSpiel's C++ ``hearts``; and the memory held per game.
 
 Every driver picks a uniformly random legal action from the legal mask (``legal_actions()`` for
 OpenSpiel) and reads the observation of the player to move at every step. ``VectorGame``'s driver
-picks its actions with a small compiled function over the mask (its time is included). Run::
+picks its actions with a small compiled function over the masks, in parallel over the games like
+the step (its time is included). Everything is compiled and warmed up before the first timing.
+OpenMP threads wait passively (``OMP_WAIT_POLICY=passive`` unless set): on a shared machine a
+spinning thread takes the core its partner needs. Run::
 
-    python benchmarks/bench_vector.py                       # about a minute
+    python benchmarks/bench_vector.py                       # about two minutes
     python benchmarks/bench_vector.py --seconds 3 --sizes 1,64,1024,8192
 
-It prints ``uptime`` and a Markdown table with each row's ratio to the PettingZoo environment.
+It prints ``uptime`` and a Markdown table with each row's ratio to the PettingZoo environment, in
+wall-clock steps per second and in steps per second of the process's CPU time (all its threads:
+on a busy machine the wall clock measures the machine's load as much as the code).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import random
 import time
+
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")  # read when numba starts its threads
 
 import numba
 import numpy as np
@@ -30,53 +38,55 @@ from zwick_ai.vector import VectorGame
 GAME = "zwicker(variant=dithmarschen,players=4)"
 
 
-@numba.njit(cache=True)
-def random_legal(mask: np.ndarray, out: np.ndarray) -> None:
-    """A uniformly random legal action per row of ``mask`` (numba's generator, seeded once)."""
-    for i in range(mask.shape[0]):
-        row = mask[i]
+@numba.njit(cache=True, parallel=True)
+def random_legal(mask: np.ndarray, out: np.ndarray, rng: np.ndarray) -> None:
+    """A uniformly random legal action per row of ``mask`` (row i's own splitmix64 stream ``rng[i]``)."""
+    for i in numba.prange(mask.shape[0]):
+        rng[i] += np.uint64(0x9E3779B97F4A7C15)
+        z = rng[i]
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
         count = 0
-        for a in range(row.shape[0]):
-            count += row[a]
-        pick = np.random.randint(count)
-        for a in range(row.shape[0]):
-            if row[a]:
+        for a in range(mask.shape[1]):
+            count += mask[i, a]
+        pick = np.int64(z % np.uint64(count))
+        for a in range(mask.shape[1]):
+            if mask[i, a]:
                 if pick == 0:
                     out[i] = a
                     break
                 pick -= 1
 
 
-@numba.njit(cache=True)
-def _seed(seed: int) -> None:
-    np.random.seed(seed)
-
-
-def vector_rate(game: str, num_games: int, seconds: float, threads: int) -> float:
-    """Agent steps per second of ``VectorGame`` on ``threads`` cores (every game steps once per call)."""
+def vector_rate(game: str, num_games: int, seconds: float, threads: int) -> tuple[float, float]:
+    """Agent steps per second of ``VectorGame`` on ``threads`` cores (every game steps once per
+    call), and per second of the process's CPU time (all its threads)."""
+    numba.set_num_threads(threads)
     vector = VectorGame(game, num_games=num_games, seed=0, threads=threads)
     ts = vector.reset()
     actions = np.zeros(num_games, np.int64)
-    _seed(0)
-    random_legal(ts.legal_mask, actions)
-    vector.step(actions)
+    rng = np.arange(num_games, dtype=np.uint64)
+    for _ in range(3):  # warm: the first steps of a batch touch its arrays for the first time
+        random_legal(ts.legal_mask, actions, rng)
+        ts = vector.step(actions)
     steps = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
-        for _ in range(20):
-            random_legal(ts.legal_mask, actions)
+        for _ in range(max(1, 20_000 // num_games)):
+            random_legal(ts.legal_mask, actions, rng)
             ts = vector.step(actions)
-        steps += 20 * num_games
-    return steps / (time.perf_counter() - start)
+            steps += num_games
+    return steps / (time.perf_counter() - start), steps / (time.process_time() - cpu)
 
 
-def openspiel_rate(game_string: str, seconds: float, information_state: bool = False) -> float:
+def openspiel_rate(game_string: str, seconds: float, information_state: bool = False) -> tuple[float, float]:
     """Decisions per second through the OpenSpiel API (chance sampled, not counted), reading the
     observation tensor (``information_state``: the information-state tensor) at every decision."""
     game = pyspiel.load_game(game_string)
     rng = random.Random(0)
     steps = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -90,15 +100,15 @@ def openspiel_rate(game_string: str, seconds: float, information_state: bool = F
                 state.observation_tensor(state.current_player())
             state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (time.perf_counter() - start), steps / (time.process_time() - cpu)
 
 
-def pettingzoo_rate(game: str, seconds: float) -> float:
+def pettingzoo_rate(game: str, seconds: float) -> tuple[float, float]:
     """Agent steps per second of the PettingZoo AEC environment."""
     env = aec_env(game)
     rng = np.random.default_rng(0)
     steps = episodes = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         env.reset(seed=episodes)
         episodes += 1
@@ -109,7 +119,7 @@ def pettingzoo_rate(game: str, seconds: float) -> float:
                 continue
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (time.perf_counter() - start), steps / (time.process_time() - cpu)
 
 
 def main() -> None:
@@ -119,22 +129,30 @@ def main() -> None:
     ap.add_argument("--sizes", default="1,64,1024,8192", help="VectorGame batch sizes (default: 1,64,1024,8192)")
     args = ap.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
-    print("uptime:", os.popen("uptime").read().strip(), f"| numba threads: {numba.get_num_threads()}")
-    rows: list[tuple[str, float, str]] = []
+    print("compiling and warming up ...", flush=True)
+    pettingzoo_rate(args.game, 0.2)
+    openspiel_rate(args.game, 0.2)
+    all_threads = sorted({1, numba.config.NUMBA_NUM_THREADS})  # type: ignore[attr-defined]
+    for threads in all_threads:
+        vector_rate(args.game, 2 * threads, 0.1, threads)
+    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    print(when, "| uptime:", os.popen("uptime").read().strip(), f"| numba threads: {numba.config.NUMBA_NUM_THREADS}")  # type: ignore[attr-defined]
+    rows: list[tuple[str, tuple[float, float], str]] = []
     base = pettingzoo_rate(args.game, args.seconds)
     rows.append((f"PettingZoo AEC env, {args.game}", base, ""))
     rows.append((f"OpenSpiel API, {args.game}", openspiel_rate(args.game, args.seconds), ""))
     hearts = openspiel_rate("hearts", args.seconds, information_state=True)
     rows.append(("OpenSpiel API, C++ hearts (information-state tensor: it has no observation)", hearts, ""))
-    for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+    for threads in all_threads:
         for n in sizes:
-            memory = VectorGame(args.game, num_games=n).bytes_per_game()
+            size = VectorGame(args.game, num_games=n, threads=threads).bytes_per_game()
             rate = vector_rate(args.game, n, args.seconds, threads)
-            rows.append((f"VectorGame, num_games={n}, {threads} thread(s)", rate, f"{memory:,}"))
-    print("| driver | agent steps/s | vs PettingZoo | bytes per game |")
-    print("|---|---:|---:|---:|")
-    for name, rate, memory in rows:
-        print(f"| {name} | {rate:,.0f} | {rate / base:.1f}x | {memory} |")
+            rows.append((f"VectorGame, num_games={n}, {threads} thread(s)", rate, f"{size:,}"))
+            print(f"  num_games={n}, {threads} thread(s): {rate[0]:,.0f} steps/s", flush=True)
+    print("| driver | agent steps/s | vs PettingZoo | steps per CPU second | vs PettingZoo | bytes per game |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, (wall, cpu), memory in rows:
+        print(f"| {name} | {wall:,.0f} | {wall / base[0]:.1f}x | {cpu:,.0f} | {cpu / base[1]:.1f}x | {memory} |")
     print("uptime:", os.popen("uptime").read().strip())
 
 

@@ -1,5 +1,7 @@
 """VectorGame against the OpenSpiel game, move by move: deals, observations, legal masks, returns,
-restarts with the next unused deal seed, illegal actions and the information-state tensor."""
+restarts with the next unused deal seed, illegal actions and the information-state tensor; for
+every Zwicker variant and both trick games (whose chance outcomes follow the tournaments' deal
+seeds, :func:`zwick_ai.games.seeded_deals.chance_action`)."""
 
 from __future__ import annotations
 
@@ -8,9 +10,20 @@ import pyspiel
 import pytest
 
 import zwick_ai.games  # noqa: F401  (registers the games)
-from zwick_ai.games.zwicker_bridge import seed_actions, state_from_seed
+from zwick_ai import zwicker
+from zwick_ai.games.seeded_deals import chance_action, deal
+from zwick_ai.games.zwicker_bridge import move_actions, seed_actions, state_from_seed
 from zwick_ai.vector import VectorGame
 
+#: every Zwicker variant at its default players, and the option sets above
+ALL_VARIANTS: list[str] = []
+TRICK_GAMES = [
+    "zwikken(variant=historic)",
+    "zwikken(variant=parlett)",
+    "zwikken(variant=modern,players=5)",
+    "zwicken(players=4)",
+    "zwicken(players=3)",
+]
 GAMES = [
     "zwicker(variant=classic,players=2)",
     "zwicker(variant=grupp,players=3)",
@@ -21,13 +34,27 @@ GAMES = [
 ]
 
 
+ALL_VARIANTS += [f"zwicker(variant={v})" for v in zwicker.VARIANTS] + GAMES
+
+
+def dealt(game: pyspiel.Game, seed: int) -> pyspiel.State:
+    """The OpenSpiel state of deal ``seed`` at its first decision, as tournaments deal it."""
+    return deal(game, seed)
+
+
+def settle(state: pyspiel.State, seed: int) -> None:
+    """Resolve chance nodes as tournaments do (the trick games' draws and turn-ups)."""
+    while state.is_chance_node():
+        state.apply_action(chance_action(state, seed))
+
+
 def play_against_openspiel(game_string: str, num_games: int, hands: int, information_state: bool = False) -> int:
     """Step ``num_games`` games with seeded random legal actions until ``hands`` hands have ended,
     checking every step against OpenSpiel states dealt by the same seeds; returns the steps made."""
     game = pyspiel.load_game(game_string)
     vector = VectorGame(game_string, num_games=num_games, seed=100, information_state=information_state)
     ts = vector.reset()
-    states = [state_from_seed(game, 100 + i) for i in range(num_games)]
+    states = [dealt(game, 100 + i) for i in range(num_games)]
     next_seed = 100 + num_games
     rng = np.random.default_rng(0)
     ended = steps = 0
@@ -39,15 +66,17 @@ def play_against_openspiel(game_string: str, num_games: int, hands: int, informa
             tensor = state.information_state_tensor(player) if information_state else state.observation_tensor(player)
             np.testing.assert_array_equal(ts.observation[i], np.asarray(tensor, np.float32))
         actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in ts.legal_mask])
+        next_seed_of = ts.deal_seed.copy()  # the deal each game plays before this step
         ts = vector.step(actions)
         steps += 1
         for i, state in enumerate(states):
             state.apply_action(int(actions[i]))
+            settle(state, int(next_seed_of[i]))
             if state.is_terminal():
                 assert ts.terminated[i]
                 np.testing.assert_array_equal(ts.rewards[i], np.asarray(state.returns(), np.float32))
                 assert ts.deal_seed[i] == next_seed
-                states[i] = state_from_seed(game, next_seed)
+                states[i] = dealt(game, next_seed)
                 next_seed += 1
                 ended += 1
             else:
@@ -55,17 +84,18 @@ def play_against_openspiel(game_string: str, num_games: int, hands: int, informa
     return steps
 
 
-@pytest.mark.parametrize("game_string", GAMES)
+@pytest.mark.parametrize("game_string", GAMES + TRICK_GAMES)
 def test_matches_openspiel(game_string: str) -> None:
-    assert play_against_openspiel(game_string, num_games=2, hands=2) > 20
+    assert play_against_openspiel(game_string, num_games=2, hands=2) >= 4
 
 
-def test_information_state_tensor() -> None:
-    play_against_openspiel("zwicker(variant=grossenwiehe,players=4)", num_games=2, hands=1, information_state=True)
+@pytest.mark.parametrize("game_string", ["zwicker(variant=grossenwiehe,players=4)", "zwicken(players=4)"])
+def test_information_state_tensor(game_string: str) -> None:
+    play_against_openspiel(game_string, num_games=2, hands=1, information_state=True)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game_string", GAMES)
+@pytest.mark.parametrize("game_string", ALL_VARIANTS + TRICK_GAMES)
 def test_matches_openspiel_200_games(game_string: str) -> None:
     play_against_openspiel(game_string, num_games=50, hands=200)
 
@@ -110,3 +140,69 @@ def test_random_opponents_leave_only_the_learner_seat() -> None:
     assert ended > 0
     with pytest.raises(ValueError, match="unknown compiled opponent"):
         VectorGame("zwicker(variant=dithmarschen,players=2)", num_games=1, opponents={1: "strong"})
+
+
+def test_greedy_opponents_play_the_engines_greedy_moves() -> None:
+    """Replays each game's logged moves on an OpenSpiel state dealt by its seed: every move of the
+    compiled greedy seats is a move of the best greedy value, and the replay ends in the same state."""
+    from zwick_ai.zwicker import kernels as engine_kernels
+    from zwick_ai.zwicker.history import L_SEAT, LOGW, X_LOG, X_NPLY, X_PLEN, X_PREFIX, XB, logged_row_into
+
+    game_string = "zwicker(variant=dithmarschen,players=4)"
+    game = pyspiel.load_game(game_string)
+    vector = VectorGame(game_string, num_games=6, seed=11, opponents={1: "greedy", 2: "greedy", 3: "greedy"})
+    ts = vector.reset()
+    rng = np.random.default_rng(2)
+    for _ in range(25):
+        assert (ts.current_player == 0).all()
+        ts = vector.step(np.array([rng.choice(np.flatnonzero(mask)) for mask in ts.legal_mask]))
+    R = game.rules.array()
+    greedy_moves = 0
+    for i in range(vector.num_games):
+        a = vector.state_array(i)
+        state = state_from_seed(game, int(ts.deal_seed[i]))
+        for t in range(int(a[XB + X_NPLY])):
+            row = logged_row_into(a[XB:], t, np.zeros(8, np.int64))
+            if a[XB + X_LOG + t * LOGW + L_SEAT] != 0:
+                S = state.engine_state().arr
+                moves = engine_kernels.legal_moves(R, S, np.zeros(engine_kernels.WS_SIZE, np.int64))
+                values = [engine_kernels.greedy_value(R, S, r) for r in moves]
+                assert engine_kernels.greedy_value(R, S, row) == pytest.approx(max(values))
+                greedy_moves += 1
+            for action in move_actions(state, row):
+                state.apply_action(action)
+        for k in range(int(a[XB + X_PLEN])):
+            state.apply_action(int(a[XB + X_PREFIX + k]))
+        np.testing.assert_array_equal(state.array, a)
+    assert greedy_moves > 20
+
+
+def test_trick_game_random_opponents() -> None:
+    vector = VectorGame("zwicken(players=4)", num_games=8, seed=5, opponents={1: "random", 2: "random", 3: "random"})
+    ts = vector.reset()
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(60):
+        assert (ts.current_player == 0).all()
+        ts = vector.step(np.array([rng.choice(np.flatnonzero(mask)) for mask in ts.legal_mask]))
+        ended += int(ts.terminated.sum())
+    assert ended > 8
+    with pytest.raises(ValueError, match="unknown compiled opponent 'greedy' for zwicken"):
+        VectorGame("zwicken(players=4)", num_games=1, opponents={1: "greedy"})
+
+
+@pytest.mark.parametrize("game_string", ["zwicker(variant=dithmarschen,players=4)", "zwikken(variant=parlett)"])
+def test_play_does_not_depend_on_the_thread_count(game_string: str) -> None:
+    import numba
+
+    threads = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    opponents = {1: "greedy" if game_string.startswith("zwicker") else "random", 2: "random"}
+    one = VectorGame(game_string, num_games=9, seed=4, opponents=opponents, threads=1)
+    many = VectorGame(game_string, num_games=9, seed=4, opponents=opponents, threads=threads)
+    a, b = one.reset(), many.reset()
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        for field in ("current_player", "observation", "legal_mask", "deal_seed", "rewards", "terminated"):
+            np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in a.legal_mask])
+        a, b = one.step(actions), many.step(actions)

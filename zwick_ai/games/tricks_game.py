@@ -18,6 +18,12 @@ import numpy as np
 import pyspiel
 
 from zwick_ai import tricks
+from zwick_ai.games.tricks_observer import (
+    OBSERVATION_SIZE,
+    fill_information_state_k,
+    fill_observation_k,
+    information_state_size,
+)
 from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.tricks import layout as tricks_layout
 
@@ -231,6 +237,7 @@ class TricksObserver:
                 ("searches", 4, (4,)),
             ]
         size = sum(p[1] for p in pieces)
+        assert size == (information_state_size(game.max_game_length()) if perfect_recall else OBSERVATION_SIZE)
         self.tensor = np.zeros(size, np.float32)
         self.dict = {}
         at = 0
@@ -239,44 +246,10 @@ class TricksObserver:
             at += length
 
     def set_from(self, state: TricksState, player: int) -> None:
-        self.tensor.fill(0.0)
-        a = state.array
-        d = self.dict
-        d["player"][player] = 1
-        d["hand"][a[tricks_layout.S_LOC : tricks_layout.S_LOC + tricks_layout.NC] == tricks_layout.L_HAND + player] = 1
         if self.perfect_recall:
-            tricks_kernels.fill_info_tokens(state.array, player, d["events"])
-            return
-        n = state.rules.players
-        d["dealer"][a[tricks_layout.S_DEALER]] = 1
-        cur = int(a[tricks_layout.S_CUR])
-        d["to_move"][cur if cur >= 0 else tricks_layout.NP + (0 if cur == tricks_layout.CUR_CHANCE else 1)] = 1
-        d["phase"][a[tricks_layout.S_PHASE]] = 1
-        nup = int(a[tricks_layout.S_NUP])
-        d["upcards"][a[tricks_layout.S_UP : tricks_layout.S_UP + nup]] = 1
-        if a[tricks_layout.S_TRUMP] >= 0:
-            d["trump"][a[tricks_layout.S_TRUMP]] = 1
-        if a[tricks_layout.S_CUTCARD] >= 0:
-            d["cut"][a[tricks_layout.S_CUTCARD]] = 1
-        loc = a[tricks_layout.S_LOC : tricks_layout.S_LOC + tricks_layout.NC]
-        d["played"][loc == tricks_layout.L_PLAYED] = 1
-        for p in range(n):
-            f = [int(a[tricks_layout.S_PLAYERS + k * tricks_layout.NP + p]) for k in range(tricks_layout.NPF)]
-            if f[tricks_layout.P_TCARD] >= 0:
-                if f[tricks_layout.P_TFD]:
-                    d["trick_face_down"][p] = 1
-                else:
-                    d["trick"][p, f[tricks_layout.P_TCARD]] = 1
-            d["status"][p, f[tricks_layout.P_STATUS]] = 1
-            d["bid"][p, f[tricks_layout.P_BID]] = 1
-            d["announced"][p] = 1 if f[tricks_layout.P_ANN] else 0
-            d["tricks"][p, f[tricks_layout.P_TRICKS]] = 1
-            d["points"][p] = f[tricks_layout.P_POINTS]
-            d["net"][p] = f[tricks_layout.P_NET]
-        d["pot"][0] = a[tricks_layout.S_POT]
-        if a[tricks_layout.S_SPELER] >= 0:
-            d["speler"][a[tricks_layout.S_SPELER]] = 1
-        d["searches"][a[tricks_layout.S_NSEARCH]] = 1
+            fill_information_state_k(state.array, player, self.tensor)
+        else:
+            fill_observation_k(state.array, player, self.tensor)
 
     def string_from(self, state: TricksState, player: int) -> str:
         ts = state.trick_state()

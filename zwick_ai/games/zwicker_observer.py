@@ -194,6 +194,12 @@ def piece_shapes(rules: Rules, codec: Codec) -> list[tuple[int, tuple[int, ...]]
 @kernel
 def fill_k(G, a, OFF, p, out):
     """Write the observation (and, when the history pieces have offsets, the information state)."""
+    fill_into_k(G, a, OFF, p, out, np.empty(G[R_NSIDES], np.int64))
+
+
+@kernel
+def fill_into_k(G, a, OFF, p, out, sc):
+    """:func:`fill_k` with ``sc`` (int64, one entry per side) as the score scratch: allocates nothing."""
     R = G[:RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     S = a[:SS]
@@ -271,7 +277,7 @@ def fill_k(G, a, OFF, p, out):
         if OFF[P_CAPTURED_AT] >= 0:
             out[OFF[P_CAPTURED_AT] + i] = X[X_CAPT + c]
     if OFF[P_WON_COUNT] >= 0 or OFF[P_SCORE] >= 0 or OFF[P_ZWICKS] >= 0:
-        sc = K.score(R, S)
+        K.score_into(R, S, sc)
         for s in range(ns):
             if OFF[P_WON_COUNT] >= 0:
                 out[OFF[P_WON_COUNT] + s] = S[S_WON_N + s]

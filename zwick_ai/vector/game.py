@@ -5,23 +5,33 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numba
 import numpy as np
 import pyspiel
 
 from zwick_ai.games.zwicker_observer import ZwickerObserver
-from zwick_ai.vector import zwicker_batch
+from zwick_ai.tricks import kernels as trick_kernels
+from zwick_ai.vector import tricks_batch, zwicker_batch
 from zwick_ai.zwicker import kernels as engine_kernels
+from zwick_ai.zwicker.history import MAXTOK
 
-#: the opponents played in compiled code, by name, with their code in the kernels
-OPPONENTS = {"random": 1}
+#: games per thread when ``threads`` is not given
+GAMES_PER_THREAD = 256
+
+#: the opponents played in compiled code, per game family, by name, with their code in the kernels
+OPPONENTS = {
+    "zwicker": {"random": zwicker_batch.OPP_RANDOM, "greedy": zwicker_batch.OPP_GREEDY},
+    "zwikken": {"random": tricks_batch.OPP_RANDOM},
+    "zwicken": {"random": tricks_batch.OPP_RANDOM},
+}
 
 
 @dataclass
 class TimeStep:
-    """What :meth:`VectorGame.reset` and :meth:`VectorGame.step` return (arrays over the games;
-    they are the game's buffers, overwritten by the next step: copy what you keep)."""
+    """What :meth:`VectorGame.reset` and :meth:`VectorGame.step` return: arrays over the games,
+    read-only views of the game's buffers, overwritten by the next step (copy what you keep)."""
 
     current_player: np.ndarray  # int64 [N]: the seat to move in each game
     observation: np.ndarray  # float32 [N, D]: observation (or information-state) tensor of that seat
@@ -32,16 +42,18 @@ class TimeStep:
 
 
 class VectorGame:
-    """``num_games`` games of ``game_string`` (a ``zwicker`` game string) stepped in compiled code.
+    """``num_games`` games of ``game_string`` (a ``zwicker``, ``zwikken`` or ``zwicken`` game
+    string) stepped in compiled code.
 
     Actions, tensors and returns are those of ``pyspiel.load_game(game_string)``; game ``i`` starts
     with deal seed ``seed + i`` (the deal of ``play_game(..., deal_seed=seed + i)``) and a game that
     ends restarts with the next unused seed. Chance never shows: every game stands at a decision.
-    ``opponents={seat: "random"}`` plays those seats in compiled code (seeded by ``seed``), so
-    ``step`` returns only at the other seats' turns. ``information_state=True`` observes the
-    information-state tensor instead of the observation tensor. ``threads`` (default: numba's
-    thread count) is how many cores step the games; 1 runs them on the calling thread only, which
-    is faster on a busy machine or for a few games.
+    ``opponents={seat: name}`` plays those seats in compiled code (names in :data:`OPPONENTS`;
+    their random choices seeded by ``seed``), so ``step`` returns only at the other seats' turns.
+    ``information_state=True`` observes the information-state tensor instead of the observation
+    tensor. ``threads`` is how many cores step the games, each its own consecutive share of them
+    (default: one per :data:`GAMES_PER_THREAD` games, at most numba's thread count); 1 runs them
+    on the calling thread only.
     """
 
     def __init__(
@@ -58,47 +70,124 @@ class VectorGame:
         if num_games < 1:
             raise ValueError(f"num_games must be at least 1, got {num_games}")
         game = pyspiel.load_game(game_string)
-        if game.get_type().short_name != "zwicker":
-            raise ValueError(f"VectorGame plays zwicker games; got {game_string!r}")
+        self.family = game.get_type().short_name
+        if self.family not in OPPONENTS:
+            raise ValueError(f"VectorGame plays zwicker, zwikken and zwicken games; got {game_string!r}")
         self.game = game
         self.num_games = int(num_games)
         self.num_players = game.num_players()
         self.num_actions = game.num_distinct_actions()
-        tables = game.tables
-        self._G = tables.G
-        self._init = tables.init
-        self._win_loss = bool(tables.win_loss)
-        self._off = ZwickerObserver(game, bool(information_state), True, True)._off
+        self.information_state = bool(information_state)
         size = game.information_state_tensor_size() if information_state else game.observation_tensor_size()
+        known = OPPONENTS[self.family]
         self._opponent = np.zeros(self.num_players, np.int64)
         for seat, name in (opponents or {}).items():
             if not 0 <= int(seat) < self.num_players:
                 raise ValueError(f"opponent seat {seat} is not a seat in 0..{self.num_players - 1}")
-            if name not in OPPONENTS:
-                raise ValueError(f"unknown compiled opponent {name!r}; known: {', '.join(OPPONENTS)}")
-            self._opponent[int(seat)] = OPPONENTS[name]
+            if name not in known:
+                raise ValueError(f"unknown compiled opponent {name!r} for {self.family}; known: {', '.join(known)}")
+            self._opponent[int(seat)] = known[name]
         if self._opponent.all():
             raise ValueError("every seat is an opponent: leave at least one seat to the caller")
         available = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
-        self.threads = available if threads is None else int(threads)
+        # by default one thread per GAMES_PER_THREAD games: a parallel step of a few games costs
+        # more in thread hand-offs than it saves
+        self.threads = min(available, max(1, int(num_games) // GAMES_PER_THREAD)) if threads is None else int(threads)
         if not 1 <= self.threads <= available:
             raise ValueError(f"threads must be in 1..{available}, got {threads}")
         n = self.num_games
         self.seed = int(seed)
-        self._states = np.zeros((n, len(self._init)), np.int32)
-        self._work = np.zeros((available, engine_kernels.WS_SIZE), np.int64)
-        self._rng = (np.uint64(self.seed) * np.uint64(1_000_003) + np.arange(n, dtype=np.uint64)).astype(np.uint64)
+        self._rng = np.zeros(n, np.uint64)
         self._next_seed = self.seed + n
-        self._cache = np.zeros((n, zwicker_batch.CACHED_ROWS, zwicker_batch.CACHED_WIDTH), np.int64)
-        self._rows = np.full(n, -1, np.int64)
+        self._cur = np.zeros(n, np.int64)
+        self._obs = np.zeros((n, size), np.float32)
+        self._mask = np.zeros((n, self.num_actions), np.bool_)
+        self._seeds = np.arange(self.seed, self.seed + n, dtype=np.int64)
+        self._rewards = np.zeros((n, self.num_players), np.float32)
+        self._done = np.zeros(n, np.bool_)
+        self._actions = np.zeros(n, np.int64)
         self._ts = TimeStep(
-            current_player=np.zeros(n, np.int64),
-            observation=np.zeros((n, size), np.float32),
-            legal_mask=np.zeros((n, self.num_actions), np.bool_),
-            deal_seed=np.arange(self.seed, self.seed + n, dtype=np.int64),
-            rewards=np.zeros((n, self.num_players), np.float32),
-            terminated=np.zeros(n, np.bool_),
+            *(_read_only(x) for x in (self._cur, self._obs, self._mask, self._seeds, self._rewards, self._done))
         )
+        bounds = np.linspace(0, n, min(self.threads, n) + 1).astype(int)
+        self._parts = [slice(int(lo), int(hi)) for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
+        self._shards = numba.typed.List()
+        if self.family == "zwicker":
+            self._batch: Any = zwicker_batch
+            self._init_zwicker(game, n)
+        else:
+            self._batch = tricks_batch
+            self._init_tricks(game, n)
+
+    def _init_zwicker(self, game: pyspiel.Game, n: int) -> None:
+        """The zwicker games' arrays and one shard per thread: consecutive games as views of the
+        batch arrays, with the shard's own copies of the read-only tables and its own scratch (see
+        :mod:`zwick_ai.vector.zwicker_batch`)."""
+        tables = game.tables
+        off = ZwickerObserver(game, self.information_state, True, True)._off
+        self._states = np.zeros((n, len(tables.init)), np.int32)
+        self._mv = np.zeros((n, zwicker_batch.CAP, zwicker_batch.MOVE_WIDTH), np.int64)
+        self._tk = np.zeros((n, zwicker_batch.CAP, zwicker_batch.TCAP), np.int16)
+        self._rows = np.full(n, -1, np.int64)
+        self._own: tuple[np.ndarray, ...] = (self._states, self._mv, self._tk, self._rows)
+        sides = int(tables.rules.num_sides)
+        for part in self._parts:
+            self._shards.append(
+                (
+                    tables.G.copy(),
+                    tables.init.copy(),
+                    off.copy(),
+                    self._opponent.copy(),
+                    bool(tables.win_loss),
+                    self._states[part],
+                    self._mv[part],
+                    self._tk[part],
+                    self._rows[part],
+                    self._cur[part],
+                    self._mask[part],
+                    self._obs[part],
+                    self._rewards[part],
+                    self._done[part],
+                    self._seeds[part],
+                    self._rng[part],
+                    self._actions[part],
+                    np.zeros(engine_kernels.WS_SIZE, np.int64),
+                    np.zeros((zwicker_batch.BUF_ROWS, zwicker_batch.MOVE_WIDTH), np.int64),
+                    np.zeros(zwicker_batch.XS_SIZE, np.int64),
+                    np.zeros(MAXTOK + 8, np.int64),
+                    np.zeros(zwicker_batch.MOVE_WIDTH, np.int64),
+                    np.zeros(max(sides, 1), np.int64),
+                    np.zeros(self.num_actions, np.bool_),
+                )
+            )
+
+    def _init_tricks(self, game: pyspiel.Game, n: int) -> None:
+        """The trick games' arrays and one shard per thread (see :mod:`zwick_ai.vector.tricks_batch`)."""
+        cfg = np.ascontiguousarray(game.rules.cfg, np.int32)
+        init = trick_kernels.new_state(cfg)
+        self._states = np.zeros((n, len(init)), np.int32)
+        self._hlen = np.zeros(n, np.int64)
+        self._own = (self._states, self._hlen)
+        for part in self._parts:
+            self._shards.append(
+                (
+                    cfg.copy(),
+                    init.copy(),
+                    self._opponent.copy(),
+                    self.information_state,
+                    self._states[part],
+                    self._hlen[part],
+                    self._cur[part],
+                    self._mask[part],
+                    self._obs[part],
+                    self._rewards[part],
+                    self._done[part],
+                    self._seeds[part],
+                    self._rng[part],
+                    self._actions[part],
+                    *tricks_batch.scratch(self.num_actions),
+                )
+            )
 
     @property
     def observation_size(self) -> int:
@@ -106,78 +195,51 @@ class VectorGame:
         return int(self._ts.observation.shape[1])
 
     def bytes_per_game(self) -> int:
-        """Memory held per game: the state row, the observation, mask and reward rows."""
-        ts = self._ts
-        arrays = (self._states, self._cache, self._rows, ts.observation, ts.legal_mask, ts.rewards, self._rng)
-        return sum(int(a.nbytes) for a in arrays) // self.num_games + 3 * 8
+        """Memory held per game: the state row, the kept candidate moves, the observation, mask,
+        reward and bookkeeping rows (the per-thread scratch is not counted)."""
+        arrays = (*self._own, self._obs, self._mask, self._rewards, self._rng, self._cur, self._seeds, self._done)
+        return sum(int(a.nbytes) for a in arrays) // self.num_games + 8  # + the action
+
+    def _kernel(self, name: str):
+        parallel = len(self._shards) > 1
+        if parallel:
+            numba.set_num_threads(len(self._shards))
+        return getattr(self._batch, f"{name}_{'parallel' if parallel else 'serial'}")
 
     def reset(self) -> TimeStep:
         """Deal every game again from deal seeds ``seed + i`` and return the first decisions."""
-        ts = self._ts
         n = self.num_games
-        ts.deal_seed[:] = np.arange(self.seed, self.seed + n)
+        self._seeds[:] = np.arange(self.seed, self.seed + n)
         self._next_seed = self.seed + n
         self._rng[:] = np.uint64(self.seed) * np.uint64(1_000_003) + np.arange(n, dtype=np.uint64)
-        numba.set_num_threads(self.threads)
-        zwicker_batch.reset_k(
-            self._G,
-            self._init,
-            self._states,
-            self._work,
-            self._off,
-            self._opponent,
-            self._rng,
-            self._cache,
-            self._rows,
-            ts.deal_seed,
-            ts.current_player,
-            ts.legal_mask,
-            ts.observation,
-        )
-        ts.rewards[:] = 0.0
-        ts.terminated[:] = False
-        return ts
+        self._kernel("reset")(self._shards)
+        self._rewards[:] = 0.0
+        self._done[:] = False
+        return self._ts
 
     def step(self, actions: np.ndarray) -> TimeStep:
         """Apply ``actions[i]`` (an OpenSpiel action id) in every game ``i``. An illegal action
         raises ``ValueError`` naming the game and its legal actions; then nothing is stepped."""
-        ts = self._ts
-        acts = np.asarray(actions, dtype=np.int64)
+        acts = np.ascontiguousarray(actions, dtype=np.int64)
         if acts.shape != (self.num_games,):
             raise ValueError(f"actions must have shape ({self.num_games},), got {acts.shape}")
-        inside = (acts >= 0) & (acts < self.num_actions)
-        legal = inside & ts.legal_mask[np.arange(self.num_games), np.where(inside, acts, 0)]
-        if not legal.all():
-            i = int(np.flatnonzero(~legal)[0])
-            allowed = np.flatnonzero(ts.legal_mask[i]).tolist()
+        bad = zwicker_batch.first_illegal(acts, self._mask)
+        if bad >= 0:
+            allowed = np.flatnonzero(self._mask[bad]).tolist()
             raise ValueError(
-                f"illegal action {int(acts[i])} in game {i} (seat {int(ts.current_player[i])}); legal: {allowed}"
+                f"illegal action {int(acts[bad])} in game {bad} (seat {int(self._cur[bad])}); legal: {allowed}"
             )
-        numba.set_num_threads(self.threads)
-        self._next_seed = int(
-            zwicker_batch.step_k_batch(
-                self._G,
-                self._init,
-                self._states,
-                self._work,
-                self._off,
-                acts,
-                self._win_loss,
-                self._opponent,
-                self._rng,
-                self._cache,
-                self._rows,
-                self._next_seed,
-                ts.deal_seed,
-                ts.current_player,
-                ts.legal_mask,
-                ts.observation,
-                ts.rewards,
-                ts.terminated,
-            )
-        )
-        return ts
+        self._actions[:] = acts
+        self._next_seed = int(self._kernel("step")(self._shards, self._next_seed))
+        return self._ts
 
     def state_array(self, i: int) -> np.ndarray:
         """A copy of game ``i``'s state array (the OpenSpiel state's ``array`` layout)."""
         return self._states[i].copy()
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """A view of ``array`` that refuses writes (the kernels keep writing the array itself)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view

@@ -1,10 +1,29 @@
 """Compiled batch kernels of the ``zwicker`` game: many games held in one int32 array (one row per
-game, each the OpenSpiel state's array) stepped in parallel by the OpenSpiel game's own kernels
-(:mod:`zwick_ai.games.zwicker_steps`, :func:`zwick_ai.games.zwicker_observer.fill_k`).
+game, each the OpenSpiel state's array) stepped in parallel over the games, allocating nothing in
+the steady state.
 
 A game is dealt by :func:`~zwick_ai.games.zwicker_steps.seed_chance_k` (the deal of
 ``play_game(..., deal_seed=s)``) and chance never shows: after each step every game stands at a
 decision. A game that ends restarts at once with the next deal seed.
+
+How a step stays cheap:
+
+* the turn's candidate moves are generated once per turn by the engine
+  (:func:`~zwick_ai.zwicker.kernels.gen_moves_ws`, into per-thread buffers) and encoded into their
+  sub-action tokens (:func:`~zwick_ai.zwicker.codec.encode_row`); up to :data:`CAP` of them (each
+  up to :data:`TCAP` tokens) are kept in the game's own rows, and each sub-action only narrows
+  them (a turn with more is generated again at each of its sub-actions until it fits);
+* the legal mask is written straight from the kept rows' next tokens;
+* the observation is written in full (:func:`~zwick_ai.games.zwicker_observer.fill_into_k`) only
+  when a whole move was made; a sub-action inside a move changes only the tensor's ``move`` piece,
+  so it sets that one entry;
+* every scratch array is allocated once, per thread (``W``, move and capture buffers, token and
+  score scratch) or per game (the kept rows).
+
+Opponent codes (``opponent[seat]``): 0 the caller, :data:`OPP_RANDOM` a uniformly random legal
+sub-action, :data:`OPP_GREEDY` the engine's greedy whole move
+(:func:`~zwick_ai.zwicker.kernels.choose` with ``POLICY_GREEDY``). Their random numbers come from
+each game's own splitmix64 stream, so the games' play does not depend on the thread count.
 """
 
 from __future__ import annotations
@@ -12,25 +31,41 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from zwick_ai.games.zwicker_observer import fill_k
-from zwick_ai.games.zwicker_steps import (
-    TERMINAL,
-    chance_step_k,
-    returns_k,
-    seed_chance_k,
-    step_k,
-    turn_k,
-    turn_start_k,
+from zwick_ai.games.zwicker_observer import P_MOVE, fill_into_k
+from zwick_ai.games.zwicker_steps import TERMINAL, chance_step_k, returns_k, seed_chance_k
+from zwick_ai.zwicker import kernels as engine_kernels
+from zwick_ai.zwicker.codec import CD_DIDX, CD_PLAY, CODEC_SIZE, COL_NTOK, encode_row
+from zwick_ai.zwicker.history import GB_CD, SS, X_PLEN, X_PREFIX, XB, record_move
+from zwick_ai.zwicker.layout import (
+    KIND_ASK,
+    M_CARD,
+    M_FIELDS,
+    M_KIND,
+    M_SPARE,
+    MOVE_WIDTH,
+    PHASE_OVER,
+    RULES_SIZE,
+    S_PHASE,
+    S_TO_MOVE,
 )
-from zwick_ai.zwicker.codec import TOK0
-from zwick_ai.zwicker.history import MAXTOK
 
-#: candidate moves kept per game between steps (a turn with more is generated again each step)
-CACHED_ROWS = 32
-#: columns of a kept candidate row: the move record and its sub-action tokens
-CACHED_WIDTH = TOK0 + MAXTOK
+#: candidate moves kept per game between sub-actions (a turn with more is generated again)
+CAP = 64
+#: sub-action tokens kept per candidate move
+TCAP = 16
+#: rows of the per-thread move buffer (the engine grows a copy when a turn has more)
+BUF_ROWS = 512
+#: size of the per-thread capture scratch of the engine
+XS_SIZE = 4 * 1024
 
-# the splitmix64 constants of the per-game random stream of the "random" opponent
+OPP_RANDOM = 1
+OPP_GREEDY = 2
+
+# _scan's results besides a count of kept rows
+_OVERFLOW = -1  # too many candidates (or too long) to keep: generate again at the next sub-action
+_COMPLETE = -2  # the prefix is a whole move (copied into ``row``)
+
+# the splitmix64 constants of each game's random stream
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -47,98 +82,380 @@ def _splitmix(rng, i):
 
 
 @numba.njit(cache=True)
-def _keep(cache, rows, i, M, sel, cur):
-    """Keep the candidate rows ``sel`` of ``M`` as game ``i``'s turn (``rows[i]`` -1: not kept)."""
-    rows[i] = -1
-    if cur >= 0 and sel.shape[0] <= cache.shape[1]:
-        width = M.shape[1]
-        for r in range(sel.shape[0]):
-            cache[i, r, :width] = M[sel[r]]
-        rows[i] = sel.shape[0]
+def _scan(G, a, W, buf, xs, tmp, row, mv, tk, mask_row):
+    """Generate the turn's candidate moves that start with the current prefix: mark each one's
+    next token in ``mask_row`` and keep them in ``mv``/``tk``. Returns how many were kept, or
+    _OVERFLOW (they do not fit: nothing kept, the mask is still complete), or _COMPLETE (the
+    prefix is a whole move: its row copied into ``row``)."""
+    R = G[:RULES_SIZE]
+    S = a[:SS]
+    CD = G[GB_CD : GB_CD + CODEC_SIZE]
+    plen = a[XB + X_PLEN]
+    n = engine_kernels.gen_moves_ws(R, S, buf, W, xs)
+    if n < 0:  # a turn larger than the buffers (rare): grown copies
+        buf, xs, n = engine_kernels.gen_moves(R, S, buf.copy(), W, xs.copy())
+    m = 0
+    fits = True
+    if plen == 0:
+        # A turn's start: only the first tokens (the card played, or the question) are needed
+        # now; the kept rows are encoded when their card is chosen (most are not).
+        for r in range(n):
+            if buf[r, M_KIND] == KIND_ASK:
+                ln = encode_row(R, S, CD, buf[r], tmp)
+                first = tmp[0]
+            else:
+                ln = 0
+                first = CD[CD_PLAY] + CD[CD_DIDX + buf[r, M_CARD]]
+            mask_row[first] = True
+            if m < CAP:
+                for j in range(M_FIELDS):
+                    mv[m, j] = buf[r, j]
+                mv[m, COL_NTOK] = ln
+                tk[m, 0] = first
+            else:
+                fits = False
+            m += 1
+        return m if fits else _OVERFLOW
+    for r in range(n):
+        ln = encode_row(R, S, CD, buf[r], tmp)
+        if ln < plen:
+            continue
+        ok = True
+        for j in range(plen):
+            if tmp[j] != a[XB + X_PREFIX + j]:
+                ok = False
+                break
+        if not ok:
+            continue
+        if ln == plen:
+            for j in range(MOVE_WIDTH):
+                row[j] = buf[r, j]
+            return _COMPLETE
+        mask_row[tmp[plen]] = True
+        if m < CAP and ln <= TCAP:
+            for j in range(M_FIELDS):
+                mv[m, j] = buf[r, j]
+            mv[m, COL_NTOK] = ln
+            for j in range(ln):
+                tk[m, j] = tmp[j]
+        else:
+            fits = False
+        m += 1
+    return m if fits else _OVERFLOW
 
 
 @numba.njit(cache=True)
-def _deal(G, init, a, W, seed, cache, rows, i):
-    """Start ``a`` as a fresh game dealt by deal ``seed``; returns (player to move, legal
-    sub-actions)."""
+def _advance(G, a, tok, W, buf, xs, tmp, row, mv, tk, nr, i, mask_row):
+    """Apply the legal sub-action ``tok`` to game ``i``. Returns True when it completed a whole
+    move (applied); else the move's prefix grows, the kept rows narrow and ``mask_row`` (all
+    False on entry) gets the next legal sub-actions."""
+    R = G[:RULES_SIZE]
+    CD = G[GB_CD : GB_CD + CODEC_SIZE]
+    k = a[XB + X_PLEN]
+    m = 0
+    if nr[i] >= 0:
+        for r in range(nr[i]):
+            if tk[r, k] == tok:
+                if m != r:
+                    for j in range(MOVE_WIDTH):
+                        mv[m, j] = mv[r, j]
+                    for j in range(TCAP):
+                        tk[m, j] = tk[r, j]
+                m += 1
+        if k == 0:  # the card is chosen: encode its moves (_scan kept only their first tokens)
+            S = a[:SS]
+            for r in range(m):
+                if mv[r, COL_NTOK] == 0:
+                    ln = encode_row(R, S, CD, mv[r], tmp)
+                    if ln > TCAP:
+                        nr[i] = _OVERFLOW
+                        break
+                    mv[r, COL_NTOK] = ln
+                    for j in range(ln):
+                        tk[r, j] = tmp[j]
+    if nr[i] >= 0:
+        if m == 1 and mv[0, COL_NTOK] == k + 1:
+            for j in range(M_FIELDS):
+                row[j] = mv[0, j]
+            row[M_SPARE] = 0
+            record_move(R, a, CD, row, k + 1, W)
+            return True
+        a[XB + X_PREFIX + k] = tok
+        a[XB + X_PLEN] = k + 1
+        for r in range(m):
+            mask_row[tk[r, k + 1]] = True
+        nr[i] = m
+        return False
+    old = a[XB + X_PREFIX + k]
+    a[XB + X_PREFIX + k] = tok
+    a[XB + X_PLEN] = k + 1
+    res = _scan(G, a, W, buf, xs, tmp, row, mv, tk, mask_row)
+    if res == _COMPLETE:
+        a[XB + X_PREFIX + k] = old
+        a[XB + X_PLEN] = k
+        row[M_SPARE] = 0
+        record_move(R, a, CD, row, k + 1, W)
+        return True
+    nr[i] = res
+    return False
+
+
+@numba.njit(cache=True)
+def _greedy_move(R, S, buf, n, rng, i):
+    """The engine's greedy choice among ``buf[:n]``; its random tie-break (numba's generator) is
+    seeded from game ``i``'s stream only when the best value is tied."""
+    best = -1e18
+    ties = 0
+    pick = 0
+    for k in range(n):
+        v = engine_kernels.greedy_value(R, S, buf[k])
+        if v > best + 1e-9:
+            best = v
+            ties = 1
+            pick = k
+        elif abs(v - best) <= 1e-9:
+            ties += 1
+    if ties > 1:
+        np.random.seed(np.uint32(_splitmix(rng, i) >> np.uint64(32)))
+        pick = engine_kernels.choose(R, S, buf, n, engine_kernels.POLICY_GREEDY)
+    return pick
+
+
+@numba.njit(cache=True)
+def _nth_set(row, r):
+    """Index of the ``r``-th (uint64) True entry of ``row``."""
+    for t in range(row.shape[0]):
+        if row[t]:
+            if r == 0:
+                return t
+            r -= np.uint64(1)
+    return -1
+
+
+@numba.njit(cache=True)
+def _decision(G, a, OFF, opponent, rng, i, W, buf, xs, tmp, row, sc, omask, mv, tk, nr, mask_row, obs_row):
+    """After a whole move or a deal: play the compiled opponents' seats until the caller's turn
+    (write its legal mask and observation) or the end. Returns the player to move or TERMINAL."""
+    R = G[:RULES_SIZE]
+    CD = G[GB_CD : GB_CD + CODEC_SIZE]
+    S = a[:SS]
+    while True:
+        if S[S_PHASE] == PHASE_OVER:
+            return TERMINAL
+        cur = S[S_TO_MOVE]
+        kind = opponent[cur]
+        if kind == 0:
+            mask_row[:] = False
+            nr[i] = _scan(G, a, W, buf, xs, tmp, row, mv, tk, mask_row)
+            fill_into_k(G, a, OFF, cur, obs_row, sc)
+            return cur
+        if kind == OPP_GREEDY:
+            n = engine_kernels.gen_moves_ws(R, S, buf, W, xs)
+            if n < 0:
+                big, xs2, n = engine_kernels.gen_moves(R, S, buf.copy(), W, xs.copy())
+                pick = _greedy_move(R, S, big, n, rng, i)
+                for j in range(MOVE_WIDTH):
+                    row[j] = big[pick, j]
+            else:
+                pick = _greedy_move(R, S, buf, n, rng, i)
+                for j in range(MOVE_WIDTH):
+                    row[j] = buf[pick, j]
+            ln = encode_row(R, S, CD, row, tmp)
+            for j in range(ln - 1):  # as if chosen sub-action by sub-action (the state array's prefix)
+                a[XB + X_PREFIX + j] = tmp[j]
+            record_move(R, a, CD, row, ln, W)
+            continue
+        # uniformly random legal sub-actions until the move is made
+        omask[:] = False
+        nr[i] = _scan(G, a, W, buf, xs, tmp, row, mv, tk, omask)
+        while True:
+            count = 0
+            for t in range(omask.shape[0]):
+                count += omask[t]
+            tok = _nth_set(omask, _splitmix(rng, i) % np.uint64(count))
+            omask[:] = False
+            if _advance(G, a, tok, W, buf, xs, tmp, row, mv, tk, nr, i, omask):
+                break
+
+
+@numba.njit(cache=True)
+def _deal(G, init, a, seed, W):
+    """Start ``a`` as a fresh game dealt by deal ``seed``."""
     a[:] = init
     for outcome in seed_chance_k(G, seed):
         chance_step_k(G, a, W, outcome)
-    M, sel, legal, cur = turn_start_k(G, a, W)
-    _keep(cache, rows, i, M, sel, cur)
-    return cur, legal
 
 
 @numba.njit(cache=True)
-def _step_one(G, a, W, action, cache, rows, i):
-    """Apply one legal sub-action to game ``i``; returns (player to move, legal sub-actions)."""
-    if rows[i] >= 0:
-        M = cache[i, : rows[i]]
-    else:
-        M = turn_k(G, a, W)
-    M2, sel, legal, cur = step_k(G, a, M, np.arange(M.shape[0]), action, W)
-    _keep(cache, rows, i, M2, sel, cur)
-    return cur, legal
+def _reset_one(shard, i):
+    """Deal game ``i`` of ``shard`` by its deal seed and bring it to the caller's decision."""
+    G, init, OFF, opponent, win_loss, A, mv, tk, nr, cur, mask, obs, rewards, done, seeds, rng, actions = shard[:17]
+    W, buf, xs, tmp, row, sc, omask = shard[17:]
+    _deal(G, init, A[i], seeds[i], W)
+    cur[i] = _decision(
+        G, A[i], OFF, opponent, rng, i, W, buf, xs, tmp, row, sc, omask, mv[i], tk[i], nr, mask[i], obs[i]
+    )
 
 
 @numba.njit(cache=True)
-def _play_opponents(G, a, W, cur, legal, opponent, rng, cache, rows, i):
-    """Play the compiled opponents' seats (``opponent[seat]`` 1: uniformly random) until the
-    learner's turn or the end; returns (player to move, legal sub-actions)."""
-    while cur >= 0 and opponent[cur] == 1:
-        action = legal[_splitmix(rng, i) % np.uint64(legal.shape[0])]
-        cur, legal = _step_one(G, a, W, action, cache, rows, i)
-    return cur, legal
+def _inside_move(A, OFF, actions, mv, tk, nr, mask, obs, i):
+    """The step of game ``i`` when its kept rows show that ``actions[i]`` does not complete the
+    move: narrow the rows, extend the prefix, write the mask and the observation's one changed
+    entry; returns False (nothing done) otherwise. Indexes the batch arrays directly: no views,
+    no reference counting on this path, the most frequent one."""
+    n = nr[i]
+    k = A[i, XB + X_PLEN]
+    if n < 0 or k == 0:  # a move's first token: its rows are encoded by _advance
+        return False
+    tok = actions[i]
+    m = 0
+    for r in range(n):
+        if tk[i, r, k] == tok:
+            m += 1
+    if m == 1:
+        for r in range(n):
+            if tk[i, r, k] == tok and mv[i, r, COL_NTOK] == k + 1:
+                return False  # the move is complete
+    m = 0
+    for r in range(n):
+        if tk[i, r, k] == tok:
+            if m != r:
+                for j in range(MOVE_WIDTH):
+                    mv[i, m, j] = mv[i, r, j]
+                for j in range(TCAP):
+                    tk[i, m, j] = tk[i, r, j]
+            m += 1
+    nr[i] = m
+    A[i, XB + X_PREFIX + k] = tok
+    A[i, XB + X_PLEN] = k + 1
+    for x in range(mask.shape[1]):
+        mask[i, x] = False
+    for r in range(m):
+        mask[i, tk[i, r, k + 1]] = True
+    if OFF[P_MOVE] >= 0:
+        obs[i, OFF[P_MOVE] + tok] = 1.0
+    return True
 
 
 @numba.njit(cache=True)
-def _observe(G, a, OFF, cur, legal, mask, obs, i):
-    """Write game ``i``'s legal mask and the observation of the player to move."""
+def _step_one(shard, i):
+    """Step game ``i`` of ``shard`` by its action; returns True when the game ended."""
+    G, init, OFF, opponent, win_loss, A, mv, tk, nr, cur, mask, obs, rewards, done, seeds, rng, actions = shard[:17]
+    if done[i]:
+        for q in range(rewards.shape[1]):
+            rewards[i, q] = 0.0
+        done[i] = False
+    if _inside_move(A, OFF, actions, mv, tk, nr, mask, obs, i):
+        return False
+    W, buf, xs, tmp, row, sc, omask = shard[17:]
+    a = A[i]
+    tok = actions[i]
     mask[i, :] = False
-    for tok in legal:
-        mask[i, tok] = True
-    fill_k(G, a, OFF, cur, obs[i])
+    if not _advance(G, a, tok, W, buf, xs, tmp, row, mv[i], tk[i], nr, i, mask[i]):
+        if OFF[P_MOVE] >= 0:
+            obs[i, OFF[P_MOVE] + tok] = 1.0
+        return False
+    c = _decision(G, a, OFF, opponent, rng, i, W, buf, xs, tmp, row, sc, omask, mv[i], tk[i], nr, mask[i], obs[i])
+    cur[i] = c
+    done[i] = c == TERMINAL
+    if done[i]:
+        r = returns_k(G, a, win_loss)
+        for q in range(rewards.shape[1]):
+            rewards[i, q] = r[q]
+    return done[i]
+
+
+@numba.njit(cache=True)
+def first_illegal(actions, mask):
+    """Index of the first game whose action is not legal (-1: all legal)."""
+    A = mask.shape[1]
+    for i in range(actions.shape[0]):
+        x = actions[i]
+        if x < 0 or x >= A or not mask[i, x]:
+            return i
+    return -1
+
+
+@numba.njit(cache=True)
+def _reset_shard(shard):
+    for i in range(shard[5].shape[0]):
+        _reset_one(shard, i)
+
+
+@numba.njit(cache=True)
+def _step_shard(shard):
+    ended = 0
+    for i in range(shard[5].shape[0]):
+        if _step_one(shard, i):
+            ended += 1
+    return ended
+
+
+@numba.njit(cache=True)
+def _restart_shard(shard):
+    done = shard[13]
+    for i in range(done.shape[0]):
+        if done[i]:
+            _reset_one(shard, i)
+
+
+@numba.njit(cache=True)
+def _next_seeds(shards, next_seed):
+    """Give the games that ended the next unused deal seeds, in game order (shards are
+    consecutive runs of games)."""
+    for t in range(len(shards)):
+        done = shards[t][13]
+        seeds = shards[t][14]
+        for i in range(done.shape[0]):
+            if done[i]:
+                seeds[i] = next_seed
+                next_seed += 1
+    return next_seed
+
+
+# The batch kernels take the games as a typed list of shards, one per thread: each shard a tuple of
+# its own arrays (views of the batch arrays, and its own copies of the read-only tables and its own
+# scratch), so that no two threads touch the same array object: numba's reference counts of the
+# views made inside the step then stay in each thread's own cache lines.
+@numba.njit(cache=True, parallel=True)
+def reset_parallel(shards):
+    """Deal every game by its deal seed, play the compiled opponents' seats and observe it."""
+    for t in numba.prange(len(shards)):
+        _reset_shard(shards[t])
+
+
+@numba.njit(cache=True)
+def reset_serial(shards):
+    """:func:`reset_parallel` on the calling thread."""
+    for t in range(len(shards)):
+        _reset_shard(shards[t])
 
 
 @numba.njit(cache=True, parallel=True)
-def reset_k(G, init, A, W, OFF, opponent, rng, cache, rows, seeds, cur, mask, obs):
-    """Deal every game ``i`` by ``seeds[i]``, play the compiled opponents' seats and observe it."""
-    for i in numba.prange(A.shape[0]):
-        w = W[numba.get_thread_id()]
-        c, legal = _deal(G, init, A[i], w, seeds[i], cache, rows, i)
-        c, legal = _play_opponents(G, A[i], w, c, legal, opponent, rng, cache, rows, i)
-        cur[i] = c
-        _observe(G, A[i], OFF, c, legal, mask, obs, i)
+def step_parallel(shards, next_seed):
+    """Apply every game's action (legal: :func:`first_illegal`), then the compiled opponents'
+    moves; games that end write their returns to ``rewards`` and restart with the next unused
+    deal seeds (in game order, from ``next_seed``). Returns the next unused seed."""
+    ended = 0
+    for t in numba.prange(len(shards)):
+        ended += _step_shard(shards[t])
+    if ended == 0:
+        return next_seed
+    next_seed = _next_seeds(shards, next_seed)
+    for t in numba.prange(len(shards)):
+        _restart_shard(shards[t])
+    return next_seed
 
 
-@numba.njit(cache=True, parallel=True)
-def step_k_batch(
-    G, init, A, W, OFF, actions, win_loss, opponent, rng, cache, rows, next_seed, seeds, cur, mask, obs, rewards, done
-):
-    """Apply ``actions[i]`` (legal: checked by the caller) to every game, then the compiled
-    opponents' moves; games that end write their returns to ``rewards[i]`` and restart with the
-    next unused deal seeds (in game order, from ``next_seed``). Returns the next unused seed."""
-    N = A.shape[0]
-    for i in numba.prange(N):
-        w = W[numba.get_thread_id()]
-        c, legal = _step_one(G, A[i], w, actions[i], cache, rows, i)
-        c, legal = _play_opponents(G, A[i], w, c, legal, opponent, rng, cache, rows, i)
-        cur[i] = c
-        done[i] = c == TERMINAL
-        rewards[i, :] = 0.0
-        if done[i]:
-            rewards[i, :] = returns_k(G, A[i], win_loss).astype(np.float32)
-        else:
-            _observe(G, A[i], OFF, c, legal, mask, obs, i)
-    for i in range(N):
-        if done[i]:
-            seeds[i] = next_seed
-            next_seed += 1
-    for i in numba.prange(N):
-        if done[i]:
-            w = W[numba.get_thread_id()]
-            c, legal = _deal(G, init, A[i], w, seeds[i], cache, rows, i)
-            c, legal = _play_opponents(G, A[i], w, c, legal, opponent, rng, cache, rows, i)
-            cur[i] = c
-            _observe(G, A[i], OFF, c, legal, mask, obs, i)
+@numba.njit(cache=True)
+def step_serial(shards, next_seed):
+    """:func:`step_parallel` on the calling thread."""
+    ended = 0
+    for t in range(len(shards)):
+        ended += _step_shard(shards[t])
+    if ended == 0:
+        return next_seed
+    next_seed = _next_seeds(shards, next_seed)
+    for t in range(len(shards)):
+        _restart_shard(shards[t])
     return next_seed

@@ -1530,8 +1530,14 @@ def new_hand(R, seed, W):
 @kernel
 def score(R, S):
     """Points per side so far: card points + most cards + Zwicks."""
+    return score_into(R, S, np.zeros(R[R_NSIDES], np.int64))
+
+
+@kernel
+def score_into(R, S, out):
+    """:func:`score` written into ``out`` (int64, at least one entry per side; nothing allocated)."""
     ns = R[R_NSIDES]
-    out = np.zeros(ns, np.int64)
+    out[:ns] = 0
     for k in range(R[R_DECK_SIZE]):
         c = R[R_DECK + k]
         loc = S[S_LOC + c]

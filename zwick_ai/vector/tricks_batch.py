@@ -1,0 +1,194 @@
+"""Compiled batch kernels of the trick games (``zwikken``, ``zwicken``): many games held in one
+int32 array (one row per game, each the OpenSpiel state's array) stepped in parallel over the
+games by the trick engine's own kernels (:mod:`zwick_ai.tricks.kernels`).
+
+Chance never shows. Chance event number ``h`` of a game (``h`` = the length of its OpenSpiel
+history) with deal seed ``s`` takes the outcome ``numpy.random.default_rng([s, h]).choice(...)``
+that :func:`zwick_ai.eval.match.play_game` takes, reproduced in compiled code by
+:func:`zwick_ai.seeded_choice.seeded_choice`: the deals (and every later draw and turn-up) are the
+tournaments' deals. A game that ends restarts at once with the next deal seed.
+
+Opponent codes (``opponent[seat]``): 0 the caller, :data:`OPP_RANDOM` a uniformly random legal
+action from each game's own splitmix64 stream.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from zwick_ai.games.tricks_observer import fill_information_state_k, fill_observation_k
+from zwick_ai.seeded_choice import seeded_choice
+from zwick_ai.tricks import kernels as trick_kernels
+from zwick_ai.tricks.layout import CUR_CHANCE, CUR_OVER, NC, NP, P_NET, S_CUR, S_PLAYERS
+
+OPP_RANDOM = 1
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+@numba.njit(cache=True)
+def _splitmix(rng, i):
+    """The next 64-bit number of game ``i``'s stream ``rng[i]`` (splitmix64)."""
+    rng[i] += _GOLDEN
+    z = rng[i]
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@numba.njit(cache=True)
+def _chance(cfg, a, seed, hlen, i, ids, probs, cdf):
+    """Resolve the chance nodes of game ``i`` by its deal seed (module docstring)."""
+    while a[S_CUR] == CUR_CHANCE:
+        k = trick_kernels.chance_outcomes(a, cfg, ids, probs)
+        trick_kernels.apply_chance(a, cfg, seeded_choice(ids, probs, k, seed, hlen[i], cdf))
+        hlen[i] += 1
+
+
+@numba.njit(cache=True)
+def _decision(shard, i):
+    """Play chance and the compiled opponents until the caller's turn (write its mask and
+    observation) or the end. Returns the player to move, or -1 at the end."""
+    cfg, init, opponent, recall, A, hlen, cur, mask, obs, rewards, done, seeds, rng, actions = shard[:14]
+    ids, probs, cdf, omask = shard[14:]
+    a = A[i]
+    while True:
+        _chance(cfg, a, seeds[i], hlen, i, ids, probs, cdf)
+        p = a[S_CUR]
+        if p == CUR_OVER:
+            return -1
+        if opponent[p] == 0:
+            trick_kernels.legal_mask(a, cfg, mask[i])
+            if recall:
+                fill_information_state_k(a, p, obs[i])
+            else:
+                fill_observation_k(a, p, obs[i])
+            return p
+        trick_kernels.legal_mask(a, cfg, omask)
+        count = 0
+        for t in range(omask.shape[0]):
+            count += omask[t]
+        r = _splitmix(rng, i) % np.uint64(count)
+        for t in range(omask.shape[0]):
+            if omask[t]:
+                if r == 0:
+                    trick_kernels.apply_action(a, cfg, t)
+                    hlen[i] += 1
+                    break
+                r -= np.uint64(1)
+
+
+@numba.njit(cache=True)
+def _reset_one(shard, i):
+    init, A, hlen, cur = shard[1], shard[4], shard[5], shard[6]
+    A[i, :] = init
+    hlen[i] = 0
+    cur[i] = _decision(shard, i)
+
+
+@numba.njit(cache=True)
+def _step_one(shard, i):
+    """Step game ``i`` by its action; returns True when the game ended."""
+    cfg, A, hlen, cur, rewards, done, actions = shard[0], shard[4], shard[5], shard[6], shard[9], shard[10], shard[13]
+    if done[i]:
+        rewards[i, :] = 0.0
+        done[i] = False
+    a = A[i]
+    trick_kernels.apply_action(a, cfg, actions[i])
+    hlen[i] += 1
+    c = _decision(shard, i)
+    cur[i] = c
+    if c >= 0:
+        return False
+    done[i] = True
+    for p in range(rewards.shape[1]):
+        rewards[i, p] = a[S_PLAYERS + P_NET * NP + p]
+    return True
+
+
+@numba.njit(cache=True)
+def _reset_shard(shard):
+    for i in range(shard[4].shape[0]):
+        _reset_one(shard, i)
+
+
+@numba.njit(cache=True)
+def _step_shard(shard):
+    ended = 0
+    for i in range(shard[4].shape[0]):
+        if _step_one(shard, i):
+            ended += 1
+    return ended
+
+
+@numba.njit(cache=True)
+def _restart_shard(shard):
+    done = shard[10]
+    for i in range(done.shape[0]):
+        if done[i]:
+            _reset_one(shard, i)
+
+
+@numba.njit(cache=True)
+def _next_seeds(shards, next_seed):
+    """Give the games that ended the next unused deal seeds, in game order."""
+    for t in range(len(shards)):
+        done = shards[t][10]
+        seeds = shards[t][11]
+        for i in range(done.shape[0]):
+            if done[i]:
+                seeds[i] = next_seed
+                next_seed += 1
+    return next_seed
+
+
+@numba.njit(cache=True, parallel=True)
+def reset_parallel(shards):
+    """Deal every game by its deal seed, play chance and the compiled opponents, observe it."""
+    for t in numba.prange(len(shards)):
+        _reset_shard(shards[t])
+
+
+@numba.njit(cache=True)
+def reset_serial(shards):
+    """:func:`reset_parallel` on the calling thread."""
+    for t in range(len(shards)):
+        _reset_shard(shards[t])
+
+
+@numba.njit(cache=True, parallel=True)
+def step_parallel(shards, next_seed):
+    """Apply every game's action (legal: checked by the caller), then chance and the compiled
+    opponents; games that end write their returns and restart with the next unused deal seeds
+    (in game order, from ``next_seed``). Returns the next unused seed."""
+    ended = 0
+    for t in numba.prange(len(shards)):
+        ended += _step_shard(shards[t])
+    if ended == 0:
+        return next_seed
+    next_seed = _next_seeds(shards, next_seed)
+    for t in numba.prange(len(shards)):
+        _restart_shard(shards[t])
+    return next_seed
+
+
+@numba.njit(cache=True)
+def step_serial(shards, next_seed):
+    """:func:`step_parallel` on the calling thread."""
+    ended = 0
+    for t in range(len(shards)):
+        ended += _step_shard(shards[t])
+    if ended == 0:
+        return next_seed
+    next_seed = _next_seeds(shards, next_seed)
+    for t in range(len(shards)):
+        _restart_shard(shards[t])
+    return next_seed
+
+
+def scratch(num_actions: int) -> tuple[np.ndarray, ...]:
+    """One shard's scratch: chance outcome ids, probabilities, the cdf, an opponent's mask."""
+    return np.zeros(NC, np.int32), np.zeros(NC, np.float64), np.zeros(NC, np.float64), np.zeros(num_actions, np.bool_)
