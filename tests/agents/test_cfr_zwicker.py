@@ -14,7 +14,7 @@ import zwick_ai.agents  # noqa: F401
 import zwick_ai.games  # noqa: F401
 from zwick_ai import zwicker
 from zwick_ai.agents import make_agent
-from zwick_ai.agents.cfr import MCCFRSolver, load_checkpoint, save_checkpoint, train
+from zwick_ai.agents.cfr import MCCFRSolver, Policy, load_checkpoint, prune_policy, save_checkpoint, save_policy, train
 from zwick_ai.agents.cfr.zwicker_abstraction import (
     BUCKETS,
     COARSE,
@@ -204,3 +204,23 @@ def test_the_agent_plays_a_trained_policy_with_a_greedy_fallback(tmp_path, varia
     assert len(record.returns) == game.num_players()
     assert agent.stats["decisions"] > 0 and 0 <= agent.stats["fallbacks"] <= agent.stats["decisions"]
     assert len(agent.policy) > 0
+
+
+def test_a_pruned_policy_plays_as_the_whole_one_with_its_visit_threshold(tmp_path):
+    game = pyspiel.load_game(CLASSIC2)
+    solver = MCCFRSolver(game, "probe", seed=3, abstraction="coarse")
+    solver.run(40)
+    save_policy(solver, tmp_path / "whole")
+    whole = Policy(tmp_path / "whole")
+    threshold = int(np.median(whole.visits)) + 1
+    kept = prune_policy(tmp_path / "whole", tmp_path / "pruned", threshold)
+    pruned = Policy(tmp_path / "pruned")
+    assert 0 < kept == len(pruned) == int((whole.visits >= threshold).sum()) < len(whole)
+    for seed in range(3):
+        plays = []
+        for spec in (f"policy={tmp_path / 'whole'},min_visits={threshold}", f"policy={tmp_path / 'pruned'}"):
+            agent = make_agent(f"mccfr:{spec},fallback=greedy", game, seed=0)
+            record = play_game(game, [agent, make_agent("greedy", game, seed=1)], deal_seed=seed)
+            plays.append((record.moves, agent.stats["decisions"], agent.stats["fallbacks"]))
+        assert plays[0] == plays[1]
+        assert plays[0][1] > 0

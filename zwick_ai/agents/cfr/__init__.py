@@ -13,7 +13,7 @@
 
 from zwick_ai.agents.cfr.abstraction import TRICK_ABSTRACTIONS, decision
 from zwick_ai.agents.cfr.agent import CFRAgent, MCCFRAgent, PolicyAgent, load_policy
-from zwick_ai.agents.cfr.checkpoint import Policy, load_checkpoint, save_checkpoint, save_policy
+from zwick_ai.agents.cfr.checkpoint import Policy, load_checkpoint, prune_policy, save_checkpoint, save_policy
 from zwick_ai.agents.cfr.exact import ExactSolver, nash_conv
 from zwick_ai.agents.cfr.keys import infoset_key, tricks_key
 from zwick_ai.agents.cfr.mccfr import MCCFRSolver
@@ -36,6 +36,7 @@ __all__ = [
     "load_checkpoint",
     "load_policy",
     "nash_conv",
+    "prune_policy",
     "save_checkpoint",
     "save_policy",
     "train",

@@ -58,7 +58,9 @@ def _stem(path: str | Path) -> Path:
 def _write(stem: Path, kind: str, meta: dict, arrays: dict[str, np.ndarray]) -> None:
     stem.parent.mkdir(parents=True, exist_ok=True)
     buf = io.BytesIO()
-    np.savez(buf, allow_pickle=True, **arrays)  # numpy's default, named so that no array can stand for it
+    # policies are shipped, so deflated; checkpoints are rewritten often, so stored as they are
+    save = np.savez_compressed if kind == "policy" else np.savez
+    save(buf, allow_pickle=True, **arrays)  # numpy's default, named so that no array can stand for it
     data = buf.getvalue()
     meta = {"format": FORMAT, "kind": kind, **meta, "sha256": hashlib.sha256(data).hexdigest()}
     # write the arrays first and the metadata last: a pair is complete once its JSON exists
@@ -226,6 +228,26 @@ def save_policy(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: int =
     if visits is not None:
         arrays["visits"] = np.minimum(np.asarray(visits, np.int64)[order], 2**31 - 1).astype(np.int32)
     _write(_stem(path), "policy", meta, arrays)
+
+
+def prune_policy(path: str | Path, out: str | Path, min_visits: int) -> int:
+    """Write the part of the policy file ``path`` whose information sets were visited at least
+    ``min_visits`` times in training, as the policy file ``out``; returns how many sets it keeps.
+
+    The pruned file plays exactly as ``mccfr:policy=path,min_visits=N`` does (a dropped set falls
+    back as an unseen one), in a fraction of the space: tabular policies of the full games are
+    mostly sets seen a few times."""
+    meta, arrays = _read(path, "policy")
+    if "visits" not in arrays:
+        raise ValueError(f"policy {_stem(path)}: counts no visits, so it cannot be pruned by them")
+    keep = arrays["visits"] >= min_visits
+    counts = arrays["counts"].astype(np.int64)
+    edges = np.repeat(keep, counts)
+    pruned = {k: v[edges] if k in ("actions", "probs") else v[keep] for k, v in arrays.items()}
+    kept = {k: v for k, v in meta.items() if k not in ("format", "kind", "sha256")}
+    kept.update(infosets=int(keep.sum()), pruned_from=int(len(keep)), min_visits=int(min_visits))
+    _write(_stem(out), "policy", kept, pruned)
+    return int(keep.sum())
 
 
 class Policy:
