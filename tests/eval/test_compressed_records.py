@@ -89,8 +89,9 @@ def test_a_tournament_resumes_and_extends_a_folder_of_gz_games(played, tmp_path,
     bare = tmp_path / "bare"
     bare.mkdir()
     (bare / "games.jsonl.gz").write_bytes(stored)
-    with pytest.raises(ValueError, match="has games.jsonl.gz but no config.json"):
+    with pytest.raises(ValueError, match=r"holds files that zwick did not write \(games.jsonl.gz\)"):
         tournament.run_tournament(tiny(2), bare, progress=False)
+    assert sorted(p.name for p in bare.iterdir()) == ["games.jsonl.gz"]  # nothing changed
 
 
 def test_replay_and_analyze_read_a_gz_file(played, tmp_path, capsys):
