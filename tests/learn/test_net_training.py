@@ -183,3 +183,15 @@ def test_lambda_returns_equal_their_definition(lam):
     assert np.allclose(got, _slow_lambda_returns(final, value, player, hand, lam), atol=1e-5)
     if lam == 1.0:
         assert np.allclose(got, final)
+
+
+def test_net_model_after_plays_the_shipped_after_model():
+    game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+    from zwick_ai.agents.base import make_agent
+
+    shipped = VM.load_model(VM.shipped_model_path("dithmarschen", 4, VM.AFTER))
+    agent = make_agent("net:model=after", game, seed=0)
+    assert agent.identity()["models"] == {VM.AFTER: shipped.digest()}
+    assert make_agent("net", game).identity()["models"].keys() == {"move"}  # the default is unchanged
+    with pytest.raises(ValueError, match="no trained value model"):
+        make_agent("net:model=after", pyspiel.load_game("zwicker(variant=classic,players=2)"))

@@ -14,8 +14,9 @@ difference of the move over the mean of the decision's moves
 among those the rule allows (the joker study's strong play).
 
 The model is ``model=PATH`` or the package's trained weights for the game's variant and player
-count (``zwick_ai/agents/weights``, one command each in its README): the *after* model where the
-package has one, else the *move* model.
+count (``zwick_ai/agents/weights``, one command each in its README): the *move* model, or with
+``model=after`` the *after* model (Dithmarschen; ``zwick train net``). ``net`` without parameters
+stays the move model, which the joker study's compiled ``net`` seats play too.
 
 >>> import pyspiel, zwick_ai.games
 >>> from zwick_ai.agents.base import make_agent
@@ -71,7 +72,12 @@ def _check(params: dict[str, Any]) -> None:
 @register(
     "net",
     params=[
-        Param("model", str, "", "after or move model .npz; empty: the package's weights for this variant"),
+        Param(
+            "model",
+            str,
+            "",
+            "after or move model .npz; 'after': the package's after model; empty: the package's move model",
+        ),
         Param("joker", str, "", "joker rule on its choice: hold, early, min_points=K, build, last_stage (empty: none)"),
     ],
     check=_check,
@@ -83,16 +89,18 @@ class NetAgent(Agent):
 
     def __init__(self, game: pyspiel.Game, seed: int = 0, **params: Any):
         super().__init__(game, seed, **params)
-        model = model_for(game, params["model"], kind=("after", "move"))
+        path = "" if params["model"] == VM.AFTER else params["model"]
+        model = model_for(game, path, kind=(VM.AFTER, "move") if path else (params["model"] or "move"))
         self.model = model.arrays()
-        self.after = model.meta.get("kind") == "after"
+        self.kind = str(model.meta.get("kind", "move"))
+        self.after = self.kind == VM.AFTER
         self.model_digest = model.digest()
         self.W = K.new_workspace()
         self.joker = JP.constraint_code(params["joker"])
 
     def identity(self) -> dict[str, Any]:
-        """The parameters and the digest of the move model it plays (a retrained model is another agent)."""
-        return {**super().identity(), "models": {"move": self.model_digest}}
+        """The parameters and the digest of the model it plays, by kind (a retrained model is another agent)."""
+        return {**super().identity(), "models": {self.kind: self.model_digest}}
 
     def values(self, state: pyspiel.State) -> tuple[np.ndarray, np.ndarray]:
         """(candidate move rows, the move model's score of each) for a state at the start of a turn."""

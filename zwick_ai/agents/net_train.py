@@ -1,28 +1,36 @@
-"""Training the ``net`` move model in generations with PyTorch (``pip install zwick_ai[train]``).
+"""Training the ``net`` after model in generations with PyTorch (``pip install zwick_ai[train]``).
+
+The model is an afterstate value (:mod:`zwick_ai.agents.value_model`, kind *after*): a move's value
+is the exact lead right after it (card points and Zwicks won so far, own side minus the mean of
+the others) plus the model's points still to come from the position after it, as the mover sees
+it (the hand-made features and, unless ``cards`` is off, a card-level view). The model never has
+to learn what a move takes; it learns what follows.
 
 :func:`train_net` works in ``out``; generation ``g`` (0, 1, ...):
 
 1. *self-play*: ``hands`` hands played in compiled code by generation ``g - 1``'s model at every
    seat (generation 0: the greedy baseline), a random card move with probability ``eps``
-   (:func:`zwick_ai.agents.net_selfplay.selfplay_decisions`): one record per decision, the chosen
-   move's input and the final point difference of the mover's side. Saved as
-   ``shards/gen-GGG.npz``;
+   (:func:`zwick_ai.agents.net_selfplay.selfplay_afterstates`), over ``workers`` processes: one
+   record per card move that does not end the hand (the afterstate's input, the lead, the
+   playing model's value of it, the mover and the hand's final difference). Saved as
+   ``shards/gen-GGG.npz`` (its rate in ``shards/gen-GGG.json``);
 2. *fit*: a PyTorch perceptron (input standardization, two ReLU hidden layers of ``hidden``
    units, one output in points) continues from generation ``g - 1``'s weights on the shards of the
-   last ``window`` generations, ``epochs`` passes of Adam on the squared error (Deep Monte-Carlo:
-   its output is the move value Q(s, a) of the current policy). Hands whose index within their
-   generation is a multiple of :data:`HELDOUT_EVERY` are never trained on: the held-out loss
-   (``loss.csv``, ``loss.png``);
+   last ``window`` generations, ``epochs`` passes of Adam on the squared error against the
+   TD(``lam``) return minus the lead (:func:`zwick_ai.agents.net_selfplay.lambda_returns`; greedy's
+   records and ``lam`` = 1: the Monte-Carlo return, the final difference). Hands whose index
+   within their generation is a multiple of :data:`HELDOUT_EVERY` are never trained on: the
+   held-out loss (``loss.csv``, ``loss.png``);
 3. *checkpoint* ``gen-GGG.pt`` (a dict of tensors, read back with ``weights_only=True``) and its
-   *export* ``gen-GGG.npz`` in the numba play format of :mod:`zwick_ai.agents.value_model` (a
-   *move* model: ``net:model=OUT/gen-GGG.npz`` plays it);
+   *export* ``gen-GGG.npz`` in the numba play format (``net:model=OUT/gen-GGG.npz`` plays it);
 4. *strength*: ``net:model=gen-GGG.npz`` against greedy (and, with ``ismcts_deals`` > 0, against
    ``ismcts:iters=2000``) on the same fixed duplicate deals every generation, seats swapped
    (:mod:`zwick_ai.eval.tournament`): ``strength.csv``, ``strength.png``.
 
 Every random choice comes from ``seed``; a run stopped at any point and started again with the
 same command gives the same checkpoints as one that never stopped (finished files are kept and
-never rewritten). A different configuration in an existing ``out`` is refused.
+never rewritten), with any number of workers. A different configuration in an existing ``out``
+is refused.
 """
 
 from __future__ import annotations
@@ -138,7 +146,7 @@ def export_model(model: Any, meta: dict[str, Any]) -> VM.ValueModel:
         (state["hidden2.weight"].T.copy(), state["hidden2.bias"].copy()),
         (state["output.weight"].T.copy() * ts, state["output.bias"].copy() * ts),
     ]
-    return VM.ValueModel(state["mean"].copy(), state["scale"].copy(), layers, dict(meta, kind="after"))
+    return VM.ValueModel(state["mean"].copy(), state["scale"].copy(), layers, dict(meta, kind=VM.AFTER))
 
 
 class NetRun:

@@ -2,7 +2,7 @@
 
 A model is a small multi-layer perceptron (two ReLU hidden layers) over the features of
 :mod:`zwick_ai.agents.value_features`, standardized by the training set's mean and spread, its
-output in points. There are two kinds (:data:`KINDS`):
+output in points. There are three kinds (:data:`ALL_KINDS`):
 
 * a **move** model scores the candidates of one decision: its input is a candidate's features
   (the position right after the move, from the mover's view) minus the mean over the decision's
@@ -58,15 +58,19 @@ POLICY_GREEDY = 1  # the compiled greedy baseline
 POLICY_NET = 2  # one-ply search with the move model
 POLICY_AFTER = 3  # one-ply search with an after model
 TIE = 1e-9
-#: model kinds and their input sizes: a value model reads one position's features; a move model
-#: reads a candidate move's features relative to the decision's mean and that mean; an after
-#: model reads the features and the card-level view (its size: :func:`input_size`)
-KINDS = {"value": NFEAT, "move": 2 * NFEAT, "after": NFEAT}
+#: the kinds ``zwick train value`` trains and their input sizes: a value model reads one
+#: position's features; a move model reads a candidate move's features relative to the decision's
+#: mean and that mean
+KINDS = {"value": NFEAT, "move": 2 * NFEAT}
+#: the kind ``zwick train net`` trains: the features and the card-level view (:func:`input_size`)
+AFTER = "after"
+ALL_KINDS = (*KINDS, AFTER)
 
 
 def input_size(kind: str, deck: int = 0) -> int:
-    """How many inputs a ``kind`` model has (an after model: for a deck of ``deck`` cards)."""
-    return KINDS[kind] + (CARD_BLOCK * deck if kind == "after" else 0)
+    """How many inputs a ``kind`` model has (an after model: for a deck of ``deck`` cards; without
+    the card-level view, ``deck`` = 0)."""
+    return NFEAT + CARD_BLOCK * deck if kind == AFTER else KINDS[kind]
 
 
 @dataclass
@@ -83,8 +87,8 @@ class ValueModel:
         if len(self.layers) != 3:
             raise ValueError(f"a value model has two hidden layers and an output layer, not {len(self.layers)} layers")
         kind = self.meta.get("kind", "value")
-        if kind not in KINDS:
-            raise ValueError(f"unknown model kind {kind!r}; valid: {', '.join(KINDS)}")
+        if kind not in ALL_KINDS:
+            raise ValueError(f"unknown model kind {kind!r}; valid: {', '.join(ALL_KINDS)}")
         want = input_size(kind, int(self.meta.get("deck", 0)))
         if self.mean.shape != (want,) or self.layers[0][0].shape[0] != want:
             raise ValueError(
@@ -153,8 +157,8 @@ def load_model(path: Path | str) -> ValueModel:
 
 def shipped_model_path(variant: str, players: int, kind: str = "move") -> Path:
     """Where the package's trained ``kind`` model for ``variant`` with ``players`` players lives."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown model kind {kind!r}; valid: {', '.join(KINDS)}")
+    if kind not in ALL_KINDS:
+        raise ValueError(f"unknown model kind {kind!r}; valid: {', '.join(ALL_KINDS)}")
     return WEIGHTS_DIR / f"{variant}-{players}p-{kind}.npz"
 
 
@@ -413,6 +417,8 @@ def selfplay_positions(R, seeds, policy, eps, record, m):
 
 
 __all__ = [
+    "AFTER",
+    "ALL_KINDS",
     "POLICY_AFTER",
     "POLICY_GREEDY",
     "POLICY_NET",

@@ -20,7 +20,7 @@ EXAMPLES = """examples:
   zwick train cfr --game zwicker --variant dithmarschen --players 2 -o ranks=A23 -o suits=CD -o jokers=15 -o hand_size=2 -o table_size=1 -o stages=1 --iterations 400 --out runs/micro
   zwick train cfr --game kuhn_poker --iterations 1000 --out runs/kuhn
   zwick train value --variant dithmarschen --out runs/value-dithmarschen
-  zwick train net --variant dithmarschen --hours 1 --out runs/net-dithmarschen"""
+  zwick train net --variant dithmarschen --hours 1.35 --hands 12000 --eps 0.05 --epochs 2 --window 2 --batch 1024 --lam 0.7 --hidden 128,64 --strength-deals 200 --workers 2 --out runs/net-dithmarschen"""
 
 
 def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:

@@ -1,10 +1,11 @@
-"""``zwick train net``: train the ``net`` move model in generations of compiled self-play with
+"""``zwick train net``: train the ``net`` after model in generations of compiled self-play with
 PyTorch, with a progress bar, a checkpoint per generation (the same command resumes), a held-out
 loss curve and a strength curve; see :mod:`zwick_ai.agents.net_train`.
 
 Example::
 
-    zwick train net --variant dithmarschen --hours 1 --out runs/net-dithmarschen
+    zwick train net --variant dithmarschen --hours 1.35 --hands 12000 --eps 0.05 --epochs 2 --window 2 \
+        --batch 1024 --lam 0.7 --hidden 128,64 --strength-deals 200 --workers 2 --out runs/net-dithmarschen
     zwick train net --variant classic --players 2 --hours 0.02 --hands 200 --out runs/net-classic-tiny
 """
 
@@ -59,7 +60,9 @@ def cmd_train_net(args: argparse.Namespace) -> int:
     if args.generations is not None and args.generations < 1:
         raise ValueError(f"--generations must be at least 1 (got {args.generations})")
     given: dict[str, object] = {
-        k: getattr(args, k) for k in ("hands", "epochs", "eps", "window", "lam", "batch") if getattr(args, k) is not None
+        k: getattr(args, k)
+        for k in ("hands", "epochs", "eps", "window", "lam", "batch")
+        if getattr(args, k) is not None
     }
     if args.strength_deals is not None:
         given["eval_deals"] = args.strength_deals
