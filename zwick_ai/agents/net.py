@@ -2,8 +2,10 @@
 
 At each turn it applies every legal whole move to a copy of the position, computes the features
 of the position after it from its own view (only what the mover sees enters, not the cards a move
-makes the engine deal) and scores each move with the learned *move* model: the expected final
-point difference of the move over the mean of the decision's moves
+makes the engine deal) and scores each move with the learned model: an *after* model (``zwick
+train net``) gives the exact lead after the move plus its expected points still to come
+(:func:`zwick_ai.agents.value_model.after_values`); a *move* model the expected final point
+difference of the move over the mean of the decision's moves
 (:func:`zwick_ai.agents.value_model.net_values`). It plays a best one, ties at random. Like
 ``greedy`` it never asks a partner (Großenwiehe). One compiled call per decision.
 
@@ -11,8 +13,10 @@ point difference of the move over the mean of the decision's moves
 (``hold``, ``early``, ``min_points=K``, ``build``, ``last_stage``): it plays the model's best move
 among those the rule allows (the joker study's strong play).
 
-The model is the package's trained weights for the game's variant and player count
-(``zwick_ai/agents/weights``, one command each in its README) or ``model=PATH``.
+The model is ``model=PATH`` or the package's trained weights for the game's variant and player
+count (``zwick_ai/agents/weights``, one command each in its README): the *move* model, or with
+``model=after`` the *after* model (Dithmarschen; ``zwick train net``). ``net`` without parameters
+stays the move model, which the joker study's compiled ``net`` seats play too.
 
 >>> import pyspiel, zwick_ai.games
 >>> from zwick_ai.agents.base import make_agent
@@ -37,16 +41,21 @@ from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import kernels
 
 
-def model_for(game: pyspiel.Game | pyspiel.State, path: str = "", kind: str = "move") -> value_model.ValueModel:
-    """The ``kind`` model ``path`` names, or the shipped one of the variant and player count of
-    ``game`` (a Zwicker game or state; trained with the variant's default options)."""
+def model_for(
+    game: pyspiel.Game | pyspiel.State, path: str = "", kind: str | tuple[str, ...] = "move"
+) -> value_model.ValueModel:
+    """The model ``path`` names, or the shipped one of the variant and player count of ``game`` (a
+    Zwicker game or state; trained with the variant's default options), of ``kind`` (a tuple: any
+    of these kinds, the shipped file of the first that exists)."""
+    kinds = (kind,) if isinstance(kind, str) else kind
     if path:
         model = value_model.load_model(path)
-        if model.meta.get("kind") != kind:
-            raise ValueError(f"{path} is a {model.meta.get('kind')} model; this needs a {kind} model")
+        if model.meta.get("kind") not in kinds:
+            raise ValueError(f"{path} is a {model.meta.get('kind')} model; this needs a {' or '.join(kinds)} model")
         return model
     rules = game.rules
-    shipped = value_model.shipped_model_path(rules.variant, rules.players, kind)
+    paths = [value_model.shipped_model_path(rules.variant, rules.players, k) for k in kinds]
+    shipped = next((p for p in paths if p.is_file()), paths[-1])
     if not shipped.is_file():
         raise ValueError(
             f"no trained value model for {rules.variant} with {rules.players} players in the package; "
@@ -62,7 +71,12 @@ def _check(params: dict[str, Any]) -> None:
 @register(
     "net",
     params=[
-        Param("model", str, "", "move model .npz; empty: the package's weights for this variant"),
+        Param(
+            "model",
+            str,
+            "",
+            "after or move model .npz; 'after': the package's after model; empty: the package's move model",
+        ),
         Param("joker", str, "", "joker rule on its choice: hold, early, min_points=K, build, last_stage (empty: none)"),
     ],
     check=_check,
@@ -74,21 +88,25 @@ class NetAgent(Agent):
 
     def __init__(self, game: pyspiel.Game, seed: int = 0, **params: Any):
         super().__init__(game, seed, **params)
-        model = model_for(game, params["model"])
+        path = "" if params["model"] == value_model.AFTER else params["model"]
+        model = model_for(game, path, kind=(value_model.AFTER, "move") if path else (params["model"] or "move"))
         self.model = model.arrays()
+        self.kind = str(model.meta.get("kind", "move"))
+        self.after = self.kind == value_model.AFTER
         self.model_digest = model.digest()
         self.W = kernels.new_workspace()
         self.joker = joker_policies.constraint_code(params["joker"])
 
     def identity(self) -> dict[str, Any]:
-        """The parameters and the digest of the move model it plays (a retrained model is another agent)."""
-        return {**super().identity(), "models": {"move": self.model_digest}}
+        """The parameters and the digest of the model it plays, by kind (a retrained model is another agent)."""
+        return {**super().identity(), "models": {self.kind: self.model_digest}}
 
     def values(self, state: pyspiel.State) -> tuple[np.ndarray, np.ndarray]:
         """(candidate move rows, the move model's score of each) for a state at the start of a turn."""
         rows = state.candidate_rows()
         S = state.engine_state().arr
-        return rows, value_model.net_values(state.rules.array(), S, rows, len(rows), self.model, self.W)
+        score = value_model.after_values if self.after else value_model.net_values
+        return rows, score(state.rules.array(), S, rows, len(rows), self.model, self.W)
 
     def act(self, state: pyspiel.State) -> list[int]:
         rows, values = self.values(state)

@@ -1,14 +1,16 @@
 """Compiled self-play for the generations of ``zwick train net`` (numpy + numba only).
 
-:func:`selfplay_decisions` plays whole hands with one *move* model
+:func:`selfplay_afterstates` plays whole hands with one *after* model
 (:mod:`zwick_ai.agents.value_model`) at every seat, a uniformly random card move instead with
-probability ``eps`` (exploration), and records every decision that has two or more card moves in
-the style of Deep Monte-Carlo: the move model's input for the move chosen (its features after the
-move relative to the decision's mean, and that mean: :func:`~zwick_ai.agents.value_model.move_input`)
-and, once the hand is over, the final point difference of the mover's side (own side minus the mean
-of the others, the tournaments' measure). A regression of that outcome on the input is the
-move value Q(s, a) of the current policy; ``net`` plays its best move. Before a generation has a
-model the hands are played by the compiled greedy baseline (``policy`` = ``POLICY_GREEDY``).
+probability ``eps`` (exploration) at decisions with two or more card moves, and records the
+position after every card move that does not end the hand (the afterstate), from the mover's
+view: its features, its card-level view (:func:`~zwick_ai.agents.value_model.after_input`), the
+lead so far (card points and Zwicks, own side minus the mean of the others) and, once the hand is
+over, the final point difference of the mover's side (the tournaments' measure). The final
+difference minus the lead is the points still to come: a regression of it on the input is the
+after model's value under the current policy (Monte-Carlo returns from the move on, not from the
+start of the hand). Before a generation has a model the hands are played by the compiled greedy
+baseline (``policy`` = ``POLICY_GREEDY``).
 
 :func:`save_shard` and :func:`load_shard` keep the records on disk as ``.npz`` shards.
 """
@@ -21,11 +23,11 @@ import numpy as np
 from numba import njit
 
 from zwick_ai.agents import value_model as VM
-from zwick_ai.agents.value_features import NFEAT, side_diff
+from zwick_ai.agents.value_features import CARD_BLOCK, F_LEAD, F_ZWICK, NFEAT, side_diff
 from zwick_ai.zwicker import kernels as K
-from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, R_NSIDES, R_SIDE_OF, S_PHASE, S_TO_MOVE
+from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, R_DECK_SIZE, R_NSIDES, R_SIDE_OF, S_PHASE, S_TO_MOVE
 
-SHARD_FIELDS = ("x", "outcome", "hand")
+SHARD_FIELDS = ("features", "cards", "lead", "final", "value", "player", "hand")
 
 
 @njit(cache=True)
@@ -44,18 +46,25 @@ def _random_card_move(buf, n):
 
 
 @njit(cache=True)
-def selfplay_decisions(R, seeds, policy, eps, m):
-    """Play one hand per seed (module docstring). Returns (inputs[N, 2 * NFEAT] float32, final
-    point difference of the mover's side[N] float32, hand index[N] int32), one row per recorded
-    decision, in the order played."""
+def selfplay_afterstates(R, seeds, policy, eps, m):
+    """Play one hand per seed (module docstring). Returns, one row per recorded afterstate in the
+    order played: (features[N, NFEAT] float32, card-level view[N, CARD_BLOCK * deck] uint8, lead
+    after the move[N] float32, final point difference of the mover's side[N] float32, the playing
+    model's value of the afterstate (lead plus its points still to come; NaN for greedy)[N] float32,
+    mover[N] int32, hand index[N] int32)."""
     nh = seeds.shape[0]
     ns = R[R_NSIDES]
+    width = NFEAT + CARD_BLOCK * R[R_DECK_SIZE]
     cap = 4096
-    X = np.zeros((cap, 2 * NFEAT), np.float32)
+    F = np.zeros((cap, NFEAT), np.float32)
+    C = np.zeros((cap, width - NFEAT), np.uint8)
+    lead = np.zeros(cap, np.float32)
+    final = np.zeros(cap, np.float32)
+    value = np.zeros(cap, np.float32)
     side = np.zeros(cap, np.int32)
+    player = np.zeros(cap, np.int32)
     hand = np.zeros(cap, np.int32)
-    outcome = np.zeros(cap, np.float32)
-    x = np.zeros(2 * NFEAT, np.float64)
+    x = np.zeros(width, np.float64)
     W = K.new_workspace()
     buf, Xb = K.new_buffers()
     nrow = 0
@@ -71,50 +80,97 @@ def selfplay_decisions(R, seeds, policy, eps, m):
             cards = 0
             for j in range(n):
                 cards += buf[j, M_KIND] != KIND_ASK
-            if cards >= 2:
-                if np.random.random() < eps:
-                    k = _random_card_move(buf, n)
-                elif policy == VM.POLICY_NET:
-                    k = VM.net_pick(R, S, buf, n, m, W)
-                else:
-                    k = K.choose(R, S, buf, n, K.POLICY_GREEDY)
-                F = np.zeros((n, NFEAT), np.float64)
-                ok = VM.candidate_features(R, S, buf, n, W, F)
-                VM.move_input(F, ok, k, x)
-                if nrow == cap:
-                    cap *= 2
-                    X2 = np.zeros((cap, 2 * NFEAT), np.float32)
-                    X2[:nrow] = X[:nrow]
-                    X = X2
-                    side = np.concatenate((side[:nrow], np.zeros(cap - nrow, np.int32)))
-                    hand = np.concatenate((hand[:nrow], np.zeros(cap - nrow, np.int32)))
-                    outcome = np.concatenate((outcome[:nrow], np.zeros(cap - nrow, np.float32)))
-                for i in range(2 * NFEAT):
-                    X[nrow, i] = x[i]
-                side[nrow] = R[R_SIDE_OF + p]
-                hand[nrow] = h
-                nrow += 1
+            if cards >= 2 and np.random.random() < eps:
+                k = _random_card_move(buf, n)
+            elif cards >= 2 and policy == VM.POLICY_AFTER:
+                k = VM.after_pick(R, S, buf, n, m, W)
             else:
                 k = K.choose(R, S, buf, n, K.POLICY_GREEDY)
+            Spre = S.copy()
             K.apply_move(R, S, buf[k], W)
+            if S[S_PHASE] == K.PHASE_OVER or buf[k, M_KIND] == KIND_ASK:
+                continue
+            VM.after_input(R, Spre, S, p, x)
+            if nrow == cap:
+                cap *= 2
+                F2 = np.zeros((cap, NFEAT), np.float32)
+                F2[:nrow] = F[:nrow]
+                F = F2
+                C2 = np.zeros((cap, width - NFEAT), np.uint8)
+                C2[:nrow] = C[:nrow]
+                C = C2
+                lead = np.concatenate((lead[:nrow], np.zeros(cap - nrow, np.float32)))
+                final = np.concatenate((final[:nrow], np.zeros(cap - nrow, np.float32)))
+                value = np.concatenate((value[:nrow], np.zeros(cap - nrow, np.float32)))
+                side = np.concatenate((side[:nrow], np.zeros(cap - nrow, np.int32)))
+                player = np.concatenate((player[:nrow], np.zeros(cap - nrow, np.int32)))
+                hand = np.concatenate((hand[:nrow], np.zeros(cap - nrow, np.int32)))
+            for i in range(NFEAT):
+                F[nrow, i] = x[i]
+            for i in range(width - NFEAT):
+                C[nrow, i] = np.uint8(x[NFEAT + i])
+            lead[nrow] = x[F_LEAD] + x[F_ZWICK]
+            value[nrow] = lead[nrow] + VM.mlp_forward(x, m) if policy == VM.POLICY_AFTER else np.nan
+            side[nrow] = R[R_SIDE_OF + p]
+            player[nrow] = p
+            hand[nrow] = h
+            nrow += 1
         sc = K.score(R, S).astype(np.float64)
         for r in range(first, nrow):
-            outcome[r] = side_diff(sc, side[r], ns)
-    return X[:nrow].copy(), outcome[:nrow].copy(), hand[:nrow].copy()
+            final[r] = side_diff(sc, side[r], ns)
+    return (
+        F[:nrow].copy(),
+        C[:nrow].copy(),
+        lead[:nrow].copy(),
+        final[:nrow].copy(),
+        value[:nrow].copy(),
+        player[:nrow].copy(),
+        hand[:nrow].copy(),
+    )
 
 
-def save_shard(path: Path, x: np.ndarray, outcome: np.ndarray, hand: np.ndarray) -> None:
-    """Write one shard of records (atomically: a shard on disk is always whole)."""
+@njit(cache=True)
+def lambda_returns(final, value, player, hand, lam):
+    """Per record, the lambda-return of its afterstate (TD(lambda) over the same player's
+    afterstates in its hand): ``G_t = (1 - lam) * value_t' + lam * G_t'`` with ``t'`` the player's
+    next record, and ``G`` = the final difference after a player's last record. ``lam`` = 1 (or a
+    NaN value, greedy's records) is the Monte-Carlo return, the final difference."""
+    n = final.shape[0]
+    out = np.zeros(n, np.float32)
+    g_next = np.zeros(64, np.float64)
+    v_next = np.zeros(64, np.float64)
+    has = np.zeros(64, np.bool_)
+    current = -1
+    for r in range(n - 1, -1, -1):
+        if hand[r] != current:
+            current = hand[r]
+            has[:] = False
+        p = player[r]
+        if not has[p]:
+            g = float(final[r])
+        elif np.isnan(v_next[p]):
+            g = g_next[p]
+        else:
+            g = (1.0 - lam) * v_next[p] + lam * g_next[p]
+        out[r] = g
+        g_next[p] = g
+        v_next[p] = value[r]
+        has[p] = True
+    return out
+
+
+def save_shard(path: Path, records: tuple[np.ndarray, ...]) -> None:
+    """Write one shard of records (:data:`SHARD_FIELDS`; atomically: a shard on disk is always whole)."""
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, allow_pickle=False, x=x, outcome=outcome, hand=hand)
+    np.savez_compressed(tmp, allow_pickle=False, **dict(zip(SHARD_FIELDS, records, strict=True)))
     tmp.replace(path)
 
 
-def load_shard(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Read a shard written by :func:`save_shard`: (inputs, outcomes, hand indices)."""
+def load_shard(path: Path) -> tuple[np.ndarray, ...]:
+    """Read a shard written by :func:`save_shard`: the arrays of :data:`SHARD_FIELDS`."""
     with np.load(Path(path), allow_pickle=False) as z:
-        return z["x"], z["outcome"], z["hand"]
+        return tuple(z[name] for name in SHARD_FIELDS)
 
 
-__all__ = ["SHARD_FIELDS", "load_shard", "save_shard", "selfplay_decisions"]
+__all__ = ["SHARD_FIELDS", "lambda_returns", "load_shard", "save_shard", "selfplay_afterstates"]

@@ -1,33 +1,42 @@
-"""Training the ``net`` move model in generations with PyTorch (``pip install zwick_ai[train]``).
+"""Training the ``net`` after model in generations with PyTorch (``pip install zwick_ai[train]``).
+
+The model is an afterstate value (:mod:`zwick_ai.agents.value_model`, kind *after*): a move's value
+is the exact lead right after it (card points and Zwicks won so far, own side minus the mean of
+the others) plus the model's points still to come from the position after it, as the mover sees
+it (the hand-made features and, unless ``cards`` is off, a card-level view). The model never has
+to learn what a move takes; it learns what follows.
 
 :func:`train_net` works in ``out``; generation ``g`` (0, 1, ...):
 
 1. *self-play*: ``hands`` hands played in compiled code by generation ``g - 1``'s model at every
    seat (generation 0: the greedy baseline), a random card move with probability ``eps``
-   (:func:`zwick_ai.agents.net_selfplay.selfplay_decisions`): one record per decision, the chosen
-   move's input and the final point difference of the mover's side. Saved as
-   ``shards/gen-GGG.npz``;
+   (:func:`zwick_ai.agents.net_selfplay.selfplay_afterstates`), over ``workers`` processes: one
+   record per card move that does not end the hand (the afterstate's input, the lead, the
+   playing model's value of it, the mover and the hand's final difference). Saved as
+   ``shards/gen-GGG.npz`` (its rate in ``shards/gen-GGG.json``);
 2. *fit*: a PyTorch perceptron (input standardization, two ReLU hidden layers of ``hidden``
    units, one output in points) continues from generation ``g - 1``'s weights on the shards of the
-   last ``window`` generations, ``epochs`` passes of Adam on the squared error (Deep Monte-Carlo:
-   its output is the move value Q(s, a) of the current policy). Hands whose index within their
-   generation is a multiple of :data:`HELDOUT_EVERY` are never trained on: the held-out loss
-   (``loss.csv``, ``loss.png``);
+   last ``window`` generations, ``epochs`` passes of Adam on the squared error against the
+   TD(``lam``) return minus the lead (:func:`zwick_ai.agents.net_selfplay.lambda_returns`; greedy's
+   records and ``lam`` = 1: the Monte-Carlo return, the final difference). Hands whose index
+   within their generation is a multiple of :data:`HELDOUT_EVERY` are never trained on: the
+   held-out loss (``loss.csv``, ``loss.png``);
 3. *checkpoint* ``gen-GGG.pt`` (a dict of tensors, read back with ``weights_only=True``) and its
-   *export* ``gen-GGG.npz`` in the numba play format of :mod:`zwick_ai.agents.value_model` (a
-   *move* model: ``net:model=OUT/gen-GGG.npz`` plays it);
+   *export* ``gen-GGG.npz`` in the numba play format (``net:model=OUT/gen-GGG.npz`` plays it);
 4. *strength*: ``net:model=gen-GGG.npz`` against greedy (and, with ``ismcts_deals`` > 0, against
    ``ismcts:iters=2000``) on the same fixed duplicate deals every generation, seats swapped
    (:mod:`zwick_ai.eval.tournament`): ``strength.csv``, ``strength.png``.
 
 Every random choice comes from ``seed``; a run stopped at any point and started again with the
 same command gives the same checkpoints as one that never stopped (finished files are kept and
-never rewritten). A different configuration in an existing ``out`` is refused.
+never rewritten), with any number of workers. A different configuration in an existing ``out``
+is refused.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import time
 from collections.abc import Callable
@@ -40,6 +49,7 @@ import numpy as np
 from zwick_ai.agents import net_selfplay as NS
 from zwick_ai.agents import value_model as VM
 from zwick_ai.agents.value_features import NFEAT
+from zwick_ai.zwicker.layout import R_DECK_SIZE
 
 HELDOUT_EVERY = 10
 SEED_STRIDE = 1_000_003
@@ -61,6 +71,8 @@ class NetConfig:
     eps: float = 0.1
     hidden: tuple[int, int] = (256, 256)
     epochs: int = 4
+    lam: float = 1.0
+    cards: bool = True
     window: int = 3
     batch: int = 512
     lr: float = 1e-3
@@ -76,6 +88,8 @@ class NetConfig:
             raise ValueError(f"unknown variant {self.variant!r}; valid: {', '.join(VARIANTS)}")
         if self.hands < HELDOUT_EVERY * 2:
             raise ValueError(f"hands must be at least {2 * HELDOUT_EVERY} per generation, got {self.hands}")
+        if not 0.0 <= self.lam <= 1.0:
+            raise ValueError(f"lam must be in [0, 1], got {self.lam}")
         if not 0.0 <= self.eps <= 1.0:
             raise ValueError(f"eps must be in [0, 1], got {self.eps}")
         if min(self.hidden) < 1 or len(self.hidden) != 2:
@@ -99,31 +113,32 @@ def _torch() -> Any:
 
 
 def build_model(cfg: NetConfig, mean: np.ndarray, scale: np.ndarray, target_scale: float) -> Any:
-    """The PyTorch move model: standardization buffers, two ReLU hidden layers, output in points."""
+    """The PyTorch after model: input standardization buffers (``mean``, ``scale``: one per input),
+    two ReLU hidden layers, one output in points (the points still to come after the move)."""
     torch = _torch()
 
-    class MoveNet(torch.nn.Module):  # type: ignore[name-defined]
+    class AfterNet(torch.nn.Module):  # type: ignore[name-defined]
         def __init__(self) -> None:
             super().__init__()
-            self.register_buffer("mean", torch.as_tensor(mean, dtype=torch.float64))
-            self.register_buffer("scale", torch.as_tensor(scale, dtype=torch.float64))
-            self.register_buffer("target_scale", torch.tensor(float(target_scale), dtype=torch.float64))
-            self.hidden1 = torch.nn.Linear(2 * NFEAT, cfg.hidden[0])
+            self.register_buffer("mean", torch.as_tensor(mean, dtype=torch.float32))
+            self.register_buffer("scale", torch.as_tensor(scale, dtype=torch.float32))
+            self.register_buffer("target_scale", torch.tensor(float(target_scale), dtype=torch.float32))
+            self.hidden1 = torch.nn.Linear(len(mean), cfg.hidden[0])
             self.hidden2 = torch.nn.Linear(cfg.hidden[0], cfg.hidden[1])
             self.output = torch.nn.Linear(cfg.hidden[1], 1)
 
         def forward(self, x: Any) -> Any:
-            z = ((x - self.mean) / self.scale).to(self.hidden1.weight.dtype)
+            z = (x.to(self.mean.dtype) - self.mean) / self.scale
             z = torch.relu(self.hidden1(z))
             z = torch.relu(self.hidden2(z))
-            return self.output(z).squeeze(-1).double() * self.target_scale
+            return self.output(z).squeeze(-1) * self.target_scale
 
-    return MoveNet()
+    return AfterNet()
 
 
 def export_model(model: Any, meta: dict[str, Any]) -> VM.ValueModel:
-    """The numba play format of ``model`` (a *move* :class:`~zwick_ai.agents.value_model.ValueModel`):
-    the compiled forward pass computes what the PyTorch one does."""
+    """The numba play format of ``model`` (an *after* :class:`~zwick_ai.agents.value_model.ValueModel`;
+    ``meta["deck"]`` is the deck size): the compiled forward pass computes what the PyTorch one does."""
     state = {k: v.detach().double().numpy() for k, v in model.state_dict().items()}
     ts = float(state["target_scale"])
     layers = [
@@ -131,7 +146,7 @@ def export_model(model: Any, meta: dict[str, Any]) -> VM.ValueModel:
         (state["hidden2.weight"].T.copy(), state["hidden2.bias"].copy()),
         (state["output.weight"].T.copy() * ts, state["output.bias"].copy() * ts),
     ]
-    return VM.ValueModel(state["mean"].copy(), state["scale"].copy(), layers, dict(meta, kind="move"))
+    return VM.ValueModel(state["mean"].copy(), state["scale"].copy(), layers, dict(meta, kind=VM.AFTER))
 
 
 class NetRun:
@@ -178,19 +193,51 @@ def rules_array(cfg: NetConfig) -> np.ndarray:
     return pyspiel.load_game(cfg.game_string()).rules.array()
 
 
-def play_generation(cfg: NetConfig, g: int, model: VM.ValueModel | None) -> tuple[np.ndarray, ...]:
-    """Generation ``g``'s self-play records, played by ``model`` (None: greedy)."""
+CHUNK_HANDS = 500  # hands per self-play call (a progress step; workers take chunks in turn)
+
+
+def play_chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str) -> tuple[np.ndarray, ...]:
+    """Self-play records of the hands ``seeds`` by the after model in ``model_path`` (empty: greedy)."""
+    if not model_path:
+        return NS.selfplay_afterstates(rules_array(cfg), seeds, VM.POLICY_GREEDY, cfg.eps, unused_model_arrays())
+    model = VM.load_model(model_path)
+    return NS.selfplay_afterstates(rules_array(cfg), seeds, VM.POLICY_AFTER, cfg.eps, model.arrays())
+
+
+def play_generation(
+    cfg: NetConfig, g: int, model_path: str, workers: int = 1, progress: Callable[[int, int], None] | None = None
+) -> tuple[np.ndarray, ...]:
+    """Generation ``g``'s self-play records (:data:`~zwick_ai.agents.net_selfplay.SHARD_FIELDS`),
+    played by the after model in ``model_path`` (empty: greedy), in chunks of :data:`CHUNK_HANDS`
+    hands over ``workers`` processes; the records do not depend on ``workers``. ``progress(done,
+    total)`` is called with hands played."""
     seeds = np.arange(cfg.hands, dtype=np.int64) + cfg.seed * SEED_STRIDE + g * cfg.hands
-    if model is None:
-        return NS.selfplay_decisions(rules_array(cfg), seeds, VM.POLICY_GREEDY, cfg.eps, unused_model_arrays())
-    return NS.selfplay_decisions(rules_array(cfg), seeds, VM.POLICY_NET, cfg.eps, model.arrays())
+    chunks = [seeds[i : i + CHUNK_HANDS] for i in range(0, len(seeds), CHUNK_HANDS)]
+    say = progress or (lambda _done, _total: None)
+    parts: list[tuple[np.ndarray, ...]] = []
+    if workers <= 1:
+        for chunk in chunks:
+            parts.append(play_chunk(cfg, chunk, model_path))
+            say(sum(len(c) for c in chunks[: len(parts)]), len(seeds))
+    else:
+        import concurrent.futures as futures
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        with futures.ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+            for part in pool.map(play_chunk, [cfg] * len(chunks), chunks, [model_path] * len(chunks)):
+                parts.append(part)
+                say(sum(len(c) for c in chunks[: len(parts)]), len(seeds))
+    offsets = np.cumsum([0] + [len(c) for c in chunks])
+    fields = [np.concatenate([p[i] for p in parts]) for i in range(len(NS.SHARD_FIELDS) - 1)]
+    hand = np.concatenate([p[-1] + np.int32(o) for p, o in zip(parts, offsets, strict=False)])
+    return (*fields, hand)
 
 
 def unused_model_arrays() -> tuple[np.ndarray, ...]:
-    """Arrays of a move model's shapes for self-play without a model (greedy)."""
+    """Arrays of a model's shapes for self-play without a model (greedy)."""
     z = np.zeros
-    n = 2 * NFEAT
-    return (z(n), np.ones(n), z((n, 1)), z(1), z((1, 1)), z(1), z((1, 1)), z(1))
+    return (z(NFEAT), np.ones(NFEAT), z((NFEAT, 1)), z(1), z((1, 1)), z(1), z((1, 1)), z(1))
 
 
 def _mse(model: Any, x: Any, y: Any) -> float:
@@ -200,27 +247,32 @@ def _mse(model: Any, x: Any, y: Any) -> float:
 
 
 def fit_generation(cfg: NetConfig, run: NetRun, g: int) -> tuple[Any, dict[str, float]]:
-    """Train generation ``g`` from ``g - 1``'s checkpoint on the window's shards; returns the
-    model and its loss row."""
+    """Train generation ``g`` from ``g - 1``'s checkpoint on the window's shards (target: the points
+    still to come after each recorded move); returns the model and its loss row."""
     torch = _torch()
     torch.manual_seed(cfg.seed * SEED_STRIDE + g)
     xs, ys, held = [], [], []
     for h in range(max(0, g - cfg.window + 1), g + 1):
-        x, y, hand = NS.load_shard(run.shard(h))
-        xs.append(x)
-        ys.append(y)
+        features, cards, lead, final, value, player, hand = NS.load_shard(run.shard(h))
+        xs.append(np.concatenate((features, cards.astype(np.float32)), axis=1) if cfg.cards else features)
+        ys.append(NS.lambda_returns(final, value, player, hand, cfg.lam) - lead)
         held.append(hand % HELDOUT_EVERY == 0)
-    X = np.concatenate(xs).astype(np.float64)
-    Y = np.concatenate(ys).astype(np.float64)
+    X = np.concatenate(xs)
+    Y = np.concatenate(ys).astype(np.float32)
     H = np.concatenate(held)
+    del xs, ys
     if g == 0:
-        spread = X[~H].std(axis=0)
-        model = build_model(cfg, X[~H].mean(axis=0), np.where(spread > 1e-9, spread, 1.0), max(float(Y.std()), 1.0))
+        mean = np.zeros(X.shape[1])
+        scale = np.ones(X.shape[1])
+        mean[:NFEAT] = X[~H, :NFEAT].mean(axis=0)
+        spread = X[~H, :NFEAT].std(axis=0)
+        scale[:NFEAT] = np.where(spread > 1e-6, spread, 1.0)  # the card-level 0/1 inputs stay as they are
+        model = build_model(cfg, mean, scale, max(float(Y.std()), 1.0))
     else:
-        model = build_model(cfg, np.zeros(2 * NFEAT), np.ones(2 * NFEAT), 1.0)
+        model = build_model(cfg, np.zeros(X.shape[1]), np.ones(X.shape[1]), 1.0)
         model.load_state_dict(torch.load(run.path(g - 1, "pt"), weights_only=True)["model"])
-    Xt, Yt = torch.as_tensor(X[~H]), torch.as_tensor(Y[~H])
-    Xh, Yh = torch.as_tensor(X[H]), torch.as_tensor(Y[H])
+    Xt, Yt = torch.from_numpy(X[~H]), torch.from_numpy(Y[~H])
+    Xh, Yh = torch.from_numpy(X[H]), torch.from_numpy(Y[H])
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
     gen = torch.Generator().manual_seed(cfg.seed * SEED_STRIDE + g)
     for _ in range(cfg.epochs):
@@ -348,15 +400,21 @@ def plot_curves(run: NetRun) -> None:
         plt.close(fig)
 
 
+def _say_hands(say: Progress, g: int, done: int, total: int) -> None:
+    say(g, f"self-play {done}/{total} hands")
+
+
 def train_net(
     cfg: NetConfig,
     out: Path,
     hours: float,
     max_generations: int | None = None,
     progress: Progress | None = None,
+    workers: int = 1,
 ) -> int:
     """Run generations into ``out`` until ``hours`` of wall time are used (a generation started is
-    finished) or ``max_generations`` exist; returns the number of finished generations."""
+    finished) or ``max_generations`` exist, self-play over ``workers`` processes (the results do not
+    depend on it); returns the number of finished generations."""
     torch = _torch()
     torch.set_num_threads(1)
     cfg.check()
@@ -380,15 +438,30 @@ def train_net(
     while (max_generations is None or g < max_generations) and time.monotonic() - start < hours * 3600:
         if not run.shard(g).exists():
             say(g, "self-play")
-            previous = VM.load_model(run.path(g - 1, "npz")) if g > 0 else None
+            previous = str(run.path(g - 1, "npz")) if g > 0 else ""
             t0 = time.monotonic()
-            x, y, hand = play_generation(cfg, g, previous)
-            NS.save_shard(run.shard(g), x, y, hand)
-            timing = {"generation": g, "records": len(x), "seconds": round(time.monotonic() - t0, 2)}
+            records = play_generation(cfg, g, previous, workers, functools.partial(_say_hands, say, g))
+            NS.save_shard(run.shard(g), records)
+            seconds = time.monotonic() - t0
+            timing = {
+                "generation": g,
+                "hands": cfg.hands,
+                "records": len(records[0]),
+                "seconds": round(seconds, 2),
+                "records_per_second": round(len(records[0]) / max(seconds, 1e-9), 1),
+                "workers": workers,
+            }
             (run.out / "shards" / f"gen-{g:03d}.json").write_text(json.dumps(timing) + "\n")
         say(g, "fit")
         model, row = fit_generation(cfg, run, g)
-        meta = {"variant": cfg.variant, "players": cfg.players, "generation": g, "config": asdict(cfg), "loss": row}
+        meta = {
+            "variant": cfg.variant,
+            "players": cfg.players,
+            "deck": int(rules_array(cfg)[R_DECK_SIZE]) if cfg.cards else 0,
+            "generation": g,
+            "config": asdict(cfg),
+            "loss": row,
+        }
         if run.path(g, "npz").exists():
             run.path(g, "npz").unlink()  # an export left by a run stopped before its checkpoint
         VM.save_model(export_model(model, meta), run.path(g, "npz"))

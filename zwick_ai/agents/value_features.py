@@ -284,4 +284,38 @@ def after_move_features(R, Spre, Spost, p, out):
     return out
 
 
-__all__ = ["FEATURE_NAMES", "NFEAT", "after_move_features", "side_diff"]
+#: card-level block: per card of the deck (in the rules' deck order) four 0/1 inputs, where the
+#: mover sees it: in the own hand, on the table, won by the own side, won by another side (a card
+#: in none of them is unseen: another hand or the stock)
+CARD_BLOCK = 4
+C_MINE = 0
+C_TABLE = 1
+C_WON_OWN = 2
+C_WON_OTHER = 3
+
+
+@njit(cache=True)
+def card_features(R, Spre, Spost, p, out, off):
+    """Fill ``out[off : off + CARD_BLOCK * deck size]`` with the card-level view of ``Spost`` by seat
+    ``p`` right after its move from ``Spre`` (:data:`CARD_BLOCK`); cards the move made the engine
+    deal count as unseen, as in :func:`after_move_features`."""
+    ns = R[R_NSIDES]
+    side = R[R_SIDE_OF + p]
+    for k in range(R[R_DECK_SIZE]):
+        c = R[R_DECK + k]
+        loc = Spost[S_LOC + c]
+        base = off + CARD_BLOCK * k
+        for j in range(CARD_BLOCK):
+            out[base + j] = 0.0
+        if LOC_WON <= loc < LOC_WON + ns:
+            out[base + (C_WON_OWN if loc - LOC_WON == side else C_WON_OTHER)] = 1.0
+        elif Spre[S_LOC + c] == LOC_STOCK:
+            continue
+        elif loc == LOC_TABLE:
+            out[base + C_TABLE] = 1.0
+        elif loc == LOC_HAND + p:
+            out[base + C_MINE] = 1.0
+    return out
+
+
+__all__ = ["CARD_BLOCK", "FEATURE_NAMES", "NFEAT", "after_move_features", "card_features", "side_diff"]

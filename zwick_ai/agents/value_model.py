@@ -2,7 +2,7 @@
 
 A model is a small multi-layer perceptron (two ReLU hidden layers) over the features of
 :mod:`zwick_ai.agents.value_features`, standardized by the training set's mean and spread, its
-output in points. There are two kinds (:data:`KINDS`):
+output in points. There are three kinds (:data:`ALL_KINDS`):
 
 * a **move** model scores the candidates of one decision: its input is a candidate's features
   (the position right after the move, from the mover's view) minus the mean over the decision's
@@ -11,7 +11,13 @@ output in points. There are two kinds (:data:`KINDS`):
   decision's mean. The ``net`` agent plays its best move (:func:`net_values`);
 * a **value** model reads one position's features and predicts the points the mover's side still
   adds to its lead by the end of the hand; :func:`after_value` adds the lead so far (and is exact
-  when the hand is over), the leaf evaluation for searches.
+  when the hand is over), the leaf evaluation for searches;
+* an **after** model is a value model of the position right after a move (the afterstate) whose
+  input adds a card-level view to the features (:func:`after_input`, ``meta["deck"]`` cards of
+  :data:`~zwick_ai.agents.value_features.CARD_BLOCK` inputs each). A move's value is the exact
+  lead after it (card points and Zwicks won so far, own side minus the others) plus the model's
+  points still to come (:func:`after_values`; exact when the move ends the hand): the model never
+  has to learn what the move takes. ``zwick train net`` trains it (:mod:`zwick_ai.agents.net_train`).
 
 Playing needs only numpy and numba: a model is the :class:`ValueModel` arrays, stored as one
 ``.npz`` file (:func:`load_model`, :func:`save_model`); the shipped files are in
@@ -34,18 +40,37 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from zwick_ai.agents.value_features import F_LEAD, F_ZWICK, NFEAT, after_move_features, side_diff
+from zwick_ai.agents.value_features import (
+    CARD_BLOCK,
+    F_LEAD,
+    F_ZWICK,
+    NFEAT,
+    after_move_features,
+    card_features,
+    side_diff,
+)
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, R_NSIDES, R_PLAYERS, R_SIDE_OF, S_PHASE, S_TO_MOVE
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 FORMAT_VERSION = 1
 POLICY_GREEDY = 1  # the compiled greedy baseline
-POLICY_NET = 2  # one-ply search with the value model
+POLICY_NET = 2  # one-ply search with the move model
+POLICY_AFTER = 3  # one-ply search with an after model
 TIE = 1e-9
-#: model kinds and their input sizes: a value model reads one position's features; a move model
-#: reads a candidate move's features relative to the decision's mean and that mean
+#: the kinds ``zwick train value`` trains and their input sizes: a value model reads one
+#: position's features; a move model reads a candidate move's features relative to the decision's
+#: mean and that mean
 KINDS = {"value": NFEAT, "move": 2 * NFEAT}
+#: the kind ``zwick train net`` trains: the features and the card-level view (:func:`input_size`)
+AFTER = "after"
+ALL_KINDS = (*KINDS, AFTER)
+
+
+def input_size(kind: str, deck: int = 0) -> int:
+    """How many inputs a ``kind`` model has (an after model: for a deck of ``deck`` cards; without
+    the card-level view, ``deck`` = 0)."""
+    return NFEAT + CARD_BLOCK * deck if kind == AFTER else KINDS[kind]
 
 
 @dataclass
@@ -62,9 +87,9 @@ class ValueModel:
         if len(self.layers) != 3:
             raise ValueError(f"a value model has two hidden layers and an output layer, not {len(self.layers)} layers")
         kind = self.meta.get("kind", "value")
-        if kind not in KINDS:
-            raise ValueError(f"unknown model kind {kind!r}; valid: {', '.join(KINDS)}")
-        want = KINDS[kind]
+        if kind not in ALL_KINDS:
+            raise ValueError(f"unknown model kind {kind!r}; valid: {', '.join(ALL_KINDS)}")
+        want = input_size(kind, int(self.meta.get("deck", 0)))
         if self.mean.shape != (want,) or self.layers[0][0].shape[0] != want:
             raise ValueError(
                 f"this {kind} model has {self.layers[0][0].shape[0]} inputs; the features make {want} "
@@ -132,8 +157,8 @@ def load_model(path: Path | str) -> ValueModel:
 
 def shipped_model_path(variant: str, players: int, kind: str = "move") -> Path:
     """Where the package's trained ``kind`` model for ``variant`` with ``players`` players lives."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown model kind {kind!r}; valid: {', '.join(KINDS)}")
+    if kind not in ALL_KINDS:
+        raise ValueError(f"unknown model kind {kind!r}; valid: {', '.join(ALL_KINDS)}")
     return WEIGHTS_DIR / f"{variant}-{players}p-{kind}.npz"
 
 
@@ -249,7 +274,53 @@ def net_values(R, S, rows, n, m, W):
 @njit(cache=True)
 def net_pick(R, S, rows, n, m, W):
     """Index of a best move by :func:`net_values` (ties uniformly at random)."""
-    v = net_values(R, S, rows, n, m, W)
+    return best_index(net_values(R, S, rows, n, m, W))
+
+
+@njit(cache=True)
+def after_input(R, Spre, Spost, p, x):
+    """The input of an *after* model (``x``: NFEAT + CARD_BLOCK * deck floats, or NFEAT without the
+    card-level view): the features of ``Spost`` as seat ``p`` sees it right after its move from
+    ``Spre``, then the card-level view."""
+    after_move_features(R, Spre, Spost, p, x[:NFEAT])
+    if x.shape[0] > NFEAT:  # a model without the card-level view has NFEAT inputs
+        card_features(R, Spre, Spost, p, x, NFEAT)
+    return x
+
+
+@njit(cache=True)
+def after_values(R, S, rows, n, m, W):
+    """The *after* model's value of each of the first ``n`` move ``rows`` for the player to move
+    in ``S``: the exact lead after the move (card points and Zwicks, own side minus the mean of
+    the others) plus the model's points still to come, or the exact final difference when the move
+    ends the hand (questions: -inf; like greedy, the net never asks)."""
+    p = S[S_TO_MOVE]
+    side = R[R_SIDE_OF + p]
+    x = np.zeros(m[0].shape[0], np.float64)
+    out = np.full(n, -np.inf)
+    for k in range(n):
+        if rows[k, M_KIND] == KIND_ASK:
+            continue
+        Sc = S.copy()
+        K.apply_move(R, Sc, rows[k], W)
+        if Sc[S_PHASE] == K.PHASE_OVER:
+            out[k] = side_diff(K.score(R, Sc).astype(np.float64), side, R[R_NSIDES])
+        else:
+            after_input(R, S, Sc, p, x)
+            out[k] = x[F_LEAD] + x[F_ZWICK] + mlp_forward(x, m)
+    return out
+
+
+@njit(cache=True)
+def after_pick(R, S, rows, n, m, W):
+    """Index of a best move by :func:`after_values` (ties uniformly at random)."""
+    return best_index(after_values(R, S, rows, n, m, W))
+
+
+@njit(cache=True)
+def best_index(v):
+    """Index of a largest entry of ``v`` (within :data:`TIE`; ties uniformly at random)."""
+    n = v.shape[0]
     best = -np.inf
     ties = 0
     pick = 0
@@ -346,10 +417,18 @@ def selfplay_positions(R, seeds, policy, eps, record, m):
 
 
 __all__ = [
+    "AFTER",
+    "ALL_KINDS",
+    "POLICY_AFTER",
     "POLICY_GREEDY",
     "POLICY_NET",
     "ValueModel",
+    "after_input",
+    "after_pick",
     "after_value",
+    "after_values",
+    "best_index",
+    "input_size",
     "leaf_side_values",
     "empty_model",
     "load_model",

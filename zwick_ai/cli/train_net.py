@@ -1,10 +1,11 @@
-"""``zwick train net``: train the ``net`` move model in generations of compiled self-play with
+"""``zwick train net``: train the ``net`` after model in generations of compiled self-play with
 PyTorch, with a progress bar, a checkpoint per generation (the same command resumes), a held-out
 loss curve and a strength curve; see :mod:`zwick_ai.agents.net_train`.
 
 Example::
 
-    zwick train net --variant dithmarschen --hours 1 --out runs/net-dithmarschen
+    zwick train net --variant dithmarschen --hours 1.35 --hands 12000 --eps 0.05 --epochs 2 --window 2 \
+        --batch 1024 --lam 0.7 --hidden 128,64 --strength-deals 200 --workers 2 --out runs/net-dithmarschen
     zwick train net --variant classic --players 2 --hours 0.02 --hands 200 --out runs/net-classic-tiny
 """
 
@@ -23,6 +24,16 @@ def add_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--hours", type=float, default=None, help="net: wall-time budget, a decimal such as 0.02")
     g.add_argument("--generations", type=int, default=None, help="net: stop after this many generations")
     g.add_argument("--window", type=int, default=None, help="net: generations of shards each fit reads (3)")
+    g.add_argument(
+        "--lam",
+        type=float,
+        default=None,
+        help="net: TD(lambda) of the targets over a player's afterstates (1: Monte-Carlo returns; default 1)",
+    )
+    g.add_argument(
+        "--no-cards", action="store_true", help="net: without the card-level view (only the hand-made features)"
+    )
+    g.add_argument("--batch", type=int, default=None, help="net: minibatch size of the fit (512)")
     g.add_argument(
         "--strength-deals", type=int, default=None, help="net: duplicate deals against greedy per generation (30)"
     )
@@ -44,15 +55,21 @@ def cmd_train_net(args: argparse.Namespace) -> int:
         raise ValueError("zwick train net needs --hours H, a positive decimal such as 0.5")
     if args.out is None:
         raise ValueError("zwick train net needs --out (a run folder; the same command resumes it)")
+    if args.workers < 1:
+        raise ValueError(f"--workers must be at least 1 (got {args.workers})")
     if args.generations is not None and args.generations < 1:
         raise ValueError(f"--generations must be at least 1 (got {args.generations})")
     given: dict[str, object] = {
-        k: getattr(args, k) for k in ("hands", "epochs", "eps", "window") if getattr(args, k) is not None
+        k: getattr(args, k)
+        for k in ("hands", "epochs", "eps", "window", "lam", "batch")
+        if getattr(args, k) is not None
     }
     if args.strength_deals is not None:
         given["eval_deals"] = args.strength_deals
     if args.ismcts_deals is not None:
         given["ismcts_deals"] = args.ismcts_deals
+    if args.no_cards:
+        given["cards"] = False
     if args.hidden is not None:
         given["hidden"] = parse_hidden(args.hidden, "256,256")
     players = args.players or DEFAULT_PLAYERS[args.variant]
@@ -69,7 +86,7 @@ def cmd_train_net(args: argparse.Namespace) -> int:
 
     try:
         with hold_out(args):
-            done = train_net(cfg, args.out, args.hours, args.generations, progress)
+            done = train_net(cfg, args.out, args.hours, args.generations, progress, workers=args.workers)
         bar.update(done - bar.n)
     finally:
         bar.close()

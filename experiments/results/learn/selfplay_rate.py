@@ -1,7 +1,9 @@
-"""Recorded decisions per second: ``zwick train net``'s self-play against ``zwick train value``'s
+"""Recorded positions per second: ``zwick train net``'s self-play against ``zwick train value``'s
 position generation, in one process on the same deals (Dithmarschen, 4 players).
 
-    PYTHONPATH=. python experiments/results/learn/selfplay_rate.py [HANDS]
+    PYTHONPATH=. python experiments/results/learn/selfplay_rate.py [HANDS] [AFTER_MODEL.npz]
+
+The net policy plays AFTER_MODEL (default: the package's after model for Dithmarschen).
 """
 
 from __future__ import annotations
@@ -24,20 +26,22 @@ def main() -> None:
     hands = int(sys.argv[1]) if len(sys.argv) > 1 else 400
     game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
     R = game.rules.array()
-    move = net.model_for(game).arrays()
+    after = (VM.load_model(sys.argv[2]) if len(sys.argv) > 2 else net.model_for(game, kind=VM.AFTER)).arrays()
     seeds = np.arange(hands, dtype=np.int64) + 10_000
     small = seeds[:2]
     runs = {
         "train value (greedy, record=0.3, candidates played out)": lambda s: VM.selfplay_positions(
             R, s, VM.POLICY_GREEDY, 0.05, 0.3, VM.empty_model()
         ),
-        "train net, generation 0 (greedy)": lambda s: NS.selfplay_decisions(
-            R, s, VM.POLICY_GREEDY, 0.1, NT._move_placeholder()
+        "train net, generation 0 (greedy)": lambda s: NS.selfplay_afterstates(
+            R, s, VM.POLICY_GREEDY, 0.05, NT.unused_model_arrays()
         ),
-        "train net, later generations (net policy)": lambda s: NS.selfplay_decisions(R, s, VM.POLICY_NET, 0.1, move),
+        "train net, later generations (net policy)": lambda s: NS.selfplay_afterstates(
+            R, s, VM.POLICY_AFTER, 0.05, after
+        ),
     }
     print(f"{hands} hands, load {os.getloadavg()[0]:.1f}")
-    print("| data generation | recorded decisions | seconds | decisions/s |")
+    print("| data generation | recorded decisions or afterstates | seconds | per second |")
     print("|---|---:|---:|---:|")
     for name, run in runs.items():
         run(small)  # compiled before timing
