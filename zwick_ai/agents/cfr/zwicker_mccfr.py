@@ -86,6 +86,20 @@ def _deal_seed(rng):
 
 
 @njit(cache=True)
+def _enter_decision(R, S, buf, n, abst, idx, keys, rowof, rows, acts, meta, legal, rng, W):
+    """The table row of the decision at ``S`` (added if new, its visits counted) and its number of
+    abstract actions m, their moves in ``idx[:m]``; after a 64-bit key collision a uniformly drawn
+    move is played on ``S`` instead, like a chance event, and the row is -1."""
+    key, m = zwicker_decision(R, S, buf, n, abst, idx)
+    r = lookup_or_add(keys, rowof, rows, acts, meta, key, S[S_TO_MOVE], legal, m)
+    if rows[r, R_N] != m:
+        kernels.apply_move(R, S, buf[idx[min(int(rand_float(rng) * m), m - 1)]], W)
+        return -1, m
+    rows[r, R_VIS] += 1
+    return r, m
+
+
+@njit(cache=True)
 def _os_hand(R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W, buf, X, bufs):
     """One outcome-sampling episode for ``who`` on a freshly dealt hand. Returns (value, buf, X)."""
     idx, legal, pol, sp, path, reach, ret = bufs
@@ -94,13 +108,10 @@ def _os_hand(R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W, b
     reach[0, 0] = reach[0, 1] = reach[0, 2] = 1.0
     while S[S_PHASE] != PHASE_OVER:
         buf, X, n = kernels.gen_moves(R, S, buf, W, X)
-        key, m = zwicker_decision(R, S, buf, n, abst, idx)
         cur = S[S_TO_MOVE]
-        r = lookup_or_add(keys, rowof, rows, acts, meta, key, cur, legal, m)
-        if rows[r, R_N] != m:  # a 64-bit key collision: play uniformly, like a chance event
-            kernels.apply_move(R, S, buf[idx[min(int(rand_float(rng) * m), m - 1)]], W)
+        r, m = _enter_decision(R, S, buf, n, abst, idx, keys, rowof, rows, acts, meta, legal, rng, W)
+        if r < 0:
             continue
-        rows[r, R_VIS] += 1
         j = os_step(cur, who, k, rows[r, R_OFF], m, regret, pol, sp, path, reach, rng)
         kernels.apply_move(R, S, buf[idx[j]], W)
         k += 1
@@ -144,13 +155,10 @@ def _probe_hand(R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W
     k = 0
     while S[S_PHASE] != PHASE_OVER:
         buf, X, n = kernels.gen_moves(R, S, buf, W, X)
-        key, m = zwicker_decision(R, S, buf, n, abst, idx)
         cur = S[S_TO_MOVE]
-        r = lookup_or_add(keys, rowof, rows, acts, meta, key, cur, legal, m)
-        if rows[r, R_N] != m:  # a 64-bit key collision: play uniformly, like a chance event
-            kernels.apply_move(R, S, buf[idx[min(int(rand_float(rng) * m), m - 1)]], W)
+        r, m = _enter_decision(R, S, buf, n, abst, idx, keys, rowof, rows, acts, meta, legal, rng, W)
+        if r < 0:
             continue
-        rows[r, R_VIS] += 1
         off = rows[r, R_OFF]
         regret_matching(regret, off, m, pol[k])
         j = sample_index(pol[k], m, rng)
