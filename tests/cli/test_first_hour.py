@@ -3,6 +3,7 @@ error (no traceback) for bad input, nothing lost or overwritten, and help that r
 
 from __future__ import annotations
 
+import argparse
 import code
 import io
 import json
@@ -177,7 +178,14 @@ def _help(argv: list[str], capsys) -> str:
     return capsys.readouterr().out
 
 
-@pytest.mark.parametrize("command", ["tournament", "selfplay", "play", "train", "agents", "variants", "joker-study"])
+def _commands() -> list[str]:
+    from zwick_ai.cli import build_parser
+
+    subparsers = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return sorted(subparsers.choices)
+
+
+@pytest.mark.parametrize("command", _commands())
 def test_help_reads_as_plain_text_with_a_description(command, capsys):
     text = _help([command], capsys)
     assert "%%" not in text and ":func:" not in text and ":mod:" not in text and "``" not in text

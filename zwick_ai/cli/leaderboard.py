@@ -159,7 +159,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="every agent on every game: a gauntlet of duplicate-deal tournaments, one Bradley-Terry table",
         description="Per game of FILE.toml (each Zwicker variant, each trick-game rule set), every agent that plays "
         "it meets the anchors (greedy, ismcts at 0.1 s) on the same duplicate deals, then the leaders meet each "
-        "other; Bradley-Terry ratings with 95%% bootstrap CIs; leaderboard.md (agents x games) and .json in the "
+        "other; Bradley-Terry ratings with 95% bootstrap CIs; leaderboard.md (agents x games) and .json in the "
         "file's out folder. Resumable.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
