@@ -6,6 +6,8 @@ strategy's nash_conv falls with training."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pyspiel
 import pytest
@@ -224,3 +226,21 @@ def test_a_pruned_policy_plays_as_the_whole_one_with_its_visit_threshold(tmp_pat
             plays.append((record.moves, agent.stats["decisions"], agent.stats["fallbacks"]))
         assert plays[0] == plays[1]
         assert plays[0][1] > 0
+
+
+def test_train_reports_every_percent_and_evaluates_on_multiples_of_eval_every(tmp_path):
+    calls: list[tuple[int, str | None]] = []
+    kw = dict(seed=3, variant="probe", abstraction="coarse", eval_deals=2)
+    r = train(
+        CLASSIC2, "mccfr", iterations=250, eval_every=100, out=tmp_path / "a",
+        progress=lambda done, total, metric, value: calls.append((done, metric)), **kw,
+    )  # fmt: skip
+    done = [d for d, _ in calls]
+    assert done[0] == 0 and done[-1] == 250 and done == sorted(done)
+    assert len(done) >= 100 and max(b - a for a, b in itertools.pairwise(done)) <= 2  # the bar moves every 1%
+    assert [d for d, metric in calls if metric is not None] == [100, 200, 250] == [c[0] for c in r.curve]
+    # the chunks of the progress bar change nothing: one call of 250 iterations gives the same tables
+    solver = MCCFRSolver(pyspiel.load_game(CLASSIC2), "probe", seed=3, abstraction="coarse")
+    solver.run(250)
+    a, b = solver.table.arrays(), r.solver.table.arrays()
+    assert all(np.array_equal(a[k], b[k]) for k in ("rows", "acts", "regret", "avg"))

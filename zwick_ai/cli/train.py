@@ -192,10 +192,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     bars: list[tqdm] = []  # made at the first report, so a refused run shows no bar
 
     def progress(done: int, total: int, metric: str | None, value: float | None) -> None:
-        if not bars:
-            bars.append(tqdm(total=total, unit="it", desc=f"{args.method} {game}"[:60]))
+        if not bars:  # a resumed run's bar starts at its checkpoint, so the rate counts new iterations only
+            bars.append(tqdm(total=total, initial=done, unit="it", desc=f"{args.method} {game}"[:60]))
         bar = bars[0]
-        bar.n = done
+        bar.update(done - bar.n)
         if metric is not None:
             bar.set_postfix({metric: f"{value:.4g}"})
         bar.refresh()

@@ -144,9 +144,17 @@ def train(
         eval_tree = extract(g)
     if isinstance(solver, MCCFRSolver):
         solver.warm_up()
-    chunk = eval_every or max(1, iterations // 100)
+    # the progress bar moves every 1% (the chunks do not change the result: the random stream and
+    # the tables carry over from one call of ``run`` to the next); evaluations fall on multiples of
+    # ``eval_every``
+    report = max(1, iterations // 100)
+    if progress is not None:
+        progress(solver.iteration, iterations, None, None)
     while solver.iteration < iterations:
-        step = min(chunk - solver.iteration % chunk, iterations - solver.iteration)
+        stop = iterations
+        if eval_every:
+            stop = min(stop, (solver.iteration // eval_every + 1) * eval_every)
+        step = min(report, stop - solver.iteration)
         t0 = time.perf_counter()
         solver.run(step)
         elapsed += time.perf_counter() - t0  # training time only, evaluations excluded
