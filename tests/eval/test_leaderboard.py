@@ -46,3 +46,18 @@ def test_the_file_is_checked():
         parse_leaderboard({"agents": ["greedy"], "deals": 2, "board": [{"game": "zwicker", "variants": []}]}, "x")
     with pytest.raises(ValueError, match="deals must be an integer >= 1"):
         parse_leaderboard({"agents": ["greedy"], "deals": 0, "board": [{"game": "zwicken"}]}, "x")
+    assert ok["seatings"] == "all"
+    rotate = parse_leaderboard(
+        {"agents": ["greedy"], "deals": 2, "seatings": "rotate", "board": [{"game": "zwicken"}]}, "x"
+    )
+    assert rotate["seatings"] == "rotate"
+    with pytest.raises(ValueError, match='seatings must be "all" or "rotate"'):
+        parse_leaderboard({"agents": ["greedy"], "deals": 2, "seatings": "half", "board": [{"game": "zwicken"}]}, "x")
+
+
+def test_a_rotating_board_plays_two_games_a_deal_and_says_so(tmp_path):
+    board = leaderboard.make_board("zwikken", "parlett", 3, {}, ["greedy", "random"])
+    r = leaderboard.run_board(board, ["greedy"], deals=3, top=0, seed=5, out=tmp_path, progress=False, seating="rotate")
+    assert r is not None and r["seating"] == "rotate" and r["pairs"][0]["deals"] == 3
+    games = (tmp_path / board.slug / "random--greedy" / "games.jsonl").read_text().splitlines()
+    assert len(games) == 6  # 3 deals x 2 seatings (every seating: 3 x 6)

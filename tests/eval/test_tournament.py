@@ -292,6 +292,41 @@ def test_three_player_trick_game_tournament(tmp_path):
     assert summary["pairs"][0]["mean_diff"] == pytest.approx(np.mean(per_deal))
 
 
+def test_rotating_seatings_play_two_games_a_deal_that_the_full_design_plays_too(tmp_path):
+    """``seating="rotate"`` with 3 sides: deal d is played with the lone agent at side d mod 3, a then
+    b; the games are the full design's (same seating numbers, seeds, moves), and the summary is the
+    recount of those two games a deal."""
+    kw = dict(game="zwikken", params={"players": 3}, deals=4, seed=3)
+    full = T.Tournament(["greedy", "random"], **kw)
+    rot = T.Tournament(["greedy", "random"], seating="rotate", **kw)
+    assert [rot.deal_seatings(d) for d in range(4)] == [[0, 3], [1, 4], [2, 5], [0, 3]]
+    assert rot.games == 8 and full.games == 24 and rot.identity() != full.identity()
+    two_sides = T.Tournament(AGENTS, game="zwicker", params=PARAMS, deals=3, seed=7, seating="rotate")
+    assert two_sides.games == tiny().games == 6  # with two sides both designs are every seating
+    summary = T.run_tournament(rot, tmp_path / "rot", progress=False, plots=False)
+    assert summary["seatings_per_deal"] == 2 and summary["games"] == 8 and summary["seating"] == "rotate"
+    recs = lines(tmp_path / "rot")
+    full_tasks = {T.task_key(x): x for x in T.tasks(full)}
+    for r in recs:  # every rotating game is the full design's game of the same key, seeds included
+        task = full_tasks[T.task_key(r)]
+        assert r["seats"] == task["seats"] and r["agent_seeds"] == task["agent_seeds"]
+        alone = [p for p in range(3) if r["seats"].count(r["seats"][p]) == 1]
+        assert alone == [r["deal"] % 3]
+    per_deal = []
+    for d in range(4):
+        diffs = [
+            np.mean([x for x, s in zip(r["returns"], r["seats"], strict=True) if s == "greedy"])
+            - np.mean([x for x, s in zip(r["returns"], r["seats"], strict=True) if s == "random"])
+            for r in recs
+            if r["deal"] == d
+        ]
+        assert len(diffs) == 2
+        per_deal.append(np.mean(diffs))
+    assert summary["pairs"][0]["mean_diff"] == pytest.approx(np.mean(per_deal))
+    with pytest.raises(ValueError, match="seating must be one of all, rotate"):
+        T.Tournament(["greedy", "random"], seating="some", **kw)
+
+
 # ------------------------------------------------------------------------------------------------
 # The command line
 # ------------------------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ description    one paragraph shown in ``leaderboard.md`` (optional)
 agents         agent specs tried on every board (those that cannot play a board are left out)
 anchors        the gauntlet's anchors (default: greedy and ismcts:time=0.1)
 deals          duplicate deals per pair (required)
+seatings       ``all`` (default): every seating of a pair on every deal; ``rotate``: two a deal, the
+               lone side rotating with the deal (the cheaper design for games of three or more sides)
 top            how many leaders then play every pair among them (default 3)
 seed           seed of the deals and agents (default 0)
 out            results folder (default ``results/<file name>``)
@@ -36,7 +38,9 @@ from typing import Any
 
 from zwick_ai.cli.tournament import add_run_args, default_workers, stop_on_sigterm
 
-KEYS = ("address", "agents", "anchors", "backend", "board", "deals", "description", "out", "seed", "top", "workers")
+KEYS = (
+    "address", "agents", "anchors", "backend", "board", "deals", "description", "out", "seatings", "seed", "top", "workers",
+)  # fmt: skip
 BOARD_KEYS = ("agents", "game", "options", "players", "variant")
 EXAMPLES = """examples:
   zwick leaderboard experiments/leaderboard-smoke.toml              (a few minutes)
@@ -63,6 +67,9 @@ def parse_leaderboard(data: dict[str, Any], name: str) -> dict[str, Any]:
     for key, value, low in (("deals", deals, 1), ("top", top, 0), ("seed", seed, 0)):
         if not isinstance(value, int) or value < low:
             raise ValueError(f"{name}: {key} must be an integer >= {low}, not {value!r}")
+    seating = data.get("seatings", "all")
+    if seating not in ("all", "rotate"):
+        raise ValueError(f'{name}: seatings must be "all" or "rotate", not {seating!r}')
     boards = data["board"]
     if not isinstance(boards, list) or not boards:
         raise ValueError(f"{name}: board must be a list of tables ([[board]])")
@@ -90,6 +97,7 @@ def parse_leaderboard(data: dict[str, Any], name: str) -> dict[str, Any]:
         "agents": _strings(data["agents"], f"{name}: agents"),
         "anchors": _strings(data.get("anchors", ["greedy", "ismcts:time=0.1"]), f"{name}: anchors"),
         "deals": deals,
+        "seatings": seating,
         "top": top,
         "seed": seed,
         "out": str(data.get("out", f"results/{name}")),
@@ -137,8 +145,9 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
                 print(f"{b.label}: {len(b.agents)} agents ({len(b.skipped)} left out), {spec['deals']} deals per pair "
                       f"on {backend.describe()} -> {out / b.slug}")  # fmt: skip
                 r = leaderboard.run_board(
-                    b, spec["anchors"], spec["deals"], spec["top"], spec["seed"], out, backend, not args.quiet
-                )
+                    b, spec["anchors"], spec["deals"], spec["top"], spec["seed"], out, backend, not args.quiet,
+                    spec["seatings"],
+                )  # fmt: skip
                 if r is None:
                     raise KeyboardInterrupt
                 results.append(r)

@@ -80,6 +80,7 @@ def prepare(
     deals: int,
     seed: int,
     out: str | None,
+    seating: str = "all",
 ) -> tuple[Any, str]:
     """The tournament and its folder, every argument checked (agents built once, the folder
     usable), before anything runs: shared by ``zwick tournament`` and ``zwick run``."""
@@ -94,7 +95,8 @@ def prepare(
         params=params,
         deals=deals,
         seed=seed,
-        command=command_line(game_name, variant, players, options, agents, deals, seed),
+        command=command_line(game_name, variant, players, options, agents, deals, seed, seating),
+        seating=seating,
     )
     folder = out or str(default_out(t))
     check_out_folder(folder)
@@ -103,7 +105,7 @@ def prepare(
 
 
 def command_line(game: str, variant: str | None, players: int | None, options: Sequence[tuple[str, Any]],
-                 agents: Sequence[str], deals: int, seed: int) -> str:  # fmt: skip
+                 agents: Sequence[str], deals: int, seed: int, seating: str = "all") -> str:  # fmt: skip
     """The ``zwick tournament`` command that reproduces a tournament (workers and backend aside)."""
     from zwick_ai.options import format_value
 
@@ -115,6 +117,8 @@ def command_line(game: str, variant: str | None, players: int | None, options: S
     for name, value in options:
         parts += ["-o", f"{name}={format_value(value)}"]
     parts += ["--agents", ";".join(agents), "--deals", str(deals), "--seed", str(seed)]
+    if seating != "all":
+        parts += ["--seatings", seating]
     return shlex.join(parts)
 
 
@@ -145,10 +149,11 @@ def run(
     address: str | None,
     out: str | None,
     quiet: bool,
+    seating: str = "all",
 ) -> dict[str, Any] | None:
     """Build and run one tournament (shared by ``zwick tournament`` and ``zwick run``); prints the
     report's tables. Returns the summary, or None when interrupted."""
-    t, folder = prepare(game_name, variant, players, options, agents, deals, seed, out)
+    t, folder = prepare(game_name, variant, players, options, agents, deals, seed, out, seating)
     return run_prepared(t, folder, workers, backend_name, address, quiet)
 
 
@@ -193,6 +198,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         args.address,
         args.out,
         args.quiet,
+        args.seatings,
     )
     return 0 if summary is not None else 130
 
@@ -234,6 +240,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )  # fmt: skip
     p.add_argument("--deals", type=int, default=DEFAULT_DEALS, help="duplicate deals (default: %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals and agents (default: %(default)s)")
+    p.add_argument(
+        "--seatings",
+        choices=("all", "rotate"),
+        default="all",
+        help="with three or more sides: every seating of a pair on every deal (2 x sides games), or rotate: "
+        "two a deal, the lone side rotating with the deal (default: %(default)s)",
+    )
     p.add_argument("--out", help="results folder (default: results/tournament-<variant>-<seed>)")
     add_run_args(p)
     p.set_defaults(func=cmd_tournament)

@@ -112,11 +112,28 @@ def make_board(
 
 
 def play_pair(
-    board: Board, a: str, b: str, deals: int, seed: int, out: Path, backend: Backend | None, progress: bool
+    board: Board,
+    a: str,
+    b: str,
+    deals: int,
+    seed: int,
+    out: Path,
+    backend: Backend | None,
+    progress: bool,
+    seating: str = "all",
 ) -> np.ndarray | None:
     """The per-deal duplicate differences ``a - b`` of the pair's tournament (played or resumed in
-    its folder), or None if it was interrupted."""
-    t = Tournament([a, b], game=board.game, params=board.params, deals=deals, seed=seed, command="zwick leaderboard")
+    its folder, with ``seating`` "all" or "rotate": :class:`~zwick_ai.eval.tournament.Tournament`),
+    or None if it was interrupted."""
+    t = Tournament(
+        [a, b],
+        game=board.game,
+        params=board.params,
+        deals=deals,
+        seed=seed,
+        command="zwick leaderboard",
+        seating=seating,
+    )
     folder = out / board.slug / f"{_slug(a)}--{_slug(b)}"
     summary = run_tournament(t, folder, backend, progress=progress, plots=False)
     if summary is None:
@@ -145,14 +162,15 @@ def run_board(
     out: Path,
     backend: Backend | None = None,
     progress: bool = True,
+    seating: str = "all",
 ) -> dict[str, Any] | None:
-    """Play (or resume) a board's gauntlet and top pairs; its ratings, pairs and design, or None if
-    interrupted. Writes ``OUT/<board>/ratings.csv``."""
+    """Play (or resume) a board's gauntlet and top pairs (each pair's deals with ``seating``); its
+    ratings, pairs and design, or None if interrupted. Writes ``OUT/<board>/ratings.csv``."""
     if len(board.agents) < 2:
         raise ValueError(f"{board.label}: fewer than two agents can play it")
     results: dict[tuple[str, str], np.ndarray] = {}
     for a, b in gauntlet_pairs(board.agents, anchors):
-        d = play_pair(board, a, b, deals, seed, out, backend, progress)
+        d = play_pair(board, a, b, deals, seed, out, backend, progress, seating)
         if d is None:
             return None
         results[(a, b)] = d
@@ -161,7 +179,7 @@ def run_board(
     for a, b in combinations(leaders, 2):
         if (a, b) in results or (b, a) in results:
             continue
-        d = play_pair(board, a, b, deals, seed, out, backend, progress)
+        d = play_pair(board, a, b, deals, seed, out, backend, progress, seating)
         if d is None:
             return None
         results[(a, b)] = d
@@ -186,6 +204,7 @@ def run_board(
         "agents": board.agents,
         "skipped": board.skipped,
         "deals": deals,
+        "seating": seating,
         "seed": seed,
         "anchors": [a for a in anchors if a in board.agents],
         "top_pairs_among": leaders,
@@ -208,10 +227,14 @@ def markdown(boards: list[dict[str, Any]], title: str, description: str, command
             cells.append("—" if r is None else f"{r['rating']:.0f} [{r['ci95'][0]:.0f}, {r['ci95'][1]:.0f}]")
         lines.append(f"| `{agent}` | " + " | ".join(cells) + " |")
     deals = sorted({b["deals"] for b in boards})
+    rotating = ""
+    if any(b.get("seating") == "rotate" for b in boards):  # one design a file: every board's the same
+        rotating = " (two seatings a deal, the lone side rotating with the deal, in games of three or more sides)"
     lines += [
         "",
         "Bradley–Terry ratings (Elo scale, mean 0 per column; +200 means an expected score of 76 %) with 95 % "
-        f"bootstrap intervals over deals; {', '.join(map(str, deals))} duplicate deals per pair. Design: every agent "
+        f"bootstrap intervals over deals; {', '.join(map(str, deals))} duplicate deals per pair"
+        f"{rotating}. Design: every agent "
         "against the anchors, the anchors against each other, then every pair among the top agents (`zwick_ai/eval/"
         "leaderboard.py`). — means the agent cannot play that game.",
         "",

@@ -11,6 +11,11 @@ cards and of the seat cancels:
 * ``S >= 3`` sides: ``a`` alone at each side against ``b`` everywhere else, and the same with the
   roles swapped: ``2 S`` games; each agent sits at every seat equally often. With 3 sides these are
   all six assignments of the two agents in which both play.
+* ``seating="rotate"`` (cheaper with ``S >= 3`` sides): deal ``i`` is played only with the lone
+  agent at side ``i mod S``, ``a`` then ``b``: 2 games a deal, still duplicate (both agents meet the
+  same cards in the same role), each side taken alone equally often over every ``S`` deals. Its
+  games are games of the full design (same seating numbers, same seeds), so a ``rotate`` run's
+  deals stay comparable with a full run's.
 
 A seat's **score** is its side's card points in Zwicker (``GameRecord.points``) and its chip
 result in the trick games (``returns``). A seating's difference is the mean score of ``a``'s seats
@@ -100,6 +105,7 @@ class Tournament:
     deals: int = 20
     seed: int = 0
     command: str = ""
+    seating: str = "all"
 
     def __post_init__(self) -> None:
         self.agents = [a.strip() for a in self.agents]
@@ -111,6 +117,8 @@ class Tournament:
             raise ValueError(f"deals must be >= 1, got {self.deals}")
         if self.seed < 0:
             raise ValueError(f"seed must be >= 0, got {self.seed}")
+        if self.seating not in SEATING_MODES:
+            raise ValueError(f"seating must be one of {', '.join(SEATING_MODES)}, got {self.seating!r}")
         self.params = game_params(self.game, self.params)
         game = self.load()
         built = [make_agent(spec, game) for spec in self.agents]  # checks names, values, game
@@ -130,13 +138,16 @@ class Tournament:
         and what each resolves to (every parameter with its default, the models it reads:
         :meth:`Agent.identity`), so a changed default or retrained weights are a different
         tournament; not ``deals``."""
-        return {
+        out = {
             "format": FORMAT,
             "game_string": str(self.load()),
             "seed": self.seed,
             "agents": self.agents,
             RESOLVED: self.resolved,
         }
+        if self.seating != "all":  # a full tournament's folder keeps its identity
+            out["seating"] = self.seating
+        return out
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
@@ -147,10 +158,25 @@ class Tournament:
         """The seatings of each pair on each deal (roles per side, :func:`seatings`)."""
         return seatings(len(side_seats(self.load())))
 
+    def deal_seatings(self, deal: int) -> list[int]:
+        """The numbers (indices into :attr:`seatings`) of the seatings deal ``deal`` is played
+        with: every one, or with ``seating="rotate"`` the lone ``a`` and the lone ``b`` at side
+        ``deal mod S``."""
+        plans = self.seatings
+        if self.seating == "all" or len(plans) == 2:
+            return list(range(len(plans)))
+        sides = len(plans) // 2
+        return [deal % sides, sides + deal % sides]
+
+    @property
+    def games_per_pair(self) -> int:
+        """How many games each pair plays."""
+        return sum(len(self.deal_seatings(d)) for d in range(self.deals))
+
     @property
     def games(self) -> int:
         """How many games the whole tournament plays."""
-        return len(self.pairs) * self.deals * len(self.seatings)
+        return len(self.pairs) * self.games_per_pair
 
     @property
     def variant(self) -> str:
@@ -175,6 +201,10 @@ def side_seats(game: pyspiel.Game) -> list[list[int]]:
     if game.get_type().short_name == "zwicker":
         return [list(s) for s in rules.sides]  # type: ignore[union-attr]
     return [[p] for p in range(game.num_players())]
+
+
+#: ``Tournament.seating``: every seating of a pair on every deal, or two a deal (module docstring)
+SEATING_MODES = ("all", "rotate")
 
 
 def seatings(sides: int) -> list[tuple[int, ...]]:
@@ -207,11 +237,13 @@ def tasks(t: Tournament, deals: Iterable[int] | None = None) -> list[dict[str, A
     """Every game of the tournament (or of the given deals) as a self-contained, picklable task."""
     game = t.load()
     sides = side_seats(game)
+    plans = seatings(len(sides))
     n = game.num_players()
     out = []
     for d in range(t.deals) if deals is None else deals:
         for i, j in t.pairs:
-            for k, roles in enumerate(seatings(len(sides))):
+            for k in t.deal_seatings(d):
+                roles = plans[k]
                 seats = [""] * n
                 for side, role in zip(sides, roles, strict=True):
                     for p in side:
@@ -564,7 +596,8 @@ def deal_differences(t: Tournament, records: dict[tuple, dict[str, Any]]) -> np.
     for c, (i, j) in enumerate(t.pairs):
         for d in range(t.deals):
             per_seating = []
-            for k, roles in enumerate(plans):
+            for k in t.deal_seatings(d):
+                roles = plans[k]
                 scores = seat_scores(records[(t.agents[i], t.agents[j], d, k)], sides)
                 mine = [scores[p] for side, r in zip(sides, roles, strict=True) if r == 0 for p in side]
                 theirs = [scores[p] for side, r in zip(sides, roles, strict=True) if r == 1 for p in side]
@@ -604,7 +637,7 @@ def summarize(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, 
                 "wins_a": int((diffs[:, c] > 0).sum()),
                 "draws": int((diffs[:, c] == 0).sum()),
                 "losses_a": int((diffs[:, c] < 0).sum()),
-                "games": t.deals * len(t.seatings),
+                "games": t.games_per_pair,
             }
         )
     r, lo, hi = ratings_with_ci(
@@ -634,7 +667,8 @@ def summarize(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, 
         "ratings": ratings,
         "players": game.num_players(),
         "sides": sides,
-        "seatings_per_deal": len(t.seatings),
+        "seatings_per_deal": len(t.deal_seatings(0)),
+        "seating": t.seating,
         "games": t.games,
         "measure": "side points (Zwicker card points + Zwicks)" if t.game == "zwicker" else "chips won",
         "rating_model": {
@@ -692,7 +726,9 @@ def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
         f"# Tournament: {summary['game_string'].split('(')[0]} {summary['params'].get('variant', '')}".rstrip(),
         "",
         f"{len(summary['agents'])} agents, {summary['deals']} duplicate deals, "
-        f"{summary['seatings_per_deal']} seatings per deal and pair, {summary['games']} games; "
+        f"{summary['seatings_per_deal']} seatings per deal and pair"
+        f"{' (the lone side rotating with the deal)' if summary.get('seating') == 'rotate' else ''}, "
+        f"{summary['games']} games; "
         f"seed {summary['seed']}.",
         "",
         f"Game: `{shown_game_string(summary)}`",
@@ -796,6 +832,7 @@ __all__ = [
     "run_tournament",
     "seat_scores",
     "seatings",
+    "SEATING_MODES",
     "side_seats",
     "summarize",
     "tasks",
