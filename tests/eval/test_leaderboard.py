@@ -61,3 +61,11 @@ def test_a_rotating_board_plays_two_games_a_deal_and_says_so(tmp_path):
     assert r is not None and r["seating"] == "rotate" and r["pairs"][0]["deals"] == 3
     games = (tmp_path / board.slug / "random--greedy" / "games.jsonl").read_text().splitlines()
     assert len(games) == 6  # 3 deals x 2 seatings (every seating: 3 x 6)
+
+
+def test_the_file_chooses_the_clock():
+    base = {"agents": ["greedy"], "deals": 2, "board": [{"game": "zwicken"}]}
+    assert parse_leaderboard(base, "x")["clock"] == "wall"
+    assert parse_leaderboard({**base, "clock": "cpu"}, "x")["clock"] == "cpu"
+    with pytest.raises(ValueError, match='clock must be "wall" or "cpu"'):
+        parse_leaderboard({**base, "clock": "gpu"}, "x")

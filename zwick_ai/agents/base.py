@@ -29,7 +29,6 @@ from __future__ import annotations
 import abc
 import copy
 import math
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +37,7 @@ import numpy as np
 import pyspiel
 
 # the decisions an agent chooses live with the games; agents import them from here too
+from zwick_ai.agents import clock
 from zwick_ai.games.decisions import apply_decision, decision_label, decision_over, legal_decisions  # noqa: F401
 
 GAMES = ("zwicker", "zwikken", "zwicken")
@@ -124,12 +124,12 @@ class Budget:
 
     def start(self) -> None:
         self.done = 0
-        self.t0 = time.perf_counter()
+        self.t0 = clock.now()
 
     def more(self) -> bool:
         if self.iters > 0 and self.done >= self.iters:
             return False
-        if self.seconds > 0 and self.done > 0 and time.perf_counter() - self.t0 >= self.seconds:
+        if self.seconds > 0 and self.done > 0 and clock.now() - self.t0 >= self.seconds:
             return False
         self.done += 1
         return True

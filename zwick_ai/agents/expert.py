@@ -49,13 +49,12 @@ random play-out").
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from zwick_ai.agents import expert_search, joker_policies, value_model, zwicker_search
+from zwick_ai.agents import clock, expert_search, joker_policies, value_model, zwicker_search
 from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.agents.net import model_for
 from zwick_ai.games import zwicker_bridge
@@ -181,7 +180,7 @@ def expert_decision(
     state: pyspiel.State, params: dict[str, Any], rng: np.random.Generator, agent: ExpertAgent | None = None
 ) -> list[int]:
     """The sub-actions of the whole move ``expert`` chooses (module docstring)."""
-    t0 = time.perf_counter()
+    t0 = clock.now()
     rows = state.candidate_rows()
     if len(rows) == 1:
         return zwicker_bridge.move_actions(state, rows[0])
@@ -208,8 +207,8 @@ def expert_root(
     endgame the weighted mean exact value over the solved worlds (``exact``; every weight the number
     of worlds), else ISMCTS's root visits and mean rewards. ``agent`` lends its models, its endgame
     table and its clock's rate estimate (and gets the decision's counters in ``agent.last``); the
-    time budget counts from ``started`` (a ``time.perf_counter()`` reading; default: now)."""
-    t0 = time.perf_counter() if started is None else started
+    time budget counts from ``started`` (a ``clock.now()`` reading; default: now)."""
+    t0 = clock.now() if started is None else started
     d = zwicker_search.DecisionSetup(state, rng)  # also seeds the compiled random stream the expert search draws from
     seconds = float(params["time"])
     params = {**params, "leaf": agent.leaf if agent is not None else resolved_leaf(state, params)}
@@ -226,7 +225,7 @@ def expert_root(
             if agent is not None:
                 agent.last = stats
             return d.rows, np.full(len(d.rows), float(stats["worlds"])), score, True
-    left = max(MIN_FALLBACK_SECONDS, seconds - (time.perf_counter() - t0)) if seconds > 0 else 0.0
+    left = max(MIN_FALLBACK_SECONDS, seconds - (clock.now() - t0)) if seconds > 0 else 0.0
     value = agent.value if agent is not None else _value_arrays(state, params)
     move = agent.move if agent is not None else (model_for(state, kind="move").arrays() if params["prune"] else None)
     visits, mean = _ismcts(d, params, left, stats, value, _blocked(d, params, move), opp)
@@ -262,19 +261,19 @@ def _endgame(
         node_cap = int(params["nodes"]) * batch
         first = int(st[expert_search.ST_WORLDS]) == 0
         if seconds > 0 and first:  # one world must not eat the budget (later batches are sized by time)
-            left = seconds - (time.perf_counter() - t0)
+            left = seconds - (clock.now() - t0)
             node_cap = min(node_cap, max(1, int(rate * left * FIRST_WORLD_SHARE)))
-        tick = time.perf_counter()
+        tick = clock.now()
         expert_search.endgame_worlds(
             d.game_table, d.state_array, d.player, d.det, d.cards, d.chain, d.rows, batch, ctx, st,
             node_cap, bool(params["tt"]), d.win_loss, d.total, tau, logw, vals, d.workspace, opp,
         )  # fmt: skip
         if first:
-            stats.update(first_nodes=int(st[expert_search.ST_NODES]), first_seconds=time.perf_counter() - tick)
+            stats.update(first_nodes=int(st[expert_search.ST_NODES]), first_seconds=clock.now() - tick)
         st[expert_search.ST_NODES] += before
         if st[expert_search.ST_ABORT]:
             break
-        spent = time.perf_counter() - t0
+        spent = clock.now() - t0
         if seconds > 0 and spent >= seconds:
             break
         done = int(st[expert_search.ST_WORLDS])
@@ -351,7 +350,7 @@ def _ismcts(
     if blocked.any():
         zwicker_search.block_root(d.real, d.rows, blocked, tree)
     leaf = LEAF_CODES[params["leaf"]]
-    t0 = time.perf_counter()
+    t0 = clock.now()
     meta = tree[-1]
     pool, cum = _pool(d, params, meta, stats, opp)
     batch = FIRST_BATCH if seconds > 0 else iters
@@ -366,7 +365,7 @@ def _ismcts(
         )  # fmt: skip
         if seconds <= 0:
             continue
-        spent = time.perf_counter() - t0
+        spent = clock.now() - t0
         if spent >= seconds or int(tree[-1][zwicker_search.MT_NODES]) >= cap:
             break
         rate = tree[-1][zwicker_search.MT_ITERS] / max(spent, 1e-9)
@@ -384,7 +383,7 @@ def _pool(
     n = int(params["pool"])
     if n == 0:
         return np.zeros((0, d.real.shape[0]), d.real.dtype), np.zeros(0)
-    tick = time.perf_counter()
+    tick = clock.now()
     states, logw = expert_search.draw_pool(
         d.game_table,
         d.state_array,
@@ -399,7 +398,7 @@ def _pool(
         opp,
     )
     w = np.exp(logw - logw.max())
-    stats.update(pool_ess=float(w.sum() ** 2 / (w * w).sum()), pool_seconds=time.perf_counter() - tick)
+    stats.update(pool_ess=float(w.sum() ** 2 / (w * w).sum()), pool_seconds=clock.now() - tick)
     return states, expert_search.pool_cumulative(logw)
 
 

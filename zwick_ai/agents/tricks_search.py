@@ -43,12 +43,11 @@ True
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from numba import njit
 
 from zwick_ai import tricks as T
+from zwick_ai.agents import clock
 from zwick_ai.agents.tricks_greedy import greedy_action
 from zwick_ai.tricks import kernels as K
 from zwick_ai.tricks.layout import (
@@ -565,7 +564,7 @@ def ismcts_decision(state, params: dict, rng: np.random.Generator) -> list[int]:
     ti, tw, meta = new_tree(iters + 2 if iters > 0 else 1 << 18)
     greedy = params["rollout"] == "greedy"
     world = np.empty(0, dtype=np.int32)
-    t0 = time.perf_counter()
+    t0 = clock.now()
     done = 0
     while True:
         chunk = 64 if iters <= 0 else min(64 if seconds > 0 else iters, iters - done)
@@ -575,7 +574,7 @@ def ismcts_decision(state, params: dict, rng: np.random.Generator) -> list[int]:
         if got < chunk:
             raise RuntimeError("ismcts: the resampler found no position consistent with the player's information")
         done += got
-        if (iters > 0 and done >= iters) or (seconds > 0 and time.perf_counter() - t0 >= seconds):
+        if (iters > 0 and done >= iters) or (seconds > 0 and clock.now() - t0 >= seconds):
             break
     return [_choose(legal, *root_stats(ti, tw))]
 
@@ -597,9 +596,9 @@ def pimc_decision(state, params: dict, rng: np.random.Generator) -> list[int]:
     visits = np.zeros(NUM_ACTIONS, dtype=np.int64)
     total = np.zeros(NUM_ACTIONS, dtype=np.float64)
     world = np.empty(S_SIZE, dtype=np.int32)
-    t0 = time.perf_counter()
+    t0 = clock.now()
     for w in range(worlds):
-        if w > 0 and seconds > 0 and time.perf_counter() - t0 >= seconds:
+        if w > 0 and seconds > 0 and clock.now() - t0 >= seconds:
             break
         if not resample_into(arr, cfg, player, world, TRIES):
             raise RuntimeError("pimc: the resampler found no position consistent with the player's information")

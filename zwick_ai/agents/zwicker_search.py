@@ -52,13 +52,13 @@ True
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pyspiel
 
+from zwick_ai.agents import clock
 from zwick_ai.agents.search import check_params
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.zwicker_steps import side_returns
@@ -465,14 +465,14 @@ def _search_budget(setup: DecisionSetup, tree: tuple, world: np.ndarray, params:
     if seconds <= 0:
         setup.run(tree, world, iters, params)
         return
-    t0 = time.perf_counter()
+    t0 = clock.now()
     batch = 16
     while True:
         left = iters - int(tree[-1][MT_ITERS]) if iters > 0 else batch
         if left <= 0:
             break
         setup.run(tree, world, min(batch, left), params)
-        spent = time.perf_counter() - t0
+        spent = clock.now() - t0
         if spent >= seconds:
             break
         rate = tree[-1][MT_ITERS] / max(spent, 1e-9)

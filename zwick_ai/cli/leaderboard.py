@@ -11,6 +11,8 @@ description    one paragraph shown in ``leaderboard.md`` (optional)
 agents         agent specs tried on every board (those that cannot play a board are left out)
 anchors        the gauntlet's anchors (default: greedy and ismcts:time=0.1)
 deals          duplicate deals per pair (required)
+clock          ``wall`` (default) or ``cpu``: what the searches' time budgets count (``cpu``: the
+               searching thread's CPU time, for equal time on a loaded machine)
 seatings       ``all`` (default): every seating of a pair on every deal; ``rotate``: two a deal, the
                lone side rotating with the deal (the cheaper design for games of three or more sides)
 top            how many leaders then play every pair among them (default 3)
@@ -39,7 +41,8 @@ from typing import Any
 from zwick_ai.cli.tournament import add_run_args, default_workers, stop_on_sigterm
 
 KEYS = (
-    "address", "agents", "anchors", "backend", "board", "deals", "description", "out", "seatings", "seed", "top", "workers",
+    "address", "agents", "anchors", "backend", "board", "clock", "deals", "description", "out", "seatings", "seed",
+    "top", "workers",
 )  # fmt: skip
 BOARD_KEYS = ("agents", "game", "options", "players", "variant")
 EXAMPLES = """examples:
@@ -67,6 +70,9 @@ def parse_leaderboard(data: dict[str, Any], name: str) -> dict[str, Any]:
     for key, value, low in (("deals", deals, 1), ("top", top, 0), ("seed", seed, 0)):
         if not isinstance(value, int) or value < low:
             raise ValueError(f"{name}: {key} must be an integer >= {low}, not {value!r}")
+    clock = data.get("clock", "wall")
+    if clock not in ("wall", "cpu"):
+        raise ValueError(f'{name}: clock must be "wall" or "cpu", not {clock!r}')
     seating = data.get("seatings", "all")
     if seating not in ("all", "rotate"):
         raise ValueError(f'{name}: seatings must be "all" or "rotate", not {seating!r}')
@@ -98,6 +104,7 @@ def parse_leaderboard(data: dict[str, Any], name: str) -> dict[str, Any]:
         "anchors": _strings(data.get("anchors", ["greedy", "ismcts:time=0.1"]), f"{name}: anchors"),
         "deals": deals,
         "seatings": seating,
+        "clock": clock,
         "top": top,
         "seed": seed,
         "out": str(data.get("out", f"results/{name}")),
@@ -146,7 +153,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
                       f"on {backend.describe()} -> {out / b.slug}")  # fmt: skip
                 r = leaderboard.run_board(
                     b, spec["anchors"], spec["deals"], spec["top"], spec["seed"], out, backend, not args.quiet,
-                    spec["seatings"],
+                    spec["seatings"], spec["clock"],
                 )  # fmt: skip
                 if r is None:
                     raise KeyboardInterrupt

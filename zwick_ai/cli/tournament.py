@@ -81,6 +81,7 @@ def prepare(
     seed: int,
     out: str | None,
     seating: str = "all",
+    clock: str = "wall",
 ) -> tuple[Any, str]:
     """The tournament and its folder, every argument checked (agents built once, the folder
     usable), before anything runs: shared by ``zwick tournament`` and ``zwick run``."""
@@ -95,8 +96,9 @@ def prepare(
         params=params,
         deals=deals,
         seed=seed,
-        command=command_line(game_name, variant, players, options, agents, deals, seed, seating),
+        command=command_line(game_name, variant, players, options, agents, deals, seed, seating, clock),
         seating=seating,
+        clock=clock,
     )
     folder = out or str(default_out(t))
     check_out_folder(folder)
@@ -105,7 +107,8 @@ def prepare(
 
 
 def command_line(game: str, variant: str | None, players: int | None, options: Sequence[tuple[str, Any]],
-                 agents: Sequence[str], deals: int, seed: int, seating: str = "all") -> str:  # fmt: skip
+                 agents: Sequence[str], deals: int, seed: int, seating: str = "all",
+                 clock: str = "wall") -> str:  # fmt: skip
     """The ``zwick tournament`` command that reproduces a tournament (workers and backend aside)."""
     from zwick_ai.options import format_value
 
@@ -119,6 +122,8 @@ def command_line(game: str, variant: str | None, players: int | None, options: S
     parts += ["--agents", ";".join(agents), "--deals", str(deals), "--seed", str(seed)]
     if seating != "all":
         parts += ["--seatings", seating]
+    if clock != "wall":
+        parts += ["--clock", clock]
     return shlex.join(parts)
 
 
@@ -150,10 +155,11 @@ def run(
     out: str | None,
     quiet: bool,
     seating: str = "all",
+    clock: str = "wall",
 ) -> dict[str, Any] | None:
     """Build and run one tournament (shared by ``zwick tournament`` and ``zwick run``); prints the
     report's tables. Returns the summary, or None when interrupted."""
-    t, folder = prepare(game_name, variant, players, options, agents, deals, seed, out, seating)
+    t, folder = prepare(game_name, variant, players, options, agents, deals, seed, out, seating, clock)
     return run_prepared(t, folder, workers, backend_name, address, quiet)
 
 
@@ -199,6 +205,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         args.out,
         args.quiet,
         args.seatings,
+        args.clock,
     )
     return 0 if summary is not None else 130
 
@@ -246,6 +253,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="all",
         help="with three or more sides: every seating of a pair on every deal (2 x sides games), or rotate: "
         "two a deal, the lone side rotating with the deal (default: %(default)s)",
+    )
+    p.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="what the searches' time budgets (time=) count: wall time, or cpu: the searching thread's CPU time, "
+        "for equal-time comparisons on a loaded machine (default: %(default)s)",
     )
     p.add_argument("--out", help="results folder (default: results/tournament-<variant>-<seed>)")
     add_run_args(p)

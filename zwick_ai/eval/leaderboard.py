@@ -121,6 +121,7 @@ def play_pair(
     backend: Backend | None,
     progress: bool,
     seating: str = "all",
+    clock: str = "wall",
 ) -> np.ndarray | None:
     """The per-deal duplicate differences ``a - b`` of the pair's tournament (played or resumed in
     its folder, with ``seating`` "all" or "rotate": :class:`~zwick_ai.eval.tournament.Tournament`),
@@ -133,6 +134,7 @@ def play_pair(
         seed=seed,
         command="zwick leaderboard",
         seating=seating,
+        clock=clock,
     )
     folder = out / board.slug / f"{_slug(a)}--{_slug(b)}"
     summary = run_tournament(t, folder, backend, progress=progress, plots=False)
@@ -163,6 +165,7 @@ def run_board(
     backend: Backend | None = None,
     progress: bool = True,
     seating: str = "all",
+    clock: str = "wall",
 ) -> dict[str, Any] | None:
     """Play (or resume) a board's gauntlet and top pairs (each pair's deals with ``seating``); its
     ratings, pairs and design, or None if interrupted. Writes ``OUT/<board>/ratings.csv``."""
@@ -170,7 +173,7 @@ def run_board(
         raise ValueError(f"{board.label}: fewer than two agents can play it")
     results: dict[tuple[str, str], np.ndarray] = {}
     for a, b in gauntlet_pairs(board.agents, anchors):
-        d = play_pair(board, a, b, deals, seed, out, backend, progress, seating)
+        d = play_pair(board, a, b, deals, seed, out, backend, progress, seating, clock)
         if d is None:
             return None
         results[(a, b)] = d
@@ -179,7 +182,7 @@ def run_board(
     for a, b in combinations(leaders, 2):
         if (a, b) in results or (b, a) in results:
             continue
-        d = play_pair(board, a, b, deals, seed, out, backend, progress, seating)
+        d = play_pair(board, a, b, deals, seed, out, backend, progress, seating, clock)
         if d is None:
             return None
         results[(a, b)] = d
@@ -205,6 +208,7 @@ def run_board(
         "skipped": board.skipped,
         "deals": deals,
         "seating": seating,
+        "clock": clock,
         "seed": seed,
         "anchors": [a for a in anchors if a in board.agents],
         "top_pairs_among": leaders,
@@ -230,6 +234,8 @@ def markdown(boards: list[dict[str, Any]], title: str, description: str, command
     rotating = ""
     if any(b.get("seating") == "rotate" for b in boards):  # one design a file: every board's the same
         rotating = " (two seatings a deal, the lone side rotating with the deal, in games of three or more sides)"
+    if any(b.get("clock") == "cpu" for b in boards):
+        rotating += "; the searches' time budgets count the searching thread's CPU time"
     lines += [
         "",
         "Bradley–Terry ratings (Elo scale, mean 0 per column; +200 means an expected score of 76 %) with 95 % "

@@ -25,6 +25,10 @@ the share of deals with a positive difference, draws counted half. Ratings: Brad
 those per-deal wins, draws and losses (:mod:`zwick_ai.eval.ratings`), Elo scale, with 95 %
 bootstrap intervals over deals.
 
+**Clock.** ``clock="cpu"`` makes the searches' time budgets (``time=`` in a spec) count the CPU
+time of the searching thread instead of wall time (:mod:`zwick_ai.agents.clock`), so agents at
+equal time can be compared on a loaded machine.
+
 **Seeds.** Deal ``i`` of tournament seed ``s`` has the seed ``SeedSequence([s, i])`` (the same in
 every run, whatever the number of deals), and the agents at seating ``k`` of deal ``i`` are reset
 with seeds from ``SeedSequence([s, i, k, 1])``; fresh agents are built for every game, so a game's
@@ -68,8 +72,9 @@ import pyspiel
 import zwick_ai.agents  # noqa: F401  (registers the built-in agents)
 import zwick_ai.games  # noqa: F401  (registers the games)
 from zwick_ai import _jit_cache
-from zwick_ai.agents import zwicker_precompile
+from zwick_ai.agents import clock, zwicker_precompile
 from zwick_ai.agents.base import GAMES, agent_params, make_agent
+from zwick_ai.agents.clock import CLOCKS
 from zwick_ai.eval.backends import Backend, LocalBackend
 from zwick_ai.eval.folder_lock import hold_results_folder
 from zwick_ai.eval.match import play_game
@@ -106,6 +111,7 @@ class Tournament:
     seed: int = 0
     command: str = ""
     seating: str = "all"
+    clock: str = "wall"
 
     def __post_init__(self) -> None:
         self.agents = [a.strip() for a in self.agents]
@@ -117,6 +123,8 @@ class Tournament:
             raise ValueError(f"deals must be >= 1, got {self.deals}")
         if self.seed < 0:
             raise ValueError(f"seed must be >= 0, got {self.seed}")
+        if self.clock not in CLOCKS:
+            raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {self.clock!r}")
         if self.seating not in SEATING_MODES:
             raise ValueError(f"seating must be one of {', '.join(SEATING_MODES)}, got {self.seating!r}")
         self.params = game_params(self.game, self.params)
@@ -147,6 +155,8 @@ class Tournament:
         }
         if self.seating != "all":  # a full tournament's folder keeps its identity
             out["seating"] = self.seating
+        if self.clock != "wall":  # the searches' time budgets count CPU time
+            out["clock"] = self.clock
         return out
 
     @property
@@ -258,6 +268,7 @@ def tasks(t: Tournament, deals: Iterable[int] | None = None) -> list[dict[str, A
                         "deal_seed": deal_seed(t.seed, d),
                         "agent_seeds": agent_seeds(t.seed, d, k, n),
                         "seats": seats,
+                        "clock": t.clock,
                     }
                 )
     return out
@@ -279,6 +290,7 @@ def play_task(task: dict[str, Any]) -> dict[str, Any]:
     keys :data:`TOURNAMENT_KEYS`: the pair ``agents`` [a, b], ``deal`` id, ``seating`` and
     ``agent_seeds``."""
     game = load(task["game"], task["params"])
+    clock.use(task.get("clock", "wall"))
     agents = [make_agent(spec, game, seed=s) for spec, s in zip(task["seats"], task["agent_seeds"], strict=True)]
     rec = play_game(game, agents, task["deal_seed"], agent_seeds=task["agent_seeds"]).as_dict()
     rec["seconds"] = [round(x, 6) for x in rec["seconds"]]
@@ -669,6 +681,7 @@ def summarize(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, 
         "sides": sides,
         "seatings_per_deal": len(t.deal_seatings(0)),
         "seating": t.seating,
+        "clock": t.clock,
         "games": t.games,
         "measure": "side points (Zwicker card points + Zwicks)" if t.game == "zwicker" else "chips won",
         "rating_model": {
