@@ -16,8 +16,9 @@ import pytest
 import zwick_ai.games  # noqa: F401  (registers the games)
 from tests.random_play import at_turn_start, random_states
 from zwick_ai import zwicker
-from zwick_ai.games import zwicker_bridge, zwicker_observer, zwicker_steps
+from zwick_ai.games import zwicker_bridge, zwicker_observer
 from zwick_ai.zwicker import history as zwicker_history
+from zwick_ai.zwicker import steps as zwicker_steps
 from zwick_ai.zwicker.history import SS
 from zwick_ai.zwicker.rules import PLAYER_COUNTS, VARIANTS
 

@@ -61,7 +61,6 @@ import pyspiel
 
 from zwick_ai.agents.search import check_params
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.games.zwicker_steps import side_returns
 from zwick_ai.jit import kernel
 from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker import kernels
@@ -96,6 +95,7 @@ from zwick_ai.zwicker.resample import (
     resample_setup,
     resample_world,
 )
+from zwick_ai.zwicker.steps import side_returns
 
 TRIES = 2000  # rejected draws in a row before an iteration takes the Markov chain's world
 TRIES_AFTER = 100  # the same, once the chain was needed in this decision (acceptance is rare)
@@ -237,7 +237,7 @@ def new_tree(cap):
 @kernel
 def side_rewards(R, S, win_loss, total):
     """Reward of each side at the end of the hand, in [-1, 1]: the game's return of the side
-    (:func:`~zwick_ai.games.zwicker_steps.side_returns`) scaled (module docstring)."""
+    (:func:`~zwick_ai.zwicker.steps.side_returns`) scaled (module docstring)."""
     ns = R[R_NSIDES]
     out = side_returns(R, S, win_loss, np.zeros(ns, np.float64))
     for s in range(ns):

@@ -1503,16 +1503,25 @@ def start_hand(R, S, order, dealer, W):
 
 
 @kernel
-def deal_order(R, seed):
-    """The shuffled deck and the dealer for ``seed`` (the only randomness of a hand)."""
+def deal_order_with_cut(R, seed):
+    """The shuffled deck, the dealer and the cut deck for ``seed`` (the only randomness of a hand;
+    the cut is empty with a random first dealer)."""
     np.random.seed(seed)
     deck = R[R_DECK : R_DECK + R[R_DECK_SIZE]].astype(np.int64)
     order = np.random.permutation(deck)
-    players = R[R_PLAYERS]
     if R[R_FIRST_DEALER] == 0:
-        dealer = np.random.randint(players)
+        dealer = np.random.randint(R[R_PLAYERS])
+        cut = np.empty(0, np.int64)
     else:
-        dealer = cut_for_dealer(R, np.random.permutation(deck))
+        cut = np.random.permutation(deck)
+        dealer = cut_for_dealer(R, cut)
+    return order, dealer, cut
+
+
+@kernel
+def deal_order(R, seed):
+    """The shuffled deck and the dealer for ``seed`` (:func:`deal_order_with_cut` without the cut)."""
+    order, dealer, _ = deal_order_with_cut(R, seed)
     return order, dealer
 
 

@@ -10,6 +10,7 @@ known). The input is the state array of :mod:`zwick_ai.zwicker.history` and the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -36,6 +37,7 @@ from zwick_ai.zwicker.history import (
     LOGW,
     MAXTOK,
     SS,
+    X_DEAL_STAGE,
     X_DEALER,
     X_LOG,
     X_NPLY,
@@ -557,3 +559,70 @@ def resample_k(G, a, p, seed, max_tries, mcmc_steps, W):
     cards = truth.copy()
     resample_chain(G, a, p, setup, cards, mcmc_steps, W)
     return 2, hidden, cards
+
+
+def resampled_deck_order(
+    a: np.ndarray,
+    p: int,
+    hidden: np.ndarray,
+    cards: np.ndarray,
+    deck: Sequence[int] | np.ndarray,
+    groups: list[tuple[int, int, list[int]]],
+) -> list[int]:
+    """The deck order of a world drawn for player ``p``'s view: the game array ``a`` (position, deal
+    record and move log, :mod:`zwick_ai.zwicker.history`) with the hidden seats' cards and the stock
+    replaced by the draw of :func:`resample_k` (``hidden``/``cards``). ``deck`` maps deck indices to
+    card ids; ``groups`` are the dealer's chance groups (:func:`~zwick_ai.zwicker.steps.deal_layout`)."""
+    x = a[XB:]
+    n = len(deck)
+    order = x[X_ORDER : X_ORDER + n].tolist()
+    cur_stage = int(a[S_STAGE])
+    # Hidden seats' sets per stage: played cards, plus the drawn hand (and a pinned card) now.
+    sets: dict[tuple[int, int], list[int]] = {}
+    nply = int(x[X_NPLY])
+    for e in x[X_LOG : X_LOG + nply * LOGW].reshape(nply, LOGW).tolist():
+        if e[L_KIND] != KIND_ASK and e[L_SEAT] != p:
+            sets.setdefault((e[L_SEAT], e[L_STAGE]), []).append(e[L_CARD])
+    k = 0
+    pinned_seat = -1
+    pinned = -1
+    if x[X_PLEN] > 0 and int(a[S_TO_MOVE]) != p and a[S_PHASE] != PHASE_OVER:
+        tok = int(x[X_PREFIX])
+        if tok < n:
+            pinned, pinned_seat = int(deck[tok]), int(a[S_TO_MOVE])
+    for q in hidden.tolist():
+        cnt = int(a[S_HAND_N + q]) - (1 if q == pinned_seat else 0)
+        lst = sets.setdefault((q, cur_stage), [])
+        lst.extend(int(c) for c in cards[k : k + cnt])
+        if q == pinned_seat:
+            lst.append(pinned)
+        k += cnt
+    stock = [int(c) for c in cards[k:]]
+    slots: dict[tuple[int, int], list[int]] = {}
+    stock_pos = []
+    deal_stage = x[X_DEAL_STAGE : X_DEAL_STAGE + NC].tolist()
+    dealt_to = a[S_DEALT_TO : S_DEALT_TO + NC].tolist()
+    for pos, c in enumerate(order):
+        stage = deal_stage[c]
+        if stage >= 0:
+            q = dealt_to[c]
+            if q >= 0 and q != p:
+                slots.setdefault((q, stage), []).append(pos)
+        else:
+            stock_pos.append(pos)
+    for key, positions in slots.items():
+        for pos, c in zip(positions, sorted(sets[key]), strict=True):
+            order[pos] = c
+    for pos, c in zip(stock_pos, stock, strict=True):
+        order[pos] = c
+    # Future groups are increasing runs; never-dealt cards lie in ascending order.
+    in_group = set()
+    for _, _, positions in groups:
+        in_group.update(positions)
+        if positions and positions[0] >= int(a[S_STOCK_TOP]):
+            for pos, c in zip(positions, sorted(order[q] for q in positions), strict=True):
+                order[pos] = c
+    unused = [pos for pos in range(n) if pos not in in_group]
+    for pos, c in zip(unused, sorted(order[q] for q in unused), strict=True):
+        order[pos] = c
+    return order
