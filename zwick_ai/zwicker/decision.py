@@ -23,7 +23,7 @@ The arrays are the state's own (no copies): read them, copy before writing.
 >>> d.player == state.current_player(), len(d.candidates) == len(d.moves())
 (True, True)
 >>> [str(m) for m in d.moves()][:2]
-['5C trails', '6H trails']
+['QC=13 takes 9D+KH', 'QC builds 3']
 """
 
 from __future__ import annotations
