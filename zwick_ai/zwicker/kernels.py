@@ -109,6 +109,7 @@ from zwick_ai.zwicker.layout import (
     S_ZWICKS,
     STATE_SIZE,
 )
+from zwick_ai.zwicker.policy_codes import POLICY_GREEDY
 
 JC_ANY = 0
 JC_JOKER_ONLY = 1
@@ -1571,10 +1572,8 @@ def score_into(R, S, out):
 
 
 # ------------------------------------------------------------------------------------------------
-# Policies and whole playouts
+# Policies (codes: zwick_ai.zwicker.policy_codes) and whole playouts
 # ------------------------------------------------------------------------------------------------
-POLICY_RANDOM = 0
-POLICY_GREEDY = 1
 
 
 @hot
