@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import pyspiel
 
-from zwick_ai import tricks as T
+from zwick_ai import tricks as trick_engine
 from zwick_ai import zwicker
 from zwick_ai.games.zwicker_observer import PHASE_NAMES
 from zwick_ai.zwicker.layout import S_ASK_ANS, S_ASK_N, S_ASK_Q, S_DEALER, S_LAST_CAPT, S_PHASE, S_STAGE
@@ -89,20 +89,25 @@ def _show_zwicker(state: pyspiel.State, viewer: int | None, names: Sequence[str]
 def _show_tricks(state: pyspiel.State, viewer: int | None, names: Sequence[str] | None) -> str:
     ts = state.trick_state()
     r = ts.rules
-    over = T.is_over(ts)
+    over = trick_engine.is_over(ts)
     params = r.params()
     title = f"{r.game} {params.get('variant', '')}".strip() + f" ({r.players} players)"
-    head = [title, f"phase {T.phase(ts)}", f"dealer {T.dealer(ts)}", f"pot {T.pot(ts)}"]
-    head.append(f"trump {T.trump(ts) or '-'}")
-    if T.upcards(ts):
-        head.append("upcards " + " ".join(T.upcards(ts)))
+    head = [
+        title,
+        f"phase {trick_engine.phase(ts)}",
+        f"dealer {trick_engine.dealer(ts)}",
+        f"pot {trick_engine.pot(ts)}",
+    ]
+    head.append(f"trump {trick_engine.trump(ts) or '-'}")
+    if trick_engine.upcards(ts):
+        head.append("upcards " + " ".join(trick_engine.upcards(ts)))
     lines = [" | ".join(head)]
-    lines.append("trick: " + (" ".join(f"{q}:{c}" for q, c in T.current_trick(ts)) or "(empty)"))
-    to_move = -1 if over else T.to_move(ts)
+    lines.append("trick: " + (" ".join(f"{q}:{c}" for q, c in trick_engine.current_trick(ts)) or "(empty)"))
+    to_move = -1 if over else trick_engine.to_move(ts)
     rows = [["", "seat", "player", "hand", "tricks", "net chips"]]
-    tricks, net = T.tricks_won(ts), T.returns(ts)
+    tricks, net = trick_engine.tricks_won(ts), trick_engine.returns(ts)
     for p in range(r.players):
-        cards = T.hand(ts, p)
+        cards = trick_engine.hand(ts, p)
         shown = (
             " ".join(cards) if viewer is None or p == viewer else f"({len(cards)} card{'' if len(cards) == 1 else 's'})"
         )
@@ -110,5 +115,5 @@ def _show_tricks(state: pyspiel.State, viewer: int | None, names: Sequence[str] 
             [">" if p == to_move else "", str(p), names[p] if names else "", shown or "-", str(tricks[p]), str(net[p])]
         )
     lines += [" " + x for x in _columns(rows)]
-    lines.append(f"deal over: {T.result(ts)}" if over else f"to move: {_seat_name(to_move, names)}")
+    lines.append(f"deal over: {trick_engine.result(ts)}" if over else f"to move: {_seat_name(to_move, names)}")
     return "\n".join(lines)

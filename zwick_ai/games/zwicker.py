@@ -140,7 +140,7 @@ from zwick_ai.games.zwicker_observer import (
     observation_text,
 )
 from zwick_ai.games.zwicker_params import PARAMS, rules_from_params
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import kernels as zwicker_kernels
 from zwick_ai.zwicker.codec import COL_NTOK, Codec
 from zwick_ai.zwicker.decision import Decision
 from zwick_ai.zwicker.history import (
@@ -248,9 +248,9 @@ class Tables:
         self.groups = [g for g, _ in layouts]
         self.chance_positions = layouts[0][1]
         self.G = game_table(rules, codec, self.groups)
-        self.W = np.zeros(K.WS_SIZE, np.int64)
+        self.W = np.zeros(zwicker_kernels.WS_SIZE, np.int64)
         init = np.zeros(XB + X_LOG + LOGW * (2 * self.hand_cards() + 8), np.int32)
-        init[:SS] = K.empty_state(rules.array())
+        init[:SS] = zwicker_kernels.empty_state(rules.array())
         x = init[XB:]
         x[X_DEALER] = -1
         x[X_GLAST] = -1

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from zwick_ai.jit import kernel
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.codec import (
     CD_D,
     CD_DECK,
@@ -277,7 +277,7 @@ def fill_into_k(G, a, OFF, p, out, sc):
         if OFF[P_CAPTURED_AT] >= 0:
             out[OFF[P_CAPTURED_AT] + i] = X[X_CAPT + c]
     if OFF[P_WON_COUNT] >= 0 or OFF[P_SCORE] >= 0 or OFF[P_ZWICKS] >= 0:
-        K.score_into(R, S, sc)
+        kernels.score_into(R, S, sc)
         for s in range(ns):
             if OFF[P_WON_COUNT] >= 0:
                 out[OFF[P_WON_COUNT] + s] = S[S_WON_N + s]
@@ -461,7 +461,7 @@ def observation_text(state: ZwickerState, player: int, private: bool = True) -> 
         if LOC_WON <= loc[c] < LOC_WON + ns:
             won[loc[c] - LOC_WON].append(c)
     lines.append("won: " + " | ".join(card_names(w) or "-" for w in won))
-    sc = K.score(g.G[:RULES_SIZE], a[:SS]).tolist()
+    sc = kernels.score(g.G[:RULES_SIZE], a[:SS]).tolist()
     zw = " ".join(map(str, a[S_ZWICKS : S_ZWICKS + r.num_sides].tolist()))
     lines.append(f"zwicks: {zw}; score: {' '.join(map(str, sc))}; last capture: side {int(a[S_LAST_CAPT])}")
     if a[S_ASK_Q] >= 0:

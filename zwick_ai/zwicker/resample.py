@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from zwick_ai.jit import kernel
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import kernels as zwicker_kernels
 from zwick_ai.zwicker.codec import (
     CD_D,
     CD_DECK,
@@ -127,24 +127,24 @@ def _row_legal_fast(R, Sw, row, W):
     if not held:
         return 0
     if kind == KIND_CAPTURE:
-        return 1 if K.duty_ok(R, Sw, q, row[M_MASK], 0, c, W) else 0
+        return 1 if zwicker_kernels.duty_ok(R, Sw, q, row[M_MASK], 0, c, W) else 0
     if kind == KIND_TRAIL:
-        return 1 if K.duty_ok(R, Sw, q, 0, 0, c, W) else 0
+        return 1 if zwicker_kernels.duty_ok(R, Sw, q, 0, 0, c, W) else 0
     target = row[M_TARGET]
     excl = np.int64(1) << target if target >= 0 else np.int64(0)
     v = row[M_VALUE]
     owner = row[M_OWNER]
     if owner == q:
-        return 1 if K.duty_ok(R, Sw, q, excl, v, c, W) else 0
-    if not K.duty_ok(R, Sw, q, excl, 0, c, W):
+        return 1 if zwicker_kernels.duty_ok(R, Sw, q, excl, v, c, W) else 0
+    if not zwicker_kernels.duty_ok(R, Sw, q, excl, 0, c, W):
         return 0
     q_excl = excl if target >= 0 and Sw[S_UOWNER + Sw[S_UNITS + target]] == owner else np.int64(0)
-    return 1 if K.duty_ok(R, Sw, owner, q_excl, v, -1, W) else 0
+    return 1 if zwicker_kernels.duty_ok(R, Sw, owner, q_excl, v, -1, W) else 0
 
 
 @kernel(inline="always")
 def _row_legal_full(R, Sw, row, W):
-    rows = K.legal_moves(R, Sw, W)
+    rows = zwicker_kernels.legal_moves(R, Sw, W)
     for i in range(rows.shape[0]):
         if (
             rows[i, M_KIND] == row[M_KIND]
@@ -178,7 +178,7 @@ def _replay_ok(R, a, CD, S0w, t0, W, full=False):
             ok = _row_legal_full(R, Sw, row, W)
         if ok == 0:
             return bad
-        K.apply_move(R, Sw, row, W)
+        zwicker_kernels.apply_move(R, Sw, row, W)
         if X[e + L_KIND] == KIND_ASK and Sw[S_ASK_ANS] != X[e + L_ANSWER]:
             return bad
     for f in (S_PHASE, S_TO_MOVE, S_AZ_LEFT, S_ASK_Q, S_ASK_N, S_ASK_ANS, S_STAGE):
@@ -195,16 +195,16 @@ def _replay_ok(R, a, CD, S0w, t0, W, full=False):
 def _stage_start_state(R, a, t0, W):
     """The engine state when the current stage began: the deal replayed with the logged moves."""
     X = a[XB:]
-    S = K.empty_state(R)
+    S = zwicker_kernels.empty_state(R)
     n = R[R_DECK_SIZE]
     order = np.empty(n, np.int64)
     for i in range(n):
         order[i] = X[X_ORDER + i]
-    K.start_hand(R, S, order, X[X_DEALER], W)
+    zwicker_kernels.start_hand(R, S, order, X[X_DEALER], W)
     row = np.zeros(MOVE_WIDTH, np.int64)
     for t in range(t0):
         logged_row_into(X, t, row)
-        K.apply_move(R, S, row, W)
+        zwicker_kernels.apply_move(R, S, row, W)
     return S
 
 
@@ -223,16 +223,16 @@ def _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need):
         for _ in range(need[h]):
             c = cards[k]
             k += 1
-            K.hand_insert(S0w, q, c)
+            zwicker_kernels.hand_insert(S0w, q, c)
             S0w[S_DEALT_TO + c] = q
         if q == pinned_seat:
-            K.hand_insert(S0w, q, pinned)
+            zwicker_kernels.hand_insert(S0w, q, pinned)
             S0w[S_DEALT_TO + pinned] = q
         for t in range(t0, X[X_NPLY]):
             e = X_LOG + t * LOGW
             if X[e + L_SEAT] == q and X[e + L_KIND] != KIND_ASK:
                 c = X[e + L_CARD]
-                K.hand_insert(S0w, q, c)
+                zwicker_kernels.hand_insert(S0w, q, c)
                 S0w[S_DEALT_TO + c] = q
     top = S[S_STOCK_TOP]
     for pos in range(top, S[S_STOCK_LEN]):
@@ -298,7 +298,7 @@ def _constraints(R, a, S0, t0, W):
             x = X[e + L_OWNER]
             v = X[e + L_VALUE]
             out[k, 0], out[k, 1], out[k, 2] = 0, x, t
-            out[k, 3] = K.owned_build_values(Sw, x, 0) | (np.int64(1) << v)
+            out[k, 3] = zwicker_kernels.owned_build_values(Sw, x, 0) | (np.int64(1) << v)
             out[k, 5] = X[e + L_ANSWER]
             k += 1
             lo = np.int64(0)
@@ -311,13 +311,25 @@ def _constraints(R, a, S0, t0, W):
                         hi |= np.int64(1) << (c - 63)
             out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 4], out[k, 5] = 1, seat, t, lo, hi, 1
             k += 1
-        K.apply_move(R, Sw, row, W)
+        zwicker_kernels.apply_move(R, Sw, row, W)
         if kind != KIND_ASK:
-            out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = 0, seat, t, K.owned_build_values(Sw, seat, 0), 1
+            out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = (
+                0,
+                seat,
+                t,
+                zwicker_kernels.owned_build_values(Sw, seat, 0),
+                1,
+            )
             k += 1
             if kind == KIND_BUILD and X[e + L_OWNER] != seat:
                 x = X[e + L_OWNER]
-                out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = 0, x, t, K.owned_build_values(Sw, x, 0), 1
+                out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = (
+                    0,
+                    x,
+                    t,
+                    zwicker_kernels.owned_build_values(Sw, x, 0),
+                    1,
+                )
                 k += 1
     return out[:k]
 
@@ -368,7 +380,7 @@ def _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, b
                 buf[n] = flat[k]
                 n += 1
             if cons[r, 0] == 0:
-                if K.cards_meet_values(R, buf, 0, n, cons[r, 3], -1) != (cons[r, 5] == 1):
+                if zwicker_kernels.cards_meet_values(R, buf, 0, n, cons[r, 3], -1) != (cons[r, 5] == 1):
                     return False
             else:
                 hit = False
