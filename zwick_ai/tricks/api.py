@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -129,7 +130,8 @@ def history(state: TrickState) -> list[tuple[int, int, int]]:
     """Events so far as (kind, seat, value) triples (``layout.H_*`` kinds)."""
     a = state.arr
     h = int(a[tricks_layout.S_HLEN])
-    return [tuple(int(x) for x in a[tricks_layout.S_HIST + 3 * i : tricks_layout.S_HIST + 3 * i + 3]) for i in range(h)]
+    base = tricks_layout.S_HIST
+    return [(int(a[base + 3 * i]), int(a[base + 3 * i + 1]), int(a[base + 3 * i + 2])) for i in range(h)]
 
 
 # ---- action names ------------------------------------------------------------------------------------
@@ -257,7 +259,7 @@ def _resolve_chance(st: TrickState) -> None:
     probs = np.empty(tricks_layout.NC, dtype=np.float64)
     while a[tricks_layout.S_CUR] == tricks_layout.CUR_CHANCE:
         k = tricks_kernels.chance_outcomes(a, cfg, ids, probs)
-        rng = np.random.default_rng([st.seed, int(a[tricks_layout.S_HLEN])])
+        rng = np.random.default_rng([cast(int, st.seed), int(a[tricks_layout.S_HLEN])])
         tricks_kernels.apply_chance(a, cfg, int(rng.choice(ids[:k], p=probs[:k] / probs[:k].sum())))
 
 

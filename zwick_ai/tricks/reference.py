@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from typing import cast
 
 from zwick_ai import cards as zwick_cards
 from zwick_ai.tricks import layout as tricks_layout
@@ -210,7 +211,7 @@ def _legal_cards(pos: Pos, p: int) -> list[int]:
 def _max_level(pos: Pos) -> int:
     lv = pos.rules.option("max_bid_levels")
     if lv:
-        return lv
+        return cast(int, lv)
     return 4 if _kind(pos) == "parlett" or pos.rules.option("part_pot_bids") else 3
 
 
@@ -573,8 +574,9 @@ def _play(pos: Pos, p: int, c: int) -> None:
     pos.seat["tricks"][w] += 1
     pos.seat["points"][w] += sum(POINTS.get(_rank(x), 0) for _, x, _ in pos.trick)
     cards = {x: q for q, x, _ in pos.trick}
-    if _seven_d(pos) in cards and pos.trump * 13 + 12 in cards:
-        _pay(pos, cards[_seven_d(pos)], 3)
+    seven = _seven_d(pos)
+    if seven is not None and seven in cards and pos.trump * 13 + 12 in cards:
+        _pay(pos, cards[seven], 3)
     last = pos.ctr["trickno"] == h - 1
     kind = _kind(pos)
     if kind in ("historic", "zwicken"):

@@ -18,6 +18,7 @@ ValueError: unknown zwikken variant 'oldest'; valid variants: historic, parlett,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 
@@ -120,7 +121,8 @@ class TrickRules:
 
     def with_(self, **changes: object) -> TrickRules:
         """The same rules with some options changed (e.g. ``pot`` or ``dealer`` for a session)."""
-        return rules(self.game, **{**self.params(), **changes})
+        merged: dict[str, Any] = {**self.params(), **changes}
+        return rules(self.game, **merged)
 
     def __str__(self) -> str:
         body = ",".join(f"{k}={format_value(v)}" for k, v in sorted(self.params().items()))
@@ -182,13 +184,13 @@ def rules(
         if name not in spec:
             _fail(f"unknown {game} option {name!r}; valid options: {', '.join(spec)}")
     if game == "zwikken":
-        variant = options.get("variant", spec["variant"][0])
+        variant = cast(str, options.get("variant", spec["variant"][0]))
         if variant not in VARIANTS["zwikken"]:
             _fail(f"unknown zwikken variant {variant!r}; valid variants: {', '.join(VARIANTS['zwikken'])}")
     else:
         variant = "standard"
     key = (game, variant)
-    opts = {}
+    opts: dict[str, Any] = {}
     for name, (default, _, applies) in spec.items():
         value = _coerce(game, name, options[name]) if name in options else default
         if applies is not None and key not in applies and value != default:

@@ -306,16 +306,15 @@ def from_snapshot(rules: Rules, snap: Snapshot) -> ZwickerState:
         for c in sorted(cards):
             zwicker_kernels.hand_insert(a, p, c)
     for unit in snap.table:
-        cards = list(unit.cards)
         zwicker_kernels.add_unit(
-            a, cards[0], unit.value if unit.build else 0, unit.owner if unit.build else -1, int(unit.build)
+            a, unit.cards[0], unit.value if unit.build else 0, unit.owner if unit.build else -1, int(unit.build)
         )
-        prev = cards[0]
-        for c in cards[1:]:
+        prev = unit.cards[0]
+        for c in unit.cards[1:]:
             a[S_NEXT + prev] = c
             a[S_NEXT + c] = -1
             a[S_LOC + c] = LOC_TABLE
-            a[S_ANCHOR + c] = cards[0]
+            a[S_ANCHOR + c] = unit.cards[0]
             prev = c
     for i, c in enumerate(snap.stock):
         a[S_STOCK + i] = c
@@ -369,7 +368,7 @@ def _table_unit(r: Rules, entry: str | int | Mapping[str, object], taken: set[in
     its cards are added to ``taken``."""
     two = r.two_packs
     if not isinstance(entry, Mapping):
-        (c,) = zwick_cards.parse_cards([entry], two, taken)  # type: ignore[list-item]
+        (c,) = zwick_cards.parse_cards([entry], two, taken)
         return Unit((c,), 0, -1, False)
     unknown = set(entry) - {"cards", "value", "owner"}
     if unknown:
@@ -392,7 +391,7 @@ def _table_unit(r: Rules, entry: str | int | Mapping[str, object], taken: set[in
         raise ValueError(f"builds have no owner in {r.variant}")
     else:
         owner = -1
-    return Unit(tuple(sorted(cards)), value, owner, True)  # type: ignore[arg-type]
+    return Unit(tuple(sorted(cards)), value, owner, True)
 
 
 def position(

@@ -14,6 +14,8 @@ the unions are deduplicated. That is exact: a set S is capturable iff it is such
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from llvmlite import ir
 from numba import types
@@ -109,7 +111,8 @@ from zwick_ai.zwicker.layout import (
     S_ZWICKS,
     STATE_SIZE,
 )
-from zwick_ai.zwicker.policy_codes import POLICY_GREEDY
+from zwick_ai.zwicker.policy_codes import POLICY_GREEDY as POLICY_GREEDY  # re-exported: kernels.POLICY_*
+from zwick_ai.zwicker.policy_codes import POLICY_RANDOM as POLICY_RANDOM
 
 JC_ANY = 0
 JC_JOKER_ONLY = 1
@@ -174,8 +177,7 @@ def new_buffers():
 # ------------------------------------------------------------------------------------------------
 # Bit tricks: single machine instructions (LLVM's cttz and ctpop)
 # ------------------------------------------------------------------------------------------------
-@intrinsic
-def lowest_bit(typingctx, x):
+def _lowest_bit(typingctx, x):
     """Index of the lowest set bit of a nonzero int64 (count trailing zeros)."""
     sig = types.int64(types.int64)
 
@@ -185,8 +187,7 @@ def lowest_bit(typingctx, x):
     return sig, codegen
 
 
-@intrinsic
-def popcount(typingctx, x):
+def _popcount(typingctx, x):
     """Number of set bits of an int64."""
     sig = types.int64(types.int64)
 
@@ -194,6 +195,11 @@ def popcount(typingctx, x):
         return builder.ctpop(args[0])
 
     return sig, codegen
+
+
+# numba's intrinsics, called in compiled code as lowest_bit(x) and popcount(x)
+lowest_bit: Any = intrinsic(_lowest_bit)
+popcount: Any = intrinsic(_popcount)
 
 
 # ------------------------------------------------------------------------------------------------

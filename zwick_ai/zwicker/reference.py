@@ -95,7 +95,7 @@ class RefState:
             last_capturer=self.last_capturer,
             phase=self.phase,
             az_left=self.az_left,
-            asked=tuple(self.asked),
+            asked=_asked(self.asked),
         )
 
 
@@ -468,12 +468,18 @@ def _legal_memo(rules: Rules, snap: Snapshot) -> tuple[MoveKey, ...]:
     return tuple(_legal_moves(rules, from_snapshot(rules, snap)))
 
 
+def _asked(asked: Sequence[int]) -> tuple[int, int, int]:
+    """A turn's question record (partner, value, answer) as a typed triple."""
+    partner, value, answer = asked
+    return (partner, value, answer)
+
+
 def _legal_moves(rules: Rules, st: RefState) -> list[MoveKey]:
     if st.phase == PHASE_OVER:
         return []
     if st.phase in (PHASE_AFTER_ZWICK_TRAIL, PHASE_DIETZE_TRAIL):
         return _sorted_keys(_trail_moves(rules, st))  # forced trail: only duty-keeping trails
-    moves = set(_card_moves(rules, st, tuple(st.asked)))
+    moves = set(_card_moves(rules, st, _asked(st.asked)))
     if rules.magger and tuple(st.asked) == NO_ASK:
         moves |= set(_ask_moves(rules, st))
     return _sorted_keys(moves)
@@ -697,7 +703,7 @@ def snapshot(rules: Rules, st: RefState) -> Snapshot:
         last_capturer=st.last_capturer,
         phase=st.phase,
         az_left=st.az_left,
-        asked=tuple(st.asked),
+        asked=_asked(st.asked),
     )
 
 
@@ -716,5 +722,5 @@ def from_snapshot(rules: Rules, snap: Snapshot) -> RefState:
         last_capturer=snap.last_capturer,
         phase=snap.phase,
         az_left=snap.az_left,
-        asked=tuple(snap.asked),
+        asked=_asked(snap.asked),
     )

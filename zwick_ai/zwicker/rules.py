@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NoReturn
 
 import numpy as np
 
@@ -247,7 +248,7 @@ class Rules:
         self.__dict__.update(state)
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     raise ValueError(message)
 
 
@@ -528,7 +529,7 @@ def rules(variant: str = "dithmarschen", players: int | None = None, **options: 
         joker_sum_capture=bool(opt["joker_sum_capture"]),
         after_zwick=str(opt["after_zwick"]),
         dietze_loose_builds=bool(opt["dietze_loose_builds"]),
-        dietze_min_table=int(opt["dietze_min_table"]),  # type: ignore[arg-type]
+        dietze_min_table=int(opt["dietze_min_table"]),
         first_dealer=str(opt["first_dealer"]),
         subtract=str(opt["subtract"]),
         capture_values=str(opt["capture_values"]),
