@@ -419,8 +419,9 @@ def play_on(
 
     def decide(state: Any) -> list[int]:
         p = state.current_player()
-        S = state.engine_state().arr.copy()
-        rows = state.candidate_rows()
+        decision = state.decision()
+        S = decision.position.copy()
+        rows = decision.candidates
         open_rules = [w for w in range(len(watch)) if not binds[w, side[p]]]
         masks = {w: joker_policies.allowed_mask(R, S, rows, watch[w][0], watch[w][1], True) for w in open_rules}
         before = g.fork() if forks is not None and any(not m.all() for m in masks.values()) else None
