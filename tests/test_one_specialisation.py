@@ -26,7 +26,8 @@ from zwick_ai import chance_runs
 from zwick_ai.agents import expert_search, zwicker_precompile as P, zwicker_search
 from zwick_ai.agents.base import make_agent
 from zwick_ai.eval.match import play_game
-from zwick_ai.games import zwicker_bridge, zwicker_observer, zwicker_steps
+from zwick_ai.games import zwicker_bridge, zwicker_observer
+from zwick_ai.zwicker import steps as zwicker_steps
 from zwick_ai.zwicker import codec, history, kernels, resample
 
 P.compile_all(search=True, expert=True)
@@ -70,9 +71,9 @@ def signatures(**env: str) -> dict[str, list[str]]:
 
 ENTRY_POINTS = (
     "zwicker.kernels.gen_moves_ws",
-    "games.zwicker_steps.chance_step_k",
-    "games.zwicker_steps.turn_start_k",
-    "games.zwicker_steps.step_k",
+    "zwicker.steps.chance_step_k",
+    "zwicker.steps.turn_start_k",
+    "zwicker.steps.step_k",
     "agents.zwicker_search.search",
     "zwicker.resample.resample_setup",
     "agents.expert_search.ismcts",

@@ -17,6 +17,7 @@ from zwick_ai.agents.value_features import NFEAT
 from zwick_ai.analysis.joker import net_play
 from zwick_ai.eval.selfplay import hand_seeds
 from zwick_ai.games import zwicker_bridge
+from zwick_ai.zwicker import policy_codes
 from zwick_ai.zwicker.layout import KIND_ASK, KIND_BUILD, KIND_CAPTURE, M_CARD, M_KIND
 
 DITH = zwicker.rules("dithmarschen")
@@ -78,7 +79,7 @@ def test_net_seats_play_the_move_models_best_allowed_move():
                 checked += 1
             agent = make_agent("net:joker=hold", game, seed=1)
             acts = agent.act(state)
-            ok = joker_policies.allowed_mask(R, S, rows, joker_policies.P_HOLD, 0, False)
+            ok = joker_policies.allowed_mask(R, S, rows, policy_codes.POLICY_HOLD, 0, False)
             chosen = next(j for j, r in enumerate(rows) if zwicker_bridge.move_actions(state, r) == acts)
             assert ok[chosen] and values[chosen] >= values[ok].max() - 1e-9
             zwick_ai.agents.base.apply_decision(state, net.act(state))
@@ -104,13 +105,13 @@ def test_allowed_moves_follow_each_rule():
             )
             capture = np.array([r[M_KIND] == KIND_CAPTURE for r in rows])
             build = np.array([r[M_KIND] == KIND_BUILD for r in rows])
-            hold = joker_policies.allowed_mask(R, S, rows, joker_policies.P_HOLD, 0, True)
+            hold = joker_policies.allowed_mask(R, S, rows, policy_codes.POLICY_HOLD, 0, True)
             if joker.all():
                 assert hold.all()
                 seen["forced"] += 1
             else:
                 assert (hold == ~joker).all()
-            early = joker_policies.allowed_mask(R, S, rows, joker_policies.P_EARLY, 0, True)
+            early = joker_policies.allowed_mask(R, S, rows, policy_codes.POLICY_EARLY, 0, True)
             if (joker & capture).any():
                 assert (early == (joker & capture)).all()
                 seen["early"] += 1
@@ -120,7 +121,7 @@ def test_allowed_moves_follow_each_rule():
             if (joker & build).any():
                 assert (b == (joker & build)).all()
                 seen["build"] += 1
-            assert joker_policies.allowed_mask(R, S, rows, joker_policies.P_GREEDY, 0, True).all()
+            assert joker_policies.allowed_mask(R, S, rows, policy_codes.POLICY_GREEDY, 0, True).all()
             zwick_ai.agents.base.apply_decision(state, greedy.act(state))
     assert seen["forced"] > 0 and seen["early"] > 0
 
@@ -129,7 +130,7 @@ def all_orders(rules):
     return np.array(list(itertools.permutations(rules.deck)), np.int64)
 
 
-@pytest.mark.parametrize("kind", [net_play.KIND_GREEDY, net_play.KIND_NET])
+@pytest.mark.parametrize("kind", [policy_codes.POLICY_GREEDY, policy_codes.POLICY_NET])
 def test_the_correction_has_mean_exactly_zero_over_every_deal_of_a_micro_game(kind):
     """Every deck order of the micro game (5,040), one dealer and playout seed: the play is a
     function of the order, each stage deal's outcome is uniform given the past, and the

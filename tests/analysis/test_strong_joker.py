@@ -16,6 +16,7 @@ from zwick_ai.cli import main
 from zwick_ai.eval.records import zwicker_game
 from zwick_ai.eval.selfplay import hand_seeds
 from zwick_ai.games import zwicker_bridge
+from zwick_ai.zwicker import policy_codes
 
 #: a tiny expert budget for the tests (the study's is in the report)
 TINY_EXPERT = "expert:time=0,iters=4,worlds=2,endgame=4"
@@ -124,7 +125,7 @@ def test_expert_seatings_that_the_rule_never_binds_are_the_unrestricted_game():
     assert zwicker_bridge.same_position(mine, state.engine_state())
     value = strong_play._net_models(rules)[1]
     agent_seeds = [1, 2, 3, 4]
-    watch = [(joker_policies.P_HOLD, 0), (joker_policies.P_EARLY, 0)]
+    watch = [(policy_codes.POLICY_HOLD, 0), (policy_codes.POLICY_EARLY, 0)]
     ref = strong_play.play_game_from(
         game, [TINY_EXPERT] * 4, orders[0], int(dealers[0]), agent_seeds, value, 2, 5, watch
     )

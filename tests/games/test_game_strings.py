@@ -10,7 +10,7 @@ import pytest
 
 import zwick_ai.games  # noqa: F401  (registers the games)
 from zwick_ai import tricks, zwicker
-from zwick_ai.games import zwicker as zwicker_game
+from zwick_ai.games import zwicker_params
 from zwick_ai.games.game_strings import load, split_game_string
 from zwick_ai.options import format_value, parse_bool
 
@@ -22,12 +22,12 @@ MICRO = {"ranks": "A2345", "suits": "CD", "hand_size": 2, "table_size": 2, "stag
 
 def _zwicker_values(name: str) -> list[object]:
     """Every value of a zwicker game parameter worth trying (all of a choice, both of a bool)."""
-    default = zwicker_game.PARAMS[name]
+    default = zwicker_params.PARAMS[name]
     valid = ZR.OPTIONS.get(name, (None, None))[1]
     if name == "forced_capture":
-        return list(zwicker_game.FORCED)
+        return list(zwicker_params.FORCED)
     if name == "utility":
-        return list(zwicker_game.UTILITIES)
+        return list(zwicker_params.UTILITIES)
     if name == "jokers":
         return ["default", "none", "x15", "15_25", "x30", "15_17_20_22_25_30"]
     if name == "wild_jokers":
@@ -48,7 +48,7 @@ def _zwicker_cases() -> list[dict[str, object]]:
     for variant in zwicker.VARIANTS:
         for players in ZR.PLAYER_COUNTS[variant][0]:
             cases.append({"variant": variant, "players": players})
-        for name in zwicker_game.PARAMS:
+        for name in zwicker_params.PARAMS:
             if name in ("variant", "players"):
                 continue
             for value in _zwicker_values(name):

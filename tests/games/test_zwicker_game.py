@@ -16,8 +16,9 @@ import pytest
 import zwick_ai.games  # noqa: F401  (registers the games)
 from tests.random_play import at_turn_start, random_states
 from zwick_ai import zwicker
-from zwick_ai.games import zwicker_bridge, zwicker_observer, zwicker_steps
+from zwick_ai.games import zwicker_bridge, zwicker_observer
 from zwick_ai.zwicker import history as zwicker_history
+from zwick_ai.zwicker import steps as zwicker_steps
 from zwick_ai.zwicker.history import SS
 from zwick_ai.zwicker.rules import PLAYER_COUNTS, VARIANTS
 
@@ -587,3 +588,24 @@ def test_player_ids_are_openspiels():
     assert zwicker_steps.CHANCE == int(pyspiel.PlayerId.CHANCE)
     assert zwicker_steps.TERMINAL == int(pyspiel.PlayerId.TERMINAL)
     assert zwicker_steps.ILLEGAL not in (zwicker_steps.CHANCE, zwicker_steps.TERMINAL, int(pyspiel.PlayerId.INVALID))
+
+
+@pytest.mark.parametrize("spec", ["zwicker(variant=dithmarschen,players=4)", "zwicker(variant=grossenwiehe,players=4)"])
+def test_decision_view_holds_the_states_arrays(spec):
+    """``state.decision()`` hands searches the state's own arrays: the candidates are the legal whole
+    moves (the engine's, in the game's order), the position is the engine state's, and applying a
+    candidate through its sub-actions is the engine's apply."""
+    game = pyspiel.load_game(spec)
+    for state in random_states(game, 25, 3, accept=at_turn_start):
+        d = state.decision()
+        assert d.player == state.current_player()
+        assert d.record is state.array and d.game_table is game.tables.G
+        assert np.array_equal(d.position, state.engine_state().arr)
+        assert np.array_equal(d.rules_array, game.rules.array())
+        engine_moves = zwicker.legal_moves(state.engine_state())
+        assert sorted(m.key for m in d.moves()) == sorted(m.key for m in engine_moves)
+        assert len(d.candidates) == len(engine_moves)
+        move = d.moves()[-1]
+        child = state.clone()
+        zwicker_bridge.apply_move(child, d.candidates[-1])
+        assert zwicker_bridge.same_position(child, zwicker.apply(d.engine_state(), move))

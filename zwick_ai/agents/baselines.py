@@ -42,8 +42,8 @@ class RandomAgent(Agent):
     """Uniform over the legal whole decisions."""
 
     def act(self, state: pyspiel.State) -> list[int]:
-        if hasattr(state, "candidate_rows"):
-            rows = state.candidate_rows()
+        if hasattr(state, "decision"):  # a zwicker state: whole moves
+            rows = state.decision().candidates
             return zwicker_bridge.move_actions(state, rows[int(self.rng.integers(len(rows)))])
         legal = state.legal_actions()
         return [int(legal[int(self.rng.integers(len(legal)))])]
@@ -51,9 +51,8 @@ class RandomAgent(Agent):
 
 def greedy_scores(state: pyspiel.State) -> tuple[np.ndarray, np.ndarray]:
     """(candidate move rows, greedy score of each) for a Zwicker state at the start of a turn."""
-    rows = state.candidate_rows()
-    R = state.rules.array()
-    S = state.engine_state().arr
+    decision = state.decision()
+    rows, R, S = decision.candidates, decision.rules_array, decision.position
     return rows, np.array([kernels.greedy_value(R, S, r) for r in rows])
 
 

@@ -58,6 +58,7 @@ from zwick_ai.agents import clock, expert_search, joker_policies, value_model, z
 from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.agents.net import model_for
 from zwick_ai.games import zwicker_bridge
+from zwick_ai.zwicker import policy_codes
 
 LEAVES = ("auto", "rollout", "value", "stage")
 LEAF_CODES = {
@@ -181,7 +182,7 @@ def expert_decision(
 ) -> list[int]:
     """The sub-actions of the whole move ``expert`` chooses (module docstring)."""
     t0 = clock.now()
-    rows = state.candidate_rows()
+    rows = state.decision().candidates
     if len(rows) == 1:
         return zwicker_bridge.move_actions(state, rows[0])
     allowed = _allowed(state, rows, params)
@@ -405,9 +406,10 @@ def _pool(
 def _allowed(state: pyspiel.State, rows: np.ndarray, params: dict[str, Any]) -> np.ndarray | None:
     """The rows the ``joker`` rule leaves the agent (None: no rule)."""
     policy, k = joker_policies.constraint_code(params["joker"])
-    if policy == joker_policies.P_GREEDY:
+    if policy == policy_codes.POLICY_GREEDY:
         return None
-    return joker_policies.allowed_mask(state.rules.array(), state.engine_state().arr, rows, policy, k, True)
+    decision = state.decision()
+    return joker_policies.allowed_mask(decision.rules_array, decision.position, rows, policy, k, True)
 
 
 def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, allowed: np.ndarray | None = None) -> list[int]:

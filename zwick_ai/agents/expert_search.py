@@ -46,10 +46,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zwick_ai.agents import value_model as VM
-from zwick_ai.agents import zwicker_search as ZS
-from zwick_ai.zwicker import history as ZH
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.agents import value_model, zwicker_search
+from zwick_ai.zwicker import history as zwicker_history
+from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.layout import (
     KIND_ASK,
     LOC_TABLE,
@@ -158,7 +157,7 @@ def _ordered(R, S, buf, n, order, vals):
     """Move indices of ``buf[:n]`` by the greedy value, best first (``order[:n]``)."""
     for k in range(n):
         order[k] = k
-        vals[k] = K.greedy_value(R, S, buf[k])
+        vals[k] = kernels.greedy_value(R, S, buf[k])
     for i in range(1, n):  # insertion sort: n is small
         j = i
         while j > 0 and vals[order[j - 1]] < vals[order[j]]:
@@ -223,8 +222,8 @@ def solve(R, S, side, alpha, beta, depth, ctx, stats, node_cap, use_tt, win_loss
             enter = False
             Sd = states[d]
             returning = False
-            if Sd[S_PHASE] == K.PHASE_OVER:
-                ret = ZS.side_rewards(R, Sd, win_loss, total)[side]
+            if Sd[S_PHASE] == kernels.PHASE_OVER:
+                ret = zwicker_search.side_rewards(R, Sd, win_loss, total)[side]
                 returning = True
             else:
                 stats[ST_NODES] += 1
@@ -243,7 +242,7 @@ def solve(R, S, side, alpha, beta, depth, ctx, stats, node_cap, use_tt, win_loss
                         st_a[d] = a_
                         st_b[d] = b_
                 if not returning:
-                    n = K.gen_moves_ws(R, Sd, bufs[d], W, X)
+                    n = kernels.gen_moves_ws(R, Sd, bufs[d], W, X)
                     if n < 0:  # more moves than a stack level holds: give this world up
                         stats[ST_ABORT] = 1
                         return 0.0
@@ -264,7 +263,7 @@ def solve(R, S, side, alpha, beta, depth, ctx, stats, node_cap, use_tt, win_loss
         if st_i[d] < st_n[d] and st_a[d] < st_b[d]:
             child = states[d + 1]
             child[:] = states[d]
-            K.apply_move(R, child, bufs[d][orders[d][st_i[d]]], W)
+            kernels.apply_move(R, child, bufs[d][orders[d][st_i[d]]], W)
             st_i[d] += 1
             st_a[d + 1] = st_a[d]
             st_b[d + 1] = st_b[d]
@@ -308,11 +307,11 @@ def _update(R, S, side, v, d, st_a, st_b, st_best):
 def new_context(tt_bits):
     """Per-depth state and move buffers, workspaces and a transposition table for :func:`solve`."""
     levels = MAX_PLY + 2
-    states = np.zeros((levels, ZH.SS), np.int32)
+    states = np.zeros((levels, zwicker_history.SS), np.int32)
     bufs = np.zeros((levels, MAX_MOVES, MOVE_WIDTH), np.int64)
     orders = np.zeros((levels, MAX_MOVES), np.int64)
     vals = np.zeros((levels, MAX_MOVES), np.float64)
-    W = K.new_workspace()
+    W = kernels.new_workspace()
     X = np.empty(1 << 14, np.int64)
     keys, values, flags = new_table(tt_bits)
     n = np.zeros(levels, np.int64)
@@ -347,7 +346,7 @@ def root_values(R, S, rows, side, ctx, stats, node_cap, use_tt, win_loss, total,
     W = ctx[4]
     for k in range(rows.shape[0]):
         child[:] = S
-        K.apply_move(R, child, rows[k], W)
+        kernels.apply_move(R, child, rows[k], W)
         out[k] = solve(R, child, side, -2.0, 2.0, 0, ctx, stats, node_cap, use_tt, win_loss, total)
         if stats[ST_ABORT]:
             return False
@@ -362,18 +361,18 @@ def stage_start_world(R, a, S0, Sw, p, t0):
     """The stage-start state of the world whose current state is ``Sw``: the public stage start
     ``S0`` with every other seat's hand replaced by its hand in ``Sw`` plus the cards it played
     since ply ``t0`` (the stock is not needed to replay a stage)."""
-    X = a[ZH.XB :]
+    X = a[zwicker_history.XB :]
     S = S0.copy()
     for q in range(R[R_PLAYERS]):
         if q == p:
             continue
         S[S_HAND_N + q] = 0
         for i in range(Sw[S_HAND_N + q]):
-            K.hand_insert(S, q, Sw[S_HANDS + q * MAX_HAND + i])
-        for t in range(t0, X[ZH.X_NPLY]):
-            e = ZH.X_LOG + t * ZH.LOGW
-            if X[e + ZH.L_SEAT] == q and X[e + ZH.L_KIND] != KIND_ASK:
-                K.hand_insert(S, q, X[e + ZH.L_CARD])
+            kernels.hand_insert(S, q, Sw[S_HANDS + q * MAX_HAND + i])
+        for t in range(t0, X[zwicker_history.X_NPLY]):
+            e = zwicker_history.X_LOG + t * zwicker_history.LOGW
+            if X[e + zwicker_history.L_SEAT] == q and X[e + zwicker_history.L_KIND] != KIND_ASK:
+                kernels.hand_insert(S, q, X[e + zwicker_history.L_CARD])
     return S
 
 
@@ -383,12 +382,12 @@ def opponent_values(R, S, buf, n, mm, W, out):
     in ``S`` (questions: -inf): the greedy value, or the learned move model's (``mm``,
     :func:`zwick_ai.agents.value_model.net_values`) when ``mm`` is not the empty model."""
     if mm[2].shape[1] > 1:
-        v = VM.net_values(R, S, buf, n, mm, W)
+        v = value_model.net_values(R, S, buf, n, mm, W)
         for k in range(n):
             out[k] = v[k]
         return
     for k in range(n):
-        out[k] = -np.inf if buf[k, M_KIND] == KIND_ASK else K.greedy_value(R, S, buf[k])
+        out[k] = -np.inf if buf[k, M_KIND] == KIND_ASK else kernels.greedy_value(R, S, buf[k])
 
 
 @njit(cache=True)
@@ -397,17 +396,17 @@ def world_log_weight(R, a, S0, Sw, p, t0, tau, W, mm):
     picks move ``m`` with probability ``softmax(value(m) / tau)`` among his legal moves, ``value``
     the opponent model of :func:`opponent_values` (questions excluded: their answers are already
     constraints of the sampler)."""
-    X = a[ZH.XB :]
+    X = a[zwicker_history.XB :]
     S = stage_start_world(R, a, S0, Sw, p, t0)
     row = np.zeros(MOVE_WIDTH, np.int64)
-    buf, XX = K.new_buffers()
+    buf, XX = kernels.new_buffers()
     vals = np.empty(buf.shape[0], np.float64)
     logw = 0.0
-    for t in range(t0, X[ZH.X_NPLY]):
-        ZH.logged_row_into(X, t, row)
+    for t in range(t0, X[zwicker_history.X_NPLY]):
+        zwicker_history.logged_row_into(X, t, row)
         q = S[S_TO_MOVE]
         if q != p and row[M_KIND] != KIND_ASK:
-            buf, XX, n = K.gen_moves(R, S, buf, W, XX)
+            buf, XX, n = kernels.gen_moves(R, S, buf, W, XX)
             if vals.shape[0] < n:
                 vals = np.empty(buf.shape[0], np.float64)
             opponent_values(R, S, buf, n, mm, W, vals)
@@ -425,7 +424,7 @@ def world_log_weight(R, a, S0, Sw, p, t0, tau, W, mm):
                 if same_move(buf[k], row):
                     mine = v
             logw += mine - top - np.log(z)
-        K.apply_move(R, S, row, W)
+        kernels.apply_move(R, S, row, W)
     return logw
 
 
@@ -458,16 +457,16 @@ def endgame_worlds(
     side = R[R_SIDE_OF + p]
     t0 = det.t0
     S0 = det.S0
-    meta = np.zeros(ZS.MT_SIZE, np.int64)
+    meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
     out = np.zeros(rows.shape[0], np.float64)
     for _ in range(nworlds):
         w = stats[ST_WORLDS]
         if w >= vals.shape[0]:
             return
-        k = ZS.TRIES if meta[ZS.MT_CHAIN] == 0 else ZS.TRIES_AFTER
-        Sw = ZS.det_draw(G, a, p, det, cards, chain, k, meta, W)
-        stats[ST_DRAWS] = stats[ST_DRAWS] + meta[ZS.MT_DRAWS]
-        meta[ZS.MT_DRAWS] = 0
+        k = zwicker_search.TRIES if meta[zwicker_search.MT_CHAIN] == 0 else zwicker_search.TRIES_AFTER
+        Sw = zwicker_search.det_draw(G, a, p, det, cards, chain, k, meta, W)
+        stats[ST_DRAWS] = stats[ST_DRAWS] + meta[zwicker_search.MT_DRAWS]
+        meta[zwicker_search.MT_DRAWS] = 0
         if not root_values(R, Sw, rows, side, ctx, stats, node_cap, use_tt, win_loss, total, out):
             return
         vals[w, :] = out
@@ -483,7 +482,7 @@ def value_rewards(R, S, m, f, total):
     """Leaf rewards by the value model ``m``: each side's expected final point difference over
     ``total``, clipped to [-1, 1] (the scale of :func:`zwicker_search.side_rewards`)."""
     ns = R[R_NSIDES]
-    vals = VM.leaf_side_values(R, S, m, f, np.zeros(ns))
+    vals = value_model.leaf_side_values(R, S, m, f, np.zeros(ns))
     for s in range(ns):
         vals[s] = min(1.0, max(-1.0, vals[s] / total))
     return vals
@@ -498,8 +497,12 @@ def draw_pool(G, a, p, det, cards, chain, meta, n, tau, W, mm):
     states = np.empty((n, det.S0.shape[0]), det.S0.dtype)
     logw = np.zeros(n, np.float64)
     for i in range(n):
-        k = ZS.TRIES if meta[ZS.MT_CHAIN] == 0 else min(ZS.TRIES, ZS.TRIES_AFTER)
-        Sw = ZS.det_draw(G, a, p, det, cards, chain, k, meta, W)
+        k = (
+            zwicker_search.TRIES
+            if meta[zwicker_search.MT_CHAIN] == 0
+            else min(zwicker_search.TRIES, zwicker_search.TRIES_AFTER)
+        )
+        Sw = zwicker_search.det_draw(G, a, p, det, cards, chain, k, meta, W)
         for j in range(Sw.shape[0]):  # element copies: no numba shape-error code (zwick_ai.jit)
             states[i, j] = Sw[j]
         if tau > 0:
@@ -539,12 +542,12 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
     R = G[:RULES_SIZE]
     meta = tree[-1]
     players = R[R_PLAYERS]
-    policies = np.full(players, K.POLICY_RANDOM, np.int64)
-    buf, X = K.new_buffers()
-    key = np.zeros(ZS.NKW, np.int64)
+    policies = np.full(players, kernels.POLICY_RANDOM, np.int64)
+    buf, X = kernels.new_buffers()
+    key = np.zeros(zwicker_search.NKW, np.int64)
     lo = np.zeros(64, np.int64)
     hi = np.zeros(64, np.int64)
-    path = np.zeros(ZS.MAX_DEPTH + 1, np.int64)
+    path = np.zeros(zwicker_search.MAX_DEPTH + 1, np.int64)
     kid = np.empty(64, np.int64)
     world = det.S0[:0]
     f = np.zeros(m[0].shape[0], np.float64)
@@ -553,18 +556,22 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
             if pool.shape[0] > 0:
                 world = pool[pool_pick(cum)]
             else:
-                k = ZS.TRIES if meta[ZS.MT_CHAIN] == 0 else min(ZS.TRIES, ZS.TRIES_AFTER)
-                world = ZS.det_draw(G, a, p, det, cards, chain, k, meta, W)
+                k = (
+                    zwicker_search.TRIES
+                    if meta[zwicker_search.MT_CHAIN] == 0
+                    else min(zwicker_search.TRIES, zwicker_search.TRIES_AFTER)
+                )
+                world = zwicker_search.det_draw(G, a, p, det, cards, chain, k, meta, W)
         S = world.copy()
-        depth, buf, X, kid = ZS.descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
-        if S[S_PHASE] != K.PHASE_OVER and leaf != LEAF_VALUE:  # the play-out reuses the search's buffers
+        depth, buf, X, kid = zwicker_search.descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
+        if S[S_PHASE] != kernels.PHASE_OVER and leaf != LEAF_VALUE:  # the play-out reuses the search's buffers
             last = S[S_STAGE] if leaf == LEAF_STAGE else R[R_MAX_STAGES]
-            _, buf, X = K.play_out_to(R, S, policies, W, last, buf, X)
-        if S[S_PHASE] != K.PHASE_OVER:
+            _, buf, X = kernels.play_out_to(R, S, policies, W, last, buf, X)
+        if S[S_PHASE] != kernels.PHASE_OVER:
             rew = value_rewards(R, S, m, f, total)
         else:
-            rew = ZS.side_rewards(R, S, win_loss, total)
-        ZS.backup(R, tree, path, depth, rew)
+            rew = zwicker_search.side_rewards(R, S, win_loss, total)
+        zwicker_search.backup(R, tree, path, depth, rew)
 
 
 @njit(cache=True)

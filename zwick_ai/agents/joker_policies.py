@@ -93,11 +93,20 @@ from zwick_ai.zwicker.layout import (
     S_TO_MOVE,
     S_UNITS,
 )
+from zwick_ai.zwicker.policy_codes import (
+    JOKER_RULES,
+    POLICY_BUILD,
+    POLICY_EARLY,
+    POLICY_GREEDY,
+    POLICY_HOLD,
+    POLICY_MIN_POINTS,
+    POLICY_RANDOM,
+)
 from zwick_ai.zwicker.rules import Rules
 
-#: policy names in code order (the compiled kernels take the index)
-POLICIES = ("random", "greedy", "early", "hold", "min_points", "build", "last_stage")
-P_RANDOM, P_GREEDY, P_EARLY, P_HOLD, P_MIN_POINTS, P_BUILD, P_LAST_STAGE = range(len(POLICIES))
+#: policy names in code order (the compiled kernels take the index: :mod:`zwick_ai.zwicker.policy_codes`)
+POLICIES = JOKER_RULES
+P_GREEDY = POLICY_GREEDY  # the old name, for callers not yet switched to POLICY_GREEDY
 
 BONUS = 1000.0  # lifts a preferred joker move above every ordinary move (greedy scores are < 100)
 NEVER_ASK = -1e9
@@ -136,7 +145,7 @@ def constraint_code(text: str) -> tuple[int, int]:
     """The (policy code, k) of a joker rule given to a strong agent (``joker=hold``,
     ``joker=min_points=6``); ``""`` or ``greedy``: no rule."""
     if not text.strip():
-        return P_GREEDY, 0
+        return POLICY_GREEDY, 0
     name, k = parse_policy(text)
     if name == "random":
         raise ValueError("joker=random is not a rule on an agent's choice; valid: " + ", ".join(POLICIES[1:]))
@@ -184,18 +193,18 @@ def rule_tier(R, S, mv, policy, k):
     ``_FORBIDDEN``): the one place each rule is written. Moves that play no joker from the hand,
     questions included, are allowed by every rule."""
     kind = mv[M_KIND]
-    if policy <= P_GREEDY or kind == KIND_ASK or not is_joker(R, mv[M_CARD]):
+    if policy <= POLICY_GREEDY or kind == KIND_ASK or not is_joker(R, mv[M_CARD]):
         return TIER_ALLOWED
     capture = kind == KIND_CAPTURE
-    if policy == P_EARLY:
+    if policy == POLICY_EARLY:
         return TIER_PREFERRED if capture else TIER_ALLOWED
-    if policy == P_HOLD:
+    if policy == POLICY_HOLD:
         return TIER_FORBIDDEN
-    if policy == P_MIN_POINTS:
+    if policy == POLICY_MIN_POINTS:
         return TIER_ALLOWED if capture and points_taken(R, S, mv) >= k else TIER_FORBIDDEN
-    if policy == P_BUILD:
+    if policy == POLICY_BUILD:
         return TIER_PREFERRED if kind == KIND_BUILD else TIER_FORBIDDEN
-    # P_LAST_STAGE
+    # POLICY_LAST_STAGE
     return TIER_ALLOWED if last_stage(R, S) else TIER_FORBIDDEN
 
 
@@ -240,7 +249,7 @@ def allowed_mask(R, S, rows, policy, k, asks):
 @kernels.hot
 def choose_move(R, S, buf, n, policy, k):
     """Index of the move of ``buf[:n]`` that ``policy`` plays (ties at random via ``np.random``)."""
-    if policy == P_RANDOM:
+    if policy == POLICY_RANDOM:
         return np.random.randint(n)
     best = -1e18
     ties = 0
@@ -451,10 +460,11 @@ class JokerAgent(Agent):
         self.code = POLICIES.index(params["policy"])
 
     def act(self, state: pyspiel.State) -> list[int]:
-        rows = state.candidate_rows()
-        if self.code == P_RANDOM:
+        decision = state.decision()
+        rows = decision.candidates
+        if self.code == POLICY_RANDOM:
             return zwicker_bridge.move_actions(state, rows[int(self.rng.integers(len(rows)))])
-        values = policy_values(state.rules.array(), state.engine_state().arr, rows, self.code, self.params["k"])
+        values = policy_values(decision.rules_array, decision.position, rows, self.code, self.params["k"])
         best = np.flatnonzero(values >= values.max() - 1e-9)
         return zwicker_bridge.move_actions(state, rows[int(best[self.rng.integers(len(best))])])
 

@@ -38,10 +38,10 @@ rotated, 2,000 deals, 95% CI; table in ``benchmarks/README.md``): modern Zwikken
 1853 4 players +0.12 [+0.09, +0.15].
 
 >>> import pyspiel, zwick_ai.games
->>> from zwick_ai import tricks as T
->>> r = T.rules("zwikken", variant="parlett", players=3)
->>> s = T.scripted(r, [["AH", "KH", "QH"], ["QS", "JS", "AC"], ["KC", "QC", "JC"]], upcard="TH")
->>> T.action_name(r, int(greedy_action(s.arr, r.cfg)))   # three top trumps: bid
+>>> from zwick_ai import tricks as trick_engine
+>>> r = trick_engine.rules("zwikken", variant="parlett", players=3)
+>>> s = trick_engine.scripted(r, [["AH", "KH", "QH"], ["QS", "JS", "AC"], ["KC", "QC", "JC"]], upcard="TH")
+>>> trick_engine.action_name(r, int(greedy_action(s.arr, r.cfg)))   # three top trumps: bid
 'bid 1'
 """
 
@@ -50,7 +50,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zwick_ai.tricks import kernels as K
+from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.tricks.layout import (
     A_BID,
     A_BID_KEN,
@@ -121,7 +121,7 @@ def unseen_higher(s, cfg, p, c):
     hand, not an upcard, not the shown bottom card, not played face up, not in the trick)."""
     trump = s[S_TRUMP]
     perm = cfg[C_PERM]
-    suit = K.eff_suit(c, trump, perm)
+    suit = tricks_kernels.eff_suit(c, trump, perm)
     k = 0
     for x in range(NC):
         if x == c or cfg[C_INPACK + x] == 0:
@@ -129,7 +129,9 @@ def unseen_higher(s, cfg, p, c):
         loc = s[S_LOC + x]
         if loc == L_HAND + p or loc == L_UP or loc == L_BOTTOM or loc == L_PLAYED:
             continue
-        if K.eff_suit(x, trump, perm) == suit and K.strength(x, perm) > K.strength(c, perm):
+        if tricks_kernels.eff_suit(x, trump, perm) == suit and tricks_kernels.strength(
+            x, perm
+        ) > tricks_kernels.strength(c, perm):
             k += 1
     return k
 
@@ -138,7 +140,7 @@ def unseen_higher(s, cfg, p, c):
 def card_value(s, cfg, p, c):
     """Rough number of tricks card ``c`` takes for seat ``p`` (module docstring)."""
     h = unseen_higher(s, cfg, p, c)
-    if s[S_TRUMP] >= 0 and K.eff_suit(c, s[S_TRUMP], cfg[C_PERM]) == s[S_TRUMP]:
+    if s[S_TRUMP] >= 0 and tricks_kernels.eff_suit(c, s[S_TRUMP], cfg[C_PERM]) == s[S_TRUMP]:
         if h == 0:
             return 1.0
         if h == 1:
@@ -159,7 +161,7 @@ def card_value(s, cfg, p, c):
 def strength(s, cfg, p):
     """Sum of :func:`card_value` over seat ``p``'s hand."""
     hc = np.empty(NC, dtype=np.int32)
-    m = K.hand(s, p, hc)
+    m = tricks_kernels.hand(s, p, hc)
     total = 0.0
     for i in range(m):
         total += card_value(s, cfg, p, hc[i])
@@ -168,14 +170,18 @@ def strength(s, cfg, p):
 
 @njit(cache=True)
 def _is_trump(s, cfg, c):
-    return s[S_TRUMP] >= 0 and K.eff_suit(c, s[S_TRUMP], cfg[C_PERM]) == s[S_TRUMP]
+    return s[S_TRUMP] >= 0 and tricks_kernels.eff_suit(c, s[S_TRUMP], cfg[C_PERM]) == s[S_TRUMP]
 
 
 @njit(cache=True)
 def _cost(s, cfg, c):
     """Order of cheapness for throwing or winning: side cards before trumps, then card points,
     then rank."""
-    return (1000 if _is_trump(s, cfg, c) else 0) + 100 * K.POINTS[c % 13] + K.strength(c, cfg[C_PERM])
+    return (
+        (1000 if _is_trump(s, cfg, c) else 0)
+        + 100 * tricks_kernels.POINTS[c % 13]
+        + tricks_kernels.strength(c, cfg[C_PERM])
+    )
 
 
 @njit(cache=True)
@@ -187,7 +193,7 @@ def _current_best(s, cfg):
     for _ in range(n):
         c = s[_pf(q, P_TCARD)]
         if c >= 0 and s[_pf(q, P_TFD)] == 0:
-            if best < 0 or K.beats(c, best, s[S_TRUMP], cfg[C_PERM]):
+            if best < 0 or tricks_kernels.beats(c, best, s[S_TRUMP], cfg[C_PERM]):
                 best = c
         q = (q + 1) % n
     return best
@@ -202,7 +208,7 @@ def _play(s, cfg, p, mask):
         score = -1
         for c in range(NC):
             if mask[c] and unseen_higher(s, cfg, p, c) == 0:
-                v = (2 if _is_trump(s, cfg, c) else 1) * 100 + K.strength(c, cfg[C_PERM])
+                v = (2 if _is_trump(s, cfg, c) else 1) * 100 + tricks_kernels.strength(c, cfg[C_PERM])
                 if v > score:
                     score, pick = v, c
         if pick >= 0:
@@ -211,7 +217,7 @@ def _play(s, cfg, p, mask):
         last = s[S_NPLAYED] == s[S_NPART] - 1
         cheapest, cheapest_sure = -1, -1
         for c in range(NC):
-            if mask[c] and K.beats(c, best, s[S_TRUMP], cfg[C_PERM]):
+            if mask[c] and tricks_kernels.beats(c, best, s[S_TRUMP], cfg[C_PERM]):
                 if cheapest < 0 or _cost(s, cfg, c) < _cost(s, cfg, cheapest):
                     cheapest = c
                 if unseen_higher(s, cfg, p, c) == 0:
@@ -235,7 +241,7 @@ def _first(mask, lo, hi):
 
 @njit(cache=True)
 def _auction(s, cfg, p, mask):
-    zwik = K.combo_value(s, cfg, p) > 0
+    zwik = tricks_kernels.combo_value(s, cfg, p) > 0
     est = strength(s, cfg, p)
     ken = mask[A_PASS_KEN]
     if ken:
@@ -254,7 +260,7 @@ def _auction(s, cfg, p, mask):
 
 @njit(cache=True)
 def _declare(s, cfg, p, mask):
-    zwik = K.combo_value(s, cfg, p) > 0
+    zwik = tricks_kernels.combo_value(s, cfg, p) > 0
     est = strength(s, cfg, p)
     if cfg[C_DECLARE] == DECL_PLAYPASS:
         if mask[A_PLAYDECL] and (zwik or est >= PLAY_MIN or not mask[A_PASS]):
@@ -267,7 +273,7 @@ def _declare(s, cfg, p, mask):
             nobody = False
     if est >= PLAY_MIN or (nobody and s[S_TURN] == n - 1):
         hc = np.empty(NC, dtype=np.int32)
-        m = K.hand(s, p, hc)
+        m = tricks_kernels.hand(s, p, hc)
         weak = 0
         for i in range(m):
             if card_value(s, cfg, p, hc[i]) < EXCHANGE_BELOW:
@@ -283,7 +289,7 @@ def _discard(s, cfg, p, mask):
     """Discard the weakest cards: of the cards still allowed (above the last discard), the
     ``left`` weakest, lowest id first (discards go in increasing order)."""
     hc = np.empty(NC, dtype=np.int32)
-    m = K.hand(s, p, hc)
+    m = tricks_kernels.hand(s, p, hc)
     left = s[S_EXK] - s[S_EXD]
     val = np.empty(m, dtype=np.float64)
     cand = np.zeros(m, dtype=np.bool_)
@@ -308,13 +314,13 @@ def _discard(s, cfg, p, mask):
 def _swap(s, cfg, p):
     up = s[S_UP + s[S_SWAPK]]
     ten = (up // 13) * 13 + TEN
-    before = K.combo_value(s, cfg, p)
+    before = tricks_kernels.combo_value(s, cfg, p)
     s[S_LOC + up], s[S_LOC + ten] = L_HAND + p, L_UP  # try the swap on the array, then undo it
-    after = K.combo_value(s, cfg, p)
+    after = tricks_kernels.combo_value(s, cfg, p)
     s[S_LOC + up], s[S_LOC + ten] = L_UP, L_HAND + p
     if after > before:
         return A_SWAP
-    if before == 0 and K.strength(up, cfg[C_PERM]) > K.strength(ten, cfg[C_PERM]):
+    if before == 0 and tricks_kernels.strength(up, cfg[C_PERM]) > tricks_kernels.strength(ten, cfg[C_PERM]):
         return A_SWAP
     return A_KEEP
 
@@ -334,7 +340,7 @@ def greedy_action(s, cfg):
     if p < 0:
         return -1
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    K.legal_mask(s, cfg, mask)
+    tricks_kernels.legal_mask(s, cfg, mask)
     ph = s[S_PHASE]
     if ph == PH_PLAY:
         a = _play(s, cfg, p, mask)

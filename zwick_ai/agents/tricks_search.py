@@ -46,10 +46,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zwick_ai import tricks as T
+from zwick_ai import tricks
 from zwick_ai.agents import clock
 from zwick_ai.agents.tricks_greedy import greedy_action
-from zwick_ai.tricks import kernels as K
+from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.tricks.layout import (
     A_DISCARD,
     A_SWAP,
@@ -159,7 +159,7 @@ def knowledge(s, player, seen, public, open_draws):
 def _replay(s, cfg, player, assign, disc, ndisc, out):
     """Replay ``s``'s history into ``out`` with the hidden cards of ``assign`` (per history index)
     and the discards ``disc[seat]``; False when an observed event becomes impossible."""
-    out[:] = K.new_state(cfg)
+    out[:] = tricks_kernels.new_state(cfg)
     ids = np.empty(NC, dtype=np.int32)
     probs = np.empty(NC, dtype=np.float64)
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
@@ -180,7 +180,7 @@ def _replay(s, cfg, player, assign, disc, ndisc, out):
             r = np.sort(run[: j - i])
             for t in range(j - i):
                 c = r[t]
-                k = K.chance_outcomes(out, cfg, ids, probs)
+                k = tricks_kernels.chance_outcomes(out, cfg, ids, probs)
                 if k == 1 and out[S_PHASE] == PH_DRAW:
                     c = ids[0]  # the talon has run out: the rest of it comes in a fixed order
                 else:
@@ -190,24 +190,24 @@ def _replay(s, cfg, player, assign, disc, ndisc, out):
                             found = True
                     if not found:
                         return False
-                K.apply_chance(out, cfg, c)
+                tricks_kernels.apply_chance(out, cfg, c)
             i = j
             continue
         if out[S_CUR] == CUR_CHANCE:
             if kind != H_DEAL and kind != H_UP and kind != H_CUT and kind != H_DRAW and kind != H_DRAWPUB:
                 return False
-            k = K.chance_outcomes(out, cfg, ids, probs)
+            k = tricks_kernels.chance_outcomes(out, cfg, ids, probs)
             found = False
             for x in range(k):
                 if ids[x] == v:
                     found = True
             if not found:
                 return False
-            K.apply_chance(out, cfg, v)
+            tricks_kernels.apply_chance(out, cfg, v)
         else:
             if out[S_CUR] != who or (kind != H_ACT and kind != H_HIDDEN):
                 return False
-            K.legal_mask(out, cfg, mask)
+            tricks_kernels.legal_mask(out, cfg, mask)
             if kind == H_HIDDEN and who != player:
                 if v >= A_DISCARD:
                     if used[who] >= ndisc[who] or not mask[A_DISCARD + disc[who, used[who]]]:
@@ -236,7 +236,7 @@ def _replay(s, cfg, player, assign, disc, ndisc, out):
                     v = cands[np.random.randint(nc)]  # noqa: NPY002
             elif not mask[v]:
                 return False
-            K.apply_action(out, cfg, v)
+            tricks_kernels.apply_action(out, cfg, v)
         i += 1
     # the world must stand where the real game stands: e.g. a ten swap or a zwik that the hidden
     # cards would cause, but that did not happen, rules the world out
@@ -334,7 +334,9 @@ def resample_into(s, cfg, player, out, tries):
     return False
 
 
-def resample_fast(state: T.TrickState, player: int, rng: np.random.Generator, tries: int = TRIES) -> T.TrickState:
+def resample_fast(
+    state: tricks.TrickState, player: int, rng: np.random.Generator, tries: int = TRIES
+) -> tricks.TrickState:
     """Compiled counterpart of :func:`zwick_ai.tricks.resample`: a position consistent with what
     ``player`` has observed. ``RuntimeError`` when no consistent position is found."""
     if not 0 <= player < state.rules.players:
@@ -343,7 +345,7 @@ def resample_fast(state: T.TrickState, player: int, rng: np.random.Generator, tr
     out = np.empty(S_SIZE, dtype=np.int32)
     if not resample_into(state.arr, state.rules.cfg, player, out, tries):
         raise RuntimeError("resample_fast: no consistent position found")
-    return T.TrickState(state.rules, out, None)
+    return tricks.TrickState(state.rules, out, None)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -388,7 +390,7 @@ def _policy_action(s, cfg, greedy, mask):
     """The rollout policy's action (mask already filled with the legal actions)."""
     if greedy:
         return greedy_action(s, cfg)
-    return K.random_action(mask)
+    return tricks_kernels.random_action(mask)
 
 
 @njit(cache=True)
@@ -433,8 +435,8 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
         while s[S_CUR] != CUR_OVER and not grown and depth < 511:
             p = s[S_CUR]
             if p == CUR_CHANCE:
-                card = K.sample_chance(s, cfg, ids, probs)
-                K.apply_chance(s, cfg, card)
+                card = tricks_kernels.sample_chance(s, cfg, ids, probs)
+                tricks_kernels.apply_chance(s, cfg, card)
                 h = s[S_HLEN] - 1
                 kind = s[S_HIST + 3 * h]
                 who = s[S_HIST + 3 * h + 1]
@@ -444,7 +446,7 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
                     key = CHANCE_KEY + card
                 actor = -1
             else:
-                K.legal_mask(s, cfg, mask)
+                tricks_kernels.legal_mask(s, cfg, mask)
                 if _hidden_move(s, cfg, obs, mask):
                     a = _policy_action(s, cfg, greedy, mask)
                     key = HIDDEN_KEY + p
@@ -475,7 +477,7 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
                                     if np.random.randint(ties) == 0:  # noqa: NPY002
                                         a = x
                     key = a
-                K.apply_action(s, cfg, a)
+                tricks_kernels.apply_action(s, cfg, a)
                 actor = p
             ch = _child(ti, node, key)
             if ch < 0:
@@ -489,10 +491,10 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
         # rollout
         while s[S_CUR] != CUR_OVER:
             if s[S_CUR] == CUR_CHANCE:
-                K.apply_chance(s, cfg, K.sample_chance(s, cfg, ids, probs))
+                tricks_kernels.apply_chance(s, cfg, tricks_kernels.sample_chance(s, cfg, ids, probs))
             else:
-                K.legal_mask(s, cfg, mask)
-                K.apply_action(s, cfg, _policy_action(s, cfg, greedy, mask))
+                tricks_kernels.legal_mask(s, cfg, mask)
+                tricks_kernels.apply_action(s, cfg, _policy_action(s, cfg, greedy, mask))
         for q in range(n):
             reward[q] = s[S_PLAYERS + P_NET * NP + q] / scale
         ti[0, T_N] += 1

@@ -245,14 +245,15 @@ def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, 
 
         def decide(state: Any) -> list[int]:
             nonlocal ndec
-            rows = state.candidate_rows()
+            decision = state.decision()
+            rows = decision.candidates
             n = len(rows)
             pick = 0
             if n > 1:
                 visits, mean, best = search(state, rng)
                 if int((rows[:, M_KIND] != KIND_ASK).sum()) >= 2:
                     F = np.zeros((n, NFEAT), np.float64)
-                    ok = value_model.candidate_features(R, state.engine_state().arr, rows, n, W, F) & (visits > 0)
+                    ok = value_model.candidate_features(R, decision.position, rows, n, W, F) & (visits > 0)
                     if ok.sum() >= 2:
                         cols["X"].append(F[ok].astype(np.float32))
                         cols["final"].append((mean[ok] * total).astype(np.float32))
@@ -342,10 +343,10 @@ def _write_curve(out: Path, history: list[dict[str, Any]]) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib import pyplot
 
     kinds = sorted({h["model"] for h in history})
-    fig, axes = plt.subplots(1, len(kinds), figsize=(5 * len(kinds), 3.6), squeeze=False)
+    fig, axes = pyplot.subplots(1, len(kinds), figsize=(5 * len(kinds), 3.6), squeeze=False)
     for ax, kind in zip(axes[0], kinds, strict=True):
         rows = [h for h in history if h["model"] == kind]
         xs = [h["epoch"] for h in rows]
@@ -359,7 +360,7 @@ def _write_curve(out: Path, history: list[dict[str, Any]]) -> None:
         ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(out / "loss.png", dpi=100)
-    plt.close(fig)
+    pyplot.close(fig)
 
 
 def fit(

@@ -30,8 +30,8 @@ from numba import typeof
 
 from zwick_ai import _jit_cache
 from zwick_ai.agents import expert_search, value_model, zwicker_search
-from zwick_ai.games import zwicker_steps
 from zwick_ai.zwicker import kernels, resample
+from zwick_ai.zwicker import steps as zwicker_steps
 
 MOVES_DONE = "moves"  # the helper's line once the move generator is in the cache
 SEARCH_AGENTS = ("ismcts", "pimc")  # the agents that run ``zwicker_search.search``

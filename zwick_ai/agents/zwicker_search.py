@@ -61,9 +61,7 @@ import pyspiel
 from zwick_ai.agents import clock
 from zwick_ai.agents.search import check_params
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.games.zwicker_steps import side_returns
 from zwick_ai.jit import kernel
-from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.layout import (
     KIND_BUILD,
@@ -96,6 +94,7 @@ from zwick_ai.zwicker.resample import (
     resample_setup,
     resample_world,
 )
+from zwick_ai.zwicker.steps import side_returns
 
 TRIES = 2000  # rejected draws in a row before an iteration takes the Markov chain's world
 TRIES_AFTER = 100  # the same, once the chain was needed in this decision (acceptance is rare)
@@ -237,7 +236,7 @@ def new_tree(cap):
 @kernel
 def side_rewards(R, S, win_loss, total):
     """Reward of each side at the end of the hand, in [-1, 1]: the game's return of the side
-    (:func:`~zwick_ai.games.zwicker_steps.side_returns`) scaled (module docstring)."""
+    (:func:`~zwick_ai.zwicker.steps.side_returns`) scaled (module docstring)."""
     ns = R[R_NSIDES]
     out = side_returns(R, S, win_loss, np.zeros(ns, np.float64))
     for s in range(ns):
@@ -416,16 +415,16 @@ class DecisionSetup:
             raise ValueError("not a decision state")
         if state.move_prefix():
             raise ValueError("a move is in progress; the search decides whole moves from the start of a turn")
-        t = state.tables
-        self.game_table = t.G
-        self.state_array = state.array
-        self.player = state.current_player()
+        decision = state.decision()
+        self.game_table = decision.game_table
+        self.state_array = decision.record
+        self.player = decision.player
         self.workspace = np.zeros(kernels.WS_SIZE, np.int64)
-        self.rules_array = state.rules.array()
-        self.win_loss = t.win_loss
-        self.total = float(state.rules.card_total)
-        self.rows = state.candidate_rows()
-        self.real = self.state_array[: zwicker_history.SS]
+        self.rules_array = decision.rules_array
+        self.win_loss = decision.win_loss
+        self.total = float(decision.rules.card_total)
+        self.rows = decision.candidates
+        self.real = decision.position
         self.det = resample_setup(self.game_table, self.state_array, self.player, self.workspace)
         self.cards = self.det.truth.copy()
         self.chain = self.det.truth.copy()
@@ -495,7 +494,7 @@ def cheat_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.
 
 def _tree_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.Generator, cheat: bool) -> list[int]:
     check_params(params)
-    rows = state.candidate_rows()
+    rows = state.decision().candidates
     if len(rows) == 1:
         return zwicker_bridge.move_actions(state, rows[0])
     rows, visits, mean = root_search(state, params, rng, cheat)
@@ -524,7 +523,7 @@ def pimc_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.G
     worlds, iters = int(params["worlds"]), int(params["iters"])
     if iters <= 0:
         raise ValueError(f"iters={iters} is not valid; pimc needs at least one iteration per world")
-    rows = state.candidate_rows()
+    rows = state.decision().candidates
     if len(rows) == 1:
         return zwicker_bridge.move_actions(state, rows[0])
     setup = DecisionSetup(state, rng)
@@ -591,7 +590,7 @@ def peek_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.G
     inference could recover, not a fair player."""
     check_params(params)
     worlds = int(params["worlds"])
-    rows = state.candidate_rows()
+    rows = state.decision().candidates
     if len(rows) == 1:
         return zwicker_bridge.move_actions(state, rows[0])
     setup = DecisionSetup(state, rng)

@@ -123,13 +123,13 @@ def draw_worlds(state: pyspiel.State, worlds: int, seed: int) -> list[np.ndarray
     """``worlds`` full positions consistent with the information of the player to move, drawn by
     the compiled resampler of the ISMCTS agents from ``seed``."""
     p = state.current_player()
-    a = state.array
     seed_compiled(seed % MAX_SEED)
     out: list[np.ndarray] = []
-    if hasattr(state, "engine_state"):
+    if hasattr(state, "decision"):
         if state.move_prefix():
             raise ValueError("a move is in progress; moves are valued from the start of a turn")
-        G = state.tables.G
+        decision = state.decision()
+        G, a = decision.game_table, decision.record
         W = np.zeros(zwicker_kernels.WS_SIZE, np.int64)
         det = resample_setup(G, a, p, W)
         cards, chain = det.truth.copy(), det.truth.copy()
@@ -137,7 +137,7 @@ def draw_worlds(state: pyspiel.State, worlds: int, seed: int) -> list[np.ndarray
         for _ in range(worlds):
             out.append(det_draw(G, a, p, det, cards, chain, TRIES, meta, W).copy())
         return out
-    cfg = state.rules.cfg
+    a, cfg = state.array, state.rules.cfg
     for _ in range(worlds):
         world = np.empty(tricks_layout.S_SIZE, dtype=np.int32)
         if not resample_into(a, cfg, p, world, TRICK_TRIES):
@@ -167,7 +167,7 @@ def _zwicker_values(
     W = np.zeros(zwicker_kernels.WS_SIZE, np.int64)
     p = state.current_player()
     side = state.rules.side_of(p)
-    win_loss = bool(state.tables.win_loss)
+    win_loss = bool(state.decision().win_loss)
     policy = zwicker_kernels.POLICY_GREEDY if rollout == "greedy" else zwicker_kernels.POLICY_RANDOM
     policies = np.full(state.rules.players, policy, np.int64)
     out = np.zeros((len(worlds), len(rows)))
@@ -317,7 +317,7 @@ def search_move_values(
         raise ValueError(f"{agent}: {params['iters']} iterations cannot try each of the {len(moves)} moves once")
     index = {tuple(acts): i for i, acts in enumerate(moves)}
     rules = state.rules
-    units = float(rules.num_sides - 1) * (1.0 if state.tables.win_loss else float(rules.card_total))
+    units = float(rules.num_sides - 1) * (1.0 if state.decision().win_loss else float(rules.card_total))
     out = np.full((searches, len(moves)), np.nan)
     for r in range(searches):
         rows, visits, mean = root_search(state, params, np.random.default_rng([seed, r, 29]))

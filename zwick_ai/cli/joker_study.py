@@ -52,7 +52,7 @@ def study_rules(args: argparse.Namespace) -> Rules:
     count, so ``--players`` must be that or absent)."""
     from zwick_ai import cards
     from zwick_ai.games.game_strings import game_spec
-    from zwick_ai.games.zwicker import rules_from_params
+    from zwick_ai.games.zwicker_params import rules_from_params
     from zwick_ai.options import format_value
     from zwick_ai.zwicker.rules import format_jokers
 

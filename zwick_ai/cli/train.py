@@ -16,6 +16,7 @@ from zwick_ai.cli.game_args import add_game_args
 from zwick_ai.cli.paths import check_out_folder
 from zwick_ai.cli.train_net import add_args as add_net_args
 from zwick_ai.cli.train_value import add_args as add_value_args
+from zwick_ai.eval import report
 
 EXAMPLES = """examples:
   zwick train mccfr --game "zwikken(players=3,variant=parlett)" --iterations 100000 --seed 1 --out runs/parlett --eval-every 10000
@@ -30,17 +31,14 @@ EXAMPLES = """examples:
 
 def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
     """Draw ``convergence.csv`` (value against iterations; log scale for nash_conv) as a PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    pyplot = report.pyplot()
 
     with csv_path.open() as f:
         rows = list(csv.DictReader(f))
     xs = [int(r["iteration"]) for r in rows]
     ys = [float(r["value"]) for r in rows]
     metric = rows[-1]["metric"] if rows else "value"
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = pyplot.subplots(figsize=(6, 4))
     ax.plot(xs, ys, marker="o")
     if metric == "nash_conv" and all(y > 0 for y in ys):
         ax.set_xscale("log")
@@ -51,23 +49,20 @@ def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
     fig.savefig(png_path, dpi=100)
-    plt.close(fig)
+    pyplot.close(fig)
 
 
 def plot_strength(csv_path: Path, png_path: Path, title: str) -> None:
     """Draw ``strength.csv`` (points per deal against greedy minus greedy's own, with 95% CIs,
     against training seconds) as a PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    pyplot = report.pyplot()
 
     with csv_path.open() as f:
         rows = list(csv.DictReader(f))
     xs = [float(r["seconds"]) for r in rows]
     ys = [float(r["diff"]) for r in rows]
     ci = [float(r["ci95"]) for r in rows]
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = pyplot.subplots(figsize=(6, 4))
     ax.errorbar(xs, ys, yerr=ci, marker="o", capsize=3)
     ax.axhline(0.0, color="grey", lw=0.8)
     ax.set_xlabel("training seconds")
@@ -77,7 +72,7 @@ def plot_strength(csv_path: Path, png_path: Path, title: str) -> None:
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
     fig.savefig(png_path, dpi=100)
-    plt.close(fig)
+    pyplot.close(fig)
 
 
 def game_string(args: argparse.Namespace) -> str:

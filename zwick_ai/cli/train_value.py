@@ -60,7 +60,7 @@ def parse_hidden(text: str, example: str) -> tuple[int, int]:
 
 
 def cmd_train_value(args: argparse.Namespace) -> int:
-    from zwick_ai.agents import value_model as VM
+    from zwick_ai.agents import value_model
     from zwick_ai.agents.value_train import HELDOUT_EVERY, ValueConfig, check_config, train_value
     from zwick_ai.zwicker.rules import VARIANTS
 
@@ -86,7 +86,7 @@ def cmd_train_value(args: argparse.Namespace) -> int:
     players = args.players or DEFAULT_PLAYERS[args.variant]
     if args.out is None:
         raise ValueError("zwick train value needs --out (a run folder; the same command resumes it)")
-    installed = {kind: VM.shipped_model_path(args.variant, players, kind) for kind in VM.KINDS}
+    installed = {kind: value_model.shipped_model_path(args.variant, players, kind) for kind in value_model.KINDS}
     if args.install:
         for path in installed.values():
             if path.exists():
@@ -121,7 +121,7 @@ def cmd_train_value(args: argparse.Namespace) -> int:
     print(f"wrote {args.out}/move.npz, value.npz, loss.csv, loss.png")
     if args.install:
         for kind, path in installed.items():
-            VM.save_model(models[kind], path)
+            value_model.save_model(models[kind], path)
             print(f"wrote {path}")
     return 0
 

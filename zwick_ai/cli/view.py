@@ -22,10 +22,9 @@ from collections.abc import Sequence
 
 import pyspiel
 
-from zwick_ai import tricks as T
+from zwick_ai import tricks as trick_engine
 from zwick_ai import zwicker
 from zwick_ai.games.zwicker_observer import PHASE_NAMES
-from zwick_ai.zwicker.layout import S_ASK_ANS, S_ASK_N, S_ASK_Q, S_DEALER, S_LAST_CAPT, S_PHASE, S_STAGE
 
 
 def _seat_name(seat: int, names: Sequence[str] | None) -> str:
@@ -49,15 +48,16 @@ def show(state: pyspiel.State, viewer: int | None = None, names: Sequence[str] |
 
 def _show_zwicker(state: pyspiel.State, viewer: int | None, names: Sequence[str] | None) -> str:
     es = state.engine_state()
-    r, a = es.rules, es.arr
+    r = es.rules
+    snap = zwicker.snapshot(es)
     over = zwicker.is_over(es)
     head = [
         r.describe(),
-        f"stage {int(a[S_STAGE])}",
-        f"dealer {int(a[S_DEALER])}",
+        f"stage {snap.stage}",
+        f"dealer {snap.dealer}",
         f"stock {len(zwicker.stock(es))} cards",
     ]
-    phase = int(a[S_PHASE])
+    phase = snap.phase
     if 0 < phase < len(PHASE_NAMES) - 1:
         head.append(PHASE_NAMES[phase])
     lines = [" | ".join(head), "table: " + ("  ".join(zwicker.table(es)) or "(empty)")]
@@ -77,11 +77,11 @@ def _show_zwicker(state: pyspiel.State, viewer: int | None, names: Sequence[str]
         lines.append(
             f"side {s} (seat{plural} {who}): won {len(won[s])} cards, {zw[s]} zwick{'s' if zw[s] != 1 else ''}, "
             f"{sc[s]} point{'s' if sc[s] != 1 else ''}"
-            + (" (last capture)" if over and int(a[S_LAST_CAPT]) == s else "")
+            + (" (last capture)" if over and snap.last_capturer == s else "")
         )
-    if int(a[S_ASK_Q]) >= 0:
-        answer = "yes" if int(a[S_ASK_ANS]) == 1 else "no"
-        lines.append(f"asked seat {int(a[S_ASK_Q])} for a build of {int(a[S_ASK_N])}: {answer}")
+    if snap.asked[0] >= 0:
+        answer = "yes" if snap.asked[2] == 1 else "no"
+        lines.append(f"asked seat {snap.asked[0]} for a build of {snap.asked[1]}: {answer}")
     lines.append("hand over" if over else f"to move: {_seat_name(to_move, names)}")
     return "\n".join(lines)
 
@@ -89,20 +89,25 @@ def _show_zwicker(state: pyspiel.State, viewer: int | None, names: Sequence[str]
 def _show_tricks(state: pyspiel.State, viewer: int | None, names: Sequence[str] | None) -> str:
     ts = state.trick_state()
     r = ts.rules
-    over = T.is_over(ts)
+    over = trick_engine.is_over(ts)
     params = r.params()
     title = f"{r.game} {params.get('variant', '')}".strip() + f" ({r.players} players)"
-    head = [title, f"phase {T.phase(ts)}", f"dealer {T.dealer(ts)}", f"pot {T.pot(ts)}"]
-    head.append(f"trump {T.trump(ts) or '-'}")
-    if T.upcards(ts):
-        head.append("upcards " + " ".join(T.upcards(ts)))
+    head = [
+        title,
+        f"phase {trick_engine.phase(ts)}",
+        f"dealer {trick_engine.dealer(ts)}",
+        f"pot {trick_engine.pot(ts)}",
+    ]
+    head.append(f"trump {trick_engine.trump(ts) or '-'}")
+    if trick_engine.upcards(ts):
+        head.append("upcards " + " ".join(trick_engine.upcards(ts)))
     lines = [" | ".join(head)]
-    lines.append("trick: " + (" ".join(f"{q}:{c}" for q, c in T.current_trick(ts)) or "(empty)"))
-    to_move = -1 if over else T.to_move(ts)
+    lines.append("trick: " + (" ".join(f"{q}:{c}" for q, c in trick_engine.current_trick(ts)) or "(empty)"))
+    to_move = -1 if over else trick_engine.to_move(ts)
     rows = [["", "seat", "player", "hand", "tricks", "net chips"]]
-    tricks, net = T.tricks_won(ts), T.returns(ts)
+    tricks, net = trick_engine.tricks_won(ts), trick_engine.returns(ts)
     for p in range(r.players):
-        cards = T.hand(ts, p)
+        cards = trick_engine.hand(ts, p)
         shown = (
             " ".join(cards) if viewer is None or p == viewer else f"({len(cards)} card{'' if len(cards) == 1 else 's'})"
         )
@@ -110,5 +115,5 @@ def _show_tricks(state: pyspiel.State, viewer: int | None, names: Sequence[str] 
             [">" if p == to_move else "", str(p), names[p] if names else "", shown or "-", str(tricks[p]), str(net[p])]
         )
     lines += [" " + x for x in _columns(rows)]
-    lines.append(f"deal over: {T.result(ts)}" if over else f"to move: {_seat_name(to_move, names)}")
+    lines.append(f"deal over: {trick_engine.result(ts)}" if over else f"to move: {_seat_name(to_move, names)}")
     return "\n".join(lines)

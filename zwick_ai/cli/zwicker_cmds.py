@@ -29,7 +29,7 @@ def make_rules(args: argparse.Namespace) -> zwicker.Rules:
 def cmd_variants(args: argparse.Namespace) -> int:
     from zwick_ai import zwicker
     from zwick_ai.cards import JOKER_VALUES
-    from zwick_ai.games.zwicker import FORCED, PARAM_HELP, PARAMS, UTILITIES
+    from zwick_ai.games.zwicker_params import FORCED, PARAM_HELP, PARAMS, UTILITIES
     from zwick_ai.options import format_value
     from zwick_ai.zwicker.rules import OPTIONS, PLAYER_COUNTS
 

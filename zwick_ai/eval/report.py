@@ -63,9 +63,9 @@ def pyplot() -> Any:
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot
 
-    return plt
+    return matplotlib.pyplot
 
 
 def error_bars(ests: Sequence[dict]) -> tuple[np.ndarray, list[np.ndarray]]:

@@ -131,7 +131,6 @@ from collections.abc import Callable
 import numpy as np
 import pyspiel
 
-from zwick_ai import cards as C
 from zwick_ai import zwicker
 from zwick_ai.games.zwicker_observer import (
     NAMES,
@@ -140,30 +139,11 @@ from zwick_ai.games.zwicker_observer import (
     history_lines,
     observation_text,
 )
-from zwick_ai.games.zwicker_steps import (
-    CHANCE,
-    ILLEGAL,
-    TERMINAL,
-    chance_outcomes_k,
-    chance_step_k,
-    game_table,
-    legal_k,
-    replay_token_k,
-    returns_k,
-    step_k,
-    turn_k,
-    turn_start_k,
-)
-from zwick_ai.options import parse_bool, parse_int
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.games.zwicker_params import PARAMS, rules_from_params
+from zwick_ai.zwicker import kernels as zwicker_kernels
 from zwick_ai.zwicker.codec import COL_NTOK, Codec
+from zwick_ai.zwicker.decision import Decision
 from zwick_ai.zwicker.history import (
-    DEST_TABLE,
-    DEST_UNKNOWN,
-    L_CARD,
-    L_KIND,
-    L_SEAT,
-    L_STAGE,
     LOGW,
     SS,
     X_CDEST,
@@ -183,80 +163,34 @@ from zwick_ai.zwicker.history import (
     logged_row_into,
 )
 from zwick_ai.zwicker.layout import (
-    KIND_ASK,
     MAX_HAND,
     MOVE_WIDTH,
     NC,
-    PHASE_OVER,
-    S_DEALT_TO,
     S_HAND_N,
     S_HANDS,
-    S_PHASE,
-    S_STAGE,
     S_STOCK,
     S_STOCK_LEN,
     S_STOCK_TOP,
-    S_TO_MOVE,
 )
-from zwick_ai.zwicker.resample import resample_k
-from zwick_ai.zwicker.rules import OPTIONS, Rules, format_jokers, parse_jokers
+from zwick_ai.zwicker.resample import resample_k, resampled_deck_order
+from zwick_ai.zwicker.rules import Rules
+from zwick_ai.zwicker.steps import (
+    CHANCE,
+    ILLEGAL,
+    TERMINAL,
+    chance_outcomes_k,
+    chance_step_k,
+    deal_layout,
+    game_table,
+    legal_k,
+    replay_token_k,
+    returns_k,
+    step_k,
+    turn_k,
+    turn_start_k,
+)
 
-UTILITIES = ("points", "win_loss")
 RESAMPLE_TRIES = 100000  # rejection attempts before the Markov-chain fallback
-FORCED = ("auto", "on", "off")
-
-# OpenSpiel parameters: defaults fix the types. Sentinels (0, -1, "auto", "default") mean "the
-# variant's default"; string values never look numeric (see docs/openspiel.md).
-PARAMS: dict[str, object] = {
-    "variant": "dithmarschen",
-    "players": 0,
-    "utility": "points",
-    "forced_capture": "auto",
-    "joker_capture": "any",
-    "joker_sweep_is_zwick": True,
-    "joker_sum_capture": True,
-    "magger": True,
-    "team_size": 3,
-    "after_zwick": "next_trails",
-    "dietze_loose_builds": False,
-    "dietze_min_table": 0,
-    "first_dealer": "random",
-    "subtract": "old_minus_played",
-    "capture_values": "one",
-    "wild_jokers": -1,
-    "jokers": "default",
-    "ranks": C.RANKS,
-    "suits": C.SUITS,
-    "hand_size": 0,
-    "table_size": -1,
-    "stages": 0,
-}
-
-#: what each parameter does, one line each (``zwick variants``; RULE_CHOICES.md has the detail)
-PARAM_HELP: dict[str, str] = {
-    "variant": "the rule set: " + ", ".join(zwicker.VARIANTS),
-    "players": "number of players (0: the variant's default)",
-    "utility": "returns: points (side points, zero-sum) or win_loss (+1 / -1 / 0)",
-    "forced_capture": "whoever can capture must (auto: on in classic and grupp, off elsewhere)",
-    "joker_capture": "grupp: when a table unit holding a wild joker may be taken",
-    "joker_sweep_is_zwick": "grupp: clearing the table with a wild joker counts as a Zwick",
-    "joker_sum_capture": "valued jokers loose on the table can be taken as part of a sum",
-    "magger": "grossenwiehe teams: a player may ask a partner about a build value before playing",
-    "team_size": "grossenwiehe with 6 players: 2 sides of 3 or 3 sides of 2",
-    "after_zwick": "who trails after a Zwick: the next player, the Zwicker again, or everyone once",
-    "dietze_loose_builds": "a build may also be taken card by card at the cards' own values",
-    "dietze_min_table": "4: a player trails until the table holds 4 units (0: off)",
-    "first_dealer": "the first dealer: a seeded draw, or the lowest / highest cut card",
-    "subtract": "builds by subtraction: old minus played only, or either way round",
-    "capture_values": "a dual card captures with one of its values, or with each value per group",
-    "wild_jokers": "grupp: number of wild jokers (-1: 6)",
-    "jokers": "valued jokers in the deck: default, none, or values joined by _ or + (15_25); one: x15",
-    "ranks": "ranks in the deck, for small research games (e.g. A2345)",
-    "suits": "suits in the deck, for small research games (e.g. CD)",
-    "hand_size": "custom deal: cards per player per stage (0: the variant's plan)",
-    "table_size": "custom deal: cards to the table at the start (-1: the variant's plan)",
-    "stages": "at most this many stages are dealt (0: all)",
-}
 
 GAME_TYPE = pyspiel.GameType(
     short_name="zwicker",
@@ -274,150 +208,6 @@ GAME_TYPE = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification=PARAMS,
 )
-
-
-# ------------------------------------------------------------------------------------------------
-# Parameters -> Rules
-# ------------------------------------------------------------------------------------------------
-def _ranks(text: str) -> str:
-    return str(text).replace("_", "").upper()
-
-
-def _jokers(value: object) -> tuple[int, ...] | None:
-    """The ``jokers`` parameter: None for ``default``, else the joker values (``parse_jokers``)."""
-    if str(value).strip().lower() == "default":
-        return None
-    return parse_jokers(value)
-
-
-def _forced(value: object) -> bool | None:
-    """The ``forced_capture`` parameter: None for ``auto``; ``on``/``off`` or true/false."""
-    text = str(value).strip().lower()
-    if text == "auto":
-        return None
-    if text in ("on", "off"):
-        return text == "on"
-    try:
-        return parse_bool("forced_capture", value)
-    except ValueError:
-        raise ValueError(f"invalid forced_capture={value!r}; valid values: {', '.join(FORCED)}") from None
-
-
-def rules_from_params(params: dict[str, object] | None) -> tuple[Rules, dict[str, object]]:
-    """The engine rules for OpenSpiel parameters, and the parameters normalised (for ``str(game)``).
-
-    Raises ``ValueError`` naming what is valid for an unknown value or an impossible combination.
-    """
-    given = dict(params or {})
-    unknown = set(given) - set(PARAMS)
-    if unknown:
-        raise ValueError(f"unknown zwicker parameter(s) {sorted(unknown)}; valid: {', '.join(PARAMS)}")
-    p = {**PARAMS, **given}
-    for name, default in PARAMS.items():  # text from a command line means what OpenSpiel's types mean
-        if isinstance(default, bool):
-            p[name] = parse_bool(name, p[name])
-        elif isinstance(default, int):
-            p[name] = parse_int(name, p[name])
-    if p["utility"] not in UTILITIES:
-        raise ValueError(f"invalid utility={p['utility']!r}; valid values: {', '.join(UTILITIES)}")
-    forced = _forced(p["forced_capture"])
-    opts: dict[str, object] = {}
-    if forced is not None:
-        opts["forced_capture"] = forced
-    for name in (
-        "joker_capture",
-        "joker_sweep_is_zwick",
-        "joker_sum_capture",
-        "magger",
-        "team_size",
-        "after_zwick",
-        "dietze_loose_builds",
-        "dietze_min_table",
-        "first_dealer",
-        "subtract",
-        "capture_values",
-    ):
-        if p[name] != OPTIONS[name][0]:
-            opts[name] = p[name]
-    if int(p["wild_jokers"]) >= 0:  # type: ignore[call-overload]
-        opts["wild_jokers"] = int(p["wild_jokers"])  # type: ignore[call-overload]
-    jokers = _jokers(p["jokers"])
-    if jokers is not None:
-        opts["jokers"] = jokers
-    ranks, suits = _ranks(str(p["ranks"])), str(p["suits"]).upper()
-    if ranks != C.RANKS:
-        opts["ranks"] = ranks
-    if suits != C.SUITS:
-        opts["suits"] = suits
-    if int(p["hand_size"]) > 0:  # type: ignore[call-overload]
-        opts["hand_size"] = int(p["hand_size"])  # type: ignore[call-overload]
-    if int(p["table_size"]) >= 0:  # type: ignore[call-overload]
-        opts["table_size"] = int(p["table_size"])  # type: ignore[call-overload]
-    if int(p["stages"]) > 0:  # type: ignore[call-overload]
-        opts["stages"] = int(p["stages"])  # type: ignore[call-overload]
-    players = int(p["players"]) or None  # type: ignore[call-overload]
-    r = zwicker.rules(str(p["variant"]), players=players, **opts)
-    if any(n > MAX_HAND for kind, n, _ in r.plan.first if kind == "hands") or r.plan.stage_hand > MAX_HAND:
-        raise ValueError(f"hand_size must be at most {MAX_HAND}")
-    norm = dict(p)
-    norm["ranks"] = ranks if not ranks.isdigit() else "_" + ranks
-    norm["suits"] = suits
-    if forced is not None:
-        norm["forced_capture"] = "on" if forced else "off"
-    if jokers is not None:
-        norm["jokers"] = format_jokers(jokers)
-    return r, norm
-
-
-# ------------------------------------------------------------------------------------------------
-# The deal: chance groups
-# ------------------------------------------------------------------------------------------------
-def deal_layout(rules: Rules, dealer: int) -> tuple[list[tuple[int, int, list[int]]], int]:
-    """Chance groups ``(stage, destination, positions)`` in chance order, and how many deck
-    positions are dealt by chance. Destinations: a seat, ``DEST_TABLE``, or ``DEST_UNKNOWN``
-    (single positions after stage 0 under ``dietze_min_table``). Mirrors ``kernels.deal_stage``."""
-    players, plan, n = rules.players, rules.plan, rules.deck_size
-    forehand = (dealer + 1) % players
-    dest: list[tuple[int, int]] = []  # (stage, destination) per position
-
-    def hands(stage: int, each: int, packet: int) -> None:
-        for _ in range(each // packet):
-            for i in range(players):
-                for _ in range(packet):
-                    dest.append((stage, (forehand + i) % players))
-
-    for kind, count, packet in plan.first:
-        if kind == "hands":
-            hands(0, count, max(1, packet))
-        else:
-            dest.extend((0, DEST_TABLE) for _ in range(count))
-    if rules.dietze_min_table > 0:
-        first = len(dest)
-        groups = _group(dest, players)
-        groups += [(-1, DEST_UNKNOWN, [i]) for i in range(first, n)]
-        return groups, n
-    stage = 0
-    while len(dest) < n and stage + 1 < plan.max_stages:
-        stage += 1
-        left = n - len(dest)
-        if plan.final_hand > 0 and left == players * plan.final_hand:
-            hands(stage, plan.final_hand, 1)
-        elif left >= players * plan.stage_hand:
-            hands(stage, plan.stage_hand, plan.stage_packet)
-        else:
-            i = 0
-            while len(dest) < n:
-                dest.append((stage, (forehand + i) % players))
-                i += 1
-    return _group(dest, players), len(dest)
-
-
-def _group(dest: list[tuple[int, int]], players: int) -> list[tuple[int, int, list[int]]]:
-    groups: dict[tuple[int, int], list[int]] = {}
-    for pos, key in enumerate(dest):
-        groups.setdefault(key, []).append(pos)
-    order = sorted(groups, key=lambda k: (k[0], k[1] if k[1] >= 0 else players))
-    return [(s, d, groups[(s, d)]) for s, d in order]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -458,9 +248,9 @@ class Tables:
         self.groups = [g for g, _ in layouts]
         self.chance_positions = layouts[0][1]
         self.G = game_table(rules, codec, self.groups)
-        self.W = np.zeros(K.WS_SIZE, np.int64)
+        self.W = np.zeros(zwicker_kernels.WS_SIZE, np.int64)
         init = np.zeros(XB + X_LOG + LOGW * (2 * self.hand_cards() + 8), np.int32)
-        init[:SS] = K.empty_state(rules.array())
+        init[:SS] = zwicker_kernels.empty_state(rules.array())
         x = init[XB:]
         x[X_DEALER] = -1
         x[X_GLAST] = -1
@@ -601,6 +391,12 @@ class ZwickerState(pyspiel.State):
             raise ValueError(f"ply must be in 0..{self.num_plies() - 1}")
         return logged_row_into(self._a[XB:], ply, np.zeros(MOVE_WIDTH, np.int64))
 
+    def decision(self) -> Decision:
+        """This decision's arrays for compiled searches and learners (:mod:`zwick_ai.zwicker.decision`):
+        the candidate move rows, the engine position, the rules, the hand's array and the game table."""
+        t = _TABLES[self._key]
+        return Decision(t.rules, self._cur, self._a, self.candidate_rows(), t.G, t.win_loss)
+
     def candidate_rows(self) -> np.ndarray:
         """Engine move records (n, 8) still reachable from the current partial move."""
         if self._cur < 0:
@@ -733,7 +529,7 @@ def resample(state: ZwickerState, player: int, sampler: Callable[[], float] | in
     t.stats["resamples"] += 1
     if status == 2:
         t.stats["fallbacks"] += 1
-    order = _new_order(state, player, hidden, cards)
+    order = resampled_deck_order(a, player, hidden, cards, t.codec.deck, t.groups[int(a[XB + X_DEALER])])
     history = state.history()
     x = a[XB:]
     n_chance = int(x[X_NCHANCE])
@@ -755,65 +551,6 @@ def resample(state: ZwickerState, player: int, sampler: Callable[[], float] | in
     if out.information_state_string(player) != state.information_state_string(player):
         raise AssertionError("resampled state differs in the player's information state (a bug)")
     return out
-
-
-def _new_order(state: ZwickerState, p: int, hidden: np.ndarray, cards: np.ndarray) -> list[int]:
-    """The deck order of a resampled world (see :func:`resample_k` for ``hidden``/``cards``)."""
-    t = _TABLES[state._key]
-    a = state.array
-    x = a[XB:]
-    n = t.codec.D
-    order = x[X_ORDER : X_ORDER + n].tolist()
-    cur_stage = int(a[S_STAGE])
-    # Hidden seats' sets per stage: played cards, plus the drawn hand (and a pinned card) now.
-    sets: dict[tuple[int, int], list[int]] = {}
-    nply = int(x[X_NPLY])
-    for e in x[X_LOG : X_LOG + nply * LOGW].reshape(nply, LOGW).tolist():
-        if e[L_KIND] != KIND_ASK and e[L_SEAT] != p:
-            sets.setdefault((e[L_SEAT], e[L_STAGE]), []).append(e[L_CARD])
-    k = 0
-    pinned_seat = -1
-    pinned = -1
-    if x[X_PLEN] > 0 and int(a[S_TO_MOVE]) != p and a[S_PHASE] != PHASE_OVER:
-        tok = int(x[X_PREFIX])
-        if tok < n:
-            pinned, pinned_seat = int(t.codec.deck[tok]), int(a[S_TO_MOVE])
-    for q in hidden.tolist():
-        cnt = int(a[S_HAND_N + q]) - (1 if q == pinned_seat else 0)
-        lst = sets.setdefault((q, cur_stage), [])
-        lst.extend(int(c) for c in cards[k : k + cnt])
-        if q == pinned_seat:
-            lst.append(pinned)
-        k += cnt
-    stock = [int(c) for c in cards[k:]]
-    slots: dict[tuple[int, int], list[int]] = {}
-    stock_pos = []
-    deal_stage = x[X_DEAL_STAGE : X_DEAL_STAGE + NC].tolist()
-    dealt_to = a[S_DEALT_TO : S_DEALT_TO + NC].tolist()
-    for pos, c in enumerate(order):
-        stage = deal_stage[c]
-        if stage >= 0:
-            q = dealt_to[c]
-            if q >= 0 and q != p:
-                slots.setdefault((q, stage), []).append(pos)
-        else:
-            stock_pos.append(pos)
-    for key, positions in slots.items():
-        for pos, c in zip(positions, sorted(sets[key]), strict=True):
-            order[pos] = c
-    for pos, c in zip(stock_pos, stock, strict=True):
-        order[pos] = c
-    # Future groups are increasing runs; never-dealt cards lie in ascending order.
-    in_group = set()
-    for _, _, positions in t.groups[int(x[X_DEALER])]:
-        in_group.update(positions)
-        if positions and positions[0] >= int(a[S_STOCK_TOP]):
-            for pos, c in zip(positions, sorted(order[q] for q in positions), strict=True):
-                order[pos] = c
-    unused = [pos for pos in range(n) if pos not in in_group]
-    for pos, c in zip(unused, sorted(order[q] for q in unused), strict=True):
-        order[pos] = c
-    return order
 
 
 pyspiel.register_game(GAME_TYPE, ZwickerGame)

@@ -28,7 +28,6 @@ import numpy as np
 import pyspiel
 
 from zwick_ai import zwicker
-from zwick_ai.games.zwicker_steps import seed_chance_k
 from zwick_ai.zwicker import codec as zwicker_codec
 from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker.engine import move_from_row
@@ -41,6 +40,7 @@ from zwick_ai.zwicker.layout import (
     M_VALUE,
 )
 from zwick_ai.zwicker.snapshot import MoveKey
+from zwick_ai.zwicker.steps import seed_chance_k
 
 Move = zwicker.Move
 

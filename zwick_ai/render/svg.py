@@ -31,7 +31,6 @@ from typing import Any
 from zwick_ai import cards, tricks, zwicker
 from zwick_ai.tricks import layout as tricks_layout
 from zwick_ai.tricks.api import bid_name
-from zwick_ai.zwicker.layout import S_ASK_ANS, S_ASK_N, S_ASK_Q, S_DEALER, S_LAST_CAPT, S_STAGE
 
 SUIT_COLOURS = ("#1a7f37", "#1f5fbf", "#c62828", "#202020")  # clubs, diamonds, hearts, spades
 JOKER_COLOUR = "#7b1fa2"
@@ -174,14 +173,14 @@ def zwicker_svg(
     highlight: Collection[str] = (),
 ) -> str:
     """The SVG of a Zwicker engine position (module docstring); ``highlight``: card names outlined."""
-    r, a = es.rules, es.arr
+    r = es.rules
     snap = zwicker.snapshot(es)
     names_marked = set(highlight)  # by name: with two packs both copies of a card are outlined
     marked = {c for c in r.deck if cards.format_card(c) in names_marked}
     over = zwicker.is_over(es)
     to_move = -1 if over else zwicker.to_move(es)
     cv = _Canvas()
-    title = f"{r.describe()} | stage {int(a[S_STAGE])} | dealer {int(a[S_DEALER])}"
+    title = f"{r.describe()} | stage {snap.stage} | dealer {snap.dealer}"
     title += " | hand over" if over else f" | to move: seat {to_move}"
     cv.text(MARGIN, cv.y + 14, title, 14, "bold")
     cv.y += 24
@@ -245,7 +244,7 @@ def zwicker_svg(
             cv.y += ROW_H - CARD_H - GAP
     # won piles and scores
     score = zwicker.score(es)
-    last = int(a[S_LAST_CAPT])
+    last = snap.last_capturer
     for s, seats in enumerate(r.sides):
         pile = snap.won[s]
         z = snap.zwicks[s]
@@ -259,9 +258,9 @@ def zwicker_svg(
         if pile:
             cv.row(MARGIN, list(pile), f"won-{s}", mini=True, highlight=marked)
         cv.y += 4
-    if int(a[S_ASK_Q]) >= 0:
-        answer = "yes" if int(a[S_ASK_ANS]) == 1 else "no"
-        cv.text(MARGIN, cv.y + 14, f"asked seat {int(a[S_ASK_Q])} for a build of {int(a[S_ASK_N])}: {answer}", 12)
+    if snap.asked[0] >= 0:
+        answer = "yes" if snap.asked[2] == 1 else "no"
+        cv.text(MARGIN, cv.y + 14, f"asked seat {snap.asked[0]} for a build of {snap.asked[1]}: {answer}", 12)
         cv.y += LINE_H
     return cv.svg(title)
 

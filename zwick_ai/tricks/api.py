@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
-from zwick_ai import cards as C
-from zwick_ai.tricks import kernels as K
-from zwick_ai.tricks import layout as L
+from zwick_ai import cards as zwick_cards
+from zwick_ai.tricks import kernels as tricks_kernels
+from zwick_ai.tricks import layout as tricks_layout
 from zwick_ai.tricks.rules import BID_NAMES, PART_POT, TrickRules
 
 MAX_SEED = 2**32 - 1
@@ -46,66 +47,69 @@ class TrickState:
 
 # ---- reading a position ----------------------------------------------------------------------------
 def _pf(p: int, f: int) -> int:
-    return L.S_PLAYERS + f * L.NP + p
+    return tricks_layout.S_PLAYERS + f * tricks_layout.NP + p
 
 
 def to_move(state: TrickState) -> int:
     """Seat to act; ``layout.CUR_CHANCE`` (-1) at a chance node, ``layout.CUR_OVER`` (-2) at the end."""
-    return int(state.arr[L.S_CUR])
+    return int(state.arr[tricks_layout.S_CUR])
 
 
 def is_over(state: TrickState) -> bool:
-    return bool(state.arr[L.S_CUR] == L.CUR_OVER)
+    return bool(state.arr[tricks_layout.S_CUR] == tricks_layout.CUR_OVER)
 
 
 def is_chance(state: TrickState) -> bool:
-    return bool(state.arr[L.S_CUR] == L.CUR_CHANCE)
+    return bool(state.arr[tricks_layout.S_CUR] == tricks_layout.CUR_CHANCE)
 
 
 def returns(state: TrickState) -> tuple[int, ...]:
     """Each seat's net chip change in this deal so far (antes inside the deal included)."""
-    return tuple(int(state.arr[_pf(p, L.P_NET)]) for p in range(state.rules.players))
+    return tuple(int(state.arr[_pf(p, tricks_layout.P_NET)]) for p in range(state.rules.players))
 
 
 def pot(state: TrickState) -> int:
-    return int(state.arr[L.S_POT])
+    return int(state.arr[tricks_layout.S_POT])
 
 
 def phase(state: TrickState) -> str:
-    return L.PHASE_NAMES[state.arr[L.S_PHASE]]
+    return tricks_layout.PHASE_NAMES[state.arr[tricks_layout.S_PHASE]]
 
 
 def result(state: TrickState) -> str:
-    return L.RESULT_NAMES[state.arr[L.S_RESULT]]
+    return tricks_layout.RESULT_NAMES[state.arr[tricks_layout.S_RESULT]]
 
 
 def dealer(state: TrickState) -> int:
-    return int(state.arr[L.S_DEALER])
+    return int(state.arr[tricks_layout.S_DEALER])
 
 
 def _cards_at(state: TrickState, code: int) -> list[int]:
-    return [c for c in range(L.NC) if state.arr[L.S_LOC + c] == code]
+    return [c for c in range(tricks_layout.NC) if state.arr[tricks_layout.S_LOC + c] == code]
 
 
 def hand(state: TrickState, player: int) -> list[str]:
-    return [C.format_card(c) for c in _cards_at(state, L.L_HAND + player)]
+    return [zwick_cards.format_card(c) for c in _cards_at(state, tricks_layout.L_HAND + player)]
 
 
 def upcards(state: TrickState) -> list[str]:
-    return [C.format_card(int(c)) for c in state.arr[L.S_UP : L.S_UP + state.arr[L.S_NUP]]]
+    return [
+        zwick_cards.format_card(int(c))
+        for c in state.arr[tricks_layout.S_UP : tricks_layout.S_UP + state.arr[tricks_layout.S_NUP]]
+    ]
 
 
 def trump(state: TrickState) -> str | None:
-    t = state.arr[L.S_TRUMP]
-    return C.SUITS[t] if t >= 0 else None
+    t = state.arr[tricks_layout.S_TRUMP]
+    return zwick_cards.SUITS[t] if t >= 0 else None
 
 
 def tricks_won(state: TrickState) -> tuple[int, ...]:
-    return tuple(int(state.arr[_pf(p, L.P_TRICKS)]) for p in range(state.rules.players))
+    return tuple(int(state.arr[_pf(p, tricks_layout.P_TRICKS)]) for p in range(state.rules.players))
 
 
 def card_points(state: TrickState) -> tuple[int, ...]:
-    return tuple(int(state.arr[_pf(p, L.P_POINTS)]) for p in range(state.rules.players))
+    return tuple(int(state.arr[_pf(p, tricks_layout.P_POINTS)]) for p in range(state.rules.players))
 
 
 def current_trick(state: TrickState) -> list[tuple[int, str]]:
@@ -113,11 +117,11 @@ def current_trick(state: TrickState) -> list[tuple[int, str]]:
     a = state.arr
     out = []
     n = state.rules.players
-    q = int(a[L.S_LEADER])
+    q = int(a[tricks_layout.S_LEADER])
     for _ in range(n if q >= 0 else 0):
-        c = int(a[_pf(q, L.P_TCARD)])
+        c = int(a[_pf(q, tricks_layout.P_TCARD)])
         if c >= 0:
-            out.append((q, "??" if a[_pf(q, L.P_TFD)] else C.format_card(c)))
+            out.append((q, "??" if a[_pf(q, tricks_layout.P_TFD)] else zwick_cards.format_card(c)))
         q = (q + 1) % n
     return out
 
@@ -125,8 +129,9 @@ def current_trick(state: TrickState) -> list[tuple[int, str]]:
 def history(state: TrickState) -> list[tuple[int, int, int]]:
     """Events so far as (kind, seat, value) triples (``layout.H_*`` kinds)."""
     a = state.arr
-    h = int(a[L.S_HLEN])
-    return [tuple(int(x) for x in a[L.S_HIST + 3 * i : L.S_HIST + 3 * i + 3]) for i in range(h)]
+    h = int(a[tricks_layout.S_HLEN])
+    base = tricks_layout.S_HIST
+    return [(int(a[base + 3 * i]), int(a[base + 3 * i + 1]), int(a[base + 3 * i + 2])) for i in range(h)]
 
 
 # ---- action names ------------------------------------------------------------------------------------
@@ -143,52 +148,59 @@ def bid_name(rules: TrickRules, level: int) -> str:
 def action_name(rules: TrickRules, action: int) -> str:
     """Name of a player action that needs no position (used in histories)."""
     a = action
-    if a < L.A_DISCARD:
-        return f"play {C.format_card(a)}"
-    if a < L.A_PASS:
-        return f"discard {C.format_card(a - L.A_DISCARD)}"
+    if a < tricks_layout.A_DISCARD:
+        return f"play {zwick_cards.format_card(a)}"
+    if a < tricks_layout.A_PASS:
+        return f"discard {zwick_cards.format_card(a - tricks_layout.A_DISCARD)}"
     modern = rules.variant == "modern"
-    if a == L.A_PASS:
+    if a == tricks_layout.A_PASS:
         return "pas" if modern else "pass"
-    if a == L.A_PLAYDECL:
+    if a == tricks_layout.A_PLAYDECL:
         return "play"
-    if L.A_BID <= a < L.A_BID + 4:
-        return bid_name(rules, a - L.A_BID + 1)
-    if a == L.A_PASS_KEN:
+    if tricks_layout.A_BID <= a < tricks_layout.A_BID + 4:
+        return bid_name(rules, a - tricks_layout.A_BID + 1)
+    if a == tricks_layout.A_PASS_KEN:
         return "ik pas en ik ken hem"
-    if L.A_BID_KEN <= a < L.A_BID_KEN + 4:
-        return bid_name(rules, a - L.A_BID_KEN + 1) + " en ik ken hem"
-    if a == L.A_SEARCH:
+    if tricks_layout.A_BID_KEN <= a < tricks_layout.A_BID_KEN + 4:
+        return bid_name(rules, a - tricks_layout.A_BID_KEN + 1) + " en ik ken hem"
+    if a == tricks_layout.A_SEARCH:
         return "zoeken" if modern else "turn new trump"
-    if a == L.A_STOP:
+    if a == tricks_layout.A_STOP:
         return "niet zoeken" if modern else "end deal"
-    if a == L.A_SWAP:
+    if a == tricks_layout.A_SWAP:
         return "swap"
-    if a == L.A_KEEP:
+    if a == tricks_layout.A_KEEP:
         return "keep"
-    if L.A_EXCH <= a < L.A_EXCH + 4:
-        return f"exchange {a - L.A_EXCH}"
-    raise ValueError(f"action id {a} is out of range 0..{L.NUM_ACTIONS - 1}")
+    if tricks_layout.A_EXCH <= a < tricks_layout.A_EXCH + 4:
+        return f"exchange {a - tricks_layout.A_EXCH}"
+    raise ValueError(f"action id {a} is out of range 0..{tricks_layout.NUM_ACTIONS - 1}")
 
 
 def action_string(state: TrickState, action: int) -> str:
     """Readable name of a legal action (or chance outcome) in this position."""
     a = state.arr
-    ph = a[L.S_PHASE]
-    if a[L.S_CUR] == L.CUR_CHANCE:
-        verb = {L.PH_CUT: "cut shows", L.PH_DEAL: "deal", L.PH_UPCARD: "turn up", L.PH_DRAW: "draw"}[int(ph)]
-        return f"{verb} {C.format_card(action)}"
-    if ph == L.PH_SWAP:
-        up = int(a[L.S_UP + a[L.S_SWAPK]])
-        ten = C.format_card((up // 13) * 13 + L.TEN)
-        return f"swap {ten} for upcard {C.format_card(up)}" if action == L.A_SWAP else f"keep {ten}"
-    if ph == L.PH_PLAY and _face_down_trick(state) and action // 13 != a[L.S_TRUMP]:
-        return f"play {C.format_card(action)} face down"
+    ph = a[tricks_layout.S_PHASE]
+    if a[tricks_layout.S_CUR] == tricks_layout.CUR_CHANCE:
+        verb = {
+            tricks_layout.PH_CUT: "cut shows",
+            tricks_layout.PH_DEAL: "deal",
+            tricks_layout.PH_UPCARD: "turn up",
+            tricks_layout.PH_DRAW: "draw",
+        }[int(ph)]
+        return f"{verb} {zwick_cards.format_card(action)}"
+    if ph == tricks_layout.PH_SWAP:
+        up = int(a[tricks_layout.S_UP + a[tricks_layout.S_SWAPK]])
+        ten = zwick_cards.format_card((up // 13) * 13 + tricks_layout.TEN)
+        return (
+            f"swap {ten} for upcard {zwick_cards.format_card(up)}" if action == tricks_layout.A_SWAP else f"keep {ten}"
+        )
+    if ph == tricks_layout.PH_PLAY and _face_down_trick(state) and action // 13 != a[tricks_layout.S_TRUMP]:
+        return f"play {zwick_cards.format_card(action)} face down"
     return action_name(state.rules, action)
 
 
 def _face_down_trick(state: TrickState) -> bool:
-    return state.rules.variant == "historic" and state.arr[L.S_TRICK] < state.rules.tricks - 1
+    return state.rules.variant == "historic" and state.arr[tricks_layout.S_TRICK] < state.rules.tricks - 1
 
 
 # ---- making positions --------------------------------------------------------------------------------
@@ -200,12 +212,12 @@ def _check_seed(seed: int) -> int:
 
 def new(rules: TrickRules) -> TrickState:
     """The position before the shuffle; chance outcomes are to be applied by the caller."""
-    return TrickState(rules, K.new_state(rules.cfg), None)
+    return TrickState(rules, tricks_kernels.new_state(rules.cfg), None)
 
 
 def deal(rules: TrickRules, seed: int = 0) -> TrickState:
     """A fresh deal whose every chance event (cuts, deal, turn-ups, draws) follows from ``seed``."""
-    st = TrickState(rules, K.new_state(rules.cfg), _check_seed(seed))
+    st = TrickState(rules, tricks_kernels.new_state(rules.cfg), _check_seed(seed))
     _resolve_chance(st)
     return st
 
@@ -222,11 +234,11 @@ def scripted(
     st = new(rules)
     if len(hands) != rules.players:
         raise ValueError(f"need {rules.players} hands, got {len(hands)}")
-    if rules.cfg[L.C_HUPF]:
+    if rules.cfg[tricks_layout.C_HUPF]:
         if cut is None:
             raise ValueError("with hupf the cut card must be given (cut='KS')")
         st = apply(st, cut)
-    ids = [C.parse_cards(h) for h in hands]
+    ids = [zwick_cards.parse_cards(h) for h in hands]
     flat = [c for h in ids for c in h]
     if len(set(flat)) != len(flat):
         raise ValueError("a card is dealt twice")
@@ -243,26 +255,26 @@ def scripted(
 
 def _resolve_chance(st: TrickState) -> None:
     a, cfg = st.arr, st.rules.cfg
-    ids = np.empty(L.NC, dtype=np.int32)
-    probs = np.empty(L.NC, dtype=np.float64)
-    while a[L.S_CUR] == L.CUR_CHANCE:
-        k = K.chance_outcomes(a, cfg, ids, probs)
-        rng = np.random.default_rng([st.seed, int(a[L.S_HLEN])])
-        K.apply_chance(a, cfg, int(rng.choice(ids[:k], p=probs[:k] / probs[:k].sum())))
+    ids = np.empty(tricks_layout.NC, dtype=np.int32)
+    probs = np.empty(tricks_layout.NC, dtype=np.float64)
+    while a[tricks_layout.S_CUR] == tricks_layout.CUR_CHANCE:
+        k = tricks_kernels.chance_outcomes(a, cfg, ids, probs)
+        rng = np.random.default_rng([cast(int, st.seed), int(a[tricks_layout.S_HLEN])])
+        tricks_kernels.apply_chance(a, cfg, int(rng.choice(ids[:k], p=probs[:k] / probs[:k].sum())))
 
 
 # ---- moves -------------------------------------------------------------------------------------------
 def legal_actions(state: TrickState) -> list[int]:
     """Legal action ids (ascending); at a chance node the possible outcomes (card ids)."""
-    if state.arr[L.S_CUR] == L.CUR_CHANCE:
+    if state.arr[tricks_layout.S_CUR] == tricks_layout.CUR_CHANCE:
         return [c for c, _ in chance_outcomes(state)]
-    return [int(x) for x in K.legal_actions(state.arr, state.rules.cfg)]
+    return [int(x) for x in tricks_kernels.legal_actions(state.arr, state.rules.cfg)]
 
 
 def chance_outcomes(state: TrickState) -> list[tuple[int, float]]:
-    ids = np.empty(L.NC, dtype=np.int32)
-    probs = np.empty(L.NC, dtype=np.float64)
-    k = K.chance_outcomes(state.arr, state.rules.cfg, ids, probs)
+    ids = np.empty(tricks_layout.NC, dtype=np.int32)
+    probs = np.empty(tricks_layout.NC, dtype=np.float64)
+    k = tricks_kernels.chance_outcomes(state.arr, state.rules.cfg, ids, probs)
     return [(int(ids[i]), float(probs[i])) for i in range(k)]
 
 
@@ -283,23 +295,29 @@ def parse_action(state: TrickState, action: int | str) -> int:
         for a in legal:
             if text == action_string(state, a).lower():
                 return a
-        if state.arr[L.S_CUR] >= 0:  # the short name works too ("swap", "play QS")
+        if state.arr[tricks_layout.S_CUR] >= 0:  # the short name works too ("swap", "play QS")
             for a in legal:
                 if text == action_name(state.rules, a).lower():
                     return a
         try:  # a bare card: the chance outcome, the card to play, or the card to discard
-            card = C.parse_card(action)
+            card = zwick_cards.parse_card(action)
         except ValueError:
             card = -1
-        if 0 <= card < L.NC:
-            offset = L.A_DISCARD if state.arr[L.S_PHASE] == L.PH_DISCARD else 0
-            if card + offset in legal and (offset or state.arr[L.S_PHASE] in _CARD_PHASES):
+        if 0 <= card < tricks_layout.NC:
+            offset = tricks_layout.A_DISCARD if state.arr[tricks_layout.S_PHASE] == tricks_layout.PH_DISCARD else 0
+            if card + offset in legal and (offset or state.arr[tricks_layout.S_PHASE] in _CARD_PHASES):
                 return card + offset
     shown = "; ".join(legal_moves(state)) or "none (the deal is over)"
     raise ValueError(f"illegal action {action!r}; legal: {shown}")
 
 
-_CARD_PHASES = (L.PH_CUT, L.PH_DEAL, L.PH_UPCARD, L.PH_DRAW, L.PH_PLAY)
+_CARD_PHASES = (
+    tricks_layout.PH_CUT,
+    tricks_layout.PH_DEAL,
+    tricks_layout.PH_UPCARD,
+    tricks_layout.PH_DRAW,
+    tricks_layout.PH_PLAY,
+)
 
 
 def apply(state: TrickState, action: int | str) -> TrickState:
@@ -307,7 +325,7 @@ def apply(state: TrickState, action: int | str) -> TrickState:
     chance events that follow are resolved too."""
     a = parse_action(state, action)
     out = state.copy()
-    K.apply(out.arr, out.rules.cfg, a)
+    tricks_kernels.apply(out.arr, out.rules.cfg, a)
     if out.seed is not None:
         _resolve_chance(out)
     return out
@@ -319,21 +337,21 @@ def render(state: TrickState) -> str:
     a, r = state.arr, state.rules
     lines = [
         f"{r} phase={phase(state)} to_move={to_move(state)} dealer={dealer(state)} "
-        f"pot={pot(state)} (start {a[L.S_POT_START]}, play {a[L.S_POT0]}) result={result(state)}",
+        f"pot={pot(state)} (start {a[tricks_layout.S_POT_START]}, play {a[tricks_layout.S_POT0]}) result={result(state)}",
         f"upcards={' '.join(upcards(state)) or '-'} trump={trump(state) or '-'} "
-        f"bottom={C.format_card(int(a[L.S_BOTTOM])) if a[L.S_BOTTOM] >= 0 else '-'} "
-        f"searches={a[L.S_NSEARCH]} passes={a[L.S_PASSES]} high={a[L.S_HIGH]}@{a[L.S_HIGHP]} "
-        f"speler={a[L.S_SPELER]} trick={a[L.S_TRICK]} leader={a[L.S_LEADER]}",
+        f"bottom={zwick_cards.format_card(int(a[tricks_layout.S_BOTTOM])) if a[tricks_layout.S_BOTTOM] >= 0 else '-'} "
+        f"searches={a[tricks_layout.S_NSEARCH]} passes={a[tricks_layout.S_PASSES]} high={a[tricks_layout.S_HIGH]}@{a[tricks_layout.S_HIGHP]} "
+        f"speler={a[tricks_layout.S_SPELER]} trick={a[tricks_layout.S_TRICK]} leader={a[tricks_layout.S_LEADER]}",
     ]
     for p in range(r.players):
-        f = [int(a[_pf(p, k)]) for k in range(L.NPF)]
+        f = [int(a[_pf(p, k)]) for k in range(tricks_layout.NPF)]
         lines.append(
-            f"seat {p}: hand={' '.join(hand(state, p)) or '-'} status={f[L.P_STATUS]} bid={f[L.P_BID]} "
-            f"asked={f[L.P_ASKED]} ann={f[L.P_ANN]} in={f[L.P_IN]} tricks={f[L.P_TRICKS]} "
-            f"points={f[L.P_POINTS]} net={f[L.P_NET]}"
+            f"seat {p}: hand={' '.join(hand(state, p)) or '-'} status={f[tricks_layout.P_STATUS]} bid={f[tricks_layout.P_BID]} "
+            f"asked={f[tricks_layout.P_ASKED]} ann={f[tricks_layout.P_ANN]} in={f[tricks_layout.P_IN]} tricks={f[tricks_layout.P_TRICKS]} "
+            f"points={f[tricks_layout.P_POINTS]} net={f[tricks_layout.P_NET]}"
         )
     lines.append("trick: " + (" ".join(f"{q}:{c}" for q, c in current_trick(state)) or "-"))
-    lines.append("stock: " + (C.format_cards(_cards_at(state, L.L_STOCK)) or "-"))
+    lines.append("stock: " + (zwick_cards.format_cards(_cards_at(state, tricks_layout.L_STOCK)) or "-"))
     lines.append("history: " + " ".join(f"{k}.{w}.{v}" for k, w, v in history(state)))
     return "\n".join(lines)
 
@@ -343,24 +361,24 @@ def information_state_string(state: TrickState, player: int) -> str:
     r = state.rules
     parts = [f"seat {player} of {r.players}, first dealer {r.dealer}, pot {r.pot}"]
     for kind, who, v in history(state):
-        if kind == L.H_DEAL:
+        if kind == tricks_layout.H_DEAL:
             if who == player:
-                parts.append(f"deal {C.format_card(v)}")
-        elif kind == L.H_UP:
-            parts.append(f"up {C.format_card(v)}")
-        elif kind == L.H_CUT:
-            parts.append(f"cut {C.format_card(v)}")
-        elif kind == L.H_DRAW:
-            parts.append(f"draw {C.format_card(v)}" if who == player else f"{who} draws")
-        elif kind == L.H_DRAWPUB:
-            parts.append(f"{who} draws {C.format_card(v)}")
-        elif kind == L.H_ACT:
+                parts.append(f"deal {zwick_cards.format_card(v)}")
+        elif kind == tricks_layout.H_UP:
+            parts.append(f"up {zwick_cards.format_card(v)}")
+        elif kind == tricks_layout.H_CUT:
+            parts.append(f"cut {zwick_cards.format_card(v)}")
+        elif kind == tricks_layout.H_DRAW:
+            parts.append(f"draw {zwick_cards.format_card(v)}" if who == player else f"{who} draws")
+        elif kind == tricks_layout.H_DRAWPUB:
+            parts.append(f"{who} draws {zwick_cards.format_card(v)}")
+        elif kind == tricks_layout.H_ACT:
             parts.append(f"{who}: {action_name(r, v)}")
-        elif kind == L.H_HIDDEN:
+        elif kind == tricks_layout.H_HIDDEN:
             if who == player:
-                parts.append(f"{who}: {action_name(r, v)}" + (" face down" if v < L.A_DISCARD else ""))
+                parts.append(f"{who}: {action_name(r, v)}" + (" face down" if v < tricks_layout.A_DISCARD else ""))
             else:
-                parts.append(f"{who}: " + ("play face down" if v < L.A_DISCARD else "discard"))
+                parts.append(f"{who}: " + ("play face down" if v < tricks_layout.A_DISCARD else "discard"))
     parts.append("hand " + (" ".join(hand(state, player)) or "-"))
     return "; ".join(parts)
 
@@ -370,16 +388,16 @@ def observation_string(state: TrickState, player: int) -> str:
     a, r = state.arr, state.rules
     status = {0: "?", 1: "in", 2: "out"}
     seats = [
-        f"{p}:{status[int(a[_pf(p, L.P_STATUS)])]} bid{int(a[_pf(p, L.P_BID)])} tricks{int(a[_pf(p, L.P_TRICKS)])}"
+        f"{p}:{status[int(a[_pf(p, tricks_layout.P_STATUS)])]} bid{int(a[_pf(p, tricks_layout.P_BID)])} tricks{int(a[_pf(p, tricks_layout.P_TRICKS)])}"
         for p in range(r.players)
     ]
     return (
         f"seat {player}; dealer {dealer(state)}; pot {pot(state)}; phase {phase(state)}; "
         f"to move {to_move(state)}; hand {' '.join(hand(state, player)) or '-'}; "
         f"upcards {' '.join(upcards(state)) or '-'}; trump {trump(state) or '-'}; "
-        f"cut {C.format_card(int(a[L.S_CUTCARD])) if a[L.S_CUTCARD] >= 0 else '-'}; "
+        f"cut {zwick_cards.format_card(int(a[tricks_layout.S_CUTCARD])) if a[tricks_layout.S_CUTCARD] >= 0 else '-'}; "
         f"trick {' '.join(f'{q}:{c}' for q, c in current_trick(state)) or '-'}; "
-        f"played {C.format_cards(_cards_at(state, L.L_PLAYED)) or '-'}; "
+        f"played {zwick_cards.format_cards(_cards_at(state, tricks_layout.L_PLAYED)) or '-'}; "
         f"seats {', '.join(seats)}; net {' '.join(map(str, returns(state)))}"
     )
 
@@ -393,26 +411,30 @@ def _known_to(state: TrickState, player: int) -> tuple[set[int], dict[int, set[i
     swappers: list[int] = []
     open_draws: set[int] = set()
     for kind, who, v in history(state):
-        if kind == L.H_UP:
+        if kind == tricks_layout.H_UP:
             seen.add(v)
             up_orig.append(v)
-        elif kind == L.H_CUT and v == state.arr[L.S_BOTTOM]:
+        elif kind == tricks_layout.H_CUT and v == state.arr[tricks_layout.S_BOTTOM]:
             seen.add(v)  # a cut that passed the deal went back into the pack
-        elif kind in (L.H_DEAL, L.H_DRAW) and who == player:
+        elif kind in (tricks_layout.H_DEAL, tricks_layout.H_DRAW) and who == player:
             seen.add(v)
-        elif kind == L.H_DRAWPUB:
+        elif kind == tricks_layout.H_DRAWPUB:
             seen.add(v)  # the bottom card, drawn openly: not one of the hidden slots
             open_draws.add(v)
-        elif kind == L.H_HIDDEN and who == player:
-            seen.add(v - L.A_DISCARD if v >= L.A_DISCARD else v)
-        elif kind == L.H_ACT and v < L.A_DISCARD:
+        elif kind == tricks_layout.H_HIDDEN and who == player:
+            seen.add(v - tricks_layout.A_DISCARD if v >= tricks_layout.A_DISCARD else v)
+        elif kind == tricks_layout.H_ACT and v < tricks_layout.A_DISCARD:
             seen.add(v)
             public_of[who].add(v)
-        elif kind == L.H_ACT and v == L.A_SWAP:
+        elif kind == tricks_layout.H_ACT and v == tricks_layout.A_SWAP:
             swappers.append(who)
     # Swaps happen in upcard order: the k-th changed upcard shows the ten the k-th swapper held.
     a = state.arr
-    changed = [(int(a[L.S_UP + k]), orig) for k, orig in enumerate(up_orig) if int(a[L.S_UP + k]) != orig]
+    changed = [
+        (int(a[tricks_layout.S_UP + k]), orig)
+        for k, orig in enumerate(up_orig)
+        if int(a[tricks_layout.S_UP + k]) != orig
+    ]
     for (ten, orig), who in zip(changed, swappers, strict=True):
         seen.add(ten)
         public_of[who].add(ten)
@@ -444,11 +466,11 @@ def resample(state: TrickState, player: int, rng: np.random.Generator, tries: in
     for i, (kind, who, v) in enumerate(hist):
         if who not in public_of:
             continue
-        if kind == L.H_DEAL:
+        if kind == tricks_layout.H_DEAL:
             deals[who].append(i)
-        elif kind == L.H_DRAW:
+        elif kind == tricks_layout.H_DRAW:
             draws[who].append(i)
-        elif kind == L.H_HIDDEN and v >= L.A_DISCARD:
+        elif kind == tricks_layout.H_HIDDEN and v >= tricks_layout.A_DISCARD:
             n_discards[who] += 1
     must = set().union(*public_of.values()) if public_of else set()
     free_pool = sorted(deck - seen - must)
@@ -486,54 +508,71 @@ def resample(state: TrickState, player: int, rng: np.random.Generator, tries: in
 def _replay(state, hist, assign, discard_sets, player, rng) -> TrickState | None:
     st = new(state.rules)
     a, cfg = st.arr, st.rules.cfg
-    ids = np.empty(L.NC, dtype=np.int32)
-    probs = np.empty(L.NC, dtype=np.float64)
+    ids = np.empty(tricks_layout.NC, dtype=np.int32)
+    probs = np.empty(tricks_layout.NC, dtype=np.float64)
     # a run of sorted chance cards (a hand, an exchange draw) must be applied in increasing order
     i = 0
     n = len(hist)
     while i < n:
         kind, who, v = hist[i]
-        if kind in (L.H_DEAL, L.H_DRAW) and i in assign:
+        if kind in (tricks_layout.H_DEAL, tricks_layout.H_DRAW) and i in assign:
             j = i
             while j < n and hist[j][0] == kind and hist[j][1] == who and j in assign:
                 j += 1
             run = sorted(assign[t] for t in range(i, j))
             for c in run:
-                k = K.chance_outcomes(a, cfg, ids, probs)
-                if k == 1 and a[L.S_PHASE] == L.PH_DRAW:
+                k = tricks_kernels.chance_outcomes(a, cfg, ids, probs)
+                if k == 1 and a[tricks_layout.S_PHASE] == tricks_layout.PH_DRAW:
                     c = int(ids[0])  # the talon has run out: the rest of it comes in a fixed order
                 elif c not in ids[:k]:
                     return None
-                K.apply_chance(a, cfg, c)
+                tricks_kernels.apply_chance(a, cfg, c)
             i = j
             continue
-        if a[L.S_CUR] == L.CUR_CHANCE:
-            k = K.chance_outcomes(a, cfg, ids, probs)
-            if kind not in (L.H_DEAL, L.H_UP, L.H_CUT, L.H_DRAW, L.H_DRAWPUB) or v not in ids[:k]:
+        if a[tricks_layout.S_CUR] == tricks_layout.CUR_CHANCE:
+            k = tricks_kernels.chance_outcomes(a, cfg, ids, probs)
+            if (
+                kind
+                not in (
+                    tricks_layout.H_DEAL,
+                    tricks_layout.H_UP,
+                    tricks_layout.H_CUT,
+                    tricks_layout.H_DRAW,
+                    tricks_layout.H_DRAWPUB,
+                )
+                or v not in ids[:k]
+            ):
                 return None
-            K.apply_chance(a, cfg, v)
+            tricks_kernels.apply_chance(a, cfg, v)
         else:
-            if a[L.S_CUR] != who or kind not in (L.H_ACT, L.H_HIDDEN):
+            if a[tricks_layout.S_CUR] != who or kind not in (tricks_layout.H_ACT, tricks_layout.H_HIDDEN):
                 return None
-            legal = K.legal_actions(a, cfg)
-            if kind == L.H_HIDDEN and who != player:
-                if v >= L.A_DISCARD:
+            legal = tricks_kernels.legal_actions(a, cfg)
+            if kind == tricks_layout.H_HIDDEN and who != player:
+                if v >= tricks_layout.A_DISCARD:
                     todo = discard_sets[who]  # discards are made in increasing order
-                    if not todo or L.A_DISCARD + todo[0] not in legal:
+                    if not todo or tricks_layout.A_DISCARD + todo[0] not in legal:
                         return None
-                    v = L.A_DISCARD + todo.pop(0)
+                    v = tricks_layout.A_DISCARD + todo.pop(0)
                 else:
                     # a face-down play (1853): any card the seat does not show later
-                    shown = {c for k2, w2, c in hist if k2 == L.H_ACT and w2 == who and c < L.A_DISCARD}
-                    cands = [x for x in legal if x // 13 != a[L.S_TRUMP] and x not in shown]
+                    shown = {
+                        c
+                        for k2, w2, c in hist
+                        if k2 == tricks_layout.H_ACT and w2 == who and c < tricks_layout.A_DISCARD
+                    }
+                    cands = [x for x in legal if x // 13 != a[tricks_layout.S_TRUMP] and x not in shown]
                     if not cands:
                         return None
                     v = int(cands[rng.integers(len(cands))])
             elif v not in legal:
                 return None
-            K.apply_action(a, cfg, v)
+            tricks_kernels.apply_action(a, cfg, v)
         i += 1
-    if a[L.S_CUR] != state.arr[L.S_CUR] or a[L.S_PHASE] != state.arr[L.S_PHASE]:
+    if (
+        a[tricks_layout.S_CUR] != state.arr[tricks_layout.S_CUR]
+        or a[tricks_layout.S_PHASE] != state.arr[tricks_layout.S_PHASE]
+    ):
         return None  # the hidden cards would have caused an event that did not happen (a swap, a zwik)
     return st
 
@@ -609,5 +648,5 @@ def play_session(
         carried = pot(st)
         out.pots.append(carried)
         out.results.append(result(st))
-        dealer_seat = (int(st.arr[L.S_DEALER]) + 1) % n
+        dealer_seat = (int(st.arr[tricks_layout.S_DEALER]) + 1) % n
     return out

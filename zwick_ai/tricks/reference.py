@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from typing import cast
 
-from zwick_ai import cards as C
-from zwick_ai.tricks import layout as L
+from zwick_ai import cards as zwick_cards
+from zwick_ai.tricks import layout as tricks_layout
 from zwick_ai.tricks.api import TrickState
 from zwick_ai.tricks.rules import TrickRules
 
@@ -44,41 +45,48 @@ class Pos:
         return self.rules.players
 
     def hand(self, p: int) -> list[int]:
-        return sorted(c for c, where in self.loc.items() if where == L.L_HAND + p)
+        return sorted(c for c, where in self.loc.items() if where == tricks_layout.L_HAND + p)
 
     def stock(self, with_bottom: bool = False) -> list[int]:
-        return sorted(c for c, w in self.loc.items() if w == L.L_STOCK or (with_bottom and w == L.L_BOTTOM))
+        return sorted(
+            c
+            for c, w in self.loc.items()
+            if w == tricks_layout.L_STOCK or (with_bottom and w == tricks_layout.L_BOTTOM)
+        )
 
 
 _SEAT_FIELDS = ("status", "bid", "asked", "ann", "tricks", "points", "net", "led", "tcard", "tfd", "passr1", "inn")
 _COUNTERS = {
-    "deal_q": L.S_DEAL_Q,
-    "deal_j": L.S_DEAL_J,
-    "last": L.S_LAST,
-    "high": L.S_HIGH,
-    "highp": L.S_HIGHP,
-    "round": L.S_ROUND,
-    "turn": L.S_TURN,
-    "nsearch": L.S_NSEARCH,
-    "swapk": L.S_SWAPK,
-    "exk": L.S_EXK,
-    "exd": L.S_EXD,
-    "drawn": L.S_DRAWN,
-    "cuts": L.S_CUTS,
-    "passes": L.S_PASSES,
-    "bottom": L.S_BOTTOM,
-    "trickno": L.S_TRICK,
-    "leader": L.S_LEADER,
-    "speler": L.S_SPELER,
-    "result": L.S_RESULT,
-    "zwikp": L.S_ZWIKP,
+    "deal_q": tricks_layout.S_DEAL_Q,
+    "deal_j": tricks_layout.S_DEAL_J,
+    "last": tricks_layout.S_LAST,
+    "high": tricks_layout.S_HIGH,
+    "highp": tricks_layout.S_HIGHP,
+    "round": tricks_layout.S_ROUND,
+    "turn": tricks_layout.S_TURN,
+    "nsearch": tricks_layout.S_NSEARCH,
+    "swapk": tricks_layout.S_SWAPK,
+    "exk": tricks_layout.S_EXK,
+    "exd": tricks_layout.S_EXD,
+    "drawn": tricks_layout.S_DRAWN,
+    "cuts": tricks_layout.S_CUTS,
+    "passes": tricks_layout.S_PASSES,
+    "bottom": tricks_layout.S_BOTTOM,
+    "trickno": tricks_layout.S_TRICK,
+    "leader": tricks_layout.S_LEADER,
+    "speler": tricks_layout.S_SPELER,
+    "result": tricks_layout.S_RESULT,
+    "zwikp": tricks_layout.S_ZWIKP,
 }
 
 
 def decode(state: TrickState) -> Pos:
     a = state.arr
     n = state.rules.players
-    seat = {name: [int(a[L.S_PLAYERS + k * L.NP + p]) for p in range(n)] for k, name in enumerate(_SEAT_FIELDS)}
+    seat = {
+        name: [int(a[tricks_layout.S_PLAYERS + k * tricks_layout.NP + p]) for p in range(n)]
+        for k, name in enumerate(_SEAT_FIELDS)
+    }
     ctr = {name: int(a[i]) for name, i in _COUNTERS.items()}
     trick = []
     if ctr["leader"] >= 0:
@@ -89,14 +97,18 @@ def decode(state: TrickState) -> Pos:
             q = (q + 1) % n
     return Pos(
         rules=state.rules,
-        phase=int(a[L.S_PHASE]),
-        cur=int(a[L.S_CUR]),
-        dealer=int(a[L.S_DEALER]),
-        pot=int(a[L.S_POT]),
-        pot0=int(a[L.S_POT0]),
-        trump=int(a[L.S_TRUMP]),
-        ups=[int(x) for x in a[L.S_UP : L.S_UP + a[L.S_NUP]]],
-        loc={c: int(a[L.S_LOC + c]) for c in range(L.NC) if a[L.S_LOC + c] != L.L_OUT},
+        phase=int(a[tricks_layout.S_PHASE]),
+        cur=int(a[tricks_layout.S_CUR]),
+        dealer=int(a[tricks_layout.S_DEALER]),
+        pot=int(a[tricks_layout.S_POT]),
+        pot0=int(a[tricks_layout.S_POT0]),
+        trump=int(a[tricks_layout.S_TRUMP]),
+        ups=[int(x) for x in a[tricks_layout.S_UP : tricks_layout.S_UP + a[tricks_layout.S_NUP]]],
+        loc={
+            c: int(a[tricks_layout.S_LOC + c])
+            for c in range(tricks_layout.NC)
+            if a[tricks_layout.S_LOC + c] != tricks_layout.L_OUT
+        },
         seat=seat,
         trick=trick,
         ctr=ctr,
@@ -111,7 +123,7 @@ def project(pos: Pos) -> tuple:
         pos.cur,
         pos.dealer,
         pos.pot,
-        pos.pot0 if pos.phase in (L.PH_PLAY, L.PH_END) else None,
+        pos.pot0 if pos.phase in (tricks_layout.PH_PLAY, tricks_layout.PH_END) else None,
         pos.trump,
         tuple(pos.ups),
         tuple(sorted(pos.loc.items())),
@@ -123,7 +135,7 @@ def project(pos: Pos) -> tuple:
 
 # ---- rule helpers ------------------------------------------------------------------------------------
 def _rank(c: int) -> str:
-    return C.RANKS[c % 13]
+    return zwick_cards.RANKS[c % 13]
 
 
 def _kind(pos: Pos) -> str:
@@ -131,7 +143,7 @@ def _kind(pos: Pos) -> str:
 
 
 def _seven_d(pos: Pos) -> int | None:
-    c = C.card_id("7", "D")
+    c = zwick_cards.card_id("7", "D")
     return c if pos.rules.game == "zwicken" and c in pos.rules.deck else None
 
 
@@ -199,7 +211,7 @@ def _legal_cards(pos: Pos, p: int) -> list[int]:
 def _max_level(pos: Pos) -> int:
     lv = pos.rules.option("max_bid_levels")
     if lv:
-        return lv
+        return cast(int, lv)
     return 4 if _kind(pos) == "parlett" or pos.rules.option("part_pot_bids") else 3
 
 
@@ -212,40 +224,48 @@ def legal(pos: Pos) -> list[int]:
     p, ph = pos.cur, pos.phase
     if p < 0:
         return []
-    if ph == L.PH_PLAY:
-        return [L.A_PLAY + c for c in _legal_cards(pos, p)]
-    if ph == L.PH_DECLARE:
+    if ph == tricks_layout.PH_PLAY:
+        return [tricks_layout.A_PLAY + c for c in _legal_cards(pos, p)]
+    if ph == tricks_layout.PH_DECLARE:
         if _kind(pos) == "historic":
-            return [L.A_PLAYDECL] + ([] if pos.rules.option("forced_rounds") else [L.A_PASS])
+            return [tricks_layout.A_PLAYDECL] + ([] if pos.rules.option("forced_rounds") else [tricks_layout.A_PASS])
         talon = len(pos.stock(with_bottom=True))
-        return [L.A_PASS] + [L.A_EXCH + k for k in range(4) if k <= min(talon, pos.rules.tricks)]
-    if ph == L.PH_DISCARD:
+        return [tricks_layout.A_PASS] + [
+            tricks_layout.A_EXCH + k for k in range(4) if k <= min(talon, pos.rules.tricks)
+        ]
+    if ph == tricks_layout.PH_DISCARD:
         hand = pos.hand(p)
         left = pos.ctr["exk"] - pos.ctr["exd"]
-        return [L.A_DISCARD + c for c in hand if c > pos.ctr["last"] and sum(x > c for x in hand) >= left - 1]
-    if ph == L.PH_AUCTION:
+        return [
+            tricks_layout.A_DISCARD + c for c in hand if c > pos.ctr["last"] and sum(x > c for x in hand) >= left - 1
+        ]
+    if ph == tricks_layout.PH_AUCTION:
         hi, top = pos.ctr["high"], _max_level(pos)
         levels = range(hi + 1, top + 1) if _kind(pos) == "parlett" else range(hi + 1, min(hi + 1, top) + 1)
-        out = [L.A_PASS] + [L.A_BID + lv - 1 for lv in levels]
+        out = [tricks_layout.A_PASS] + [tricks_layout.A_BID + lv - 1 for lv in levels]
         k = len(pos.ups) - 1
-        if _kind(pos) == "modern" and pos.loc.get(_ten_of(pos.ups[k])) == L.L_HAND + p:
+        if _kind(pos) == "modern" and pos.loc.get(_ten_of(pos.ups[k])) == tricks_layout.L_HAND + p:
             if not (pos.seat["ann"][p] >> k) & 1:
-                out += [L.A_PASS_KEN] + [L.A_BID_KEN + lv - 1 for lv in levels]
+                out += [tricks_layout.A_PASS_KEN] + [tricks_layout.A_BID_KEN + lv - 1 for lv in levels]
         return out
-    if ph == L.PH_SEARCH:
-        return [L.A_SEARCH, L.A_STOP]
-    if ph == L.PH_SWAP:
-        return [L.A_SWAP, L.A_KEEP]
+    if ph == tricks_layout.PH_SEARCH:
+        return [tricks_layout.A_SEARCH, tricks_layout.A_STOP]
+    if ph == tricks_layout.PH_SWAP:
+        return [tricks_layout.A_SWAP, tricks_layout.A_KEEP]
     return []
 
 
 def chance_support(pos: Pos) -> list[int]:
     """Cards that can come next at a chance node."""
-    if pos.phase == L.PH_CUT or pos.phase == L.PH_UPCARD:
+    if pos.phase == tricks_layout.PH_CUT or pos.phase == tricks_layout.PH_UPCARD:
         return pos.stock()
-    need = pos.rules.tricks - pos.ctr["deal_j"] if pos.phase == L.PH_DEAL else pos.ctr["exk"] - pos.ctr["drawn"]
+    need = (
+        pos.rules.tricks - pos.ctr["deal_j"]
+        if pos.phase == tricks_layout.PH_DEAL
+        else pos.ctr["exk"] - pos.ctr["drawn"]
+    )
     stock = pos.stock()
-    if pos.phase == L.PH_DRAW and len(stock) < need:
+    if pos.phase == tricks_layout.PH_DRAW and len(stock) < need:
         return [stock[0] if stock else pos.ctr["bottom"]]
     above = [c for c in stock if c > pos.ctr["last"]]
     return [c for c in above if sum(x > c for x in above) >= need - 1]
@@ -258,7 +278,7 @@ def _pay(pos: Pos, p: int, amount: int) -> None:
 
 
 def _end(pos: Pos, result: int) -> None:
-    pos.phase, pos.cur, pos.ctr["result"] = L.PH_END, L.CUR_OVER, result
+    pos.phase, pos.cur, pos.ctr["result"] = tricks_layout.PH_END, tricks_layout.CUR_OVER, result
 
 
 def _order_from_forehand(pos: Pos) -> list[int]:
@@ -268,7 +288,7 @@ def _order_from_forehand(pos: Pos) -> list[int]:
 def apply(pos: Pos, action: int) -> Pos:
     """The position after a legal action or chance outcome."""
     pos = copy.deepcopy(pos)
-    if pos.cur == L.CUR_CHANCE:
+    if pos.cur == tricks_layout.CUR_CHANCE:
         _apply_chance(pos, action)
     else:
         _apply_decision(pos, action)
@@ -277,7 +297,7 @@ def apply(pos: Pos, action: int) -> Pos:
 
 def _apply_chance(pos: Pos, c: int) -> None:
     n = pos.n
-    if pos.phase == L.PH_CUT:
+    if pos.phase == tricks_layout.PH_CUT:
         pos.ctr["cuts"] += 1
         r = _rank(c)
         if pos.ctr["passes"] < n and r in "A7":
@@ -295,37 +315,37 @@ def _apply_chance(pos: Pos, c: int) -> None:
             pos.dealer = new
             pos.ctr["passes"] += 1
             return
-        pos.loc[c] = L.L_BOTTOM
+        pos.loc[c] = tricks_layout.L_BOTTOM
         pos.ctr["bottom"] = c
-        pos.phase = L.PH_DEAL
+        pos.phase = tricks_layout.PH_DEAL
         pos.ctr.update(deal_q=0, deal_j=0, last=-1)
-    elif pos.phase == L.PH_DEAL:
-        pos.loc[c] = L.L_HAND + _order_from_forehand(pos)[pos.ctr["deal_q"]]
+    elif pos.phase == tricks_layout.PH_DEAL:
+        pos.loc[c] = tricks_layout.L_HAND + _order_from_forehand(pos)[pos.ctr["deal_q"]]
         pos.ctr["last"] = c
         pos.ctr["deal_j"] += 1
         if pos.ctr["deal_j"] == pos.rules.tricks:
             pos.ctr.update(deal_j=0, deal_q=pos.ctr["deal_q"] + 1, last=-1)
             if pos.ctr["deal_q"] == n:
-                pos.phase = L.PH_UPCARD
-    elif pos.phase == L.PH_UPCARD:
+                pos.phase = tricks_layout.PH_UPCARD
+    elif pos.phase == tricks_layout.PH_UPCARD:
         seen_suits = {u // 13 for u in pos.ups}
         pos.ups.append(c)
-        pos.loc[c] = L.L_UP
+        pos.loc[c] = tricks_layout.L_UP
         if _kind(pos) == "modern" and c // 13 in seen_suits:
-            _end(pos, L.R_REPEAT)
+            _end(pos, tricks_layout.R_REPEAT)
             return
         pos.trump = c // 13
         pos.ctr["turn"] = 0
         pos.cur = _order_from_forehand(pos)[0]
         if _kind(pos) in ("historic", "zwicken"):
-            pos.phase = L.PH_DECLARE
+            pos.phase = tricks_layout.PH_DECLARE
         else:
-            pos.phase = L.PH_AUCTION
+            pos.phase = tricks_layout.PH_AUCTION
             for name in ("status", "bid", "asked", "passr1"):
                 pos.seat[name] = [0] * n
             pos.ctr.update(high=0, highp=-1, round=1)
-    elif pos.phase == L.PH_DRAW:
-        pos.loc[c] = L.L_HAND + _order_from_forehand(pos)[pos.ctr["turn"]]
+    elif pos.phase == tricks_layout.PH_DRAW:
+        pos.loc[c] = tricks_layout.L_HAND + _order_from_forehand(pos)[pos.ctr["turn"]]
         pos.ctr["last"] = c
         pos.ctr["drawn"] += 1
         if pos.ctr["drawn"] == pos.ctr["exk"]:
@@ -335,15 +355,15 @@ def _apply_chance(pos: Pos, c: int) -> None:
 def _next_declarer(pos: Pos) -> None:
     pos.ctr["turn"] += 1
     if pos.ctr["turn"] < pos.n:
-        pos.phase = L.PH_DECLARE
+        pos.phase = tricks_layout.PH_DECLARE
         pos.cur = _order_from_forehand(pos)[pos.ctr["turn"]]
         return
     playing = [p for p in range(pos.n) if pos.seat["status"][p] == 1]
     if not playing:
-        _end(pos, L.R_VOID)
+        _end(pos, tricks_layout.R_VOID)
     elif len(playing) == 1:
         _pay(pos, playing[0], -pos.pot)
-        _end(pos, L.R_LONE)
+        _end(pos, tricks_layout.R_LONE)
     else:
         pos.seat["inn"] = [1 if p in playing else 0 for p in range(pos.n)]
         _before_play(pos)
@@ -351,61 +371,61 @@ def _next_declarer(pos: Pos) -> None:
 
 def _apply_decision(pos: Pos, a: int) -> None:
     p, ph = pos.cur, pos.phase
-    if ph == L.PH_PLAY:
-        _play(pos, p, a - L.A_PLAY)
-    elif ph == L.PH_DISCARD:
-        c = a - L.A_DISCARD
-        pos.loc[c] = L.L_DISC
+    if ph == tricks_layout.PH_PLAY:
+        _play(pos, p, a - tricks_layout.A_PLAY)
+    elif ph == tricks_layout.PH_DISCARD:
+        c = a - tricks_layout.A_DISCARD
+        pos.loc[c] = tricks_layout.L_DISC
         pos.ctr["last"] = c
         pos.ctr["exd"] += 1
         if pos.ctr["exd"] == pos.ctr["exk"]:
-            pos.phase, pos.cur = L.PH_DRAW, L.CUR_CHANCE
+            pos.phase, pos.cur = tricks_layout.PH_DRAW, tricks_layout.CUR_CHANCE
             pos.ctr["last"] = -1
-    elif ph == L.PH_DECLARE:
-        if a == L.A_PASS:
+    elif ph == tricks_layout.PH_DECLARE:
+        if a == tricks_layout.A_PASS:
             pos.seat["status"][p] = 2
             _next_declarer(pos)
-        elif a == L.A_PLAYDECL:
+        elif a == tricks_layout.A_PLAYDECL:
             pos.seat["status"][p] = 1
             _next_declarer(pos)
         else:
             pos.seat["status"][p] = 1
-            pos.ctr.update(exk=a - L.A_EXCH, exd=0, drawn=0, last=-1)
-            if a == L.A_EXCH:
+            pos.ctr.update(exk=a - tricks_layout.A_EXCH, exd=0, drawn=0, last=-1)
+            if a == tricks_layout.A_EXCH:
                 _next_declarer(pos)
             else:
-                pos.phase = L.PH_DISCARD
-    elif ph == L.PH_AUCTION:
+                pos.phase = tricks_layout.PH_DISCARD
+    elif ph == tricks_layout.PH_AUCTION:
         _call(pos, p, a)
-    elif ph == L.PH_SEARCH:
-        if a == L.A_STOP:
-            _end(pos, L.R_STOP)
+    elif ph == tricks_layout.PH_SEARCH:
+        if a == tricks_layout.A_STOP:
+            _end(pos, tricks_layout.R_STOP)
             return
         pos.ctr["nsearch"] += 1
         if _kind(pos) == "parlett" or pos.ctr["nsearch"] == 1:
             for q in range(pos.n):
                 _pay(pos, q, 1)
-        pos.phase, pos.cur = L.PH_UPCARD, L.CUR_CHANCE
-    elif ph == L.PH_SWAP:
-        if a == L.A_SWAP:
+        pos.phase, pos.cur = tricks_layout.PH_UPCARD, tricks_layout.CUR_CHANCE
+    elif ph == tricks_layout.PH_SWAP:
+        if a == tricks_layout.A_SWAP:
             k = pos.ctr["swapk"]
             up, ten = pos.ups[k], _ten_of(pos.ups[k])
-            pos.loc[up], pos.loc[ten] = L.L_HAND + p, L.L_UP
+            pos.loc[up], pos.loc[ten] = tricks_layout.L_HAND + p, tricks_layout.L_UP
             pos.ups[k] = ten
         _next_swap(pos)
 
 
 def _call(pos: Pos, p: int, a: int) -> None:
     n, modern = pos.n, _kind(pos) == "modern"
-    if a == L.A_PASS_KEN or L.A_BID_KEN <= a < L.A_BID_KEN + 4:
+    if a == tricks_layout.A_PASS_KEN or tricks_layout.A_BID_KEN <= a < tricks_layout.A_BID_KEN + 4:
         pos.seat["ann"][p] |= 1 << (len(pos.ups) - 1)
-    if a in (L.A_PASS, L.A_PASS_KEN):
+    if a in (tricks_layout.A_PASS, tricks_layout.A_PASS_KEN):
         if not modern or pos.ctr["round"] == 1:
             pos.seat["status"][p] = 2
             if pos.ctr["round"] == 1:
                 pos.seat["passr1"][p] = 1
     else:
-        lv = (a - L.A_BID if a < L.A_PASS_KEN else a - L.A_BID_KEN) + 1
+        lv = (a - tricks_layout.A_BID if a < tricks_layout.A_PASS_KEN else a - tricks_layout.A_BID_KEN) + 1
         pos.seat["status"][p], pos.seat["bid"][p], pos.seat["asked"][p] = 1, lv, 1
         pos.ctr.update(high=lv, highp=p)
     if not modern:
@@ -441,9 +461,9 @@ def _call(pos: Pos, p: int, a: int) -> None:
 def _all_passed(pos: Pos) -> None:
     most = 3 if _kind(pos) == "parlett" else 2
     if pos.ctr["nsearch"] < most and pos.stock():
-        pos.phase, pos.cur = L.PH_SEARCH, pos.dealer
+        pos.phase, pos.cur = tricks_layout.PH_SEARCH, pos.dealer
     else:
-        _end(pos, L.R_VOID)
+        _end(pos, tricks_layout.R_VOID)
 
 
 def _auction_won(pos: Pos) -> None:
@@ -464,11 +484,11 @@ def _next_swap(pos: Pos) -> None:
         for k in ks:
             if kind == "parlett" and k != len(pos.ups) - 1:
                 continue
-            where = pos.loc.get(_ten_of(pos.ups[k]), L.L_OUT)
-            holder = where - L.L_HAND
+            where = pos.loc.get(_ten_of(pos.ups[k]), tricks_layout.L_OUT)
+            holder = where - tricks_layout.L_HAND
             if 0 <= holder < pos.n and (kind == "parlett" or (pos.seat["ann"][holder] >> k) & 1):
                 pos.ctr["swapk"] = k
-                pos.phase, pos.cur = L.PH_SWAP, holder
+                pos.phase, pos.cur = tricks_layout.PH_SWAP, holder
                 return
     if not _zwik(pos):
         _start_play(pos)
@@ -492,7 +512,7 @@ def _combo(pos: Pos, p: int) -> int:
         return 0
     if kind == "historic" and ranks[0] == pos.ups[-1] % 13:
         return 2000
-    if kind == "modern" and C.RANKS[ranks[0]] == "T":
+    if kind == "modern" and zwick_cards.RANKS[ranks[0]] == "T":
         return 2000
     return 1000 + ranks[0]
 
@@ -524,7 +544,7 @@ def _zwik(pos: Pos) -> bool:
             if q != best and pos.seat["inn"][q]:
                 _pay(pos, q, before)
     pos.ctr["zwikp"] = best
-    _end(pos, L.R_ZWIK)
+    _end(pos, tricks_layout.R_ZWIK)
     return True
 
 
@@ -533,12 +553,12 @@ def _start_play(pos: Pos) -> None:
     players = [p for p in _order_from_forehand(pos) if pos.seat["inn"][p]]
     pos.ctr.update(trickno=0, leader=players[0])
     pos.trick = []
-    pos.phase, pos.cur = L.PH_PLAY, players[0]
+    pos.phase, pos.cur = tricks_layout.PH_PLAY, players[0]
 
 
 def _play(pos: Pos, p: int, c: int) -> None:
     fd = _face_down_trick(pos) and c // 13 != pos.trump
-    pos.loc[c] = L.L_FD if fd else L.L_PLAYED
+    pos.loc[c] = tricks_layout.L_FD if fd else tricks_layout.L_PLAYED
     if not pos.trick:
         pos.seat["led"][p] = 1
     pos.trick.append((p, c, fd))
@@ -554,8 +574,9 @@ def _play(pos: Pos, p: int, c: int) -> None:
     pos.seat["tricks"][w] += 1
     pos.seat["points"][w] += sum(POINTS.get(_rank(x), 0) for _, x, _ in pos.trick)
     cards = {x: q for q, x, _ in pos.trick}
-    if _seven_d(pos) in cards and pos.trump * 13 + 12 in cards:
-        _pay(pos, cards[_seven_d(pos)], 3)
+    seven = _seven_d(pos)
+    if seven is not None and seven in cards and pos.trump * 13 + 12 in cards:
+        _pay(pos, cards[seven], 3)
     last = pos.ctr["trickno"] == h - 1
     kind = _kind(pos)
     if kind in ("historic", "zwicken"):
@@ -590,4 +611,4 @@ def _settle(pos: Pos) -> None:
         else:
             won = all(pts[g] > pts[q] for q in range(pos.n) if q != g)
         _pay(pos, g, -stake if won else stake)
-    _end(pos, L.R_TRICKS)
+    _end(pos, tricks_layout.R_TRICKS)

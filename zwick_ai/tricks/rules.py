@@ -18,12 +18,13 @@ ValueError: unknown zwikken variant 'oldest'; valid variants: historic, parlett,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 
-from zwick_ai import cards as C
+from zwick_ai import cards as zwick_cards
 from zwick_ai.options import format_value, parse_bool, parse_int
-from zwick_ai.tricks import layout as L
+from zwick_ai.tricks import layout as tricks_layout
 
 GAMES = ("zwikken", "zwicken")
 VARIANTS = {"zwikken": ("historic", "parlett", "modern"), "zwicken": ("standard",)}
@@ -108,7 +109,7 @@ class TrickRules:
         return self.cfg
 
     def deck_string(self) -> str:
-        return C.format_cards(self.deck)
+        return zwick_cards.format_cards(self.deck)
 
     def params(self) -> dict[str, object]:
         """OpenSpiel game parameters that rebuild exactly these rules."""
@@ -120,7 +121,8 @@ class TrickRules:
 
     def with_(self, **changes: object) -> TrickRules:
         """The same rules with some options changed (e.g. ``pot`` or ``dealer`` for a session)."""
-        return rules(self.game, **{**self.params(), **changes})
+        merged: dict[str, Any] = {**self.params(), **changes}
+        return rules(self.game, **merged)
 
     def __str__(self) -> str:
         body = ",".join(f"{k}={format_value(v)}" for k, v in sorted(self.params().items()))
@@ -182,13 +184,13 @@ def rules(
         if name not in spec:
             _fail(f"unknown {game} option {name!r}; valid options: {', '.join(spec)}")
     if game == "zwikken":
-        variant = options.get("variant", spec["variant"][0])
+        variant = cast(str, options.get("variant", spec["variant"][0]))
         if variant not in VARIANTS["zwikken"]:
             _fail(f"unknown zwikken variant {variant!r}; valid variants: {', '.join(VARIANTS['zwikken'])}")
     else:
         variant = "standard"
     key = (game, variant)
-    opts = {}
+    opts: dict[str, Any] = {}
     for name, (default, _, applies) in spec.items():
         value = _coerce(game, name, options[name]) if name in options else default
         if applies is not None and key not in applies and value != default:
@@ -204,12 +206,12 @@ def rules(
         if n != 3:
             _fail(f"pack=piquet (32 cards) is for 3 players, not {n}")
         own_ranks = PIQUET_RANKS
-    ranks = _letters("ranks", str(opts["ranks"]), C.RANKS, own_ranks)
-    suits = _letters("suits", str(opts["suits"]), C.SUITS, own_suits)
+    ranks = _letters("ranks", str(opts["ranks"]), zwick_cards.RANKS, own_ranks)
+    suits = _letters("suits", str(opts["suits"]), zwick_cards.SUITS, own_suits)
     h = opts.pop("tricks")
     if not 1 <= h <= 3:
         _fail(f"tricks={h} is not allowed; valid values: 1, 2, 3 (3 is the rule; fewer is a reduction)")
-    deck = tuple(C.standard_pack(ranks, suits))
+    deck = tuple(zwick_cards.standard_pack(ranks, suits))
     hupf = game == "zwicken" and bool(opts["hupf"])
     need = n * h + 1 + (1 if hupf else 0)
     if len(deck) < need:
@@ -241,53 +243,60 @@ def rules(
 def _build_cfg(
     game: str, variant: str, n: int, h: int, pot: int, dealer: int, deck: tuple[int, ...], o: dict
 ) -> np.ndarray:
-    cfg = np.zeros(L.C_SIZE, dtype=np.int32)
-    cfg[L.C_N], cfg[L.C_H], cfg[L.C_POT], cfg[L.C_DEALER] = n, h, pot, dealer
-    cfg[L.C_PACKSIZE] = len(deck)
+    cfg = np.zeros(tricks_layout.C_SIZE, dtype=np.int32)
+    cfg[tricks_layout.C_N], cfg[tricks_layout.C_H], cfg[tricks_layout.C_POT], cfg[tricks_layout.C_DEALER] = (
+        n,
+        h,
+        pot,
+        dealer,
+    )
+    cfg[tricks_layout.C_PACKSIZE] = len(deck)
     for c in deck:
-        cfg[L.C_INPACK + c] = 1
-    cfg[L.C_PERM] = -1
+        cfg[tricks_layout.C_INPACK + c] = 1
+    cfg[tricks_layout.C_PERM] = -1
     if game == "zwicken":
-        cfg[L.C_GAME] = 1
-        cfg[L.C_DECLARE] = L.DECL_EXCHANGE
-        cfg[L.C_DUTY] = L.DUTY_ZWICKEN
-        cfg[L.C_WIN] = L.WIN_SHARES
-        seven_d = C.card_id("7", "D")
-        cfg[L.C_PERM] = seven_d if seven_d in deck else -1
-        cfg[L.C_ACELEAD] = 1
-        cfg[L.C_GEZWICKT] = 3
-        cfg[L.C_BETE] = L.BETE_STAKE
-        cfg[L.C_LONE] = 1
-        cfg[L.C_HUPF] = int(bool(o["hupf"]))
-        cfg[L.C_JUMPMODE] = 0 if o["seven_jump"] == "rearhand" else 1
-        cfg[L.C_DEALER_ANTE] = 3
-        cfg[L.C_ANBIETEN] = int(bool(o["anbieten"]))
+        cfg[tricks_layout.C_GAME] = 1
+        cfg[tricks_layout.C_DECLARE] = tricks_layout.DECL_EXCHANGE
+        cfg[tricks_layout.C_DUTY] = tricks_layout.DUTY_ZWICKEN
+        cfg[tricks_layout.C_WIN] = tricks_layout.WIN_SHARES
+        seven_d = zwick_cards.card_id("7", "D")
+        cfg[tricks_layout.C_PERM] = seven_d if seven_d in deck else -1
+        cfg[tricks_layout.C_ACELEAD] = 1
+        cfg[tricks_layout.C_GEZWICKT] = 3
+        cfg[tricks_layout.C_BETE] = tricks_layout.BETE_STAKE
+        cfg[tricks_layout.C_LONE] = 1
+        cfg[tricks_layout.C_HUPF] = int(bool(o["hupf"]))
+        cfg[tricks_layout.C_JUMPMODE] = 0 if o["seven_jump"] == "rearhand" else 1
+        cfg[tricks_layout.C_DEALER_ANTE] = 3
+        cfg[tricks_layout.C_ANBIETEN] = int(bool(o["anbieten"]))
         return cfg
     if variant == "historic":
-        cfg[L.C_DECLARE] = L.DECL_PLAYPASS
-        cfg[L.C_FORCED] = int(bool(o["forced_rounds"]))
-        cfg[L.C_ZWIK] = L.ZWIK_HIST_RANK if o["zwik"] == "rank" else L.ZWIK_HIST_SUIT
-        cfg[L.C_ZWIK_WHO] = L.WHO_PLAYERS
-        cfg[L.C_ZWIK_BETE] = 1
-        cfg[L.C_UPPAIR] = int(bool(o["upcard_pair"]))
-        cfg[L.C_DUTY] = L.DUTY_HISTORIC
-        cfg[L.C_WIN] = L.WIN_SHARES
-        cfg[L.C_BETE] = L.BETE_POT
-        cfg[L.C_LONE] = 1
+        cfg[tricks_layout.C_DECLARE] = tricks_layout.DECL_PLAYPASS
+        cfg[tricks_layout.C_FORCED] = int(bool(o["forced_rounds"]))
+        cfg[tricks_layout.C_ZWIK] = (
+            tricks_layout.ZWIK_HIST_RANK if o["zwik"] == "rank" else tricks_layout.ZWIK_HIST_SUIT
+        )
+        cfg[tricks_layout.C_ZWIK_WHO] = tricks_layout.WHO_PLAYERS
+        cfg[tricks_layout.C_ZWIK_BETE] = 1
+        cfg[tricks_layout.C_UPPAIR] = int(bool(o["upcard_pair"]))
+        cfg[tricks_layout.C_DUTY] = tricks_layout.DUTY_HISTORIC
+        cfg[tricks_layout.C_WIN] = tricks_layout.WIN_SHARES
+        cfg[tricks_layout.C_BETE] = tricks_layout.BETE_POT
+        cfg[tricks_layout.C_LONE] = 1
         return cfg
     parlett = variant == "parlett"
-    cfg[L.C_AUCTION] = L.AUCTION_CYCLIC if parlett else L.AUCTION_TWO_ROUNDS
-    cfg[L.C_ZWIK] = L.ZWIK_RANK if parlett else L.ZWIK_MODERN
-    cfg[L.C_ZWIK_WHO] = L.WHO_ALL if parlett else L.WHO_ASKERS
-    cfg[L.C_THREE_TRUMPS] = int(bool(o["three_trumps"]))
-    cfg[L.C_PARTPOT] = int(bool(o["part_pot_bids"]))
-    cfg[L.C_MAXLEVEL] = o["max_bid_levels"] or (4 if parlett or o["part_pot_bids"] else 3)
-    cfg[L.C_JUMP] = 1 if parlett else 0
-    cfg[L.C_MAXSEARCH] = 3 if parlett else 2
-    cfg[L.C_SEARCH_ANTE] = L.SEARCH_ANTE_EVERY if parlett else L.SEARCH_ANTE_FIRST
-    cfg[L.C_REPEAT_VOID] = 0 if parlett else 1
-    cfg[L.C_TENSWAP] = L.SWAP_CURRENT if parlett else L.SWAP_ANNOUNCED
-    cfg[L.C_DUTY] = L.DUTY_PARLETT
-    cfg[L.C_WIN] = L.WIN_GAMBLER if parlett else L.WIN_POINTS
-    cfg[L.C_LUBBERS] = int(bool(o["lubbers"]))
+    cfg[tricks_layout.C_AUCTION] = tricks_layout.AUCTION_CYCLIC if parlett else tricks_layout.AUCTION_TWO_ROUNDS
+    cfg[tricks_layout.C_ZWIK] = tricks_layout.ZWIK_RANK if parlett else tricks_layout.ZWIK_MODERN
+    cfg[tricks_layout.C_ZWIK_WHO] = tricks_layout.WHO_ALL if parlett else tricks_layout.WHO_ASKERS
+    cfg[tricks_layout.C_THREE_TRUMPS] = int(bool(o["three_trumps"]))
+    cfg[tricks_layout.C_PARTPOT] = int(bool(o["part_pot_bids"]))
+    cfg[tricks_layout.C_MAXLEVEL] = o["max_bid_levels"] or (4 if parlett or o["part_pot_bids"] else 3)
+    cfg[tricks_layout.C_JUMP] = 1 if parlett else 0
+    cfg[tricks_layout.C_MAXSEARCH] = 3 if parlett else 2
+    cfg[tricks_layout.C_SEARCH_ANTE] = tricks_layout.SEARCH_ANTE_EVERY if parlett else tricks_layout.SEARCH_ANTE_FIRST
+    cfg[tricks_layout.C_REPEAT_VOID] = 0 if parlett else 1
+    cfg[tricks_layout.C_TENSWAP] = tricks_layout.SWAP_CURRENT if parlett else tricks_layout.SWAP_ANNOUNCED
+    cfg[tricks_layout.C_DUTY] = tricks_layout.DUTY_PARLETT
+    cfg[tricks_layout.C_WIN] = tricks_layout.WIN_GAMBLER if parlett else tricks_layout.WIN_POINTS
+    cfg[tricks_layout.C_LUBBERS] = int(bool(o["lubbers"]))
     return cfg

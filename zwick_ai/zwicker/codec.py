@@ -54,9 +54,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from zwick_ai import cards as C
+from zwick_ai import cards
 from zwick_ai.jit import kernel
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import kernels as zwicker_kernels
 from zwick_ai.zwicker.layout import (
     KIND_ASK,
     KIND_CAPTURE,
@@ -107,10 +107,10 @@ COL_NTOK = M_SPARE
 
 def card_name(card: int) -> str:
     """Card notation with distinct names for identical copies (``TD'``, ``XW1``..``XW6``)."""
-    if C.is_wild_joker(card):
-        return f"XW{card - C.WILD_JOKER_BASE + 1}"
-    name = C.format_card(card)
-    if C.SECOND_PACK <= card < C.VALUED_JOKER_BASE:
+    if cards.is_wild_joker(card):
+        return f"XW{card - cards.WILD_JOKER_BASE + 1}"
+    name = cards.format_card(card)
+    if cards.SECOND_PACK <= card < cards.VALUED_JOKER_BASE:
         return name + "'"
     return name
 
@@ -319,7 +319,7 @@ def encode_rows(R, S, CD, rows, prefix, plen):
 @kernel(inline="always")
 def turn_matrix(R, S, CD, prefix, plen, W):
     """Legal moves of the player to move with their token sequences, filtered by the prefix."""
-    rows = K.legal_moves(R, S, W)
+    rows = zwicker_kernels.legal_moves(R, S, W)
     return encode_rows(R, S, CD, rows, prefix, plen)
 
 

@@ -23,8 +23,8 @@ from itertools import product
 
 import numpy as np
 
-from zwick_ai import cards as C
-from zwick_ai.zwicker import kernels as K
+from zwick_ai import cards as zwick_cards
+from zwick_ai.zwicker import kernels as zwicker_kernels
 from zwick_ai.zwicker.layout import (
     LOC_STOCK,
     LOC_TABLE,
@@ -76,7 +76,7 @@ MAX_EXACT_UNITS = 24
 
 def _workspace() -> np.ndarray:
     """Scratch memory for the kernels (they allocate nothing themselves in hot paths)."""
-    return np.zeros(K.WS_SIZE, dtype=np.int64)
+    return np.zeros(zwicker_kernels.WS_SIZE, dtype=np.int64)
 
 
 class ZwickerState:
@@ -178,11 +178,11 @@ def hand(state: ZwickerState, player: int) -> list[str]:
     """Cards in ``player``'s hand, in notation, sorted by id."""
     if not 0 <= player < state.rules.players:
         raise ValueError(f"player {player} is not in 0..{state.rules.players - 1}")
-    return [C.format_card(c) for c in _hand_ids(state, player)]
+    return [zwick_cards.format_card(c) for c in _hand_ids(state, player)]
 
 
 def format_unit(unit: Unit) -> str:
-    names = "+".join(C.format_card(c) for c in unit.cards)
+    names = "+".join(zwick_cards.format_card(c) for c in unit.cards)
     if not unit.build:
         return names
     owner = f" by {unit.owner}" if unit.owner >= 0 else ""
@@ -205,7 +205,7 @@ def is_over(state: ZwickerState) -> bool:
 
 def score(state: ZwickerState) -> tuple[int, ...]:
     """Points per side so far (final once the hand is over): cards, most cards and Zwicks."""
-    return tuple(int(x) for x in K.score(state.rules.array(), state.arr))
+    return tuple(int(x) for x in zwicker_kernels.score(state.rules.array(), state.arr))
 
 
 def zwicks(state: ZwickerState) -> tuple[int, ...]:
@@ -219,13 +219,13 @@ def won(state: ZwickerState) -> tuple[list[str], ...]:
     for c in state.rules.deck:
         loc = int(a[S_LOC + c])
         if LOC_WON <= loc < LOC_WON + state.rules.num_sides:
-            out[loc - LOC_WON].append(C.format_card(c))
+            out[loc - LOC_WON].append(zwick_cards.format_card(c))
     return out
 
 
 def stock(state: ZwickerState) -> list[str]:
     a = state.arr
-    return [C.format_card(int(c)) for c in a[S_STOCK + a[S_STOCK_TOP] : S_STOCK + a[S_STOCK_LEN]]]
+    return [zwick_cards.format_card(int(c)) for c in a[S_STOCK + a[S_STOCK_TOP] : S_STOCK + a[S_STOCK_LEN]]]
 
 
 def snapshot(state: ZwickerState) -> Snapshot:
@@ -279,7 +279,7 @@ def _check_seed(seed: int) -> int:
 
 def deal(rules: Rules, seed: int = 0) -> ZwickerState:
     """A fresh hand: shuffle and choose the dealer from ``seed``, deal stage 0."""
-    return ZwickerState(rules, K.new_hand(rules.array(), _check_seed(seed), _workspace()))
+    return ZwickerState(rules, zwicker_kernels.new_hand(rules.array(), _check_seed(seed), _workspace()))
 
 
 def deal_from_order(rules: Rules, order: Sequence[int], dealer: int) -> ZwickerState:
@@ -289,31 +289,32 @@ def deal_from_order(rules: Rules, order: Sequence[int], dealer: int) -> ZwickerS
         raise ValueError("order must be a permutation of the rules' deck")
     if not 0 <= dealer < rules.players:
         raise ValueError(f"dealer must be a seat in 0..{rules.players - 1}")
-    arr = K.empty_state(rules.array())
-    K.start_hand(rules.array(), arr, order_arr, dealer, _workspace())
+    arr = zwicker_kernels.empty_state(rules.array())
+    zwicker_kernels.start_hand(rules.array(), arr, order_arr, dealer, _workspace())
     return ZwickerState(rules, arr)
 
 
 def from_snapshot(rules: Rules, snap: Snapshot) -> ZwickerState:
     """Encode a :class:`Snapshot` exactly (no checks beyond array bounds; see :func:`position`)."""
     R = rules.array()
-    a = K.empty_state(R)
+    a = zwicker_kernels.empty_state(R)
     if len(snap.table) > MAX_UNITS:
         raise ValueError(f"the table holds {len(snap.table)} units; the engine supports {MAX_UNITS}")
     for p, cards in enumerate(snap.hands):
         if len(cards) > MAX_HAND:
             raise ValueError(f"player {p} holds {len(cards)} cards; the engine supports {MAX_HAND}")
         for c in sorted(cards):
-            K.hand_insert(a, p, c)
+            zwicker_kernels.hand_insert(a, p, c)
     for unit in snap.table:
-        cards = list(unit.cards)
-        K.add_unit(a, cards[0], unit.value if unit.build else 0, unit.owner if unit.build else -1, int(unit.build))
-        prev = cards[0]
-        for c in cards[1:]:
+        zwicker_kernels.add_unit(
+            a, unit.cards[0], unit.value if unit.build else 0, unit.owner if unit.build else -1, int(unit.build)
+        )
+        prev = unit.cards[0]
+        for c in unit.cards[1:]:
             a[S_NEXT + prev] = c
             a[S_NEXT + c] = -1
             a[S_LOC + c] = LOC_TABLE
-            a[S_ANCHOR + c] = cards[0]
+            a[S_ANCHOR + c] = unit.cards[0]
             prev = c
     for i, c in enumerate(snap.stock):
         a[S_STOCK + i] = c
@@ -367,19 +368,19 @@ def _table_unit(r: Rules, entry: str | int | Mapping[str, object], taken: set[in
     its cards are added to ``taken``."""
     two = r.two_packs
     if not isinstance(entry, Mapping):
-        (c,) = C.parse_cards([entry], two, taken)  # type: ignore[list-item]
+        (c,) = zwick_cards.parse_cards([entry], two, taken)
         return Unit((c,), 0, -1, False)
     unknown = set(entry) - {"cards", "value", "owner"}
     if unknown:
         raise ValueError(f"a build takes keys cards, value, owner; not {sorted(unknown)}")
-    cards = C.parse_cards(list(entry["cards"]), two, taken)  # type: ignore[call-overload]
+    cards = zwick_cards.parse_cards(list(entry["cards"]), two, taken)  # type: ignore[call-overload]
     if not cards:
         raise ValueError("a build needs at least one card")
     value = entry.get("value")
     if not isinstance(value, int) or value not in _build_values(r, cards):
         possible = sorted(_build_values(r, cards))
         raise ValueError(
-            f"build {'+'.join(C.format_card(c) for c in cards)} cannot carry value {value!r}"
+            f"build {'+'.join(zwick_cards.format_card(c) for c in cards)} cannot carry value {value!r}"
             f" in {r.variant}; possible values: {possible or 'none'}"
         )
     owner = entry.get("owner", None)
@@ -390,7 +391,7 @@ def _table_unit(r: Rules, entry: str | int | Mapping[str, object], taken: set[in
         raise ValueError(f"builds have no owner in {r.variant}")
     else:
         owner = -1
-    return Unit(tuple(sorted(cards)), value, owner, True)  # type: ignore[arg-type]
+    return Unit(tuple(sorted(cards)), value, owner, True)
 
 
 def position(
@@ -425,24 +426,26 @@ def position(
     two = r.two_packs
     if len(hands) != r.players:
         raise ValueError(f"give one hand per player: {r.players} hands, not {len(hands)}")
-    hand_ids = [C.parse_cards(list(h), two, taken) for h in hands]
+    hand_ids = [zwick_cards.parse_cards(list(h), two, taken) for h in hands]
     units = [_table_unit(r, entry, taken) for entry in table]
-    won_ids = [C.parse_cards(list(w), two, taken) for w in won] if won is not None else []
+    won_ids = [zwick_cards.parse_cards(list(w), two, taken) for w in won] if won is not None else []
     if won is not None and len(won_ids) != r.num_sides:
         raise ValueError(f"give won cards per side: {r.num_sides} lists, not {len(won_ids)}")
-    stock_ids = C.parse_cards(list(stock), two, taken) if stock is not None else None
+    stock_ids = zwick_cards.parse_cards(list(stock), two, taken) if stock is not None else None
     foreign = sorted(c for c in taken if c not in r.deck)
     if foreign:
         raise ValueError(
-            f"not in the {r.variant} deck: {C.format_cards(foreign)}"
-            f" (this deck has {r.deck_size} cards: {C.format_cards(r.deck)})"
+            f"not in the {r.variant} deck: {zwick_cards.format_cards(foreign)}"
+            f" (this deck has {r.deck_size} cards: {zwick_cards.format_cards(r.deck)})"
         )
     rest = [c for c in r.deck if c not in taken]
     if stock_ids is None:
         rng = np.random.default_rng(_check_seed(seed))
         stock_ids = [int(c) for c in rng.permutation(np.array(rest, dtype=np.int64))] if rest else []
     elif rest and won is not None:
-        raise ValueError(f"cards not placed anywhere: {C.format_cards(rest)} (list them in stock, hands, table or won)")
+        raise ValueError(
+            f"cards not placed anywhere: {zwick_cards.format_cards(rest)} (list them in stock, hands, table or won)"
+        )
     if not 0 <= to_move < r.players:
         raise ValueError(f"to_move must be a seat in 0..{r.players - 1}")
     if not hand_ids[to_move]:
@@ -479,7 +482,7 @@ def position(
             f"(the capture search keeps tables of 2^units entries)"
         )
     state = from_snapshot(r, snap)
-    K.begin_turn(r.array(), state.arr, to_move, _workspace())
+    zwicker_kernels.begin_turn(r.array(), state.arr, to_move, _workspace())
     return state
 
 
@@ -519,7 +522,7 @@ def _to_move_obj(state: ZwickerState, row: np.ndarray, units: list[Unit]) -> Mov
         key = MoveKey("ask", -1, (), (), int(row[M_VALUE]), int(row[M_OWNER]))
         return Move("ask", None, key.value, (), None, key.owner, False, key, tuple(int(x) for x in row))
     card = int(row[M_CARD])
-    name = C.format_card(card)
+    name = zwick_cards.format_card(card)
     if kind == "trail":
         key = MoveKey("trail", card)
         return Move("trail", name, 0, (), None, None, False, key, tuple(int(x) for x in row))
@@ -536,7 +539,7 @@ def _to_move_obj(state: ZwickerState, row: np.ndarray, units: list[Unit]) -> Mov
                 groups = tuple(tuple(format_unit(chosen[i]) for i in g) for g in split)
         shown = tuple(format_unit(u) for u in chosen)
         return Move(
-            "capture", name, int(row[M_VALUE]), tuple(C.format_card(c) for c in taken_ids), None, None,
+            "capture", name, int(row[M_VALUE]), tuple(zwick_cards.format_card(c) for c in taken_ids), None, None,
             bool(row[M_ZWICK]), key,
             tuple(int(x) for x in row), groups, shown,
         )  # fmt: skip
@@ -546,14 +549,14 @@ def _to_move_obj(state: ZwickerState, row: np.ndarray, units: list[Unit]) -> Mov
     key = MoveKey("build", card, (), target.cards if target else (), int(row[M_VALUE]), owner)
     return Move(
         "build", name, int(row[M_VALUE]),
-        (), tuple(C.format_card(c) for c in target.cards) if target else None,
+        (), tuple(zwick_cards.format_card(c) for c in target.cards) if target else None,
         owner if owner >= 0 and owner != p else None, False, key, tuple(int(x) for x in row),
     )  # fmt: skip
 
 
 def legal_moves(state: ZwickerState) -> list[Move]:
     """Every legal whole move (empty once the hand is over)."""
-    rows = K.legal_moves(state.rules.array(), state.arr, _workspace())
+    rows = zwicker_kernels.legal_moves(state.rules.array(), state.arr, _workspace())
     units = _units(state)
     return [_to_move_obj(state, row, units) for row in rows]
 
@@ -587,15 +590,15 @@ def apply(state: ZwickerState, move: Move | MoveKey | str) -> ZwickerState:
         what = repr(move) if isinstance(move, str) else str(move)  # repr: a user's text on one line
         raise ValueError(f"illegal move {what}; legal moves: {shown}")
     out = state.copy()
-    K.apply_move(state.rules.array(), out.arr, np.asarray(match[0].row, dtype=np.int64), _workspace())
+    zwicker_kernels.apply_move(state.rules.array(), out.arr, np.asarray(match[0].row, dtype=np.int64), _workspace())
     return out
 
 
 def apply_row(state: ZwickerState, row: np.ndarray) -> None:
     """Apply a kernel move record in place (no legality check; for agents and wrappers)."""
-    K.apply_move(state.rules.array(), state.arr, row, _workspace())
+    zwicker_kernels.apply_move(state.rules.array(), state.arr, row, _workspace())
 
 
 def legal_rows(state: ZwickerState) -> np.ndarray:
     """The kernel's move records (n, MOVE_WIDTH) for the position."""
-    return K.legal_moves(state.rules.array(), state.arr, _workspace())
+    return zwicker_kernels.legal_moves(state.rules.array(), state.arr, _workspace())

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from zwick_ai.jit import kernel
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.codec import (
     CD_D,
     CD_DECK,
@@ -155,7 +155,7 @@ def record_move(R, a, CD, row, ntok, W):
                 while x != -1:
                     X[X_CAPT + x] = t + 1
                     x = S[S_NEXT + x]
-    K.apply_move(R, S, row, W)
+    kernels.apply_move(R, S, row, W)
     if kind == KIND_ASK:
         X[e + L_ANSWER] = S[S_ASK_ANS]
     X[X_NPLY] = t + 1

@@ -14,6 +14,8 @@ the unions are deduplicated. That is exact: a set S is capturable iff it is such
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from llvmlite import ir
 from numba import types
@@ -109,6 +111,8 @@ from zwick_ai.zwicker.layout import (
     S_ZWICKS,
     STATE_SIZE,
 )
+from zwick_ai.zwicker.policy_codes import POLICY_GREEDY as POLICY_GREEDY  # re-exported: kernels.POLICY_*
+from zwick_ai.zwicker.policy_codes import POLICY_RANDOM as POLICY_RANDOM
 
 JC_ANY = 0
 JC_JOKER_ONLY = 1
@@ -173,8 +177,7 @@ def new_buffers():
 # ------------------------------------------------------------------------------------------------
 # Bit tricks: single machine instructions (LLVM's cttz and ctpop)
 # ------------------------------------------------------------------------------------------------
-@intrinsic
-def lowest_bit(typingctx, x):
+def _lowest_bit(typingctx, x):
     """Index of the lowest set bit of a nonzero int64 (count trailing zeros)."""
     sig = types.int64(types.int64)
 
@@ -184,8 +187,7 @@ def lowest_bit(typingctx, x):
     return sig, codegen
 
 
-@intrinsic
-def popcount(typingctx, x):
+def _popcount(typingctx, x):
     """Number of set bits of an int64."""
     sig = types.int64(types.int64)
 
@@ -193,6 +195,11 @@ def popcount(typingctx, x):
         return builder.ctpop(args[0])
 
     return sig, codegen
+
+
+# numba's intrinsics, called in compiled code as lowest_bit(x) and popcount(x)
+lowest_bit: Any = intrinsic(_lowest_bit)
+popcount: Any = intrinsic(_popcount)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -1503,16 +1510,25 @@ def start_hand(R, S, order, dealer, W):
 
 
 @kernel
-def deal_order(R, seed):
-    """The shuffled deck and the dealer for ``seed`` (the only randomness of a hand)."""
+def deal_order_with_cut(R, seed):
+    """The shuffled deck, the dealer and the cut deck for ``seed`` (the only randomness of a hand;
+    the cut is empty with a random first dealer)."""
     np.random.seed(seed)
     deck = R[R_DECK : R_DECK + R[R_DECK_SIZE]].astype(np.int64)
     order = np.random.permutation(deck)
-    players = R[R_PLAYERS]
     if R[R_FIRST_DEALER] == 0:
-        dealer = np.random.randint(players)
+        dealer = np.random.randint(R[R_PLAYERS])
+        cut = np.empty(0, np.int64)
     else:
-        dealer = cut_for_dealer(R, np.random.permutation(deck))
+        cut = np.random.permutation(deck)
+        dealer = cut_for_dealer(R, cut)
+    return order, dealer, cut
+
+
+@kernel
+def deal_order(R, seed):
+    """The shuffled deck and the dealer for ``seed`` (:func:`deal_order_with_cut` without the cut)."""
+    order, dealer, _ = deal_order_with_cut(R, seed)
     return order, dealer
 
 
@@ -1562,10 +1578,8 @@ def score_into(R, S, out):
 
 
 # ------------------------------------------------------------------------------------------------
-# Policies and whole playouts
+# Policies (codes: zwick_ai.zwicker.policy_codes) and whole playouts
 # ------------------------------------------------------------------------------------------------
-POLICY_RANDOM = 0
-POLICY_GREEDY = 1
 
 
 @hot

@@ -9,9 +9,9 @@ Per-card tables are indexed by the global card id (:mod:`zwick_ai.cards`).
 
 from __future__ import annotations
 
-from zwick_ai import cards as C
+from zwick_ai import cards as zwick_cards
 
-NC = C.NUM_CARDS
+NC = zwick_cards.NUM_CARDS
 MAX_PLAYERS = 12
 MAX_HAND = 32
 MAX_UNITS = 64  # capture sets are 64-bit masks over table units

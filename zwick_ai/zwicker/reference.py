@@ -35,7 +35,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from zwick_ai import cards as C
+from zwick_ai import cards as zwick_cards
 from zwick_ai.zwicker.layout import (
     PHASE_AFTER_ZWICK_TRAIL,
     PHASE_DIETZE_TRAIL,
@@ -95,7 +95,7 @@ class RefState:
             last_capturer=self.last_capturer,
             phase=self.phase,
             az_left=self.az_left,
-            asked=tuple(self.asked),
+            asked=_asked(self.asked),
         )
 
 
@@ -103,11 +103,11 @@ class RefState:
 # Cards and values
 # ---------------------------------------------------------------------------------------------
 def _is_wild(card: int) -> bool:
-    return C.WILD_JOKER_BASE <= card < C.NUM_CARDS
+    return zwick_cards.WILD_JOKER_BASE <= card < zwick_cards.NUM_CARDS
 
 
 def _is_valued_joker(card: int) -> bool:
-    return C.VALUED_JOKER_BASE <= card < C.WILD_JOKER_BASE
+    return zwick_cards.VALUED_JOKER_BASE <= card < zwick_cards.WILD_JOKER_BASE
 
 
 def _values(rules: Rules, card: int) -> tuple[int, ...]:
@@ -120,8 +120,8 @@ def _card_values(dual: bool, card: int) -> tuple[int, ...]:
     if _is_wild(card):
         return WILD_VALUES
     if _is_valued_joker(card):
-        return (C.JOKER_VALUES[card - C.VALUED_JOKER_BASE],)
-    rank = C.RANKS[(card % C.PACK_SIZE) % 13]
+        return (zwick_cards.JOKER_VALUES[card - zwick_cards.VALUED_JOKER_BASE],)
+    rank = zwick_cards.RANKS[(card % zwick_cards.PACK_SIZE) % 13]
     high = {"A": 11, "J": 12, "Q": 13, "K": 14}
     if rank in high:
         return (high[rank] - 10, high[rank]) if dual else (high[rank],)
@@ -132,8 +132,8 @@ def _identical(a: int, b: int) -> bool:
     """Identical copies: the same standard card from either pack, or two wild jokers."""
     if _is_wild(a) and _is_wild(b):
         return True
-    if a < C.VALUED_JOKER_BASE and b < C.VALUED_JOKER_BASE:
-        return a % C.PACK_SIZE == b % C.PACK_SIZE
+    if a < zwick_cards.VALUED_JOKER_BASE and b < zwick_cards.VALUED_JOKER_BASE:
+        return a % zwick_cards.PACK_SIZE == b % zwick_cards.PACK_SIZE
     return a == b
 
 
@@ -468,12 +468,18 @@ def _legal_memo(rules: Rules, snap: Snapshot) -> tuple[MoveKey, ...]:
     return tuple(_legal_moves(rules, from_snapshot(rules, snap)))
 
 
+def _asked(asked: Sequence[int]) -> tuple[int, int, int]:
+    """A turn's question record (partner, value, answer) as a typed triple."""
+    partner, value, answer = asked
+    return (partner, value, answer)
+
+
 def _legal_moves(rules: Rules, st: RefState) -> list[MoveKey]:
     if st.phase == PHASE_OVER:
         return []
     if st.phase in (PHASE_AFTER_ZWICK_TRAIL, PHASE_DIETZE_TRAIL):
         return _sorted_keys(_trail_moves(rules, st))  # forced trail: only duty-keeping trails
-    moves = set(_card_moves(rules, st, tuple(st.asked)))
+    moves = set(_card_moves(rules, st, _asked(st.asked)))
     if rules.magger and tuple(st.asked) == NO_ASK:
         moves |= set(_ask_moves(rules, st))
     return _sorted_keys(moves)
@@ -697,7 +703,7 @@ def snapshot(rules: Rules, st: RefState) -> Snapshot:
         last_capturer=st.last_capturer,
         phase=st.phase,
         az_left=st.az_left,
-        asked=tuple(st.asked),
+        asked=_asked(st.asked),
     )
 
 
@@ -716,5 +722,5 @@ def from_snapshot(rules: Rules, snap: Snapshot) -> RefState:
         last_capturer=snap.last_capturer,
         phase=snap.phase,
         az_left=snap.az_left,
-        asked=tuple(snap.asked),
+        asked=_asked(snap.asked),
     )

@@ -10,12 +10,13 @@ known). The input is the state array of :mod:`zwick_ai.zwicker.history` and the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
 from zwick_ai.jit import kernel
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import kernels as zwicker_kernels
 from zwick_ai.zwicker.codec import (
     CD_D,
     CD_DECK,
@@ -36,6 +37,7 @@ from zwick_ai.zwicker.history import (
     LOGW,
     MAXTOK,
     SS,
+    X_DEAL_STAGE,
     X_DEALER,
     X_LOG,
     X_NPLY,
@@ -125,24 +127,24 @@ def _row_legal_fast(R, Sw, row, W):
     if not held:
         return 0
     if kind == KIND_CAPTURE:
-        return 1 if K.duty_ok(R, Sw, q, row[M_MASK], 0, c, W) else 0
+        return 1 if zwicker_kernels.duty_ok(R, Sw, q, row[M_MASK], 0, c, W) else 0
     if kind == KIND_TRAIL:
-        return 1 if K.duty_ok(R, Sw, q, 0, 0, c, W) else 0
+        return 1 if zwicker_kernels.duty_ok(R, Sw, q, 0, 0, c, W) else 0
     target = row[M_TARGET]
     excl = np.int64(1) << target if target >= 0 else np.int64(0)
     v = row[M_VALUE]
     owner = row[M_OWNER]
     if owner == q:
-        return 1 if K.duty_ok(R, Sw, q, excl, v, c, W) else 0
-    if not K.duty_ok(R, Sw, q, excl, 0, c, W):
+        return 1 if zwicker_kernels.duty_ok(R, Sw, q, excl, v, c, W) else 0
+    if not zwicker_kernels.duty_ok(R, Sw, q, excl, 0, c, W):
         return 0
     q_excl = excl if target >= 0 and Sw[S_UOWNER + Sw[S_UNITS + target]] == owner else np.int64(0)
-    return 1 if K.duty_ok(R, Sw, owner, q_excl, v, -1, W) else 0
+    return 1 if zwicker_kernels.duty_ok(R, Sw, owner, q_excl, v, -1, W) else 0
 
 
 @kernel(inline="always")
 def _row_legal_full(R, Sw, row, W):
-    rows = K.legal_moves(R, Sw, W)
+    rows = zwicker_kernels.legal_moves(R, Sw, W)
     for i in range(rows.shape[0]):
         if (
             rows[i, M_KIND] == row[M_KIND]
@@ -176,7 +178,7 @@ def _replay_ok(R, a, CD, S0w, t0, W, full=False):
             ok = _row_legal_full(R, Sw, row, W)
         if ok == 0:
             return bad
-        K.apply_move(R, Sw, row, W)
+        zwicker_kernels.apply_move(R, Sw, row, W)
         if X[e + L_KIND] == KIND_ASK and Sw[S_ASK_ANS] != X[e + L_ANSWER]:
             return bad
     for f in (S_PHASE, S_TO_MOVE, S_AZ_LEFT, S_ASK_Q, S_ASK_N, S_ASK_ANS, S_STAGE):
@@ -193,16 +195,16 @@ def _replay_ok(R, a, CD, S0w, t0, W, full=False):
 def _stage_start_state(R, a, t0, W):
     """The engine state when the current stage began: the deal replayed with the logged moves."""
     X = a[XB:]
-    S = K.empty_state(R)
+    S = zwicker_kernels.empty_state(R)
     n = R[R_DECK_SIZE]
     order = np.empty(n, np.int64)
     for i in range(n):
         order[i] = X[X_ORDER + i]
-    K.start_hand(R, S, order, X[X_DEALER], W)
+    zwicker_kernels.start_hand(R, S, order, X[X_DEALER], W)
     row = np.zeros(MOVE_WIDTH, np.int64)
     for t in range(t0):
         logged_row_into(X, t, row)
-        K.apply_move(R, S, row, W)
+        zwicker_kernels.apply_move(R, S, row, W)
     return S
 
 
@@ -221,16 +223,16 @@ def _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need):
         for _ in range(need[h]):
             c = cards[k]
             k += 1
-            K.hand_insert(S0w, q, c)
+            zwicker_kernels.hand_insert(S0w, q, c)
             S0w[S_DEALT_TO + c] = q
         if q == pinned_seat:
-            K.hand_insert(S0w, q, pinned)
+            zwicker_kernels.hand_insert(S0w, q, pinned)
             S0w[S_DEALT_TO + pinned] = q
         for t in range(t0, X[X_NPLY]):
             e = X_LOG + t * LOGW
             if X[e + L_SEAT] == q and X[e + L_KIND] != KIND_ASK:
                 c = X[e + L_CARD]
-                K.hand_insert(S0w, q, c)
+                zwicker_kernels.hand_insert(S0w, q, c)
                 S0w[S_DEALT_TO + c] = q
     top = S[S_STOCK_TOP]
     for pos in range(top, S[S_STOCK_LEN]):
@@ -296,7 +298,7 @@ def _constraints(R, a, S0, t0, W):
             x = X[e + L_OWNER]
             v = X[e + L_VALUE]
             out[k, 0], out[k, 1], out[k, 2] = 0, x, t
-            out[k, 3] = K.owned_build_values(Sw, x, 0) | (np.int64(1) << v)
+            out[k, 3] = zwicker_kernels.owned_build_values(Sw, x, 0) | (np.int64(1) << v)
             out[k, 5] = X[e + L_ANSWER]
             k += 1
             lo = np.int64(0)
@@ -309,13 +311,25 @@ def _constraints(R, a, S0, t0, W):
                         hi |= np.int64(1) << (c - 63)
             out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 4], out[k, 5] = 1, seat, t, lo, hi, 1
             k += 1
-        K.apply_move(R, Sw, row, W)
+        zwicker_kernels.apply_move(R, Sw, row, W)
         if kind != KIND_ASK:
-            out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = 0, seat, t, K.owned_build_values(Sw, seat, 0), 1
+            out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = (
+                0,
+                seat,
+                t,
+                zwicker_kernels.owned_build_values(Sw, seat, 0),
+                1,
+            )
             k += 1
             if kind == KIND_BUILD and X[e + L_OWNER] != seat:
                 x = X[e + L_OWNER]
-                out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = 0, x, t, K.owned_build_values(Sw, x, 0), 1
+                out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = (
+                    0,
+                    x,
+                    t,
+                    zwicker_kernels.owned_build_values(Sw, x, 0),
+                    1,
+                )
                 k += 1
     return out[:k]
 
@@ -366,7 +380,7 @@ def _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, b
                 buf[n] = flat[k]
                 n += 1
             if cons[r, 0] == 0:
-                if K.cards_meet_values(R, buf, 0, n, cons[r, 3], -1) != (cons[r, 5] == 1):
+                if zwicker_kernels.cards_meet_values(R, buf, 0, n, cons[r, 3], -1) != (cons[r, 5] == 1):
                     return False
             else:
                 hit = False
@@ -557,3 +571,70 @@ def resample_k(G, a, p, seed, max_tries, mcmc_steps, W):
     cards = truth.copy()
     resample_chain(G, a, p, setup, cards, mcmc_steps, W)
     return 2, hidden, cards
+
+
+def resampled_deck_order(
+    a: np.ndarray,
+    p: int,
+    hidden: np.ndarray,
+    cards: np.ndarray,
+    deck: Sequence[int] | np.ndarray,
+    groups: list[tuple[int, int, list[int]]],
+) -> list[int]:
+    """The deck order of a world drawn for player ``p``'s view: the game array ``a`` (position, deal
+    record and move log, :mod:`zwick_ai.zwicker.history`) with the hidden seats' cards and the stock
+    replaced by the draw of :func:`resample_k` (``hidden``/``cards``). ``deck`` maps deck indices to
+    card ids; ``groups`` are the dealer's chance groups (:func:`~zwick_ai.zwicker.steps.deal_layout`)."""
+    x = a[XB:]
+    n = len(deck)
+    order = x[X_ORDER : X_ORDER + n].tolist()
+    cur_stage = int(a[S_STAGE])
+    # Hidden seats' sets per stage: played cards, plus the drawn hand (and a pinned card) now.
+    sets: dict[tuple[int, int], list[int]] = {}
+    nply = int(x[X_NPLY])
+    for e in x[X_LOG : X_LOG + nply * LOGW].reshape(nply, LOGW).tolist():
+        if e[L_KIND] != KIND_ASK and e[L_SEAT] != p:
+            sets.setdefault((e[L_SEAT], e[L_STAGE]), []).append(e[L_CARD])
+    k = 0
+    pinned_seat = -1
+    pinned = -1
+    if x[X_PLEN] > 0 and int(a[S_TO_MOVE]) != p and a[S_PHASE] != PHASE_OVER:
+        tok = int(x[X_PREFIX])
+        if tok < n:
+            pinned, pinned_seat = int(deck[tok]), int(a[S_TO_MOVE])
+    for q in hidden.tolist():
+        cnt = int(a[S_HAND_N + q]) - (1 if q == pinned_seat else 0)
+        lst = sets.setdefault((q, cur_stage), [])
+        lst.extend(int(c) for c in cards[k : k + cnt])
+        if q == pinned_seat:
+            lst.append(pinned)
+        k += cnt
+    stock = [int(c) for c in cards[k:]]
+    slots: dict[tuple[int, int], list[int]] = {}
+    stock_pos = []
+    deal_stage = x[X_DEAL_STAGE : X_DEAL_STAGE + NC].tolist()
+    dealt_to = a[S_DEALT_TO : S_DEALT_TO + NC].tolist()
+    for pos, c in enumerate(order):
+        stage = deal_stage[c]
+        if stage >= 0:
+            q = dealt_to[c]
+            if q >= 0 and q != p:
+                slots.setdefault((q, stage), []).append(pos)
+        else:
+            stock_pos.append(pos)
+    for key, positions in slots.items():
+        for pos, c in zip(positions, sorted(sets[key]), strict=True):
+            order[pos] = c
+    for pos, c in zip(stock_pos, stock, strict=True):
+        order[pos] = c
+    # Future groups are increasing runs; never-dealt cards lie in ascending order.
+    in_group = set()
+    for _, _, positions in groups:
+        in_group.update(positions)
+        if positions and positions[0] >= int(a[S_STOCK_TOP]):
+            for pos, c in zip(positions, sorted(order[q] for q in positions), strict=True):
+                order[pos] = c
+    unused = [pos for pos in range(n) if pos not in in_group]
+    for pos, c in zip(unused, sorted(order[q] for q in unused), strict=True):
+        order[pos] = c
+    return order

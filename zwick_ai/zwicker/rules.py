@@ -20,10 +20,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NoReturn
 
 import numpy as np
 
-from zwick_ai import cards as C
+from zwick_ai import cards as zwick_cards
 from zwick_ai.options import parse_bool, parse_int
 from zwick_ai.zwicker.layout import (
     NC,
@@ -129,8 +130,8 @@ OPTIONS: dict[str, tuple[object, object]] = {
     "capture_values": ("one", CAPTURE_VALUES),
     "wild_jokers": (None, int),  # grupp: number of wild jokers (default 6)
     "jokers": (None, tuple),  # valued jokers present, e.g. (15, 25); default per variant
-    "ranks": (C.RANKS, str),
-    "suits": (C.SUITS, str),
+    "ranks": (zwick_cards.RANKS, str),
+    "suits": (zwick_cards.SUITS, str),
     "hand_size": (None, int),  # custom (micro) deal: cards per player per stage
     "table_size": (None, int),  # custom deal: cards to the table at the start
     "stages": (None, int),  # at most this many stages are dealt (the rest of the stock is unused)
@@ -195,7 +196,7 @@ class Rules:
 
     @property
     def two_packs(self) -> bool:
-        return any(C.SECOND_PACK <= c < C.VALUED_JOKER_BASE for c in self.deck)
+        return any(zwick_cards.SECOND_PACK <= c < zwick_cards.VALUED_JOKER_BASE for c in self.deck)
 
     def side_of(self, player: int) -> int:
         for s, members in enumerate(self.sides):
@@ -211,15 +212,15 @@ class Rules:
 
     def card_values(self, card: int) -> tuple[int, ...]:
         """Matching values of a card (empty for a wild joker, which takes any value 2..14)."""
-        if C.is_wild_joker(card):
+        if zwick_cards.is_wild_joker(card):
             return ()
-        if C.is_valued_joker(card):
-            return (C.JOKER_VALUES[card - C.VALUED_JOKER_BASE],)
-        rank = C.RANKS[C.rank_of(card)]
+        if zwick_cards.is_valued_joker(card):
+            return (zwick_cards.JOKER_VALUES[card - zwick_cards.VALUED_JOKER_BASE],)
+        rank = zwick_cards.RANKS[zwick_cards.rank_of(card)]
         if rank in "AJQK":
             high = {"A": 11, "J": 12, "Q": 13, "K": 14}[rank]
             return (high - 10, high) if self.dual else (high,)
-        return (C.rank_of(card) + 2,)
+        return (zwick_cards.rank_of(card) + 2,)
 
     @property
     def card_total(self) -> int:
@@ -247,7 +248,7 @@ class Rules:
         self.__dict__.update(state)
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     raise ValueError(message)
 
 
@@ -259,7 +260,7 @@ def parse_jokers(value: object) -> tuple[int, ...]:
     >>> parse_jokers("15+25"), parse_jokers("x15"), parse_jokers(20), parse_jokers("none")
     ((15, 25), (15,), (20,), ())
     """
-    valid = ", ".join(map(str, C.JOKER_VALUES))
+    valid = ", ".join(map(str, zwick_cards.JOKER_VALUES))
     if isinstance(value, str):
         text = value.strip().lower()
         if text in ("", "none"):
@@ -280,7 +281,7 @@ def parse_jokers(value: object) -> tuple[int, ...]:
                 f"invalid jokers={value!r}; give joker values, e.g. (15, 25); valid values: {valid}"
             ) from None
     for v in values:
-        if v not in C.JOKER_VALUES:
+        if v not in zwick_cards.JOKER_VALUES:
             raise ValueError(f"invalid joker value {v!r}; valid: {valid}")
     if len(set(values)) != len(values):
         raise ValueError(f"jokers={value!r} repeats a joker")
@@ -387,17 +388,17 @@ def rules_array(rules: Rules) -> np.ndarray:
         a[R_VAL1 + c] = values[0] if values else 0
         a[R_VAL2 + c] = values[1] if len(values) > 1 else 0
         a[R_POINTS + c] = points.get(c, 0)
-        a[R_IS_WILD + c] = C.is_wild_joker(c)
-        a[R_IS_VJOKER + c] = C.is_valued_joker(c)
-        if C.is_wild_joker(c):
-            a[R_CANON + c] = C.WILD_JOKER_BASE
+        a[R_IS_WILD + c] = zwick_cards.is_wild_joker(c)
+        a[R_IS_VJOKER + c] = zwick_cards.is_valued_joker(c)
+        if zwick_cards.is_wild_joker(c):
+            a[R_CANON + c] = zwick_cards.WILD_JOKER_BASE
             a[R_CUT_RANK + c] = 100
-        elif C.is_valued_joker(c):
+        elif zwick_cards.is_valued_joker(c):
             a[R_CANON + c] = c
-            a[R_CUT_RANK + c] = 50 + C.JOKER_VALUES[c - C.VALUED_JOKER_BASE]
+            a[R_CUT_RANK + c] = 50 + zwick_cards.JOKER_VALUES[c - zwick_cards.VALUED_JOKER_BASE]
         else:
-            a[R_CANON + c] = c % C.PACK_SIZE
-            a[R_CUT_RANK + c] = C.rank_of(c)
+            a[R_CANON + c] = c % zwick_cards.PACK_SIZE
+            a[R_CUT_RANK + c] = zwick_cards.rank_of(c)
     return a
 
 
@@ -430,16 +431,16 @@ def _deck(variant: str, players: int, opt: dict[str, object]) -> tuple[tuple[int
     packs = 2 if variant == "classic" and players > 4 else 1
     deck = []
     for pack in range(packs):
-        deck += C.standard_pack(ranks, suits, pack)
+        deck += zwick_cards.standard_pack(ranks, suits, pack)
     joker_values: tuple[int, ...] = ()
     if variant in JOKER_VARIANTS:
         joker_values = opt["jokers"] if opt["jokers"] is not None else _DEFAULT_JOKERS[variant]  # type: ignore[assignment]
-        deck += [C.joker_id(v) for v in joker_values]
+        deck += [zwick_cards.joker_id(v) for v in joker_values]
     if variant == "grupp":
         n_wild = 6 if opt["wild_jokers"] is None else int(opt["wild_jokers"])  # type: ignore[call-overload]
-        if not 0 <= n_wild <= C.NUM_WILD_JOKERS:
-            _fail(f"wild_jokers={n_wild} must be between 0 and {C.NUM_WILD_JOKERS}")
-        deck += list(range(C.WILD_JOKER_BASE, C.WILD_JOKER_BASE + n_wild))
+        if not 0 <= n_wild <= zwick_cards.NUM_WILD_JOKERS:
+            _fail(f"wild_jokers={n_wild} must be between 0 and {zwick_cards.NUM_WILD_JOKERS}")
+        deck += list(range(zwick_cards.WILD_JOKER_BASE, zwick_cards.WILD_JOKER_BASE + n_wild))
     return tuple(sorted(deck)), joker_values
 
 
@@ -469,7 +470,7 @@ def _card_points(variant: str, deck: tuple[int, ...]) -> tuple[tuple[int, int], 
     table_points = _POINTS[variant]
     points = []
     for c in deck:
-        name = C.format_card(c)
+        name = zwick_cards.format_card(c)
         p = table_points.get(name, 0) + (table_points.get("A*", 0) if name.startswith("A") else 0)
         if p:
             points.append((c, p))
@@ -528,7 +529,7 @@ def rules(variant: str = "dithmarschen", players: int | None = None, **options: 
         joker_sum_capture=bool(opt["joker_sum_capture"]),
         after_zwick=str(opt["after_zwick"]),
         dietze_loose_builds=bool(opt["dietze_loose_builds"]),
-        dietze_min_table=int(opt["dietze_min_table"]),  # type: ignore[arg-type]
+        dietze_min_table=int(opt["dietze_min_table"]),
         first_dealer=str(opt["first_dealer"]),
         subtract=str(opt["subtract"]),
         capture_values=str(opt["capture_values"]),

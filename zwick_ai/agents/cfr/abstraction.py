@@ -34,10 +34,10 @@ abstractions (``TRICK_ABSTRACTIONS``):
 
   Imperfect recall: earlier cards of the hand and the exact cards played are forgotten.
 
->>> import zwick_ai.tricks as T
->>> r = T.rules("zwikken", variant="parlett", players=3)
->>> a = T.scripted(r, [["AH", "KH", "QS"], ["QC", "JS", "AC"], ["KC", "JC", "TS"]], upcard="TH")
->>> b = T.scripted(r, [["AH", "KH", "QC"], ["QS", "JC", "AS"], ["KS", "JS", "TC"]], upcard="TH")
+>>> from zwick_ai import tricks as trick_engine
+>>> r = trick_engine.rules("zwikken", variant="parlett", players=3)
+>>> a = trick_engine.scripted(r, [["AH", "KH", "QS"], ["QC", "JS", "AC"], ["KC", "JC", "TS"]], upcard="TH")
+>>> b = trick_engine.scripted(r, [["AH", "KH", "QC"], ["QS", "JC", "AS"], ["KS", "JS", "TC"]], upcard="TH")
 >>> import numpy as np
 >>> mask, out = np.zeros(123, np.bool_), np.zeros(123, np.int64)
 >>> p = int(a.arr[1])
@@ -56,8 +56,8 @@ from zwick_ai.agents.cfr.core import mix64
 from zwick_ai.agents.cfr.keys import tricks_key
 from zwick_ai.agents.tricks_greedy import strength as hand_strength
 from zwick_ai.agents.tricks_greedy import unseen_higher
-from zwick_ai.tricks import kernels as TK
-from zwick_ai.tricks import layout as TL
+from zwick_ai.tricks import kernels as tricks_kernels
+from zwick_ai.tricks import layout as tricks_layout
 
 TRICK_ABSTRACTIONS = ("none", "suits", "buckets")
 NONE, SUITS, BUCKETS = 0, 1, 2
@@ -74,9 +74,9 @@ def _chain(h, token):
 def suit_symmetric(cfg):
     """Do all four suits hold the same ranks in this pack?"""
     for r in range(13):
-        f = cfg[TL.C_INPACK + r]
+        f = cfg[tricks_layout.C_INPACK + r]
         for su in range(1, 4):
-            if cfg[TL.C_INPACK + 13 * su + r] != f:
+            if cfg[tricks_layout.C_INPACK + 13 * su + r] != f:
                 return False
     return True
 
@@ -84,20 +84,26 @@ def suit_symmetric(cfg):
 @njit(cache=True)
 def _card_of(kind, v):
     """The card an observed history event shows (-1 none)."""
-    if kind == TL.H_DEAL or kind == TL.H_UP or kind == TL.H_CUT or kind == TL.H_DRAW or kind == TL.H_DRAWPUB:
+    if (
+        kind == tricks_layout.H_DEAL
+        or kind == tricks_layout.H_UP
+        or kind == tricks_layout.H_CUT
+        or kind == tricks_layout.H_DRAW
+        or kind == tricks_layout.H_DRAWPUB
+    ):
         return v
-    if kind == TL.H_ACT or kind == TL.H_HIDDEN:
-        if TL.A_PLAY <= v < TL.A_PLAY + TL.NC:
-            return v - TL.A_PLAY
-        if TL.A_DISCARD <= v < TL.A_DISCARD + TL.NC:
-            return v - TL.A_DISCARD
+    if kind == tricks_layout.H_ACT or kind == tricks_layout.H_HIDDEN:
+        if tricks_layout.A_PLAY <= v < tricks_layout.A_PLAY + tricks_layout.NC:
+            return v - tricks_layout.A_PLAY
+        if tricks_layout.A_DISCARD <= v < tricks_layout.A_DISCARD + tricks_layout.NC:
+            return v - tricks_layout.A_DISCARD
     return -1
 
 
 @njit(cache=True)
 def _visible(kind, who, player):
     """Does ``player`` see the card of this history event?"""
-    if kind == TL.H_DEAL or kind == TL.H_DRAW or kind == TL.H_HIDDEN:
+    if kind == tricks_layout.H_DEAL or kind == tricks_layout.H_DRAW or kind == tricks_layout.H_HIDDEN:
         return who == player
     return True
 
@@ -109,8 +115,8 @@ def suit_labels(s, cfg, player, label):
         label[su] = su
     if not suit_symmetric(cfg):
         return
-    trump = s[TL.S_TRUMP]
-    perm = cfg[TL.C_PERM]
+    trump = s[tricks_layout.S_TRUMP]
+    perm = cfg[tricks_layout.C_PERM]
     psuit = perm // 13 if perm >= 0 else -1
     fixed = np.full(4, -1, np.int64)
     if trump >= 0:
@@ -119,13 +125,13 @@ def suit_labels(s, cfg, player, label):
         fixed[psuit] = 1
     owned = np.zeros(4, np.int64)  # rank bits of the cards dealt to or drawn by the player
     first = np.full(4, 1 << 30, np.int64)  # first other observation of the suit
-    for i in range(s[TL.S_HLEN]):
-        kind = s[TL.S_HIST + 3 * i]
-        who = s[TL.S_HIST + 3 * i + 1]
-        c = _card_of(kind, s[TL.S_HIST + 3 * i + 2])
+    for i in range(s[tricks_layout.S_HLEN]):
+        kind = s[tricks_layout.S_HIST + 3 * i]
+        who = s[tricks_layout.S_HIST + 3 * i + 1]
+        c = _card_of(kind, s[tricks_layout.S_HIST + 3 * i + 2])
         if c < 0 or not _visible(kind, who, player):
             continue
-        if (kind == TL.H_DEAL or kind == TL.H_DRAW) and who == player:
+        if (kind == tricks_layout.H_DEAL or kind == tricks_layout.H_DRAW) and who == player:
             owned[c // 13] |= 1 << (c % 13)
         elif first[c // 13] > i:
             first[c // 13] = i
@@ -162,10 +168,10 @@ def _relabel_card(c, label):
 
 @njit(cache=True)
 def _relabel_action(a, label):
-    if TL.A_PLAY <= a < TL.A_PLAY + TL.NC:
-        return TL.A_PLAY + _relabel_card(a - TL.A_PLAY, label)
-    if TL.A_DISCARD <= a < TL.A_DISCARD + TL.NC:
-        return TL.A_DISCARD + _relabel_card(a - TL.A_DISCARD, label)
+    if tricks_layout.A_PLAY <= a < tricks_layout.A_PLAY + tricks_layout.NC:
+        return tricks_layout.A_PLAY + _relabel_card(a - tricks_layout.A_PLAY, label)
+    if tricks_layout.A_DISCARD <= a < tricks_layout.A_DISCARD + tricks_layout.NC:
+        return tricks_layout.A_DISCARD + _relabel_card(a - tricks_layout.A_DISCARD, label)
     return a
 
 
@@ -188,31 +194,31 @@ def _suits_key(s, cfg, player, mask, out):
     h = mix64(np.uint64(player + 1) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(77))
     run_kind = -1
     run = np.uint64(0)
-    for i in range(s[TL.S_HLEN]):
-        kind = s[TL.S_HIST + 3 * i]
-        who = s[TL.S_HIST + 3 * i + 1]
-        v = s[TL.S_HIST + 3 * i + 2]
+    for i in range(s[tricks_layout.S_HLEN]):
+        kind = s[tricks_layout.S_HIST + 3 * i]
+        who = s[tricks_layout.S_HIST + 3 * i + 1]
+        v = s[tricks_layout.S_HIST + 3 * i + 2]
         mine = who == player
-        if kind == TL.H_DEAL and not mine:
+        if kind == tricks_layout.H_DEAL and not mine:
             continue
         rk = -1  # which sorted run this event belongs to
-        if kind == TL.H_DEAL:
+        if kind == tricks_layout.H_DEAL:
             rk = 0
-        elif kind == TL.H_DRAW and mine:
+        elif kind == tricks_layout.H_DRAW and mine:
             rk = 1
-        elif kind == TL.H_HIDDEN and mine and v >= TL.A_DISCARD:
+        elif kind == tricks_layout.H_HIDDEN and mine and v >= tricks_layout.A_DISCARD:
             rk = 2
-        if kind == TL.H_UP or kind == TL.H_CUT:
-            who = TL.NP
-        if kind == TL.H_DRAW and not mine:
+        if kind == tricks_layout.H_UP or kind == tricks_layout.H_CUT:
+            who = tricks_layout.NP
+        if kind == tricks_layout.H_DRAW and not mine:
             v = -1
-        elif kind == TL.H_HIDDEN and not mine:
-            v = 1 if v < TL.A_DISCARD else 0
-        elif kind == TL.H_ACT or kind == TL.H_HIDDEN:
+        elif kind == tricks_layout.H_HIDDEN and not mine:
+            v = 1 if v < tricks_layout.A_DISCARD else 0
+        elif kind == tricks_layout.H_ACT or kind == tricks_layout.H_HIDDEN:
             v = _relabel_action(v, label)
         elif v >= 0:
             v = _relabel_card(v, label)
-        if kind == TL.H_HIDDEN and mine:
+        if kind == tricks_layout.H_HIDDEN and mine:
             kind = 8
         token = np.uint64(kind) | (np.uint64(who + 1) << np.uint64(8)) | (np.uint64(v + 2) << np.uint64(16))
         if rk != run_kind and run_kind >= 0:
@@ -225,10 +231,10 @@ def _suits_key(s, cfg, player, mask, out):
             h = _chain(h, token)
     if run_kind >= 0:
         h = _chain(h, run + np.uint64(run_kind))
-    TK.legal_mask(s, cfg, mask)
-    vals = np.empty(TL.NUM_ACTIONS, np.int64)
+    tricks_kernels.legal_mask(s, cfg, mask)
+    vals = np.empty(tricks_layout.NUM_ACTIONS, np.int64)
     n = 0
-    for a in range(TL.NUM_ACTIONS):
+    for a in range(tricks_layout.NUM_ACTIONS):
         if mask[a]:
             out[n] = a
             vals[n] = _relabel_action(a, label)
@@ -242,19 +248,22 @@ def _suits_key(s, cfg, player, mask, out):
 
 @njit(cache=True)
 def _is_trump(s, cfg, c):
-    return s[TL.S_TRUMP] >= 0 and TK.eff_suit(c, s[TL.S_TRUMP], cfg[TL.C_PERM]) == s[TL.S_TRUMP]
+    return (
+        s[tricks_layout.S_TRUMP] >= 0
+        and tricks_kernels.eff_suit(c, s[tricks_layout.S_TRUMP], cfg[tricks_layout.C_PERM]) == s[tricks_layout.S_TRUMP]
+    )
 
 
 @njit(cache=True)
 def _best(s, cfg):
     """(seat, card) now winning the trick among face-up cards; (-1, -1) if none."""
-    n = s[TL.S_N]
-    q = s[TL.S_LEADER]
+    n = s[tricks_layout.S_N]
+    q = s[tricks_layout.S_LEADER]
     best, who = -1, -1
     for _ in range(n):
-        c = s[TK.pf(q, TL.P_TCARD)]
-        if c >= 0 and s[TK.pf(q, TL.P_TFD)] == 0:
-            if best < 0 or TK.beats(c, best, s[TL.S_TRUMP], cfg[TL.C_PERM]):
+        c = s[tricks_kernels.pf(q, tricks_layout.P_TCARD)]
+        if c >= 0 and s[tricks_kernels.pf(q, tricks_layout.P_TFD)] == 0:
+            if best < 0 or tricks_kernels.beats(c, best, s[tricks_layout.S_TRUMP], cfg[tricks_layout.C_PERM]):
                 best, who = c, q
         q = (q + 1) % n
     return who, best
@@ -263,33 +272,42 @@ def _best(s, cfg):
 @njit(cache=True)
 def _cost(s, cfg, c):
     """Cheapness order of cards (as the greedy agent): side cards before trumps, points, rank."""
-    return (1000 if _is_trump(s, cfg, c) else 0) + 100 * TK.POINTS[c % 13] + TK.strength(c, cfg[TL.C_PERM])
+    return (
+        (1000 if _is_trump(s, cfg, c) else 0)
+        + 100 * tricks_kernels.POINTS[c % 13]
+        + tricks_kernels.strength(c, cfg[tricks_layout.C_PERM])
+    )
 
 
 @njit(cache=True)
 def _buckets_key(s, cfg, player, mask, out):
-    n_pl = s[TL.S_N]
-    ph = s[TL.S_PHASE]
-    perm = cfg[TL.C_PERM]
-    rel_dealer = (player - s[TL.S_DEALER] - 1) % n_pl
+    n_pl = s[tricks_layout.S_N]
+    ph = s[tricks_layout.S_PHASE]
+    perm = cfg[tricks_layout.C_PERM]
+    rel_dealer = (player - s[tricks_layout.S_DEALER] - 1) % n_pl
     h = mix64(np.uint64(ph + 1) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(991))
     h = _chain(h, np.uint64(rel_dealer))
-    hp = s[TL.S_HIGHP]
-    h = _chain(h, np.uint64(s[TL.S_HIGH] * 16 + ((hp - player) % n_pl if hp >= 0 else 9)))
+    hp = s[tricks_layout.S_HIGHP]
+    h = _chain(h, np.uint64(s[tricks_layout.S_HIGH] * 16 + ((hp - player) % n_pl if hp >= 0 else 9)))
     for k in range(n_pl):
         q = (player + k) % n_pl
-        st = s[TK.pf(q, TL.P_STATUS)]
-        bid = s[TK.pf(q, TL.P_BID)]
-        tin = s[TK.pf(q, TL.P_IN)]
-        tr = min(s[TK.pf(q, TL.P_TRICKS)], 2)
+        st = s[tricks_kernels.pf(q, tricks_layout.P_STATUS)]
+        bid = s[tricks_kernels.pf(q, tricks_layout.P_BID)]
+        tin = s[tricks_kernels.pf(q, tricks_layout.P_IN)]
+        tr = min(s[tricks_kernels.pf(q, tricks_layout.P_TRICKS)], 2)
         h = _chain(h, np.uint64(((st * 8 + bid) * 2 + tin) * 4 + tr))
-    sp = s[TL.S_SPELER]
-    h = _chain(h, np.uint64(s[TL.S_NUP] * 64 + s[TL.S_NSEARCH] * 8 + ((sp - player) % n_pl if sp >= 0 else 7)))
-    h = _chain(h, np.uint64(s[TL.S_EXK] * 8 + s[TL.S_EXD] + 64 * s[TL.S_ROUND]))
+    sp = s[tricks_layout.S_SPELER]
+    h = _chain(
+        h,
+        np.uint64(
+            s[tricks_layout.S_NUP] * 64 + s[tricks_layout.S_NSEARCH] * 8 + ((sp - player) % n_pl if sp >= 0 else 7)
+        ),
+    )
+    h = _chain(h, np.uint64(s[tricks_layout.S_EXK] * 8 + s[tricks_layout.S_EXD] + 64 * s[tricks_layout.S_ROUND]))
     # the private hand bucket
-    trump = s[TL.S_TRUMP]
-    hc = np.empty(TL.NC, np.int32)
-    m = TK.hand(s, player, hc)
+    trump = s[tricks_layout.S_TRUMP]
+    hc = np.empty(tricks_layout.NC, np.int32)
+    m = tricks_kernels.hand(s, player, hc)
     ntr = 0
     sure_t = 0
     sure_s = 0
@@ -303,33 +321,35 @@ def _buckets_key(s, cfg, player, mask, out):
             else:
                 sure_s += 1
     st4 = min(int(hand_strength(s, cfg, player) * 4.0), 15)
-    zwik = 1 if TK.combo_value(s, cfg, player) > 0 else 0
+    zwik = 1 if tricks_kernels.combo_value(s, cfg, player) > 0 else 0
     h = _chain(h, np.uint64((((ntr * 4 + sure_t) * 4 + sure_s) * 16 + st4) * 2 + zwik))
     who, best = -1, -1
-    if ph == TL.PH_PLAY:
+    if ph == tricks_layout.PH_PLAY:
         who, best = _best(s, cfg)
-        led = s[TL.S_LEDSUIT]
+        led = s[tricks_layout.S_LEDSUIT]
         lt = 2 if led < 0 else (1 if led == trump else 0)
         bt = 2 if best < 0 else (1 if _is_trump(s, cfg, best) else 0)
         rw = (who - player) % n_pl if who >= 0 else 7
-        h = _chain(h, np.uint64((((s[TL.S_TRICK] * 8 + s[TL.S_NPLAYED]) * 4 + lt) * 4 + bt) * 8 + rw))
+        h = _chain(
+            h, np.uint64((((s[tricks_layout.S_TRICK] * 8 + s[tricks_layout.S_NPLAYED]) * 4 + lt) * 4 + bt) * 8 + rw)
+        )
     # abstract actions: one per group, its representative in out, groups in descriptor order
-    TK.legal_mask(s, cfg, mask)
-    desc = np.empty(TL.NUM_ACTIONS, np.int64)
-    rank = np.empty(TL.NUM_ACTIONS, np.int64)
+    tricks_kernels.legal_mask(s, cfg, mask)
+    desc = np.empty(tricks_layout.NUM_ACTIONS, np.int64)
+    rank = np.empty(tricks_layout.NUM_ACTIONS, np.int64)
     n = 0
-    for a in range(TL.NUM_ACTIONS):
+    for a in range(tricks_layout.NUM_ACTIONS):
         if not mask[a]:
             continue
-        if ph == TL.PH_PLAY and a < TL.A_PLAY + TL.NC:
-            c = a - TL.A_PLAY
-            beat = 2 if best < 0 else (1 if TK.beats(c, best, trump, perm) else 0)
+        if ph == tricks_layout.PH_PLAY and a < tricks_layout.A_PLAY + tricks_layout.NC:
+            c = a - tricks_layout.A_PLAY
+            beat = 2 if best < 0 else (1 if tricks_kernels.beats(c, best, trump, perm) else 0)
             d = (((1 if _is_trump(s, cfg, c) else 0) * 4 + beat) * 4 + min(unseen_higher(s, cfg, player, c), 2)) * 2 + (
-                1 if TK.POINTS[c % 13] > 0 else 0
+                1 if tricks_kernels.POINTS[c % 13] > 0 else 0
             )
             cost = _cost(s, cfg, c)
-        elif TL.A_DISCARD <= a < TL.A_DISCARD + TL.NC:
-            c = a - TL.A_DISCARD
+        elif tricks_layout.A_DISCARD <= a < tricks_layout.A_DISCARD + tricks_layout.NC:
+            c = a - tricks_layout.A_DISCARD
             d = 100 + (1 if _is_trump(s, cfg, c) else 0) * 4 + min(unseen_higher(s, cfg, player, c), 2)
             cost = c
         else:
@@ -357,9 +377,9 @@ def decision(s, cfg, player, abstraction, mask, out):
     move) and in ``out[:n]`` his actions in the set's order, one per abstract action (module
     docstring). Keys are never 0."""
     if abstraction == NONE:
-        TK.legal_mask(s, cfg, mask)
+        tricks_kernels.legal_mask(s, cfg, mask)
         n = 0
-        for a in range(TL.NUM_ACTIONS):
+        for a in range(tricks_layout.NUM_ACTIONS):
             if mask[a]:
                 out[n] = a
                 n += 1

@@ -309,12 +309,18 @@ class Policy:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """Zwicker abstractions, at the start of a turn: (the candidate move rows, per abstract action
         the index of its move among them, the average-strategy probabilities), or ``None``."""
-        if self.zwicker_abstraction is None or not hasattr(state, "candidate_rows"):
+        if self.zwicker_abstraction is None or not hasattr(state, "decision"):
             raise ValueError("zwicker_lookup plays a Zwicker policy file on a zwicker state")
-        rows = state.candidate_rows()
+        decision = state.decision()
+        rows = decision.candidates
         out = np.zeros(max(len(rows), 1), np.int64)
         key, m = zwicker_decision(
-            state.rules.array(), state.array, rows, len(rows), zwicker_abstraction_id(self.zwicker_abstraction), out
+            decision.rules_array,
+            decision.record,
+            rows,
+            len(rows),
+            zwicker_abstraction_id(self.zwicker_abstraction),
+            out,
         )
         i = self._row(int(key), min_visits)
         if i < 0 or self.counts[i] != m:  # unseen (or a 64-bit key collision)

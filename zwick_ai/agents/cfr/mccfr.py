@@ -62,8 +62,8 @@ from zwick_ai.agents.cfr.zwicker_abstraction import ZWICKER_ABSTRACTIONS, zwicke
 from zwick_ai.agents.cfr.zwicker_mccfr import ZWICKER_SAMPLINGS, run_zwicker
 from zwick_ai.agents.cfr.zwicker_mccfr import buffers as zwicker_buffers
 from zwick_ai.agents.tricks_greedy import greedy_action
-from zwick_ai.tricks import kernels as TK
-from zwick_ai.tricks import layout as TL
+from zwick_ai.tricks import kernels as tricks_kernels
+from zwick_ai.tricks import layout as tricks_layout
 
 SAMPLINGS = ("external", "outcome", "probe")  # probe: the full Zwicker games only (zwicker_mccfr)
 FIELDS = ("self", "greedy")  # greedy: best-response training against a greedy field, NOT CFR
@@ -72,15 +72,15 @@ _GREEDY_FIELD = 1
 # (:mod:`~zwick_ai.agents.cfr.zwicker_mccfr`), the tree otherwise
 BACKENDS = ("auto", "engine", "tree", "zwicker")
 _ES, _OS = 0, 1
-_MAXA = TL.NUM_ACTIONS
-_DEPTH = TL.MAXH + 2
+_MAXA = tricks_layout.NUM_ACTIONS
+_DEPTH = tricks_layout.MAXH + 2
 
 
 # ---- trick-game traversals ---------------------------------------------------------------------------
 @njit(cache=True)
 def _chance_step(s, cfg, ids, probs, rng):
-    k = TK.chance_outcomes(s, cfg, ids, probs)
-    TK.apply_chance(s, cfg, ids[sample_index(probs, k, rng)])
+    k = tricks_kernels.chance_outcomes(s, cfg, ids, probs)
+    tricks_kernels.apply_chance(s, cfg, ids[sample_index(probs, k, rng)])
 
 
 @njit(cache=True)
@@ -90,14 +90,14 @@ def _next_decision(s, cfg, abst, field, who, keys, rowof, rows, acts, meta, rng,
     in ``legal_row`` and the visit counted, or (-1, -1, 0) when the deal ends."""
     mask, ids, probs = bufs[0], bufs[1], bufs[2]
     while True:
-        cur = s[TL.S_CUR]
-        if cur == TL.CUR_OVER:
+        cur = s[tricks_layout.S_CUR]
+        if cur == tricks_layout.CUR_OVER:
             return -1, -1, 0
-        if cur == TL.CUR_CHANCE:
+        if cur == tricks_layout.CUR_CHANCE:
             _chance_step(s, cfg, ids, probs, rng)
             continue
         if field == _GREEDY_FIELD and cur != who:
-            TK.apply_action(s, cfg, greedy_action(s, cfg))
+            tricks_kernels.apply_action(s, cfg, greedy_action(s, cfg))
             continue
         key, n = decision(s, cfg, cur, abst, mask, legal_row)
         r = lookup_or_add(keys, rowof, rows, acts, meta, key, cur, legal_row, n)
@@ -123,7 +123,7 @@ def _tricks_advance(s, cfg, abst, field, who, n_players, keys, rowof, rows, acts
         if cur == (who + 1) % n_players:
             for i in range(n):
                 avg[off + i] += pol[d, i]
-        TK.apply_action(s, cfg, legal[d, j])
+        tricks_kernels.apply_action(s, cfg, legal[d, j])
 
 
 @njit(cache=True)
@@ -153,10 +153,10 @@ def _tricks_es(stack, cfg, abst, field, who, n_players, keys, rowof, rows, acts,
             nxt[f] = 0
             my[f + 1] = my[f] * pol[f, 0]
             stack[f + 1, :] = stack[f]
-            TK.apply_action(stack[f + 1], cfg, legal[f, 0])
+            tricks_kernels.apply_action(stack[f + 1], cfg, legal[f, 0])
             frames = f + 1
             continue
-        v = float(s[TK.pf(who, TL.P_NET)])
+        v = float(s[tricks_kernels.pf(who, tricks_layout.P_NET)])
         while True:
             if frames == 0:
                 return v
@@ -167,7 +167,7 @@ def _tricks_es(stack, cfg, abst, field, who, n_players, keys, rowof, rows, acts,
             if nxt[f] < n:
                 my[f + 1] = my[f] * pol[f, nxt[f]]
                 stack[f + 1, :] = stack[f]
-                TK.apply_action(stack[f + 1], cfg, legal[f, nxt[f]])
+                tricks_kernels.apply_action(stack[f + 1], cfg, legal[f, nxt[f]])
                 break
             v = _add_regrets(regret, rows[row[f], R_OFF], n, pol[f], vals[f])
             frames = f
@@ -198,16 +198,16 @@ def _tricks_os(s, cfg, abst, field, who, keys, rowof, rows, acts, regret, avg, m
         if cur < 0:
             break
         j = os_step(cur, who, k, rows[r, R_OFF], n, regret, pol, sp, path, reach, rng)
-        TK.apply_action(s, cfg, legal[k, j])
+        tricks_kernels.apply_action(s, cfg, legal[k, j])
         k += 1
-    return os_backward(k, float(s[TK.pf(who, TL.P_NET)]), who, path, reach, pol, sp, regret, avg)
+    return os_backward(k, float(s[tricks_kernels.pf(who, tricks_layout.P_NET)]), who, path, reach, pol, sp, regret, avg)
 
 
 def _buffers(depth: int, width: int) -> tuple:
     return (
         np.zeros(_MAXA, np.bool_),
-        np.zeros(TL.NC, np.int32),
-        np.zeros(TL.NC, np.float64),
+        np.zeros(tricks_layout.NC, np.int32),
+        np.zeros(tricks_layout.NC, np.float64),
         np.zeros((depth, width), np.int64),
         np.zeros((depth, width), np.float64),
         np.zeros((depth, width), np.float64),
@@ -220,15 +220,15 @@ def _run_tricks(
 ):
     """Up to ``count`` iterations (one traversal per player each); stops early when the table has
     less room than the margins (the caller grows it). Returns the iterations done."""
-    n_players = cfg[TL.C_N]
-    stack = np.empty((_DEPTH, TL.S_SIZE), np.int32)
+    n_players = cfg[tricks_layout.C_N]
+    stack = np.empty((_DEPTH, tricks_layout.S_SIZE), np.int32)
     path = np.zeros((_DEPTH, 4), np.int64)
     reach = np.zeros((_DEPTH + 1, 3), np.float64)
     for it in range(count):
         if rows.shape[0] - meta[M_ROWS] < margin_rows or acts.shape[0] - meta[M_EDGES] < margin_edges:
             return it
         for who in range(n_players):
-            stack[0, :] = TK.new_state(cfg)
+            stack[0, :] = tricks_kernels.new_state(cfg)
             if sampling == _ES:
                 _tricks_es(
                     stack, cfg, abst, field, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs
@@ -373,10 +373,10 @@ def _eval(cfg, abst, deals, opponent, min_visits, fallback, keys, rowof, rows, a
     """Mean net chips per deal of the table's average strategy at each seat in turn against
     uniformly random (``opponent`` 0) or greedy (1) opponents (``deals`` deals per seat), and the
     fraction of its decisions taken from the table (not the fallback)."""
-    n_players = cfg[TL.C_N]
+    n_players = cfg[tricks_layout.C_N]
     mask = np.zeros(_MAXA, np.bool_)
-    ids = np.zeros(TL.NC, np.int32)
-    probs = np.zeros(TL.NC, np.float64)
+    ids = np.zeros(tricks_layout.NC, np.int32)
+    probs = np.zeros(tricks_layout.NC, np.float64)
     legal = np.zeros(_MAXA, np.int64)
     pol = np.zeros(_MAXA, np.float64)
     total = 0.0
@@ -384,10 +384,10 @@ def _eval(cfg, abst, deals, opponent, min_visits, fallback, keys, rowof, rows, a
     asked = 0
     for seat in range(n_players):
         for _ in range(deals):
-            s = TK.new_state(cfg)
-            while s[TL.S_CUR] != TL.CUR_OVER:
-                cur = s[TL.S_CUR]
-                if cur == TL.CUR_CHANCE:
+            s = tricks_kernels.new_state(cfg)
+            while s[tricks_layout.S_CUR] != tricks_layout.CUR_OVER:
+                cur = s[tricks_layout.S_CUR]
+                if cur == tricks_layout.CUR_CHANCE:
                     _chance_step(s, cfg, ids, probs, rng)
                     continue
                 if cur == seat:
@@ -396,13 +396,13 @@ def _eval(cfg, abst, deals, opponent, min_visits, fallback, keys, rowof, rows, a
                         cfg, s, cur, abst, keys, rowof, rows, avg, min_visits, fallback, mask, legal, pol, rng
                     )
                     seen += used
-                    TK.apply_action(s, cfg, legal[j])
+                    tricks_kernels.apply_action(s, cfg, legal[j])
                 elif opponent == 1:
-                    TK.apply_action(s, cfg, greedy_action(s, cfg))
+                    tricks_kernels.apply_action(s, cfg, greedy_action(s, cfg))
                 else:
                     key, n = decision(s, cfg, cur, 0, mask, legal)
-                    TK.apply_action(s, cfg, legal[min(int(rand_float(rng) * n), n - 1)])
-            total += s[TK.pf(seat, TL.P_NET)]
+                    tricks_kernels.apply_action(s, cfg, legal[min(int(rand_float(rng) * n), n - 1)])
+            total += s[tricks_kernels.pf(seat, tricks_layout.P_NET)]
     return total / (deals * n_players), seen / max(asked, 1)
 
 

@@ -37,10 +37,11 @@ MICRO = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,h
 def move_distribution(state: pyspiel.State, table: Table, abstraction: str) -> list[tuple[list[int], float]]:
     """(sub-actions of each candidate move, its probability under the table's average strategy) at
     the start of a turn; uniform over the abstract actions where the table has no row."""
-    rows = state.candidate_rows()
+    decision = state.decision()
+    rows = decision.candidates
     out = np.zeros(max(len(rows), 1), np.int64)
     key, m = zwicker_decision(
-        state.rules.array(), state.array, rows, len(rows), zwicker_abstraction_id(abstraction), out
+        decision.rules_array, decision.record, rows, len(rows), zwicker_abstraction_id(abstraction), out
     )
     probs = np.full(m, 1.0 / m)
     r = lookup(table.keys, table.rowof, key)

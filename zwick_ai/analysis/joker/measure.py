@@ -150,12 +150,13 @@ def record_joker_plays(rules: Rules, records: Sequence, seats_of: Sequence[set[i
             if seat not in who:
                 continue
             before = steps[k].state
-            rows = before.candidate_rows()
+            decision = before.decision()
+            rows = decision.candidates
             jrows = [r for r in rows if r[0] != KIND_ASK and joker_policies.is_joker(R, int(r[1]))]
             for r in jrows:
                 if zwicker_bridge.move_actions(before, r) == list(actions):
                     info = np.zeros(joker_policies.J_FIELDS, np.int64)
-                    joker_policies.joker_play_info(R, before.engine_state().arr, r, info)
+                    joker_policies.joker_play_info(R, decision.position, r, info)
                     plays.append((int(r[1]), info))
                     break
     return plays

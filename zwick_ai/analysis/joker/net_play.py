@@ -2,10 +2,10 @@
 rule, with the chance-event corrections of a learned value model (the joker study's control
 variate).
 
-**Play.** Seat p plays agent ``kinds[p]`` (:data:`KIND_NET`: the learned move model's best move,
-as the ``net`` agent; :data:`KIND_GREEDY`: the greedy heuristic) restricted by joker rule
+**Play.** Seat p plays agent ``kinds[p]`` (:data:`POLICY_NET`: the learned move model's best move,
+as the ``net`` agent; :data:`POLICY_GREEDY`: the greedy heuristic) restricted by joker rule
 ``policies[p]`` with parameter ``ks[p]`` (the codes of :mod:`zwick_ai.agents.joker_policies`;
-``P_GREEDY`` = no rule): the agent chooses among the moves :func:`joker_policies.allowed_moves`
+``POLICY_GREEDY`` = no rule): the agent chooses among the moves :func:`joker_policies.allowed_moves`
 leaves it, so the rule is written once and constrains each agent's own choice. For greedy this is
 exactly :func:`joker_policies.play_rule_deals` (same random calls; the tests check it).
 
@@ -45,9 +45,9 @@ from zwick_ai.zwicker.layout import (
     S_STOCK_TOP,
     S_TO_MOVE,
 )
+from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET
 
-KIND_GREEDY, KIND_NET = 0, 1
-KINDS = {"greedy": KIND_GREEDY, "net": KIND_NET}
+KINDS = {"greedy": POLICY_GREEDY, "net": POLICY_NET}
 #: stock orders enumerated exactly up to this many permutations (6 cards left); beyond, sampled
 EXACT_PERMUTATIONS = 720
 #: stages the corrections are kept apart for (later stages are added to the last)
@@ -205,7 +205,7 @@ def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, 
             if allowed.shape[0] < buf.shape[0]:
                 allowed = np.zeros(buf.shape[0], np.bool_)
             p = S[S_TO_MOVE]
-            if kinds[p] == KIND_NET:
+            if kinds[p] == POLICY_NET:
                 i = net_choose(R, S, buf, m, policies[p], ks[p], mm, W, allowed)
             else:
                 i = joker_policies.choose_move(R, S, buf, m, policies[p], ks[p])
@@ -229,8 +229,6 @@ def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, 
 __all__ = [
     "EXACT_PERMUTATIONS",
     "KINDS",
-    "KIND_GREEDY",
-    "KIND_NET",
     "MAX_STAGES",
     "expected_values",
     "net_choose",

@@ -80,6 +80,7 @@ from zwick_ai.zwicker.layout import (
     S_STAGE,
     S_STOCK_TOP,
 )
+from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET
 from zwick_ai.zwicker.rules import Rules
 
 #: the rules asked of the strong agent: the greedy study's part 2
@@ -251,7 +252,7 @@ def net_block(cfg: StrongConfig, deals: Sequence[int]) -> list[dict[str, Any]]:
     cv_seeds = (seeds * 2654435761 + 97) % (1 << 62)
     mm, vm = _net_models(rules)
     side = side_of_seats(rules)
-    kinds = np.full(rules.players, net_play.KIND_NET, np.int64)
+    kinds = np.full(rules.players, POLICY_NET, np.int64)
     t0 = time.perf_counter()
 
     def run(ords: np.ndarray, dls: np.ndarray, pl: np.ndarray, cvs: np.ndarray, specs: list[str]):
@@ -269,9 +270,7 @@ def net_block(cfg: StrongConfig, deals: Sequence[int]) -> list[dict[str, Any]]:
     # its strength: the net side against greedy seats, duplicate
     vs = np.zeros(len(idx))
     for s in range(rules.num_sides):
-        mixed = np.array(
-            [net_play.KIND_NET if side[p] == s else net_play.KIND_GREEDY for p in range(rules.players)], np.int64
-        )
+        mixed = np.array([POLICY_NET if side[p] == s else POLICY_GREEDY for p in range(rules.players)], np.int64)
         pol, ks = joker_policies.policy_arrays(["greedy"], rules.players)
         out = net_play.play_net_deals(R, orders, dealers, play, mixed, pol, ks, mm, vm, 0, cv_seeds)
         vs += margins(out[0])[:, s] / rules.num_sides
@@ -420,8 +419,9 @@ def play_on(
 
     def decide(state: Any) -> list[int]:
         p = state.current_player()
-        S = state.engine_state().arr.copy()
-        rows = state.candidate_rows()
+        decision = state.decision()
+        S = decision.position.copy()
+        rows = decision.candidates
         open_rules = [w for w in range(len(watch)) if not binds[w, side[p]]]
         masks = {w: joker_policies.allowed_mask(R, S, rows, watch[w][0], watch[w][1], True) for w in open_rules}
         before = g.fork() if forks is not None and any(not m.all() for m in masks.values()) else None

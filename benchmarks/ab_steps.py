@@ -1,0 +1,74 @@
+"""A/B timing of two versions of the ``zwicker`` game's step kernels in one process.
+
+Loads two copies of a step-kernel file (``zwick_ai/zwicker/steps.py``, formerly
+``zwick_ai/games/zwicker_steps.py``) compiled without numba's cache and plays the same random
+games through each (the dealer or the cut, every chance node, then uniformly random sub-actions,
+as the OpenSpiel state does) in alternating batches; prints the minimum and median per version::
+
+    git show 4b81133:zwick_ai/games/zwicker_steps.py > /tmp/steps_old.py
+    python benchmarks/ab_steps.py /tmp/steps_old.py zwick_ai/zwicker/steps.py --variant dithmarschen
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+import pyspiel
+
+import zwick_ai.games  # noqa: F401  (registers the games)
+from benchmarks.ab_kernels import load_kernels
+from zwick_ai.zwicker.rules import VARIANTS
+
+
+def play_games(steps, game, seeds: np.ndarray) -> int:
+    """Play one random game per seed through ``steps``; returns the sub-actions taken."""
+    t = game.tables
+    total = 0
+    for seed in seeds:
+        rng = np.random.default_rng(int(seed))
+        a = t.init.copy()
+        cur = -1
+        for outcome in steps.seed_chance_k(t.G, int(seed)):
+            cur = steps.chance_step_k(t.G, a, t.W, int(outcome))
+        m, sel, la, cur = steps.turn_start_k(t.G, a, t.W)
+        while cur >= 0:
+            tok = int(la[int(rng.integers(len(la)))])
+            m, sel, la, cur = steps.step_k(t.G, a, m, sel, tok, t.W)
+            total += 1
+    return total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("a", help="first step-kernel file")
+    parser.add_argument("b", help="second step-kernel file")
+    parser.add_argument("--variant", choices=VARIANTS, default="dithmarschen")
+    parser.add_argument("--games", type=int, default=100, help="games per batch")
+    parser.add_argument("--rounds", type=int, default=10, help="batches per version")
+    args = parser.parse_args()
+    game = pyspiel.load_game(f"zwicker(variant={args.variant})")
+    versions = [load_kernels(args.a, "steps_a"), load_kernels(args.b, "steps_b")]
+    seeds = np.arange(args.games, dtype=np.int64)
+    counts = [play_games(s, game, seeds[:2]) for s in versions]  # compile
+    counts = [play_games(s, game, seeds) for s in versions]
+    if counts[0] != counts[1]:
+        raise SystemExit(f"the versions played different games ({counts[0]} vs {counts[1]} sub-actions)")
+    times: list[list[float]] = [[], []]
+    for _ in range(args.rounds):
+        for i, s in enumerate(versions):
+            t = time.perf_counter()
+            play_games(s, game, seeds)
+            times[i].append((time.perf_counter() - t) / args.games * 1e3)
+    a, b = np.array(times[0]), np.array(times[1])
+    print(
+        f"{args.variant}, random games ({counts[0]} sub-actions per batch), ms per game over {args.rounds} alternating batches of {args.games}:"
+    )
+    print(f"  A {args.a}: min {a.min():.2f}, median {np.median(a):.2f}")
+    print(f"  B {args.b}: min {b.min():.2f}, median {np.median(b):.2f}")
+    print(f"  A/B: {a.min() / b.min():.2f} (minima), {np.median(a / b):.2f} (median of paired ratios)")
+
+
+if __name__ == "__main__":
+    main()
