@@ -117,7 +117,7 @@ def test_allowed_moves_follow_each_rule():
                 seen["early"] += 1
             else:
                 assert early.all()
-            b = joker_policies.allowed_mask(R, S, rows, joker_policies.P_BUILD, 0, True)
+            b = joker_policies.allowed_mask(R, S, rows, policy_codes.POLICY_BUILD, 0, True)
             if (joker & build).any():
                 assert (b == (joker & build)).all()
                 seen["build"] += 1
