@@ -34,6 +34,8 @@ play does not depend on the thread count.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
 from llvmlite import ir
@@ -86,8 +88,7 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-@intrinsic
-def _prefetch(typingctx, address):
+def _prefetch_typing(typingctx, address):
     """Ask the memory for the cache line at ``address`` (an integer) without waiting for it
     (LLVM's ``prefetch``: a read, kept in all cache levels); changes nothing but the timing."""
     sig = types.void(types.intp)
@@ -102,6 +103,9 @@ def _prefetch(typingctx, address):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+_prefetch: Any = intrinsic(_prefetch_typing)
 
 
 @numba.njit(cache=True)
