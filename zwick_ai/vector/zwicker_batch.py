@@ -18,10 +18,7 @@ How a step stays cheap:
   when a whole move was made; a sub-action inside a move changes only the tensor's ``move`` piece,
   so it sets that one entry;
 * every scratch array is allocated once, per thread (``W``, move and capture buffers, token and
-  score scratch) or per game (the kept rows);
-* a shard's games are stepped in order and each one asks the memory for the next games' data
-  (:func:`_prefetch_game`, :data:`PREFETCH_AHEAD` games ahead): with a thousand games their arrays
-  no longer fit in the caches, and waiting for them cost about a tenth of the step.
+  score scratch) or per game (the kept rows).
 
 Opponent codes (``opponent[seat]``): 0 the caller, :data:`OPP_RANDOM` a uniformly random legal
 sub-action, :data:`OPP_GREEDY` the engine's greedy whole move
@@ -34,13 +31,8 @@ play does not depend on the thread count.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numba
 import numpy as np
-from llvmlite import ir
-from numba.core import cgutils, types
-from numba.extending import intrinsic
 
 from zwick_ai.games.zwicker_observer import P_MOVE, fill_into_k
 from zwick_ai.games.zwicker_steps import TERMINAL, chance_step_k, returns_k, seed_chance_k
@@ -70,9 +62,6 @@ BUF_ROWS = 512
 #: size of the per-thread capture scratch of the engine
 XS_SIZE = 4 * 1024
 
-#: how many games ahead of the one stepped the memory is asked for a game's data
-PREFETCH_AHEAD = 4
-
 OPP_RANDOM = 1
 OPP_GREEDY = 2
 OPP_NET = 3
@@ -86,62 +75,6 @@ _COMPLETE = -2  # the prefix is a whole move (copied into ``row``)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
-
-
-def _prefetch_typing(typingctx, address):
-    """Ask the memory for the cache line at ``address`` (an integer) without waiting for it
-    (LLVM's ``prefetch``: a read, kept in all cache levels); changes nothing but the timing."""
-    sig = types.void(types.intp)
-
-    def codegen(context, builder, signature, args):
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        name = "llvm.prefetch.p0" if str(i8p) == "ptr" else "llvm.prefetch.p0i8"  # opaque or typed pointers
-        fn = cgutils.get_or_insert_function(builder.module, fnty, name)
-        builder.call(fn, [builder.inttoptr(args[0], i8p), i32(0), i32(3), i32(1)])
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-_prefetch: Any = intrinsic(_prefetch_typing)
-
-
-@numba.njit(cache=True)
-def _prefetch_game(shard, j):
-    """Ask for the data game ``j`` of ``shard`` (if there is one) reads at its next step: its engine
-    state and the head of its history, its kept rows, its legal mask and the observation entry its
-    action sets."""
-    OFF, A, mv, tk, nr, mask, obs, actions = (
-        shard[2],
-        shard[5],
-        shard[6],
-        shard[7],
-        shard[8],
-        shard[10],
-        shard[11],
-        shard[16],
-    )
-    if j >= A.shape[0]:
-        return
-    state = A.ctypes.data + j * A.strides[0]
-    for b in range(0, SS * A.itemsize, 64):
-        _prefetch(state + b)
-    _prefetch(state + XB * A.itemsize)
-    _prefetch(state + XB * A.itemsize + 64)
-    rows = max(nr[j], 0)
-    tokens = tk.ctypes.data + j * tk.strides[0]
-    for b in range(0, rows * tk.strides[1], 64):
-        _prefetch(tokens + b)
-    moves = mv.ctypes.data + j * mv.strides[0]
-    for r in range(rows):
-        _prefetch(moves + r * mv.strides[1])
-    legal = mask.ctypes.data + j * mask.strides[0]
-    for b in range(0, mask.shape[1] * mask.itemsize, 64):
-        _prefetch(legal + b)
-    if OFF[P_MOVE] >= 0:
-        _prefetch(obs.ctypes.data + j * obs.strides[0] + (OFF[P_MOVE] + actions[j]) * obs.itemsize)
 
 
 @numba.njit(cache=True)
@@ -480,10 +413,7 @@ def _reset_shard(shard):
 @numba.njit(cache=True)
 def _step_shard(shard):
     ended = 0
-    for j in range(PREFETCH_AHEAD):
-        _prefetch_game(shard, j)
     for i in range(shard[5].shape[0]):
-        _prefetch_game(shard, i + PREFETCH_AHEAD)
         if _step_one(shard, i):
             ended += 1
     return ended
