@@ -18,10 +18,10 @@ from zwick_ai import zwicker
 from zwick_ai.agents import expert_search, make_agent, value_model, zwicker_search
 from zwick_ai.agents.base import apply_decision, legal_decisions
 from zwick_ai.agents.expert import expert_decision
-from zwick_ai.agents.value_features import NFEAT
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker import kernels, resample
+from zwick_ai.zwicker.features import NFEAT
 from zwick_ai.zwicker.layout import MAX_HAND, S_HAND_N, S_HANDS, S_STAGE, S_STOCK_LEN, S_STOCK_TOP
 
 BRUTE_CARDS = 6  # cards left in the hands of the brute-force positions (minimax without pruning)

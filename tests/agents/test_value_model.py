@@ -9,10 +9,10 @@ import pytest
 
 import zwick_ai.agents  # noqa: F401  (registers the agents)
 import zwick_ai.games  # noqa: F401  (registers the games)
-from zwick_ai.agents import value_features, value_model
+from zwick_ai.agents import value_model
 from zwick_ai.agents.base import make_agent
 from zwick_ai.eval.match import play_game
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import features, kernels
 from zwick_ai.zwicker.layout import (
     LOC_HAND,
     LOC_STOCK,
@@ -49,9 +49,9 @@ def test_candidates_are_played_out_from_the_true_position(variant, players):
     """Each recorded candidate's final difference equals replaying its move and greedy's playout
     with the same random numbers; the lead is the features' lead."""
     X, final, lead, dec, hand = positions(variant, players)
-    assert X.shape[1] == value_features.NFEAT == len(value_features.FEATURE_NAMES)
+    assert X.shape[1] == features.NFEAT == len(features.FEATURE_NAMES)
     assert len(final) > 20 and dec.max() >= 5
-    np.testing.assert_allclose(lead, X[:, value_features.F_LEAD] + X[:, value_features.F_ZWICK], atol=1e-4)
+    np.testing.assert_allclose(lead, X[:, features.F_LEAD] + X[:, features.F_ZWICK], atol=1e-4)
     # every decision has at least two candidates, all of one hand
     counts = np.bincount(dec)
     assert counts.min() >= 2
@@ -91,8 +91,8 @@ def test_features_do_not_depend_on_hidden_cards(variant, players):
                 kernels.apply_move(R, b, row, W)
                 if a[1] == kernels.PHASE_OVER or row[0] == 3:
                     continue
-                fa = value_features.after_move_features(R, S, a, p, np.zeros(value_features.NFEAT))
-                fb = value_features.after_move_features(R, S2, b, p, np.zeros(value_features.NFEAT))
+                fa = features.after_move_features(R, S, a, p, np.zeros(features.NFEAT))
+                fb = features.after_move_features(R, S2, b, p, np.zeros(features.NFEAT))
                 np.testing.assert_allclose(fa, fb)
                 checked += 1
             zwick_ai.agents.apply_decision(state, agents[p].act(state))
@@ -157,7 +157,7 @@ def test_compiled_models_equal_sklearn(tmp_path):
     S = state.engine_state().arr
     R = game.rules.array()
     W = kernels.new_workspace()
-    F = np.zeros((len(rows), value_features.NFEAT))
+    F = np.zeros((len(rows), features.NFEAT))
     ok = value_model.candidate_features(R, S, rows, len(rows), W, F)
     fake = {"X": F[ok], "final": np.zeros(ok.sum()), "lead": np.zeros(ok.sum()), "dec": np.zeros(ok.sum(), int)}
     Xm, _ = model_data("move", fake)
@@ -232,14 +232,14 @@ def test_leaf_values_are_the_value_model_from_each_side():
     m = model.arrays()
     state = zwick_ai.games.zwicker_bridge.state_from_seed(game, 7)
     agents = [make_agent("greedy", game, seed=s) for s in range(4)]
-    f = np.zeros(value_features.NFEAT)
+    f = np.zeros(features.NFEAT)
     checked = 0
     while not state.is_terminal():
         S = state.engine_state().arr
         got = value_model.leaf_side_values(R, S, m, f, np.zeros(2))
         for side, seat in ((0, 0), (1, 1)):
-            x = value_features.after_move_features(R, S, S, seat, np.zeros(value_features.NFEAT))
-            want = x[value_features.F_LEAD] + x[value_features.F_ZWICK] + model.predict(x[None, :])[0]
+            x = features.after_move_features(R, S, S, seat, np.zeros(features.NFEAT))
+            want = x[features.F_LEAD] + x[features.F_ZWICK] + model.predict(x[None, :])[0]
             assert got[side] == pytest.approx(want, abs=1e-9)
         checked += 1
         zwick_ai.agents.apply_decision(state, agents[state.current_player()].act(state))
@@ -259,7 +259,7 @@ def test_expert_value_leaf():
     m = value_model.load_model(value_model.shipped_model_path("dithmarschen", 4, "value")).arrays()
     state = zwick_ai.games.zwicker_bridge.state_from_seed(game, 3)
     S = state.engine_state().arr
-    f = np.zeros(value_features.NFEAT)
+    f = np.zeros(features.NFEAT)
     total = float(game.rules.card_total)
     want = np.clip(value_model.leaf_side_values(R, S, m, f, np.zeros(2)) / total, -1, 1)
     np.testing.assert_allclose(expert_search.value_rewards(R, S, m, f, total), want)
@@ -343,7 +343,7 @@ def test_move_targets_use_the_visit_weighted_baseline():
 
     rng = np.random.default_rng(0)
     data = {
-        "X": rng.normal(size=(6, value_features.NFEAT)).astype(np.float32),
+        "X": rng.normal(size=(6, features.NFEAT)).astype(np.float32),
         "final": np.array([1.0, 3.0, 8.0, -2.0, 0.0, 2.0]),
         "lead": np.zeros(6),
         "dec": np.array([0, 0, 0, 1, 1, 1]),

@@ -13,11 +13,11 @@ import zwick_ai.games  # noqa: F401
 from zwick_ai import cards, zwicker
 from zwick_ai.agents import joker_policies, value_model
 from zwick_ai.agents.base import make_agent
-from zwick_ai.agents.value_features import NFEAT
 from zwick_ai.analysis.joker import net_play
 from zwick_ai.eval.selfplay import hand_seeds
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import policy_codes
+from zwick_ai.zwicker.features import NFEAT
 from zwick_ai.zwicker.layout import KIND_ASK, KIND_BUILD, KIND_CAPTURE, M_CARD, M_KIND
 
 DITH = zwicker.rules("dithmarschen")

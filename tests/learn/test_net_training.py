@@ -10,9 +10,9 @@ import pytest
 import zwick_ai.games  # noqa: F401
 from zwick_ai.agents import net_selfplay as NS
 from zwick_ai.agents import value_model as VM
-from zwick_ai.agents.value_features import C_MINE, CARD_BLOCK, F_HAND_N, F_LEAD, F_ZWICK, NFEAT
 from zwick_ai.cli import main
 from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker.features import C_MINE, CARD_BLOCK, F_HAND_N, F_LEAD, F_ZWICK, NFEAT, after_input
 from zwick_ai.zwicker.layout import R_DECK_SIZE, S_PHASE, S_TO_MOVE
 
 torch = pytest.importorskip("torch")
@@ -23,7 +23,7 @@ TINY = dict(variant="classic", players=2, hands=60, hidden=(16, 8), epochs=3, ev
 
 def _greedy_records(seeds: np.ndarray, eps: float = 0.2) -> tuple[np.ndarray, ...]:
     game = pyspiel.load_game("zwicker(variant=classic,players=2)")
-    return NS.selfplay_afterstates(game.rules.array(), seeds, VM.POLICY_GREEDY, eps, NT.unused_model_arrays())
+    return NS.selfplay_afterstates(game.rules.array(), seeds, VM.POLICY_GREEDY, eps, VM.empty_model())
 
 
 def test_records_are_afterstates_with_their_lead_and_the_hands_outcome():
@@ -53,7 +53,7 @@ def test_records_are_afterstates_with_their_lead_and_the_hands_outcome():
     for row in rows:
         Sc = S.copy()
         K.apply_move(R, Sc, row, W)
-        VM.after_input(R, S, Sc, int(S[S_TO_MOVE]), x)
+        after_input(R, S, Sc, int(S[S_TO_MOVE]), x)
         inputs.append((x[:NFEAT].astype(np.float32), x[NFEAT:].astype(np.uint8)))
     assert len(inputs) >= 2
     assert any(np.array_equal(first[0][0], f) and np.array_equal(first[1][0], c) for f, c in inputs)
@@ -111,7 +111,7 @@ def test_training_lowers_the_heldout_loss_and_net_plays_it(tmp_path):
         Sc = S.copy()
         K.apply_move(R, Sc, row, W)
         if Sc[S_PHASE] != K.PHASE_OVER:
-            VM.after_input(R, S, Sc, int(S[S_TO_MOVE]), x)
+            after_input(R, S, Sc, int(S[S_TO_MOVE]), x)
             assert values[k] == pytest.approx(x[F_LEAD] + x[F_ZWICK] + model.predict(x[None])[0], abs=1e-9)
     best = {tuple(zwicker_bridge.move_actions(state, rows[k])) for k in np.flatnonzero(values >= values.max() - VM.TIE)}
     assert tuple(agent.act(state)) in best  # it plays the exported model's best move

@@ -177,6 +177,58 @@ def test_greedy_opponents_play_the_engines_greedy_moves() -> None:
     assert greedy_moves > 20
 
 
+@pytest.mark.parametrize("spec", ["net", "net:model=after"])
+def test_net_opponents_decide_like_the_net_agent(spec: str) -> None:
+    """Replays every hand the compiled ``net`` seats played (snapshots taken before each step, so
+    the hands that ended count too) on OpenSpiel states dealt by their seeds: at every decision of
+    a net seat the Python ``net`` agent scores the moves, and the move played is one of its best
+    (the only one when the best is not tied: then it is the agent's own choice); the replay ends in
+    the vector's state."""
+    from zwick_ai.agents import make_agent
+    from zwick_ai.zwicker.history import L_SEAT, LOGW, X_LOG, X_NPLY, X_PLEN, X_PREFIX, XB, logged_row_into
+    from zwick_ai.zwicker.model_scores import TIE
+
+    game_string = "zwicker(variant=dithmarschen,players=4)"
+    game = pyspiel.load_game(game_string)
+    agent = make_agent(spec, game, seed=0)
+    vector = VectorGame(game_string, num_games=8, seed=21, opponents={1: spec, 2: spec, 3: spec})
+    ts = vector.reset()
+    rng = np.random.default_rng(4)
+    hands = []  # (deal seed, state array) of every hand as far as the vector played it
+    for _ in range(50):
+        assert (ts.current_player == 0).all()
+        before = [(int(ts.deal_seed[i]), vector.state_array(i)) for i in range(vector.num_games)]
+        ts = vector.step(np.array([rng.choice(np.flatnonzero(mask)) for mask in ts.legal_mask]))
+        hands += [before[i] for i in np.flatnonzero(ts.terminated)]
+    hands += [(int(ts.deal_seed[i]), vector.state_array(i)) for i in range(vector.num_games)]
+    decisions = untied = 0
+    for seed, a in hands:
+        state = state_from_seed(game, seed)
+        for t in range(int(a[XB + X_NPLY])):
+            row = logged_row_into(a[XB:], t, np.zeros(8, np.int64))
+            played = move_actions(state, row)
+            if a[XB + X_LOG + t * LOGW + L_SEAT] != 0:
+                rows, values = agent.values(state)
+                best = np.flatnonzero(values >= values.max() - TIE)
+                assert played in [move_actions(state, rows[k]) for k in best]
+                if len(best) == 1:
+                    assert played == agent.act(state)
+                    untied += 1
+                decisions += 1
+            for action in played:
+                state.apply_action(action)
+        for k in range(int(a[XB + X_PLEN])):
+            state.apply_action(int(a[XB + X_PREFIX + k]))
+        np.testing.assert_array_equal(state.array, a)
+    print(f"{decisions} decisions of the net seats, {untied} with one best move, {len(hands)} hands")
+    assert decisions >= 300 and untied >= decisions // 4 and len(hands) > vector.num_games
+
+
+def test_net_opponent_needs_shipped_weights() -> None:
+    with pytest.raises(ValueError, match="no trained after model for classic with 2 players"):
+        VectorGame("zwicker(variant=classic,players=2)", num_games=1, opponents={1: "net:model=after"})
+
+
 def test_trick_game_random_opponents() -> None:
     vector = VectorGame("zwicken(players=4)", num_games=8, seed=5, opponents={1: "random", 2: "random", 3: "random"})
     ts = vector.reset()
@@ -191,12 +243,18 @@ def test_trick_game_random_opponents() -> None:
         VectorGame("zwicken(players=4)", num_games=1, opponents={1: "greedy"})
 
 
-@pytest.mark.parametrize("game_string", ["zwicker(variant=dithmarschen,players=4)", "zwikken(variant=parlett)"])
-def test_play_does_not_depend_on_the_thread_count(game_string: str) -> None:
+@pytest.mark.parametrize(
+    ("game_string", "opponents"),
+    [
+        ("zwicker(variant=dithmarschen,players=4)", {1: "greedy", 2: "random"}),
+        ("zwicker(variant=dithmarschen,players=4)", {1: "net", 2: "net:model=after", 3: "net"}),
+        ("zwikken(variant=parlett)", {1: "random", 2: "random"}),
+    ],
+)
+def test_play_does_not_depend_on_the_thread_count(game_string: str, opponents: dict[int, str]) -> None:
     import numba
 
     threads = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
-    opponents = {1: "greedy" if game_string.startswith("zwicker") else "random", 2: "random"}
     one = VectorGame(game_string, num_games=9, seed=4, opponents=opponents, threads=1)
     many = VectorGame(game_string, num_games=9, seed=4, opponents=opponents, threads=threads)
     a, b = one.reset(), many.reset()

@@ -4,9 +4,11 @@ At each turn it applies every legal whole move to a copy of the position, comput
 of the position after it from its own view (only what the mover sees enters, not the cards a move
 makes the engine deal) and scores each move with the learned model: an *after* model (``zwick
 train net``) gives the exact lead after the move plus its expected points still to come
-(:func:`zwick_ai.agents.value_model.after_values`); a *move* model the expected final point
+(:func:`zwick_ai.zwicker.model_scores.after_values`); a *move* model the expected final point
 difference of the move over the mean of the decision's moves
-(:func:`zwick_ai.agents.value_model.net_values`). It plays a best one, ties at random. Like
+(:func:`zwick_ai.zwicker.model_scores.net_values`). It plays a best one, ties at random
+(:func:`~zwick_ai.zwicker.model_scores.nth_best`). The compiled ``net`` opponents of
+:class:`zwick_ai.vector.VectorGame` score with the same kernels. Like
 ``greedy`` it never asks a partner (Großenwiehe). One compiled call per decision.
 
 ``joker=RULE`` restricts its choice by a joker rule of :mod:`zwick_ai.agents.joker_policies`
@@ -39,6 +41,7 @@ from zwick_ai.agents import joker_policies, value_model
 from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker.model_scores import after_values, count_best, net_values, nth_best
 
 
 def model_for(
@@ -105,7 +108,7 @@ class NetAgent(Agent):
         """(candidate move rows, the move model's score of each) for a state at the start of a turn."""
         rows = state.candidate_rows()
         S = state.engine_state().arr
-        score = value_model.after_values if self.after else value_model.net_values
+        score = after_values if self.after else net_values
         return rows, score(state.rules.array(), S, rows, len(rows), self.model, self.W)
 
     def act(self, state: pyspiel.State) -> list[int]:
@@ -113,8 +116,8 @@ class NetAgent(Agent):
         if self.joker[0] != joker_policies.P_GREEDY:  # the rule leaves it the allowed moves (never a question)
             ok = joker_policies.allowed_mask(state.rules.array(), state.engine_state().arr, rows, *self.joker, False)
             values = np.where(ok, values, -np.inf)
-        best = np.flatnonzero(values >= values.max() - value_model.TIE)
-        return zwicker_bridge.move_actions(state, rows[int(best[self.rng.integers(len(best))])])
+        pick = nth_best(values, int(self.rng.integers(count_best(values))))
+        return zwicker_bridge.move_actions(state, rows[pick])
 
 
 __all__ = ["NetAgent", "model_for"]

@@ -4,7 +4,7 @@
 (:mod:`zwick_ai.agents.value_model`) at every seat, a uniformly random card move instead with
 probability ``eps`` (exploration) at decisions with two or more card moves, and records the
 position after every card move that does not end the hand (the afterstate), from the mover's
-view: its features, its card-level view (:func:`~zwick_ai.agents.value_model.after_input`), the
+view: its features, its card-level view (:func:`~zwick_ai.zwicker.features.after_input`), the
 lead so far (card points and Zwicks, own side minus the mean of the others) and, once the hand is
 over, the final point difference of the mover's side (the tournaments' measure). The final
 difference minus the lead is the points still to come: a regression of it on the input is the
@@ -22,9 +22,10 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from zwick_ai.agents import value_model as VM
-from zwick_ai.agents.value_features import CARD_BLOCK, F_LEAD, F_ZWICK, NFEAT, side_diff
-from zwick_ai.zwicker import kernels as K
+from zwick_ai.agents import value_model
+from zwick_ai.mlp import mlp_forward
+from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker.features import CARD_BLOCK, F_LEAD, F_ZWICK, NFEAT, after_input, side_diff
 from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, R_DECK_SIZE, R_NSIDES, R_SIDE_OF, S_PHASE, S_TO_MOVE
 
 SHARD_FIELDS = ("features", "cards", "lead", "final", "value", "player", "hand")
@@ -65,32 +66,32 @@ def selfplay_afterstates(R, seeds, policy, eps, m):
     player = np.zeros(cap, np.int32)
     hand = np.zeros(cap, np.int32)
     x = np.zeros(width, np.float64)
-    W = K.new_workspace()
-    buf, Xb = K.new_buffers()
+    W = kernels.new_workspace()
+    buf, Xb = kernels.new_buffers()
     nrow = 0
     for h in range(nh):
-        S = K.new_hand(R, seeds[h], W)
+        S = kernels.new_hand(R, seeds[h], W)
         first = nrow
         np.random.seed((seeds[h] * 69069 + 12345) % 4294967296)
-        while S[S_PHASE] != K.PHASE_OVER:
-            n = K.gen_moves_ws(R, S, buf, W, Xb)
+        while S[S_PHASE] != kernels.PHASE_OVER:
+            n = kernels.gen_moves_ws(R, S, buf, W, Xb)
             if n < 0:
-                buf, Xb, n = K.gen_moves(R, S, buf, W, Xb)
+                buf, Xb, n = kernels.gen_moves(R, S, buf, W, Xb)
             p = S[S_TO_MOVE]
             cards = 0
             for j in range(n):
                 cards += buf[j, M_KIND] != KIND_ASK
             if cards >= 2 and np.random.random() < eps:
                 k = _random_card_move(buf, n)
-            elif cards >= 2 and policy == VM.POLICY_AFTER:
-                k = VM.after_pick(R, S, buf, n, m, W)
+            elif cards >= 2 and policy == value_model.POLICY_AFTER:
+                k = value_model.after_pick(R, S, buf, n, m, W)
             else:
-                k = K.choose(R, S, buf, n, K.POLICY_GREEDY)
+                k = kernels.choose(R, S, buf, n, kernels.POLICY_GREEDY)
             Spre = S.copy()
-            K.apply_move(R, S, buf[k], W)
-            if S[S_PHASE] == K.PHASE_OVER or buf[k, M_KIND] == KIND_ASK:
+            kernels.apply_move(R, S, buf[k], W)
+            if S[S_PHASE] == kernels.PHASE_OVER or buf[k, M_KIND] == KIND_ASK:
                 continue
-            VM.after_input(R, Spre, S, p, x)
+            after_input(R, Spre, S, p, x)
             if nrow == cap:
                 cap *= 2
                 F2 = np.zeros((cap, NFEAT), np.float32)
@@ -110,12 +111,12 @@ def selfplay_afterstates(R, seeds, policy, eps, m):
             for i in range(width - NFEAT):
                 C[nrow, i] = np.uint8(x[NFEAT + i])
             lead[nrow] = x[F_LEAD] + x[F_ZWICK]
-            value[nrow] = lead[nrow] + VM.mlp_forward(x, m) if policy == VM.POLICY_AFTER else np.nan
+            value[nrow] = lead[nrow] + mlp_forward(x, m) if policy == value_model.POLICY_AFTER else np.nan
             side[nrow] = R[R_SIDE_OF + p]
             player[nrow] = p
             hand[nrow] = h
             nrow += 1
-        sc = K.score(R, S).astype(np.float64)
+        sc = kernels.score(R, S).astype(np.float64)
         for r in range(first, nrow):
             final[r] = side_diff(sc, side[r], ns)
     return (

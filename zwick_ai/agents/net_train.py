@@ -46,9 +46,8 @@ from typing import Any
 
 import numpy as np
 
-from zwick_ai.agents import net_selfplay as NS
-from zwick_ai.agents import value_model as VM
-from zwick_ai.agents.value_features import NFEAT
+from zwick_ai.agents import net_selfplay, value_model
+from zwick_ai.zwicker.features import NFEAT
 from zwick_ai.zwicker.layout import R_DECK_SIZE
 
 HELDOUT_EVERY = 10
@@ -136,7 +135,7 @@ def build_model(cfg: NetConfig, mean: np.ndarray, scale: np.ndarray, target_scal
     return AfterNet()
 
 
-def export_model(model: Any, meta: dict[str, Any]) -> VM.ValueModel:
+def export_model(model: Any, meta: dict[str, Any]) -> value_model.ValueModel:
     """The numba play format of ``model`` (an *after* :class:`~zwick_ai.agents.value_model.ValueModel`;
     ``meta["deck"]`` is the deck size): the compiled forward pass computes what the PyTorch one does."""
     state = {k: v.detach().double().numpy() for k, v in model.state_dict().items()}
@@ -146,7 +145,9 @@ def export_model(model: Any, meta: dict[str, Any]) -> VM.ValueModel:
         (state["hidden2.weight"].T.copy(), state["hidden2.bias"].copy()),
         (state["output.weight"].T.copy() * ts, state["output.bias"].copy() * ts),
     ]
-    return VM.ValueModel(state["mean"].copy(), state["scale"].copy(), layers, dict(meta, kind=VM.AFTER))
+    return value_model.ValueModel(
+        state["mean"].copy(), state["scale"].copy(), layers, dict(meta, kind=value_model.AFTER)
+    )
 
 
 class NetRun:
@@ -199,9 +200,11 @@ CHUNK_HANDS = 500  # hands per self-play call (a progress step; workers take chu
 def play_chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str) -> tuple[np.ndarray, ...]:
     """Self-play records of the hands ``seeds`` by the after model in ``model_path`` (empty: greedy)."""
     if not model_path:
-        return NS.selfplay_afterstates(rules_array(cfg), seeds, VM.POLICY_GREEDY, cfg.eps, unused_model_arrays())
-    model = VM.load_model(model_path)
-    return NS.selfplay_afterstates(rules_array(cfg), seeds, VM.POLICY_AFTER, cfg.eps, model.arrays())
+        return net_selfplay.selfplay_afterstates(
+            rules_array(cfg), seeds, value_model.POLICY_GREEDY, cfg.eps, value_model.empty_model()
+        )
+    model = value_model.load_model(model_path)
+    return net_selfplay.selfplay_afterstates(rules_array(cfg), seeds, value_model.POLICY_AFTER, cfg.eps, model.arrays())
 
 
 def play_generation(
@@ -229,15 +232,9 @@ def play_generation(
                 parts.append(part)
                 say(sum(len(c) for c in chunks[: len(parts)]), len(seeds))
     offsets = np.cumsum([0] + [len(c) for c in chunks])
-    fields = [np.concatenate([p[i] for p in parts]) for i in range(len(NS.SHARD_FIELDS) - 1)]
+    fields = [np.concatenate([p[i] for p in parts]) for i in range(len(net_selfplay.SHARD_FIELDS) - 1)]
     hand = np.concatenate([p[-1] + np.int32(o) for p, o in zip(parts, offsets, strict=False)])
     return (*fields, hand)
-
-
-def unused_model_arrays() -> tuple[np.ndarray, ...]:
-    """Arrays of a model's shapes for self-play without a model (greedy)."""
-    z = np.zeros
-    return (z(NFEAT), np.ones(NFEAT), z((NFEAT, 1)), z(1), z((1, 1)), z(1), z((1, 1)), z(1))
 
 
 def _mse(model: Any, x: Any, y: Any) -> float:
@@ -253,9 +250,9 @@ def fit_generation(cfg: NetConfig, run: NetRun, g: int) -> tuple[Any, dict[str, 
     torch.manual_seed(cfg.seed * SEED_STRIDE + g)
     xs, ys, held = [], [], []
     for h in range(max(0, g - cfg.window + 1), g + 1):
-        features, cards, lead, final, value, player, hand = NS.load_shard(run.shard(h))
+        features, cards, lead, final, value, player, hand = net_selfplay.load_shard(run.shard(h))
         xs.append(np.concatenate((features, cards.astype(np.float32)), axis=1) if cfg.cards else features)
-        ys.append(NS.lambda_returns(final, value, player, hand, cfg.lam) - lead)
+        ys.append(net_selfplay.lambda_returns(final, value, player, hand, cfg.lam) - lead)
         held.append(hand % HELDOUT_EVERY == 0)
     X = np.concatenate(xs)
     Y = np.concatenate(ys).astype(np.float32)
@@ -305,7 +302,9 @@ def _write_csv(path: Path, fields: list[str], rows: list[dict[str, Any]]) -> Non
 def write_curves(run: NetRun) -> None:
     """Rebuild ``loss.csv``, ``strength.csv`` and their plots from the finished generations."""
     gens = range(run.finished())
-    _write_csv(run.out / "loss.csv", LOSS_FIELDS, [VM.load_model(run.path(g, "npz")).meta["loss"] for g in gens])
+    _write_csv(
+        run.out / "loss.csv", LOSS_FIELDS, [value_model.load_model(run.path(g, "npz")).meta["loss"] for g in gens]
+    )
     rows = []
     for g in gens:
         path = run.path(g, "strength.json")
@@ -441,7 +440,7 @@ def train_net(
             previous = str(run.path(g - 1, "npz")) if g > 0 else ""
             t0 = time.monotonic()
             records = play_generation(cfg, g, previous, workers, functools.partial(_say_hands, say, g))
-            NS.save_shard(run.shard(g), records)
+            net_selfplay.save_shard(run.shard(g), records)
             seconds = time.monotonic() - t0
             timing = {
                 "generation": g,
@@ -464,7 +463,7 @@ def train_net(
         }
         if run.path(g, "npz").exists():
             run.path(g, "npz").unlink()  # an export left by a run stopped before its checkpoint
-        VM.save_model(export_model(model, meta), run.path(g, "npz"))
+        value_model.save_model(export_model(model, meta), run.path(g, "npz"))
         tmp = run.out / f"gen-{g:03d}.pt.tmp"
         torch.save({"model": model.state_dict()}, tmp)
         tmp.replace(run.path(g, "pt"))

@@ -1,28 +1,32 @@
 """The learned Zwicker models: weights files, compiled evaluation and compiled self-play.
 
-A model is a small multi-layer perceptron (two ReLU hidden layers) over the features of
-:mod:`zwick_ai.agents.value_features`, standardized by the training set's mean and spread, its
+A model is a small multi-layer perceptron (two ReLU hidden layers, evaluated by
+:func:`zwick_ai.mlp.mlp_forward`) over the features of :mod:`zwick_ai.zwicker.features`, standardized by the training set's mean and spread, its
 output in points. There are three kinds (:data:`ALL_KINDS`):
 
 * a **move** model scores the candidates of one decision: its input is a candidate's features
   (the position right after the move, from the mover's view) minus the mean over the decision's
   candidates, followed by that mean; its output is the candidate's expected final point
   difference (own side minus the mean of the other sides, the tournaments' measure) over the
-  decision's mean. The ``net`` agent plays its best move (:func:`net_values`);
+  decision's mean. The ``net`` agent plays its best move
+  (:func:`~zwick_ai.zwicker.model_scores.net_values`);
 * a **value** model reads one position's features and predicts the points the mover's side still
   adds to its lead by the end of the hand; :func:`after_value` adds the lead so far (and is exact
   when the hand is over), the leaf evaluation for searches;
 * an **after** model is a value model of the position right after a move (the afterstate) whose
-  input adds a card-level view to the features (:func:`after_input`, ``meta["deck"]`` cards of
-  :data:`~zwick_ai.agents.value_features.CARD_BLOCK` inputs each). A move's value is the exact
+  input adds a card-level view to the features (:func:`~zwick_ai.zwicker.features.after_input`,
+  ``meta["deck"]`` cards of :data:`~zwick_ai.zwicker.features.CARD_BLOCK` inputs each). A move's value is the exact
   lead after it (card points and Zwicks won so far, own side minus the others) plus the model's
-  points still to come (:func:`after_values`; exact when the move ends the hand): the model never
+  points still to come (:func:`~zwick_ai.zwicker.model_scores.after_values`; exact when the move ends the hand): the model never
   has to learn what the move takes. ``zwick train net`` trains it (:mod:`zwick_ai.agents.net_train`).
 
 Playing needs only numpy and numba: a model is the :class:`ValueModel` arrays, stored as one
 ``.npz`` file (:func:`load_model`, :func:`save_model`); the shipped files are in
-``zwick_ai/agents/weights`` (:func:`shipped_model_path`). Training is
-:mod:`zwick_ai.agents.value_train` (scikit-learn, optional).
+``zwick_ai/agents/weights`` (:func:`shipped_model_path`). The kernels that score a decision's
+candidates live below the agents, in :mod:`zwick_ai.zwicker.features` and
+:mod:`zwick_ai.zwicker.model_scores` (this module passes their names on), so that the compiled
+opponents of :mod:`zwick_ai.vector` play them too. Training is :mod:`zwick_ai.agents.value_train`
+(scikit-learn, optional).
 
 :func:`selfplay_positions` plays whole hands in compiled code and, at sampled decisions, plays
 every candidate move out with greedy from the true position under common random numbers: the
@@ -40,24 +44,31 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from zwick_ai.agents.value_features import (
+from zwick_ai.mlp import (
+    ARRAY_NAMES,
+    FORMAT_VERSION,
+    compiled_arrays,
+    mlp_forward,
+    placeholder,
+    read_model,
+    shipped_path,
+)
+from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker.features import (
     CARD_BLOCK,
     F_LEAD,
     F_ZWICK,
     NFEAT,
     after_move_features,
-    card_features,
+    candidate_features,
     side_diff,
 )
-from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, R_NSIDES, R_PLAYERS, R_SIDE_OF, S_PHASE, S_TO_MOVE
+from zwick_ai.zwicker.model_scores import TIE, after_values, net_values
 
-WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
-FORMAT_VERSION = 1
 POLICY_GREEDY = 1  # the compiled greedy baseline
 POLICY_NET = 2  # one-ply search with the move model
 POLICY_AFTER = 3  # one-ply search with an after model
-TIE = 1e-9
 #: the kinds ``zwick train value`` trains and their input sizes: a value model reads one
 #: position's features; a move model reads a candidate move's features relative to the decision's
 #: mean and that mean
@@ -98,10 +109,7 @@ class ValueModel:
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         """The arrays the compiled code takes, in order: mean, scale, W1, b1, W2, b2, W3, b3."""
-        out = [np.ascontiguousarray(self.mean, np.float64), np.ascontiguousarray(self.scale, np.float64)]
-        for w, b in self.layers:
-            out += [np.ascontiguousarray(w, np.float64), np.ascontiguousarray(b, np.float64)]
-        return tuple(out)
+        return compiled_arrays(self.mean, self.scale, self.layers)
 
     def digest(self) -> str:
         """A short hash of the weights (12 hex digits): two models play alike iff it agrees."""
@@ -120,8 +128,7 @@ class ValueModel:
 
 def empty_model() -> tuple[np.ndarray, ...]:
     """Placeholder arrays for compiled code that takes a model but plays without one."""
-    z = np.zeros
-    return (z(NFEAT), np.ones(NFEAT), z((NFEAT, 1)), z(1), z((1, 1)), z(1), z((1, 1)), z(1))
+    return placeholder(NFEAT)
 
 
 def save_model(model: ValueModel, path: Path) -> None:
@@ -130,7 +137,7 @@ def save_model(model: ValueModel, path: Path) -> None:
     if path.exists():
         raise FileExistsError(f"{path} exists; finished weights are never overwritten (remove it or choose another)")
     path.parent.mkdir(parents=True, exist_ok=True)
-    arrays = dict(zip(("mean", "scale", "W1", "b1", "W2", "b2", "W3", "b3"), model.arrays(), strict=True))
+    arrays = dict(zip(ARRAY_NAMES, model.arrays(), strict=True))
     meta = dict(model.meta, format=FORMAT_VERSION, nfeat=NFEAT)
     tmp = path.with_name(path.name + ".tmp.npz")
     arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
@@ -140,60 +147,26 @@ def save_model(model: ValueModel, path: Path) -> None:
 
 def load_model(path: Path | str) -> ValueModel:
     """Read a model written by :func:`save_model` (a clear error for a missing or foreign file)."""
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"no value model file {path}")
-    try:
-        with np.load(path) as z:
-            meta = json.loads(str(z["meta"]))
-            layers = [(z[f"W{i}"], z[f"b{i}"]) for i in (1, 2, 3)]
-            mean, scale = z["mean"], z["scale"]
-    except (OSError, KeyError, ValueError) as e:
-        raise ValueError(f"{path} is not a zwick_ai value model ({e})") from None
-    if meta.get("format") != FORMAT_VERSION:
-        raise ValueError(f"{path}: value model format {meta.get('format')}, this zwick_ai reads {FORMAT_VERSION}")
-    return ValueModel(mean, scale, layers, meta)
+    return ValueModel(*read_model(path))
 
 
 def shipped_model_path(variant: str, players: int, kind: str = "move") -> Path:
     """Where the package's trained ``kind`` model for ``variant`` with ``players`` players lives."""
     if kind not in ALL_KINDS:
         raise ValueError(f"unknown model kind {kind!r}; valid: {', '.join(ALL_KINDS)}")
-    return WEIGHTS_DIR / f"{variant}-{players}p-{kind}.npz"
+    return shipped_path(variant, players, kind)
 
 
 # ------------------------------------------------------------------------------------------------
 # Compiled evaluation
 # ------------------------------------------------------------------------------------------------
 @njit(cache=True)
-def mlp_forward(x, m):
-    """The model ``m`` (:meth:`ValueModel.arrays`) on one raw feature vector ``x``."""
-    mean, scale, W1, b1, W2, b2, W3, b3 = m
-    h1 = b1.copy()
-    for i in range(x.shape[0]):
-        z = (x[i] - mean[i]) / scale[i]
-        if z != 0.0:
-            for j in range(h1.shape[0]):
-                h1[j] += z * W1[i, j]
-    h2 = b2.copy()
-    for i in range(h1.shape[0]):
-        if h1[i] > 0.0:
-            for j in range(h2.shape[0]):
-                h2[j] += h1[i] * W2[i, j]
-    out = b3[0]
-    for i in range(h2.shape[0]):
-        if h2[i] > 0.0:
-            out += h2[i] * W3[i, 0]
-    return out
-
-
-@njit(cache=True)
 def after_value(R, Spre, Spost, p, m, f):
     """Expected final point difference (p's side minus the mean of the others) of ``Spost``,
     reached by p's move from ``Spre``, by a *value* model: exact if the hand is over, else the lead
     so far plus the model's prediction of what is still to come."""
-    if Spost[S_PHASE] == K.PHASE_OVER:
-        sc = K.score(R, Spost).astype(np.float64)
+    if Spost[S_PHASE] == kernels.PHASE_OVER:
+        sc = kernels.score(R, Spost).astype(np.float64)
         return side_diff(sc, R[R_SIDE_OF + p], R[R_NSIDES])
     after_move_features(R, Spre, Spost, p, f)
     return f[F_LEAD] + f[F_ZWICK] + mlp_forward(f, m)
@@ -205,8 +178,8 @@ def leaf_side_values(R, S, m, f, out):
     the others) of position ``S``, each from the view of the side's first seat (exact if the hand
     is over): a search's leaf evaluation in a world where ``S`` is the whole truth."""
     ns = R[R_NSIDES]
-    if S[S_PHASE] == K.PHASE_OVER:
-        sc = K.score(R, S).astype(np.float64)
+    if S[S_PHASE] == kernels.PHASE_OVER:
+        sc = kernels.score(R, S).astype(np.float64)
         for s in range(ns):
             out[s] = side_diff(sc, s, ns)
         return out
@@ -219,96 +192,9 @@ def leaf_side_values(R, S, m, f, out):
 
 
 @njit(cache=True)
-def candidate_features(R, S, rows, n, W, F):
-    """Row k of ``F`` (n x NFEAT): the features after move ``rows[k]`` from the mover's view.
-    Returns the mask of the moves that are not questions (only those are scored)."""
-    p = S[S_TO_MOVE]
-    ok = np.zeros(n, np.bool_)
-    f = np.zeros(NFEAT, np.float64)
-    for k in range(n):
-        if rows[k, M_KIND] == KIND_ASK:
-            continue
-        Sc = S.copy()
-        K.apply_move(R, Sc, rows[k], W)
-        after_move_features(R, S, Sc, p, f)
-        F[k, :] = f
-        ok[k] = True
-    return ok
-
-
-@njit(cache=True)
-def move_input(F, ok, k, x):
-    """The input of the *move* model for candidate ``k``: its features minus the mean over the
-    decision's scored candidates, then that mean (the context)."""
-    nf = F.shape[1]
-    cnt = 0
-    for j in range(F.shape[0]):
-        if ok[j]:
-            cnt += 1
-    for i in range(nf):
-        mean = 0.0
-        for j in range(F.shape[0]):
-            if ok[j]:
-                mean += F[j, i]
-        mean /= max(cnt, 1)
-        x[i] = F[k, i] - mean
-        x[nf + i] = mean
-
-
-@njit(cache=True)
-def net_values(R, S, rows, n, m, W):
-    """The move model's advantage of each of the first ``n`` move ``rows`` for the player to move
-    in ``S``: expected final points over the mean of the decision's moves (questions: -inf; like
-    greedy, the net never asks)."""
-    F = np.zeros((n, NFEAT), np.float64)
-    ok = candidate_features(R, S, rows, n, W, F)
-    x = np.zeros(2 * NFEAT, np.float64)
-    out = np.full(n, -np.inf)
-    for k in range(n):
-        if ok[k]:
-            move_input(F, ok, k, x)
-            out[k] = mlp_forward(x, m)
-    return out
-
-
-@njit(cache=True)
 def net_pick(R, S, rows, n, m, W):
     """Index of a best move by :func:`net_values` (ties uniformly at random)."""
     return best_index(net_values(R, S, rows, n, m, W))
-
-
-@njit(cache=True)
-def after_input(R, Spre, Spost, p, x):
-    """The input of an *after* model (``x``: NFEAT + CARD_BLOCK * deck floats, or NFEAT without the
-    card-level view): the features of ``Spost`` as seat ``p`` sees it right after its move from
-    ``Spre``, then the card-level view."""
-    after_move_features(R, Spre, Spost, p, x[:NFEAT])
-    if x.shape[0] > NFEAT:  # a model without the card-level view has NFEAT inputs
-        card_features(R, Spre, Spost, p, x, NFEAT)
-    return x
-
-
-@njit(cache=True)
-def after_values(R, S, rows, n, m, W):
-    """The *after* model's value of each of the first ``n`` move ``rows`` for the player to move
-    in ``S``: the exact lead after the move (card points and Zwicks, own side minus the mean of
-    the others) plus the model's points still to come, or the exact final difference when the move
-    ends the hand (questions: -inf; like greedy, the net never asks)."""
-    p = S[S_TO_MOVE]
-    side = R[R_SIDE_OF + p]
-    x = np.zeros(m[0].shape[0], np.float64)
-    out = np.full(n, -np.inf)
-    for k in range(n):
-        if rows[k, M_KIND] == KIND_ASK:
-            continue
-        Sc = S.copy()
-        K.apply_move(R, Sc, rows[k], W)
-        if Sc[S_PHASE] == K.PHASE_OVER:
-            out[k] = side_diff(K.score(R, Sc).astype(np.float64), side, R[R_NSIDES])
-        else:
-            after_input(R, S, Sc, p, x)
-            out[k] = x[F_LEAD] + x[F_ZWICK] + mlp_forward(x, m)
-    return out
 
 
 @njit(cache=True)
@@ -351,7 +237,7 @@ def selfplay_positions(R, seeds, policy, eps, record, m):
     nh = seeds.shape[0]
     ns = R[R_NSIDES]
     players = R[R_PLAYERS]
-    greedy = np.full(players, K.POLICY_GREEDY, np.int64)
+    greedy = np.full(players, kernels.POLICY_GREEDY, np.int64)
     cap = 4096
     X = np.zeros((cap, NFEAT), np.float32)
     final = np.zeros(cap, np.float32)
@@ -359,27 +245,27 @@ def selfplay_positions(R, seeds, policy, eps, record, m):
     dec = np.zeros(cap, np.int32)
     hand = np.zeros(cap, np.int32)
     f = np.zeros(NFEAT, np.float64)
-    W = K.new_workspace()
-    buf, Xb = K.new_buffers()
+    W = kernels.new_workspace()
+    buf, Xb = kernels.new_buffers()
     nrow = 0
     ndec = 0
     for h in range(nh):
-        S = K.new_hand(R, seeds[h], W)
+        S = kernels.new_hand(R, seeds[h], W)
         behaviour = (seeds[h] * 69069 + 777) % 4294967296
         ply = 0
-        while S[S_PHASE] != K.PHASE_OVER:
+        while S[S_PHASE] != kernels.PHASE_OVER:
             np.random.seed((behaviour + 7919 * ply) % 4294967296)
             ply += 1
-            n = K.gen_moves_ws(R, S, buf, W, Xb)
+            n = kernels.gen_moves_ws(R, S, buf, W, Xb)
             if n < 0:
-                buf, Xb, n = K.gen_moves(R, S, buf, W, Xb)
+                buf, Xb, n = kernels.gen_moves(R, S, buf, W, Xb)
             p = S[S_TO_MOVE]
             if np.random.random() < eps:
                 k = np.random.randint(n)
             elif policy == POLICY_NET:
                 k = net_pick(R, S, buf, n, m, W)
             else:
-                k = K.choose(R, S, buf, n, K.POLICY_GREEDY)
+                k = kernels.choose(R, S, buf, n, kernels.POLICY_GREEDY)
             cards = 0
             for j in range(n):
                 cards += buf[j, M_KIND] != KIND_ASK
@@ -398,12 +284,12 @@ def selfplay_positions(R, seeds, policy, eps, record, m):
                     if buf[j, M_KIND] == KIND_ASK:
                         continue
                     Sc = S.copy()
-                    K.apply_move(R, Sc, buf[j], W)
+                    kernels.apply_move(R, Sc, buf[j], W)
                     after_move_features(R, S, Sc, p, f)
                     np.random.seed(crn)
-                    if Sc[S_PHASE] != K.PHASE_OVER:
-                        K.play_out(R, Sc, greedy, W)
-                    sc = K.score(R, Sc).astype(np.float64)
+                    if Sc[S_PHASE] != kernels.PHASE_OVER:
+                        kernels.play_out(R, Sc, greedy, W)
+                    sc = kernels.score(R, Sc).astype(np.float64)
                     for i in range(NFEAT):
                         X[nrow, i] = f[i]
                     final[nrow] = side_diff(sc, R[R_SIDE_OF + p], ns)
@@ -412,7 +298,7 @@ def selfplay_positions(R, seeds, policy, eps, record, m):
                     hand[nrow] = h
                     nrow += 1
                 ndec += 1
-            K.apply_move(R, S, buf[k], W)
+            kernels.apply_move(R, S, buf[k], W)
     return X[:nrow].copy(), final[:nrow].copy(), lead[:nrow].copy(), dec[:nrow].copy(), hand[:nrow].copy()
 
 
@@ -422,17 +308,17 @@ __all__ = [
     "POLICY_AFTER",
     "POLICY_GREEDY",
     "POLICY_NET",
+    "TIE",
     "ValueModel",
-    "after_input",
     "after_pick",
     "after_value",
     "after_values",
     "best_index",
+    "candidate_features",
     "input_size",
     "leaf_side_values",
     "empty_model",
     "load_model",
-    "mlp_forward",
     "net_pick",
     "net_values",
     "save_model",

@@ -221,11 +221,11 @@ def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, 
     every move's value is exact, ``teacher_iters`` shared equally); the candidates the search never
     tried are left out."""
     import zwick_ai.games  # noqa: F401  (registers the games)
-    from zwick_ai.agents.value_features import F_LEAD, F_ZWICK, NFEAT
     from zwick_ai.games import zwicker_bridge
     from zwick_ai.games.game_loop import play_to_end, stream_chance
     from zwick_ai.games.game_strings import load as load_game
     from zwick_ai.zwicker import kernels
+    from zwick_ai.zwicker.features import F_LEAD, F_ZWICK, NFEAT
     from zwick_ai.zwicker.layout import KIND_ASK, M_KIND
 
     if cfg.teacher not in SEARCH_TEACHERS:

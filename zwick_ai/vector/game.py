@@ -11,10 +11,12 @@ import numba
 import numpy as np
 import pyspiel
 
+from zwick_ai import mlp
 from zwick_ai.games.zwicker_observer import ZwickerObserver
 from zwick_ai.tricks import kernels as trick_kernels
 from zwick_ai.vector import tricks_batch, zwicker_batch
 from zwick_ai.zwicker import kernels as engine_kernels
+from zwick_ai.zwicker.features import CARD_BLOCK, NFEAT
 from zwick_ai.zwicker.history import MAXTOK
 
 #: games per thread when ``threads`` is not given
@@ -22,7 +24,12 @@ GAMES_PER_THREAD = 256
 
 #: the opponents played in compiled code, per game family, by name, with their code in the kernels
 OPPONENTS = {
-    "zwicker": {"random": zwicker_batch.OPP_RANDOM, "greedy": zwicker_batch.OPP_GREEDY},
+    "zwicker": {
+        "random": zwicker_batch.OPP_RANDOM,
+        "greedy": zwicker_batch.OPP_GREEDY,
+        "net": zwicker_batch.OPP_NET,
+        "net:model=after": zwicker_batch.OPP_NET_AFTER,
+    },
     "zwikken": {"random": tricks_batch.OPP_RANDOM},
     "zwicken": {"random": tricks_batch.OPP_RANDOM},
 }
@@ -125,6 +132,7 @@ class VectorGame:
         :mod:`zwick_ai.vector.zwicker_batch`)."""
         tables = game.tables
         off = ZwickerObserver(game, self.information_state, True, True)._off
+        models = (self._net_model(game, "move"), self._net_model(game, "after"))
         self._states = np.zeros((n, len(tables.init)), np.int32)
         self._mv = np.zeros((n, zwicker_batch.CAP, zwicker_batch.MOVE_WIDTH), np.int64)
         self._tk = np.zeros((n, zwicker_batch.CAP, zwicker_batch.TCAP), np.int16)
@@ -158,8 +166,29 @@ class VectorGame:
                     np.zeros(zwicker_batch.MOVE_WIDTH, np.int64),
                     np.zeros(max(sides, 1), np.int64),
                     np.zeros(self.num_actions, np.bool_),
+                    tuple(tuple(x.copy() for x in model) for model in models),
                 )
             )
+
+    def _net_model(self, game: pyspiel.Game, kind: str) -> tuple[np.ndarray, ...]:
+        """The arrays of the package's ``kind`` model (``move``: the ``net`` agent's default,
+        ``after``: ``net:model=after``) for this game's variant and players, if a seat plays it;
+        else a placeholder of the same types."""
+        code = zwicker_batch.OPP_NET if kind == "move" else zwicker_batch.OPP_NET_AFTER
+        if code not in self._opponent:
+            return mlp.placeholder(NFEAT)
+        rules = game.rules
+        path = mlp.shipped_path(rules.variant, rules.players, kind)
+        if not path.is_file():
+            raise ValueError(
+                f"no trained {kind} model for {rules.variant} with {rules.players} players in the package, "
+                f"so no compiled net opponent plays this game"
+            )
+        mean, scale, layers, meta = mlp.read_model(path)
+        want = 2 * NFEAT if kind == "move" else NFEAT + CARD_BLOCK * int(meta.get("deck", 0))
+        if meta.get("kind") != kind or mean.shape != (want,):
+            raise ValueError(f"{path} is not a {kind} model of {want} inputs")
+        return mlp.compiled_arrays(mean, scale, layers)
 
     def _init_tricks(self, game: pyspiel.Game, n: int) -> None:
         """The trick games' arrays and one shard per thread (see :mod:`zwick_ai.vector.tricks_batch`)."""

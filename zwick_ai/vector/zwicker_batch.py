@@ -22,8 +22,11 @@ How a step stays cheap:
 
 Opponent codes (``opponent[seat]``): 0 the caller, :data:`OPP_RANDOM` a uniformly random legal
 sub-action, :data:`OPP_GREEDY` the engine's greedy whole move
-(:func:`~zwick_ai.zwicker.kernels.choose` with ``POLICY_GREEDY``). Their random numbers come from
-each game's own splitmix64 stream, so the games' play does not depend on the thread count.
+(:func:`~zwick_ai.zwicker.kernels.choose` with ``POLICY_GREEDY``), :data:`OPP_NET` and
+:data:`OPP_NET_AFTER` the ``net`` agent's whole move by its move model or its after model (the
+shard's two model tuples; the agent's own kernels, :mod:`zwick_ai.zwicker.model_scores`). Their
+random numbers (and the tie-breaks) come from each game's own splitmix64 stream, so the games'
+play does not depend on the thread count.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from zwick_ai.zwicker.layout import (
     S_PHASE,
     S_TO_MOVE,
 )
+from zwick_ai.zwicker.model_scores import after_values, count_best, net_values, nth_best
 
 #: candidate moves kept per game between sub-actions (a turn with more is generated again)
 CAP = 64
@@ -60,6 +64,8 @@ XS_SIZE = 4 * 1024
 
 OPP_RANDOM = 1
 OPP_GREEDY = 2
+OPP_NET = 3
+OPP_NET_AFTER = 4
 
 # _scan's results besides a count of kept rows
 _OVERFLOW = -1  # too many candidates (or too long) to keep: generate again at the next sub-action
@@ -222,6 +228,26 @@ def _greedy_move(R, S, buf, n, rng, i):
 
 
 @numba.njit(cache=True)
+def _net_move(R, S, buf, n, model, after, W, rng, i):
+    """The ``net`` agent's choice among ``buf[:n]`` by ``model`` (an after model if ``after``):
+    a best-scored move, ties broken by game ``i``'s stream."""
+    values = after_values(R, S, buf, n, model, W) if after else net_values(R, S, buf, n, model, W)
+    count = count_best(values)
+    r = 0 if count == 1 else np.int64(_splitmix(rng, i) % np.uint64(count))
+    return nth_best(values, r)
+
+
+@numba.njit(cache=True)
+def _opponent_move(R, S, kind, models, buf, n, rng, i, W):
+    """Index of the move the compiled opponent ``kind`` (greedy or net) plays among ``buf[:n]``."""
+    if kind == OPP_GREEDY:
+        return _greedy_move(R, S, buf, n, rng, i)
+    if kind == OPP_NET:
+        return _net_move(R, S, buf, n, models[0], False, W, rng, i)
+    return _net_move(R, S, buf, n, models[1], True, W, rng, i)
+
+
+@numba.njit(cache=True)
 def _nth_set(row, r):
     """Index of the ``r``-th (uint64) True entry of ``row``."""
     for t in range(row.shape[0]):
@@ -233,7 +259,7 @@ def _nth_set(row, r):
 
 
 @numba.njit(cache=True)
-def _decision(G, a, OFF, opponent, rng, i, W, buf, xs, tmp, row, sc, omask, mv, tk, nr, mask_row, obs_row):
+def _decision(G, a, OFF, opponent, models, rng, i, W, buf, xs, tmp, row, sc, omask, mv, tk, nr, mask_row, obs_row):
     """After a whole move or a deal: play the compiled opponents' seats until the caller's turn
     (write its legal mask and observation) or the end. Returns the player to move or TERMINAL."""
     R = G[:RULES_SIZE]
@@ -249,15 +275,15 @@ def _decision(G, a, OFF, opponent, rng, i, W, buf, xs, tmp, row, sc, omask, mv, 
             nr[i] = _scan(G, a, W, buf, xs, tmp, row, mv, tk, mask_row)
             fill_into_k(G, a, OFF, cur, obs_row, sc)
             return cur
-        if kind == OPP_GREEDY:
+        if kind != OPP_RANDOM:  # a whole move: greedy or net
             n = engine_kernels.gen_moves_ws(R, S, buf, W, xs)
             if n < 0:
                 big, xs2, n = engine_kernels.gen_moves(R, S, buf.copy(), W, xs.copy())
-                pick = _greedy_move(R, S, big, n, rng, i)
+                pick = _opponent_move(R, S, kind, models, big, n, rng, i, W)
                 for j in range(MOVE_WIDTH):
                     row[j] = big[pick, j]
             else:
-                pick = _greedy_move(R, S, buf, n, rng, i)
+                pick = _opponent_move(R, S, kind, models, buf, n, rng, i, W)
                 for j in range(MOVE_WIDTH):
                     row[j] = buf[pick, j]
             ln = encode_row(R, S, CD, row, tmp)
@@ -290,10 +316,10 @@ def _deal(G, init, a, seed, W):
 def _reset_one(shard, i):
     """Deal game ``i`` of ``shard`` by its deal seed and bring it to the caller's decision."""
     G, init, OFF, opponent, win_loss, A, mv, tk, nr, cur, mask, obs, rewards, done, seeds, rng, actions = shard[:17]
-    W, buf, xs, tmp, row, sc, omask = shard[17:]
+    W, buf, xs, tmp, row, sc, omask, models = shard[17:]
     _deal(G, init, A[i], seeds[i], W)
     cur[i] = _decision(
-        G, A[i], OFF, opponent, rng, i, W, buf, xs, tmp, row, sc, omask, mv[i], tk[i], nr, mask[i], obs[i]
+        G, A[i], OFF, opponent, models, rng, i, W, buf, xs, tmp, row, sc, omask, mv[i], tk[i], nr, mask[i], obs[i]
     )
 
 
@@ -347,7 +373,7 @@ def _step_one(shard, i):
         done[i] = False
     if _inside_move(A, OFF, actions, mv, tk, nr, mask, obs, i):
         return False
-    W, buf, xs, tmp, row, sc, omask = shard[17:]
+    W, buf, xs, tmp, row, sc, omask, models = shard[17:]
     a = A[i]
     tok = actions[i]
     mask[i, :] = False
@@ -355,7 +381,9 @@ def _step_one(shard, i):
         if OFF[P_MOVE] >= 0:
             obs[i, OFF[P_MOVE] + tok] = 1.0
         return False
-    c = _decision(G, a, OFF, opponent, rng, i, W, buf, xs, tmp, row, sc, omask, mv[i], tk[i], nr, mask[i], obs[i])
+    c = _decision(
+        G, a, OFF, opponent, models, rng, i, W, buf, xs, tmp, row, sc, omask, mv[i], tk[i], nr, mask[i], obs[i]
+    )
     cur[i] = c
     done[i] = c == TERMINAL
     if done[i]:

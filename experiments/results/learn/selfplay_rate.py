@@ -18,7 +18,6 @@ import pyspiel
 import zwick_ai.games  # noqa: F401
 from zwick_ai.agents import net
 from zwick_ai.agents import net_selfplay as NS
-from zwick_ai.agents import net_train as NT
 from zwick_ai.agents import value_model as VM
 
 
@@ -34,7 +33,7 @@ def main() -> None:
             R, s, VM.POLICY_GREEDY, 0.05, 0.3, VM.empty_model()
         ),
         "train net, generation 0 (greedy)": lambda s: NS.selfplay_afterstates(
-            R, s, VM.POLICY_GREEDY, 0.05, NT.unused_model_arrays()
+            R, s, VM.POLICY_GREEDY, 0.05, VM.empty_model()
         ),
         "train net, later generations (net policy)": lambda s: NS.selfplay_afterstates(
             R, s, VM.POLICY_AFTER, 0.05, after

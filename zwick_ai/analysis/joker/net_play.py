@@ -29,8 +29,8 @@ import numpy as np
 from numba import njit
 
 from zwick_ai.agents import joker_policies, value_model
-from zwick_ai.agents.value_features import NFEAT
 from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker.features import NFEAT
 from zwick_ai.zwicker.layout import (
     KIND_ASK,
     M_CARD,

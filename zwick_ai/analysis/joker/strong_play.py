@@ -49,7 +49,6 @@ import numpy as np
 from zwick_ai import cards, zwicker
 from zwick_ai.agents import joker_policies, value_model
 from zwick_ai.agents.base import agent_params, make_agent
-from zwick_ai.agents.value_features import NFEAT
 from zwick_ai.analysis.joker import net_play
 from zwick_ai.analysis.joker.deals import (
     KIND_NAMES,
@@ -68,6 +67,7 @@ from zwick_ai.eval.selfplay import hand_seeds
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.game_loop import play_to_end
 from zwick_ai.games.seeded_deals import default_agent_seeds
+from zwick_ai.zwicker.features import NFEAT
 from zwick_ai.zwicker.kernels import WS_SIZE as K_WS_SIZE
 from zwick_ai.zwicker.layout import (
     KIND_ASK,

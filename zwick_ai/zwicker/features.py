@@ -1,7 +1,8 @@
-"""Features of a Zwicker position as one player sees it, computed in compiled code.
+"""Features of a Zwicker position as one player sees it, computed in compiled code: the inputs of
+the learned models (:mod:`zwick_ai.agents.value_model`), which the agents and the batched games'
+compiled opponents (:mod:`zwick_ai.vector`) share.
 
-The learned value model (:mod:`zwick_ai.agents.value_model`) scores the position right after a
-whole move from the view of the player who made it. :func:`after_move_features` reads the engine
+A model scores the position right after a whole move from the view of the player who made it. :func:`after_move_features` reads the engine
 state before the move (``Spre``) and after it (``Spost``) and uses only what that player knows:
 
 * their own hand, the table units (values, owners, points), the cards each side has won, the
@@ -24,11 +25,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.layout import (
+    KIND_ASK,
     LOC_HAND,
     LOC_STOCK,
     LOC_TABLE,
     LOC_WON,
+    M_KIND,
     R_DECK,
     R_DECK_SIZE,
     R_IS_VJOKER,
@@ -48,6 +52,7 @@ from zwick_ai.zwicker.layout import (
     S_STAGE,
     S_STOCK_LEN,
     S_STOCK_TOP,
+    S_TO_MOVE,
     S_UBUILD,
     S_UNITS,
     S_UOWNER,
@@ -318,4 +323,62 @@ def card_features(R, Spre, Spost, p, out, off):
     return out
 
 
-__all__ = ["CARD_BLOCK", "FEATURE_NAMES", "NFEAT", "after_move_features", "card_features", "side_diff"]
+@njit(cache=True)
+def candidate_features(R, S, rows, n, W, F):
+    """Row k of ``F`` (n x NFEAT): the features after move ``rows[k]`` from the mover's view.
+    Returns the mask of the moves that are not questions (only those are scored)."""
+    p = S[S_TO_MOVE]
+    ok = np.zeros(n, np.bool_)
+    f = np.zeros(NFEAT, np.float64)
+    for k in range(n):
+        if rows[k, M_KIND] == KIND_ASK:
+            continue
+        Sc = S.copy()
+        kernels.apply_move(R, Sc, rows[k], W)
+        after_move_features(R, S, Sc, p, f)
+        F[k, :] = f
+        ok[k] = True
+    return ok
+
+
+@njit(cache=True)
+def move_input(F, ok, k, x):
+    """The input of the *move* model for candidate ``k``: its features minus the mean over the
+    decision's scored candidates, then that mean (the context)."""
+    nf = F.shape[1]
+    cnt = 0
+    for j in range(F.shape[0]):
+        if ok[j]:
+            cnt += 1
+    for i in range(nf):
+        mean = 0.0
+        for j in range(F.shape[0]):
+            if ok[j]:
+                mean += F[j, i]
+        mean /= max(cnt, 1)
+        x[i] = F[k, i] - mean
+        x[nf + i] = mean
+
+
+@njit(cache=True)
+def after_input(R, Spre, Spost, p, x):
+    """The input of an *after* model (``x``: NFEAT + CARD_BLOCK * deck floats, or NFEAT without the
+    card-level view): the features of ``Spost`` as seat ``p`` sees it right after its move from
+    ``Spre``, then the card-level view."""
+    after_move_features(R, Spre, Spost, p, x[:NFEAT])
+    if x.shape[0] > NFEAT:  # a model without the card-level view has NFEAT inputs
+        card_features(R, Spre, Spost, p, x, NFEAT)
+    return x
+
+
+__all__ = [
+    "CARD_BLOCK",
+    "FEATURE_NAMES",
+    "NFEAT",
+    "after_input",
+    "after_move_features",
+    "candidate_features",
+    "card_features",
+    "move_input",
+    "side_diff",
+]

@@ -1,0 +1,102 @@
+"""The learned models' perceptrons: their weights files and their compiled forward pass (numpy
+and numba only).
+
+A model plays as a tuple of eight float64 arrays ``(mean, scale, W1, b1, W2, b2, W3, b3)``: the
+inputs standardized by ``mean`` and ``scale``, two ReLU hidden layers and one linear output
+(:func:`compiled_arrays`). A weights file is one ``.npz`` of those arrays and a JSON ``meta``
+(:func:`read_model`; :mod:`zwick_ai.agents.value_model` writes them and checks them against the
+features); the package ships its trained ones in ``zwick_ai/agents/weights``
+(:func:`shipped_path`). This module imports nothing of the package, so every layer that plays a
+model (the agents, the batched games of :mod:`zwick_ai.vector`) reads and evaluates it the same
+way.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+#: the arrays of a weights file, in the order the compiled code takes them
+ARRAY_NAMES = ("mean", "scale", "W1", "b1", "W2", "b2", "W3", "b3")
+#: the weights file format this version reads and writes
+FORMAT_VERSION = 1
+#: where the package's trained weights live
+WEIGHTS_DIR = Path(__file__).resolve().parent / "agents" / "weights"
+
+Layers = list[tuple[np.ndarray, np.ndarray]]
+
+
+def shipped_path(variant: str, players: int, kind: str) -> Path:
+    """The package's weights file of ``kind`` for ``variant`` with ``players`` players."""
+    return WEIGHTS_DIR / f"{variant}-{players}p-{kind}.npz"
+
+
+def read_model(path: Path | str) -> tuple[np.ndarray, np.ndarray, Layers, dict[str, Any]]:
+    """(mean, scale, layers as (weights, bias) pairs, meta) of a weights file (a clear error for a
+    missing or foreign file or another format)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"no value model file {path}")
+    try:
+        with np.load(path) as z:
+            meta = json.loads(str(z["meta"]))
+            layers = [(z[f"W{i}"], z[f"b{i}"]) for i in (1, 2, 3)]
+            mean, scale = z["mean"], z["scale"]
+    except (OSError, KeyError, ValueError) as e:
+        raise ValueError(f"{path} is not a zwick_ai value model ({e})") from None
+    if meta.get("format") != FORMAT_VERSION:
+        raise ValueError(f"{path}: value model format {meta.get('format')}, this zwick_ai reads {FORMAT_VERSION}")
+    return mean, scale, layers, meta
+
+
+def compiled_arrays(mean: np.ndarray, scale: np.ndarray, layers: Layers) -> tuple[np.ndarray, ...]:
+    """The eight contiguous float64 arrays the compiled code takes."""
+    out = [np.ascontiguousarray(mean, np.float64), np.ascontiguousarray(scale, np.float64)]
+    for w, b in layers:
+        out += [np.ascontiguousarray(w, np.float64), np.ascontiguousarray(b, np.float64)]
+    return tuple(out)
+
+
+@njit(cache=True)
+def mlp_forward(x, m):
+    """The model ``m`` (the eight arrays above) on one raw input vector ``x``."""
+    mean, scale, W1, b1, W2, b2, W3, b3 = m
+    h1 = b1.copy()
+    for i in range(x.shape[0]):
+        z = (x[i] - mean[i]) / scale[i]
+        if z != 0.0:
+            for j in range(h1.shape[0]):
+                h1[j] += z * W1[i, j]
+    h2 = b2.copy()
+    for i in range(h1.shape[0]):
+        if h1[i] > 0.0:
+            for j in range(h2.shape[0]):
+                h2[j] += h1[i] * W2[i, j]
+    out = b3[0]
+    for i in range(h2.shape[0]):
+        if h2[i] > 0.0:
+            out += h2[i] * W3[i, 0]
+    return out
+
+
+def placeholder(inputs: int) -> tuple[np.ndarray, ...]:
+    """Arrays of a model with ``inputs`` inputs (one hidden unit, output 0), for compiled code that
+    takes a model but plays without one."""
+    z = np.zeros
+    return (z(inputs), np.ones(inputs), z((inputs, 1)), z(1), z((1, 1)), z(1), z((1, 1)), z(1))
+
+
+__all__ = [
+    "ARRAY_NAMES",
+    "FORMAT_VERSION",
+    "WEIGHTS_DIR",
+    "compiled_arrays",
+    "mlp_forward",
+    "placeholder",
+    "read_model",
+    "shipped_path",
+]

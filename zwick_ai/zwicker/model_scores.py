@@ -1,0 +1,97 @@
+"""The learned models' scores of a decision's candidate moves, in compiled code.
+
+The ``net`` agent (:mod:`zwick_ai.agents.net`), the searches that use its move model and the
+compiled ``net`` opponents of :class:`zwick_ai.vector.VectorGame` all score a decision with these
+kernels and choose among the best by :func:`count_best` and :func:`nth_best`, so they decide
+alike on the same position. A model is the tuple of arrays of :mod:`zwick_ai.mlp`; its inputs are
+the features of :mod:`zwick_ai.zwicker.features`:
+
+* the *move* model's advantage of each candidate (:func:`net_values`): expected final points over
+  the mean of the decision's candidates;
+* the *after* model's value of each candidate (:func:`after_values`): the exact lead after the
+  move plus the model's points still to come, exact when the move ends the hand.
+
+Questions (Großenwiehe) score ``-inf``: like greedy, the net never asks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from zwick_ai.mlp import mlp_forward
+from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker.features import F_LEAD, F_ZWICK, NFEAT, after_input, candidate_features, move_input, side_diff
+from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, PHASE_OVER, R_NSIDES, R_SIDE_OF, S_PHASE, S_TO_MOVE
+
+#: scores within this of the best are tied
+TIE = 1e-9
+
+
+@njit(cache=True)
+def net_values(R, S, rows, n, m, W):
+    """The move model's advantage of each of the first ``n`` move ``rows`` for the player to move
+    in ``S``: expected final points over the mean of the decision's moves (questions: -inf)."""
+    F = np.zeros((n, NFEAT), np.float64)
+    ok = candidate_features(R, S, rows, n, W, F)
+    x = np.zeros(2 * NFEAT, np.float64)
+    out = np.full(n, -np.inf)
+    for k in range(n):
+        if ok[k]:
+            move_input(F, ok, k, x)
+            out[k] = mlp_forward(x, m)
+    return out
+
+
+@njit(cache=True)
+def after_values(R, S, rows, n, m, W):
+    """The *after* model's value of each of the first ``n`` move ``rows`` for the player to move
+    in ``S``: the exact lead after the move (card points and Zwicks, own side minus the mean of
+    the others) plus the model's points still to come, or the exact final difference when the move
+    ends the hand (questions: -inf)."""
+    p = S[S_TO_MOVE]
+    side = R[R_SIDE_OF + p]
+    x = np.zeros(m[0].shape[0], np.float64)
+    out = np.full(n, -np.inf)
+    for k in range(n):
+        if rows[k, M_KIND] == KIND_ASK:
+            continue
+        Sc = S.copy()
+        kernels.apply_move(R, Sc, rows[k], W)
+        if Sc[S_PHASE] == PHASE_OVER:
+            out[k] = side_diff(kernels.score(R, Sc).astype(np.float64), side, R[R_NSIDES])
+        else:
+            after_input(R, S, Sc, p, x)
+            out[k] = x[F_LEAD] + x[F_ZWICK] + mlp_forward(x, m)
+    return out
+
+
+@njit(cache=True)
+def count_best(v):
+    """How many entries of ``v`` are within :data:`TIE` of its largest."""
+    top = -np.inf
+    for k in range(v.shape[0]):
+        top = max(top, v[k])
+    count = 0
+    for k in range(v.shape[0]):
+        if v[k] >= top - TIE:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def nth_best(v, r):
+    """Index of the ``r``-th (from 0, in order) entry of ``v`` within :data:`TIE` of its largest:
+    a choice among the tied best moves with a random ``r`` below :func:`count_best`."""
+    top = -np.inf
+    for k in range(v.shape[0]):
+        top = max(top, v[k])
+    for k in range(v.shape[0]):
+        if v[k] >= top - TIE:
+            if r == 0:
+                return k
+            r -= 1
+    return -1
+
+
+__all__ = ["TIE", "after_values", "count_best", "net_values", "nth_best"]
