@@ -48,6 +48,7 @@ from numba import njit
 
 from zwick_ai.agents import value_model as VM
 from zwick_ai.agents import zwicker_search as ZS
+from zwick_ai.agents.value_features import F_LEAD, F_ZWICK
 from zwick_ai.zwicker import history as ZH
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker.layout import (
@@ -91,6 +92,7 @@ from zwick_ai.zwicker.layout import (
 LEAF_ROLLOUT = 0
 LEAF_VALUE = 1  # the learned value model at the leaf, no play-out
 LEAF_STAGE = 2  # a random play-out to the end of the leaf's stage, then the value model
+LEAF_AFTER = 3  # the afterstate network from the view of the seat that moved into the leaf (mixable with a play-out)
 
 MAX_PLY = 96  # depth bound of the endgame search (whole moves and questions)
 MAX_MOVES = 1024  # move rows per depth (a position with more gives its world up)
@@ -490,6 +492,57 @@ def value_rewards(R, S, m, f, total):
 
 
 @njit(cache=True)
+def after_rewards(R, S, q, m, x, total):
+    """Leaf rewards by the *after* model ``m`` (``zwick train net``): the exact lead of seat
+    ``q``'s side plus the model's points still to come, read as ``q``'s afterstate (``q`` moved into
+    ``S``; the position before that move is taken as ``S`` itself), over ``total`` and clipped to
+    [-1, 1]; the other sides share the opposite (the sides' differences add up to zero). Exact
+    when the hand is over."""
+    ns = R[R_NSIDES]
+    if S[S_PHASE] == K.PHASE_OVER:
+        return ZS.side_rewards(R, S, False, total)
+    VM.after_input(R, S, S, q, x)
+    v = x[F_LEAD] + x[F_ZWICK] + VM.mlp_forward(x, m)
+    side = R[R_SIDE_OF + q]
+    out = np.empty(ns, np.float64)
+    for k in range(ns):
+        d = v if k == side else -v / (ns - 1)
+        out[k] = min(1.0, max(-1.0, d / total))
+    return out
+
+
+@njit(cache=True)
+def root_prior(S, rows, values, visits, tree):
+    """Prior knowledge at the root (Gelly and Silver 2007): each legal row ``rows[k]`` of the real
+    state ``S`` with a finite ``values[k]`` (a reward in [-1, 1]) gets a root child that starts with
+    ``visits`` virtual visits of that mean reward, so UCB tries the moves the prior likes first and
+    the search's own results outweigh the prior as its visits grow. Returns the children added."""
+    NKEY, NV, NA, NQ, H, meta = tree
+    lo = np.zeros(64, np.int64)
+    hi = np.zeros(64, np.int64)
+    key = np.zeros(ZS.NKW, np.int64)
+    ZS.unit_cards(S, lo, hi)
+    added = 0
+    for k in range(rows.shape[0]):
+        if not np.isfinite(values[k]) or meta[ZS.MT_NODES] >= NV.shape[0]:
+            continue
+        ZS.move_key(S, rows[k], lo, hi, 0, key)
+        child, slot = ZS.lookup(H, NKEY, key)
+        if child >= 0:
+            continue
+        child = meta[ZS.MT_NODES]
+        meta[ZS.MT_NODES] += 1
+        for j in range(ZS.NKW):
+            NKEY[child, j] = key[j]
+        NV[child] = visits
+        NA[child] = visits
+        NQ[child] = visits * values[k]
+        H[slot] = child
+        added += 1
+    return added
+
+
+@njit(cache=True)
 def draw_pool(G, a, p, det, cards, chain, meta, n, tau, W, mm):
     """``n`` worlds of the exact determinizer (their current engine states, one row each) and
     their log weights under the opponent model of :func:`world_log_weight` (all 0 when ``tau``
@@ -529,10 +582,12 @@ def pool_pick(cum):
 
 
 @njit(cache=True)
-def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, chain, W, m, pool, cum):
+def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, chain, W, m, pool, cum, mix):
     """``iters`` ISMCTS iterations on ``tree`` (the descent and backup of :mod:`zwicker_search`), each
     drawn world serving ``reuse`` consecutive iterations; ``leaf`` picks the leaf evaluator
-    (``m``: the value model's arrays for ``LEAF_VALUE``). With a non-empty ``pool`` (rows of
+    (``m``: the value model's arrays for ``LEAF_VALUE``/``LEAF_STAGE``, the after model's for
+    ``LEAF_AFTER``, whose reward is ``mix`` times the after model's (:func:`after_rewards`) plus
+    ``1 - mix`` times a random play-out's). With a non-empty ``pool`` (rows of
     :func:`draw_pool`) each world is a pool row drawn by the weights ``cum``
     (:func:`pool_cumulative`: sampling-importance-resampling of the opponent model's posterior)
     instead of a fresh draw of the determinizer."""
@@ -557,6 +612,16 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
                 world = ZS.det_draw(G, a, p, det, cards, chain, k, meta, W)
         S = world.copy()
         depth, buf, X, kid = ZS.descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
+        if leaf == LEAF_AFTER and S[S_PHASE] != K.PHASE_OVER:
+            q = tree[0][path[depth], ZS.NK_MOVER] if depth > 0 else p
+            rew = after_rewards(R, S, q, m, f, total)
+            if mix < 1.0:
+                _, buf, X = K.play_out_to(R, S, policies, W, R[R_MAX_STAGES], buf, X)
+                played = ZS.side_rewards(R, S, win_loss, total)
+                for s in range(rew.shape[0]):
+                    rew[s] = mix * rew[s] + (1.0 - mix) * played[s]
+            ZS.backup(R, tree, path, depth, rew)
+            continue
         if S[S_PHASE] != K.PHASE_OVER and leaf != LEAF_VALUE:  # the play-out reuses the search's buffers
             last = S[S_STAGE] if leaf == LEAF_STAGE else R[R_MAX_STAGES]
             _, buf, X = K.play_out_to(R, S, policies, W, last, buf, X)
@@ -573,6 +638,7 @@ def seed(s):
 
 
 __all__ = [
+    "LEAF_AFTER",
     "LEAF_ROLLOUT",
     "LEAF_STAGE",
     "LEAF_VALUE",
@@ -583,6 +649,8 @@ __all__ = [
     "new_context",
     "pool_cumulative",
     "pool_pick",
+    "after_rewards",
+    "root_prior",
     "root_values",
     "seed",
     "solve",
