@@ -61,6 +61,25 @@ def test_after_leaf_rewards_equal_a_numpy_forward_pass(seed, turns):
         assert abs(got.sum()) < 1e-9 or np.any(np.abs(got) == 1.0)  # zero-sum unless clipped
 
 
+@pytest.mark.parametrize("seed, turns", [(1, 0), (2, 9)])
+def test_after_side_rewards_read_every_side_and_are_zero_sum(seed, turns):
+    _, state = _state(seed, turns)
+    model = value_model.load_model(value_model.shipped_model_path("dithmarschen", 4, value_model.AFTER))
+    m = model.arrays()
+    R = state.rules.array()
+    S = state.array[: zwicker_search.DecisionSetup(state, np.random.default_rng(0)).real.shape[0]].copy()
+    total = float(state.rules.card_total)
+    got = expert_search.after_side_rewards(R, S, m, np.zeros(m[0].shape[0]), total)
+    v = []
+    for side in range(int(R[R_NSIDES])):
+        q = next(q for q in range(4) if R[R_SIDE_OF + q] == side)
+        x = np.zeros(m[0].shape[0])
+        value_model.after_input(R, S, S, q, x)
+        v.append(x[F_LEAD] + x[F_ZWICK] + _numpy_forward(model, x))
+    want = np.clip((np.array(v) - np.mean(v)) / total, -1, 1)
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
+
+
 def test_root_prior_seeds_virtual_visits_of_the_networks_values():
     game, state = _state(4, 2)
     agent = make_agent("expert:time=0,iters=200,endgame=0,prior=1000000,c=0.7", game, seed=1)
@@ -95,7 +114,7 @@ def test_prior_zero_and_leaf_after_change_the_search_only_where_asked():
 
 
 @pytest.mark.parametrize(
-    "spec", ["expert:time=0,iters=60,leaf=after,mix=0.5,prior=5", "expert:time=0,iters=60,leaf=after"]
+    "spec", ["expert:time=0,iters=60,leaf=after,mix=0.5,prior=5", "expert:time=0,iters=60,leaf=stage-after"]
 )
 def test_net_options_play_legal_whole_games(spec):
     game = pyspiel.load_game(GAME)

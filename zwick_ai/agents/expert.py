@@ -22,7 +22,8 @@ algorithms). Every component is a spec parameter so that its effect can be measu
   default: ``stage`` where the package has a value model for the game, else ``rollout``);
 - ``leaf=after``: the afterstate network (``net:model=after``, ``zwick train net``) evaluates the
   ISMCTS leaf from the view of the seat that moved into it; ``mix=W`` (0..1, default 1) mixes it
-  with a random play-out's result (``W`` the network's share);
+  with a random play-out's result (``W`` the network's share); ``leaf=stage-after``: a random
+  play-out to the end of the leaf's stage, then the afterstate network from every side's view;
 - ``prior=N``: the afterstate network's values of the root moves seed each root child with ``N``
   virtual visits of that value (prior knowledge in UCT, Gelly and Silver 2007), so the search
   tries the moves the network likes first; ``0`` = off;
@@ -46,7 +47,7 @@ for the rest, so a huge endgame cannot overrun the budget.
 >>> make_agent("expert:leaf=net", game)
 Traceback (most recent call last):
 ...
-ValueError: leaf='net' is not valid; valid: auto, rollout, value, stage, after
+ValueError: leaf='net' is not valid; valid: auto, rollout, value, stage, after, stage-after
 
 The defaults (``pool=256,infer=0.25,leaf=auto``) are the configuration that beat ISMCTS at equal
 time (``experiments/results/expert/README.md``, "The headline" and "The stage leaf against the
@@ -66,12 +67,14 @@ from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.agents.net import model_for
 from zwick_ai.games import zwicker_bridge
 
-LEAVES = ("auto", "rollout", "value", "stage", "after")
+LEAVES = ("auto", "rollout", "value", "stage", "after", "stage-after")
+AFTER_LEAVES = ("after", "stage-after")  # the leaf evaluators that use the afterstate network
 LEAF_CODES = {
     "rollout": expert_search.LEAF_ROLLOUT,
     "value": expert_search.LEAF_VALUE,
     "stage": expert_search.LEAF_STAGE,
     "after": expert_search.LEAF_AFTER,
+    "stage-after": expert_search.LEAF_STAGE_AFTER,
 }
 MODEL_LEAVES = ("value", "stage")  # the leaf evaluators that use the value model
 DEFAULT_POOL = 256  # ISMCTS worlds drawn once per decision
@@ -95,8 +98,8 @@ def check(params: dict[str, Any]) -> None:
         raise ValueError(f"leaf={params['leaf']!r} is not valid; valid: {', '.join(LEAVES)}")
     if params["opp"] not in OPPONENT_MODELS:
         raise ValueError(f"opp={params['opp']!r} is not valid; valid: {', '.join(OPPONENT_MODELS)}")
-    if params.get("model") and params["leaf"] not in (*MODEL_LEAVES, "auto", "after"):
-        raise ValueError("model= is the value model of leaf=value, leaf=stage or leaf=after; give one of them with it")
+    if params.get("model") and params["leaf"] not in (*MODEL_LEAVES, "auto", *AFTER_LEAVES):
+        raise ValueError("model= is the model of leaf=value, stage, after or stage-after; give one of them with it")
     if not 0.0 <= params["mix"] <= 1.0:
         raise ValueError(f"mix={params['mix']} is not valid; give the after network's share of the leaf value, 0..1")
     if params["prior"] < 0:
@@ -146,8 +149,9 @@ def check(params: dict[str, Any]) -> None:
             str,
             "auto",
             "ISMCTS leaf evaluator: rollout, value (a learned value model), stage (play-out to the stage's end, "
-            "then value), after (the afterstate network, mixed with a play-out by mix) or auto (stage where the "
-            "package has a value model for the game, else rollout)",
+            "then value), after (the afterstate network, mixed with a play-out by mix), stage-after (play-out to "
+            "the stage's end, then the afterstate network) or auto (stage where the package has a value model "
+            "for the game, else rollout)",
         ),
         Param(
             "model",
@@ -174,7 +178,7 @@ class ExpertAgent(Agent):
         self.node_rate = START_NODE_RATE  # endgame positions per second, a running estimate
         self.leaf = resolved_leaf(game, params)
         leaf_model = model_for(game, params["model"], kind="value") if self.leaf in MODEL_LEAVES else None
-        if self.leaf == "after":
+        if self.leaf in AFTER_LEAVES:
             leaf_model = after_model(game, params)
         self.value = leaf_model.arrays() if leaf_model is not None else value_model.empty_model()
         prior_model = after_model(game, params) if params["prior"] > 0 else None
@@ -341,13 +345,13 @@ def resolved_leaf(game: pyspiel.Game | pyspiel.State, params: dict[str, Any]) ->
 def after_model(game: pyspiel.Game | pyspiel.State, params: dict[str, Any]) -> value_model.ValueModel:
     """The afterstate network of ``leaf=after`` and ``prior``: ``model=`` when ``leaf=after`` names
     one, else the package's after model for the variant (``zwick train net``)."""
-    path = params.get("model", "") if params["leaf"] == "after" else ""
+    path = params.get("model", "") if params["leaf"] in AFTER_LEAVES else ""
     return model_for(game, path, kind=value_model.AFTER)
 
 
 def _value_arrays(state: pyspiel.State, params: dict[str, Any]) -> tuple:
     """The value model's arrays for ``leaf=value`` or ``leaf=stage`` (empty arrays of the right types otherwise: numba needs one signature)."""
-    if params["leaf"] == "after":
+    if params["leaf"] in AFTER_LEAVES:
         return after_model(state, params).arrays()
     return (
         model_for(state, params.get("model", ""), kind="value").arrays()

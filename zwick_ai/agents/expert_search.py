@@ -93,6 +93,7 @@ LEAF_ROLLOUT = 0
 LEAF_VALUE = 1  # the learned value model at the leaf, no play-out
 LEAF_STAGE = 2  # a random play-out to the end of the leaf's stage, then the value model
 LEAF_AFTER = 3  # the afterstate network from the view of the seat that moved into the leaf (mixable with a play-out)
+LEAF_STAGE_AFTER = 4  # a random play-out to the end of the leaf's stage, then the afterstate network of every side
 
 MAX_PLY = 96  # depth bound of the endgame search (whole moves and questions)
 MAX_MOVES = 1024  # move rows per depth (a position with more gives its world up)
@@ -512,6 +513,27 @@ def after_rewards(R, S, q, m, x, total):
 
 
 @njit(cache=True)
+def after_side_rewards(R, S, m, x, total):
+    """Leaf rewards by the *after* model ``m`` read from every side's view (its first seat's,
+    :func:`after_rewards`'s value), made zero-sum: side ``s`` gets ``v_s`` minus the mean of the
+    sides' values, over ``total``, clipped to [-1, 1]. Exact when the hand is over."""
+    ns = R[R_NSIDES]
+    if S[S_PHASE] == K.PHASE_OVER:
+        return ZS.side_rewards(R, S, False, total)
+    v = np.zeros(ns, np.float64)
+    for s in range(ns):
+        for q in range(R[R_PLAYERS]):
+            if R[R_SIDE_OF + q] == s:
+                VM.after_input(R, S, S, q, x)
+                v[s] = x[F_LEAD] + x[F_ZWICK] + VM.mlp_forward(x, m)
+                break
+    mean = v.sum() / ns
+    for s in range(ns):
+        v[s] = min(1.0, max(-1.0, (v[s] - mean) / total))
+    return v
+
+
+@njit(cache=True)
 def root_prior(S, rows, values, visits, tree):
     """Prior knowledge at the root (Gelly and Silver 2007): each legal row ``rows[k]`` of the real
     state ``S`` with a finite ``values[k]`` (a reward in [-1, 1]) gets a root child that starts with
@@ -586,6 +608,7 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
     """``iters`` ISMCTS iterations on ``tree`` (the descent and backup of :mod:`zwicker_search`), each
     drawn world serving ``reuse`` consecutive iterations; ``leaf`` picks the leaf evaluator
     (``m``: the value model's arrays for ``LEAF_VALUE``/``LEAF_STAGE``, the after model's for
+    ``LEAF_STAGE_AFTER`` (:func:`after_side_rewards` at the next stage's start) and
     ``LEAF_AFTER``, whose reward is ``mix`` times the after model's (:func:`after_rewards`) plus
     ``1 - mix`` times a random play-out's). With a non-empty ``pool`` (rows of
     :func:`draw_pool`) each world is a pool row drawn by the weights ``cum``
@@ -623,9 +646,11 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
             ZS.backup(R, tree, path, depth, rew)
             continue
         if S[S_PHASE] != K.PHASE_OVER and leaf != LEAF_VALUE:  # the play-out reuses the search's buffers
-            last = S[S_STAGE] if leaf == LEAF_STAGE else R[R_MAX_STAGES]
+            last = S[S_STAGE] if leaf == LEAF_STAGE or leaf == LEAF_STAGE_AFTER else R[R_MAX_STAGES]
             _, buf, X = K.play_out_to(R, S, policies, W, last, buf, X)
-        if S[S_PHASE] != K.PHASE_OVER:
+        if S[S_PHASE] != K.PHASE_OVER and leaf == LEAF_STAGE_AFTER:
+            rew = after_side_rewards(R, S, m, f, total)
+        elif S[S_PHASE] != K.PHASE_OVER:
             rew = value_rewards(R, S, m, f, total)
         else:
             rew = ZS.side_rewards(R, S, win_loss, total)
@@ -639,6 +664,7 @@ def seed(s):
 
 __all__ = [
     "LEAF_AFTER",
+    "LEAF_STAGE_AFTER",
     "LEAF_ROLLOUT",
     "LEAF_STAGE",
     "LEAF_VALUE",
@@ -650,6 +676,7 @@ __all__ = [
     "pool_cumulative",
     "pool_pick",
     "after_rewards",
+    "after_side_rewards",
     "root_prior",
     "root_values",
     "seed",
