@@ -20,6 +20,13 @@ algorithms). Every component is a spec parameter so that its effect can be measu
   value model for the variant, ``zwick_ai/agents/weights``, instead of a random play-out;
   ``stage``: a random play-out to the end of the leaf's stage, then that model; ``auto``, the
   default: ``stage`` where the package has a value model for the game, else ``rollout``);
+- ``leaf=after``: the afterstate network (``net:model=after``, ``zwick train net``) evaluates the
+  ISMCTS leaf from the view of the seat that moved into it; ``mix=W`` (0..1, default 1) mixes it
+  with a random play-out's result (``W`` the network's share); ``leaf=stage-after``: a random
+  play-out to the end of the leaf's stage, then the afterstate network from every side's view;
+- ``prior=N``: the afterstate network's values of the root moves seed each root child with ``N``
+  virtual visits of that value (prior knowledge in UCT, Gelly and Silver 2007), so the search
+  tries the moves the network likes first; ``0`` = off;
 - ``c``: the UCB constant;
 - ``joker=RULE``: a joker rule of :mod:`zwick_ai.agents.joker_policies` (``hold``, ``early``,
   ``min_points=K``, ``build``, ``last_stage``) restricts its own choice: the search runs unchanged
@@ -40,7 +47,7 @@ for the rest, so a huge endgame cannot overrun the budget.
 >>> make_agent("expert:leaf=net", game)
 Traceback (most recent call last):
 ...
-ValueError: leaf='net' is not valid; valid: auto, rollout, value, stage
+ValueError: leaf='net' is not valid; valid: auto, rollout, value, stage, after, stage-after
 
 The defaults (``pool=256,infer=0.25,leaf=auto``) are the configuration that beat ISMCTS at equal
 time (``experiments/results/expert/README.md``, "The headline" and "The stage leaf against the
@@ -60,11 +67,14 @@ from zwick_ai.agents.net import model_for
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import policy_codes
 
-LEAVES = ("auto", "rollout", "value", "stage")
+LEAVES = ("auto", "rollout", "value", "stage", "after", "stage-after")
+AFTER_LEAVES = ("after", "stage-after")  # the leaf evaluators that use the afterstate network
 LEAF_CODES = {
     "rollout": expert_search.LEAF_ROLLOUT,
     "value": expert_search.LEAF_VALUE,
     "stage": expert_search.LEAF_STAGE,
+    "after": expert_search.LEAF_AFTER,
+    "stage-after": expert_search.LEAF_STAGE_AFTER,
 }
 MODEL_LEAVES = ("value", "stage")  # the leaf evaluators that use the value model
 DEFAULT_POOL = 256  # ISMCTS worlds drawn once per decision
@@ -88,8 +98,12 @@ def check(params: dict[str, Any]) -> None:
         raise ValueError(f"leaf={params['leaf']!r} is not valid; valid: {', '.join(LEAVES)}")
     if params["opp"] not in OPPONENT_MODELS:
         raise ValueError(f"opp={params['opp']!r} is not valid; valid: {', '.join(OPPONENT_MODELS)}")
-    if params.get("model") and params["leaf"] not in (*MODEL_LEAVES, "auto"):
-        raise ValueError("model= is the value model of leaf=value or leaf=stage; give one of them with it")
+    if params.get("model") and params["leaf"] not in (*MODEL_LEAVES, "auto", *AFTER_LEAVES):
+        raise ValueError("model= is the model of leaf=value, stage, after or stage-after; give one of them with it")
+    if not 0.0 <= params["mix"] <= 1.0:
+        raise ValueError(f"mix={params['mix']} is not valid; give the after network's share of the leaf value, 0..1")
+    if params["prior"] < 0:
+        raise ValueError(f"prior={params['prior']} is not valid; give 0 (off) or a number of virtual visits")
     if params["time"] < 0 or params["iters"] < 0 or params["worlds"] < 0:
         raise ValueError("time, iters and worlds must be >= 0")
     if params["time"] == 0 and params["iters"] == 0:
@@ -135,9 +149,18 @@ def check(params: dict[str, Any]) -> None:
             str,
             "auto",
             "ISMCTS leaf evaluator: rollout, value (a learned value model), stage (play-out to the stage's end, "
-            "then value) or auto (stage where the package has a value model for the game, else rollout)",
+            "then value), after (the afterstate network, mixed with a play-out by mix), stage-after (play-out to "
+            "the stage's end, then the afterstate network) or auto (stage where the package has a value model "
+            "for the game, else rollout)",
         ),
-        Param("model", str, "", "value model .npz for leaf=value/stage; empty: the package's weights for this variant"),
+        Param(
+            "model",
+            str,
+            "",
+            "value model .npz for leaf=value/stage (an after model for leaf=after); empty: the package's weights",
+        ),
+        Param("mix", float, 1.0, "leaf=after: the after network's share of the leaf value, the rest a random play-out"),
+        Param("prior", int, 0, "virtual visits at the root from the after network's move values (0 = off)"),
         Param("joker", str, "", "joker rule on its own choice: hold, early, min_points=K, build, last_stage"),
     ],
     games=("zwicker",),
@@ -155,17 +178,30 @@ class ExpertAgent(Agent):
         self.node_rate = START_NODE_RATE  # endgame positions per second, a running estimate
         self.leaf = resolved_leaf(game, params)
         leaf_model = model_for(game, params["model"], kind="value") if self.leaf in MODEL_LEAVES else None
+        if self.leaf in AFTER_LEAVES:
+            leaf_model = after_model(game, params)
         self.value = leaf_model.arrays() if leaf_model is not None else value_model.empty_model()
+        prior_model = after_model(game, params) if params["prior"] > 0 else None
+        self.prior = prior_model.arrays() if prior_model is not None else None
         move_model = model_for(game, kind="move") if params["prune"] > 0 or params["opp"] == "net" else None
         self.move = move_model.arrays() if move_model is not None else None
         self.opp: tuple = self.move if self.move is not None and params["opp"] == "net" else value_model.empty_model()
         self.model_digests = {
-            kind: m.digest() for kind, m in (("value", leaf_model), ("move", move_model)) if m is not None
+            kind: m.digest()
+            for kind, m in (("value", leaf_model), ("move", move_model), ("prior", prior_model))
+            if m is not None
         }
 
     def identity(self) -> dict[str, Any]:
-        """The parameters, the leaf ``auto`` resolved to and the digests of the models it reads."""
-        return {**super().identity(), "leaf_resolved": self.leaf, "models": self.model_digests}
+        """The parameters, the leaf ``auto`` resolved to and the digests of the models it reads
+        (``mix`` and ``prior`` only where they act, so today's expert keeps its identity)."""
+        ident = super().identity()
+        params = dict(ident["params"])
+        if params["prior"] == 0:
+            del params["prior"]
+        if self.leaf != "after":
+            del params["mix"]
+        return {**ident, "params": params, "leaf_resolved": self.leaf, "models": self.model_digests}
 
     def context(self) -> tuple:
         """The endgame search's buffers and transposition table (made once per agent)."""
@@ -229,7 +265,8 @@ def expert_root(
     left = max(MIN_FALLBACK_SECONDS, seconds - (clock.now() - t0)) if seconds > 0 else 0.0
     value = agent.value if agent is not None else _value_arrays(state, params)
     move = agent.move if agent is not None else (model_for(state, kind="move").arrays() if params["prune"] else None)
-    visits, mean = _ismcts(d, params, left, stats, value, _blocked(d, params, move), opp)
+    prior = agent.prior if agent is not None else (after_model(state, params).arrays() if params["prior"] else None)
+    visits, mean = _ismcts(d, params, left, stats, value, _blocked(d, params, move), opp, prior)
     if agent is not None:
         agent.last = stats
     return d.rows, visits.astype(np.float64), mean, False
@@ -305,8 +342,17 @@ def resolved_leaf(game: pyspiel.Game | pyspiel.State, params: dict[str, Any]) ->
     return "stage" if params.get("model") or shipped else "rollout"
 
 
+def after_model(game: pyspiel.Game | pyspiel.State, params: dict[str, Any]) -> value_model.ValueModel:
+    """The afterstate network of ``leaf=after`` and ``prior``: ``model=`` when ``leaf=after`` names
+    one, else the package's after model for the variant (``zwick train net``)."""
+    path = params.get("model", "") if params["leaf"] in AFTER_LEAVES else ""
+    return model_for(game, path, kind=value_model.AFTER)
+
+
 def _value_arrays(state: pyspiel.State, params: dict[str, Any]) -> tuple:
     """The value model's arrays for ``leaf=value`` or ``leaf=stage`` (empty arrays of the right types otherwise: numba needs one signature)."""
+    if params["leaf"] in AFTER_LEAVES:
+        return after_model(state, params).arrays()
     return (
         model_for(state, params.get("model", ""), kind="value").arrays()
         if params["leaf"] in MODEL_LEAVES
@@ -342,14 +388,22 @@ def _ismcts(
     value: tuple,
     blocked: np.ndarray,
     opp: tuple,
+    prior: tuple | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Root visits and mean rewards of the legal rows after ISMCTS under the budget (``blocked``
-    root rows are kept out of the search: :func:`zwick_ai.agents.zwicker_search.block_root`)."""
+    root rows are kept out of the search: :func:`zwick_ai.agents.zwicker_search.block_root`;
+    ``prior``: the after network's arrays, whose move values seed the root's children with
+    ``params["prior"]`` virtual visits, :func:`zwick_ai.agents.expert_search.root_prior`)."""
     iters = int(params["iters"])
     cap = iters + 2 + len(d.rows) if iters > 0 else 1 << 18
     tree = zwicker_search.new_tree(cap)
     if blocked.any():
         zwicker_search.block_root(d.real, d.rows, blocked, tree)
+    if prior is not None and int(params["prior"]) > 0:
+        values = value_model.after_values(d.rules_array, d.real, d.rows, len(d.rows), prior, d.workspace)
+        finite = np.isfinite(values)  # questions (-inf) get no prior
+        rewards = np.where(finite, np.clip(np.where(finite, values, 0.0) / d.total, -1.0, 1.0), -np.inf)
+        expert_search.root_prior(d.real, d.rows, rewards, int(params["prior"]), tree)
     leaf = LEAF_CODES[params["leaf"]]
     t0 = clock.now()
     meta = tree[-1]
@@ -362,7 +416,7 @@ def _ismcts(
             break
         expert_search.ismcts(
             d.game_table, d.state_array, d.player, min(batch, left), int(params["reuse"]), float(params["c"]), leaf,
-            d.win_loss, d.total, tree, d.det, d.cards, d.chain, d.workspace, value, pool, cum,
+            d.win_loss, d.total, tree, d.det, d.cards, d.chain, d.workspace, value, pool, cum, float(params["mix"]),
         )  # fmt: skip
         if seconds <= 0:
             continue

@@ -47,8 +47,10 @@ import numpy as np
 from numba import njit
 
 from zwick_ai.agents import value_model, zwicker_search
+from zwick_ai.zwicker import features as zwicker_features
 from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker.features import F_LEAD, F_ZWICK
 from zwick_ai.zwicker.layout import (
     KIND_ASK,
     LOC_TABLE,
@@ -90,6 +92,8 @@ from zwick_ai.zwicker.layout import (
 LEAF_ROLLOUT = 0
 LEAF_VALUE = 1  # the learned value model at the leaf, no play-out
 LEAF_STAGE = 2  # a random play-out to the end of the leaf's stage, then the value model
+LEAF_AFTER = 3  # the afterstate network from the view of the seat that moved into the leaf (mixable with a play-out)
+LEAF_STAGE_AFTER = 4  # a random play-out to the end of the leaf's stage, then the afterstate network of every side
 
 MAX_PLY = 96  # depth bound of the endgame search (whole moves and questions)
 MAX_MOVES = 1024  # move rows per depth (a position with more gives its world up)
@@ -489,6 +493,78 @@ def value_rewards(R, S, m, f, total):
 
 
 @njit(cache=True)
+def after_rewards(R, S, q, m, x, total):
+    """Leaf rewards by the *after* model ``m`` (``zwick train net``): the exact lead of seat
+    ``q``'s side plus the model's points still to come, read as ``q``'s afterstate (``q`` moved into
+    ``S``; the position before that move is taken as ``S`` itself), over ``total`` and clipped to
+    [-1, 1]; the other sides share the opposite (the sides' differences add up to zero). Exact
+    when the hand is over."""
+    ns = R[R_NSIDES]
+    if S[S_PHASE] == kernels.PHASE_OVER:
+        return zwicker_search.side_rewards(R, S, False, total)
+    zwicker_features.after_input(R, S, S, q, x)
+    v = x[F_LEAD] + x[F_ZWICK] + value_model.mlp_forward(x, m)
+    side = R[R_SIDE_OF + q]
+    out = np.empty(ns, np.float64)
+    for k in range(ns):
+        d = v if k == side else -v / (ns - 1)
+        out[k] = min(1.0, max(-1.0, d / total))
+    return out
+
+
+@njit(cache=True)
+def after_side_rewards(R, S, m, x, total):
+    """Leaf rewards by the *after* model ``m`` read from every side's view (its first seat's,
+    :func:`after_rewards`'s value), made zero-sum: side ``s`` gets ``v_s`` minus the mean of the
+    sides' values, over ``total``, clipped to [-1, 1]. Exact when the hand is over."""
+    ns = R[R_NSIDES]
+    if S[S_PHASE] == kernels.PHASE_OVER:
+        return zwicker_search.side_rewards(R, S, False, total)
+    v = np.zeros(ns, np.float64)
+    for s in range(ns):
+        for q in range(R[R_PLAYERS]):
+            if R[R_SIDE_OF + q] == s:
+                zwicker_features.after_input(R, S, S, q, x)
+                v[s] = x[F_LEAD] + x[F_ZWICK] + value_model.mlp_forward(x, m)
+                break
+    mean = v.sum() / ns
+    for s in range(ns):
+        v[s] = min(1.0, max(-1.0, (v[s] - mean) / total))
+    return v
+
+
+@njit(cache=True)
+def root_prior(S, rows, values, visits, tree):
+    """Prior knowledge at the root (Gelly and Silver 2007): each legal row ``rows[k]`` of the real
+    state ``S`` with a finite ``values[k]`` (a reward in [-1, 1]) gets a root child that starts with
+    ``visits`` virtual visits of that mean reward, so UCB tries the moves the prior likes first and
+    the search's own results outweigh the prior as its visits grow. Returns the children added."""
+    NKEY, NV, NA, NQ, H, meta = tree
+    lo = np.zeros(64, np.int64)
+    hi = np.zeros(64, np.int64)
+    key = np.zeros(zwicker_search.NKW, np.int64)
+    zwicker_search.unit_cards(S, lo, hi)
+    added = 0
+    for k in range(rows.shape[0]):
+        if not np.isfinite(values[k]) or meta[zwicker_search.MT_NODES] >= NV.shape[0]:
+            continue
+        zwicker_search.move_key(S, rows[k], lo, hi, 0, key)
+        child, slot = zwicker_search.lookup(H, NKEY, key)
+        if child >= 0:
+            continue
+        child = meta[zwicker_search.MT_NODES]
+        meta[zwicker_search.MT_NODES] += 1
+        for j in range(zwicker_search.NKW):
+            NKEY[child, j] = key[j]
+        NV[child] = visits
+        NA[child] = visits
+        NQ[child] = visits * values[k]
+        H[slot] = child
+        added += 1
+    return added
+
+
+@njit(cache=True)
 def draw_pool(G, a, p, det, cards, chain, meta, n, tau, W, mm):
     """``n`` worlds of the exact determinizer (their current engine states, one row each) and
     their log weights under the opponent model of :func:`world_log_weight` (all 0 when ``tau``
@@ -532,10 +608,13 @@ def pool_pick(cum):
 
 
 @njit(cache=True)
-def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, chain, W, m, pool, cum):
+def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, chain, W, m, pool, cum, mix):
     """``iters`` ISMCTS iterations on ``tree`` (the descent and backup of :mod:`zwicker_search`), each
     drawn world serving ``reuse`` consecutive iterations; ``leaf`` picks the leaf evaluator
-    (``m``: the value model's arrays for ``LEAF_VALUE``). With a non-empty ``pool`` (rows of
+    (``m``: the value model's arrays for ``LEAF_VALUE``/``LEAF_STAGE``, the after model's for
+    ``LEAF_STAGE_AFTER`` (:func:`after_side_rewards` at the next stage's start) and
+    ``LEAF_AFTER``, whose reward is ``mix`` times the after model's (:func:`after_rewards`) plus
+    ``1 - mix`` times a random play-out's). With a non-empty ``pool`` (rows of
     :func:`draw_pool`) each world is a pool row drawn by the weights ``cum``
     (:func:`pool_cumulative`: sampling-importance-resampling of the opponent model's posterior)
     instead of a fresh draw of the determinizer."""
@@ -564,10 +643,22 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
                 world = zwicker_search.det_draw(G, a, p, det, cards, chain, k, meta, W)
         S = world.copy()
         depth, buf, X, kid = zwicker_search.descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
+        if leaf == LEAF_AFTER and S[S_PHASE] != kernels.PHASE_OVER:
+            q = tree[0][path[depth], zwicker_search.NK_MOVER] if depth > 0 else p
+            rew = after_rewards(R, S, q, m, f, total)
+            if mix < 1.0:
+                _, buf, X = kernels.play_out_to(R, S, policies, W, R[R_MAX_STAGES], buf, X)
+                played = zwicker_search.side_rewards(R, S, win_loss, total)
+                for s in range(rew.shape[0]):
+                    rew[s] = mix * rew[s] + (1.0 - mix) * played[s]
+            zwicker_search.backup(R, tree, path, depth, rew)
+            continue
         if S[S_PHASE] != kernels.PHASE_OVER and leaf != LEAF_VALUE:  # the play-out reuses the search's buffers
-            last = S[S_STAGE] if leaf == LEAF_STAGE else R[R_MAX_STAGES]
+            last = S[S_STAGE] if leaf == LEAF_STAGE or leaf == LEAF_STAGE_AFTER else R[R_MAX_STAGES]
             _, buf, X = kernels.play_out_to(R, S, policies, W, last, buf, X)
-        if S[S_PHASE] != kernels.PHASE_OVER:
+        if S[S_PHASE] != kernels.PHASE_OVER and leaf == LEAF_STAGE_AFTER:
+            rew = after_side_rewards(R, S, m, f, total)
+        elif S[S_PHASE] != kernels.PHASE_OVER:
             rew = value_rewards(R, S, m, f, total)
         else:
             rew = zwicker_search.side_rewards(R, S, win_loss, total)
@@ -580,6 +671,8 @@ def seed(s):
 
 
 __all__ = [
+    "LEAF_AFTER",
+    "LEAF_STAGE_AFTER",
     "LEAF_ROLLOUT",
     "LEAF_STAGE",
     "LEAF_VALUE",
@@ -590,6 +683,9 @@ __all__ = [
     "new_context",
     "pool_cumulative",
     "pool_pick",
+    "after_rewards",
+    "after_side_rewards",
+    "root_prior",
     "root_values",
     "seed",
     "solve",

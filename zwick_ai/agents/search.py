@@ -9,6 +9,12 @@ a backend module with the functions ``ismcts_decision(state, params, rng)`` and
 acts, and the PIMC vote) and ``zwick_ai.agents.tricks_search`` for ``zwikken``/``zwicken``.
 Backends are imported when first needed, so a missing one gives a clear error.
 
+Two Zwicker agents here are **reference ceilings, not fair players**: ``cheat-uct`` (UCT on the
+true deal, the stock's order included) and ``peek-uct`` (UCT whose every iteration keeps the other
+players' true hands and shuffles the stock). Each reads the hidden cards from the full engine
+state of the OpenSpiel state it is handed, which fair agents use only to start their samplers;
+they measure how much room knowing the cards leaves above a fair search.
+
 >>> import pyspiel, zwick_ai.games
 >>> from zwick_ai.agents.base import make_agent
 >>> game = pyspiel.load_game("zwicker(variant=classic,players=2)")
@@ -136,39 +142,62 @@ class PimcAgent(Agent):
         *SEARCH_PARAMS,
     ],
     games=("zwicker",),
-    summary="Zwicker: UCT on the TRUE deal (sees every hidden card): the ceiling a fair search is measured against.",
+    summary="Zwicker: UCT on the TRUE deal (every hand and the stock's order): a reference ceiling, not a fair player.",
     check=check_ismcts,
 )
 class CheatUctAgent(Agent):
     """Perfect-information UCT on the real state, hidden cards included: not a fair player, the
     ceiling of what knowing the cards is worth at a budget (the same search as ``ismcts``, one
-    fixed world)."""
+    fixed world: the full engine state of the OpenSpiel state it is handed)."""
 
     def act(self, state: pyspiel.State) -> list[int]:
         params = resolved_budget(self.params)
         return [int(x) for x in backend(self.game_name).cheat_decision(state, params, self.rng)]
 
 
+def check_peek(params: dict[str, Any]) -> None:
+    """:func:`check_params` for ``peek-uct`` (``worlds=0``: one tree, the ISMCTS budget rules)."""
+    if params["worlds"] < 0:
+        raise ValueError(f"worlds={params['worlds']} is not valid; give 0 (one tree) or a number of worlds")
+    if params["worlds"] == 0:
+        check_ismcts({**params, "worlds": 1})
+    else:
+        check_params(params)
+
+
 @register(
     "peek-uct",
     params=[
-        Param("worlds", int, 20, "worlds per decision (true hands, the stock shuffled afresh)"),
-        Param("iters", int, 100, "UCT iterations per world (0: only the time budget)"),
-        Param("time", float, 0.0, "seconds per decision, wall clock, split evenly over the worlds (0 = none)"),
+        Param(
+            "worlds",
+            int,
+            0,
+            "0: one UCT tree, a fresh world (true hands, the stock shuffled) every iteration; "
+            "N: PIMC vote over N such worlds",
+        ),
+        Param(
+            "iters",
+            int,
+            0,
+            f"iterations per decision (per world when worlds > 0); 0 = {DEFAULT_ITERS} without a time budget",
+        ),
+        Param("time", float, 0.0, "seconds per decision, wall clock (split over the worlds when worlds > 0; 0 = none)"),
         *SEARCH_PARAMS,
     ],
     games=("zwicker",),
-    summary="Zwicker: PIMC on worlds that keep the other players' TRUE hands and shuffle the stock: "
-    "the ceiling of inference.",
-    check=check_params,
+    summary="Zwicker: UCT whose worlds keep the other players' TRUE hands and shuffle the stock: "
+    "the ceiling of inference, a reference, not a fair player.",
+    check=check_peek,
 )
 class PeekUctAgent(Agent):
-    """Perfect-information UCT on worlds with every player's true hand and a freshly shuffled
-    stock, vote by visit shares: what a player who inferred the hands exactly could reach (not a
-    fair player; ``cheat-uct`` also sees the stock's order, which nobody can infer)."""
+    """UCT on worlds with every player's true hand and a freshly shuffled stock: what a player who
+    inferred the hands exactly could reach. A reference ceiling, not a fair player: it reads the
+    hidden hands from the full engine state of the OpenSpiel state it is handed (``cheat-uct`` also
+    sees the stock's order, which nobody can infer)."""
 
     def act(self, state: pyspiel.State) -> list[int]:
-        return [int(x) for x in backend(self.game_name).peek_decision(state, self.params, self.rng)]
+        params = self.params if self.params["worlds"] > 0 else resolved_budget(self.params)
+        return [int(x) for x in backend(self.game_name).peek_decision(state, params, self.rng)]
 
 
 __all__ = [
@@ -182,5 +211,6 @@ __all__ = [
     "backend",
     "check_ismcts",
     "check_params",
+    "check_peek",
     "resolved_budget",
 ]

@@ -108,6 +108,7 @@ def _expert_ismcts() -> None:
         value_model.empty_model(),
         I32_2D,
         F64,
+        0.0,
     )
 
 

@@ -349,6 +349,43 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
 
 
 @kernel
+def peek_draw(real, world):
+    """``world`` (changed in place) made the world of one ``peek-uct`` iteration: the true engine
+    state ``real`` (every hand as it is) with the undealt stock in a fresh uniformly random order
+    (Fisher-Yates on the compiled random stream)."""
+    for j in range(real.shape[0]):
+        world[j] = real[j]
+    top = real[S_STOCK_TOP]
+    for i in range(real[S_STOCK_LEN] - 1, top, -1):
+        j = top + np.random.randint(i - top + 1)
+        world[S_STOCK + i], world[S_STOCK + j] = world[S_STOCK + j], world[S_STOCK + i]
+    return world
+
+
+@kernel
+def peek_search(G, real, iters, c, policy, win_loss, total, tree, W):
+    """Run ``iters`` iterations of UCT on ``tree`` where every iteration's world is the true state
+    ``real`` with the stock freshly shuffled (:func:`peek_draw`): ``peek-uct``'s search (the
+    descent, play-out and backup of :func:`search`)."""
+    R = G[:RULES_SIZE]
+    players = R[R_PLAYERS]
+    policies = np.full(players, policy, np.int64)
+    buf, X = kernels.new_buffers()
+    key = np.zeros(NKW, np.int64)
+    lo = np.zeros(64, np.int64)
+    hi = np.zeros(64, np.int64)
+    path = np.zeros(MAX_DEPTH + 1, np.int64)
+    kid = np.empty(64, np.int64)
+    S = real.copy()
+    for _ in range(iters):
+        peek_draw(real, S)
+        depth, buf, X, kid = descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
+        if S[S_PHASE] != PHASE_OVER:
+            _, buf, X = kernels.play_out_to(R, S, policies, W, R[R_MAX_STAGES], buf, X)
+        backup(R, tree, path, depth, side_rewards(R, S, win_loss, total))
+
+
+@kernel
 def root_stats(S, rows, tree):
     """Visits and reward sums of the root children for the legal move ``rows`` of the real
     state ``S`` (0 for a move the search never tried)."""
@@ -460,9 +497,14 @@ def _seed(seed):
 def _search_budget(setup: DecisionSetup, tree: tuple, world: np.ndarray, params: dict[str, Any]) -> None:
     """Run ``params``' budget on ``tree``: ``iters`` iterations (0 = no limit) within ``time``
     seconds of wall clock (0 = no limit), the clock checked between compiled batches."""
+    _run_budget(tree, params, lambda n: setup.run(tree, world, n, params))
+
+
+def _run_budget(tree: tuple, params: dict[str, Any], run: Callable[[int], None]) -> None:
+    """:func:`_search_budget` for any compiled search: ``run(n)`` adds ``n`` iterations to ``tree``."""
     iters, seconds = int(params["iters"]), float(params.get("time", 0.0))
     if seconds <= 0:
-        setup.run(tree, world, iters, params)
+        run(iters)
         return
     t0 = clock.now()
     batch = 16
@@ -470,7 +512,7 @@ def _search_budget(setup: DecisionSetup, tree: tuple, world: np.ndarray, params:
         left = iters - int(tree[-1][MT_ITERS]) if iters > 0 else batch
         if left <= 0:
             break
-        setup.run(tree, world, min(batch, left), params)
+        run(min(batch, left))
         spent = clock.now() - t0
         if spent >= seconds:
             break
@@ -583,17 +625,22 @@ def peek_world(real: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def peek_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.Generator) -> list[int]:
-    """The sub-actions of the whole move ``peek-uct`` chooses: PIMC on ``worlds`` worlds that keep
-    the other players' true hands and shuffle the stock (:func:`peek_world`), each searched by
-    perfect-information UCT (``iters`` iterations, or ``time`` / ``worlds`` seconds when a time
-    budget is given), vote by summed visit shares. It sees hidden hands: a ceiling of what
-    inference could recover, not a fair player."""
-    check_params(params)
+    """The sub-actions of the whole move ``peek-uct`` chooses. With ``worlds=0`` (the default): one
+    UCT tree whose every iteration plays in a fresh world that keeps every player's true hand and
+    shuffles the stock (:func:`peek_search`; ``iters`` iterations and/or ``time`` seconds), the
+    most visited root move. With ``worlds=N``: PIMC on ``N`` such worlds (:func:`peek_world`),
+    each searched by perfect-information UCT (``iters`` iterations, or ``time`` / ``N`` seconds
+    when a time budget is given), vote by summed visit shares. It reads the hidden hands from the
+    state it is given: a ceiling of what inference could recover, not a fair player."""
     worlds = int(params["worlds"])
+    check_params({**params, "worlds": max(worlds, 1)})
     rows = state.decision().candidates
     if len(rows) == 1:
         return zwicker_bridge.move_actions(state, rows[0])
     setup = DecisionSetup(state, rng)
+    if worlds == 0:
+        rows, visits, mean = peek_root(setup, params)
+        return zwicker_bridge.move_actions(state, rows[best_index(visits.astype(np.float64), mean)])
     per_world = {**params, "time": float(params.get("time", 0.0)) / worlds}
     iters = int(params["iters"])
 
@@ -603,6 +650,24 @@ def peek_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.G
         return tree
 
     return _world_vote(state, setup, worlds, lambda: peek_world(setup.real, rng), searched)
+
+
+def peek_root(setup: DecisionSetup, params: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(candidate rows, root visits, mean reward of each) after ``peek-uct``'s one-tree search
+    (:func:`peek_search`) of ``setup``'s decision under ``params``' budget."""
+    iters = int(params["iters"])
+    tree = new_tree(iters + 2 if iters > 0 else int(params.get("nodes", 1 << 18)))
+    policy = kernels.POLICY_GREEDY if params["rollout"] == "greedy" else kernels.POLICY_RANDOM
+
+    def run(n: int) -> None:
+        peek_search(
+            setup.game_table, setup.real, int(n), float(params["c"]), policy, setup.win_loss, setup.total, tree,
+            setup.workspace,
+        )  # fmt: skip
+
+    _run_budget(tree, params, run)
+    visits, qsum = root_stats(setup.real, setup.rows, tree)
+    return setup.rows, visits, qsum / np.maximum(visits, 1)
 
 
 def _pick(state: pyspiel.State, rows: np.ndarray, score: np.ndarray, tie: np.ndarray) -> list[int]:
@@ -624,6 +689,9 @@ __all__ = [
     "det_draw",
     "ismcts_decision",
     "peek_decision",
+    "peek_draw",
+    "peek_root",
+    "peek_search",
     "peek_world",
     "pimc_decision",
     "root_stats",
