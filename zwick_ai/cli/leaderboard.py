@@ -161,7 +161,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"\ninterrupted; finished games are kept under {out}; the same command resumes", file=sys.stderr)
         return 130
-    command = shlex.join(["zwick", "leaderboard", str(args.file)])
+    command = shlex.join(["zwick", "leaderboard", str(args.file)] + [x for b in args.only or [] for x in ("--only", b)])
     path = leaderboard.write(results, out, Path(args.file).stem, spec["description"], command)
     print(path.read_text().split("\n\n## ")[0])
     print(f"wrote {path}, {out / 'leaderboard.json'}, {out}/<board>/ratings.csv")
