@@ -411,3 +411,19 @@ def test_the_command_line_is_built_without_heavy_imports():
     seconds, heavy = (out.stdout.splitlines() + [""])[:2]
     assert heavy == "", f"building the parser imported {heavy}"
     assert float(seconds) < 5  # (about 0.1 s on an idle machine; generous under load)
+
+
+def test_an_interrupt_inside_a_compiled_callback_is_an_interrupt():
+    """numba turns a KeyboardInterrupt raised in its callback into a SystemError; the commands'
+    interrupt guard turns it back, so the run stops with its one-line message, not a traceback."""
+    from zwick_ai.cli.tournament import stop_on_sigterm
+
+    with pytest.raises(KeyboardInterrupt):
+        with stop_on_sigterm():
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as interrupt:
+                raise SystemError("<function _numba_unpickle> returned a result with an exception set") from interrupt
+    with pytest.raises(SystemError, match="something else"):
+        with stop_on_sigterm():
+            raise SystemError("something else")

@@ -129,7 +129,9 @@ def command_line(game: str, variant: str | None, players: int | None, options: S
 
 @contextlib.contextmanager
 def stop_on_sigterm() -> Iterator[None]:
-    """Treat SIGTERM like Ctrl-C inside the block, so a terminated run stops its workers too."""
+    """Treat SIGTERM like Ctrl-C inside the block, so a terminated run stops its workers too. An
+    interrupt that lands while a compiled kernel calls back into Python (numba reports it as a
+    ``SystemError`` raised from the ``KeyboardInterrupt``) is an interrupt too."""
 
     def interrupt(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
@@ -137,6 +139,10 @@ def stop_on_sigterm() -> Iterator[None]:
     previous = signal.signal(signal.SIGTERM, interrupt)
     try:
         yield
+    except SystemError as error:
+        if isinstance(error.__cause__ or error.__context__, KeyboardInterrupt):
+            raise KeyboardInterrupt from None
+        raise
     finally:
         signal.signal(signal.SIGTERM, previous)
 
