@@ -83,9 +83,10 @@ def mlp_forward(x, m):
     return out
 
 
-def placeholder(inputs: int) -> tuple[np.ndarray, ...]:
-    """Arrays of a model with ``inputs`` inputs (one hidden unit, output 0), for compiled code that
-    takes a model but plays without one."""
+def no_model(inputs: int) -> tuple[np.ndarray, ...]:
+    """The arrays of "no model" with ``inputs`` inputs (one hidden unit, output 0): the compiled
+    kernels take a model's arrays with fixed types, and a game whose seats play no network passes
+    these (they are never evaluated)."""
     z = np.zeros
     return (z(inputs), np.ones(inputs), z((inputs, 1)), z(1), z((1, 1)), z(1), z((1, 1)), z(1))
 
@@ -96,7 +97,7 @@ __all__ = [
     "WEIGHTS_DIR",
     "compiled_arrays",
     "mlp_forward",
-    "placeholder",
+    "no_model",
     "read_model",
     "shipped_path",
 ]

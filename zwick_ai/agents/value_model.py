@@ -49,7 +49,7 @@ from zwick_ai.mlp import (
     FORMAT_VERSION,
     compiled_arrays,
     mlp_forward,
-    placeholder,
+    no_model,
     read_model,
     shipped_path,
 )
@@ -127,8 +127,8 @@ class ValueModel:
 
 
 def empty_model() -> tuple[np.ndarray, ...]:
-    """Placeholder arrays for compiled code that takes a model but plays without one."""
-    return placeholder(NFEAT)
+    """The arrays of "no model" (:func:`zwick_ai.mlp.no_model`) for compiled code that takes a model but plays without one."""
+    return no_model(NFEAT)
 
 
 def save_model(model: ValueModel, path: Path) -> None:

@@ -173,10 +173,10 @@ class VectorGame:
     def _net_model(self, game: pyspiel.Game, kind: str) -> tuple[np.ndarray, ...]:
         """The arrays of the package's ``kind`` model (``move``: the ``net`` agent's default,
         ``after``: ``net:model=after``) for this game's variant and players, if a seat plays it;
-        else a placeholder of the same types."""
+        else the same types' "no model" (never evaluated)."""
         code = zwicker_batch.OPP_NET if kind == "move" else zwicker_batch.OPP_NET_AFTER
         if code not in self._opponent:
-            return mlp.placeholder(NFEAT)
+            return mlp.no_model(NFEAT)
         rules = game.rules
         path = mlp.shipped_path(rules.variant, rules.players, kind)
         if not path.is_file():
