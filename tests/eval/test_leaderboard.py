@@ -69,3 +69,34 @@ def test_the_file_chooses_the_clock():
     assert parse_leaderboard({**base, "clock": "cpu"}, "x")["clock"] == "cpu"
     with pytest.raises(ValueError, match='clock must be "wall" or "cpu"'):
         parse_leaderboard({**base, "clock": "gpu"}, "x")
+
+
+def test_references_play_the_anchors_outside_the_ratings_and_fill_the_ladder(tmp_path):
+    board = leaderboard.make_board("zwicker", "classic", 2, {}, ["random", "greedy"], ["cheat-uct:iters=30"])
+    assert board.references == ["cheat-uct:iters=30"]
+    r = leaderboard.run_board(board, ["random", "greedy"], deals=3, top=2, seed=5, out=tmp_path, progress=False)
+    assert r is not None
+    assert "cheat-uct:iters=30" not in {x["agent"] for x in r["ratings"]}
+    assert {(p["a"], p["b"]) for p in r["reference_pairs"]} == {
+        ("cheat-uct:iters=30", "random"),
+        ("cheat-uct:iters=30", "greedy"),
+    }
+    rows = {row["agent"]: row for row in r["ladder"]}
+    played = {(p["a"], p["b"]): p["mean_diff"] for p in r["pairs"] + r["reference_pairs"]}
+    # a margin read from the other side of a pair is the pair's difference negated
+    assert rows["greedy"]["margins"]["random"][0] == -played[("random", "greedy")]
+    assert rows["cheat-uct:iters=30"]["margins"]["greedy"][0] == played[("cheat-uct:iters=30", "greedy")]
+    room = played[("cheat-uct:iters=30", "greedy")]
+    if room > 0:
+        assert rows["random"]["share"] == round(played[("random", "greedy")] / room, 4)
+    text = leaderboard.markdown([r], "t", "d", "zwick leaderboard x.toml")
+    assert "`cheat-uct:iters=30` (reference)" in text and "share of the room" in text
+
+
+def test_a_partial_run_keeps_the_other_boards(tmp_path):
+    one = {"board": "zwicken 4p", "agents": ["greedy"], "ratings": [], "pairs": [], "skipped": {}, "deals": 1}
+    two = {"board": "zwicker classic 2p", "agents": ["greedy"], "ratings": [], "pairs": [], "skipped": {}, "deals": 1}
+    leaderboard.write([one, two], tmp_path, "t", "d", "c")
+    again = dict(two, deals=2)
+    boards = leaderboard.merged([again], tmp_path)
+    assert [b["board"] for b in boards] == ["zwicken 4p", "zwicker classic 2p"] and boards[1]["deals"] == 2

@@ -10,6 +10,8 @@ key            meaning
 description    one paragraph shown in ``leaderboard.md`` (optional)
 agents         agent specs tried on every board (those that cannot play a board are left out)
 anchors        the gauntlet's anchors (default: greedy and ismcts:time=0.1)
+references     agents that are not fair players (e.g. ``peek-uct:time=0.1``, which reads the other
+               hands): they play each anchor, outside the ratings, for the ladder's share of the room
 deals          duplicate deals per pair (required)
 clock          ``wall`` (default) or ``cpu``: what the searches' time budgets count (``cpu``: the
                searching thread's CPU time, for equal time on a loaded machine)
@@ -21,7 +23,7 @@ out            results folder (default ``results/<file name>``)
 workers        worker processes (default: as ``zwick tournament``; ``--workers`` overrides)
 backend        ``local`` (default) or ``ray``; ``address`` for an existing Ray cluster
 [[board]]      one per game: ``game``, ``variant``, ``players`` (default: the variant's),
-               ``options`` (rule options), ``agents`` (extra specs for this board only)
+               ``options`` (rule options), ``agents`` and ``references`` (extra specs for this board only)
 =============  ==================================================================================
 
 >>> spec = parse_leaderboard({"agents": ["greedy", "random"], "deals": 4, "board": [{"game": "zwicken"}]}, "x")
@@ -41,10 +43,10 @@ from typing import Any
 from zwick_ai.cli.tournament import add_run_args, default_workers, stop_on_sigterm
 
 KEYS = (
-    "address", "agents", "anchors", "backend", "board", "clock", "deals", "description", "out", "seatings", "seed",
-    "top", "workers",
+    "address", "agents", "anchors", "backend", "board", "clock", "deals", "description", "out", "references",
+    "seatings", "seed", "top", "workers",
 )  # fmt: skip
-BOARD_KEYS = ("agents", "game", "options", "players", "variant")
+BOARD_KEYS = ("agents", "game", "options", "players", "references", "variant")
 EXAMPLES = """examples:
   zwick leaderboard experiments/leaderboard-smoke.toml              (a few minutes)
   zwick leaderboard experiments/leaderboard.toml --workers 2        (many CPU hours; resumable)
@@ -96,12 +98,14 @@ def parse_leaderboard(data: dict[str, Any], name: str) -> dict[str, Any]:
                 "players": b.get("players"),
                 "options": dict(b.get("options", {})),
                 "agents": _strings(b.get("agents", []), f"{where}: agents"),
+                "references": _strings(b.get("references", []), f"{where}: references"),
             }
         )
     return {
         "description": str(data.get("description", "")),
         "agents": _strings(data["agents"], f"{name}: agents"),
         "anchors": _strings(data.get("anchors", ["greedy", "ismcts:time=0.1"]), f"{name}: anchors"),
+        "references": _strings(data.get("references", []), f"{name}: references"),
         "deals": deals,
         "seatings": seating,
         "clock": clock,
@@ -137,9 +141,17 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     out = Path(spec["out"])
     print("checking which agents play each game (loads models; compiles kernels once)", file=sys.stderr)
     boards = [
-        leaderboard.make_board(b["game"], b["variant"], b["players"], b["options"], spec["agents"] + b["agents"])
+        leaderboard.make_board(
+            b["game"],
+            b["variant"],
+            b["players"],
+            b["options"],
+            spec["agents"] + b["agents"],
+            spec["references"] + b["references"],
+        )  # fmt: skip
         for b in spec["boards"]
     ]
+    order = [b.label for b in boards]
     if args.only:
         unknown = [x for x in args.only if x not in {b.label for b in boards}]
         if unknown:
@@ -161,8 +173,12 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"\ninterrupted; finished games are kept under {out}; the same command resumes", file=sys.stderr)
         return 130
-    command = shlex.join(["zwick", "leaderboard", str(args.file)] + [x for b in args.only or [] for x in ("--only", b)])
-    path = leaderboard.write(results, out, Path(args.file).stem, spec["description"], command)
+    for r in results:
+        r["command"] = shlex.join(["zwick", "leaderboard", str(args.file), "--only", r["board"]])
+    command = shlex.join(["zwick", "leaderboard", str(args.file)])
+    boards_done = leaderboard.merged(results, out)
+    boards_done.sort(key=lambda r: order.index(r["board"]) if r["board"] in order else len(order))
+    path = leaderboard.write(boards_done, out, Path(args.file).stem, spec["description"], command)
     print(path.read_text().split("\n\n## ")[0])
     print(f"wrote {path}, {out / 'leaderboard.json'}, {out}/<board>/ratings.csv")
     return 0

@@ -8,7 +8,15 @@ plays it, rated by Bradley–Terry on duplicate deals, as a gauntlet of ordinary
 2. the ``top`` agents by the Bradley–Terry ratings of step 1 then play every pair among them not
    yet played (the pairs that decide the top), on the same deals;
 3. one Bradley–Terry fit of every pair's per-deal wins, draws and losses (Elo scale, mean 0 per
-   board) with 95 % bootstrap intervals over deals (:func:`zwick_ai.eval.ratings.ratings_with_ci`).
+   board) with 95 % bootstrap intervals over deals (:func:`zwick_ai.eval.ratings.ratings_with_ci`);
+4. the *references* (agents that are not fair players, such as ``peek-uct``, which reads the other
+   players' hands) play each anchor on the same deals, outside the ratings.
+
+**The ladder** of a board: every agent's and reference's margin over each anchor (points or chips
+per deal, 95 % CI, same deals), and, with a reference, the share of the room between the search
+anchor and the first reference that each agent keeps (its margin over that anchor divided by the
+reference's): with ``peek-uct`` as the reference, how much of what knowing the hands is worth an
+agent recovers.
 
 Each pair is an ordinary two-agent tournament of :mod:`zwick_ai.eval.tournament` in its own folder
 (``OUT/<board>/<a>--<b>/``), with the board's seed, so every pair plays the same deals, games run
@@ -64,6 +72,7 @@ class Board:
     params: dict[str, Any]
     agents: list[str]
     skipped: dict[str, str] = field(default_factory=dict)
+    references: list[str] = field(default_factory=list)
 
     @property
     def slug(self) -> str:
@@ -87,9 +96,15 @@ def gauntlet_pairs(agents: list[str], anchors: list[str]) -> list[tuple[str, str
 
 
 def make_board(
-    game: str, variant: str | None, players: int | None, options: dict[str, Any], agents: list[str]
+    game: str,
+    variant: str | None,
+    players: int | None,
+    options: dict[str, Any],
+    agents: list[str],
+    references: list[str] | None = None,
 ) -> Board:
-    """A board: the game, and which of ``agents`` can play it (the others in ``skipped``)."""
+    """A board: the game, and which of ``agents`` and ``references`` can play it (the others in
+    ``skipped``)."""
     from zwick_ai.eval.tournament import load
 
     name, params = game_spec(game, variant, players, list(options.items()))
@@ -97,18 +112,23 @@ def make_board(
     n = g.num_players()
     label = f"{name} {variant}" if variant else name
     label += f" {n}p"
-    ok: list[str] = []
     skipped: dict[str, str] = {}
-    for spec in agents:
-        if spec in ok or spec in skipped:
-            continue
-        try:
-            make_agent(spec, g)
-        except (ValueError, FileNotFoundError, ImportError) as error:
-            skipped[spec] = str(error).splitlines()[0] if str(error) else type(error).__name__
-            continue
-        ok.append(spec)
-    return Board(label, name, params, ok, skipped)
+
+    def playable(specs: list[str], taken: list[str]) -> list[str]:
+        ok: list[str] = []
+        for spec in specs:
+            if spec in ok or spec in taken or spec in skipped:
+                continue
+            try:
+                make_agent(spec, g)
+            except (ValueError, FileNotFoundError, ImportError) as error:
+                skipped[spec] = str(error).splitlines()[0] if str(error) else type(error).__name__
+                continue
+            ok.append(spec)
+        return ok
+
+    ok = playable(agents, [])
+    return Board(label, name, params, ok, skipped, playable(references or [], ok))
 
 
 def play_pair(
@@ -187,12 +207,16 @@ def run_board(
             return None
         results[(a, b)] = d
     ratings = fit(board.agents, results, seed)
-    pairs = []
-    for (a, b), d in results.items():
-        est = mean_ci(d)
-        ci = [float(x) if math.isfinite(x) else None for x in est.ci95]
-        pairs.append({"a": a, "b": b, "deals": len(d), "mean_diff": float(est.mean), "ci95": ci,
-                      "wins_a": int((d > 0).sum()), "draws": int((d == 0).sum()), "losses_a": int((d < 0).sum())})  # fmt: skip
+    present = [a for a in anchors if a in board.agents]
+    references: dict[tuple[str, str], np.ndarray] = {}
+    for a in board.references:
+        for b in present:
+            d = play_pair(board, a, b, deals, seed, out, backend, progress, seating, clock)
+            if d is None:
+                return None
+            references[(a, b)] = d
+    pairs = [_pair_summary(a, b, d) for (a, b), d in results.items()]
+    reference_pairs = [_pair_summary(a, b, d) for (a, b), d in references.items()]
     folder = out / board.slug
     folder.mkdir(parents=True, exist_ok=True)
     with (folder / "ratings.csv").open("w", newline="") as f:
@@ -214,7 +238,50 @@ def run_board(
         "top_pairs_among": leaders,
         "ratings": ratings,
         "pairs": pairs,
+        "references": list(board.references),
+        "reference_pairs": reference_pairs,
+        "ladder": ladder(board.agents + list(board.references), present, pairs + reference_pairs, board.references),
     }
+
+
+def _pair_summary(a: str, b: str, d: np.ndarray) -> dict[str, Any]:
+    """One pair's result: mean per-deal difference ``a - b`` with its 95 % CI, and W-D-L of ``a``."""
+    est = mean_ci(d)
+    ci = [float(x) if math.isfinite(x) else None for x in est.ci95]
+    return {"a": a, "b": b, "deals": len(d), "mean_diff": float(est.mean), "ci95": ci,
+            "wins_a": int((d > 0).sum()), "draws": int((d == 0).sum()), "losses_a": int((d < 0).sum())}  # fmt: skip
+
+
+def ladder(
+    agents: list[str], anchors: list[str], pairs: list[dict[str, Any]], references: list[str]
+) -> list[dict[str, Any]]:
+    """Each agent's margin over each anchor (``{anchor: [mean, lo, hi]}``, an anchor's own row
+    against itself empty) from the played ``pairs``, and its ``share`` of the room between the
+    last anchor (the search) and the first reference: its margin over that anchor divided by the
+    reference's (None without a reference, for the anchor itself, or when the room is not positive).
+
+    >>> pairs = [{"a": "x", "b": "s", "mean_diff": 2.0, "ci95": [1.0, 3.0]},
+    ...          {"a": "peek", "b": "s", "mean_diff": 8.0, "ci95": [6.0, 10.0]}]
+    >>> [(r["agent"], r["share"]) for r in ladder(["x", "s", "peek"], ["s"], pairs, ["peek"])]
+    [('x', 0.25), ('s', None), ('peek', 1.0)]
+    """
+    margins: dict[str, dict[str, list[float | None]]] = {a: {} for a in agents}
+    for p in pairs:
+        lo, hi = p["ci95"]
+        if p["a"] in margins and p["b"] in anchors:
+            margins[p["a"]][p["b"]] = [p["mean_diff"], lo, hi]
+        if p["b"] in margins and p["a"] in anchors:
+            margins[p["b"]][p["a"]] = [-p["mean_diff"], None if hi is None else -hi, None if lo is None else -lo]
+    search = anchors[-1] if anchors else None
+    room = margins[references[0]].get(search) if references and search and references[0] in margins else None
+    rows = []
+    for a in agents:
+        mine = margins[a].get(search) if search else None
+        gap = room[0] if room is not None else None
+        kept = mine[0] if mine is not None else None
+        share = round(kept / gap, 4) if gap is not None and kept is not None and gap > 0 else None
+        rows.append({"agent": a, "reference": a in references, "margins": margins[a], "share": share})
+    return rows
 
 
 def markdown(boards: list[dict[str, Any]], title: str, description: str, command: str) -> str:
@@ -247,14 +314,17 @@ def markdown(boards: list[dict[str, Any]], title: str, description: str, command
         f"Command: `{command}`",
     ]
     for b in boards:
-        lines += [
-            "",
-            f"## {b['board']}",
-            "",
-            "| a | b | deals | mean diff a − b | 95% CI | W-D-L |",
-            "|---|---|---|---|---|---|",
-        ]
-        for p in b["pairs"]:
+        made = [f"Command of this board: `{b['command']}`", ""] if b.get("command") else []
+        lines += (
+            ["", f"## {b['board']}", ""]
+            + made
+            + ladder_markdown(b)
+            + [
+                "| a | b | deals | mean diff a − b | 95% CI | W-D-L |",
+                "|---|---|---|---|---|---|",
+            ]
+        )
+        for p in b["pairs"] + b.get("reference_pairs", []):
             lo, hi = p["ci95"]
             ci = "n/a" if lo is None or hi is None else f"[{lo:+.2f}, {hi:+.2f}]"
             lines.append(
@@ -266,6 +336,57 @@ def markdown(boards: list[dict[str, Any]], title: str, description: str, command
     return "\n".join(lines) + "\n"
 
 
+def _ci_cell(m: list[float | None] | None) -> str:
+    if m is None:
+        return "—"
+    mean, lo, hi = m
+    return f"{mean:+.2f}" if lo is None or hi is None else f"{mean:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+
+
+def ladder_markdown(board: dict[str, Any]) -> list[str]:
+    """A board's ladder (:func:`ladder`) as Markdown lines, ending with a blank line; none for a
+    board saved before ladders existed."""
+    rows = board.get("ladder")
+    if not rows:
+        return []
+    anchors = board["anchors"]
+    refs = board.get("references", [])
+    head = ["agent"] + [f"− `{a}`" for a in anchors]
+    if refs:
+        head.append(f"share of the room (`{anchors[-1]}` → `{refs[0]}`)")
+    lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    ordered = sorted(rows, key=lambda r: -(r["margins"].get(anchors[0], [-1e9])[0] if anchors else 0))
+    for r in ordered:
+        name = f"`{r['agent']}`" + (" (reference)" if r["reference"] else "")
+        cells = [name] + ["" if a == r["agent"] else _ci_cell(r["margins"].get(a)) for a in anchors]
+        if refs:
+            cells.append("" if r["share"] is None else f"{100 * r['share']:.0f}%")
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines + [
+        "",
+        "The ladder: each agent's margin over each anchor, per deal, 95% CI, on the same deals"
+        + (
+            "; the share of the room is the margin over the search anchor divided by the reference's "
+            "(references see hidden cards and are not rated)."
+            if refs
+            else "."
+        ),
+        "",
+    ]
+
+
+def merged(boards: list[dict[str, Any]], out: Path) -> list[dict[str, Any]]:
+    """``boards`` with the other boards already in ``out/leaderboard.json`` (a run with ``--only``
+    replaces its own boards there and keeps the rest)."""
+    path = out / "leaderboard.json"
+    try:
+        old = json.loads(path.read_text()) if path.is_file() else []
+    except json.JSONDecodeError:
+        old = []
+    fresh = {b["board"] for b in boards}
+    return [b for b in old if isinstance(b, dict) and b.get("board") not in fresh] + boards
+
+
 def write(boards: list[dict[str, Any]], out: Path, title: str, description: str, command: str) -> Path:
     """``leaderboard.md`` and ``leaderboard.json`` in ``out``; returns the Markdown's path."""
     out.mkdir(parents=True, exist_ok=True)
@@ -275,4 +396,16 @@ def write(boards: list[dict[str, Any]], out: Path, title: str, description: str,
     return path
 
 
-__all__ = ["DEFAULT_ANCHORS", "Board", "fit", "gauntlet_pairs", "make_board", "markdown", "run_board", "write"]
+__all__ = [
+    "DEFAULT_ANCHORS",
+    "Board",
+    "fit",
+    "gauntlet_pairs",
+    "ladder",
+    "ladder_markdown",
+    "make_board",
+    "markdown",
+    "merged",
+    "run_board",
+    "write",
+]
