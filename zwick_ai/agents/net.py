@@ -37,11 +37,16 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from zwick_ai.agents import joker_policies, value_model
+from zwick_ai.agents import joker_policies, value_model, zwicker_search
 from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.games import zwicker_bridge
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker.features import side_diff
+from zwick_ai.zwicker.layout import PHASE_OVER, R_NSIDES, R_SIDE_OF, RULES_SIZE, S_PHASE, S_TO_MOVE
 from zwick_ai.zwicker.model_scores import after_values, count_best, net_values, nth_best
+
+REPLY_TOP = 4  # reply=K looks ahead from the after model's best few moves only (the 2 ms budget)
 
 
 def model_for(
@@ -69,6 +74,50 @@ def model_for(
 
 def _check(params: dict[str, Any]) -> None:
     joker_policies.constraint_code(params["joker"])  # a clear error for an unknown rule
+    if params["reply"] < 0:
+        raise ValueError(f"reply={params['reply']} is not valid; give 0 (one ply) or a number of worlds")
+    if params["reply"] and params["joker"]:
+        raise ValueError("reply= and joker= do not combine; give one of them")
+
+
+@kernel
+def reply_values(G, a, p, det, cards, chain, meta, rows, first, top, worlds, m, W):
+    """Two-ply values of the ``top`` best of ``rows`` by ``first`` (the after model's one-ply
+    values; the other moves get -inf): in each of ``worlds`` worlds drawn for player ``p``'s view
+    (:func:`~zwick_ai.agents.zwicker_search.det_draw`), the move is applied, the next player
+    answers with his best move by the same after model from his own view of that world, and the
+    move's value is p's side's after that answer (in a game of two sides, minus the answering
+    side's after value; exact where the hand ends), averaged over the worlds."""
+    R = G[:RULES_SIZE]
+    n = rows.shape[0]
+    out = np.full(n, -np.inf)
+    order = np.argsort(-first, kind="mergesort")  # stable: ties keep the rows' order
+    keep = min(top, n)
+    total = np.zeros(n, np.float64)
+    side = R[R_SIDE_OF + p]
+    ns = R[R_NSIDES]
+    buf, XX = kernels.new_buffers()
+    for _ in range(worlds):
+        world = zwicker_search.det_draw(G, a, p, det, cards, chain, zwicker_search.TRIES, meta, W)
+        for j in range(keep):
+            i = order[j]
+            if first[i] == -np.inf:
+                continue
+            after = world.copy()
+            kernels.apply_move(R, after, rows[i], W)
+            if after[S_PHASE] == PHASE_OVER:
+                total[i] += side_diff(kernels.score(R, after).astype(np.float64), side, ns)
+                continue
+            q = after[S_TO_MOVE]
+            buf, XX, count = kernels.gen_moves(R, after, buf, W, XX)
+            answers = after_values(R, after, buf, count, m, W)
+            best = answers[: max(count, 1)].max() if count > 0 else 0.0
+            total[i] += best if R[R_SIDE_OF + q] == side else -best
+    for j in range(keep):
+        i = order[j]
+        if first[i] > -np.inf:
+            out[i] = total[i] / worlds
+    return out
 
 
 @register(
@@ -81,6 +130,13 @@ def _check(params: dict[str, Any]) -> None:
             "after or move model .npz; 'after': the package's after model; empty: the package's move model",
         ),
         Param("joker", str, "", "joker rule on its choice: hold, early, min_points=K, build, last_stage (empty: none)"),
+        Param(
+            "reply",
+            int,
+            0,
+            "after model only, games of two sides: look one answer ahead in this many drawn worlds "
+            f"(the next player's best move by the same model, for the {REPLY_TOP} best moves; 0 = one ply)",
+        ),
     ],
     check=_check,
     games=("zwicker",),
@@ -99,6 +155,11 @@ class NetAgent(Agent):
         self.model_digest = model.digest()
         self.W = kernels.new_workspace()
         self.joker = joker_policies.constraint_code(params["joker"])
+        self.reply = int(params["reply"])
+        if self.reply and not self.after:
+            raise ValueError("reply= needs an after model (model=after or an after model's path)")
+        if self.reply and game.rules.array()[R_NSIDES] != 2:
+            raise ValueError(f"reply= needs a game of two sides; {game.rules.variant} here has more")
 
     def identity(self) -> dict[str, Any]:
         """The parameters and the digest of the model it plays, by kind (a retrained model is another agent)."""
@@ -113,6 +174,13 @@ class NetAgent(Agent):
 
     def act(self, state: pyspiel.State) -> list[int]:
         rows, values = self.values(state)
+        if self.reply:
+            setup = zwicker_search.DecisionSetup(state, self.rng)
+            values = reply_values(
+                setup.game_table, setup.state_array, setup.player, setup.det, setup.cards, setup.chain,
+                np.zeros(zwicker_search.MT_SIZE, np.int64), rows, values, REPLY_TOP, self.reply, self.model,
+                setup.workspace,
+            )  # fmt: skip
         if self.joker[0] != joker_policies.P_GREEDY:  # the rule leaves it the allowed moves (never a question)
             ok = joker_policies.allowed_mask(state.rules.array(), state.engine_state().arr, rows, *self.joker, False)
             values = np.where(ok, values, -np.inf)
