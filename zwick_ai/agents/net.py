@@ -76,6 +76,8 @@ def _check(params: dict[str, Any]) -> None:
     joker_policies.constraint_code(params["joker"])  # a clear error for an unknown rule
     if params["reply"] < 0:
         raise ValueError(f"reply={params['reply']} is not valid; give 0 (one ply) or a number of worlds")
+    if params["top"] < 1:
+        raise ValueError(f"top={params['top']} is not valid; give at least 1")
     if params["reply"] and params["joker"]:
         raise ValueError("reply= and joker= do not combine; give one of them")
 
@@ -135,8 +137,9 @@ def reply_values(G, a, p, det, cards, chain, meta, rows, first, top, worlds, m, 
             int,
             0,
             "after model only, games of two sides: look one answer ahead in this many drawn worlds "
-            f"(the next player's best move by the same model, for the {REPLY_TOP} best moves; 0 = one ply)",
+            "(the next player's best move by the same model, for the top= best moves; 0 = one ply)",
         ),
+        Param("top", int, REPLY_TOP, "reply=: how many of the after model's best moves it looks ahead from"),
     ],
     check=_check,
     games=("zwicker",),
@@ -156,6 +159,7 @@ class NetAgent(Agent):
         self.W = kernels.new_workspace()
         self.joker = joker_policies.constraint_code(params["joker"])
         self.reply = int(params["reply"])
+        self.top = int(params["top"])
         if self.reply and not self.after:
             raise ValueError("reply= needs an after model (model=after or an after model's path)")
         if self.reply and game.rules.array()[R_NSIDES] != 2:
@@ -178,7 +182,7 @@ class NetAgent(Agent):
             setup = zwicker_search.DecisionSetup(state, self.rng)
             values = reply_values(
                 setup.game_table, setup.state_array, setup.player, setup.det, setup.cards, setup.chain,
-                np.zeros(zwicker_search.MT_SIZE, np.int64), rows, values, REPLY_TOP, self.reply, self.model,
+                np.zeros(zwicker_search.MT_SIZE, np.int64), rows, values, self.top, self.reply, self.model,
                 setup.workspace,
             )  # fmt: skip
         if self.joker[0] != joker_policies.P_GREEDY:  # the rule leaves it the allowed moves (never a question)
