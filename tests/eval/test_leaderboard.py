@@ -91,6 +91,10 @@ def test_references_play_the_anchors_outside_the_ratings_and_fill_the_ladder(tmp
         assert rows["random"]["share"] == round(played[("random", "greedy")] / room, 4)
     text = leaderboard.markdown([r], "t", "d", "zwick leaderboard x.toml")
     assert "`cheat-uct:iters=30` (reference)" in text and "share of the room" in text
+    overview = leaderboard.ladder_overview([r])
+    assert overview[0] == "## The ladder: margin over `random`"
+    greedy_row = next(line for line in overview if line.startswith("| `greedy` |"))
+    assert f"{rows['greedy']['margins']['random'][0]:+.2f}" in greedy_row
 
 
 def test_a_partial_run_keeps_the_other_boards(tmp_path):

@@ -284,6 +284,43 @@ def ladder(
     return rows
 
 
+def ladder_overview(boards: list[dict[str, Any]]) -> list[str]:
+    """One table of every board's ladder: agents and references (rows) by boards (columns), each
+    cell the margin over the board's first anchor with its 95% CI and, where the board has a
+    reference, the share of the room in parentheses; empty without ladders."""
+    with_ladder = [b for b in boards if b.get("ladder")]
+    if not with_ladder:
+        return []
+    rows: list[str] = []
+    for b in with_ladder:
+        rows += [r["agent"] for r in b["ladder"] if r["agent"] not in rows]
+    anchors = {b["anchors"][0] for b in with_ladder if b["anchors"]}
+    first = next(iter(anchors)) if len(anchors) == 1 else "the first anchor"
+    lines = [
+        f"## The ladder: margin over `{first}`" if len(anchors) == 1 else "## The ladder",
+        "",
+        "| agent | " + " | ".join(b["board"] for b in with_ladder) + " |",
+        "|---|" + "---:|" * len(with_ladder),
+    ]
+    for agent in rows:
+        cells = []
+        for b in with_ladder:
+            r = next((x for x in b["ladder"] if x["agent"] == agent), None)
+            if r is None or not b["anchors"] or agent == b["anchors"][0]:
+                cells.append("—" if r is None else "")
+                continue
+            cell = _ci_cell(r["margins"].get(b["anchors"][0]))
+            cells.append(cell + ("" if r["share"] is None else f" ({100 * r['share']:.0f}%)"))
+        refs = {a for b in with_ladder for a in b.get("references", [])}
+        name = f"`{agent}`" + (" (reference)" if agent in refs else "")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return lines + [
+        "",
+        "Points or chips a deal, 95% CI, each board's deals; in parentheses the share of the room between the search "
+        "anchor and the first reference that the agent keeps (the board's ladder).",
+    ]
+
+
 def markdown(boards: list[dict[str, Any]], title: str, description: str, command: str) -> str:
     """The leaderboard as Markdown: agents (rows) by boards (columns), then each board's pairs."""
     agents: list[str] = []
@@ -313,6 +350,9 @@ def markdown(boards: list[dict[str, Any]], title: str, description: str, command
         "",
         f"Command: `{command}`",
     ]
+    overview = ladder_overview(boards)
+    if overview:
+        lines += [""] + overview
     for b in boards:
         made = [f"Command of this board: `{b['command']}`", ""] if b.get("command") else []
         lines += (
@@ -403,6 +443,7 @@ __all__ = [
     "gauntlet_pairs",
     "ladder",
     "ladder_markdown",
+    "ladder_overview",
     "make_board",
     "markdown",
     "merged",
