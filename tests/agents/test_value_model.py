@@ -386,3 +386,21 @@ def test_positions_in_worker_processes_equal_one_process(tmp_path):
     assert len(list((tmp_path / "two" / "positions").glob("chunk-*.npz"))) == 2
     for k in one:
         np.testing.assert_array_equal(one[k], two[k])
+
+
+AFTER_SHIPPED = [*MAIN, ("classic", 4)]
+
+
+@pytest.mark.parametrize("variant,players", AFTER_SHIPPED)
+def test_shipped_after_models_and_their_agent(variant, players):
+    """Every variant ships an after model of its own game; ``net:model=after`` plays it in a whole deal."""
+    path = value_model.shipped_model_path(variant, players, value_model.AFTER)
+    model = value_model.load_model(path)
+    assert model.meta["kind"] == value_model.AFTER
+    assert model.meta["config"]["variant"] == variant and model.meta["config"]["players"] == players
+    game = pyspiel.load_game(f"zwicker(variant={variant},players={players})")
+    assert model.meta["deck"] == game.rules.deck_size
+    agents = [make_agent("net:model=after" if s % 2 == 0 else "greedy", game, seed=s) for s in range(players)]
+    assert agents[0].identity()["models"] == {value_model.AFTER: model.digest()}
+    record = play_game(game, agents, deal_seed=11)
+    assert len(record.moves) > 10

@@ -194,4 +194,4 @@ def test_net_model_after_plays_the_shipped_after_model():
     assert agent.identity()["models"] == {VM.AFTER: shipped.digest()}
     assert make_agent("net", game).identity()["models"].keys() == {"move"}  # the default is unchanged
     with pytest.raises(ValueError, match="no trained value model"):
-        make_agent("net:model=after", pyspiel.load_game("zwicker(variant=classic,players=2)"))
+        make_agent("net:model=after", pyspiel.load_game("zwicker(variant=classic,players=3)"))

@@ -225,8 +225,8 @@ def test_net_opponents_decide_like_the_net_agent(spec: str) -> None:
 
 
 def test_net_opponent_needs_shipped_weights() -> None:
-    with pytest.raises(ValueError, match="no trained after model for classic with 2 players"):
-        VectorGame("zwicker(variant=classic,players=2)", num_games=1, opponents={1: "net:model=after"})
+    with pytest.raises(ValueError, match="no trained after model for classic with 3 players"):
+        VectorGame("zwicker(variant=classic,players=3)", num_games=1, opponents={1: "net:model=after"})
 
 
 def test_trick_game_random_opponents() -> None:

@@ -23,7 +23,7 @@ among those the rule allows (the joker study's strong play).
 
 The model is ``model=PATH`` or the package's trained weights for the game's variant and player
 count (``zwick_ai/agents/weights``, one command each in its README): the *move* model, or with
-``model=after`` the *after* model (Dithmarschen; ``zwick train net``). ``net`` without parameters
+``model=after`` the *after* model (every variant; ``zwick train net``). ``net`` without parameters
 stays the move model, which the joker study's compiled ``net`` seats play too.
 
 >>> import pyspiel, zwick_ai.games
