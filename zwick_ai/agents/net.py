@@ -11,12 +11,11 @@ difference of the move over the mean of the decision's moves
 :class:`zwick_ai.vector.VectorGame` score with the same kernels. Like
 ``greedy`` it never asks a partner (Großenwiehe). One compiled call per decision.
 
-``reply=K`` (after models) looks one answer ahead: for the after model's
+``reply=K`` (after models, games of two sides) looks one answer ahead: for the after model's
 ``top=`` best moves (default 4), in each of K worlds drawn for its view by the searches' exact
 sampler, the next player answers with his best move by the same model from his own view of that
 world, and a move's value is the mean over the worlds of the mover's side's after that answer
-(:func:`answer_value`: with more than two sides an estimate, the others' share of what the
-answering side still expects deducted equally; :func:`reply_values`; about 2 ms a decision at K=16, one compiled call).
+(:func:`reply_values`; about 2 ms a decision at K=16, one compiled call).
 
 ``joker=RULE`` restricts its choice by a joker rule of :mod:`zwick_ai.agents.joker_policies`
 (``hold``, ``early``, ``min_points=K``, ``build``, ``last_stage``): it plays the model's best move
@@ -48,9 +47,8 @@ from zwick_ai.agents import joker_policies, value_model, zwicker_search
 from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.jit import kernel
-from zwick_ai.mlp import mlp_forward
 from zwick_ai.zwicker import kernels
-from zwick_ai.zwicker.features import F_LEAD, F_ZWICK, after_input, side_diff
+from zwick_ai.zwicker.features import side_diff
 from zwick_ai.zwicker.layout import PHASE_OVER, R_NSIDES, R_SIDE_OF, RULES_SIZE, S_PHASE, S_TO_MOVE
 from zwick_ai.zwicker.model_scores import after_values, count_best, net_values, nth_best
 
@@ -91,63 +89,38 @@ def _check(params: dict[str, Any]) -> None:
 
 
 @kernel
-def answer_value(R, world, row, p, m, W, buf, scratch, x):
-    """The value for player ``p``'s side of move ``row`` in ``world`` (a whole engine state) when
-    the next player answers with his best move by the after model ``m`` from his own view: exact
-    where the hand ends; the answering side's after value where it is p's; in a game of two sides
-    minus it; with more sides p's exact lead after the answer minus the answering side's expected
-    points still to come shared equally among the other sides (the side differences sum to zero).
-    Returns (value, buf, scratch): the move buffers, grown if needed."""
-    side = R[R_SIDE_OF + p]
-    ns = R[R_NSIDES]
-    after = world.copy()
-    kernels.apply_move(R, after, row, W)
-    if after[S_PHASE] == PHASE_OVER:
-        return side_diff(kernels.score(R, after).astype(np.float64), side, ns), buf, scratch
-    q = after[S_TO_MOVE]
-    buf, scratch, count = kernels.gen_moves(R, after, buf, W, scratch)
-    answers = after_values(R, after, buf, count, m, W)
-    best = 0
-    for k in range(1, count):
-        if answers[k] > answers[best]:
-            best = k
-    if count == 0 or answers[best] == -np.inf:
-        return 0.0, buf, scratch
-    if R[R_SIDE_OF + q] == side:
-        return answers[best], buf, scratch
-    if ns == 2:
-        return -answers[best], buf, scratch
-    answered = after.copy()
-    kernels.apply_move(R, answered, buf[best], W)
-    if answered[S_PHASE] == PHASE_OVER:
-        return side_diff(kernels.score(R, answered).astype(np.float64), side, ns), buf, scratch
-    after_input(R, after, answered, q, x)
-    still_to_come = mlp_forward(x, m)
-    after_input(R, answered, answered, p, x)
-    return x[F_LEAD] + x[F_ZWICK] - still_to_come / (ns - 1), buf, scratch
-
-
-@kernel
 def reply_values(G, a, p, det, cards, chain, meta, rows, first, top, worlds, m, W):
     """Two-ply values of the ``top`` best of ``rows`` by ``first`` (the after model's one-ply
-    values; the other moves get -inf): the mean over ``worlds`` worlds drawn for player ``p``'s
-    view (:func:`~zwick_ai.agents.zwicker_search.det_draw`) of :func:`answer_value`."""
+    values; the other moves get -inf): in each of ``worlds`` worlds drawn for player ``p``'s view
+    (:func:`~zwick_ai.agents.zwicker_search.det_draw`), the move is applied, the next player
+    answers with his best move by the same after model from his own view of that world, and the
+    move's value is p's side's after that answer (in a game of two sides, minus the answering
+    side's after value; exact where the hand ends), averaged over the worlds."""
     R = G[:RULES_SIZE]
     n = rows.shape[0]
     out = np.full(n, -np.inf)
     order = np.argsort(-first, kind="mergesort")  # stable: ties keep the rows' order
     keep = min(top, n)
     total = np.zeros(n, np.float64)
-    buf, scratch = kernels.new_buffers()
-    x = np.zeros(m[0].shape[0], np.float64)
+    side = R[R_SIDE_OF + p]
+    ns = R[R_NSIDES]
+    buf, XX = kernels.new_buffers()
     for _ in range(worlds):
         world = zwicker_search.det_draw(G, a, p, det, cards, chain, zwicker_search.TRIES, meta, W)
         for j in range(keep):
             i = order[j]
             if first[i] == -np.inf:
                 continue
-            v, buf, scratch = answer_value(R, world, rows[i], p, m, W, buf, scratch, x)
-            total[i] += v
+            after = world.copy()
+            kernels.apply_move(R, after, rows[i], W)
+            if after[S_PHASE] == PHASE_OVER:
+                total[i] += side_diff(kernels.score(R, after).astype(np.float64), side, ns)
+                continue
+            q = after[S_TO_MOVE]
+            buf, XX, count = kernels.gen_moves(R, after, buf, W, XX)
+            answers = after_values(R, after, buf, count, m, W)
+            best = answers[: max(count, 1)].max() if count > 0 else 0.0
+            total[i] += best if R[R_SIDE_OF + q] == side else -best
     for j in range(keep):
         i = order[j]
         if first[i] > -np.inf:
@@ -169,7 +142,7 @@ def reply_values(G, a, p, det, cards, chain, meta, rows, first, top, worlds, m, 
             "reply",
             int,
             0,
-            "after model only: look one answer ahead in this many drawn worlds "
+            "after model only, games of two sides: look one answer ahead in this many drawn worlds "
             "(the next player's best move by the same model, for the top= best moves; 0 = one ply)",
         ),
         Param("top", int, REPLY_TOP, "reply=: how many of the after model's best moves it looks ahead from"),
@@ -195,6 +168,8 @@ class NetAgent(Agent):
         self.top = int(params["top"])
         if self.reply and not self.after:
             raise ValueError("reply= needs an after model (model=after or an after model's path)")
+        if self.reply and game.rules.array()[R_NSIDES] != 2:
+            raise ValueError(f"reply= needs a game of two sides; {game.rules.variant} here has more")
 
     def identity(self) -> dict[str, Any]:
         """The parameters and the digest of the model it plays, by kind (a retrained model is another agent)."""
