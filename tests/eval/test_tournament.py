@@ -196,6 +196,23 @@ def test_a_changed_default_is_a_different_tournament(tmp_path, monkeypatch):
         T.run_tournament(tiny(1, agents=agents), out, progress=False)
 
 
+def test_a_parameter_added_later_at_its_default_keeps_the_folder(tmp_path, monkeypatch):
+    """An agent that gains a parameter whose default plays as before resumes its old folders; set
+    to another value, it is another tournament."""
+    from dataclasses import replace
+
+    from zwick_ai.agents import base
+
+    out = tmp_path / "grown"
+    T.run_tournament(tiny(1, agents=["cheat-uct:iters=20", "random"]), out, progress=False)
+    info = base._REGISTRY["cheat-uct"]
+    grown = replace(info, params=(*info.params, base.Param("new_knob", int, 0, "a knob added later")))
+    monkeypatch.setitem(base._REGISTRY, "cheat-uct", grown)
+    assert T.run_tournament(tiny(2, agents=["cheat-uct:iters=20", "random"]), out, progress=False) is not None
+    with pytest.raises(ValueError, match=r"resolve differently: cheat-uct new_knob=None there, 1 now"):
+        T.run_tournament(tiny(2, agents=["cheat-uct:iters=20,new_knob=1", "random"]), out, progress=False)
+
+
 def test_a_folder_from_before_the_guard_is_reported_but_not_extended(finished, tmp_path):
     out, summary = finished
     old = tmp_path / "old"

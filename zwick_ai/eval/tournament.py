@@ -73,7 +73,7 @@ import zwick_ai.agents  # noqa: F401  (registers the built-in agents)
 import zwick_ai.games  # noqa: F401  (registers the games)
 from zwick_ai import _jit_cache
 from zwick_ai.agents import clock, zwicker_precompile
-from zwick_ai.agents.base import GAMES, agent_params, make_agent
+from zwick_ai.agents.base import GAMES, agent_params, make_agent, registered
 from zwick_ai.agents.clock import CLOCKS
 from zwick_ai.eval.backends import Backend, LocalBackend
 from zwick_ai.eval.folder_lock import hold_results_folder
@@ -378,6 +378,8 @@ def claim_folder(t: Tournament, out: Path) -> bool:
         old = theirs.get("identity", {}) if isinstance(theirs, dict) else {}
         legacy = isinstance(old, dict) and RESOLVED not in old
         want = {k: v for k, v in mine.items() if not (legacy and k == RESOLVED)}
+        if isinstance(old, dict) and RESOLVED in want:
+            want[RESOLVED] = without_new_defaults(old.get(RESOLVED), want[RESOLVED])
         if old != want:
             diff = [_difference(k, old.get(k), v) for k, v in want.items() if old.get(k) != v] if old else []
             raise ValueError(
@@ -390,6 +392,29 @@ def claim_folder(t: Tournament, out: Path) -> bool:
             raise ValueError(f"{out} has {games.name} but no config.json; use another --out folder")
     path.write_text(json.dumps({"identity": mine, "params": t.params, "command": t.command}, indent=2) + "\n")
     return False
+
+
+def without_new_defaults(there: Any, now: list[Any]) -> list[Any]:
+    """``now`` (the agents' resolved identities) without the parameters that an agent gained
+    after ``there`` was written and that keep their default: a parameter added with a default
+    that plays as before leaves finished games valid. A changed default, or a new parameter set
+    to another value, still differs."""
+    if not isinstance(there, list) or len(there) != len(now):
+        return now
+    infos = {info.name: info for info in registered()}
+    out = []
+    for old, new in zip(there, now, strict=True):
+        info = infos.get(str(new.get("name"))) if isinstance(new, dict) else None
+        if info is None or not isinstance(old, dict) or not isinstance(old.get("params"), dict):
+            out.append(new)
+            continue
+        defaults = {p.name: p.default for p in info.params}
+        params = {
+            k: v for k, v in new.get("params", {}).items()
+            if k in old["params"] or k not in defaults or v != defaults[k]
+        }  # fmt: skip
+        out.append({**new, "params": params})
+    return out
 
 
 def _difference(key: str, there: Any, now: Any) -> str:
