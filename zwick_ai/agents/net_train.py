@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from zwick_ai.agents import net_selfplay, value_model
+from zwick_ai.zwicker import policy_codes
 from zwick_ai.zwicker.features import NFEAT
 from zwick_ai.zwicker.layout import R_DECK_SIZE
 
@@ -201,10 +202,12 @@ def play_chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str) -> tuple[np.n
     """Self-play records of the hands ``seeds`` by the after model in ``model_path`` (empty: greedy)."""
     if not model_path:
         return net_selfplay.selfplay_afterstates(
-            rules_array(cfg), seeds, value_model.POLICY_GREEDY, cfg.eps, value_model.empty_model()
+            rules_array(cfg), seeds, policy_codes.POLICY_GREEDY, cfg.eps, value_model.empty_model()
         )
     model = value_model.load_model(model_path)
-    return net_selfplay.selfplay_afterstates(rules_array(cfg), seeds, value_model.POLICY_AFTER, cfg.eps, model.arrays())
+    return net_selfplay.selfplay_afterstates(
+        rules_array(cfg), seeds, policy_codes.POLICY_NET_AFTER, cfg.eps, model.arrays()
+    )
 
 
 def play_generation(

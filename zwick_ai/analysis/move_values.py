@@ -62,6 +62,7 @@ from zwick_ai.games.game_loop import play_to_end, stream_chance
 from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.tricks import layout as tricks_layout
 from zwick_ai.zwicker import kernels as zwicker_kernels
+from zwick_ai.zwicker import policy_codes
 from zwick_ai.zwicker.layout import S_PHASE
 from zwick_ai.zwicker.resample import resample_setup
 
@@ -168,7 +169,7 @@ def _zwicker_values(
     p = state.current_player()
     side = state.rules.side_of(p)
     win_loss = bool(state.decision().win_loss)
-    policy = zwicker_kernels.POLICY_GREEDY if rollout == "greedy" else zwicker_kernels.POLICY_RANDOM
+    policy = policy_codes.POLICY_GREEDY if rollout == "greedy" else policy_codes.POLICY_RANDOM
     policies = np.full(state.rules.players, policy, np.int64)
     out = np.zeros((len(worlds), len(rows)))
     for w, world in enumerate(worlds):
