@@ -40,7 +40,7 @@ import pyspiel
 from zwick_ai.agents import joker_policies, value_model
 from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import kernels, policy_codes
 from zwick_ai.zwicker.model_scores import after_values, count_best, net_values, nth_best
 
 
@@ -113,7 +113,7 @@ class NetAgent(Agent):
 
     def act(self, state: pyspiel.State) -> list[int]:
         rows, values = self.values(state)
-        if self.joker[0] != joker_policies.P_GREEDY:  # the rule leaves it the allowed moves (never a question)
+        if self.joker[0] != policy_codes.POLICY_GREEDY:  # the rule leaves it the allowed moves (never a question)
             ok = joker_policies.allowed_mask(state.rules.array(), state.engine_state().arr, rows, *self.joker, False)
             values = np.where(ok, values, -np.inf)
         pick = nth_best(values, int(self.rng.integers(count_best(values))))
