@@ -138,7 +138,8 @@ def draw_worlds(state: pyspiel.State, worlds: int, seed: int) -> list[np.ndarray
         for _ in range(worlds):
             out.append(det_draw(G, a, p, det, cards, chain, TRIES, meta, W).copy())
         return out
-    a, cfg = state.array, state.rules.cfg
+    view = state.decision()
+    a, cfg = view.position, view.config
     for _ in range(worlds):
         world = np.empty(tricks_layout.S_SIZE, dtype=np.int32)
         if not resample_into(a, cfg, p, world, TRICK_TRIES):

@@ -335,8 +335,9 @@ class Policy:
         if self.trick_abstraction is not None:
             if not hasattr(state, "trick_state") or state.current_player() != player:
                 raise ValueError(f"the {self.trick_abstraction} abstraction keys the trick-game player to move")
+            view = state.decision()
             key, m = decision(
-                state.array, state.rules.cfg, player, abstraction_id(self.trick_abstraction), self._mask, self._out
+                view.position, view.config, player, abstraction_id(self.trick_abstraction), self._mask, self._out
             )
             legal = self._out[:m].copy()
         else:
