@@ -359,11 +359,11 @@ def plot_curves(run: NetRun) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib import pyplot
 
     loss = read_rows(run.out / "loss.csv")
     if loss:
-        fig, ax = plt.subplots(figsize=(6, 4))
+        fig, ax = pyplot.subplots(figsize=(6, 4))
         gens = [int(r["generation"]) for r in loss]
         ax.plot(gens, [float(r["heldout_mse"]) for r in loss], "o-", label="held-out MSE")
         ax.plot(gens, [float(r["train_mse"]) for r in loss], "s--", label="training MSE")
@@ -374,10 +374,10 @@ def plot_curves(run: NetRun) -> None:
         ax.set_title(f"zwick train net: {run.cfg.variant} loss")
         fig.tight_layout()
         fig.savefig(run.out / "loss.png", dpi=100)
-        plt.close(fig)
+        pyplot.close(fig)
     rows = read_rows(run.out / "strength.csv")
     if rows:
-        fig, ax = plt.subplots(figsize=(6, 4))
+        fig, ax = pyplot.subplots(figsize=(6, 4))
         for opponent in dict.fromkeys(r["opponent"] for r in rows):
             sel = [r for r in rows if r["opponent"] == opponent]
             gens = [int(r["generation"]) for r in sel]
@@ -399,7 +399,7 @@ def plot_curves(run: NetRun) -> None:
         ax.set_title(f"zwick train net: {run.cfg.variant} strength")
         fig.tight_layout()
         fig.savefig(run.out / "strength.png", dpi=100)
-        plt.close(fig)
+        pyplot.close(fig)
 
 
 def _say_hands(say: Progress, g: int, done: int, total: int) -> None:
