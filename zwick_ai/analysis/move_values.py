@@ -126,7 +126,7 @@ def draw_worlds(state: pyspiel.State, worlds: int, seed: int) -> list[np.ndarray
     p = state.current_player()
     seed_compiled(seed % MAX_SEED)
     out: list[np.ndarray] = []
-    if hasattr(state, "decision"):
+    if hasattr(state, "move_prefix"):
         if state.move_prefix():
             raise ValueError("a move is in progress; moves are valued from the start of a turn")
         decision = state.decision()

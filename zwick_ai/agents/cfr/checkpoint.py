@@ -309,7 +309,7 @@ class Policy:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """Zwicker abstractions, at the start of a turn: (the candidate move rows, per abstract action
         the index of its move among them, the average-strategy probabilities), or ``None``."""
-        if self.zwicker_abstraction is None or not hasattr(state, "decision"):
+        if self.zwicker_abstraction is None or not hasattr(state, "move_prefix"):
             raise ValueError("zwicker_lookup plays a Zwicker policy file on a zwicker state")
         decision = state.decision()
         rows = decision.candidates
