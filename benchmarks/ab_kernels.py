@@ -12,22 +12,14 @@ Both files are compiled without numba's cache (about a minute each).
 
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
-from ab_timing import alternate, load_copy, print_ab  # type: ignore[import-not-found]
+from ab_timing import ab_parser, alternate, load_copy, print_ab  # type: ignore[import-not-found]
 
-from zwick_ai.zwicker.rules import VARIANTS, rules
+from zwick_ai.zwicker.rules import rules
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("a", help="first kernels.py")
-    parser.add_argument("b", help="second kernels.py")
-    parser.add_argument("--variant", choices=VARIANTS, default="dithmarschen")
-    parser.add_argument("--hands", type=int, default=1000, help="hands per batch")
-    parser.add_argument("--rounds", type=int, default=20, help="batches per version")
-    args = parser.parse_args()
+    args = ab_parser(__doc__, "kernels.py", "hands", 1000, 20).parse_args()
     R = rules(args.variant).array()
     versions = [load_copy(args.a, "kernels_a"), load_copy(args.b, "kernels_b")]
     policies = np.zeros(8, np.int64)

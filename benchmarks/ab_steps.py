@@ -11,14 +11,11 @@ as the OpenSpiel state does) in alternating batches; prints the minimum and medi
 
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
 import pyspiel
-from ab_timing import alternate, load_copy, print_ab  # type: ignore[import-not-found]
+from ab_timing import ab_parser, alternate, load_copy, print_ab  # type: ignore[import-not-found]
 
 import zwick_ai.games  # noqa: F401  (registers the games)
-from zwick_ai.zwicker.rules import VARIANTS
 
 
 def play_games(steps, game, seeds: np.ndarray) -> int:
@@ -40,13 +37,7 @@ def play_games(steps, game, seeds: np.ndarray) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("a", help="first step-kernel file")
-    parser.add_argument("b", help="second step-kernel file")
-    parser.add_argument("--variant", choices=VARIANTS, default="dithmarschen")
-    parser.add_argument("--games", type=int, default=100, help="games per batch")
-    parser.add_argument("--rounds", type=int, default=10, help="batches per version")
-    args = parser.parse_args()
+    args = ab_parser(__doc__, "step-kernel file", "games", 100, 10).parse_args()
     game = pyspiel.load_game(f"zwicker(variant={args.variant})")
     versions = [load_copy(args.a, "steps_a"), load_copy(args.b, "steps_b")]
     seeds = np.arange(args.games, dtype=np.int64)

@@ -5,6 +5,7 @@ with their ratios."""
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import tempfile
 import time
@@ -13,6 +14,20 @@ from pathlib import Path
 from types import ModuleType
 
 import numpy as np
+
+from zwick_ai.zwicker.rules import VARIANTS
+
+
+def ab_parser(doc: str | None, kind: str, batch: str, batch_size: int, rounds: int) -> argparse.ArgumentParser:
+    """The command line of an A/B script: the two files of ``kind``, ``--variant``, ``--<batch>``
+    (the batch size) and ``--rounds``."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("a", help=f"first {kind}")
+    parser.add_argument("b", help=f"second {kind}")
+    parser.add_argument("--variant", choices=VARIANTS, default="dithmarschen")
+    parser.add_argument(f"--{batch}", type=int, default=batch_size, help=f"{batch} per batch")
+    parser.add_argument("--rounds", type=int, default=rounds, help="batches per version")
+    return parser
 
 
 def load_copy(path: str, name: str) -> ModuleType:
