@@ -11,15 +11,11 @@ as the OpenSpiel state does) in alternating batches; prints the minimum and medi
 
 from __future__ import annotations
 
-import argparse
-import time
-
 import numpy as np
 import pyspiel
+from ab_timing import ab_parser, alternate, load_copy, print_ab  # type: ignore[import-not-found]
 
 import zwick_ai.games  # noqa: F401  (registers the games)
-from benchmarks.ab_kernels import load_kernels
-from zwick_ai.zwicker.rules import VARIANTS
 
 
 def play_games(steps, game, seeds: np.ndarray) -> int:
@@ -41,33 +37,20 @@ def play_games(steps, game, seeds: np.ndarray) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("a", help="first step-kernel file")
-    parser.add_argument("b", help="second step-kernel file")
-    parser.add_argument("--variant", choices=VARIANTS, default="dithmarschen")
-    parser.add_argument("--games", type=int, default=100, help="games per batch")
-    parser.add_argument("--rounds", type=int, default=10, help="batches per version")
-    args = parser.parse_args()
+    args = ab_parser(__doc__, "step-kernel file", "games", 100, 10).parse_args()
     game = pyspiel.load_game(f"zwicker(variant={args.variant})")
-    versions = [load_kernels(args.a, "steps_a"), load_kernels(args.b, "steps_b")]
+    versions = [load_copy(args.a, "steps_a"), load_copy(args.b, "steps_b")]
     seeds = np.arange(args.games, dtype=np.int64)
     counts = [play_games(s, game, seeds[:2]) for s in versions]  # compile
     counts = [play_games(s, game, seeds) for s in versions]
     if counts[0] != counts[1]:
         raise SystemExit(f"the versions played different games ({counts[0]} vs {counts[1]} sub-actions)")
-    times: list[list[float]] = [[], []]
-    for _ in range(args.rounds):
-        for i, s in enumerate(versions):
-            t = time.perf_counter()
-            play_games(s, game, seeds)
-            times[i].append((time.perf_counter() - t) / args.games * 1e3)
-    a, b = np.array(times[0]), np.array(times[1])
-    print(
-        f"{args.variant}, random games ({counts[0]} sub-actions per batch), ms per game over {args.rounds} alternating batches of {args.games}:"
+    a, b = (t / args.games * 1e3 for t in alternate(versions, lambda s: play_games(s, game, seeds), args.rounds))
+    title = (
+        f"{args.variant}, random games ({counts[0]} sub-actions per batch), "
+        f"ms per game over {args.rounds} alternating batches of {args.games}:"
     )
-    print(f"  A {args.a}: min {a.min():.2f}, median {np.median(a):.2f}")
-    print(f"  B {args.b}: min {b.min():.2f}, median {np.median(b):.2f}")
-    print(f"  A/B: {a.min() / b.min():.2f} (minima), {np.median(a / b):.2f} (median of paired ratios)")
+    print_ab(title, (args.a, args.b), a, b, 2)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from zwick_ai.agents import joker_policies as JP
 from zwick_ai.agents.base import make_agent
 from zwick_ai.eval.match import play_game
 from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import policy_codes
 
 
 def best_rate(run, hands: int, reps: int = 3) -> float:
@@ -49,7 +50,7 @@ def main() -> None:
     for variant in ("dithmarschen", "grossenwiehe", "christiansen", "grupp"):
         r = zwicker.rules(variant)
         R = r.array()
-        pol = np.full(r.players, K.POLICY_GREEDY, np.int64)
+        pol = np.full(r.players, policy_codes.POLICY_GREEDY, np.int64)
         K.play_hands(R, np.arange(2, dtype=np.int64), pol)
         JP.play_seeds(r, np.arange(2), ["hold"])
         engine = best_rate(lambda s, R=R, pol=pol: K.play_hands(R, s, pol), hands)

@@ -59,11 +59,11 @@ def random_legal(mask: np.ndarray, out: np.ndarray, rng: np.ndarray) -> None:
                 pick -= 1
 
 
-def vector_rate(game: str, num_games: int, seconds: float, threads: int) -> tuple[float, float]:
-    """Agent steps per second of ``VectorGame`` on ``threads`` cores (every game steps once per
-    call), and per second of the process's CPU time (all its threads)."""
+def vector_rate(game: str, num_games: int, seconds: float, threads: int, cls: type = VectorGame) -> tuple[float, float]:
+    """Agent steps per second of ``VectorGame`` (or another version of it, ``cls``) on ``threads``
+    cores (every game steps once per call), and per second of the process's CPU time (all its threads)."""
     numba.set_num_threads(threads)
-    vector = VectorGame(game, num_games=num_games, seed=0, threads=threads)
+    vector = cls(game, num_games=num_games, seed=0, threads=threads)
     ts = vector.reset()
     actions = np.zeros(num_games, np.int64)
     rng = np.arange(num_games, dtype=np.uint64)

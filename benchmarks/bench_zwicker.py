@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import policy_codes
 from zwick_ai.zwicker import reference as Ref
 from zwick_ai.zwicker.layout import (
     PHASE_OVER,
@@ -214,8 +215,8 @@ def hands_table(hands: int, ref_hands: int) -> None:
     print("|---|---|---|---|---|---|")
     for v in VARIANTS:
         r = rules(v)
-        fast = compiled_hands_per_second(r, hands, K.POLICY_RANDOM)
-        greedy = compiled_hands_per_second(r, hands, K.POLICY_GREEDY)
+        fast = compiled_hands_per_second(r, hands, policy_codes.POLICY_RANDOM)
+        greedy = compiled_hands_per_second(r, hands, policy_codes.POLICY_GREEDY)
         slow = reference_hands_per_second(r, ref_hands)
         print(f"| {v} | {r.players} | {fast:,.0f} | {greedy:,.0f} | {slow:,.1f} | {fast / slow:,.0f}× |")
 

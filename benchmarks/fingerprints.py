@@ -74,14 +74,14 @@ def strip(obj: Any) -> Any:
 
 def fp_play_hands() -> dict[str, str]:
     from zwick_ai import zwicker
-    from zwick_ai.zwicker import kernels
+    from zwick_ai.zwicker import kernels, policy_codes
 
     out = {}
     for variant in zwicker.VARIANTS:
         rules = zwicker.rules(variant)
-        for name, codes in (("greedy", kernels.POLICY_GREEDY), ("mixed", None)):
+        for name, codes in (("greedy", policy_codes.POLICY_GREEDY), ("mixed", None)):
             if codes is None:
-                pol = np.array([kernels.POLICY_GREEDY, kernels.POLICY_RANDOM] * 4, np.int64)[: rules.players]
+                pol = np.array([policy_codes.POLICY_GREEDY, policy_codes.POLICY_RANDOM] * 4, np.int64)[: rules.players]
             else:
                 pol = np.full(rules.players, codes, np.int64)
             res = kernels.play_hands(rules.array(), np.arange(40, dtype=np.int64) * 7 + 1, pol)

@@ -18,16 +18,19 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")  # read when numba starts its threads
 
-import numba
 import numpy as np
-from bench_vector import GAME, random_legal  # type: ignore[import-not-found]
+from bench_vector import GAME, vector_rate  # type: ignore[import-not-found]
 
 ROOT = Path(__file__).resolve().parents[1]
+#: imports of older batch kernels whose modules have moved since, and where they are now
+MOVED = {
+    "from zwick_ai.games.zwicker_observer import P_MOVE, fill_into_k": "from zwick_ai.zwicker.encoding import P_MOVE, fill_into_k",
+    "zwick_ai.games.zwicker_steps": "zwick_ai.zwicker.steps",
+}
 
 
 def old_package(rev: str, into: Path) -> None:
@@ -46,27 +49,9 @@ def old_package(rev: str, into: Path) -> None:
             text = subprocess.run(
                 ["git", "show", f"{rev}:zwick_ai/vector/{name}"], cwd=ROOT, check=True, capture_output=True, text=True
             ).stdout
+            for before, after in MOVED.items():
+                text = text.replace(before, after)
             (pkg / name).write_text(text.replace("zwick_ai.vector", "old_vector"))
-
-
-def rate(cls: type, n: int, threads: int, seconds: float) -> tuple[float, float]:
-    """(agent steps per wall second, per CPU second) of ``cls`` with ``n`` games on ``threads``."""
-    numba.set_num_threads(threads)
-    vector = cls(GAME, num_games=n, seed=0, threads=threads)
-    ts = vector.reset()
-    actions = np.zeros(n, np.int64)
-    rng = np.arange(n, dtype=np.uint64)
-    for _ in range(3):
-        random_legal(ts.legal_mask, actions, rng)
-        ts = vector.step(actions)
-    steps = 0
-    start, cpu = time.perf_counter(), time.process_time()
-    while time.perf_counter() - start < seconds:
-        for _ in range(max(1, 20_000 // n)):
-            random_legal(ts.legal_mask, actions, rng)
-            ts = vector.step(actions)
-            steps += n
-    return steps / (time.perf_counter() - start), steps / (time.process_time() - cpu)
 
 
 def main() -> None:
@@ -85,13 +70,13 @@ def main() -> None:
         from zwick_ai.vector import VectorGame as New
 
         print("compiling and warming up ...", flush=True)
-        rate(Old, 64, args.threads, 0.2)
-        rate(New, 64, args.threads, 0.2)
+        vector_rate(GAME, 64, 0.2, args.threads, Old)
+        vector_rate(GAME, 64, 0.2, args.threads, New)
         print("uptime:", os.popen("uptime").read().strip(), flush=True)
         wall, cpu = [], []
         for r in range(args.rounds):
-            old = rate(Old, args.games, args.threads, args.seconds)
-            new = rate(New, args.games, args.threads, args.seconds)
+            old = vector_rate(GAME, args.games, args.seconds, args.threads, Old)
+            new = vector_rate(GAME, args.games, args.seconds, args.threads, New)
             wall.append(new[0] / old[0])
             cpu.append(new[1] / old[1])
             print(

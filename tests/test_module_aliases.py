@@ -9,8 +9,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 ALLOWED = {("numpy", "np")}
-# files whose aliases are being spelled out on another line of work; empty once it is merged
-PENDING = {"zwick_ai/agents/net_selfplay.py", "zwick_ai/agents/net_train.py", "zwick_ai/agents/value_model.py"}
 DOCTEST_IMPORT = re.compile(r"^\s*(?:>>>|\.\.\.)\s+(?P<code>(?:from\s+\S+\s+)?import\s+.+)$")
 
 
@@ -45,8 +43,6 @@ def test_no_short_module_aliases():
     bad = {}
     for path in sorted((ROOT / "zwick_ai").rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
-        if rel in PENDING:
-            continue
         found = short_aliases(path.read_text())
         if found:
             bad[rel] = found

@@ -20,7 +20,7 @@ from zwick_ai.agents.base import apply_decision, legal_decisions
 from zwick_ai.agents.expert import expert_decision
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import history as zwicker_history
-from zwick_ai.zwicker import kernels, resample
+from zwick_ai.zwicker import kernels, policy_codes, resample
 from zwick_ai.zwicker.features import NFEAT
 from zwick_ai.zwicker.layout import MAX_HAND, S_HAND_N, S_HANDS, S_STAGE, S_STOCK_LEN, S_STOCK_TOP
 
@@ -546,7 +546,7 @@ def test_stage_play_out_stops_where_the_stage_ends_on_the_full_play_outs_path() 
     rules = zwicker.rules("dithmarschen", players=4)
     R = rules.array()
     W = np.zeros(kernels.WS_SIZE, np.int64)
-    policies = np.full(4, kernels.POLICY_RANDOM, np.int64)
+    policies = np.full(4, policy_codes.POLICY_RANDOM, np.int64)
     ended = over = 0
     for seed in range(12):
         S0 = zwicker.deal(rules, seed=seed).arr

@@ -11,9 +11,9 @@ import pytest
 
 import zwick_ai.agents  # noqa: F401  (registers the agents)
 import zwick_ai.games  # noqa: F401
+from tests.agent_play import greedy_turns, play_whole_game
 from zwick_ai.agents import expert_search, make_agent, value_model, zwicker_search
 from zwick_ai.agents.expert import _ismcts
-from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import features as zwicker_features
 from zwick_ai.zwicker.features import F_LEAD, F_ZWICK
 from zwick_ai.zwicker.layout import R_NSIDES, R_SIDE_OF
@@ -30,21 +30,9 @@ def _numpy_forward(model: value_model.ValueModel, x: np.ndarray) -> float:
     return float(h[0])
 
 
-def _state(seed: int, turns: int):
-    game = pyspiel.load_game(GAME)
-    state = zwicker_bridge.state_from_seed(game, seed)
-    greedy = make_agent("greedy", game, seed=1)
-    for _ in range(turns):
-        for action in greedy.act(state):
-            state.apply_action(action)
-        while state.is_chance_node():
-            state.apply_action(state.legal_actions()[0])
-    return game, state
-
-
 @pytest.mark.parametrize("seed, turns", [(1, 0), (2, 5), (3, 17)])
 def test_after_leaf_rewards_equal_a_numpy_forward_pass(seed, turns):
-    game, state = _state(seed, turns)
+    game, state = greedy_turns(seed, turns)
     model = value_model.load_model(value_model.shipped_model_path("dithmarschen", 4, value_model.AFTER))
     m = model.arrays()
     R = state.rules.array()
@@ -64,7 +52,7 @@ def test_after_leaf_rewards_equal_a_numpy_forward_pass(seed, turns):
 
 @pytest.mark.parametrize("seed, turns", [(1, 0), (2, 9)])
 def test_after_side_rewards_read_every_side_and_are_zero_sum(seed, turns):
-    _, state = _state(seed, turns)
+    _, state = greedy_turns(seed, turns)
     model = value_model.load_model(value_model.shipped_model_path("dithmarschen", 4, value_model.AFTER))
     m = model.arrays()
     R = state.rules.array()
@@ -82,7 +70,7 @@ def test_after_side_rewards_read_every_side_and_are_zero_sum(seed, turns):
 
 
 def test_root_prior_seeds_virtual_visits_of_the_networks_values():
-    game, state = _state(4, 2)
+    game, state = greedy_turns(4, 2)
     agent = make_agent("expert:time=0,iters=200,endgame=0,prior=1000000,c=0.7", game, seed=1)
     d = zwicker_search.DecisionSetup(state, np.random.default_rng(0))
     values = value_model.after_values(d.rules_array, d.real, d.rows, len(d.rows), agent.prior, d.workspace)
@@ -99,7 +87,7 @@ def test_root_prior_seeds_virtual_visits_of_the_networks_values():
 
 
 def test_prior_zero_and_leaf_after_change_the_search_only_where_asked():
-    game, state = _state(5, 3)
+    game, state = greedy_turns(5, 3)
     plain = make_agent("expert:time=0,iters=300,endgame=0", game, seed=4)
     explicit = make_agent("expert:time=0,iters=300,endgame=0,prior=0,mix=1", game, seed=4)
     assert plain.act(state) == explicit.act(state) and plain.last == {**explicit.last, **plain.last}
@@ -119,15 +107,5 @@ def test_prior_zero_and_leaf_after_change_the_search_only_where_asked():
 )
 def test_net_options_play_legal_whole_games(spec):
     game = pyspiel.load_game(GAME)
-    agents = [make_agent(spec if q % 2 == 0 else "greedy", game, seed=q) for q in range(4)]
-    state = zwicker_bridge.state_from_seed(game, 9)
-    rng = np.random.default_rng(9)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(outcomes, p=probs)))
-            continue
-        for action in agents[state.current_player()].act(state):
-            assert action in state.legal_actions()
-            state.apply_action(action)
+    state, _ = play_whole_game(game, [spec, "greedy"], 9)
     assert len(state.returns()) == 4

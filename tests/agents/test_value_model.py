@@ -12,7 +12,7 @@ import zwick_ai.games  # noqa: F401  (registers the games)
 from zwick_ai.agents import value_model
 from zwick_ai.agents.base import make_agent
 from zwick_ai.eval.match import play_game
-from zwick_ai.zwicker import features, kernels
+from zwick_ai.zwicker import features, kernels, policy_codes
 from zwick_ai.zwicker.layout import (
     LOC_HAND,
     LOC_STOCK,
@@ -40,7 +40,7 @@ MAIN = [("dithmarschen", 4), ("classic", 2), ("christiansen", 3), ("grossenwiehe
 def positions(variant: str, players: int, hands: int = 3, record: float = 1.0, eps: float = 0.2):
     R = make_rules(variant, players).array()
     return value_model.selfplay_positions(
-        R, np.arange(hands, dtype=np.int64), value_model.POLICY_GREEDY, eps, record, value_model.empty_model()
+        R, np.arange(hands, dtype=np.int64), policy_codes.POLICY_GREEDY, eps, record, value_model.empty_model()
     )
 
 

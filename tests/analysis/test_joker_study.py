@@ -14,7 +14,7 @@ from zwick_ai.agents import joker_policies
 from zwick_ai.analysis import micro_cfr
 from zwick_ai.analysis.joker import deals, measure, report, study
 from zwick_ai.cli import main
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import kernels, policy_codes
 from zwick_ai.zwicker.layout import KIND_ASK, KIND_BUILD, KIND_CAPTURE, M_CARD, M_KIND, M_MASK, M_ZWICK
 
 VARIANTS = ["dithmarschen", "grossenwiehe", "christiansen", "grupp"]
@@ -132,7 +132,7 @@ def test_compiled_loop_matches_engine_playouts(variant, policy):
     rules = zwicker.rules(variant)
     seeds = np.arange(30, dtype=np.int64) * 7 + 1
     mine = joker_policies.play_seeds(rules, seeds, [policy])
-    code = kernels.POLICY_RANDOM if policy == "random" else kernels.POLICY_GREEDY
+    code = policy_codes.POLICY_RANDOM if policy == "random" else policy_codes.POLICY_GREEDY
     scores, zwicks, won, dealt, _ = kernels.play_hands(rules.array(), seeds, np.full(rules.players, code, np.int64))
     np.testing.assert_array_equal(mine.scores, scores)
     np.testing.assert_array_equal(mine.won_side, won)

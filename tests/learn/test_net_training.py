@@ -12,6 +12,7 @@ from zwick_ai.agents import net_selfplay as NS
 from zwick_ai.agents import value_model as VM
 from zwick_ai.cli import main
 from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import policy_codes
 from zwick_ai.zwicker.features import C_MINE, CARD_BLOCK, F_HAND_N, F_LEAD, F_ZWICK, NFEAT, after_input
 from zwick_ai.zwicker.layout import R_DECK_SIZE, S_PHASE, S_TO_MOVE
 
@@ -23,7 +24,7 @@ TINY = dict(variant="classic", players=2, hands=60, hidden=(16, 8), epochs=3, ev
 
 def _greedy_records(seeds: np.ndarray, eps: float = 0.2) -> tuple[np.ndarray, ...]:
     game = pyspiel.load_game("zwicker(variant=classic,players=2)")
-    return NS.selfplay_afterstates(game.rules.array(), seeds, VM.POLICY_GREEDY, eps, VM.empty_model())
+    return NS.selfplay_afterstates(game.rules.array(), seeds, policy_codes.POLICY_GREEDY, eps, VM.empty_model())
 
 
 def test_records_are_afterstates_with_their_lead_and_the_hands_outcome():

@@ -11,6 +11,7 @@ import pytest
 
 import zwick_ai.agents  # noqa: F401  (registers the agents)
 import zwick_ai.games  # noqa: F401
+from tests.agent_play import greedy_turns, play_whole_game
 from zwick_ai import zwicker
 from zwick_ai.agents import zwicker_search
 from zwick_ai.agents.base import make_agent
@@ -24,18 +25,6 @@ GAMES = [
     "zwicker(variant=grossenwiehe,players=4)",
     "zwicker(variant=christiansen,players=3)",
 ]
-
-
-def _state(seed: int = 3, turns: int = 3, spec: str = "zwicker(variant=dithmarschen,players=4)"):
-    game = pyspiel.load_game(spec)
-    state = zwicker_bridge.state_from_seed(game, seed)
-    greedy = make_agent("greedy", game, seed=1)
-    for _ in range(turns):  # a few turns in: some cards played, the stock partly dealt
-        for action in greedy.act(state):
-            state.apply_action(action)
-        while state.is_chance_node():
-            state.apply_action(state.legal_actions()[0])
-    return game, state
 
 
 def _engine_view(rules, arr: np.ndarray) -> dict:
@@ -54,7 +43,7 @@ def _engine_view(rules, arr: np.ndarray) -> dict:
 def test_peek_worlds_keep_the_true_hands_and_shuffle_only_the_stock():
     """The compiled draw of every peek-uct iteration: the engine sees the true hands, table, cards
     won and score in every world; only the order of the undealt stock changes (and it does)."""
-    _, state = _state()
+    _, state = greedy_turns(3, 3)
     truth = state.engine_state()
     real = zwicker_search.DecisionSetup(state, np.random.default_rng(0)).real
     assert np.array_equal(real, truth.arr[: len(real)])  # what the agent reads is the engine's full state
@@ -112,47 +101,29 @@ def test_peek_search_is_cheat_uct_once_the_stock_is_empty_and_differs_before():
     state = _empty_stock_state()
     peek, cheat = _root(state, "peek", 4), _root(state, "cheat", 4)
     assert np.array_equal(peek[0], cheat[0]) and np.allclose(peek[1], cheat[1])
-    _, early = _state(5, turns=2)
+    _, early = greedy_turns(5, 2)
     assert not np.array_equal(_root(early, "peek", 4)[0], _root(early, "cheat", 4)[0])
 
 
 def test_cheat_uct_world_is_the_true_state():
     """cheat-uct searches the engine's full state, every hand and the stock's order as they are."""
-    _, state = _state(6)
+    _, state = greedy_turns(6, 3)
     truth = state.engine_state()
     setup = zwicker_search.DecisionSetup(state, np.random.default_rng(0))
     assert _engine_view(truth.rules, setup.real) == _engine_view(truth.rules, truth.arr)
     assert np.array_equal(setup.real, truth.arr[: len(setup.real)])
 
 
-def _play_whole_game(game: pyspiel.Game, specs: list[str], seed: int) -> pyspiel.State:
-    """One game, seats taking ``specs`` in turn; every sub-action checked against the legal actions."""
-    agents = [make_agent(specs[q % len(specs)], game, seed=q) for q in range(game.num_players())]
-    state = zwicker_bridge.state_from_seed(game, seed)
-    rng = np.random.default_rng(seed)
-    decisions = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(outcomes, p=probs)))
-            continue
-        for action in agents[state.current_player()].act(state):
-            assert action in state.legal_actions()
-            state.apply_action(action)
-        decisions += 1
-    assert decisions > 10
-    return state
-
-
 @pytest.mark.parametrize("spec", GAMES)
 def test_peek_and_cheat_uct_play_legal_whole_games(spec):
     game = pyspiel.load_game(spec)
-    state = _play_whole_game(game, ["peek-uct:iters=40", "cheat-uct:iters=40"], seed=2)
+    state, decisions = play_whole_game(game, ["peek-uct:iters=40", "cheat-uct:iters=40"], seed=2)
+    assert decisions > 10
     assert len(state.returns()) == game.num_players()
 
 
 def test_specs_budgets_and_the_pimc_mode():
-    game, state = _state(4)
+    game, state = greedy_turns(4, 3)
     legal = {tuple(zwicker_bridge.move_actions(state, row)) for row in state.candidate_rows()}
     for spec in ("peek-uct:time=0.02", "peek-uct:iters=50", "peek-uct:worlds=4,iters=30", "cheat-uct:time=0.02"):
         assert tuple(make_agent(spec, game, seed=2).act(state)) in legal, spec

@@ -12,6 +12,7 @@ from tests.random_play import random_states
 from zwick_ai import tricks
 from zwick_ai.games import tricks_game
 from zwick_ai.tricks import kernels as tricks_kernels
+from zwick_ai.tricks import layout as tricks_layout
 
 # every rule set x player count, and every option once
 CONFIGS = (
@@ -217,3 +218,25 @@ def test_nash_conv_falls_with_mccfr_on_reduced_packs():
     for line in out.splitlines():
         before, after = map(float, line.split())
         assert after < 0.5 * before
+
+
+@pytest.mark.parametrize(
+    "spec", ["zwikken(variant=parlett,players=3)", "zwikken(variant=historic,players=4)", "zwicken(players=3)"]
+)
+def test_decision_view_is_the_states_own_position(spec):
+    """``state.decision()``: the state's own arrays (no copy), the player to act and the legal
+    actions as OpenSpiel gives them, at decisions, at a chance node and at the end."""
+    game = pyspiel.load_game(spec)
+    for state in random_states(game, 40, seed=3):
+        d = state.decision()
+        assert d.position is state.array and (d.config == state.rules.cfg).all()
+        assert d.player == state.current_player() and d.legal_actions() == state.legal_actions()
+        copy = d.trick_state()
+        assert copy == state.trick_state() and copy.arr is not d.position
+    start = game.new_initial_state()
+    assert start.is_chance_node() and start.decision().legal_actions() == []
+    assert start.decision().player == tricks_layout.CUR_CHANCE
+    end = random_states(game, 1, seed=4)[0]
+    while not end.is_terminal():
+        end.apply_action(end.legal_actions()[0] if not end.is_chance_node() else end.chance_outcomes()[0][0])
+    assert end.decision().player == tricks_layout.CUR_OVER and end.decision().legal_actions() == []

@@ -10,6 +10,7 @@ from numba import njit
 from zwick_ai import cards as C
 from zwick_ai import zwicker
 from zwick_ai.zwicker import kernels as K
+from zwick_ai.zwicker import policy_codes
 from zwick_ai.zwicker.rules import PLAYER_COUNTS
 
 CONFIGS = [(v, p) for v in zwicker.VARIANTS for p in PLAYER_COUNTS[v][0]]
@@ -26,7 +27,7 @@ def check_conservation(state: zwicker.ZwickerState) -> None:
 def test_score_totals_over_compiled_hands(variant, players):
     r = zwicker.rules(variant, players)
     hands = 1000
-    for policy in (K.POLICY_RANDOM, K.POLICY_GREEDY):
+    for policy in (policy_codes.POLICY_RANDOM, policy_codes.POLICY_GREEDY):
         pol = np.full(players, policy, dtype=np.int64)
         scores, zw, won_side, _, plies = K.play_hands(r.array(), np.arange(hands, dtype=np.int64), pol)
         cards = scores.sum(axis=1) - zw.sum(axis=1) * r.zwick_points

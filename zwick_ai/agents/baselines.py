@@ -42,7 +42,7 @@ class RandomAgent(Agent):
     """Uniform over the legal whole decisions."""
 
     def act(self, state: pyspiel.State) -> list[int]:
-        if hasattr(state, "decision"):  # a zwicker state: whole moves
+        if hasattr(state, "move_prefix"):  # a zwicker state: whole moves
             rows = state.decision().candidates
             return zwicker_bridge.move_actions(state, rows[int(self.rng.integers(len(rows)))])
         legal = state.legal_actions()

@@ -49,7 +49,7 @@ from numba import njit
 from zwick_ai.agents import value_model, zwicker_search
 from zwick_ai.zwicker import features as zwicker_features
 from zwick_ai.zwicker import history as zwicker_history
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import kernels, policy_codes
 from zwick_ai.zwicker.features import F_LEAD, F_ZWICK
 from zwick_ai.zwicker.layout import (
     KIND_ASK,
@@ -621,7 +621,7 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
     R = G[:RULES_SIZE]
     meta = tree[-1]
     players = R[R_PLAYERS]
-    policies = np.full(players, kernels.POLICY_RANDOM, np.int64)
+    policies = np.full(players, policy_codes.POLICY_RANDOM, np.int64)
     buf, X = kernels.new_buffers()
     key = np.zeros(zwicker_search.NKW, np.int64)
     lo = np.zeros(64, np.int64)

@@ -106,7 +106,6 @@ from zwick_ai.zwicker.rules import Rules
 
 #: policy names in code order (the compiled kernels take the index: :mod:`zwick_ai.zwicker.policy_codes`)
 POLICIES = JOKER_RULES
-P_GREEDY = POLICY_GREEDY  # the old name, for callers not yet switched to POLICY_GREEDY
 
 BONUS = 1000.0  # lifts a preferred joker move above every ordinary move (greedy scores are < 100)
 NEVER_ASK = -1e9

@@ -47,7 +47,7 @@ from zwick_ai.agents import joker_policies, value_model, zwicker_search
 from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.jit import kernel
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import kernels, policy_codes
 from zwick_ai.zwicker.features import side_diff
 from zwick_ai.zwicker.layout import PHASE_OVER, R_NSIDES, R_SIDE_OF, RULES_SIZE, S_PHASE, S_TO_MOVE
 from zwick_ai.zwicker.model_scores import after_values, count_best, net_values, nth_best
@@ -191,7 +191,7 @@ class NetAgent(Agent):
                 np.zeros(zwicker_search.MT_SIZE, np.int64), rows, values, self.top, self.reply, self.model,
                 setup.workspace,
             )  # fmt: skip
-        if self.joker[0] != joker_policies.P_GREEDY:  # the rule leaves it the allowed moves (never a question)
+        if self.joker[0] != policy_codes.POLICY_GREEDY:  # the rule leaves it the allowed moves (never a question)
             ok = joker_policies.allowed_mask(state.rules.array(), state.engine_state().arr, rows, *self.joker, False)
             values = np.where(ok, values, -np.inf)
         pick = nth_best(values, int(self.rng.integers(count_best(values))))

@@ -27,6 +27,7 @@ from zwick_ai.mlp import mlp_forward
 from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.features import CARD_BLOCK, F_LEAD, F_ZWICK, NFEAT, after_input, side_diff
 from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, R_DECK_SIZE, R_NSIDES, R_SIDE_OF, S_PHASE, S_TO_MOVE
+from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET_AFTER
 
 SHARD_FIELDS = ("features", "cards", "lead", "final", "value", "player", "hand")
 
@@ -83,10 +84,10 @@ def selfplay_afterstates(R, seeds, policy, eps, m):
                 cards += buf[j, M_KIND] != KIND_ASK
             if cards >= 2 and np.random.random() < eps:
                 k = _random_card_move(buf, n)
-            elif cards >= 2 and policy == value_model.POLICY_AFTER:
+            elif cards >= 2 and policy == POLICY_NET_AFTER:
                 k = value_model.after_pick(R, S, buf, n, m, W)
             else:
-                k = kernels.choose(R, S, buf, n, kernels.POLICY_GREEDY)
+                k = kernels.choose(R, S, buf, n, POLICY_GREEDY)
             Spre = S.copy()
             kernels.apply_move(R, S, buf[k], W)
             if S[S_PHASE] == kernels.PHASE_OVER or buf[k, M_KIND] == KIND_ASK:
@@ -111,7 +112,7 @@ def selfplay_afterstates(R, seeds, policy, eps, m):
             for i in range(width - NFEAT):
                 C[nrow, i] = np.uint8(x[NFEAT + i])
             lead[nrow] = x[F_LEAD] + x[F_ZWICK]
-            value[nrow] = lead[nrow] + mlp_forward(x, m) if policy == value_model.POLICY_AFTER else np.nan
+            value[nrow] = lead[nrow] + mlp_forward(x, m) if policy == POLICY_NET_AFTER else np.nan
             side[nrow] = R[R_SIDE_OF + p]
             player[nrow] = p
             hand[nrow] = h

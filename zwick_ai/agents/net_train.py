@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from zwick_ai.agents import net_selfplay, value_model
+from zwick_ai.zwicker import policy_codes
 from zwick_ai.zwicker.features import NFEAT
 from zwick_ai.zwicker.layout import R_DECK_SIZE
 
@@ -201,10 +202,12 @@ def play_chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str) -> tuple[np.n
     """Self-play records of the hands ``seeds`` by the after model in ``model_path`` (empty: greedy)."""
     if not model_path:
         return net_selfplay.selfplay_afterstates(
-            rules_array(cfg), seeds, value_model.POLICY_GREEDY, cfg.eps, value_model.empty_model()
+            rules_array(cfg), seeds, policy_codes.POLICY_GREEDY, cfg.eps, value_model.empty_model()
         )
     model = value_model.load_model(model_path)
-    return net_selfplay.selfplay_afterstates(rules_array(cfg), seeds, value_model.POLICY_AFTER, cfg.eps, model.arrays())
+    return net_selfplay.selfplay_afterstates(
+        rules_array(cfg), seeds, policy_codes.POLICY_NET_AFTER, cfg.eps, model.arrays()
+    )
 
 
 def play_generation(
@@ -356,11 +359,11 @@ def plot_curves(run: NetRun) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib import pyplot
 
     loss = read_rows(run.out / "loss.csv")
     if loss:
-        fig, ax = plt.subplots(figsize=(6, 4))
+        fig, ax = pyplot.subplots(figsize=(6, 4))
         gens = [int(r["generation"]) for r in loss]
         ax.plot(gens, [float(r["heldout_mse"]) for r in loss], "o-", label="held-out MSE")
         ax.plot(gens, [float(r["train_mse"]) for r in loss], "s--", label="training MSE")
@@ -371,10 +374,10 @@ def plot_curves(run: NetRun) -> None:
         ax.set_title(f"zwick train net: {run.cfg.variant} loss")
         fig.tight_layout()
         fig.savefig(run.out / "loss.png", dpi=100)
-        plt.close(fig)
+        pyplot.close(fig)
     rows = read_rows(run.out / "strength.csv")
     if rows:
-        fig, ax = plt.subplots(figsize=(6, 4))
+        fig, ax = pyplot.subplots(figsize=(6, 4))
         for opponent in dict.fromkeys(r["opponent"] for r in rows):
             sel = [r for r in rows if r["opponent"] == opponent]
             gens = [int(r["generation"]) for r in sel]
@@ -396,7 +399,7 @@ def plot_curves(run: NetRun) -> None:
         ax.set_title(f"zwick train net: {run.cfg.variant} strength")
         fig.tight_layout()
         fig.savefig(run.out / "strength.png", dpi=100)
-        plt.close(fig)
+        pyplot.close(fig)
 
 
 def _say_hands(say: Progress, g: int, done: int, total: int) -> None:

@@ -363,7 +363,8 @@ def greedy_action(s, cfg):
 
 def greedy_decision(state) -> list[int]:
     """The greedy decision (one action) for a ``zwikken``/``zwicken`` OpenSpiel state."""
-    return [int(greedy_action(state.array, state.rules.cfg))]
+    decision = state.decision()
+    return [int(greedy_action(decision.position, decision.config))]
 
 
 __all__ = ["card_value", "greedy_action", "greedy_decision", "strength", "unseen_higher"]

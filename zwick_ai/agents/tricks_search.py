@@ -544,10 +544,10 @@ def _root(state, rng: np.random.Generator) -> tuple[list[int], np.ndarray, np.nd
     """The legal actions, state array, rules config and player to move of a decision state. Seeds
     the compiled generator from ``rng`` only when there is a choice (one legal action: no search)."""
     legal = [int(a) for a in state.legal_actions()]
-    arr = state.array
+    decision = state.decision()
     if len(legal) > 1:
         seed(int(rng.integers(2**31)))
-    return legal, arr, state.rules.cfg, int(arr[S_CUR])
+    return legal, decision.position, decision.config, decision.player
 
 
 def ismcts_decision(state, params: dict, rng: np.random.Generator) -> list[int]:

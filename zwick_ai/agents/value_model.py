@@ -65,10 +65,8 @@ from zwick_ai.zwicker.features import (
 )
 from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, R_NSIDES, R_PLAYERS, R_SIDE_OF, S_PHASE, S_TO_MOVE
 from zwick_ai.zwicker.model_scores import TIE, after_values, net_values
+from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET
 
-POLICY_GREEDY = 1  # the compiled greedy baseline
-POLICY_NET = 2  # one-ply search with the move model
-POLICY_AFTER = 3  # one-ply search with an after model
 #: the kinds ``zwick train value`` trains and their input sizes: a value model reads one
 #: position's features; a move model reads a candidate move's features relative to the decision's
 #: mean and that mean
@@ -237,7 +235,7 @@ def selfplay_positions(R, seeds, policy, eps, record, m):
     nh = seeds.shape[0]
     ns = R[R_NSIDES]
     players = R[R_PLAYERS]
-    greedy = np.full(players, kernels.POLICY_GREEDY, np.int64)
+    greedy = np.full(players, POLICY_GREEDY, np.int64)
     cap = 4096
     X = np.zeros((cap, NFEAT), np.float32)
     final = np.zeros(cap, np.float32)
@@ -265,7 +263,7 @@ def selfplay_positions(R, seeds, policy, eps, record, m):
             elif policy == POLICY_NET:
                 k = net_pick(R, S, buf, n, m, W)
             else:
-                k = kernels.choose(R, S, buf, n, kernels.POLICY_GREEDY)
+                k = kernels.choose(R, S, buf, n, POLICY_GREEDY)
             cards = 0
             for j in range(n):
                 cards += buf[j, M_KIND] != KIND_ASK
@@ -305,9 +303,6 @@ def selfplay_positions(R, seeds, policy, eps, record, m):
 __all__ = [
     "AFTER",
     "ALL_KINDS",
-    "POLICY_AFTER",
-    "POLICY_GREEDY",
-    "POLICY_NET",
     "TIE",
     "ValueModel",
     "after_pick",

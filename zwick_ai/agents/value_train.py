@@ -60,6 +60,7 @@ from typing import Any, cast
 import numpy as np
 
 from zwick_ai.agents import value_model
+from zwick_ai.zwicker import policy_codes
 
 CHUNK_HANDS = 250
 TEACHER_CHUNK_HANDS = 20  # a searched hand takes seconds: smaller chunks lose less when stopped
@@ -160,7 +161,7 @@ def _make_chunk(cfg: ValueConfig, i: int, path: Path) -> int:
 
         R = make_rules(cfg.variant, cfg.players).array()
         X, final, lead, dec, hand = value_model.selfplay_positions(
-            R, seeds, value_model.POLICY_GREEDY, cfg.eps, cfg.record, value_model.empty_model()
+            R, seeds, policy_codes.POLICY_GREEDY, cfg.eps, cfg.record, value_model.empty_model()
         )
         weight = np.ones(len(final), np.float32)
     else:

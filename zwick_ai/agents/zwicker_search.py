@@ -62,7 +62,7 @@ from zwick_ai.agents import clock
 from zwick_ai.agents.search import check_params
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.jit import kernel
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import kernels, policy_codes
 from zwick_ai.zwicker.layout import (
     KIND_BUILD,
     KIND_CAPTURE,
@@ -469,7 +469,7 @@ class DecisionSetup:
         _seed(self.seed)
 
     def run(self, tree, world: np.ndarray, iters: int, params: dict[str, Any]) -> None:
-        policy = kernels.POLICY_GREEDY if params["rollout"] == "greedy" else kernels.POLICY_RANDOM
+        policy = policy_codes.POLICY_GREEDY if params["rollout"] == "greedy" else policy_codes.POLICY_RANDOM
         search(
             self.game_table,
             self.state_array,
@@ -657,7 +657,7 @@ def peek_root(setup: DecisionSetup, params: dict[str, Any]) -> tuple[np.ndarray,
     (:func:`peek_search`) of ``setup``'s decision under ``params``' budget."""
     iters = int(params["iters"])
     tree = new_tree(iters + 2 if iters > 0 else int(params.get("nodes", 1 << 18)))
-    policy = kernels.POLICY_GREEDY if params["rollout"] == "greedy" else kernels.POLICY_RANDOM
+    policy = policy_codes.POLICY_GREEDY if params["rollout"] == "greedy" else policy_codes.POLICY_RANDOM
 
     def run(n: int) -> None:
         peek_search(

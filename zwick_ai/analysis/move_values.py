@@ -62,6 +62,7 @@ from zwick_ai.games.game_loop import play_to_end, stream_chance
 from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.tricks import layout as tricks_layout
 from zwick_ai.zwicker import kernels as zwicker_kernels
+from zwick_ai.zwicker import policy_codes
 from zwick_ai.zwicker.layout import S_PHASE
 from zwick_ai.zwicker.resample import resample_setup
 
@@ -125,7 +126,7 @@ def draw_worlds(state: pyspiel.State, worlds: int, seed: int) -> list[np.ndarray
     p = state.current_player()
     seed_compiled(seed % MAX_SEED)
     out: list[np.ndarray] = []
-    if hasattr(state, "decision"):
+    if hasattr(state, "move_prefix"):
         if state.move_prefix():
             raise ValueError("a move is in progress; moves are valued from the start of a turn")
         decision = state.decision()
@@ -137,7 +138,8 @@ def draw_worlds(state: pyspiel.State, worlds: int, seed: int) -> list[np.ndarray
         for _ in range(worlds):
             out.append(det_draw(G, a, p, det, cards, chain, TRIES, meta, W).copy())
         return out
-    a, cfg = state.array, state.rules.cfg
+    view = state.decision()
+    a, cfg = view.position, view.config
     for _ in range(worlds):
         world = np.empty(tricks_layout.S_SIZE, dtype=np.int32)
         if not resample_into(a, cfg, p, world, TRICK_TRIES):
@@ -168,7 +170,7 @@ def _zwicker_values(
     p = state.current_player()
     side = state.rules.side_of(p)
     win_loss = bool(state.decision().win_loss)
-    policy = zwicker_kernels.POLICY_GREEDY if rollout == "greedy" else zwicker_kernels.POLICY_RANDOM
+    policy = policy_codes.POLICY_GREEDY if rollout == "greedy" else policy_codes.POLICY_RANDOM
     policies = np.full(state.rules.players, policy, np.int64)
     out = np.zeros((len(worlds), len(rows)))
     for w, world in enumerate(worlds):

@@ -68,11 +68,17 @@ def pyplot() -> Any:
     return matplotlib.pyplot
 
 
-def error_bars(ests: Sequence[dict]) -> tuple[np.ndarray, list[np.ndarray]]:
-    """(means, [below, above]) of estimate dicts, for matplotlib's ``xerr``/``yerr``."""
-    means = np.array([e["mean_diff"] if "mean_diff" in e else e["mean"] for e in ests])
-    below = means - np.array([e["ci95"][0] for e in ests])
-    above = np.array([e["ci95"][1] for e in ests]) - means
+def error_bars(ests: Sequence[dict | None]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """(means, [below, above]) of estimate dicts, for matplotlib's ``xerr``/``yerr``; a missing
+    estimate (``None``) is a bar of 0 without error.
+
+    >>> means, (below, above) = error_bars([{"mean": 1.0, "ci95": [0.5, 2.0]}, None])
+    >>> means.tolist(), below.tolist(), above.tolist()
+    ([1.0, 0.0], [0.5, 0.0], [1.0, 0.0])
+    """
+    means = np.array([(e["mean_diff"] if "mean_diff" in e else e["mean"]) if e else 0.0 for e in ests])
+    below = means - np.array([e["ci95"][0] if e else 0.0 for e in ests])
+    above = np.array([e["ci95"][1] if e else 0.0 for e in ests]) - means
     return means, [below, above]
 
 

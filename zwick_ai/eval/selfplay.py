@@ -30,7 +30,7 @@ from zwick_ai.eval.match import GameRecord
 from zwick_ai.eval.records import zwicker_game
 from zwick_ai.eval.stats import Estimate, mean_ci, proportion_ci
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import kernels, policy_codes
 from zwick_ai.zwicker.engine import move_from_row
 from zwick_ai.zwicker.layout import (
     M_MASK,
@@ -44,7 +44,7 @@ from zwick_ai.zwicker.layout import (
 )
 from zwick_ai.zwicker.rules import Rules
 
-POLICIES = {"random": kernels.POLICY_RANDOM, "greedy": kernels.POLICY_GREEDY}
+POLICIES = {"random": policy_codes.POLICY_RANDOM, "greedy": policy_codes.POLICY_GREEDY}
 
 
 def parse_policies(spec: str | Sequence[str], players: int) -> list[str]:

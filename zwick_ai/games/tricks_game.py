@@ -26,6 +26,7 @@ from zwick_ai.games.tricks_observer import (
 )
 from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.tricks import layout as tricks_layout
+from zwick_ai.tricks.decision import TrickDecision
 
 _RULES: dict[str, tricks.TrickRules] = {}
 
@@ -144,8 +145,14 @@ class TricksState(pyspiel.State):
     @property
     def array(self) -> np.ndarray:
         """The state's int array in the trick engine's layout (:mod:`zwick_ai.tricks.layout`), as
-        the kernels take it. Read it, do not write it (copy first)."""
+        the kernels take it, for the wrapper and its tests (searches and solvers read
+        :meth:`decision`). Read it, do not write it (copy first)."""
         return self._arr
+
+    def decision(self) -> TrickDecision:
+        """This decision's arrays for compiled searches and solvers (:mod:`zwick_ai.tricks.decision`):
+        the position and the rule set's ``cfg``, the state's own arrays."""
+        return TrickDecision(self.rules, self._arr)
 
     def trick_state(self) -> tricks.TrickState:
         """The same position as a :class:`zwick_ai.tricks.TrickState` (sharing the array)."""

@@ -22,10 +22,6 @@ from zwick_ai.zwicker.encoding import (
     fill_k,
     piece_shapes,
 )
-
-# what the vector environments read from here (re-exported from the engine's encoding)
-from zwick_ai.zwicker.encoding import P_MOVE as P_MOVE  # noqa: E402
-from zwick_ai.zwicker.encoding import fill_into_k as fill_into_k  # noqa: E402
 from zwick_ai.zwicker.history import (
     DEST_TABLE,
     L_ANCHOR,

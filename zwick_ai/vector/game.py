@@ -18,20 +18,28 @@ from zwick_ai.vector import tricks_batch, zwicker_batch
 from zwick_ai.zwicker import kernels as engine_kernels
 from zwick_ai.zwicker.features import CARD_BLOCK, NFEAT
 from zwick_ai.zwicker.history import MAXTOK
+from zwick_ai.zwicker.policy_codes import (
+    POLICY_CALLER,
+    POLICY_GREEDY,
+    POLICY_NET,
+    POLICY_NET_AFTER,
+    POLICY_RANDOM_ACTION,
+)
 
 #: games per thread when ``threads`` is not given
 GAMES_PER_THREAD = 256
 
 #: the opponents played in compiled code, per game family, by name, with their code in the kernels
+#: (:mod:`zwick_ai.zwicker.policy_codes`; a seat not named here is the caller's, ``POLICY_CALLER``)
 OPPONENTS = {
     "zwicker": {
-        "random": zwicker_batch.OPP_RANDOM,
-        "greedy": zwicker_batch.OPP_GREEDY,
-        "net": zwicker_batch.OPP_NET,
-        "net:model=after": zwicker_batch.OPP_NET_AFTER,
+        "random": POLICY_RANDOM_ACTION,
+        "greedy": POLICY_GREEDY,
+        "net": POLICY_NET,
+        "net:model=after": POLICY_NET_AFTER,
     },
-    "zwikken": {"random": tricks_batch.OPP_RANDOM},
-    "zwicken": {"random": tricks_batch.OPP_RANDOM},
+    "zwikken": {"random": POLICY_RANDOM_ACTION},
+    "zwicken": {"random": POLICY_RANDOM_ACTION},
 }
 
 
@@ -87,14 +95,14 @@ class VectorGame:
         self.information_state = bool(information_state)
         size = game.information_state_tensor_size() if information_state else game.observation_tensor_size()
         known = OPPONENTS[self.family]
-        self._opponent = np.zeros(self.num_players, np.int64)
+        self._opponent = np.full(self.num_players, POLICY_CALLER, np.int64)
         for seat, name in (opponents or {}).items():
             if not 0 <= int(seat) < self.num_players:
                 raise ValueError(f"opponent seat {seat} is not a seat in 0..{self.num_players - 1}")
             if name not in known:
                 raise ValueError(f"unknown compiled opponent {name!r} for {self.family}; known: {', '.join(known)}")
             self._opponent[int(seat)] = known[name]
-        if self._opponent.all():
+        if (self._opponent != POLICY_CALLER).all():
             raise ValueError("every seat is an opponent: leave at least one seat to the caller")
         available = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
         # by default one thread per GAMES_PER_THREAD games: a parallel step of a few games costs
@@ -174,7 +182,7 @@ class VectorGame:
         """The arrays of the package's ``kind`` model (``move``: the ``net`` agent's default,
         ``after``: ``net:model=after``) for this game's variant and players, if a seat plays it;
         else the same types' "no model" (never evaluated)."""
-        code = zwicker_batch.OPP_NET if kind == "move" else zwicker_batch.OPP_NET_AFTER
+        code = POLICY_NET if kind == "move" else POLICY_NET_AFTER
         if code not in self._opponent:
             return mlp.no_model(NFEAT)
         rules = game.rules

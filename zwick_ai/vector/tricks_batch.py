@@ -8,8 +8,9 @@ that :func:`zwick_ai.eval.match.play_game` takes, reproduced in compiled code by
 :func:`zwick_ai.seeded_choice.seeded_choice`: the deals (and every later draw and turn-up) are the
 tournaments' deals. A game that ends restarts at once with the next deal seed.
 
-Opponent codes (``opponent[seat]``): 0 the caller, :data:`OPP_RANDOM` a uniformly random legal
-action from each game's own splitmix64 stream.
+Opponent codes (``opponent[seat]``, :mod:`zwick_ai.zwicker.policy_codes`): ``POLICY_CALLER`` the
+caller, ``POLICY_RANDOM_ACTION`` a uniformly random legal action from each game's own splitmix64
+stream.
 """
 
 from __future__ import annotations
@@ -21,8 +22,7 @@ from zwick_ai.games.tricks_observer import fill_information_state_k, fill_observ
 from zwick_ai.seeded_choice import seeded_choice
 from zwick_ai.tricks import kernels as trick_kernels
 from zwick_ai.tricks.layout import CUR_CHANCE, CUR_OVER, NC, NP, P_NET, S_CUR, S_PLAYERS
-
-OPP_RANDOM = 1
+from zwick_ai.zwicker.policy_codes import POLICY_CALLER
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -60,7 +60,7 @@ def _decision(shard, i):
         p = a[S_CUR]
         if p == CUR_OVER:
             return -1
-        if opponent[p] == 0:
+        if opponent[p] == POLICY_CALLER:
             trick_kernels.legal_mask(a, cfg, mask[i])
             if recall:
                 fill_information_state_k(a, p, obs[i])

@@ -2,7 +2,7 @@
 game, each the OpenSpiel state's array) stepped in parallel over the games, allocating nothing in
 the steady state.
 
-A game is dealt by :func:`~zwick_ai.games.zwicker_steps.seed_chance_k` (the deal of
+A game is dealt by :func:`~zwick_ai.zwicker.steps.seed_chance_k` (the deal of
 ``play_game(..., deal_seed=s)``) and chance never shows: after each step every game stands at a
 decision. A game that ends restarts at once with the next deal seed.
 
@@ -14,16 +14,16 @@ How a step stays cheap:
   up to :data:`TCAP` tokens) are kept in the game's own rows, and each sub-action only narrows
   them (a turn with more is generated again at each of its sub-actions until it fits);
 * the legal mask is written straight from the kept rows' next tokens;
-* the observation is written in full (:func:`~zwick_ai.games.zwicker_observer.fill_into_k`) only
+* the observation is written in full (:func:`~zwick_ai.zwicker.encoding.fill_into_k`) only
   when a whole move was made; a sub-action inside a move changes only the tensor's ``move`` piece,
   so it sets that one entry;
 * every scratch array is allocated once, per thread (``W``, move and capture buffers, token and
   score scratch) or per game (the kept rows).
 
-Opponent codes (``opponent[seat]``): 0 the caller, :data:`OPP_RANDOM` a uniformly random legal
-sub-action, :data:`OPP_GREEDY` the engine's greedy whole move
-(:func:`~zwick_ai.zwicker.kernels.choose` with ``POLICY_GREEDY``), :data:`OPP_NET` and
-:data:`OPP_NET_AFTER` the ``net`` agent's whole move by its move model or its after model (the
+Opponent codes (``opponent[seat]``, :mod:`zwick_ai.zwicker.policy_codes`): ``POLICY_CALLER`` the
+caller, ``POLICY_RANDOM_ACTION`` a uniformly random legal sub-action, ``POLICY_GREEDY`` the engine's
+greedy whole move (:func:`~zwick_ai.zwicker.kernels.greedy_value`), ``POLICY_NET`` and
+``POLICY_NET_AFTER`` the ``net`` agent's whole move by its move model or its after model (the
 shard's two model tuples; the agent's own kernels, :mod:`zwick_ai.zwicker.model_scores`). Their
 random numbers (and the tie-breaks) come from each game's own splitmix64 stream, so the games'
 play does not depend on the thread count.
@@ -34,10 +34,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from zwick_ai.games.zwicker_observer import P_MOVE, fill_into_k
-from zwick_ai.games.zwicker_steps import TERMINAL, chance_step_k, returns_k, seed_chance_k
 from zwick_ai.zwicker import kernels as engine_kernels
 from zwick_ai.zwicker.codec import CD_DIDX, CD_PLAY, CODEC_SIZE, COL_NTOK, encode_row
+from zwick_ai.zwicker.encoding import P_MOVE, fill_into_k
 from zwick_ai.zwicker.history import GB_CD, SS, X_PLEN, X_PREFIX, XB, record_move
 from zwick_ai.zwicker.layout import (
     KIND_ASK,
@@ -52,6 +51,8 @@ from zwick_ai.zwicker.layout import (
     S_TO_MOVE,
 )
 from zwick_ai.zwicker.model_scores import after_values, count_best, net_values, nth_best
+from zwick_ai.zwicker.policy_codes import POLICY_CALLER, POLICY_GREEDY, POLICY_NET, POLICY_RANDOM_ACTION
+from zwick_ai.zwicker.steps import TERMINAL, chance_step_k, returns_k, seed_chance_k
 
 #: candidate moves kept per game between sub-actions (a turn with more is generated again)
 CAP = 64
@@ -61,11 +62,6 @@ TCAP = 16
 BUF_ROWS = 512
 #: size of the per-thread capture scratch of the engine
 XS_SIZE = 4 * 1024
-
-OPP_RANDOM = 1
-OPP_GREEDY = 2
-OPP_NET = 3
-OPP_NET_AFTER = 4
 
 # _scan's results besides a count of kept rows
 _OVERFLOW = -1  # too many candidates (or too long) to keep: generate again at the next sub-action
@@ -223,7 +219,7 @@ def _greedy_move(R, S, buf, n, rng, i):
             ties += 1
     if ties > 1:
         np.random.seed(np.uint32(_splitmix(rng, i) >> np.uint64(32)))
-        pick = engine_kernels.choose(R, S, buf, n, engine_kernels.POLICY_GREEDY)
+        pick = engine_kernels.choose(R, S, buf, n, POLICY_GREEDY)
     return pick
 
 
@@ -240,9 +236,9 @@ def _net_move(R, S, buf, n, model, after, W, rng, i):
 @numba.njit(cache=True)
 def _opponent_move(R, S, kind, models, buf, n, rng, i, W):
     """Index of the move the compiled opponent ``kind`` (greedy or net) plays among ``buf[:n]``."""
-    if kind == OPP_GREEDY:
+    if kind == POLICY_GREEDY:
         return _greedy_move(R, S, buf, n, rng, i)
-    if kind == OPP_NET:
+    if kind == POLICY_NET:
         return _net_move(R, S, buf, n, models[0], False, W, rng, i)
     return _net_move(R, S, buf, n, models[1], True, W, rng, i)
 
@@ -270,12 +266,12 @@ def _decision(G, a, OFF, opponent, models, rng, i, W, buf, xs, tmp, row, sc, oma
             return TERMINAL
         cur = S[S_TO_MOVE]
         kind = opponent[cur]
-        if kind == 0:
+        if kind == POLICY_CALLER:
             mask_row[:] = False
             nr[i] = _scan(G, a, W, buf, xs, tmp, row, mv, tk, mask_row)
             fill_into_k(G, a, OFF, cur, obs_row, sc)
             return cur
-        if kind != OPP_RANDOM:  # a whole move: greedy or net
+        if kind != POLICY_RANDOM_ACTION:  # a whole move: greedy or net
             n = engine_kernels.gen_moves_ws(R, S, buf, W, xs)
             if n < 0:
                 big, xs2, n = engine_kernels.gen_moves(R, S, buf.copy(), W, xs.copy())

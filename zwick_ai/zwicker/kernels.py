@@ -111,8 +111,7 @@ from zwick_ai.zwicker.layout import (
     S_ZWICKS,
     STATE_SIZE,
 )
-from zwick_ai.zwicker.policy_codes import POLICY_GREEDY as POLICY_GREEDY  # re-exported: kernels.POLICY_*
-from zwick_ai.zwicker.policy_codes import POLICY_RANDOM as POLICY_RANDOM
+from zwick_ai.zwicker.policy_codes import POLICY_GREEDY
 
 JC_ANY = 0
 JC_JOKER_ONLY = 1

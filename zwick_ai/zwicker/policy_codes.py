@@ -1,10 +1,18 @@
-"""The codes of "who plays" that compiled playouts take per seat, named once.
+"""The codes of "who plays" that compiled code takes per seat, named once.
 
-The engine's playouts (:func:`~zwick_ai.zwicker.kernels.play_hands`, the searches' rollouts, the
-self-play records) take ``POLICY_RANDOM`` or ``POLICY_GREEDY``; the joker rules of
-:mod:`zwick_ai.agents.joker_policies` are the greedy player with a rule on joker moves
-(``POLICY_EARLY`` .. ``POLICY_LAST_STAGE``, in the order of :data:`JOKER_RULES`); the joker study's
-compiled net seats play ``POLICY_NET`` (the learned move model's best move).
+Every compiled playout, search rollout, self-play record and batch game takes these codes (an
+``int64`` per seat, or one code for all the other seats):
+
+* the engine's playouts (:func:`~zwick_ai.zwicker.kernels.play_hands`,
+  :func:`~zwick_ai.zwicker.kernels.choose`) take ``POLICY_RANDOM`` or ``POLICY_GREEDY``;
+* the joker rules of :mod:`zwick_ai.agents.joker_policies` are the greedy player with a rule on
+  joker moves (``POLICY_EARLY`` .. ``POLICY_LAST_STAGE``, in the order of :data:`JOKER_RULES`);
+* the learned models' seats play ``POLICY_NET`` (the move model's best move, as the ``net`` agent)
+  or ``POLICY_NET_AFTER`` (the after model's best move, as ``net:model=after``);
+* the vector games (:mod:`zwick_ai.vector`) also take ``POLICY_RANDOM_ACTION`` (uniform over the
+  legal OpenSpiel actions, one sub-action at a time: the ``random`` agent in the trick games, not
+  the same distribution over whole Zwicker moves as ``POLICY_RANDOM``) and ``POLICY_CALLER`` (no
+  compiled player: the caller's agent plays the seat).
 
 >>> JOKER_RULES.index("hold") == POLICY_HOLD
 True
@@ -20,6 +28,9 @@ POLICY_MIN_POINTS = 4  # greedy, a joker only to capture at least k points
 POLICY_BUILD = 5  # greedy, a joker only to build (preferred)
 POLICY_LAST_STAGE = 6  # greedy, a joker only in the last stage
 POLICY_NET = 7  # the learned move model's best move
+POLICY_NET_AFTER = 8  # the learned after model's best move
+POLICY_RANDOM_ACTION = 9  # uniform over the legal actions, one sub-action at a time
+POLICY_CALLER = -1  # not played in compiled code: the caller plays the seat
 
 #: the joker rules' names in code order (a name's index is its code)
 JOKER_RULES = ("random", "greedy", "early", "hold", "min_points", "build", "last_stage")

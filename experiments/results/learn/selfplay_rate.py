@@ -19,6 +19,7 @@ import zwick_ai.games  # noqa: F401
 from zwick_ai.agents import net
 from zwick_ai.agents import net_selfplay as NS
 from zwick_ai.agents import value_model as VM
+from zwick_ai.zwicker import policy_codes
 
 
 def main() -> None:
@@ -30,13 +31,13 @@ def main() -> None:
     small = seeds[:2]
     runs = {
         "train value (greedy, record=0.3, candidates played out)": lambda s: VM.selfplay_positions(
-            R, s, VM.POLICY_GREEDY, 0.05, 0.3, VM.empty_model()
+            R, s, policy_codes.POLICY_GREEDY, 0.05, 0.3, VM.empty_model()
         ),
         "train net, generation 0 (greedy)": lambda s: NS.selfplay_afterstates(
-            R, s, VM.POLICY_GREEDY, 0.05, VM.empty_model()
+            R, s, policy_codes.POLICY_GREEDY, 0.05, VM.empty_model()
         ),
         "train net, later generations (net policy)": lambda s: NS.selfplay_afterstates(
-            R, s, VM.POLICY_AFTER, 0.05, after
+            R, s, policy_codes.POLICY_NET_AFTER, 0.05, after
         ),
     }
     print(f"{hands} hands, load {os.getloadavg()[0]:.1f}")

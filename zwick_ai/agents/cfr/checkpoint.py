@@ -309,7 +309,7 @@ class Policy:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """Zwicker abstractions, at the start of a turn: (the candidate move rows, per abstract action
         the index of its move among them, the average-strategy probabilities), or ``None``."""
-        if self.zwicker_abstraction is None or not hasattr(state, "decision"):
+        if self.zwicker_abstraction is None or not hasattr(state, "move_prefix"):
             raise ValueError("zwicker_lookup plays a Zwicker policy file on a zwicker state")
         decision = state.decision()
         rows = decision.candidates
@@ -335,8 +335,9 @@ class Policy:
         if self.trick_abstraction is not None:
             if not hasattr(state, "trick_state") or state.current_player() != player:
                 raise ValueError(f"the {self.trick_abstraction} abstraction keys the trick-game player to move")
+            view = state.decision()
             key, m = decision(
-                state.array, state.rules.cfg, player, abstraction_id(self.trick_abstraction), self._mask, self._out
+                view.position, view.config, player, abstraction_id(self.trick_abstraction), self._mask, self._out
             )
             legal = self._out[:m].copy()
         else:

@@ -82,5 +82,5 @@ def infoset_key(state: pyspiel.State, player: int, abstraction: str = "none") ->
     if abstraction == "observation":
         return string_key(abstract_text(state, player))
     if hasattr(state, "trick_state"):
-        return int(tricks_key(state.array, player))
+        return int(tricks_key(state.decision().position, player))
     return string_key(state.information_state_string(player))

@@ -60,12 +60,12 @@ from zwick_ai.agents.cfr.core import (
 from zwick_ai.agents.cfr.zwicker_abstraction import MAX_GROUPS, zwicker_decision
 from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.layout import NC, PHASE_OVER, R_NSIDES, R_PLAYERS, R_SIDE_OF, S_PHASE, S_TO_MOVE, STATE_SIZE
+from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_RANDOM
 
 DEPTH = 4 * NC  # decisions of one hand (cards played and partner questions) are far fewer
-OPP_GREEDY, OPP_RANDOM = 0, 1
 ZWICKER_SAMPLINGS = ("outcome", "probe")
 OUTCOME, PROBE = 0, 1
-OPPONENTS = ("greedy", "random")
+OPPONENTS = {"greedy": POLICY_GREEDY, "random": POLICY_RANDOM}
 
 
 @njit(cache=True)
@@ -245,7 +245,7 @@ def table_move(R, S, moves, n, abst, keys, rowof, rows, avg, min_visits, rng, id
 @njit(cache=True)
 def eval_vs(R, abst, seeds, opponent, min_visits, keys, rowof, rows, avg, rng):
     """Per deal seed and per seat of ours: the points utility of the table's average strategy (greedy
-    where the set is unseen) against ``opponent`` (OPP_GREEDY or OPP_RANDOM) at every other seat,
+    where the set is unseen) against ``opponent`` (``POLICY_GREEDY`` or ``POLICY_RANDOM``) at every other seat,
     and the count of our decisions and of those taken from the table. The same deals are played
     with our agent at each seat in turn (``out[d, seat]``)."""
     n_players = R[R_PLAYERS]
@@ -270,11 +270,9 @@ def eval_vs(R, abst, seeds, opponent, min_visits, keys, rowof, rows, avg, rng):
                     if k >= 0:
                         seen += 1
                     else:
-                        k = kernels.choose(R, S, buf, n, kernels.POLICY_GREEDY)
-                elif opponent == OPP_GREEDY:
-                    k = kernels.choose(R, S, buf, n, kernels.POLICY_GREEDY)
+                        k = kernels.choose(R, S, buf, n, POLICY_GREEDY)
                 else:
-                    k = kernels.choose(R, S, buf, n, kernels.POLICY_RANDOM)
+                    k = kernels.choose(R, S, buf, n, opponent)
                 kernels.apply_move(R, S, buf[k], W)
             hand_returns(R, S, ret)
             out[d, seat] = ret[seat]
@@ -299,10 +297,8 @@ def baseline_vs(R, seeds, policy, opponent):
                 cur = S[S_TO_MOVE]
                 if R[R_SIDE_OF + cur] == R[R_SIDE_OF + seat]:
                     k = kernels.choose(R, S, buf, n, policy)
-                elif opponent == OPP_GREEDY:
-                    k = kernels.choose(R, S, buf, n, kernels.POLICY_GREEDY)
                 else:
-                    k = kernels.choose(R, S, buf, n, kernels.POLICY_RANDOM)
+                    k = kernels.choose(R, S, buf, n, opponent)
                 kernels.apply_move(R, S, buf[k], W)
             hand_returns(R, S, ret)
             out[d, seat] = ret[seat]
@@ -319,11 +315,11 @@ def strength(
     if opponent not in OPPONENTS:
         raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}, not {opponent!r}")
     seeds = np.arange(deals, dtype=np.int64) + int(seed)
-    opp = OPPONENTS.index(opponent)
+    opp = OPPONENTS[opponent]
     ours, asked, seen = eval_vs(
         R, abst, seeds, opp, 0, table.keys, table.rowof, table.rows, table.avg, seed_state(seed)
     )
-    base = baseline_vs(R, seeds, kernels.POLICY_GREEDY, opp)
+    base = baseline_vs(R, seeds, POLICY_GREEDY, opp)
     d = (ours - base).mean(axis=1)
     ci = 1.96 * float(d.std(ddof=1)) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
     return {

@@ -14,7 +14,7 @@ from zwick_ai.agents import joker_policies
 from zwick_ai.agents.base import agent_params
 from zwick_ai.analysis.joker.strong_play import STRONG_POLICIES, StrongConfig
 from zwick_ai.analysis.joker.study import machine
-from zwick_ai.eval.report import ci_text, pyplot
+from zwick_ai.eval.report import ci_text, error_bars, pyplot
 
 
 def result_key(agent: str) -> str:
@@ -98,8 +98,7 @@ def figure(res_key: str, s: dict, out: Path) -> str:
     axes[1].set_title("cards in the hand when played (joker included)", fontsize=9)
     axes[1].legend(fontsize=6)
     pts = [b["points_taken_when_capturing"] for b in beh]
-    means = np.array([p["mean_diff"] if p else 0.0 for p in pts])
-    err = np.array([[p["mean_diff"] - p["ci95"][0], p["ci95"][1] - p["mean_diff"]] if p else [0, 0] for p in pts]).T
+    means, err = error_bars(pts)
     axes[2].bar(x, means, yerr=err, capsize=3)
     axes[2].set_title("table points its captures take", fontsize=9)
     bottom = np.zeros(len(beh))
