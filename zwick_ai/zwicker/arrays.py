@@ -24,7 +24,7 @@ loose card or a build) is known by its anchor card; units are numbered oldest fi
 >>> [zwick_ai.cards.format_card(int(c)) for c in hand_cards(S, 0)] == zwicker.hand(state, 0)
 True
 >>> int(points(R, zwick_ai.cards.parse_card("10D"))), bool(is_joker(R, zwick_ai.cards.parse_card("2C")))
-(2, False)
+(3, False)
 """
 
 from __future__ import annotations
