@@ -1,7 +1,7 @@
 """How many of the engine's raw array offsets (``zwick_ai/zwicker/layout.py``) code outside the
 engine names. Searches and learners should take what they need from the engine's API
-(:mod:`zwick_ai.zwicker.decision`, :mod:`zwick_ai.zwicker.engine`) instead; the goal is at most
-20 distinct names. The ceiling below is today's count: it may only go down.
+(:mod:`zwick_ai.zwicker.decision`, :mod:`zwick_ai.zwicker.arrays`, :mod:`zwick_ai.zwicker.engine`)
+instead; the goal is at most 20 distinct names. The ceiling below is today's count: it may only go down.
 
 Count by hand: ``python tests/test_layout_imports.py`` (``-v`` lists the files per name).
 """
@@ -14,7 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CEILING = 61
+CEILING = 18
 GOAL = 20
 
 

@@ -19,8 +19,8 @@ from zwick_ai.agents import expert_search, make_agent, value_model, zwicker_sear
 from zwick_ai.agents.base import apply_decision, legal_decisions
 from zwick_ai.agents.expert import expert_decision
 from zwick_ai.games import zwicker_bridge
+from zwick_ai.zwicker import arrays, kernels, policy_codes, resample
 from zwick_ai.zwicker import history as zwicker_history
-from zwick_ai.zwicker import kernels, policy_codes, resample
 from zwick_ai.zwicker.features import NFEAT
 from zwick_ai.zwicker.layout import MAX_HAND, S_HAND_N, S_HANDS, S_STAGE, S_STOCK_LEN, S_STOCK_TOP
 
@@ -134,7 +134,7 @@ def test_root_values_and_endgame_decision_in_a_known_world() -> None:
     assert found == 4
 
 
-def test_state_hash_ignores_move_order_of_transpositions() -> None:
+def test_position_hash_ignores_move_order_of_transpositions() -> None:
     """Two trails in either order reach the same position: the same hash; a different position
     (another card trailed) hashes differently."""
     r = zwicker.rules("dithmarschen", players=4)
@@ -142,8 +142,8 @@ def test_state_hash_ignores_move_order_of_transpositions() -> None:
     a = zwicker.apply(zwicker.apply(s, "3C trails"), "4C trails")
     b = zwicker.apply(zwicker.apply(s, "3C trails"), "7H trails")
     R = r.array()
-    assert expert_search.state_hash(R, a.arr) == expert_search.state_hash(R, a.copy().arr)
-    assert expert_search.state_hash(R, a.arr) != expert_search.state_hash(R, b.arr)
+    assert arrays.position_hash(R, a.arr) == arrays.position_hash(R, a.copy().arr)
+    assert arrays.position_hash(R, a.arr) != arrays.position_hash(R, b.arr)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from zwick_ai.agents.base import make_agent
 from zwick_ai.analysis.joker import net_play
 from zwick_ai.eval.selfplay import hand_seeds
 from zwick_ai.games import zwicker_bridge
+from zwick_ai.zwicker import deals as zwicker_deals
 from zwick_ai.zwicker import policy_codes
 from zwick_ai.zwicker.features import NFEAT
 from zwick_ai.zwicker.layout import KIND_ASK, KIND_BUILD, KIND_CAPTURE, M_CARD, M_KIND
@@ -43,7 +44,7 @@ def random_value_model(seed: int) -> tuple:
 
 def test_greedy_seats_reproduce_the_joker_policy_playouts_with_the_control_variate_on():
     seeds = hand_seeds(3, 40)
-    orders, dealers = joker_policies.deal_orders(DITH.array(), seeds)
+    orders, dealers = zwicker_deals.deal_orders(DITH.array(), seeds)
     play = joker_policies.play_seed_of(seeds)
     specs = ["hold", "greedy", "min_points:k=3", "early"]
     ref = joker_policies.play_orders(DITH, orders, dealers, play, specs)
@@ -186,7 +187,7 @@ def test_expected_values_enumerate_small_stocks_and_sample_large_ones():
         S = Sc
     assert net_play.expected_values(R, S, buf[0].copy(), vm, W, 5, st, out) == 24  # 4 cards left: 4! orders
     seeds = hand_seeds(0, 1)
-    orders, dealers = joker_policies.deal_orders(DITH.array(), seeds)
+    orders, dealers = zwicker_deals.deal_orders(DITH.array(), seeds)
     S = kernels.empty_state(DITH.array())
     kernels.start_hand(DITH.array(), S, orders[0], dealers[0], W)
     while True:
@@ -201,7 +202,7 @@ def test_expected_values_enumerate_small_stocks_and_sample_large_ones():
 
 def test_sampled_corrections_average_zero_on_dithmarschen():
     seeds = hand_seeds(11, 300)
-    orders, dealers = joker_policies.deal_orders(DITH.array(), seeds)
+    orders, dealers = zwicker_deals.deal_orders(DITH.array(), seeds)
     pol, ks = joker_policies.policy_arrays(["greedy"], 4)
     mm, vm = models(DITH)
     out = net_play.play_net_deals(

@@ -14,6 +14,7 @@ from zwick_ai.agents import joker_policies
 from zwick_ai.analysis import micro_cfr
 from zwick_ai.analysis.joker import deals, measure, report, study
 from zwick_ai.cli import main
+from zwick_ai.zwicker import deals as zwicker_deals
 from zwick_ai.zwicker import kernels, policy_codes
 from zwick_ai.zwicker.layout import KIND_ASK, KIND_BUILD, KIND_CAPTURE, M_CARD, M_KIND, M_MASK, M_ZWICK
 
@@ -166,7 +167,7 @@ def test_bad_policies_are_refused():
 def test_deal_map_agrees_with_the_real_deal(variant):
     rules = zwicker.rules(variant)
     seeds = np.arange(20, dtype=np.int64)
-    orders, dealers = joker_policies.deal_orders(rules.array(), seeds)
+    orders, dealers = zwicker_deals.deal_orders(rules.array(), seeds)
     seats, stages = deals.deal_maps(rules, orders, dealers)
     played = joker_policies.play_orders(rules, orders, dealers, joker_policies.play_seed_of(seeds), ["random"])
     np.testing.assert_array_equal(seats, played.dealt_to.astype(np.int64))  # every stage of a played hand
@@ -181,7 +182,7 @@ def test_deal_map_agrees_with_the_real_deal(variant):
 def test_swapped_deals_differ_only_in_the_swapped_cards(variant):
     rules = zwicker.rules(variant)
     seeds = np.arange(60, dtype=np.int64)
-    orders, dealers = joker_policies.deal_orders(rules.array(), seeds)
+    orders, dealers = zwicker_deals.deal_orders(rules.array(), seeds)
     seats, stages = deals.deal_maps(rules, orders, dealers)
     side = deals.side_of_seats(rules)
     joker = deals.study_jokers(rules)[-1]
@@ -196,7 +197,7 @@ def test_swapped_deals_differ_only_in_the_swapped_cards(variant):
         assert sorted(orders[h][diff].tolist()) == sorted([joker, x])
         assert rules.card_points(x) == 0 and not (cards.is_valued_joker(x) or cards.is_wild_joker(x))
         assert side[seats[h, x]] != side[seats[h, joker]] and stages[h, x] == stages[h, joker]
-        s2, t2 = joker_policies.deal_map(rules.array(), swapped[h], dealers[h])
+        s2, t2 = zwicker_deals.deal_map(rules.array(), swapped[h], dealers[h])
         assert s2[joker] == seats[h, x] and s2[x] == seats[h, joker]  # the two cards changed hands...
         others = np.setdiff1d(np.array(rules.deck), [joker, x])
         np.testing.assert_array_equal(s2[others], seats[h, others])  # ...and nothing else moved
@@ -221,7 +222,7 @@ def test_holding_values_are_consistent():
 def test_duplicate_margin_of_greedy_against_itself_is_zero_and_skill_shows():
     rules = zwicker.rules("christiansen")
     seeds = np.arange(100, dtype=np.int64)
-    orders, dealers = joker_policies.deal_orders(rules.array(), seeds)
+    orders, dealers = zwicker_deals.deal_orders(rules.array(), seeds)
     play = joker_policies.play_seed_of(seeds)
     same, _ = measure.duplicate_margins(rules, orders, dealers, play, "greedy", "greedy")
     assert abs(same.mean()) < 1e-9  # three seatings of one policy: margins cancel per deal
@@ -245,7 +246,7 @@ def test_strong_agent_records_find_its_joker_plays():
     dealt = 0
     for seed in (3, 4):
         order, dealer = kernels.deal_order(rules.array(), seed)
-        seat, _ = joker_policies.deal_map(rules.array(), order, dealer)
+        seat, _ = zwicker_deals.deal_map(rules.array(), order, dealer)
         dealt += sum(1 for c in joker_policies.joker_cards(rules) if seat[c] >= 0)  # each side plays every seat once
     assert plays == dealt
 

@@ -16,6 +16,7 @@ from zwick_ai.cli import main
 from zwick_ai.eval.records import zwicker_game
 from zwick_ai.eval.selfplay import hand_seeds
 from zwick_ai.games import zwicker_bridge
+from zwick_ai.zwicker import deals as zwicker_deals
 from zwick_ai.zwicker import policy_codes
 
 #: a tiny expert budget for the tests (the study's is in the report)
@@ -40,15 +41,15 @@ def test_deal_jokers_swap_each_joker_with_an_opponents_pointless_card_of_its_sta
     R = rules.array()
     side = deals.side_of_seats(rules)
     seeds = hand_seeds(0, 20)
-    orders, dealers = joker_policies.deal_orders(R, seeds)
+    orders, dealers = zwicker_deals.deal_orders(R, seeds)
     found = 0
     for h in range(len(seeds)):
-        seat, stage = joker_policies.deal_map(R, orders[h], dealers[h])
+        seat, stage = zwicker_deals.deal_map(R, orders[h], dealers[h])
         for jk in strong_play.deal_jokers(rules, orders[h], int(dealers[h]), int(seeds[h])):
             diff = np.flatnonzero(jk["order"] != orders[h])
             assert len(diff) == 2
             j = jk["card"]
-            seat2, stage2 = joker_policies.deal_map(R, jk["order"], dealers[h])
+            seat2, stage2 = zwicker_deals.deal_map(R, jk["order"], dealers[h])
             assert side[seat2[j]] != jk["side"] == side[seat[j]] and stage2[j] == stage[j] == jk["stage"]
             found += 1
             # the same deal's swap never depends on the other deals
@@ -117,7 +118,7 @@ def test_expert_seatings_that_the_rule_never_binds_are_the_unrestricted_game():
     rules = zwicker.rules("dithmarschen")
     game = zwicker_game(rules)
     seed = int(hand_seeds(0, 1)[0])
-    orders, dealers = joker_policies.deal_orders(rules.array(), np.array([seed]))
+    orders, dealers = zwicker_deals.deal_orders(rules.array(), np.array([seed]))
     state = zwicker_bridge.state_from_seed(game, seed)
     mine = game.new_initial_state()
     for a in zwicker_bridge.deal_actions(game, list(orders[0]), int(dealers[0])):

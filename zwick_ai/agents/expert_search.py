@@ -10,7 +10,7 @@ left in the hands. Each world is solved to the end of the hand by alpha-beta ove
 :func:`zwick_ai.agents.zwicker_search.side_rewards`), every other side minimizes it (team
 minimax; with more than two sides the "paranoid" reduction), moves ordered by the greedy
 heuristic's value, with a transposition table keyed by a 64-bit hash of the whole position
-(:func:`state_hash`: where every card is, the table's units, the turn, Zwicks, last capturer).
+(:func:`~zwick_ai.zwicker.arrays.position_hash`: where every card is, the table's units, the turn, Zwicks, last capturer).
 The value of a position does not depend on the world it came from, so the table is shared by all
 worlds, root moves and decisions of an agent. Every root move gets its exact value in every world
 (full window); the move with the highest weighted mean over the worlds is played (PIMC with exact
@@ -47,46 +47,15 @@ import numpy as np
 from numba import njit
 
 from zwick_ai.agents import value_model, zwicker_search
+from zwick_ai.zwicker import arrays, kernels, policy_codes
 from zwick_ai.zwicker import features as zwicker_features
 from zwick_ai.zwicker import history as zwicker_history
-from zwick_ai.zwicker import kernels, policy_codes
 from zwick_ai.zwicker.features import F_LEAD, F_ZWICK
 from zwick_ai.zwicker.layout import (
     KIND_ASK,
-    LOC_TABLE,
-    M_CARD,
     M_KIND,
-    M_MASK,
-    M_OWNER,
-    M_TARGET,
-    M_VALUE,
-    MAX_HAND,
     MOVE_WIDTH,
-    R_DECK,
-    R_DECK_SIZE,
-    R_MAX_STAGES,
-    R_NSIDES,
-    R_PLAYERS,
-    R_SIDE_OF,
     RULES_SIZE,
-    S_ANCHOR,
-    S_ASK_ANS,
-    S_ASK_N,
-    S_ASK_Q,
-    S_AZ_LEFT,
-    S_HAND_N,
-    S_HANDS,
-    S_LAST_CAPT,
-    S_LOC,
-    S_PHASE,
-    S_STAGE,
-    S_STOCK_LEN,
-    S_STOCK_TOP,
-    S_TO_MOVE,
-    S_UBUILD,
-    S_UOWNER,
-    S_UVALUE,
-    S_ZWICKS,
 )
 
 LEAF_ROLLOUT = 0
@@ -113,39 +82,8 @@ ST_SIZE = 5
 
 
 # ------------------------------------------------------------------------------------------------
-# Position hash and transposition table
+# Transposition table
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def _mix(h, x):
-    """One step of a splitmix64-style hash combine."""
-    h = (h ^ np.uint64(x & 0xFFFFFFFF)) * np.uint64(0x9E3779B97F4A7C15)
-    h ^= h >> np.uint64(31)
-    return h
-
-
-@njit(cache=True)
-def state_hash(R, S):
-    """64-bit hash of everything a hand's outcome from here depends on: each card's location, the
-    table units (anchor, value, owner, build flag), whose turn and phase, the question state, the
-    last capturing side and the Zwicks (the order of table units and of hands is irrelevant)."""
-    h = np.uint64(0x243F6A8885A308D3)
-    for k in range(R[R_DECK_SIZE]):
-        c = R[R_DECK + k]
-        loc = S[S_LOC + c]
-        h = _mix(h, c * 256 + loc + 1)
-        if loc == LOC_TABLE:
-            an = S[S_ANCHOR + c]
-            h = _mix(h, an + 1)
-            if an == c:
-                h = _mix(h, S[S_UVALUE + c] * 4096 + (S[S_UOWNER + c] + 1) * 2 + S[S_UBUILD + c])
-    h = _mix(h, (S[S_TO_MOVE] + 2) * 64 + S[S_PHASE])
-    h = _mix(h, S[S_AZ_LEFT] * 1024 + (S[S_LAST_CAPT] + 2))
-    h = _mix(h, (S[S_ASK_Q] + 2) * 4096 + (S[S_ASK_N] + 2) * 4 + (S[S_ASK_ANS] + 2))
-    for s in range(R[R_NSIDES]):
-        h = _mix(h, S[S_ZWICKS + s] * 16 + s)
-    return h
-
-
 @njit(cache=True)
 def new_table(bits):
     """An empty transposition table of ``2**bits`` entries: (keys, values, flags)."""
@@ -226,7 +164,7 @@ def solve(R, S, side, alpha, beta, depth, ctx, stats, node_cap, use_tt, win_loss
             enter = False
             Sd = states[d]
             returning = False
-            if Sd[S_PHASE] == kernels.PHASE_OVER:
+            if arrays.is_over(Sd):
                 ret = zwicker_search.side_rewards(R, Sd, win_loss, total)[side]
                 returning = True
             else:
@@ -235,7 +173,7 @@ def solve(R, S, side, alpha, beta, depth, ctx, stats, node_cap, use_tt, win_loss
                     stats[ST_ABORT] = 1
                     return 0.0
                 if use_tt:
-                    h = _mix(state_hash(R, Sd), side + 7)  # values are for ``side``
+                    h = arrays.mix_hash(arrays.position_hash(R, Sd), side + 7)  # values are for ``side``
                     st_h[d] = h
                     hit, v, a_, b_ = _probe(tt_keys, tt_vals, tt_flags, np.int64(h & mask), h, st_a[d], st_b[d])
                     if hit:
@@ -257,7 +195,7 @@ def solve(R, S, side, alpha, beta, depth, ctx, stats, node_cap, use_tt, win_loss
                     st_i[d] = 0
                     st_a0[d] = st_a[d]
                     st_b0[d] = st_b[d]
-                    st_best[d] = -2.0 if R[R_SIDE_OF + Sd[S_TO_MOVE]] == side else 2.0
+                    st_best[d] = -2.0 if arrays.side_of(R, arrays.to_move(Sd)) == side else 2.0
             if returning:
                 if d == d0:
                     return ret
@@ -295,7 +233,7 @@ def solve(R, S, side, alpha, beta, depth, ctx, stats, node_cap, use_tt, win_loss
 @njit(cache=True)
 def _update(R, S, side, v, d, st_a, st_b, st_best):
     """A child's value ``v`` backed up into node ``d`` (position ``S``): best and window."""
-    if R[R_SIDE_OF + S[S_TO_MOVE]] == side:
+    if arrays.side_of(R, arrays.to_move(S)) == side:
         if v > st_best[d]:
             st_best[d] = v
         if st_best[d] > st_a[d]:
@@ -330,19 +268,6 @@ def new_context(tt_bits):
 
 
 @njit(cache=True)
-def same_move(x, y):
-    """True when two move rows make the same move in the same position."""
-    return (
-        x[M_KIND] == y[M_KIND]
-        and x[M_CARD] == y[M_CARD]
-        and x[M_VALUE] == y[M_VALUE]
-        and x[M_MASK] == y[M_MASK]
-        and x[M_TARGET] == y[M_TARGET]
-        and x[M_OWNER] == y[M_OWNER]
-    )
-
-
-@njit(cache=True)
 def root_values(R, S, rows, side, ctx, stats, node_cap, use_tt, win_loss, total, out):
     """``out[k]``: the exact value for ``side`` of playing ``rows[k]`` in the perfect-information
     position ``S`` (full window each). Returns False when the node cap was hit."""
@@ -367,12 +292,12 @@ def stage_start_world(R, a, S0, Sw, p, t0):
     since ply ``t0`` (the stock is not needed to replay a stage)."""
     X = a[zwicker_history.XB :]
     S = S0.copy()
-    for q in range(R[R_PLAYERS]):
+    for q in range(arrays.players(R)):
         if q == p:
             continue
-        S[S_HAND_N + q] = 0
-        for i in range(Sw[S_HAND_N + q]):
-            kernels.hand_insert(S, q, Sw[S_HANDS + q * MAX_HAND + i])
+        arrays.empty_hand(S, q)
+        for i in range(arrays.hand_size(Sw, q)):
+            kernels.hand_insert(S, q, arrays.hand_card(Sw, q, i))
         for t in range(t0, X[zwicker_history.X_NPLY]):
             e = zwicker_history.X_LOG + t * zwicker_history.LOGW
             if X[e + zwicker_history.L_SEAT] == q and X[e + zwicker_history.L_KIND] != KIND_ASK:
@@ -408,7 +333,7 @@ def world_log_weight(R, a, S0, Sw, p, t0, tau, W, mm):
     logw = 0.0
     for t in range(t0, X[zwicker_history.X_NPLY]):
         zwicker_history.logged_row_into(X, t, row)
-        q = S[S_TO_MOVE]
+        q = arrays.to_move(S)
         if q != p and row[M_KIND] != KIND_ASK:
             buf, XX, n = kernels.gen_moves(R, S, buf, W, XX)
             if vals.shape[0] < n:
@@ -425,7 +350,7 @@ def world_log_weight(R, a, S0, Sw, p, t0, tau, W, mm):
                     continue
                 v = vals[k] / tau
                 z += np.exp(v - top)
-                if same_move(buf[k], row):
+                if arrays.same_move(buf[k], row):
                     mine = v
             logw += mine - top - np.log(z)
         kernels.apply_move(R, S, row, W)
@@ -436,17 +361,9 @@ def world_log_weight(R, a, S0, Sw, p, t0, tau, W, mm):
 # Endgame decision: PIMC with exact values
 # ------------------------------------------------------------------------------------------------
 @njit(cache=True)
-def cards_in_hands(R, S):
-    n = 0
-    for q in range(R[R_PLAYERS]):
-        n += S[S_HAND_N + q]
-    return n
-
-
-@njit(cache=True)
 def in_endgame(R, S, max_cards):
     """True when the stock is empty and at most ``max_cards`` cards are left in the hands."""
-    return max_cards > 0 and S[S_STOCK_TOP] >= S[S_STOCK_LEN] and cards_in_hands(R, S) <= max_cards
+    return max_cards > 0 and arrays.stock_left(S) <= 0 and arrays.cards_in_hands(R, S) <= max_cards
 
 
 @njit(cache=True)
@@ -458,7 +375,7 @@ def endgame_worlds(
     to ``logw[done + w]`` where ``done = stats[ST_WORLDS]`` on entry. Stops early when the node cap
     is hit (that world is not counted)."""
     R = G[:RULES_SIZE]
-    side = R[R_SIDE_OF + p]
+    side = arrays.side_of(R, p)
     t0 = det.t0
     S0 = det.S0
     meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
@@ -485,7 +402,7 @@ def endgame_worlds(
 def value_rewards(R, S, m, f, total):
     """Leaf rewards by the value model ``m``: each side's expected final point difference over
     ``total``, clipped to [-1, 1] (the scale of :func:`zwicker_search.side_rewards`)."""
-    ns = R[R_NSIDES]
+    ns = arrays.sides(R)
     vals = value_model.leaf_side_values(R, S, m, f, np.zeros(ns))
     for s in range(ns):
         vals[s] = min(1.0, max(-1.0, vals[s] / total))
@@ -499,12 +416,12 @@ def after_rewards(R, S, q, m, x, total):
     ``S``; the position before that move is taken as ``S`` itself), over ``total`` and clipped to
     [-1, 1]; the other sides share the opposite (the sides' differences add up to zero). Exact
     when the hand is over."""
-    ns = R[R_NSIDES]
-    if S[S_PHASE] == kernels.PHASE_OVER:
+    ns = arrays.sides(R)
+    if arrays.is_over(S):
         return zwicker_search.side_rewards(R, S, False, total)
     zwicker_features.after_input(R, S, S, q, x)
     v = x[F_LEAD] + x[F_ZWICK] + value_model.mlp_forward(x, m)
-    side = R[R_SIDE_OF + q]
+    side = arrays.side_of(R, q)
     out = np.empty(ns, np.float64)
     for k in range(ns):
         d = v if k == side else -v / (ns - 1)
@@ -517,13 +434,13 @@ def after_side_rewards(R, S, m, x, total):
     """Leaf rewards by the *after* model ``m`` read from every side's view (its first seat's,
     :func:`after_rewards`'s value), made zero-sum: side ``s`` gets ``v_s`` minus the mean of the
     sides' values, over ``total``, clipped to [-1, 1]. Exact when the hand is over."""
-    ns = R[R_NSIDES]
-    if S[S_PHASE] == kernels.PHASE_OVER:
+    ns = arrays.sides(R)
+    if arrays.is_over(S):
         return zwicker_search.side_rewards(R, S, False, total)
     v = np.zeros(ns, np.float64)
     for s in range(ns):
-        for q in range(R[R_PLAYERS]):
-            if R[R_SIDE_OF + q] == s:
+        for q in range(arrays.players(R)):
+            if arrays.side_of(R, q) == s:
                 zwicker_features.after_input(R, S, S, q, x)
                 v[s] = x[F_LEAD] + x[F_ZWICK] + value_model.mlp_forward(x, m)
                 break
@@ -620,7 +537,7 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
     instead of a fresh draw of the determinizer."""
     R = G[:RULES_SIZE]
     meta = tree[-1]
-    players = R[R_PLAYERS]
+    players = arrays.players(R)
     policies = np.full(players, policy_codes.POLICY_RANDOM, np.int64)
     buf, X = kernels.new_buffers()
     key = np.zeros(zwicker_search.NKW, np.int64)
@@ -643,22 +560,22 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
                 world = zwicker_search.det_draw(G, a, p, det, cards, chain, k, meta, W)
         S = world.copy()
         depth, buf, X, kid = zwicker_search.descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
-        if leaf == LEAF_AFTER and S[S_PHASE] != kernels.PHASE_OVER:
+        if leaf == LEAF_AFTER and not arrays.is_over(S):
             q = tree[0][path[depth], zwicker_search.NK_MOVER] if depth > 0 else p
             rew = after_rewards(R, S, q, m, f, total)
             if mix < 1.0:
-                _, buf, X = kernels.play_out_to(R, S, policies, W, R[R_MAX_STAGES], buf, X)
+                _, buf, X = kernels.play_out_to(R, S, policies, W, arrays.max_stages(R), buf, X)
                 played = zwicker_search.side_rewards(R, S, win_loss, total)
                 for s in range(rew.shape[0]):
                     rew[s] = mix * rew[s] + (1.0 - mix) * played[s]
             zwicker_search.backup(R, tree, path, depth, rew)
             continue
-        if S[S_PHASE] != kernels.PHASE_OVER and leaf != LEAF_VALUE:  # the play-out reuses the search's buffers
-            last = S[S_STAGE] if leaf == LEAF_STAGE or leaf == LEAF_STAGE_AFTER else R[R_MAX_STAGES]
+        if not arrays.is_over(S) and leaf != LEAF_VALUE:  # the play-out reuses the search's buffers
+            last = arrays.stage(S) if leaf == LEAF_STAGE or leaf == LEAF_STAGE_AFTER else arrays.max_stages(R)
             _, buf, X = kernels.play_out_to(R, S, policies, W, last, buf, X)
-        if S[S_PHASE] != kernels.PHASE_OVER and leaf == LEAF_STAGE_AFTER:
+        if not arrays.is_over(S) and leaf == LEAF_STAGE_AFTER:
             rew = after_side_rewards(R, S, m, f, total)
-        elif S[S_PHASE] != kernels.PHASE_OVER:
+        elif not arrays.is_over(S):
             rew = value_rewards(R, S, m, f, total)
         else:
             rew = zwicker_search.side_rewards(R, S, win_loss, total)
@@ -689,7 +606,6 @@ __all__ = [
     "root_values",
     "seed",
     "solve",
-    "state_hash",
     "opponent_values",
     "world_log_weight",
 ]

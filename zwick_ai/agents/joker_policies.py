@@ -58,40 +58,15 @@ from numba import njit
 from zwick_ai import cards
 from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import arrays, kernels
+from zwick_ai.zwicker.deals import deal_orders
 from zwick_ai.zwicker.layout import (
     KIND_ASK,
     KIND_BUILD,
     KIND_CAPTURE,
-    LOC_STOCK,
     M_CARD,
     M_KIND,
     M_MASK,
-    M_ZWICK,
-    NC,
-    PHASE_OVER,
-    R_DECK_SIZE,
-    R_IS_VJOKER,
-    R_IS_WILD,
-    R_MAX_STAGES,
-    R_NSIDES,
-    R_PLAYERS,
-    R_POINTS,
-    R_ZWICK_POINTS,
-    S_DEALER,
-    S_DEALT_TO,
-    S_HAND_N,
-    S_LOC,
-    S_NEXT,
-    S_NUNITS,
-    S_PHASE,
-    S_PLIES,
-    S_STAGE,
-    S_STOCK,
-    S_STOCK_LEN,
-    S_STOCK_TOP,
-    S_TO_MOVE,
-    S_UNITS,
 )
 from zwick_ai.zwicker.policy_codes import (
     JOKER_RULES,
@@ -155,30 +130,16 @@ def constraint_code(text: str) -> tuple[int, int]:
 # Compiled scoring
 # ------------------------------------------------------------------------------------------------
 @kernels.hot
-def is_joker(R, c):
-    return R[R_IS_VJOKER + c] == 1 or R[R_IS_WILD + c] == 1
-
-
-@kernels.hot
-def last_stage(R, S):
-    """True in the last stage of the hand: nothing more will be dealt."""
-    return S[S_STOCK_TOP] >= S[S_STOCK_LEN] or S[S_STAGE] + 1 >= R[R_MAX_STAGES]
-
-
-@kernels.hot
 def points_taken(R, S, mv):
     """Points a capture takes from the table, Zwick bonus included (the played card's not)."""
     pts = 0
     if mv[M_KIND] != KIND_CAPTURE:
         return 0
     mask = mv[M_MASK]
-    for i in range(S[S_NUNITS]):
+    for i in range(arrays.unit_count(S)):
         if (mask >> i) & kernels.ONE:
-            x = S[S_UNITS + i]
-            while x != -1:
-                pts += R[R_POINTS + x]
-                x = S[S_NEXT + x]
-    return pts + mv[M_ZWICK] * R[R_ZWICK_POINTS]
+            pts += arrays.unit_points(R, S, arrays.unit_anchor(S, i))
+    return pts + (arrays.zwick_points(R) if arrays.is_zwick(mv) else 0)
 
 
 #: tiers of a move under a joker rule: the rule prefers, allows or forbids it (a forbidden move is
@@ -192,7 +153,7 @@ def rule_tier(R, S, mv, policy, k):
     ``_FORBIDDEN``): the one place each rule is written. Moves that play no joker from the hand,
     questions included, are allowed by every rule."""
     kind = mv[M_KIND]
-    if policy <= POLICY_GREEDY or kind == KIND_ASK or not is_joker(R, mv[M_CARD]):
+    if policy <= POLICY_GREEDY or kind == KIND_ASK or not arrays.is_joker(R, mv[M_CARD]):
         return TIER_ALLOWED
     capture = kind == KIND_CAPTURE
     if policy == POLICY_EARLY:
@@ -204,7 +165,7 @@ def rule_tier(R, S, mv, policy, k):
     if policy == POLICY_BUILD:
         return TIER_PREFERRED if kind == KIND_BUILD else TIER_FORBIDDEN
     # POLICY_LAST_STAGE
-    return TIER_ALLOWED if last_stage(R, S) else TIER_FORBIDDEN
+    return TIER_ALLOWED if arrays.last_stage(R, S) else TIER_FORBIDDEN
 
 
 @kernels.hot
@@ -279,62 +240,19 @@ def policy_values(R, S, rows, policy, k):
 def joker_play_info(R, S, mv, out):
     """Fill ``out`` (J_FIELDS) with the situation in which ``mv`` plays a joker, before it is played."""
     out[J_PLAYED] = 1
-    out[J_STAGE] = S[S_STAGE]
-    out[J_LAST] = 1 if last_stage(R, S) else 0
+    out[J_STAGE] = arrays.stage(S)
+    out[J_LAST] = 1 if arrays.last_stage(R, S) else 0
     out[J_KIND] = mv[M_KIND]
     out[J_TAKEN] = points_taken(R, S, mv)
-    out[J_UNITS] = S[S_NUNITS]
-    out[J_HAND] = S[S_HAND_N + S[S_TO_MOVE]]
-    out[J_PLY] = S[S_PLIES]
-    out[J_SEAT] = S[S_TO_MOVE]
+    out[J_UNITS] = arrays.unit_count(S)
+    out[J_HAND] = arrays.hand_size(S, arrays.to_move(S))
+    out[J_PLY] = arrays.plies(S)
+    out[J_SEAT] = arrays.to_move(S)
 
 
 # ------------------------------------------------------------------------------------------------
 # Compiled deals and playouts
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
-def deal_orders(R, seeds):
-    """(orders[N, deck], dealers[N]) of the engine's seeded deals (``zwicker.deal(rules, seed)``)."""
-    n = seeds.shape[0]
-    orders = np.empty((n, R[R_DECK_SIZE]), np.int64)
-    dealers = np.empty(n, np.int64)
-    for h in range(n):
-        order, dealer = kernels.deal_order(R, seeds[h])
-        orders[h] = order
-        dealers[h] = dealer
-    return orders, dealers
-
-
-@njit(cache=True)
-def deal_map(R, order, dealer):
-    """(seat[NC], stage[NC]) each card of deck ``order`` is dealt to and in which stage (seat -1:
-    table or never dealt; stage -1: never dealt). Later stages depend only on the stock left, so a
-    dry deal that empties the hands after each stage reproduces them."""
-    S = kernels.empty_state(R)
-    n = order.shape[0]
-    for i in range(n):
-        S[S_STOCK + i] = order[i]
-        S[S_LOC + order[i]] = LOC_STOCK
-    S[S_STOCK_TOP] = 0
-    S[S_STOCK_LEN] = n
-    S[S_DEALER] = dealer
-    stage = np.full(NC, -1, np.int64)
-    stage_no = 0
-    while S[S_STOCK_TOP] < n and stage_no < R[R_MAX_STAGES]:
-        S[S_STAGE] = stage_no
-        top = S[S_STOCK_TOP]
-        kernels.deal_stage(R, S)
-        for i in range(top, S[S_STOCK_TOP]):
-            stage[order[i]] = stage_no
-        for p in range(R[R_PLAYERS]):
-            S[S_HAND_N + p] = 0
-        stage_no += 1
-    seat = np.full(NC, -1, np.int64)
-    for c in range(NC):
-        seat[c] = S[S_DEALT_TO + c]
-    return seat, stage
-
-
 @njit(cache=True)
 def play_rule_deals(R, orders, dealers, play_seeds, policies, ks):
     """Play one hand per deck order (``orders[h]`` dealt by ``dealers[h]``), seat p using joker
@@ -345,26 +263,26 @@ def play_rule_deals(R, orders, dealers, play_seeds, policies, ks):
     jplays[N, NC, J_FIELDS]): ``jplays[h, c]`` describes where joker ``c`` was played from a hand
     (``J_PLAYED`` = 0 when it never was)."""
     n = orders.shape[0]
-    ns = R[R_NSIDES]
+    ns = arrays.sides(R)
     scores = np.zeros((n, ns), np.int64)
     zwicks = np.zeros((n, ns), np.int64)
-    won_side = np.full((n, NC), -1, np.int8)
-    dealt = np.full((n, NC), -1, np.int8)
-    jplays = np.zeros((n, NC, J_FIELDS), np.int64)
+    won_side = np.full((n, arrays.NUM_CARDS), -1, np.int8)
+    dealt = np.full((n, arrays.NUM_CARDS), -1, np.int8)
+    jplays = np.zeros((n, arrays.NUM_CARDS, J_FIELDS), np.int64)
     W = kernels.new_workspace()
     buf, X = kernels.new_buffers()
     for h in range(n):
         S = kernels.empty_state(R)
         kernels.start_hand(R, S, orders[h], dealers[h], W)
         np.random.seed(play_seeds[h])
-        while S[S_PHASE] != PHASE_OVER:
+        while not arrays.is_over(S):
             buf, X, m = kernels.gen_moves(R, S, buf, W, X)
             if m == 0:
                 raise ValueError("no legal move in a running hand")
-            p = S[S_TO_MOVE]
+            p = arrays.to_move(S)
             i = choose_move(R, S, buf, m, policies[p], ks[p])
             c = buf[i, M_CARD]
-            if buf[i, M_KIND] != KIND_ASK and is_joker(R, c):
+            if buf[i, M_KIND] != KIND_ASK and arrays.is_joker(R, c):
                 joker_play_info(R, S, buf[i], jplays[h, c])
             kernels.apply_move(R, S, buf[i], W)
         kernels.record_hand(R, S, h, scores, zwicks, won_side, dealt)
@@ -480,8 +398,6 @@ __all__ = [
     "Deals",
     "JokerAgent",
     "choose_move",
-    "deal_map",
-    "deal_orders",
     "joker_cards",
     "joker_play_info",
     "parse_policy",

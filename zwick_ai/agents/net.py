@@ -177,10 +177,11 @@ class NetAgent(Agent):
 
     def values(self, state: pyspiel.State) -> tuple[np.ndarray, np.ndarray]:
         """(candidate move rows, the move model's score of each) for a state at the start of a turn."""
-        rows = state.candidate_rows()
-        S = state.engine_state().arr
+        decision = state.decision()
+        rows = decision.candidates
+        S = decision.position.copy()
         score = after_values if self.after else net_values
-        return rows, score(state.rules.array(), S, rows, len(rows), self.model, self.W)
+        return rows, score(decision.rules_array, S, rows, len(rows), self.model, self.W)
 
     def act(self, state: pyspiel.State) -> list[int]:
         rows, values = self.values(state)
@@ -192,7 +193,8 @@ class NetAgent(Agent):
                 setup.workspace,
             )  # fmt: skip
         if self.joker[0] != policy_codes.POLICY_GREEDY:  # the rule leaves it the allowed moves (never a question)
-            ok = joker_policies.allowed_mask(state.rules.array(), state.engine_state().arr, rows, *self.joker, False)
+            decision = state.decision()
+            ok = joker_policies.allowed_mask(decision.rules_array, decision.position.copy(), rows, *self.joker, False)
             values = np.where(ok, values, -np.inf)
         pick = nth_best(values, int(self.rng.integers(count_best(values))))
         return zwicker_bridge.move_actions(state, rows[pick])

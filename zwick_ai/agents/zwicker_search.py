@@ -62,31 +62,14 @@ from zwick_ai.agents import clock
 from zwick_ai.agents.search import check_params
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.jit import kernel
-from zwick_ai.zwicker import kernels, policy_codes
+from zwick_ai.zwicker import arrays, kernels, policy_codes
 from zwick_ai.zwicker.layout import (
     KIND_BUILD,
     KIND_CAPTURE,
     M_CARD,
     M_KIND,
     M_MASK,
-    M_OWNER,
-    M_TARGET,
-    M_VALUE,
-    NC,
-    PHASE_OVER,
-    R_MAX_STAGES,
-    R_NSIDES,
-    R_PLAYERS,
-    R_SIDE_OF,
     RULES_SIZE,
-    S_NEXT,
-    S_NUNITS,
-    S_PHASE,
-    S_STOCK,
-    S_STOCK_LEN,
-    S_STOCK_TOP,
-    S_TO_MOVE,
-    S_UNITS,
 )
 from zwick_ai.zwicker.resample import (
     resample_chain,
@@ -98,7 +81,7 @@ from zwick_ai.zwicker.steps import side_returns
 
 TRIES = 2000  # rejected draws in a row before an iteration takes the Markov chain's world
 TRIES_AFTER = 100  # the same, once the chain was needed in this decision (acceptance is rare)
-MAX_DEPTH = 2 * NC + 16  # whole moves in one hand, with room for questions
+MAX_DEPTH = 2 * arrays.NUM_CARDS + 16  # whole moves in one hand, with room for questions
 
 # Node key columns (one row per node).
 NK_PARENT = 0
@@ -147,8 +130,8 @@ _draw_world = det_draw  # the name the tests use
 @kernel
 def unit_cards(S, lo, hi):
     """Per table unit: the bit masks of its card ids (``lo``: ids 0..63, ``hi``: 64..)."""
-    for i in range(S[S_NUNITS]):
-        x = S[S_UNITS + i]
+    for i in range(arrays.unit_count(S)):
+        x = arrays.unit_anchor(S, i)
         ml = np.int64(0)
         mh = np.int64(0)
         while x != -1:
@@ -156,7 +139,7 @@ def unit_cards(S, lo, hi):
                 ml |= np.int64(1) << x
             else:
                 mh |= np.int64(1) << (x - 64)
-            x = S[S_NEXT + x]
+            x = arrays.next_card(S, x)
         lo[i] = ml
         hi[i] = mh
 
@@ -167,21 +150,21 @@ def move_key(S, row, lo, hi, parent, out):
     out[NK_PARENT] = parent
     out[NK_KIND] = row[M_KIND]
     out[NK_CARD] = row[M_CARD]
-    out[NK_VALUE] = row[M_VALUE]
+    out[NK_VALUE] = arrays.move_value(row)
     tl = np.int64(0)
     th = np.int64(0)
     if row[M_KIND] == KIND_CAPTURE:
         m = row[M_MASK]
-        for i in range(S[S_NUNITS]):
+        for i in range(arrays.unit_count(S)):
             if (m >> i) & 1:
                 tl |= lo[i]
                 th |= hi[i]
     out[NK_TAKEN_LO] = tl
     out[NK_TAKEN_HI] = th
-    t = row[M_TARGET]
-    out[NK_TARGET] = S[S_UNITS + t] if row[M_KIND] == KIND_BUILD and t >= 0 else -1
-    out[NK_OWNER] = row[M_OWNER] if row[M_KIND] >= KIND_BUILD else -1
-    out[NK_MOVER] = S[S_TO_MOVE]
+    t = arrays.move_target(row)
+    out[NK_TARGET] = arrays.unit_anchor(S, t) if row[M_KIND] == KIND_BUILD and t >= 0 else -1
+    out[NK_OWNER] = arrays.move_owner(row) if row[M_KIND] >= KIND_BUILD else -1
+    out[NK_MOVER] = arrays.to_move(S)
 
 
 @kernel
@@ -237,7 +220,7 @@ def new_tree(cap):
 def side_rewards(R, S, win_loss, total):
     """Reward of each side at the end of the hand, in [-1, 1]: the game's return of the side
     (:func:`~zwick_ai.zwicker.steps.side_returns`) scaled (module docstring)."""
-    ns = R[R_NSIDES]
+    ns = arrays.sides(R)
     out = side_returns(R, S, win_loss, np.zeros(ns, np.float64))
     for s in range(ns):
         if win_loss:
@@ -258,7 +241,7 @@ def descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid):
     node = 0
     depth = 0
     path[0] = 0
-    while S[S_PHASE] != PHASE_OVER:
+    while not arrays.is_over(S):
         buf, X, n = kernels.gen_moves(R, S, buf, W, X)
         if kid.shape[0] < n:
             kid = np.empty(2 * n, np.int64)
@@ -316,7 +299,7 @@ def backup(R, tree, path, depth, rew):
     for d in range(1, depth + 1):
         nd = path[d]
         NV[nd] += 1
-        NQ[nd] += rew[R[R_SIDE_OF + NKEY[nd, NK_MOVER]]]
+        NQ[nd] += rew[arrays.side_of(R, NKEY[nd, NK_MOVER])]
     meta[MT_ITERS] += 1
 
 
@@ -327,7 +310,7 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
     iteration (ISMCTS) with ``det`` (from :func:`~zwick_ai.zwicker.resample.resample_setup`)."""
     R = G[:RULES_SIZE]
     meta = tree[-1]
-    players = R[R_PLAYERS]
+    players = arrays.players(R)
     policies = np.full(players, policy, np.int64)
     buf, X = kernels.new_buffers()
     key = np.zeros(NKW, np.int64)
@@ -343,8 +326,8 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
             k = tries if meta[MT_CHAIN] == 0 else min(tries, TRIES_AFTER)
             S = det_draw(G, a, p, det, cards, chain, k, meta, W)
         depth, buf, X, kid = descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
-        if S[S_PHASE] != PHASE_OVER:  # roll out with the search's own move buffers
-            _, buf, X = kernels.play_out_to(R, S, policies, W, R[R_MAX_STAGES], buf, X)
+        if not arrays.is_over(S):  # roll out with the search's own move buffers
+            _, buf, X = kernels.play_out_to(R, S, policies, W, arrays.max_stages(R), buf, X)
         backup(R, tree, path, depth, side_rewards(R, S, win_loss, total))
 
 
@@ -355,10 +338,10 @@ def peek_draw(real, world):
     (Fisher-Yates on the compiled random stream)."""
     for j in range(real.shape[0]):
         world[j] = real[j]
-    top = real[S_STOCK_TOP]
-    for i in range(real[S_STOCK_LEN] - 1, top, -1):
-        j = top + np.random.randint(i - top + 1)
-        world[S_STOCK + i], world[S_STOCK + j] = world[S_STOCK + j], world[S_STOCK + i]
+    stock = arrays.undealt(world)
+    for i in range(stock.shape[0] - 1, 0, -1):
+        j = np.random.randint(i + 1)
+        stock[i], stock[j] = stock[j], stock[i]
     return world
 
 
@@ -368,7 +351,7 @@ def peek_search(G, real, iters, c, policy, win_loss, total, tree, W):
     ``real`` with the stock freshly shuffled (:func:`peek_draw`): ``peek-uct``'s search (the
     descent, play-out and backup of :func:`search`)."""
     R = G[:RULES_SIZE]
-    players = R[R_PLAYERS]
+    players = arrays.players(R)
     policies = np.full(players, policy, np.int64)
     buf, X = kernels.new_buffers()
     key = np.zeros(NKW, np.int64)
@@ -380,8 +363,8 @@ def peek_search(G, real, iters, c, policy, win_loss, total, tree, W):
     for _ in range(iters):
         peek_draw(real, S)
         depth, buf, X, kid = descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
-        if S[S_PHASE] != PHASE_OVER:
-            _, buf, X = kernels.play_out_to(R, S, policies, W, R[R_MAX_STAGES], buf, X)
+        if not arrays.is_over(S):
+            _, buf, X = kernels.play_out_to(R, S, policies, W, arrays.max_stages(R), buf, X)
         backup(R, tree, path, depth, side_rewards(R, S, win_loss, total))
 
 
@@ -618,9 +601,8 @@ def peek_world(real: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A world of ``peek-uct``: the true engine state ``real`` (every hand as it is) with the
     undealt stock in a fresh uniformly random order."""
     world = real.copy()
-    top, length = int(real[S_STOCK_TOP]), int(real[S_STOCK_LEN])
-    stock = world[S_STOCK + top : S_STOCK + length]
-    world[S_STOCK + top : S_STOCK + length] = stock[rng.permutation(len(stock))]
+    stock = arrays.undealt(world)
+    stock[:] = stock[rng.permutation(len(stock))]
     return world
 
 

@@ -61,9 +61,8 @@ from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.game_loop import play_to_end, stream_chance
 from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.tricks import layout as tricks_layout
+from zwick_ai.zwicker import arrays, policy_codes
 from zwick_ai.zwicker import kernels as zwicker_kernels
-from zwick_ai.zwicker import policy_codes
-from zwick_ai.zwicker.layout import S_PHASE
 from zwick_ai.zwicker.resample import resample_setup
 
 ROLLOUTS = ("greedy", "random")
@@ -180,7 +179,7 @@ def _zwicker_values(
                 S = world.copy()
                 seed_compiled(int(seeds[w, j]))  # the same stream for every move of this world
                 zwicker_kernels.apply_move(R, S, row, W)
-                if S[S_PHASE] != zwicker_kernels.PHASE_OVER:
+                if not arrays.is_over(S):
                     zwicker_kernels.play_out(R, S, policies, W)
                 total += _zwicker_return(zwicker_kernels.score(R, S), side, win_loss)
             out[w, i] = total / playouts

@@ -30,18 +30,9 @@ from zwick_ai.eval.match import GameRecord
 from zwick_ai.eval.records import zwicker_game
 from zwick_ai.eval.stats import Estimate, mean_ci, proportion_ci
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.zwicker import kernels, policy_codes
+from zwick_ai.zwicker import arrays, kernels, policy_codes
 from zwick_ai.zwicker.engine import move_from_row
-from zwick_ai.zwicker.layout import (
-    M_MASK,
-    M_TARGET,
-    MOVE_WIDTH,
-    PHASE_OVER,
-    S_NUNITS,
-    S_PHASE,
-    S_TO_MOVE,
-    S_UNITS,
-)
+from zwick_ai.zwicker.layout import MOVE_WIDTH
 from zwick_ai.zwicker.rules import Rules
 
 POLICIES = {"random": policy_codes.POLICY_RANDOM, "greedy": policy_codes.POLICY_GREEDY}
@@ -221,11 +212,11 @@ def play_hand_log(R, seed, policies):
     buf, X = kernels.new_buffers()
     log = np.empty((64, MOVE_WIDTH), np.int64)
     plies = 0
-    while S[S_PHASE] != PHASE_OVER:
+    while not arrays.is_over(S):
         buf, X, n = kernels.gen_moves(R, S, buf, W, X)
         if n == 0:
             raise ValueError("no legal move in a running hand")
-        k = kernels.choose(R, S, buf, n, policies[S[S_TO_MOVE]])
+        k = kernels.choose(R, S, buf, n, policies[arrays.to_move(S)])
         if plies == log.shape[0]:
             grown = np.empty((2 * plies, MOVE_WIDTH), np.int64)
             grown[:plies] = log
@@ -234,24 +225,6 @@ def play_hand_log(R, seed, policies):
         kernels.apply_move(R, S, buf[k], W)
         plies += 1
     return log[:plies].copy()
-
-
-def _unit_map(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
-    """For each table unit of engine array ``src``, its index in ``dst`` (units are known by their
-    anchor card; the OpenSpiel deal may list the same table in another order)."""
-    where = {int(c): j for j, c in enumerate(dst[S_UNITS : S_UNITS + dst[S_NUNITS]])}
-    return np.array([where[int(c)] for c in src[S_UNITS : S_UNITS + src[S_NUNITS]]], np.int64)
-
-
-def _translate(row: np.ndarray, units: np.ndarray) -> np.ndarray:
-    """Rewrite the unit indices (capture mask, build target) of a move row through ``units``."""
-    out = row.copy()
-    mask = int(row[M_MASK]) & (2**64 - 1)
-    moved = sum(1 << int(units[i]) for i in range(len(units)) if mask >> i & 1)
-    out[M_MASK] = moved - (1 << 64) if moved >= 1 << 63 else moved  # the kernels' signed 64-bit mask
-    if row[M_TARGET] >= 0:
-        out[M_TARGET] = units[row[M_TARGET]]
-    return out
 
 
 def hand_record(game: pyspiel.Game, seed: int, policies: Sequence[str]) -> GameRecord:
@@ -269,7 +242,7 @@ def hand_record(game: pyspiel.Game, seed: int, policies: Sequence[str]) -> GameR
     for row in rows:
         seat = zwicker.to_move(es)
         here = state.engine_state()
-        mine = _translate(row, _unit_map(es.arr, here.arr))
+        mine = arrays.translate_row(row, es.arr, here.arr)
         actions = zwicker_bridge.move_actions(state, mine)
         label = str(move_from_row(here, mine))  # named as the game names it (its table order)
         apply_decision(state, actions)

@@ -140,6 +140,7 @@ from zwick_ai.games.zwicker_observer import (
     observation_text,
 )
 from zwick_ai.games.zwicker_params import PARAMS, rules_from_params
+from zwick_ai.zwicker import arrays
 from zwick_ai.zwicker import kernels as zwicker_kernels
 from zwick_ai.zwicker.codec import COL_NTOK, Codec
 from zwick_ai.zwicker.decision import Decision
@@ -162,16 +163,7 @@ from zwick_ai.zwicker.history import (
     XB,
     logged_row_into,
 )
-from zwick_ai.zwicker.layout import (
-    MAX_HAND,
-    MOVE_WIDTH,
-    NC,
-    S_HAND_N,
-    S_HANDS,
-    S_STOCK,
-    S_STOCK_LEN,
-    S_STOCK_TOP,
-)
+from zwick_ai.zwicker.layout import MOVE_WIDTH
 from zwick_ai.zwicker.resample import resample_k, resampled_deck_order
 from zwick_ai.zwicker.rules import Rules
 from zwick_ai.zwicker.steps import (
@@ -254,10 +246,11 @@ class Tables:
         x = init[XB:]
         x[X_DEALER] = -1
         x[X_GLAST] = -1
-        x[X_CUT : X_CUT + NC] = -1
-        x[X_ORDER : X_ORDER + NC] = -1
-        x[X_CDEST : X_CDEST + NC] = -1
-        x[X_DEAL_STAGE : X_DEAL_STAGE + NC] = -1
+        nc = arrays.NUM_CARDS
+        x[X_CUT : X_CUT + nc] = -1
+        x[X_ORDER : X_ORDER + nc] = -1
+        x[X_CDEST : X_CDEST + nc] = -1
+        x[X_DEAL_STAGE : X_DEAL_STAGE + nc] = -1
         self.init = init
         self.game: ZwickerGame | None = None  # the first game made with these tables
         self.stats = {"resamples": 0, "fallbacks": 0}
@@ -488,16 +481,14 @@ class ZwickerState(pyspiel.State):
         a = self._a
         lines = [t.rules.describe()]
         for p in range(t.rules.players):
-            base = S_HANDS + p * MAX_HAND
-            lines.append(f"{p}: " + card_names(a[base : base + a[S_HAND_N + p]].tolist()))
+            lines.append(f"{p}: " + card_names(arrays.hand_cards(a, p).tolist()))
         lines.append("stock: " + card_names(self._stock()))
         lines += history_lines(self, -1)
         lines.append(observation_text(self, 0, private=False))
         return "\n".join(lines)
 
     def _stock(self) -> list[int]:
-        s = self._a
-        return s[S_STOCK + s[S_STOCK_TOP] : S_STOCK + s[S_STOCK_LEN]].tolist()
+        return arrays.undealt(self._a).tolist()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float] | None = None):
         """A state drawn uniformly from those consistent with ``player_id``'s information.
@@ -524,7 +515,7 @@ def resample(state: ZwickerState, player: int, sampler: Callable[[], float] | in
     if not 0 <= player < t.rules.players:
         raise ValueError(f"player must be a seat in 0..{t.rules.players - 1}")
     a = state.array
-    hidden_n = int(a[S_STOCK_LEN] - a[S_STOCK_TOP]) + int(a[S_HAND_N : S_HAND_N + t.rules.players].sum())
+    hidden_n = int(arrays.stock_left(a)) + int(arrays.cards_in_hands(t.rules.array(), a))
     status, hidden, cards = resample_k(t.G, a, player, _seed_from(sampler), RESAMPLE_TRIES, 10 * hidden_n + 50, t.W)
     t.stats["resamples"] += 1
     if status == 2:

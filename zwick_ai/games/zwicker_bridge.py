@@ -28,17 +28,10 @@ import numpy as np
 import pyspiel
 
 from zwick_ai import zwicker
+from zwick_ai.zwicker import arrays
 from zwick_ai.zwicker import codec as zwicker_codec
 from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker.engine import move_from_row
-from zwick_ai.zwicker.layout import (
-    M_CARD,
-    M_KIND,
-    M_MASK,
-    M_OWNER,
-    M_TARGET,
-    M_VALUE,
-)
 from zwick_ai.zwicker.snapshot import MoveKey
 from zwick_ai.zwicker.steps import seed_chance_k
 
@@ -140,8 +133,7 @@ def move_actions(state: pyspiel.State, move: Move | MoveKey | str | np.ndarray |
     )
     tokens = out[:n].tolist()
     legal = state.candidate_rows()
-    keys = (M_KIND, M_CARD, M_VALUE, M_MASK, M_TARGET, M_OWNER)
-    if not any(all(r[k] == row[k] for k in keys) for r in legal):
+    if arrays.find_move(legal, row) < 0:
         raise ValueError("not a legal move here")
     return tokens
 

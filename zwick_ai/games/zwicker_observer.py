@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import arrays, kernels
 from zwick_ai.zwicker.codec import (
     card_name,
 )
@@ -47,35 +47,7 @@ from zwick_ai.zwicker.history import (
     X_TABLE_STAGE,
     XB,
 )
-from zwick_ai.zwicker.layout import (
-    KIND_ASK,
-    KIND_CAPTURE,
-    LOC_WON,
-    MAX_HAND,
-    NC,
-    PHASE_OVER,
-    RULES_SIZE,
-    S_ASK_ANS,
-    S_ASK_N,
-    S_ASK_Q,
-    S_DEALT_TO,
-    S_HAND_N,
-    S_HANDS,
-    S_LAST_CAPT,
-    S_LOC,
-    S_NEXT,
-    S_NUNITS,
-    S_PHASE,
-    S_STAGE,
-    S_STOCK_LEN,
-    S_STOCK_TOP,
-    S_TO_MOVE,
-    S_UBUILD,
-    S_UNITS,
-    S_UOWNER,
-    S_UVALUE,
-    S_ZWICKS,
-)
+from zwick_ai.zwicker.layout import KIND_ASK, KIND_CAPTURE, KIND_TRAIL, RULES_SIZE
 
 if TYPE_CHECKING:
     from zwick_ai.games.zwicker import ZwickerGame, ZwickerState
@@ -83,7 +55,7 @@ if TYPE_CHECKING:
 # ------------------------------------------------------------------------------------------------
 # Strings (the observation and information-state strings, and the history lines of ``str(state)``)
 # ------------------------------------------------------------------------------------------------
-NAMES = tuple(card_name(c) for c in range(NC))  # by card id
+NAMES = tuple(card_name(c) for c in range(arrays.NUM_CARDS))  # by card id
 PHASE_NAMES = ("normal", "after-zwick trail", "dietze trail", "over")
 
 
@@ -97,12 +69,12 @@ def _unit_text(a: np.ndarray, anchor: int) -> str:
     c = anchor
     while c != -1:
         cards.append(int(c))
-        c = int(a[S_NEXT + c])
+        c = int(arrays.next_card(a, c))
     names = "+".join(NAMES[x] for x in sorted(cards))
-    if not a[S_UBUILD + anchor]:
+    if not arrays.is_build(a, anchor):
         return names
-    owner = int(a[S_UOWNER + anchor])
-    return f"[{names}={int(a[S_UVALUE + anchor])}{' by ' + str(owner) if owner >= 0 else ''}]"
+    owner = int(arrays.unit_owner(a, anchor))
+    return f"[{names}={int(arrays.unit_value(a, anchor))}{' by ' + str(owner) if owner >= 0 else ''}]"
 
 
 def history_lines(state: ZwickerState, player: int) -> list[str]:
@@ -115,22 +87,23 @@ def history_lines(state: ZwickerState, player: int) -> list[str]:
     if x[X_NCUT]:
         head += " cut " + card_names(x[X_CUT : X_CUT + x[X_NCUT]].tolist())
     lines = [head]
+    nc = arrays.NUM_CARDS
     if not x[X_DEALT]:
-        dest = x[X_CDEST : X_CDEST + NC].tolist()
+        dest = x[X_CDEST : X_CDEST + nc].tolist()
         if player >= 0:
             lines.append("dealt: " + card_names(c for c in deck if dest[c] == player))
         lines.append("table dealt: " + card_names(c for c in deck if dest[c] == DEST_TABLE))
         return lines
-    stages = int(a[S_STAGE]) + 1
-    deal_stage = x[X_DEAL_STAGE : X_DEAL_STAGE + NC].tolist()
+    stages = int(arrays.stage(a)) + 1
+    deal_stage = x[X_DEAL_STAGE : X_DEAL_STAGE + nc].tolist()
     if player >= 0:
-        dealt_to = a[S_DEALT_TO : S_DEALT_TO + NC].tolist()
+        dealt_to = arrays.dealt_seats(a).tolist()
         mine: list[list[int]] = [[] for _ in range(stages)]
         for c in deck:
             if dealt_to[c] == player and deal_stage[c] >= 0:
                 mine[deal_stage[c]].append(c)
         lines.append("dealt: " + " | ".join(card_names(m) for m in mine))
-    table_stage = x[X_TABLE_STAGE : X_TABLE_STAGE + NC].tolist()
+    table_stage = x[X_TABLE_STAGE : X_TABLE_STAGE + nc].tolist()
     tab: list[list[int]] = [[] for _ in range(stages)]
     for c in deck:
         if table_stage[c]:
@@ -138,8 +111,8 @@ def history_lines(state: ZwickerState, player: int) -> list[str]:
     lines.append("table dealt: " + " | ".join(card_names(m) for m in tab))
     n = int(x[X_NPLY])
     lines.append(plies_text(state, n))
-    if a[S_PHASE] == PHASE_OVER:
-        capt = x[X_CAPT : X_CAPT + NC].tolist()
+    if arrays.is_over(a):
+        capt = x[X_CAPT : X_CAPT + nc].tolist()
         swept = [c for c in deck if capt[c] == n + 1]
         if swept:
             lines.append("sweep: " + card_names(swept))
@@ -156,7 +129,7 @@ def plies_text(state: ZwickerState, n: int) -> str:
         done, text = 0, ""
     g = state.tables
     x = state.array[XB:]
-    capt = x[X_CAPT : X_CAPT + NC].tolist()
+    capt = x[X_CAPT : X_CAPT + arrays.NUM_CARDS].tolist()
     taken: dict[int, list[int]] = {}
     for c in g.rules.deck:
         if done < capt[c] <= n:
@@ -169,7 +142,7 @@ def plies_text(state: ZwickerState, n: int) -> str:
         if kind == KIND_ASK:
             off = (e[L_OWNER] - seat) % players
             lines.append(f"{t}: p{seat} ask partner +{off} for {value}: {'yes' if e[L_ANSWER] == 1 else 'no'}")
-        elif kind == 0:
+        elif kind == KIND_TRAIL:
             lines.append(f"{t}: p{seat} {NAMES[card]} trail")
         elif kind == KIND_CAPTURE:
             how = f"as {value}" if value else "capture"
@@ -192,35 +165,34 @@ def observation_text(state: ZwickerState, player: int, private: bool = True) -> 
     x = a[XB:]
     r = g.rules
     if not x[X_DEALT]:
-        dest = x[X_CDEST : X_CDEST + NC].tolist()
+        dest = x[X_CDEST : X_CDEST + arrays.NUM_CARDS].tolist()
         lines = [f"p{player} dealing; dealer {int(x[X_DEALER])}"]
         if private:
             lines.append("hand: " + card_names(c for c in r.deck if dest[c] == player))
         lines.append("table: " + card_names(c for c in r.deck if dest[c] == DEST_TABLE))
         return "\n".join(lines)
-    phase = int(a[S_PHASE])
-    who = "over" if phase == PHASE_OVER else f"p{int(a[S_TO_MOVE])} to move"
-    lines = [f"p{player}; {who} ({PHASE_NAMES[phase]}); dealer {int(x[X_DEALER])}; stage {int(a[S_STAGE])}"]
+    phase = int(arrays.phase(a))
+    who = "over" if arrays.is_over(a) else f"p{int(arrays.to_move(a))} to move"
+    lines = [f"p{player}; {who} ({PHASE_NAMES[phase]}); dealer {int(x[X_DEALER])}; stage {int(arrays.stage(a))}"]
     if private:
-        base = S_HANDS + player * MAX_HAND
-        lines.append("hand: " + card_names(a[base : base + a[S_HAND_N + player]].tolist()))
-    units = sorted(a[S_UNITS : S_UNITS + a[S_NUNITS]].tolist())
+        lines.append("hand: " + card_names(arrays.hand_cards(a, player).tolist()))
+    units = sorted(arrays.unit_anchors(a).tolist())
     lines.append("table: " + (" ".join(_unit_text(a, u) for u in units) or "(empty)"))
-    sizes = " ".join(map(str, a[S_HAND_N : S_HAND_N + r.players].tolist()))
-    lines.append(f"hands: {sizes}; stock {int(a[S_STOCK_LEN] - a[S_STOCK_TOP])}")
-    loc = a[S_LOC : S_LOC + NC].tolist()
-    ns = r.num_sides
-    won: list[list[int]] = [[] for _ in range(ns)]
+    sizes = " ".join(str(int(arrays.hand_size(a, q))) for q in range(r.players))
+    lines.append(f"hands: {sizes}; stock {int(arrays.stock_left(a))}")
+    won_by = arrays.won_sides(a).tolist()
+    won: list[list[int]] = [[] for _ in range(r.num_sides)]
     for c in r.deck:
-        if LOC_WON <= loc[c] < LOC_WON + ns:
-            won[loc[c] - LOC_WON].append(c)
+        if won_by[c] >= 0:
+            won[won_by[c]].append(c)
     lines.append("won: " + " | ".join(card_names(w) or "-" for w in won))
     sc = kernels.score(g.G[:RULES_SIZE], a[:SS]).tolist()
-    zw = " ".join(map(str, a[S_ZWICKS : S_ZWICKS + r.num_sides].tolist()))
-    lines.append(f"zwicks: {zw}; score: {' '.join(map(str, sc))}; last capture: side {int(a[S_LAST_CAPT])}")
-    if a[S_ASK_Q] >= 0:
-        off = (int(a[S_ASK_Q]) - int(a[S_TO_MOVE])) % r.players
-        lines.append(f"asked partner +{off} for {int(a[S_ASK_N])}: {'yes' if a[S_ASK_ANS] == 1 else 'no'}")
+    zw = " ".join(str(int(arrays.zwicks(a, s))) for s in range(r.num_sides))
+    lines.append(f"zwicks: {zw}; score: {' '.join(map(str, sc))}; last capture: side {int(arrays.last_capturer(a))}")
+    if arrays.asked_seat(a) >= 0:
+        off = (int(arrays.asked_seat(a)) - int(arrays.to_move(a))) % r.players
+        answer = "yes" if arrays.ask_answer(a) == 1 else "no"
+        lines.append(f"asked partner +{off} for {int(arrays.asked_value(a))}: {answer}")
     if x[X_PLEN]:
         lines.append("move: " + ", ".join(g.codec.action_string(t) for t in state.move_prefix()))
     return "\n".join(lines)
@@ -272,7 +244,7 @@ class ZwickerObserver:
         if not self._public:
             g = state.tables
             a = state.array
-            hand = [int(c) for c in a[S_HANDS + player * MAX_HAND : S_HANDS + player * MAX_HAND + a[S_HAND_N + player]]]
+            hand = [int(c) for c in arrays.hand_cards(a, player)]
             if not state.dealt():
                 hand = [c for c in g.rules.deck if a[XB + X_CDEST + c] == player]
             return f"p{player} hand: " + " ".join(card_name(c) for c in hand)

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from zwick_ai import cards, zwicker
 from zwick_ai.options import parse_bool, parse_int
-from zwick_ai.zwicker.layout import MAX_HAND
-from zwick_ai.zwicker.rules import OPTIONS, Rules, format_jokers, parse_jokers
+from zwick_ai.zwicker.rules import OPTIONS, Rules, check_hand_limit, format_jokers, parse_jokers
 
 UTILITIES = ("points", "win_loss")
 FORCED = ("auto", "on", "off")
@@ -151,8 +150,7 @@ def rules_from_params(params: dict[str, object] | None) -> tuple[Rules, dict[str
         opts["stages"] = int(p["stages"])  # type: ignore[call-overload]
     players = int(p["players"]) or None  # type: ignore[call-overload]
     r = zwicker.rules(str(p["variant"]), players=players, **opts)
-    if any(n > MAX_HAND for kind, n, _ in r.plan.first if kind == "hands") or r.plan.stage_hand > MAX_HAND:
-        raise ValueError(f"hand_size must be at most {MAX_HAND}")
+    check_hand_limit(r)
     norm = dict(p)
     norm["ranks"] = ranks if not ranks.isdigit() else "_" + ranks
     norm["suits"] = suits

@@ -27,6 +27,7 @@ import numpy as np
 from zwick_ai import cards as zwick_cards
 from zwick_ai.options import parse_bool, parse_int
 from zwick_ai.zwicker.layout import (
+    MAX_HAND,
     NC,
     R_AFTER_ZWICK,
     R_CANON,
@@ -403,6 +404,12 @@ def rules_array(rules: Rules) -> np.ndarray:
 
 
 JOKER_VARIANTS = ("dithmarschen", "grossenwiehe", "christiansen")  # the valued-joker variants
+
+
+def check_hand_limit(r: Rules) -> None:
+    """``ValueError`` when a hand of ``r``'s deal plan holds more cards than the engine's arrays do."""
+    if any(n > MAX_HAND for kind, n, _ in r.plan.first if kind == "hands") or r.plan.stage_hand > MAX_HAND:
+        raise ValueError(f"hand_size must be at most {MAX_HAND}")
 
 
 def _refuse_inapplicable(variant: str, players: int, teams: bool, given: dict[str, object]) -> None:

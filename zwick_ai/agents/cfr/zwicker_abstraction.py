@@ -53,50 +53,14 @@ import numpy as np
 from numba import njit
 
 from zwick_ai.agents.cfr.core import mix64
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import arrays, kernels
 from zwick_ai.zwicker.layout import (
     KIND_BUILD,
     KIND_CAPTURE,
     KIND_TRAIL,
-    LOC_WON,
     M_CARD,
     M_KIND,
     M_MASK,
-    M_OWNER,
-    M_TARGET,
-    M_VALUE,
-    M_ZWICK,
-    MAX_HAND,
-    R_DECK,
-    R_DECK_SIZE,
-    R_IS_VJOKER,
-    R_IS_WILD,
-    R_MAX_STAGES,
-    R_NSIDES,
-    R_PLAYERS,
-    R_POINTS,
-    R_SIDE_OF,
-    R_VAL1,
-    R_VAL2,
-    R_ZWICK_POINTS,
-    S_ASK_ANS,
-    S_ASK_N,
-    S_DEALER,
-    S_HAND_N,
-    S_HANDS,
-    S_LAST_CAPT,
-    S_LOC,
-    S_NEXT,
-    S_NUNITS,
-    S_PHASE,
-    S_STAGE,
-    S_STOCK_LEN,
-    S_STOCK_TOP,
-    S_TO_MOVE,
-    S_UBUILD,
-    S_UNITS,
-    S_UOWNER,
-    S_ZWICKS,
 )
 
 ZWICKER_ABSTRACTIONS = ("buckets", "coarse")
@@ -124,40 +88,13 @@ def _cap(x, hi):
 
 
 @njit(cache=True)
-def _unit_points(R, S, a):
-    """Points of the cards of the table unit anchored at ``a``."""
-    pts = 0
-    x = a
-    while x != -1:
-        pts += R[R_POINTS + x]
-        x = S[S_NEXT + x]
-    return pts
-
-
-@njit(cache=True)
-def _is_joker(R, c):
-    return R[R_IS_WILD + c] != 0 or R[R_IS_VJOKER + c] != 0
-
-
-@njit(cache=True)
-def card_points_won(R, S, side):
-    """Card points the side has won so far (public: won cards are shown)."""
-    pts = 0
-    for k in range(R[R_DECK_SIZE]):
-        c = R[R_DECK + k]
-        if S[S_LOC + c] == LOC_WON + side:
-            pts += R[R_POINTS + c]
-    return pts
-
-
-@njit(cache=True)
 def _lead(R, S, side):
     """Own side's points (cards and Zwicks) minus the best other side's."""
-    ns = R[R_NSIDES]
+    ns = arrays.sides(R)
     mine = 0
     best = -(1 << 30)
     for sd in range(ns):
-        v = card_points_won(R, S, sd) + S[S_ZWICKS + sd] * R[R_ZWICK_POINTS]
+        v = arrays.points_won(R, S, sd) + arrays.zwicks(S, sd) * arrays.zwick_points(R)
         if sd == side:
             mine = v
         elif v > best:
@@ -189,25 +126,25 @@ def move_descriptor(R, S, mv, table_pts, coarse):
     """The abstract action of move ``mv`` (module docstring): a small non-negative integer."""
     kind = mv[M_KIND]
     c = mv[M_CARD]
-    n = S[S_NUNITS]
-    joker = 1 if _is_joker(R, c) else 0
+    n = arrays.unit_count(S)
+    joker = 1 if arrays.is_joker(R, c) else 0
     if kind == KIND_CAPTURE:
-        pts = R[R_POINTS + c]
+        pts = arrays.points(R, c)
         cards = 1
         left = 0
         mask = mv[M_MASK]
         for i in range(n):
-            a = S[S_UNITS + i]
+            a = arrays.unit_anchor(S, i)
             if (mask >> i) & _ONE:
                 x = a
                 while x != -1:
-                    pts += R[R_POINTS + x]
+                    pts += arrays.points(R, x)
                     cards += 1
-                    x = S[S_NEXT + x]
+                    x = arrays.next_card(S, x)
             else:
                 left += 1
-        pleft = table_pts - (pts - R[R_POINTS + c])
-        zw = mv[M_ZWICK]
+        pleft = table_pts - (pts - arrays.points(R, c))
+        zw = 1 if arrays.is_zwick(mv) else 0
         if coarse:
             pb = 0 if pts == 0 else (1 if pts <= 2 else 2)
             return (((1 * 4 + pb) * 2 + zw) * 3 + _cap(left, 2)) * 2 + joker
@@ -215,21 +152,21 @@ def move_descriptor(R, S, mv, table_pts, coarse):
         cb = _cap(cards - 2, 2)
         return (((((1 * 8 + pb) * 3 + cb) * 2 + zw) * 2 + joker) * 4 + _cap(left, 3)) * 3 + _cap(pleft, 2)
     if kind == KIND_TRAIL:
-        cp = R[R_POINTS + c]
-        high = 1 if max(R[R_VAL1 + c], R[R_VAL2 + c]) >= 10 else 0
+        cp = arrays.points(R, c)
+        high = 1 if arrays.top_value(R, c) >= 10 else 0
         if coarse:
             return ((2 * 2 + (1 if cp > 0 or joker else 0)) * 3 + _cap(n + 1, 2)) * 2 + high
         return ((((2 * 4 + _cap(cp, 2)) * 2 + joker) * 2 + high) * 4 + _cap(n + 1, 3)) * 3 + _cap(table_pts + cp, 2)
     if kind == KIND_BUILD:
-        v = mv[M_VALUE]
+        v = arrays.move_value(mv)
         vb = 0 if v <= 7 else (1 if v <= 10 else 2)
         if coarse:
             return 3 * 100 + vb
-        partner = 1 if mv[M_OWNER] != S[S_TO_MOVE] else 0
-        new = 1 if mv[M_TARGET] < 0 else 0
+        partner = 1 if arrays.move_owner(mv) != arrays.to_move(S) else 0
+        new = 1 if arrays.move_target(mv) < 0 else 0
         return ((((3 * 4 + vb) * 2 + partner) * 2 + new) * 2 + joker) * 4 + _cap(n + new, 3)
     # KIND_ASK
-    v = mv[M_VALUE]
+    v = arrays.move_value(mv)
     return 4 * 1000 + (0 if coarse else (0 if v <= 7 else (1 if v <= 10 else 2)))
 
 
@@ -241,42 +178,39 @@ def _better(R, S, mv, val, best_mv, best_val):
         return True
     if val < best_val - 1e-9:
         return False
-    for col in (M_CARD, M_VALUE, M_MASK, M_TARGET, M_OWNER):
-        if mv[col] != best_mv[col]:
-            return mv[col] < best_mv[col]
-    return False
+    return arrays.before(mv, best_mv)
 
 
 @njit(cache=True)
 def state_features(R, S, coarse):
     """The key of the position part of the player to move's abstract information set (a hash)."""
-    p = S[S_TO_MOVE]
-    players = R[R_PLAYERS]
-    side = R[R_SIDE_OF + p]
-    n = S[S_NUNITS]
+    p = arrays.to_move(S)
+    players = arrays.players(R)
+    side = arrays.side_of(R, p)
+    n = arrays.unit_count(S)
     h = mix64(np.uint64(coarse + 1) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(4242))
-    ask = 0 if S[S_ASK_N] < 0 else 1 + (1 if S[S_ASK_ANS] > 0 else 0)
-    h = _chain(h, S[S_PHASE] * 3 + ask)
-    stock = S[S_STOCK_LEN] - S[S_STOCK_TOP]
-    more = 1 if stock > 0 and S[S_STAGE] + 1 < R[R_MAX_STAGES] else 0
+    ask = 0 if arrays.asked_value(S) < 0 else 1 + (1 if arrays.ask_answer(S) > 0 else 0)
+    h = _chain(h, arrays.phase(S) * 3 + ask)
+    stock = arrays.stock_left(S)
+    more = 1 if stock > 0 and arrays.stage(S) + 1 < arrays.max_stages(R) else 0
     deals = 0
     if more:
         deals = 1 + _cap(stock // (4 * players), 2)
     h = _chain(h, deals)
-    hand = S[S_HAND_N + p]
-    nxt = S[S_HAND_N + (p + 1) % players]
+    hand = arrays.hand_size(S, p)
+    nxt = arrays.hand_size(S, (p + 1) % players)
     h = _chain(h, _cap(hand, 8) * 16 + _cap(nxt, 8))
     if not coarse:
-        h = _chain(h, (p - S[S_DEALER] - 1) % players)
+        h = _chain(h, (p - arrays.dealer(S) - 1) % players)
     table_pts = 0
     mine = 0
     theirs = 0
     for i in range(n):
-        a = S[S_UNITS + i]
-        table_pts += _unit_points(R, S, a)
-        if S[S_UBUILD + a]:
-            o = S[S_UOWNER + a]
-            if o >= 0 and R[R_SIDE_OF + o] == side:
+        a = arrays.unit_anchor(S, i)
+        table_pts += arrays.unit_points(R, S, a)
+        if arrays.is_build(S, a):
+            o = arrays.unit_owner(S, a)
+            if o >= 0 and arrays.side_of(R, o) == side:
                 mine = 1
             else:
                 theirs = 1
@@ -285,12 +219,11 @@ def state_features(R, S, coarse):
     else:
         h = _chain(h, ((_cap(n, 6) * 8 + _cap(table_pts, 6)) * 2 + mine) * 2 + theirs)
     jokers = 0
-    base = S_HANDS + p * MAX_HAND
     for i in range(hand):
-        if _is_joker(R, S[base + i]):
+        if arrays.is_joker(R, arrays.hand_card(S, p, i)):
             jokers += 1
     h = _chain(h, _cap(jokers, 1 if coarse else 2))
-    last = S[S_LAST_CAPT]
+    last = arrays.last_capturer(S)
     h = _chain(h, 0 if last < 0 else (1 if last == side else 2))
     h = _chain(h, _lead_bucket(_lead(R, S, side), coarse))
     return h, table_pts
@@ -338,7 +271,6 @@ __all__ = [
     "BUCKETS",
     "COARSE",
     "ZWICKER_ABSTRACTIONS",
-    "card_points_won",
     "move_descriptor",
     "state_features",
     "zwicker_abstraction_id",

@@ -39,6 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+import zwick_ai.cards
 from zwick_ai.agents.cfr.core import (
     M_EDGES,
     M_ROWS,
@@ -58,11 +59,10 @@ from zwick_ai.agents.cfr.core import (
     seed_state,
 )
 from zwick_ai.agents.cfr.zwicker_abstraction import MAX_GROUPS, zwicker_decision
-from zwick_ai.zwicker import kernels
-from zwick_ai.zwicker.layout import NC, PHASE_OVER, R_NSIDES, R_PLAYERS, R_SIDE_OF, S_PHASE, S_TO_MOVE, STATE_SIZE
+from zwick_ai.zwicker import arrays, kernels
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_RANDOM
 
-DEPTH = 4 * NC  # decisions of one hand (cards played and partner questions) are far fewer
+DEPTH = 4 * zwick_ai.cards.NUM_CARDS  # decisions of one hand (cards played and partner questions) are far fewer
 ZWICKER_SAMPLINGS = ("outcome", "probe")
 OUTCOME, PROBE = 0, 1
 OPPONENTS = {"greedy": POLICY_GREEDY, "random": POLICY_RANDOM}
@@ -72,12 +72,12 @@ OPPONENTS = {"greedy": POLICY_GREEDY, "random": POLICY_RANDOM}
 def hand_returns(R, S, out):
     """``out[p]`` = the points utility of seat ``p`` at the end of the hand (``NS * s_k - sum``)."""
     sc = kernels.score(R, S)
-    ns = R[R_NSIDES]
+    ns = arrays.sides(R)
     tot = 0
     for k in range(ns):
         tot += sc[k]
-    for p in range(R[R_PLAYERS]):
-        out[p] = float(ns * sc[R[R_SIDE_OF + p]] - tot)
+    for p in range(arrays.players(R)):
+        out[p] = float(ns * sc[arrays.side_of(R, p)] - tot)
 
 
 @njit(cache=True)
@@ -91,7 +91,7 @@ def _enter_decision(R, S, buf, n, abst, idx, keys, rowof, rows, acts, meta, lega
     abstract actions m, their moves in ``idx[:m]``; after a 64-bit key collision a uniformly drawn
     move is played on ``S`` instead, like a chance event, and the row is -1."""
     key, m = zwicker_decision(R, S, buf, n, abst, idx)
-    r = lookup_or_add(keys, rowof, rows, acts, meta, key, S[S_TO_MOVE], legal, m)
+    r = lookup_or_add(keys, rowof, rows, acts, meta, key, arrays.to_move(S), legal, m)
     if rows[r, R_N] != m:
         kernels.apply_move(R, S, buf[idx[min(int(rand_float(rng) * m), m - 1)]], W)
         return -1, m
@@ -106,9 +106,9 @@ def _os_hand(R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W, b
     S = kernels.new_hand(R, _deal_seed(rng), W)
     k = 0
     reach[0, 0] = reach[0, 1] = reach[0, 2] = 1.0
-    while S[S_PHASE] != PHASE_OVER:
+    while not arrays.is_over(S):
         buf, X, n = kernels.gen_moves(R, S, buf, W, X)
-        cur = S[S_TO_MOVE]
+        cur = arrays.to_move(S)
         r, m = _enter_decision(R, S, buf, n, abst, idx, keys, rowof, rows, acts, meta, legal, rng, W)
         if r < 0:
             continue
@@ -137,7 +137,7 @@ def _current_policy(R, S, moves, n, abst, keys, rowof, rows, regret, idx, pol):
 def _probe(R, S, abst, keys, rowof, rows, regret, rng, W, buf, X, idx, pol, ret):
     """Play ``S`` (changed in place) to the end, every player sampling its current strategy; the
     returns are in ``ret``. Returns the (possibly grown) move buffers."""
-    while S[S_PHASE] != PHASE_OVER:
+    while not arrays.is_over(S):
         buf, X, n = kernels.gen_moves(R, S, buf, W, X)
         m = _current_policy(R, S, buf, n, abst, keys, rowof, rows, regret, idx, pol)
         kernels.apply_move(R, S, buf[idx[sample_index(pol, m, rng)]], W)
@@ -153,9 +153,9 @@ def _probe_hand(R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W
     buf, X, buf2, X2, S2, idx2, pol2 = pbufs
     S = kernels.new_hand(R, _deal_seed(rng), W)
     k = 0
-    while S[S_PHASE] != PHASE_OVER:
+    while not arrays.is_over(S):
         buf, X, n = kernels.gen_moves(R, S, buf, W, X)
-        cur = S[S_TO_MOVE]
+        cur = arrays.to_move(S)
         r, m = _enter_decision(R, S, buf, n, abst, idx, keys, rowof, rows, acts, meta, legal, rng, W)
         if r < 0:
             continue
@@ -198,10 +198,10 @@ def run_zwicker(
     W = kernels.new_workspace()
     buf, X = kernels.new_buffers()
     buf2, X2 = kernels.new_buffers()
-    S2 = np.zeros(STATE_SIZE, np.int32)
+    S2 = kernels.empty_state(R)  # scratch: each use copies a position in first
     idx2 = np.zeros(MAX_GROUPS, np.int64)
     pol2 = np.zeros(MAX_GROUPS, np.float64)
-    n_players = R[R_PLAYERS]
+    n_players = arrays.players(R)
     for it in range(count):
         if rows.shape[0] - meta[M_ROWS] < margin_rows or acts.shape[0] - meta[M_EDGES] < margin_edges:
             return it
@@ -248,7 +248,7 @@ def eval_vs(R, abst, seeds, opponent, min_visits, keys, rowof, rows, avg, rng):
     where the set is unseen) against ``opponent`` (``POLICY_GREEDY`` or ``POLICY_RANDOM``) at every other seat,
     and the count of our decisions and of those taken from the table. The same deals are played
     with our agent at each seat in turn (``out[d, seat]``)."""
-    n_players = R[R_PLAYERS]
+    n_players = arrays.players(R)
     out = np.zeros((seeds.shape[0], n_players), np.float64)
     W = kernels.new_workspace()
     buf, X = kernels.new_buffers()
@@ -261,10 +261,10 @@ def eval_vs(R, abst, seeds, opponent, min_visits, keys, rowof, rows, avg, rng):
         for seat in range(n_players):
             S = kernels.new_hand(R, seeds[d], W)
             np.random.seed(seeds[d] * 31 + seat)  # the greedy ties and random opponents
-            while S[S_PHASE] != PHASE_OVER:
+            while not arrays.is_over(S):
                 buf, X, n = kernels.gen_moves(R, S, buf, W, X)
-                cur = S[S_TO_MOVE]
-                if R[R_SIDE_OF + cur] == R[R_SIDE_OF + seat]:
+                cur = arrays.to_move(S)
+                if arrays.side_of(R, cur) == arrays.side_of(R, seat):
                     asked += 1
                     k = table_move(R, S, buf, n, abst, keys, rowof, rows, avg, min_visits, rng, idx, pol)
                     if k >= 0:
@@ -283,7 +283,7 @@ def eval_vs(R, abst, seeds, opponent, min_visits, keys, rowof, rows, avg, rng):
 def baseline_vs(R, seeds, policy, opponent):
     """``eval_vs``'s deals with a plain engine policy (POLICY_GREEDY or POLICY_RANDOM) in our seats:
     the baseline the table's strategy is compared with, deal by deal."""
-    n_players = R[R_PLAYERS]
+    n_players = arrays.players(R)
     out = np.zeros((seeds.shape[0], n_players), np.float64)
     W = kernels.new_workspace()
     buf, X = kernels.new_buffers()
@@ -292,10 +292,10 @@ def baseline_vs(R, seeds, policy, opponent):
         for seat in range(n_players):
             S = kernels.new_hand(R, seeds[d], W)
             np.random.seed(seeds[d] * 31 + seat)
-            while S[S_PHASE] != PHASE_OVER:
+            while not arrays.is_over(S):
                 buf, X, n = kernels.gen_moves(R, S, buf, W, X)
-                cur = S[S_TO_MOVE]
-                if R[R_SIDE_OF + cur] == R[R_SIDE_OF + seat]:
+                cur = arrays.to_move(S)
+                if arrays.side_of(R, cur) == arrays.side_of(R, seat):
                     k = kernels.choose(R, S, buf, n, policy)
                 else:
                     k = kernels.choose(R, S, buf, n, opponent)

@@ -15,6 +15,7 @@ import numpy as np
 
 from zwick_ai import cards
 from zwick_ai.agents import joker_policies
+from zwick_ai.zwicker import deals as zwicker_deals
 from zwick_ai.zwicker.layout import KIND_BUILD, KIND_CAPTURE, KIND_TRAIL
 from zwick_ai.zwicker.rules import Rules
 
@@ -55,12 +56,12 @@ def study_jokers(rules: Rules) -> list[int]:
 
 
 def deal_maps(rules: Rules, orders: np.ndarray, dealers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(seat[N, NC], stage[N, NC]) of every card of every deal (see ``joker_policies.deal_map``)."""
+    """(seat[N, NC], stage[N, NC]) of every card of every deal (see :func:`zwick_ai.zwicker.deals.deal_map`)."""
     R = rules.array()
     seats = np.empty((len(orders), cards.NUM_CARDS), np.int64)
     stages = np.empty_like(seats)
     for h in range(len(orders)):
-        seats[h], stages[h] = joker_policies.deal_map(R, orders[h], dealers[h])
+        seats[h], stages[h] = zwicker_deals.deal_map(R, orders[h], dealers[h])
     return seats, stages
 
 

@@ -26,6 +26,8 @@ from zwick_ai.eval.match import play_game
 from zwick_ai.eval.records import replay, zwicker_game
 from zwick_ai.eval.stats import mean_ci, paired_diff_ci, proportion_ci
 from zwick_ai.games import zwicker_bridge
+from zwick_ai.zwicker import arrays
+from zwick_ai.zwicker import deals as zwicker_deals
 from zwick_ai.zwicker.layout import KIND_ASK, KIND_CAPTURE
 from zwick_ai.zwicker.rules import Rules
 
@@ -41,7 +43,7 @@ def holding_values(
     """Part 1 for one policy at every seat: per joker, the swap and conditioning estimates of the
     holder's gain and the shares of the joker won by its holder's side and by the opponents."""
     R = rules.array()
-    orders, dealers = joker_policies.deal_orders(R, seeds)
+    orders, dealers = zwicker_deals.deal_orders(R, seeds)
     play = joker_policies.play_seed_of(seeds)
     seats, stages = deal_maps(rules, orders, dealers)
     side = side_of_seats(rules)
@@ -152,7 +154,7 @@ def record_joker_plays(rules: Rules, records: Sequence, seats_of: Sequence[set[i
             before = steps[k].state
             decision = before.decision()
             rows = decision.candidates
-            jrows = [r for r in rows if r[0] != KIND_ASK and joker_policies.is_joker(R, int(r[1]))]
+            jrows = [r for r in rows if r[0] != KIND_ASK and arrays.is_joker(R, int(r[1]))]
             for r in jrows:
                 if zwicker_bridge.move_actions(before, r) == list(actions):
                     info = np.zeros(joker_policies.J_FIELDS, np.int64)
@@ -202,7 +204,7 @@ def policy_study(rules: Rules, seeds: np.ndarray, strong: str, strong_seeds: np.
     """Part 2: every policy of :data:`STUDY_POLICIES` against greedy, the best one, joker behaviour
     of greedy and the best policy, and the strong agent's games."""
     R = rules.array()
-    orders, dealers = joker_policies.deal_orders(R, seeds)
+    orders, dealers = zwicker_deals.deal_orders(R, seeds)
     play = joker_policies.play_seed_of(seeds)
     results, per_deal, plays = {}, {}, {}
     for pol in ("greedy", *STUDY_POLICIES):
@@ -252,7 +254,7 @@ def rules_effects(rules: Rules, seeds: np.ndarray) -> dict:
     """Forehand advantage and score spread under greedy self-play, and the skill gap (greedy side
     against random sides, duplicate)."""
     R = rules.array()
-    orders, dealers = joker_policies.deal_orders(R, seeds)
+    orders, dealers = zwicker_deals.deal_orders(R, seeds)
     play = joker_policies.play_seed_of(seeds)
     side = side_of_seats(rules)
     g = joker_policies.play_orders(rules, orders, dealers, play, ["greedy"])

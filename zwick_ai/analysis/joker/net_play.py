@@ -29,21 +29,12 @@ import numpy as np
 from numba import njit
 
 from zwick_ai.agents import joker_policies, value_model
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import arrays, kernels
 from zwick_ai.zwicker.features import NFEAT
 from zwick_ai.zwicker.layout import (
     KIND_ASK,
     M_CARD,
     M_KIND,
-    NC,
-    PHASE_OVER,
-    R_NSIDES,
-    S_PHASE,
-    S_STAGE,
-    S_STOCK,
-    S_STOCK_LEN,
-    S_STOCK_TOP,
-    S_TO_MOVE,
 )
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET
 
@@ -121,20 +112,20 @@ def expected_values(R, Spre, mv, vm, W, samples, st, out):
     the orders of the stock left (exact over every permutation up to :data:`EXACT_PERMUTATIONS`,
     else the mean over ``samples`` uniform permutations from stream ``st``). Returns how many
     outcomes were evaluated."""
-    top = Spre[S_STOCK_TOP]
-    r = Spre[S_STOCK_LEN] - top
+    r = arrays.stock_left(Spre)
     f = np.zeros(NFEAT, np.float64)
     vals = np.zeros(out.shape[0], np.float64)
     for s in range(out.shape[0]):
         out[s] = 0.0
     S = Spre.copy()
-    base = Spre[S_STOCK + top : S_STOCK + top + r].copy()
+    stock = arrays.undealt(S)  # a view: writing it reorders the stock of S
+    base = stock.copy()
     count = 0
     if _factorial_at_most(r, EXACT_PERMUTATIONS) <= EXACT_PERMUTATIONS:
         # Heap's algorithm: every permutation of the stock left exactly once
         perm = base.copy()
         c = np.zeros(r, np.int64)
-        S[S_STOCK + top : S_STOCK + top + r] = perm
+        stock[:] = perm
         _outcome_values(R, S, mv, vm, W, f, vals, out)
         count = 1
         i = 1
@@ -144,7 +135,7 @@ def expected_values(R, Spre, mv, vm, W, samples, st, out):
                 t = perm[j]
                 perm[j] = perm[i]
                 perm[i] = t
-                S[S_STOCK + top : S_STOCK + top + r] = perm
+                stock[:] = perm
                 _outcome_values(R, S, mv, vm, W, f, vals, out)
                 count += 1
                 c[i] += 1
@@ -160,7 +151,7 @@ def expected_values(R, Spre, mv, vm, W, samples, st, out):
                 t = perm[i]
                 perm[i] = perm[j]
                 perm[j] = t
-            S[S_STOCK + top : S_STOCK + top + r] = perm
+            stock[:] = perm
             _outcome_values(R, S, mv, vm, W, f, vals, out)
             count += 1
     for s in range(out.shape[0]):
@@ -179,11 +170,11 @@ def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, 
     corrections[N, MAX_STAGES, sides]): ``corrections[h, t, s]`` is the sum over the deals of
     stage t of ``V_s(actual) - E V_s``."""
     n = orders.shape[0]
-    ns = R[R_NSIDES]
+    ns = arrays.sides(R)
     scores = np.zeros((n, ns), np.int64)
-    won_side = np.full((n, NC), -1, np.int8)
-    dealt = np.full((n, NC), -1, np.int8)
-    jplays = np.zeros((n, NC, joker_policies.J_FIELDS), np.int64)
+    won_side = np.full((n, arrays.NUM_CARDS), -1, np.int8)
+    dealt = np.full((n, arrays.NUM_CARDS), -1, np.int8)
+    jplays = np.zeros((n, arrays.NUM_CARDS, joker_policies.J_FIELDS), np.int64)
     corr = np.zeros((n, MAX_STAGES, ns), np.float64)
     zwicks = np.zeros((n, ns), np.int64)  # recorded by kernels.record_hand, not returned
     W = kernels.new_workspace()
@@ -198,28 +189,28 @@ def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, 
         kernels.start_hand(R, S, orders[h], dealers[h], W)
         np.random.seed(play_seeds[h])
         st[0] = np.uint64(cv_seeds[h])
-        while S[S_PHASE] != PHASE_OVER:
+        while not arrays.is_over(S):
             buf, X, m = kernels.gen_moves(R, S, buf, W, X)
             if m == 0:
                 raise ValueError("no legal move in a running hand")
             if allowed.shape[0] < buf.shape[0]:
                 allowed = np.zeros(buf.shape[0], np.bool_)
-            p = S[S_TO_MOVE]
+            p = arrays.to_move(S)
             if kinds[p] == POLICY_NET:
                 i = net_choose(R, S, buf, m, policies[p], ks[p], mm, W, allowed)
             else:
                 i = joker_policies.choose_move(R, S, buf, m, policies[p], ks[p])
             c = buf[i, M_CARD]
-            if buf[i, M_KIND] != KIND_ASK and joker_policies.is_joker(R, c):
+            if buf[i, M_KIND] != KIND_ASK and arrays.is_joker(R, c):
                 joker_policies.joker_play_info(R, S, buf[i], jplays[h, c])
             mv = buf[i].copy()
-            top = S[S_STOCK_TOP]
+            top = arrays.stock_top(S)
             Spre = S.copy() if samples > 0 else S
             kernels.apply_move(R, S, mv, W)
-            if samples > 0 and S[S_STOCK_TOP] > top and S[S_PHASE] != PHASE_OVER:
+            if samples > 0 and arrays.stock_top(S) > top and not arrays.is_over(S):
                 value_model.leaf_side_values(R, S, vm, f, actual)
                 expected_values(R, Spre, mv, vm, W, samples, st, expect)
-                t = min(S[S_STAGE], MAX_STAGES - 1)
+                t = min(arrays.stage(S), MAX_STAGES - 1)
                 for s in range(ns):
                     corr[h, t, s] += actual[s] - expect[s]
         kernels.record_hand(R, S, h, scores, zwicks, won_side, dealt)

@@ -67,19 +67,11 @@ from zwick_ai.eval.selfplay import hand_seeds
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.game_loop import play_to_end
 from zwick_ai.games.seeded_deals import default_agent_seeds
+from zwick_ai.zwicker import arrays
+from zwick_ai.zwicker import deals as zwicker_deals
 from zwick_ai.zwicker.features import NFEAT
 from zwick_ai.zwicker.kernels import WS_SIZE as K_WS_SIZE
-from zwick_ai.zwicker.layout import (
-    KIND_ASK,
-    LOC_WON,
-    M_CARD,
-    M_KIND,
-    PHASE_OVER,
-    S_LOC,
-    S_PHASE,
-    S_STAGE,
-    S_STOCK_TOP,
-)
+from zwick_ai.zwicker.layout import KIND_ASK, M_CARD, M_KIND
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET
 from zwick_ai.zwicker.rules import Rules
 
@@ -173,7 +165,7 @@ def deal_jokers(rules: Rules, order: np.ndarray, dealer: int, seed: int) -> list
     side, its stage and the swapped deck order (:func:`~zwick_ai.analysis.joker.deals.swap_joker` with this deal's
     seed)."""
     R = rules.array()
-    seat, stage = joker_policies.deal_map(R, order, dealer)
+    seat, stage = zwicker_deals.deal_map(R, order, dealer)
     side = side_of_seats(rules)
     out = []
     for j in study_jokers(rules):
@@ -247,7 +239,7 @@ def net_block(cfg: StrongConfig, deals: Sequence[int]) -> list[dict[str, Any]]:
     seeds_all = hand_seeds(cfg.seed, max(deals) + 1)
     idx = np.asarray(deals, np.int64)
     seeds = seeds_all[idx]
-    orders, dealers = joker_policies.deal_orders(R, seeds)
+    orders, dealers = zwicker_deals.deal_orders(R, seeds)
     play = joker_policies.play_seed_of(seeds)
     cv_seeds = (seeds * 2654435761 + 97) % (1 << 62)
     mm, vm = _net_models(rules)
@@ -433,7 +425,7 @@ def play_on(
                 binds[w, side[p]] = True
                 if forks is not None and before is not None:
                     forks[(w, int(side[p]))] = before
-        if row[M_KIND] != KIND_ASK and joker_policies.is_joker(R, int(row[M_CARD])):
+        if row[M_KIND] != KIND_ASK and arrays.is_joker(R, int(row[M_CARD])):
             joker_policies.joker_play_info(R, S, row, g.jplays[int(row[M_CARD])])
         before_move.update(S=S, row=row)
         return actions
@@ -441,18 +433,17 @@ def play_on(
     def correct(state: Any, seat: int, actions: list[int]) -> None:
         S, row = before_move["S"], before_move["row"]
         post = state.engine_state().arr
-        if samples > 0 and post[S_STOCK_TOP] > S[S_STOCK_TOP] and post[S_PHASE] != PHASE_OVER:
+        if samples > 0 and arrays.stock_top(post) > arrays.stock_top(S) and not arrays.is_over(post):
             value_model.leaf_side_values(R, post, value, f, actual)
             net_play.expected_values(R, S, row, value, W, samples, g.stream, expect)
-            g.corr[min(int(post[S_STAGE]), net_play.MAX_STAGES - 1)] += actual - expect
+            g.corr[min(int(arrays.stage(post)), net_play.MAX_STAGES - 1)] += actual - expect
 
     play_to_end(state, decide, after_decision=correct)
     final = state.engine_state().arr
     scores = np.array(zwicker.score(state.engine_state()), np.int64)
     won = np.full(cards.NUM_CARDS, -1, np.int64)
     for c in range(cards.NUM_CARDS):
-        if LOC_WON <= final[S_LOC + c] < LOC_WON + ns:
-            won[c] = final[S_LOC + c] - LOC_WON
+        won[c] = arrays.won_side(final, c)
     return GameResult(scores, g.corr, g.jplays, won, binds)
 
 
@@ -491,7 +482,7 @@ def expert_deal(cfg: StrongConfig, deal: int, share_prefix: bool = True) -> dict
     R = rules.array()
     game = zwicker_game(rules)
     seed = int(hand_seeds(cfg.seed, deal + 1)[deal])
-    orders, dealers = joker_policies.deal_orders(R, np.array([seed], np.int64))
+    orders, dealers = zwicker_deals.deal_orders(R, np.array([seed], np.int64))
     order, dealer = orders[0], int(dealers[0])
     agent_seeds = default_agent_seeds(seed, rules.players)
     cv_seed = (seed * 2654435761 + 97) % (1 << 62)
