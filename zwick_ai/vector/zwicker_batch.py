@@ -78,7 +78,7 @@ _COMPLETE = -2  # the prefix is a whole move (copied into ``row``)
 #: allocates (move generation, a grown move buffer, the returns) is reached through kernels
 #: compiled with reference counting explicitly (:data:`counted`), which return no arrays.
 hot = kernel(nrt=False)
-counted = numba.njit(cache=True, _nrt=True)
+counted = numba.njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # numba's stubs omit _nrt
 
 # the splitmix64 constants of each game's random stream
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

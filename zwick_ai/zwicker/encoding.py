@@ -185,7 +185,7 @@ def fill_k(G, a, OFF, p, out):
     fill_into_k(G, a, OFF, p, out, np.empty(G[R_NSIDES], np.int64))
 
 
-@numba.njit(cache=True, _nrt=True)
+@numba.njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # numba's stubs omit _nrt
 def _score_sides(R, S, sc):
     """Points per side into ``sc``, returning nothing: compiled with numba's reference counting
     (explicitly, so that its callees do not inherit :func:`fill_into_k`'s lack of it)."""
