@@ -5,10 +5,13 @@ below it is this tree's, so only the batch kernels differ) and both are driven l
 ``bench_vector.py`` (uniform random legal actions picked by a compiled driver, observations and
 legal masks produced), in alternating rounds so that both see the same machine load. It prints each
 round and the median ratio, in wall-clock steps per second and per second of the process's CPU
-time. Run::
+time. With ``--whole`` the older commit's whole package (engine included) is extracted instead
+and each side runs in its own worker process (``--old-dir``: an extracted or checked-out older tree
+to use as it is, with its compiled cache), still in alternating rounds. Run::
 
     python benchmarks/vector_ab.py --old 4b81133                 # 1,024 games, 2 threads
     python benchmarks/vector_ab.py --old 4b81133 --games 1024 --threads 1 --rounds 8 --seconds 2
+    python benchmarks/vector_ab.py --old b84ece5 --whole         # the engine's changes too
 """
 
 from __future__ import annotations
@@ -18,14 +21,22 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")  # read when numba starts its threads
 
+if "--worker" in sys.argv:  # a side of --whole: its own tree's driver (and compiled cache)
+    sys.path.insert(0, os.path.join(os.getcwd(), "benchmarks"))
+
+import numba
 import numpy as np
-from bench_vector import GAME, vector_rate  # type: ignore[import-not-found]
+from bench_vector import GAME, random_legal  # type: ignore[import-not-found]
 
 ROOT = Path(__file__).resolve().parents[1]
+Rate = Callable[[], tuple[float, float]]
+
 #: imports of older batch kernels whose modules have moved since, and where they are now
 MOVED = {
     "from zwick_ai.games.zwicker_observer import P_MOVE, fill_into_k": "from zwick_ai.zwicker.encoding import P_MOVE, fill_into_k",
@@ -54,14 +65,112 @@ def old_package(rev: str, into: Path) -> None:
             (pkg / name).write_text(text.replace("zwick_ai.vector", "old_vector"))
 
 
+def rate(cls: type, n: int, threads: int, seconds: float) -> tuple[float, float]:
+    """(agent steps per wall second, per CPU second) of ``cls`` with ``n`` games on ``threads``."""
+    numba.set_num_threads(threads)
+    vector = cls(GAME, num_games=n, seed=0, threads=threads)
+    ts = vector.reset()
+    actions = np.zeros(n, np.int64)
+    rng = np.arange(n, dtype=np.uint64)
+    for _ in range(3):
+        random_legal(ts.legal_mask, actions, rng)
+        ts = vector.step(actions)
+    steps = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < seconds:
+        for _ in range(max(1, 20_000 // n)):
+            random_legal(ts.legal_mask, actions, rng)
+            ts = vector.step(actions)
+            steps += n
+    return steps / (time.perf_counter() - start), steps / (time.process_time() - cpu)
+
+
+def worker(games: int, threads: int) -> None:
+    """A side of a ``--whole`` A/B: the ``VectorGame`` of the package on ``sys.path``, timed for
+    the seconds named on each line of stdin; prints wall and CPU steps per second per line."""
+    from zwick_ai.vector import VectorGame
+
+    rate(VectorGame, 64, threads, 0.2)  # compile and warm
+    print("ready", flush=True)
+    for line in sys.stdin:
+        wall, cpu = rate(VectorGame, games, threads, float(line))
+        print(f"{wall} {cpu}", flush=True)
+
+
+def whole(args: argparse.Namespace) -> None:
+    """``--whole``: the older package and this tree's, each in a worker process, alternating."""
+    with tempfile.TemporaryDirectory() as tmp:
+        old_dir = args.old_dir
+        if old_dir is None:
+            old_dir = tmp
+            archive = subprocess.run(["git", "archive", args.old], cwd=ROOT, check=True, capture_output=True).stdout
+            subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        sides = {}
+        for name, tree in (("old", Path(old_dir)), ("new", ROOT)):
+            env = dict(os.environ, PYTHONPATH=str(tree))
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "--games", str(args.games)]
+            cmd += ["--threads", str(args.threads)]
+            sides[name] = subprocess.Popen(
+                cmd, cwd=tree, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            )
+        print("compiling and warming up (both packages) ...", flush=True)
+        for proc in sides.values():
+            assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+
+        def run(name: str) -> tuple[float, float]:
+            proc = sides[name]
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write(f"{args.seconds}\n")
+            proc.stdin.flush()
+            wall, cpu = proc.stdout.readline().split()
+            return float(wall), float(cpu)
+
+        try:
+            rounds(args, lambda: run("old"), lambda: run("new"))
+        finally:
+            for proc in sides.values():
+                assert proc.stdin is not None
+                proc.stdin.close()
+                proc.wait()
+
+
+def rounds(args: argparse.Namespace, old_rate: Rate, new_rate: Rate) -> None:
+    """Alternating rounds of the two sides; prints each round and the median ratios."""
+    print("uptime:", os.popen("uptime").read().strip(), flush=True)
+    wall, cpu = [], []
+    for r in range(args.rounds):
+        old = old_rate()
+        new = new_rate()
+        wall.append(new[0] / old[0])
+        cpu.append(new[1] / old[1])
+        print(
+            f"round {r}: old {old[0]:,.0f} new {new[0]:,.0f} steps/s ({wall[-1]:.3f}x); "
+            f"per CPU second old {old[1]:,.0f} new {new[1]:,.0f} ({cpu[-1]:.3f}x)",
+            flush=True,
+        )
+    print(f"median new/old: {np.median(wall):.3f}x wall, {np.median(cpu):.3f}x per CPU second")
+    print("uptime:", os.popen("uptime").read().strip())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--old", required=True, help="the older commit (any git revision)")
+    ap.add_argument("--old", help="the older commit (any git revision)")
     ap.add_argument("--games", type=int, default=1024, help="num_games (default: 1024)")
     ap.add_argument("--threads", type=int, default=2, help="threads (default: 2)")
     ap.add_argument("--rounds", type=int, default=6, help="alternating rounds (default: 6)")
     ap.add_argument("--seconds", type=float, default=2.0, help="seconds per side and round (default: 2)")
+    ap.add_argument("--whole", action="store_true", help="compare the whole packages (engine too), in two processes")
+    ap.add_argument("--old-dir", help="with --whole: an older tree to use as it is instead of extracting --old")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.worker:
+        worker(args.games, args.threads)
+        return
+    if args.old is None and args.old_dir is None:
+        ap.error("give --old REV (or --whole --old-dir DIR)")
+    if args.whole or args.old_dir:
+        whole(args)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         old_package(args.old, Path(tmp))
         sys.path.insert(0, tmp)
@@ -70,22 +179,13 @@ def main() -> None:
         from zwick_ai.vector import VectorGame as New
 
         print("compiling and warming up ...", flush=True)
-        vector_rate(GAME, 64, 0.2, args.threads, Old)
-        vector_rate(GAME, 64, 0.2, args.threads, New)
-        print("uptime:", os.popen("uptime").read().strip(), flush=True)
-        wall, cpu = [], []
-        for r in range(args.rounds):
-            old = vector_rate(GAME, args.games, args.seconds, args.threads, Old)
-            new = vector_rate(GAME, args.games, args.seconds, args.threads, New)
-            wall.append(new[0] / old[0])
-            cpu.append(new[1] / old[1])
-            print(
-                f"round {r}: old {old[0]:,.0f} new {new[0]:,.0f} steps/s ({wall[-1]:.3f}x); "
-                f"per CPU second old {old[1]:,.0f} new {new[1]:,.0f} ({cpu[-1]:.3f}x)",
-                flush=True,
-            )
-        print(f"median new/old: {np.median(wall):.3f}x wall, {np.median(cpu):.3f}x per CPU second")
-        print("uptime:", os.popen("uptime").read().strip())
+        rate(Old, 64, args.threads, 0.2)
+        rate(New, 64, args.threads, 0.2)
+        rounds(
+            args,
+            lambda: rate(Old, args.games, args.threads, args.seconds),
+            lambda: rate(New, args.games, args.threads, args.seconds),
+        )
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import kernels as engine_kernels
 from zwick_ai.zwicker.codec import CD_DIDX, CD_PLAY, CODEC_SIZE, COL_NTOK, encode_row
 from zwick_ai.zwicker.encoding import P_MOVE, fill_into_k
@@ -67,13 +68,21 @@ XS_SIZE = 4 * 1024
 _OVERFLOW = -1  # too many candidates (or too long) to keep: generate again at the next sub-action
 _COMPLETE = -2  # the prefix is a whole move (copied into ``row``)
 
+#: the step's kernels: they allocate nothing, so they run without numba's reference counting (an
+#: array view or an array argument then costs no atomic increments: those took about 40% of the
+#: step's compiled time). A function they call inherits that unless it says otherwise, so what
+#: allocates (move generation, a grown move buffer, the returns) is reached through kernels
+#: compiled with reference counting explicitly (:data:`counted`), which return no arrays.
+hot = kernel(nrt=False)
+counted = numba.njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # numba's stubs omit _nrt
+
 # the splitmix64 constants of each game's random stream
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-@numba.njit(cache=True)
+@hot
 def _splitmix(rng, i):
     """The next 64-bit number of game ``i``'s stream ``rng[i]`` (splitmix64)."""
     rng[i] += _GOLDEN
@@ -83,19 +92,38 @@ def _splitmix(rng, i):
     return z ^ (z >> np.uint64(31))
 
 
-@numba.njit(cache=True)
+@hot
 def _scan(G, a, W, buf, xs, tmp, row, mv, tk, mask_row):
     """Generate the turn's candidate moves that start with the current prefix: mark each one's
     next token in ``mask_row`` and keep them in ``mv``/``tk``. Returns how many were kept, or
     _OVERFLOW (they do not fit: nothing kept, the mask is still complete), or _COMPLETE (the
     prefix is a whole move: its row copied into ``row``)."""
+    n = _generate(G, a, buf, W, xs)
+    if n < 0:  # a turn larger than the buffers (rare)
+        return _scan_grown(G, a, W, buf, xs, tmp, row, mv, tk, mask_row)
+    return _scan_rows(G, a, buf, n, tmp, row, mv, tk, mask_row)
+
+
+@counted
+def _generate(G, a, buf, W, xs):
+    """The engine's moves of game state ``a`` into ``buf`` (:func:`~zwick_ai.zwicker.kernels.gen_moves_ws`)."""
+    return engine_kernels.gen_moves_ws(G[:RULES_SIZE], a[:SS], buf, W, xs)
+
+
+@counted
+def _scan_grown(G, a, W, buf, xs, tmp, row, mv, tk, mask_row):
+    """:func:`_scan` of a turn larger than the buffers: with grown copies of them."""
+    big, xs2, n = engine_kernels.gen_moves(G[:RULES_SIZE], a[:SS], buf.copy(), W, xs.copy())
+    return _scan_rows(G, a, big, n, tmp, row, mv, tk, mask_row)
+
+
+@hot
+def _scan_rows(G, a, buf, n, tmp, row, mv, tk, mask_row):
+    """:func:`_scan` of the turn's ``n`` generated moves ``buf[:n]``."""
     R = G[:RULES_SIZE]
     S = a[:SS]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     plen = a[XB + X_PLEN]
-    n = engine_kernels.gen_moves_ws(R, S, buf, W, xs)
-    if n < 0:  # a turn larger than the buffers (rare): grown copies
-        buf, xs, n = engine_kernels.gen_moves(R, S, buf.copy(), W, xs.copy())
     m = 0
     fits = True
     if plen == 0:
@@ -146,7 +174,7 @@ def _scan(G, a, W, buf, xs, tmp, row, mv, tk, mask_row):
     return m if fits else _OVERFLOW
 
 
-@numba.njit(cache=True)
+@hot
 def _advance(G, a, tok, W, buf, xs, tmp, row, mv, tk, nr, i, mask_row):
     """Apply the legal sub-action ``tok`` to game ``i``. Returns True when it completed a whole
     move (applied); else the move's prefix grows, the kept rows narrow and ``mask_row`` (all
@@ -243,7 +271,7 @@ def _opponent_move(R, S, kind, models, buf, n, rng, i, W):
     return _net_move(R, S, buf, n, models[1], True, W, rng, i)
 
 
-@numba.njit(cache=True)
+@hot
 def _nth_set(row, r):
     """Index of the ``r``-th (uint64) True entry of ``row``."""
     for t in range(row.shape[0]):
@@ -254,7 +282,25 @@ def _nth_set(row, r):
     return -1
 
 
-@numba.njit(cache=True)
+@counted
+def _opponent_row(G, a, kind, models, buf, xs, W, rng, i, row):
+    """Write into ``row`` the whole move that the compiled opponent ``kind`` (greedy or net) plays
+    in game ``i`` (its state ``a``)."""
+    R = G[:RULES_SIZE]
+    S = a[:SS]
+    n = engine_kernels.gen_moves_ws(R, S, buf, W, xs)
+    if n < 0:
+        big, xs2, n = engine_kernels.gen_moves(R, S, buf.copy(), W, xs.copy())
+        pick = _opponent_move(R, S, kind, models, big, n, rng, i, W)
+        for j in range(MOVE_WIDTH):
+            row[j] = big[pick, j]
+    else:
+        pick = _opponent_move(R, S, kind, models, buf, n, rng, i, W)
+        for j in range(MOVE_WIDTH):
+            row[j] = buf[pick, j]
+
+
+@hot
 def _decision(G, a, OFF, opponent, models, rng, i, W, buf, xs, tmp, row, sc, omask, mv, tk, nr, mask_row, obs_row):
     """After a whole move or a deal: play the compiled opponents' seats until the caller's turn
     (write its legal mask and observation) or the end. Returns the player to move or TERMINAL."""
@@ -272,16 +318,7 @@ def _decision(G, a, OFF, opponent, models, rng, i, W, buf, xs, tmp, row, sc, oma
             fill_into_k(G, a, OFF, cur, obs_row, sc)
             return cur
         if kind != POLICY_RANDOM_ACTION:  # a whole move: greedy or net
-            n = engine_kernels.gen_moves_ws(R, S, buf, W, xs)
-            if n < 0:
-                big, xs2, n = engine_kernels.gen_moves(R, S, buf.copy(), W, xs.copy())
-                pick = _opponent_move(R, S, kind, models, big, n, rng, i, W)
-                for j in range(MOVE_WIDTH):
-                    row[j] = big[pick, j]
-            else:
-                pick = _opponent_move(R, S, kind, models, buf, n, rng, i, W)
-                for j in range(MOVE_WIDTH):
-                    row[j] = buf[pick, j]
+            _opponent_row(G, a, kind, models, buf, xs, W, rng, i, row)
             ln = encode_row(R, S, CD, row, tmp)
             for j in range(ln - 1):  # as if chosen sub-action by sub-action (the state array's prefix)
                 a[XB + X_PREFIX + j] = tmp[j]
@@ -319,7 +356,7 @@ def _reset_one(shard, i):
     )
 
 
-@numba.njit(cache=True)
+@hot
 def _inside_move(A, OFF, actions, mv, tk, nr, mask, obs, i):
     """The step of game ``i`` when its kept rows show that ``actions[i]`` does not complete the
     move: narrow the rows, extend the prefix, write the mask and the observation's one changed
@@ -359,7 +396,15 @@ def _inside_move(A, OFF, actions, mv, tk, nr, mask, obs, i):
     return True
 
 
-@numba.njit(cache=True)
+@counted
+def _write_returns(G, a, win_loss, rewards, i):
+    """Write the returns of game ``i`` (ended, its state ``a``) into ``rewards[i]``."""
+    r = returns_k(G, a, win_loss)
+    for q in range(rewards.shape[1]):
+        rewards[i, q] = r[q]
+
+
+@hot
 def _step_one(shard, i):
     """Step game ``i`` of ``shard`` by its action; returns True when the game ended."""
     G, init, OFF, opponent, win_loss, A, mv, tk, nr, cur, mask, obs, rewards, done, seeds, rng, actions = shard[:17]
@@ -383,9 +428,7 @@ def _step_one(shard, i):
     cur[i] = c
     done[i] = c == TERMINAL
     if done[i]:
-        r = returns_k(G, a, win_loss)
-        for q in range(rewards.shape[1]):
-            rewards[i, q] = r[q]
+        _write_returns(G, a, win_loss, rewards, i)
     return done[i]
 
 
@@ -406,7 +449,7 @@ def _reset_shard(shard):
         _reset_one(shard, i)
 
 
-@numba.njit(cache=True)
+@hot
 def _step_shard(shard):
     ended = 0
     for i in range(shard[5].shape[0]):

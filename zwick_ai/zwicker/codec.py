@@ -214,7 +214,7 @@ class Codec:
 
 
 # ---- kernels ---------------------------------------------------------------------------------------
-@kernel
+@kernel(nrt=False)
 def encode_row(R, S, CD, row, out):
     """Write the token sequence of one engine move record into ``out``; return its length."""
     kind = row[M_KIND]

@@ -117,7 +117,7 @@ def logged_row_into(X, t, row):
     return row
 
 
-@kernel
+@kernel(nrt=False)
 def record_move(R, a, CD, row, ntok, W):
     """Log a whole move, apply it in the engine, note captures, new stages and the end sweep."""
     S = a[:SS]
