@@ -302,6 +302,7 @@ def ladder_overview(boards: list[dict[str, Any]]) -> list[str]:
         "| agent | " + " | ".join(b["board"] for b in with_ladder) + " |",
         "|---|" + "---:|" * len(with_ladder),
     ]
+    refs = {a for b in with_ladder for a in b.get("references", [])}
     for agent in rows:
         cells = []
         for b in with_ladder:
@@ -311,7 +312,6 @@ def ladder_overview(boards: list[dict[str, Any]]) -> list[str]:
                 continue
             cell = _ci_cell(r["margins"].get(b["anchors"][0]))
             cells.append(cell + ("" if r["share"] is None else f" ({100 * r['share']:.0f}%)"))
-        refs = {a for b in with_ladder for a in b.get("references", [])}
         name = f"`{agent}`" + (" (reference)" if agent in refs else "")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return lines + [
