@@ -21,18 +21,13 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")  # read when numba starts its threads
 
-if "--worker" in sys.argv:  # a side of --whole: its own tree's driver (and compiled cache)
-    sys.path.insert(0, os.path.join(os.getcwd(), "benchmarks"))
-
-import numba
 import numpy as np
-from bench_vector import GAME, random_legal  # type: ignore[import-not-found]
+from bench_vector import GAME, vector_rate  # type: ignore[import-not-found]
 
 ROOT = Path(__file__).resolve().parents[1]
 Rate = Callable[[], tuple[float, float]]
@@ -66,23 +61,9 @@ def old_package(rev: str, into: Path) -> None:
 
 
 def rate(cls: type, n: int, threads: int, seconds: float) -> tuple[float, float]:
-    """(agent steps per wall second, per CPU second) of ``cls`` with ``n`` games on ``threads``."""
-    numba.set_num_threads(threads)
-    vector = cls(GAME, num_games=n, seed=0, threads=threads)
-    ts = vector.reset()
-    actions = np.zeros(n, np.int64)
-    rng = np.arange(n, dtype=np.uint64)
-    for _ in range(3):
-        random_legal(ts.legal_mask, actions, rng)
-        ts = vector.step(actions)
-    steps = 0
-    start, cpu = time.perf_counter(), time.process_time()
-    while time.perf_counter() - start < seconds:
-        for _ in range(max(1, 20_000 // n)):
-            random_legal(ts.legal_mask, actions, rng)
-            ts = vector.step(actions)
-            steps += n
-    return steps / (time.perf_counter() - start), steps / (time.process_time() - cpu)
+    """(agent steps per wall second, per CPU second) of ``cls`` with ``n`` games on ``threads``:
+    :func:`bench_vector.vector_rate`, the driver of the benchmark itself."""
+    return vector_rate(GAME, n, seconds, threads, cls)
 
 
 def worker(games: int, threads: int) -> None:
