@@ -160,10 +160,12 @@ def _likelihood(
     me: int,
     tau: float = TAU,
     move_model: tuple | None = None,
+    after_model: tuple | None = None,
 ) -> float:
     """Python product of the others' softmax(value / tau) move probabilities along ``moves``
     from the world's stage start ``start`` (0 when a move is illegal there); ``value`` is the
-    greedy value, or with ``move_model`` the move model's score of each legal move."""
+    greedy value, or with ``move_model`` the move model's score of each legal move, or with
+    ``after_model`` the after model's value of each legal move."""
     s = start.copy()
     R = rules.array()
     like = 1.0
@@ -173,7 +175,10 @@ def _likelihood(
         if not match:
             return 0.0
         if seat != me:
-            if move_model is None:
+            if after_model is not None:
+                W = np.zeros(kernels.WS_SIZE, np.int64)
+                v = value_model.after_values(R, s.arr, legal, len(legal), after_model, W) / tau
+            elif move_model is None:
                 v = np.array([kernels.greedy_value(R, s.arr, legal[k]) / tau for k in range(len(legal))])
             else:
                 v = (
@@ -247,11 +252,11 @@ def test_inference_weights_equal_the_exact_posterior() -> None:
     assert _tv(weighted, exact) < 0.05
 
 
-def _random_move_model(seed: int, hidden: int = 8) -> tuple:
-    """A move model with random weights (the arrays of :meth:`ValueModel.arrays`), scaled so that
-    its scores spread over a few points."""
+def _random_move_model(seed: int, hidden: int = 8, inputs: int = 2 * NFEAT) -> tuple:
+    """A move model (``inputs`` = NFEAT: an after model without the card-level view) with random
+    weights (the arrays of :meth:`ValueModel.arrays`), scaled so that its scores spread over a few points."""
     g = np.random.default_rng(seed)
-    n = 2 * NFEAT
+    n = inputs
     return (
         np.zeros(n), np.ones(n), g.normal(0, 0.3, (n, hidden)), g.normal(0, 0.3, hidden),
         g.normal(0, 0.5, (hidden, hidden)), g.normal(0, 0.3, hidden), g.normal(0, 2.0, (hidden, 1)), np.zeros(1),
@@ -278,6 +283,46 @@ def test_net_opponent_model_weights_equal_the_python_likelihood() -> None:
         greedy = expert_search.world_log_weight(R, a, det.S0, Sw, 0, det.t0, TAU, W, value_model.empty_model())
         differs += abs(lw - greedy) > 1e-6
     assert differs > 0
+
+
+def test_after_opponent_model_weights_equal_the_python_likelihood() -> None:
+    """``opp=after``: the world's log weight uses the after model's values of the others' legal
+    moves (told from a move model by its inputs), equal to the Python likelihood, and differs from
+    the greedy model's weight on the same worlds."""
+    state, det, played, start_pub, moves, _ = _posterior_case()
+    after = _random_move_model(5, inputs=NFEAT)
+    assert expert_search.opponent_model_kind(after) == "after"
+    assert expert_search.opponent_model_kind(_random_move_model(5)) == "move"
+    assert expert_search.opponent_model_kind(value_model.empty_model()) == "greedy"
+    G, a, rules = state.tables.G, state.array, state.rules
+    R = rules.array()
+    W = np.zeros(kernels.WS_SIZE, np.int64)
+    meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
+    expert_search.seed(6)
+    differs = 0
+    for _ in range(40):
+        Sw = zwicker_search.det_draw(G, a, 0, det, det.truth.copy(), det.truth.copy(), 2000, meta, W)
+        start = _with_hand(rules, start_pub, 1, list(_hand(Sw, 1)) + played)
+        lw = expert_search.world_log_weight(R, a, det.S0, Sw, 0, det.t0, TAU, W, after)
+        assert math.exp(lw) == pytest.approx(_likelihood(rules, start, moves, 0, TAU, after_model=after), rel=1e-9)
+        greedy = expert_search.world_log_weight(R, a, det.S0, Sw, 0, det.t0, TAU, W, value_model.empty_model())
+        differs += abs(lw - greedy) > 1e-6
+    assert differs > 0
+
+
+def test_expert_with_the_after_opponent_model_plays() -> None:
+    """``expert:opp=after`` loads the package's after model, names it in its identity and plays a
+    legal move."""
+    game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+    agent = make_agent("expert:time=0,iters=40,endgame=0,pool=32,infer=0.25,opp=after", game, seed=2)
+    assert "opp" in agent.identity()["models"]
+    state = _advance(
+        zwicker_bridge.state_from_seed(game, 9),
+        np.random.default_rng(1),
+        lambda s: s.current_player() == 0 and _plies_this_stage(s, 1) >= 1 and len(s.candidate_rows()) > 1,
+    )
+    assert state is not None
+    assert agent.act(state) in [a for _, a in legal_decisions(state)]
 
 
 def test_expert_with_the_net_opponent_model_plays_and_reports_the_pool() -> None:

@@ -9,8 +9,9 @@ algorithms). Every component is a spec parameter so that its effect can be measu
 - ``infer=TAU``: weight the worlds by the likelihood of the other players' moves this stage
   under a softmax of the opponent model's values with temperature ``TAU`` (the endgame's worlds,
   and the ISMCTS pool's when ``pool`` is on); ``0`` = uniform worlds;
-- ``opp=greedy|net``: that opponent model: the one-ply greedy values, or the learned move
-  model's (the ``net`` agent's, distilled from ISMCTS play);
+- ``opp=greedy|net|after``: that opponent model: the one-ply greedy values, the learned move
+  model's (the old ``net`` agent's, distilled from ISMCTS play), or the afterstate network's
+  values of the moves (``net:model=after``, ``zwick train net``; the package's model);
 - ``reuse=K``: ISMCTS iterations per drawn world (1 = a fresh world every iteration);
 - ``prune=K``: ISMCTS searches only the ``K`` root moves the learned move model (the ``net``
   agent's) ranks best, and every question; ``0`` = all root moves;
@@ -79,7 +80,7 @@ LEAF_CODES = {
 MODEL_LEAVES = ("value", "stage")  # the leaf evaluators that use the value model
 DEFAULT_POOL = 256  # ISMCTS worlds drawn once per decision
 DEFAULT_INFER = 0.25  # softmax temperature of the opponent model's weights
-OPPONENT_MODELS = ("greedy", "net")  # the inference weights' model of the other players
+OPPONENT_MODELS = ("greedy", "net", "after")  # the inference weights' model of the other players
 MAX_WORLDS = 4096  # endgame worlds per decision under a time budget
 FIRST_BATCH = 16  # ISMCTS iterations before the first clock check
 MIN_FALLBACK_SECONDS = 0.005  # ISMCTS time after an endgame search gave up at the end of the budget
@@ -139,7 +140,12 @@ def check(params: dict[str, Any]) -> None:
             DEFAULT_INFER,
             "weight worlds by the others' moves, softmax temperature on the opponent model's values (0 = off)",
         ),
-        Param("opp", str, "greedy", "opponent model of infer: greedy (one-ply values) or net (the learned move model)"),
+        Param(
+            "opp",
+            str,
+            "greedy",
+            "opponent model of infer: greedy (one-ply values), net (the learned move model) or after (the afterstate network)",
+        ),
         Param("reuse", int, 1, "ISMCTS iterations per drawn world"),
         Param("prune", int, 0, "ISMCTS searches only the K root moves the move model ranks best (0 = all)"),
         Param("pool", int, DEFAULT_POOL, "ISMCTS worlds drawn once per decision, iterations pick among them (0 = off)"),
@@ -185,10 +191,11 @@ class ExpertAgent(Agent):
         self.prior = prior_model.arrays() if prior_model is not None else None
         move_model = model_for(game, kind="move") if params["prune"] > 0 or params["opp"] == "net" else None
         self.move = move_model.arrays() if move_model is not None else None
-        self.opp: tuple = self.move if self.move is not None and params["opp"] == "net" else value_model.empty_model()
+        opp_model = model_for(game, kind=value_model.AFTER) if params["opp"] == "after" else None
+        self.opp: tuple = _opponent_model(params, move_model, opp_model)
         self.model_digests = {
             kind: m.digest()
-            for kind, m in (("value", leaf_model), ("move", move_model), ("prior", prior_model))
+            for kind, m in (("value", leaf_model), ("move", move_model), ("prior", prior_model), ("opp", opp_model))
             if m is not None
         }
 
@@ -361,8 +368,25 @@ def _value_arrays(state: pyspiel.State, params: dict[str, Any]) -> tuple:
 
 
 def _opponent_arrays(state: pyspiel.State, params: dict[str, Any]) -> tuple:
-    """The inference's opponent model: the move model's arrays for ``opp=net``, else the empty model (greedy)."""
-    return model_for(state, kind="move").arrays() if params["opp"] == "net" else value_model.empty_model()
+    """The inference's opponent model (:func:`_opponent_model`) of a decision made without an agent."""
+    move = model_for(state, kind="move") if params["opp"] == "net" else None
+    after = model_for(state, kind=value_model.AFTER) if params["opp"] == "after" else None
+    return _opponent_model(params, move, after)
+
+
+def _opponent_model(
+    params: dict[str, Any], move: value_model.ValueModel | None, after: value_model.ValueModel | None
+) -> tuple:
+    """The arrays of ``opp``: the move model's for ``net``, the after model's for ``after``, else
+    the empty model (greedy); :func:`expert_search.opponent_values` tells them apart by their inputs."""
+    chosen = {"net": move, "after": after}.get(params["opp"])
+    if chosen is None:
+        return value_model.empty_model()
+    arrays = chosen.arrays()
+    kind = expert_search.opponent_model_kind(arrays)
+    if kind != {"net": "move", "after": "after"}[params["opp"]]:
+        raise ValueError(f"opp={params['opp']}: the model's {arrays[0].shape[0]} inputs read as a {kind} model")
+    return arrays
 
 
 def _blocked(d: zwicker_search.DecisionSetup, params: dict[str, Any], move: tuple | None) -> np.ndarray:

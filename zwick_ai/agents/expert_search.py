@@ -305,13 +305,30 @@ def stage_start_world(R, a, S0, Sw, p, t0):
     return S
 
 
+#: the inputs of a move model (a pair of candidates' features); an after model has a different count
+MOVE_MODEL_INPUTS = 2 * zwicker_features.NFEAT
+
+
+def opponent_model_kind(mm: tuple) -> str:
+    """What :func:`opponent_values` makes of the model arrays ``mm``: ``greedy`` (the empty model),
+    ``move`` or ``after``."""
+    if mm[2].shape[1] <= 1:
+        return "greedy"
+    return "move" if mm[0].shape[0] == MOVE_MODEL_INPUTS else "after"
+
+
 @njit(cache=True)
 def opponent_values(R, S, buf, n, mm, W, out):
     """The opponent model's score of each of the first ``n`` moves ``buf`` for the player to move
-    in ``S`` (questions: -inf): the greedy value, or the learned move model's (``mm``,
-    :func:`zwick_ai.agents.value_model.net_values`) when ``mm`` is not the empty model."""
+    in ``S`` (questions: -inf): the greedy value when ``mm`` is the empty model, else the learned
+    move model's advantage (:func:`zwick_ai.agents.value_model.net_values`) when ``mm`` takes
+    :data:`MOVE_MODEL_INPUTS` inputs, else the after model's value of each move
+    (:func:`zwick_ai.agents.value_model.after_values`; :func:`opponent_model_kind`)."""
     if mm[2].shape[1] > 1:
-        v = value_model.net_values(R, S, buf, n, mm, W)
+        if mm[0].shape[0] == MOVE_MODEL_INPUTS:
+            v = value_model.net_values(R, S, buf, n, mm, W)
+        else:
+            v = value_model.after_values(R, S, buf, n, mm, W)
         for k in range(n):
             out[k] = v[k]
         return
@@ -593,6 +610,7 @@ __all__ = [
     "LEAF_ROLLOUT",
     "LEAF_STAGE",
     "LEAF_VALUE",
+    "MOVE_MODEL_INPUTS",
     "endgame_worlds",
     "in_endgame",
     "draw_pool",
@@ -606,6 +624,7 @@ __all__ = [
     "root_values",
     "seed",
     "solve",
+    "opponent_model_kind",
     "opponent_values",
     "world_log_weight",
 ]
