@@ -12,6 +12,14 @@ after model's value under the current policy (Monte-Carlo returns from the move 
 start of the hand). Before a generation has a model the hands are played by the compiled greedy
 baseline (``policy`` = ``POLICY_GREEDY``).
 
+With a *teacher* (:func:`selfplay_search_targets`) the same hands are played, but at every
+decision with two or more card moves a ``peek-uct`` search (:func:`zwick_ai.agents.zwicker_search.peek_search`:
+UCT on the true hands, the stock shuffled every iteration) values the candidate moves, and each
+card move the search visited often enough is recorded with the search's mean value in points as
+its target (expert iteration with a perfect-information teacher, as PerfectDou's critic sees all
+cards in training only: the model still sees only the mover's view, so it learns the teacher's
+value averaged over the worlds that fit that view).
+
 :func:`save_shard` and :func:`load_shard` keep the records on disk as ``.npz`` shards.
 """
 
@@ -22,7 +30,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from zwick_ai.agents import value_model
+from zwick_ai.agents import value_model, zwicker_search
 from zwick_ai.mlp import mlp_forward
 from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.features import CARD_BLOCK, F_LEAD, F_ZWICK, NFEAT, after_input, side_diff
@@ -132,6 +140,92 @@ def selfplay_afterstates(R, seeds, policy, eps, m):
 
 
 @njit(cache=True)
+def selfplay_search_targets(R, seeds, policy, eps, m, iters, c, rollout, total, min_visits):
+    """Play one hand per seed as :func:`selfplay_afterstates` does, and at every decision with two
+    or more card moves run ``iters`` iterations of ``peek-uct`` from the true position (UCB constant
+    ``c``, play-outs by policy code ``rollout``; ``total``: the pack's card points, the search's
+    reward scale). Records every card move with at least ``min_visits`` root visits that does not
+    end the hand: its afterstate's input and lead as :func:`selfplay_afterstates` records them, and
+    in place of the final difference the search's mean value of the move (the mover's side minus
+    the mean of the others, in points); ``value`` is NaN (the targets are not chained)."""
+    nh = seeds.shape[0]
+    width = NFEAT + CARD_BLOCK * R[R_DECK_SIZE]
+    cap = 4096
+    F = np.zeros((cap, NFEAT), np.float32)
+    C = np.zeros((cap, width - NFEAT), np.uint8)
+    lead = np.zeros(cap, np.float32)
+    target = np.zeros(cap, np.float32)
+    player = np.zeros(cap, np.int32)
+    hand = np.zeros(cap, np.int32)
+    x = np.zeros(width, np.float64)
+    W = kernels.new_workspace()
+    buf, Xb = kernels.new_buffers()
+    nrow = 0
+    for h in range(nh):
+        S = kernels.new_hand(R, seeds[h], W)
+        np.random.seed((seeds[h] * 69069 + 12345) % 4294967296)
+        while S[S_PHASE] != kernels.PHASE_OVER:
+            n = kernels.gen_moves_ws(R, S, buf, W, Xb)
+            if n < 0:
+                buf, Xb, n = kernels.gen_moves(R, S, buf, W, Xb)
+            p = S[S_TO_MOVE]
+            cards = 0
+            for j in range(n):
+                cards += buf[j, M_KIND] != KIND_ASK
+            if cards >= 2:
+                rows = buf[:n].copy()
+                tree = zwicker_search.new_tree(iters + 2)
+                zwicker_search.peek_search(R, S, iters, c, rollout, False, total, tree, W)
+                visits, qsum = zwicker_search.root_stats(S, rows, tree)
+                for k in range(n):
+                    if rows[k, M_KIND] == KIND_ASK or visits[k] < min_visits:
+                        continue
+                    Sc = S.copy()
+                    kernels.apply_move(R, Sc, rows[k], W)
+                    if Sc[S_PHASE] == kernels.PHASE_OVER:
+                        continue
+                    after_input(R, S, Sc, p, x)
+                    if nrow == cap:
+                        cap *= 2
+                        F2 = np.zeros((cap, NFEAT), np.float32)
+                        F2[:nrow] = F[:nrow]
+                        F = F2
+                        C2 = np.zeros((cap, width - NFEAT), np.uint8)
+                        C2[:nrow] = C[:nrow]
+                        C = C2
+                        lead = np.concatenate((lead[:nrow], np.zeros(cap - nrow, np.float32)))
+                        target = np.concatenate((target[:nrow], np.zeros(cap - nrow, np.float32)))
+                        player = np.concatenate((player[:nrow], np.zeros(cap - nrow, np.int32)))
+                        hand = np.concatenate((hand[:nrow], np.zeros(cap - nrow, np.int32)))
+                    for i in range(NFEAT):
+                        F[nrow, i] = x[i]
+                    for i in range(width - NFEAT):
+                        C[nrow, i] = np.uint8(x[NFEAT + i])
+                    lead[nrow] = x[F_LEAD] + x[F_ZWICK]
+                    target[nrow] = qsum[k] / visits[k] * total
+                    player[nrow] = p
+                    hand[nrow] = h
+                    nrow += 1
+            if cards >= 2 and np.random.random() < eps:
+                k = _random_card_move(buf, n)
+            elif cards >= 2 and policy == POLICY_NET_AFTER:
+                k = value_model.after_pick(R, S, buf, n, m, W)
+            else:
+                k = kernels.choose(R, S, buf, n, POLICY_GREEDY)
+            kernels.apply_move(R, S, buf[k], W)
+    value = np.full(nrow, np.nan, np.float32)
+    return (
+        F[:nrow].copy(),
+        C[:nrow].copy(),
+        lead[:nrow].copy(),
+        target[:nrow].copy(),
+        value,
+        player[:nrow].copy(),
+        hand[:nrow].copy(),
+    )
+
+
+@njit(cache=True)
 def lambda_returns(final, value, player, hand, lam):
     """Per record, the lambda-return of its afterstate (TD(lambda) over the same player's
     afterstates in its hand): ``G_t = (1 - lam) * value_t' + lam * G_t'`` with ``t'`` the player's
@@ -175,4 +269,11 @@ def load_shard(path: Path) -> tuple[np.ndarray, ...]:
         return tuple(z[name] for name in SHARD_FIELDS)
 
 
-__all__ = ["SHARD_FIELDS", "lambda_returns", "load_shard", "save_shard", "selfplay_afterstates"]
+__all__ = [
+    "SHARD_FIELDS",
+    "lambda_returns",
+    "load_shard",
+    "save_shard",
+    "selfplay_afterstates",
+    "selfplay_search_targets",
+]

@@ -27,6 +27,13 @@ to learn what a move takes; it learns what follows.
    ``ismcts:iters=2000``) on the same fixed duplicate deals every generation, seats swapped
    (:mod:`zwick_ai.eval.tournament`): ``strength.csv``, ``strength.png``.
 
+With ``teacher="peek"`` step 1 records search targets instead
+(:func:`zwick_ai.agents.net_selfplay.selfplay_search_targets`: ``peek-uct`` with
+``teacher_iters`` iterations values every card move of every decision; a move visited at least
+``teacher_visits`` times is a record whose target is the search's value minus the lead), and step 2
+fits those targets directly (``lam`` does not act). ``init`` names an after model (``.npz``) that
+plays generation 0 and whose weights the first fit continues from (a warm start).
+
 Every random choice comes from ``seed``; a run stopped at any point and started again with the
 same command gives the same checkpoints as one that never stopped (finished files are kept and
 never rewritten), with any number of workers. A different configuration in an existing ``out``
@@ -57,6 +64,8 @@ EVAL_SEED = 7  # the strength curve's deals (fixed for every generation and run)
 ISMCTS_SPEC = "ismcts:iters=2000"
 LOSS_FIELDS = ["generation", "records", "train_mse", "heldout_mse", "heldout_var"]
 STRENGTH_FIELDS = ["generation", "opponent", "deals", "mean_diff", "ci_low", "ci_high"]
+TEACHERS = ("none", "peek")  # where the targets come from: the hands' own returns, or a peek-uct search
+TEACHER_C = 0.7  # the teacher search's UCB constant (the searches' default)
 
 Progress = Callable[[int, str], None]
 
@@ -79,6 +88,10 @@ class NetConfig:
     seed: int = 0
     eval_deals: int = 30
     ismcts_deals: int = 0
+    teacher: str = "none"
+    teacher_iters: int = 200
+    teacher_visits: int = 4
+    init: str = ""
 
     def check(self) -> None:
         """Refuse values no run can use (one clear sentence)."""
@@ -97,6 +110,12 @@ class NetConfig:
         for name in ("epochs", "window", "batch"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.teacher not in TEACHERS:
+            raise ValueError(f"unknown teacher {self.teacher!r}; valid: {', '.join(TEACHERS)}")
+        if self.teacher_iters < 1 or self.teacher_visits < 1:
+            raise ValueError("teacher_iters and teacher_visits must be >= 1")
+        if self.init and not Path(self.init).is_file():
+            raise ValueError(f"init model {self.init} does not exist")
         if self.lr <= 0 or self.seed < 0 or self.eval_deals < 0 or self.ismcts_deals < 0:
             raise ValueError("lr must be > 0 and seed, eval_deals, ismcts_deals >= 0")
 
@@ -151,6 +170,21 @@ def export_model(model: Any, meta: dict[str, Any]) -> value_model.ValueModel:
     )
 
 
+def import_model(cfg: NetConfig, after: value_model.ValueModel) -> Any:
+    """The PyTorch model of the after model ``after`` (the inverse of :func:`export_model`; its
+    layer sizes must be ``cfg.hidden``)."""
+    torch = _torch()
+    (W1, b1), (W2, b2), (W3, b3) = after.layers
+    if (W1.shape[1], W2.shape[1]) != tuple(cfg.hidden):
+        raise ValueError(f"init model has hidden layers {W1.shape[1]},{W2.shape[1]}; the run's are {cfg.hidden}")
+    model = build_model(cfg, after.mean, after.scale, 1.0)
+    with torch.no_grad():
+        for layer, (w, b) in zip((model.hidden1, model.hidden2, model.output), after.layers, strict=True):
+            layer.weight.copy_(torch.as_tensor(w.T))
+            layer.bias.copy_(torch.as_tensor(b))
+    return model
+
+
 class NetRun:
     """One run folder of :func:`train_net`."""
 
@@ -171,7 +205,9 @@ class NetRun:
         path = self.out / "config.json"
         want = json.loads(json.dumps(asdict(self.cfg)))
         if path.exists():
+            defaults = asdict(NetConfig())
             there = json.loads(path.read_text())
+            there = {**{k: v for k, v in defaults.items() if k not in there}, **there}  # runs before a field existed
             if there != want:
                 diff = sorted(k for k in set(there) | set(want) if there.get(k) != want.get(k))
                 raise ValueError(f"{self.out} holds a run with another configuration ({', '.join(diff)} differ)")
@@ -198,16 +234,29 @@ def rules_array(cfg: NetConfig) -> np.ndarray:
 CHUNK_HANDS = 500  # hands per self-play call (a progress step; workers take chunks in turn)
 
 
+def card_total(cfg: NetConfig) -> float:
+    """The points of the run's pack (the teacher search's reward scale)."""
+    import pyspiel
+
+    import zwick_ai.games  # noqa: F401  (registers the games)
+
+    return float(pyspiel.load_game(cfg.game_string()).rules.card_total)
+
+
 def play_chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str) -> tuple[np.ndarray, ...]:
-    """Self-play records of the hands ``seeds`` by the after model in ``model_path`` (empty: greedy)."""
-    if not model_path:
-        return net_selfplay.selfplay_afterstates(
-            rules_array(cfg), seeds, policy_codes.POLICY_GREEDY, cfg.eps, value_model.empty_model()
-        )
-    model = value_model.load_model(model_path)
-    return net_selfplay.selfplay_afterstates(
-        rules_array(cfg), seeds, policy_codes.POLICY_NET_AFTER, cfg.eps, model.arrays()
-    )
+    """Self-play records of the hands ``seeds`` by the after model in ``model_path`` (empty: greedy),
+    with the teacher's targets when the run has one."""
+    if model_path:
+        policy, arrays = policy_codes.POLICY_NET_AFTER, value_model.load_model(model_path).arrays()
+    else:
+        policy, arrays = policy_codes.POLICY_GREEDY, value_model.empty_model()
+    R = rules_array(cfg)
+    if cfg.teacher == "peek":
+        return net_selfplay.selfplay_search_targets(
+            R, seeds, policy, cfg.eps, arrays, cfg.teacher_iters, TEACHER_C, policy_codes.POLICY_RANDOM,
+            card_total(cfg), cfg.teacher_visits,
+        )  # fmt: skip
+    return net_selfplay.selfplay_afterstates(R, seeds, policy, cfg.eps, arrays)
 
 
 def play_generation(
@@ -255,13 +304,18 @@ def fit_generation(cfg: NetConfig, run: NetRun, g: int) -> tuple[Any, dict[str, 
     for h in range(max(0, g - cfg.window + 1), g + 1):
         features, cards, lead, final, value, player, hand = net_selfplay.load_shard(run.shard(h))
         xs.append(np.concatenate((features, cards.astype(np.float32)), axis=1) if cfg.cards else features)
-        ys.append(net_selfplay.lambda_returns(final, value, player, hand, cfg.lam) - lead)
+        if cfg.teacher == "none":
+            ys.append(net_selfplay.lambda_returns(final, value, player, hand, cfg.lam) - lead)
+        else:
+            ys.append(final - lead)  # the teacher's value of each record's move
         held.append(hand % HELDOUT_EVERY == 0)
     X = np.concatenate(xs)
     Y = np.concatenate(ys).astype(np.float32)
     H = np.concatenate(held)
     del xs, ys
-    if g == 0:
+    if g == 0 and cfg.init:
+        model = import_model(cfg, value_model.load_model(cfg.init))
+    elif g == 0:
         mean = np.zeros(X.shape[1])
         scale = np.ones(X.shape[1])
         mean[:NFEAT] = X[~H, :NFEAT].mean(axis=0)
@@ -440,7 +494,7 @@ def train_net(
     while (max_generations is None or g < max_generations) and time.monotonic() - start < hours * 3600:
         if not run.shard(g).exists():
             say(g, "self-play")
-            previous = str(run.path(g - 1, "npz")) if g > 0 else ""
+            previous = str(run.path(g - 1, "npz")) if g > 0 else cfg.init
             t0 = time.monotonic()
             records = play_generation(cfg, g, previous, workers, functools.partial(_say_hands, say, g))
             net_selfplay.save_shard(run.shard(g), records)
@@ -476,4 +530,14 @@ def train_net(
     return g
 
 
-__all__ = ["NetConfig", "NetRun", "build_model", "export_model", "fit_generation", "play_generation", "train_net"]
+__all__ = [
+    "TEACHERS",
+    "NetConfig",
+    "NetRun",
+    "build_model",
+    "export_model",
+    "fit_generation",
+    "import_model",
+    "play_generation",
+    "train_net",
+]

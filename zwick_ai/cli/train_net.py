@@ -7,6 +7,8 @@ Example::
     zwick train net --variant dithmarschen --hours 1.35 --hands 12000 --eps 0.05 --epochs 2 --window 2 \
         --batch 1024 --lam 0.7 --hidden 128,64 --strength-deals 200 --workers 2 --out runs/net-dithmarschen
     zwick train net --variant classic --players 2 --hours 0.02 --hands 200 --out runs/net-classic-tiny
+    zwick train net --variant dithmarschen --hours 1 --teacher peek --teacher-iters 200 --hands 1500 \
+        --init zwick_ai/agents/weights/dithmarschen-4p-after.npz --hidden 128,64 --out runs/net-dithmarschen-peek
 """
 
 from __future__ import annotations
@@ -34,6 +36,15 @@ def add_args(p: argparse.ArgumentParser) -> None:
         "--no-cards", action="store_true", help="net: without the card-level view (only the hand-made features)"
     )
     g.add_argument("--batch", type=int, default=None, help="net: minibatch size of the fit (512)")
+    g.add_argument(
+        "--teacher-visits",
+        type=int,
+        default=None,
+        help="net, --teacher peek: root visits a move needs to be a record (4)",
+    )
+    g.add_argument(
+        "--init", default=None, help="net: an after model (.npz) that plays generation 0 and starts the first fit"
+    )
     g.add_argument(
         "--strength-deals", type=int, default=None, help="net: duplicate deals against greedy per generation (30)"
     )
@@ -64,6 +75,13 @@ def cmd_train_net(args: argparse.Namespace) -> int:
         for k in ("hands", "epochs", "eps", "window", "lam", "batch")
         if getattr(args, k) is not None
     }
+    if args.teacher is not None and args.teacher != "peek":
+        raise ValueError(
+            f"zwick train net: --teacher is peek (got {args.teacher}; the default learns from the hands' returns)"
+        )
+    for key in ("teacher", "teacher_iters", "teacher_visits", "init"):
+        if getattr(args, key) is not None:
+            given[key] = getattr(args, key)
     if args.strength_deals is not None:
         given["eval_deals"] = args.strength_deals
     if args.ismcts_deals is not None:

@@ -32,13 +32,17 @@ def add_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--eps", type=float, default=None, help="value: probability of a random move in self-play (0.05)")
     g.add_argument(
         "--teacher",
-        choices=("greedy", "ismcts", "expert"),
+        choices=("greedy", "ismcts", "expert", "peek"),
         default=None,
         help="value: where the candidates' targets come from: one greedy play-out each (greedy, the default) "
-        "or the mean reward of a search playing the hands (ismcts, or expert with its exact endgame; distils the search)",
+        "or the mean reward of a search playing the hands (ismcts, or expert with its exact endgame; distils the search); "
+        "net: peek (a peek-uct search values every card move; default: the hands' own returns)",
     )
     g.add_argument(
-        "--teacher-iters", type=int, default=None, help="value: the teacher's ISMCTS iterations per decision (2000)"
+        "--teacher-iters",
+        type=int,
+        default=None,
+        help="value: the teacher's ISMCTS iterations per decision (2000); net: the peek teacher's (200)",
     )
     g.add_argument(
         "--workers", type=int, default=1, help="value: processes generating the positions (default: %(default)s)"
@@ -66,6 +70,8 @@ def cmd_train_value(args: argparse.Namespace) -> int:
 
     if args.variant not in VARIANTS:
         raise ValueError(f"zwick train value needs --variant, one of {', '.join(VARIANTS)} (got {args.variant!r})")
+    if args.teacher == "peek":
+        raise ValueError("zwick train value: --teacher is greedy, ismcts or expert (peek teaches zwick train net)")
     given: dict[str, object] = {
         k: getattr(args, k)
         for k in ("hands", "record", "epochs", "eps", "teacher", "teacher_iters")
