@@ -1,0 +1,131 @@
+"""``zwick train net --teacher peek``: the records' targets are a peek-uct search's values of every
+card move (cross-checked against the search run directly), ``--init`` warm-starts the first fit,
+and a run folder from before the teacher options resumes."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pyspiel
+import pytest
+from numba import njit
+
+import zwick_ai.games  # noqa: F401  (registers the games)
+from zwick_ai.agents import net_selfplay, value_model, zwicker_search
+from zwick_ai.cli import main
+from zwick_ai.zwicker import kernels, policy_codes
+from zwick_ai.zwicker.features import CARD_BLOCK, NFEAT, after_input
+from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, R_DECK_SIZE, S_PHASE, S_TO_MOVE
+
+torch = pytest.importorskip("torch")
+from zwick_ai.agents import net_train  # noqa: E402
+
+GAME = "zwicker(variant=classic,players=2)"
+ITERS, VISITS, C = 60, 3, 0.7
+
+
+@njit(cache=False)
+def _first_decision_search(R, seed, iters, c, total):
+    """The first decision of hand ``seed`` searched as :func:`selfplay_search_targets` searches it
+    (the same random stream): (the position, its moves, root visits, reward sums)."""
+    W = kernels.new_workspace()
+    S = kernels.new_hand(R, seed, W)
+    np.random.seed((seed * 69069 + 12345) % 4294967296)
+    buf, Xb = kernels.new_buffers()
+    n = kernels.gen_moves_ws(R, S, buf, W, Xb)
+    if n < 0:
+        buf, Xb, n = kernels.gen_moves(R, S, buf, W, Xb)
+    rows = buf[:n].copy()
+    tree = zwicker_search.new_tree(iters + 2)
+    zwicker_search.peek_search(R, S, iters, c, policy_codes.POLICY_RANDOM, False, total, tree, W)
+    visits, qsum = zwicker_search.root_stats(S, rows, tree)
+    return S, rows, visits, qsum
+
+
+def test_teacher_records_are_the_searchs_values_of_the_first_decisions_moves() -> None:
+    """The first decision's records are, in move order, every card move the search visited at
+    least ``VISITS`` times that does not end the hand: its afterstate's input, its lead and the
+    search's mean value in points (the search run here directly on the same random stream)."""
+    game = pyspiel.load_game(GAME)
+    R = game.rules.array()
+    total = float(game.rules.card_total)
+    seed = next(s for s in range(20, 80) if len(_first_decision_search(R, s, ITERS, C, total)[1]) >= 3)
+    records = net_selfplay.selfplay_search_targets(
+        R, np.array([seed], np.int64), policy_codes.POLICY_GREEDY, 0.0, value_model.empty_model(), ITERS, C,
+        policy_codes.POLICY_RANDOM, total, VISITS,
+    )  # fmt: skip
+    features, cards, lead, target, value, player, hand = records
+    assert np.isnan(value).all() and (hand == 0).all()
+    assert np.all(np.abs(target) <= total + 1e-6)
+    S, rows, visits, qsum = _first_decision_search(R, seed, ITERS, C, total)
+    deck = int(R[R_DECK_SIZE])
+    x = np.zeros(NFEAT + CARD_BLOCK * deck)
+    W = kernels.new_workspace()
+    want = []
+    for k in range(len(rows)):
+        if rows[k, M_KIND] == KIND_ASK or visits[k] < VISITS:
+            continue
+        Sc = S.copy()
+        kernels.apply_move(R, Sc, rows[k], W)
+        if Sc[S_PHASE] == kernels.PHASE_OVER:
+            continue
+        after_input(R, S, Sc, int(S[S_TO_MOVE]), x)
+        want.append((x[:NFEAT].astype(np.float32), x[NFEAT:].astype(np.uint8), qsum[k] / visits[k] * total))
+    assert len(want) >= 2 and visits.sum() == ITERS
+    for r, (f, c, t) in enumerate(want):
+        assert np.array_equal(features[r], f) and np.array_equal(cards[r], c)
+        assert target[r] == pytest.approx(t, rel=1e-5, abs=1e-4)
+        assert player[r] == S[S_TO_MOVE]
+    assert len(target) > len(want)  # later decisions are recorded too
+
+
+def test_import_model_is_the_inverse_of_export(tmp_path) -> None:
+    """An after model exported to the numba format and imported back computes the same values."""
+    cfg = net_train.NetConfig(variant="classic", players=2, hidden=(16, 8))
+    width = NFEAT + CARD_BLOCK * 52
+    g = np.random.default_rng(0)
+    model = net_train.build_model(cfg, g.normal(size=width), g.uniform(0.5, 2, size=width), 3.0)
+    with torch.no_grad():
+        for prm in model.parameters():
+            prm.copy_(torch.as_tensor(g.normal(0, 0.3, size=tuple(prm.shape))))
+    back = net_train.import_model(cfg, net_train.export_model(model, {"deck": 52}))
+    x = torch.as_tensor(g.normal(size=(7, width)), dtype=torch.float32)
+    with torch.no_grad():
+        assert torch.allclose(model(x), back(x), atol=1e-4)
+    with pytest.raises(ValueError, match="hidden layers"):
+        net_train.import_model(net_train.NetConfig(hidden=(8, 8)), net_train.export_model(model, {"deck": 52}))
+
+
+def test_a_teacher_run_warm_started_trains_and_an_older_folder_resumes(tmp_path) -> None:
+    """A tiny ``--teacher peek --init`` run writes its shard, checkpoint and loss; a run folder whose
+    config.json predates the teacher options is still taken as the same configuration."""
+    base = dict(variant="classic", players=2, hands=20, hidden=(16, 8), epochs=2, eval_deals=0, seed=5)
+    first = net_train.NetConfig(**base)  # type: ignore[arg-type]
+    net_train.train_net(first, tmp_path / "plain", hours=1, max_generations=1)
+    config = json.loads((tmp_path / "plain" / "config.json").read_text())
+    for key in ("teacher", "teacher_iters", "teacher_visits", "init"):
+        config.pop(key)
+    (tmp_path / "plain" / "config.json").write_text(json.dumps(config))
+    assert net_train.train_net(first, tmp_path / "plain", hours=1, max_generations=1) == 1
+    init = str(tmp_path / "plain" / "gen-000.npz")
+    taught = net_train.NetConfig(**base, teacher="peek", teacher_iters=30, teacher_visits=2, init=init)  # type: ignore[arg-type]
+    assert net_train.train_net(taught, tmp_path / "taught", hours=1, max_generations=1) == 1
+    shard = net_selfplay.load_shard(tmp_path / "taught" / "shards" / "gen-000.npz")
+    assert len(shard[0]) > 20 and np.isnan(shard[4]).all()
+    assert (tmp_path / "taught" / "gen-000.npz").is_file()
+    assert "heldout_mse" in (tmp_path / "taught" / "loss.csv").read_text()
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["net", "--variant", "classic", "--hours", "1", "--teacher", "ismcts"], "--teacher is peek"),
+        (["net", "--variant", "classic", "--hours", "1", "--init", "nowhere.npz"], "does not exist"),
+        (["value", "--variant", "classic", "--teacher", "peek"], "greedy, ismcts or expert"),
+    ],
+)
+def test_bad_teacher_arguments_exit_2_in_one_line(tmp_path, capsys, argv, message) -> None:
+    code = main(["train", *argv, "--out", str(tmp_path / "run")])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and err.count("\n") == 1
