@@ -104,7 +104,7 @@ def test_a_teacher_run_warm_started_trains_and_an_older_folder_resumes(tmp_path)
     first = net_train.NetConfig(**base)  # type: ignore[arg-type]
     net_train.train_net(first, tmp_path / "plain", hours=1, max_generations=1)
     config = json.loads((tmp_path / "plain" / "config.json").read_text())
-    for key in ("teacher", "teacher_iters", "teacher_visits", "init"):
+    for key in ("teacher", "teacher_iters", "teacher_visits", "teacher_rollout", "init"):
         config.pop(key)
     (tmp_path / "plain" / "config.json").write_text(json.dumps(config))
     assert net_train.train_net(first, tmp_path / "plain", hours=1, max_generations=1) == 1

@@ -29,7 +29,7 @@ to learn what a move takes; it learns what follows.
 
 With ``teacher="peek"`` step 1 records search targets instead
 (:func:`zwick_ai.agents.net_selfplay.selfplay_search_targets`: ``peek-uct`` with
-``teacher_iters`` iterations values every card move of every decision; a move visited at least
+``teacher_iters`` iterations and ``teacher_rollout`` play-outs values every card move of every decision; a move visited at least
 ``teacher_visits`` times is a record whose target is the search's value minus the lead), and step 2
 fits those targets directly (``lam`` does not act). ``init`` names an after model (``.npz``) that
 plays generation 0 and whose weights the first fit continues from (a warm start).
@@ -65,6 +65,7 @@ ISMCTS_SPEC = "ismcts:iters=2000"
 LOSS_FIELDS = ["generation", "records", "train_mse", "heldout_mse", "heldout_var"]
 STRENGTH_FIELDS = ["generation", "opponent", "deals", "mean_diff", "ci_low", "ci_high"]
 TEACHERS = ("none", "peek")  # where the targets come from: the hands' own returns, or a peek-uct search
+TEACHER_ROLLOUTS = {"random": policy_codes.POLICY_RANDOM, "greedy": policy_codes.POLICY_GREEDY}
 TEACHER_C = 0.7  # the teacher search's UCB constant (the searches' default)
 
 Progress = Callable[[int, str], None]
@@ -91,6 +92,7 @@ class NetConfig:
     teacher: str = "none"
     teacher_iters: int = 200
     teacher_visits: int = 4
+    teacher_rollout: str = "random"
     init: str = ""
 
     def check(self) -> None:
@@ -112,6 +114,8 @@ class NetConfig:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
         if self.teacher not in TEACHERS:
             raise ValueError(f"unknown teacher {self.teacher!r}; valid: {', '.join(TEACHERS)}")
+        if self.teacher_rollout not in TEACHER_ROLLOUTS:
+            raise ValueError(f"unknown teacher rollout {self.teacher_rollout!r}; valid: {', '.join(TEACHER_ROLLOUTS)}")
         if self.teacher_iters < 1 or self.teacher_visits < 1:
             raise ValueError("teacher_iters and teacher_visits must be >= 1")
         if self.init and not Path(self.init).is_file():
@@ -253,7 +257,7 @@ def play_chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str) -> tuple[np.n
     R = rules_array(cfg)
     if cfg.teacher == "peek":
         return net_selfplay.selfplay_search_targets(
-            R, seeds, policy, cfg.eps, arrays, cfg.teacher_iters, TEACHER_C, policy_codes.POLICY_RANDOM,
+            R, seeds, policy, cfg.eps, arrays, cfg.teacher_iters, TEACHER_C, TEACHER_ROLLOUTS[cfg.teacher_rollout],
             card_total(cfg), cfg.teacher_visits,
         )  # fmt: skip
     return net_selfplay.selfplay_afterstates(R, seeds, policy, cfg.eps, arrays)

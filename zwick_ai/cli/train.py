@@ -111,7 +111,7 @@ DEFAULTS: dict[str, object] = {
     "eval_every": 0, "algorithm": None, "abstraction": "none", "eval_deals": 2000, "hands": None, "record": None,
     "epochs": None, "hidden": None, "eps": None, "teacher": None, "teacher_iters": None, "workers": 1,
     "install": False, "hours": None, "generations": None, "window": None, "strength_deals": None,
-    "ismcts_deals": None, "teacher_visits": None, "init": None,
+    "ismcts_deals": None, "teacher_visits": None, "teacher_rollout": None, "init": None,
 }  # fmt: skip
 #: the options each method reads (``--seed`` and ``--out`` are everyone's)
 USED = {
@@ -120,7 +120,8 @@ USED = {
     "value": {"game", "variant", "players", "hands", "record", "epochs", "hidden", "eps", "teacher", "teacher_iters",
               "workers", "install"},
     "net": {"game", "variant", "players", "hands", "epochs", "hidden", "eps", "hours", "generations", "window",
-            "strength_deals", "ismcts_deals", "teacher", "teacher_iters", "teacher_visits", "init", "workers"},
+            "strength_deals", "ismcts_deals", "teacher", "teacher_iters", "teacher_visits", "teacher_rollout", "init",
+            "workers"},
 }  # fmt: skip
 USED["mccfr"] = USED["cfr"]
 

@@ -43,6 +43,12 @@ def add_args(p: argparse.ArgumentParser) -> None:
         help="net, --teacher peek: root visits a move needs to be a record (4)",
     )
     g.add_argument(
+        "--teacher-rollout",
+        choices=("random", "greedy"),
+        default=None,
+        help="net, --teacher peek: the teacher search's play-outs (random)",
+    )
+    g.add_argument(
         "--init", default=None, help="net: an after model (.npz) that plays generation 0 and starts the first fit"
     )
     g.add_argument(
@@ -79,7 +85,7 @@ def cmd_train_net(args: argparse.Namespace) -> int:
         raise ValueError(
             f"zwick train net: --teacher is peek (got {args.teacher}; the default learns from the hands' returns)"
         )
-    for key in ("teacher", "teacher_iters", "teacher_visits", "init"):
+    for key in ("teacher", "teacher_iters", "teacher_visits", "teacher_rollout", "init"):
         if getattr(args, key) is not None:
             given[key] = getattr(args, key)
     if args.strength_deals is not None:
