@@ -104,3 +104,26 @@ def test_a_partial_run_keeps_the_other_boards(tmp_path):
     again = dict(two, deals=2)
     boards = leaderboard.merged([again], tmp_path)
     assert [b["board"] for b in boards] == ["zwicken 4p", "zwicker classic 2p"] and boards[1]["deals"] == 2
+
+
+def test_a_board_can_have_its_own_number_of_deals(tmp_path):
+    """``deals`` in a ``[[board]]`` overrides the file's for that board (checked like the file's),
+    and the command plays each board with its own."""
+    from zwick_ai.cli import main
+
+    spec = parse_leaderboard(
+        {"agents": ["greedy"], "deals": 2, "board": [{"game": "zwicken"}, {"game": "zwicken", "deals": 3}]}, "x"
+    )
+    assert [b["deals"] for b in spec["boards"]] == [2, 3]
+    with pytest.raises(ValueError, match="board 1: deals must be an integer >= 1"):
+        parse_leaderboard({"agents": ["greedy"], "deals": 2, "board": [{"game": "zwicken", "deals": "many"}]}, "x")
+    toml = tmp_path / "lb.toml"
+    toml.write_text(
+        'agents = ["random", "greedy"]\nanchors = ["greedy"]\ndeals = 2\ntop = 0\nseed = 1\n'
+        f'out = "{tmp_path / "out"}"\n'
+        '[[board]]\ngame = "zwikken"\nvariant = "parlett"\ndeals = 3\n'
+        '[[board]]\ngame = "zwicken"\n'
+    )
+    assert main(["leaderboard", str(toml), "--quiet", "--workers", "1"]) == 0
+    boards = {b["board"]: b for b in json.loads((tmp_path / "out" / "leaderboard.json").read_text())}
+    assert {name: b["pairs"][0]["deals"] for name, b in boards.items()} == {"zwikken parlett 3p": 3, "zwicken 4p": 2}

@@ -12,7 +12,7 @@ agents         agent specs tried on every board (those that cannot play a board 
 anchors        the gauntlet's anchors (default: greedy and ismcts:time=0.1)
 references     agents that are not fair players (e.g. ``peek-uct:time=0.1``, which reads the other
                hands): they play each anchor, outside the ratings, for the ladder's share of the room
-deals          duplicate deals per pair (required)
+deals          duplicate deals per pair (required; a board's own ``deals`` overrides it)
 clock          ``wall`` (default) or ``cpu``: what the searches' time budgets count (``cpu``: the
                searching thread's CPU time, for equal time on a loaded machine)
 seatings       ``all`` (default): every seating of a pair on every deal; ``rotate``: two a deal, the
@@ -23,12 +23,13 @@ out            results folder (default ``results/<file name>``)
 workers        worker processes (default: as ``zwick tournament``; ``--workers`` overrides)
 backend        ``local`` (default) or ``ray``; ``address`` for an existing Ray cluster
 [[board]]      one per game: ``game``, ``variant``, ``players`` (default: the variant's),
-               ``options`` (rule options), ``agents`` and ``references`` (extra specs for this board only)
+               ``options`` (rule options), ``agents`` and ``references`` (extra specs for this board only),
+               ``deals`` (this board's deals per pair)
 =============  ==================================================================================
 
 >>> spec = parse_leaderboard({"agents": ["greedy", "random"], "deals": 4, "board": [{"game": "zwicken"}]}, "x")
->>> spec["anchors"], spec["top"], spec["out"]
-(['greedy', 'ismcts:time=0.1'], 3, 'results/x')
+>>> spec["anchors"], spec["top"], spec["out"], spec["boards"][0]["deals"]
+(['greedy', 'ismcts:time=0.1'], 3, 'results/x', 4)
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ KEYS = (
     "address", "agents", "anchors", "backend", "board", "clock", "deals", "description", "out", "references",
     "seatings", "seed", "top", "workers",
 )  # fmt: skip
-BOARD_KEYS = ("agents", "game", "options", "players", "references", "variant")
+BOARD_KEYS = ("agents", "deals", "game", "options", "players", "references", "variant")
 EXAMPLES = """examples:
   zwick leaderboard experiments/leaderboard-smoke.toml              (a few minutes)
   zwick leaderboard experiments/leaderboard.toml --workers 2        (many CPU hours; resumable)
@@ -91,6 +92,9 @@ def parse_leaderboard(data: dict[str, Any], name: str) -> dict[str, Any]:
                 raise ValueError(f"{where}: unknown key {key!r}; valid keys: {', '.join(BOARD_KEYS)}")
         if "game" not in b:
             raise ValueError(f"{where}: game is required")
+        board_deals = b.get("deals", deals)
+        if not isinstance(board_deals, int) or board_deals < 1:
+            raise ValueError(f"{where}: deals must be an integer >= 1, not {board_deals!r}")
         parsed.append(
             {
                 "game": str(b["game"]),
@@ -99,6 +103,7 @@ def parse_leaderboard(data: dict[str, Any], name: str) -> dict[str, Any]:
                 "options": dict(b.get("options", {})),
                 "agents": _strings(b.get("agents", []), f"{where}: agents"),
                 "references": _strings(b.get("references", []), f"{where}: references"),
+                "deals": board_deals,
             }
         )
     return {
@@ -152,6 +157,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         for b in spec["boards"]
     ]
     order = [b.label for b in boards]
+    board_deals = {b.label: parsed["deals"] for b, parsed in zip(boards, spec["boards"], strict=True)}
     if args.only:
         unknown = [x for x in args.only if x not in {b.label for b in boards}]
         if unknown:
@@ -161,10 +167,10 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     try:
         with stop_on_sigterm(), make_backend(backend_name, workers, address) as backend:
             for b in boards:
-                print(f"{b.label}: {len(b.agents)} agents ({len(b.skipped)} left out), {spec['deals']} deals per pair "
+                print(f"{b.label}: {len(b.agents)} agents ({len(b.skipped)} left out), {board_deals[b.label]} deals per pair "
                       f"on {backend.describe()} -> {out / b.slug}")  # fmt: skip
                 r = leaderboard.run_board(
-                    b, spec["anchors"], spec["deals"], spec["top"], spec["seed"], out, backend, not args.quiet,
+                    b, spec["anchors"], board_deals[b.label], spec["top"], spec["seed"], out, backend, not args.quiet,
                     spec["seatings"], spec["clock"],
                 )  # fmt: skip
                 if r is None:
