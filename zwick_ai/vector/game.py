@@ -175,6 +175,7 @@ class VectorGame:
                     np.zeros(max(sides, 1), np.int64),
                     np.zeros(self.num_actions, np.bool_),
                     tuple(tuple(x.copy() for x in model) for model in models),
+                    np.zeros(part.stop - part.start, np.int64),  # the step's games that complete a move
                 )
             )
 

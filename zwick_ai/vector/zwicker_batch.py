@@ -18,7 +18,11 @@ How a step stays cheap:
   when a whole move was made; a sub-action inside a move changes only the tensor's ``move`` piece,
   so it sets that one entry;
 * every scratch array is allocated once, per thread (``W``, move and capture buffers, token and
-  score scratch) or per game (the kept rows).
+  score scratch) or per game (the kept rows);
+* a step goes over a shard's games twice: first every game whose action stays inside its kept rows
+  (:func:`_step_light`: a few cache lines each), then the others, which complete a move
+  (:func:`_step_one`), each asking the memory for the lines of the one two places ahead
+  (:func:`_prefetch_heavy`): a thousand games' arrays do not fit in the caches.
 
 Opponent codes (``opponent[seat]``, :mod:`zwick_ai.zwicker.policy_codes`): ``POLICY_CALLER`` the
 caller, ``POLICY_RANDOM_ACTION`` a uniformly random legal sub-action, ``POLICY_GREEDY`` the engine's
@@ -31,14 +35,19 @@ play does not depend on the thread count.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from zwick_ai.jit import kernel
 from zwick_ai.zwicker import kernels as engine_kernels
 from zwick_ai.zwicker.codec import CD_DIDX, CD_PLAY, CODEC_SIZE, COL_NTOK, encode_row
 from zwick_ai.zwicker.encoding import P_MOVE, fill_into_k
-from zwick_ai.zwicker.history import GB_CD, SS, X_PLEN, X_PREFIX, XB, record_move
+from zwick_ai.zwicker.history import GB_CD, LOGW, SS, X_LOG, X_NPLY, X_PLEN, X_PREFIX, XB, record_move
 from zwick_ai.zwicker.layout import (
     KIND_ASK,
     M_CARD,
@@ -63,6 +72,8 @@ TCAP = 16
 BUF_ROWS = 512
 #: size of the per-thread capture scratch of the engine
 XS_SIZE = 4 * 1024
+#: how many of a shard's move-completing games ahead of the one stepped the memory is asked for
+PREFETCH_AHEAD = 2
 
 # _scan's results besides a count of kept rows
 _OVERFLOW = -1  # too many candidates (or too long) to keep: generate again at the next sub-action
@@ -349,7 +360,7 @@ def _deal(G, init, a, seed, W):
 def _reset_one(shard, i):
     """Deal game ``i`` of ``shard`` by its deal seed and bring it to the caller's decision."""
     G, init, OFF, opponent, win_loss, A, mv, tk, nr, cur, mask, obs, rewards, done, seeds, rng, actions = shard[:17]
-    W, buf, xs, tmp, row, sc, omask, models = shard[17:]
+    W, buf, xs, tmp, row, sc, omask, models = shard[17:25]
     _deal(G, init, A[i], seeds[i], W)
     cur[i] = _decision(
         G, A[i], OFF, opponent, models, rng, i, W, buf, xs, tmp, row, sc, omask, mv[i], tk[i], nr, mask[i], obs[i]
@@ -404,17 +415,80 @@ def _write_returns(G, a, win_loss, rewards, i):
         rewards[i, q] = r[q]
 
 
+def _prefetch_typing(rw: int) -> Any:
+    """The typing of an intrinsic that asks the memory for the cache line at an address (an
+    integer) without waiting for it (LLVM's ``prefetch``, for a read when ``rw`` is 0, else for a
+    write; kept in all cache levels): it changes nothing but the timing."""
+
+    def typing(typingctx, address):
+        sig = types.void(types.intp)
+
+        def codegen(context, builder, signature, args):
+            i8p = ir.IntType(8).as_pointer()
+            i32 = ir.IntType(32)
+            fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+            name = "llvm.prefetch.p0" if str(i8p) == "ptr" else "llvm.prefetch.p0i8"  # opaque or typed pointers
+            fn = cgutils.get_or_insert_function(builder.module, fnty, name)
+            builder.call(fn, [builder.inttoptr(args[0], i8p), i32(rw), i32(3), i32(1)])
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+    return typing
+
+
+_prefetch_read: Any = intrinsic(_prefetch_typing(0))
+_prefetch_write: Any = intrinsic(_prefetch_typing(1))
+
+
 @hot
-def _step_one(shard, i):
-    """Step game ``i`` of ``shard`` by its action; returns True when the game ended."""
-    G, init, OFF, opponent, win_loss, A, mv, tk, nr, cur, mask, obs, rewards, done, seeds, rng, actions = shard[:17]
+def _prefetch_heavy(shard, j):
+    """Ask the memory for the lines that completing a move in game ``j`` of ``shard`` reads or
+    writes: its engine state, the head of its history and the log entry it appends, its
+    observation row and its legal mask."""
+    A, mask, obs = shard[5], shard[10], shard[11]
+    state = A.ctypes.data + j * A.strides[0]
+    for b in range(0, SS * A.itemsize, 64):
+        _prefetch_read(state + b)
+    _prefetch_write(state + XB * A.itemsize)
+    _prefetch_write(state + (XB + X_LOG + A[j, XB + X_NPLY] * LOGW) * A.itemsize)
+    row = obs.ctypes.data + j * obs.strides[0]
+    for b in range(0, obs.shape[1] * obs.itemsize, 64):
+        _prefetch_write(row + b)
+    legal = mask.ctypes.data + j * mask.strides[0]
+    for b in range(0, mask.shape[1] * mask.itemsize, 64):
+        _prefetch_write(legal + b)
+
+
+@hot
+def _step_light(shard, i):
+    """Step game ``i`` of ``shard`` if its action stays inside its kept rows (:func:`_inside_move`);
+    returns False (the ended game's rewards cleared, nothing else done) when it does not."""
+    OFF, A, mv, tk, nr, mask, obs, rewards, done, actions = (
+        shard[2],
+        shard[5],
+        shard[6],
+        shard[7],
+        shard[8],
+        shard[10],
+        shard[11],
+        shard[12],
+        shard[13],
+        shard[16],
+    )
     if done[i]:
         for q in range(rewards.shape[1]):
             rewards[i, q] = 0.0
         done[i] = False
-    if _inside_move(A, OFF, actions, mv, tk, nr, mask, obs, i):
-        return False
-    W, buf, xs, tmp, row, sc, omask, models = shard[17:]
+    return _inside_move(A, OFF, actions, mv, tk, nr, mask, obs, i)
+
+
+@hot
+def _step_one(shard, i):
+    """Step game ``i`` of ``shard`` by its action, one that :func:`_step_light` did not take;
+    returns True when the game ended."""
+    G, init, OFF, opponent, win_loss, A, mv, tk, nr, cur, mask, obs, rewards, done, seeds, rng, actions = shard[:17]
+    W, buf, xs, tmp, row, sc, omask, models = shard[17:25]
     a = A[i]
     tok = actions[i]
     mask[i, :] = False
@@ -451,9 +525,19 @@ def _reset_shard(shard):
 
 @hot
 def _step_shard(shard):
-    ended = 0
+    """Step the shard's games: the light steps first, then the games that complete a move (their
+    indices in the shard's scratch ``shard[25]``), asking ahead for those games' memory."""
+    heavy = shard[25]
+    count = 0
     for i in range(shard[5].shape[0]):
-        if _step_one(shard, i):
+        if not _step_light(shard, i):
+            heavy[count] = i
+            count += 1
+    ended = 0
+    for h in range(count):
+        if h + PREFETCH_AHEAD < count:
+            _prefetch_heavy(shard, heavy[h + PREFETCH_AHEAD])
+        if _step_one(shard, heavy[h]):
             ended += 1
     return ended
 
