@@ -24,9 +24,8 @@ from numba import njit
 
 from zwick_ai.agents import value_model
 from zwick_ai.mlp import mlp_forward
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import kernels, layout
 from zwick_ai.zwicker.features import CARD_BLOCK, F_LEAD, F_ZWICK, NFEAT, after_input, side_diff
-from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, R_DECK_SIZE, R_NSIDES, R_SIDE_OF, S_PHASE, S_TO_MOVE
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET_AFTER
 
 SHARD_FIELDS = ("features", "cards", "lead", "final", "value", "player", "hand")
@@ -37,10 +36,10 @@ def _random_card_move(buf, n):
     """A uniformly random index among the first ``n`` moves that are not questions."""
     cards = 0
     for j in range(n):
-        cards += buf[j, M_KIND] != KIND_ASK
+        cards += buf[j, layout.M_KIND] != layout.KIND_ASK
     r = np.random.randint(cards)
     for j in range(n):
-        if buf[j, M_KIND] != KIND_ASK:
+        if buf[j, layout.M_KIND] != layout.KIND_ASK:
             if r == 0:
                 return j
             r -= 1
@@ -55,8 +54,8 @@ def selfplay_afterstates(R, seeds, policy, eps, m):
     model's value of the afterstate (lead plus its points still to come; NaN for greedy)[N] float32,
     mover[N] int32, hand index[N] int32)."""
     nh = seeds.shape[0]
-    ns = R[R_NSIDES]
-    width = NFEAT + CARD_BLOCK * R[R_DECK_SIZE]
+    ns = R[layout.R_NSIDES]
+    width = NFEAT + CARD_BLOCK * R[layout.R_DECK_SIZE]
     cap = 4096
     F = np.zeros((cap, NFEAT), np.float32)
     C = np.zeros((cap, width - NFEAT), np.uint8)
@@ -74,14 +73,14 @@ def selfplay_afterstates(R, seeds, policy, eps, m):
         S = kernels.new_hand(R, seeds[h], W)
         first = nrow
         np.random.seed((seeds[h] * 69069 + 12345) % 4294967296)
-        while S[S_PHASE] != kernels.PHASE_OVER:
+        while S[layout.S_PHASE] != layout.PHASE_OVER:
             n = kernels.gen_moves_ws(R, S, buf, W, Xb)
             if n < 0:
                 buf, Xb, n = kernels.gen_moves(R, S, buf, W, Xb)
-            p = S[S_TO_MOVE]
+            p = S[layout.S_TO_MOVE]
             cards = 0
             for j in range(n):
-                cards += buf[j, M_KIND] != KIND_ASK
+                cards += buf[j, layout.M_KIND] != layout.KIND_ASK
             if cards >= 2 and np.random.random() < eps:
                 k = _random_card_move(buf, n)
             elif cards >= 2 and policy == POLICY_NET_AFTER:
@@ -90,7 +89,7 @@ def selfplay_afterstates(R, seeds, policy, eps, m):
                 k = kernels.choose(R, S, buf, n, POLICY_GREEDY)
             Spre = S.copy()
             kernels.apply_move(R, S, buf[k], W)
-            if S[S_PHASE] == kernels.PHASE_OVER or buf[k, M_KIND] == KIND_ASK:
+            if S[layout.S_PHASE] == layout.PHASE_OVER or buf[k, layout.M_KIND] == layout.KIND_ASK:
                 continue
             after_input(R, Spre, S, p, x)
             if nrow == cap:
@@ -113,7 +112,7 @@ def selfplay_afterstates(R, seeds, policy, eps, m):
                 C[nrow, i] = np.uint8(x[NFEAT + i])
             lead[nrow] = x[F_LEAD] + x[F_ZWICK]
             value[nrow] = lead[nrow] + mlp_forward(x, m) if policy == POLICY_NET_AFTER else np.nan
-            side[nrow] = R[R_SIDE_OF + p]
+            side[nrow] = R[layout.R_SIDE_OF + p]
             player[nrow] = p
             hand[nrow] = h
             nrow += 1

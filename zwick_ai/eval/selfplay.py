@@ -30,9 +30,8 @@ from zwick_ai.eval.match import GameRecord
 from zwick_ai.eval.records import zwicker_game
 from zwick_ai.eval.stats import Estimate, mean_ci, proportion_ci
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.zwicker import arrays, kernels, policy_codes
+from zwick_ai.zwicker import arrays, kernels, layout, policy_codes
 from zwick_ai.zwicker.engine import move_from_row
-from zwick_ai.zwicker.layout import MOVE_WIDTH
 from zwick_ai.zwicker.rules import Rules
 
 POLICIES = {"random": policy_codes.POLICY_RANDOM, "greedy": policy_codes.POLICY_GREEDY}
@@ -210,7 +209,7 @@ def play_hand_log(R, seed, policies):
     S = kernels.new_hand(R, seed, W)
     np.random.seed((seed * 69069 + 12345) % 4294967296)
     buf, X = kernels.new_buffers()
-    log = np.empty((64, MOVE_WIDTH), np.int64)
+    log = np.empty((64, layout.MOVE_WIDTH), np.int64)
     plies = 0
     while not arrays.is_over(S):
         buf, X, n = kernels.gen_moves(R, S, buf, W, X)
@@ -218,7 +217,7 @@ def play_hand_log(R, seed, policies):
             raise ValueError("no legal move in a running hand")
         k = kernels.choose(R, S, buf, n, policies[arrays.to_move(S)])
         if plies == log.shape[0]:
-            grown = np.empty((2 * plies, MOVE_WIDTH), np.int64)
+            grown = np.empty((2 * plies, layout.MOVE_WIDTH), np.int64)
             grown[:plies] = log
             log = grown
         log[plies] = buf[k]

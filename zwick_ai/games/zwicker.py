@@ -140,7 +140,7 @@ from zwick_ai.games.zwicker_observer import (
     observation_text,
 )
 from zwick_ai.games.zwicker_params import PARAMS, rules_from_params
-from zwick_ai.zwicker import arrays
+from zwick_ai.zwicker import arrays, layout
 from zwick_ai.zwicker import kernels as zwicker_kernels
 from zwick_ai.zwicker.codec import COL_NTOK, Codec
 from zwick_ai.zwicker.decision import Decision
@@ -163,7 +163,6 @@ from zwick_ai.zwicker.history import (
     XB,
     logged_row_into,
 )
-from zwick_ai.zwicker.layout import MOVE_WIDTH
 from zwick_ai.zwicker.resample import resample_k, resampled_deck_order
 from zwick_ai.zwicker.rules import Rules
 from zwick_ai.zwicker.steps import (
@@ -382,7 +381,7 @@ class ZwickerState(pyspiel.State):
         """The kernel move record (``M_*`` columns) of whole move number ``ply`` of this hand."""
         if not 0 <= ply < self.num_plies():
             raise ValueError(f"ply must be in 0..{self.num_plies() - 1}")
-        return logged_row_into(self._a[XB:], ply, np.zeros(MOVE_WIDTH, np.int64))
+        return logged_row_into(self._a[XB:], ply, np.zeros(layout.MOVE_WIDTH, np.int64))
 
     def decision(self) -> Decision:
         """This decision's arrays for compiled searches and learners (:mod:`zwick_ai.zwicker.decision`):
@@ -393,13 +392,13 @@ class ZwickerState(pyspiel.State):
     def candidate_rows(self) -> np.ndarray:
         """Engine move records (n, 8) still reachable from the current partial move."""
         if self._cur < 0:
-            return np.zeros((0, MOVE_WIDTH), np.int64)
+            return np.zeros((0, layout.MOVE_WIDTH), np.int64)
         t = _TABLES[self._key]
         c = self._c
         if c.mv is None:
             m = turn_k(t.G, self._a, t.W)
             c = self._c = _Cache(m, legal_k(self._a, m).tolist(), np.arange(len(m)))
-        out = c.mv[c.sel, :MOVE_WIDTH].copy()
+        out = c.mv[c.sel, : layout.MOVE_WIDTH].copy()
         out[:, COL_NTOK] = 0
         return out
 

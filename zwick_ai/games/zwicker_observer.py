@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from zwick_ai.zwicker import arrays, kernels
+from zwick_ai.zwicker import arrays, kernels, layout
 from zwick_ai.zwicker.codec import (
     card_name,
 )
@@ -47,7 +47,6 @@ from zwick_ai.zwicker.history import (
     X_TABLE_STAGE,
     XB,
 )
-from zwick_ai.zwicker.layout import KIND_ASK, KIND_CAPTURE, KIND_TRAIL, RULES_SIZE
 
 if TYPE_CHECKING:
     from zwick_ai.games.zwicker import ZwickerGame, ZwickerState
@@ -139,12 +138,12 @@ def plies_text(state: ZwickerState, n: int) -> str:
     log = x[X_LOG + done * LOGW : X_LOG + n * LOGW].reshape(n - done, LOGW).tolist()
     for t, e in enumerate(log, start=done):
         seat, kind, card, value = e[L_SEAT], e[L_KIND], e[L_CARD], e[L_VALUE]
-        if kind == KIND_ASK:
+        if kind == layout.KIND_ASK:
             off = (e[L_OWNER] - seat) % players
             lines.append(f"{t}: p{seat} ask partner +{off} for {value}: {'yes' if e[L_ANSWER] == 1 else 'no'}")
-        elif kind == KIND_TRAIL:
+        elif kind == layout.KIND_TRAIL:
             lines.append(f"{t}: p{seat} {NAMES[card]} trail")
-        elif kind == KIND_CAPTURE:
+        elif kind == layout.KIND_CAPTURE:
             how = f"as {value}" if value else "capture"
             got = card_names(c for c in taken.get(t, ()) if c != card)
             lines.append(f"{t}: p{seat} {NAMES[card]} {how} takes {got}{' zwick' if e[L_ZWICK] else ''}")
@@ -186,7 +185,7 @@ def observation_text(state: ZwickerState, player: int, private: bool = True) -> 
         if won_by[c] >= 0:
             won[won_by[c]].append(c)
     lines.append("won: " + " | ".join(card_names(w) or "-" for w in won))
-    sc = kernels.score(g.G[:RULES_SIZE], a[:SS]).tolist()
+    sc = kernels.score(g.G[: layout.RULES_SIZE], a[:SS]).tolist()
     zw = " ".join(str(int(arrays.zwicks(a, s))) for s in range(r.num_sides))
     lines.append(f"zwicks: {zw}; score: {' '.join(map(str, sc))}; last capture: side {int(arrays.last_capturer(a))}")
     if arrays.asked_seat(a) >= 0:

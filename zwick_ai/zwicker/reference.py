@@ -36,12 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from zwick_ai import cards as zwick_cards
-from zwick_ai.zwicker.layout import (
-    PHASE_AFTER_ZWICK_TRAIL,
-    PHASE_DIETZE_TRAIL,
-    PHASE_NORMAL,
-    PHASE_OVER,
-)
+from zwick_ai.zwicker import layout
 from zwick_ai.zwicker.rules import Rules
 from zwick_ai.zwicker.snapshot import (
     MoveKey,
@@ -78,7 +73,7 @@ class RefState:
     to_move: int
     stage: int = 0
     last_capturer: int = -1  # side
-    phase: int = PHASE_NORMAL
+    phase: int = layout.PHASE_NORMAL
     az_left: int = 0
     asked: tuple[int, int, int] = field(default=NO_ASK)
 
@@ -475,9 +470,9 @@ def _asked(asked: Sequence[int]) -> tuple[int, int, int]:
 
 
 def _legal_moves(rules: Rules, st: RefState) -> list[MoveKey]:
-    if st.phase == PHASE_OVER:
+    if st.phase == layout.PHASE_OVER:
         return []
-    if st.phase in (PHASE_AFTER_ZWICK_TRAIL, PHASE_DIETZE_TRAIL):
+    if st.phase in (layout.PHASE_AFTER_ZWICK_TRAIL, layout.PHASE_DIETZE_TRAIL):
         return _sorted_keys(_trail_moves(rules, st))  # forced trail: only duty-keeping trails
     moves = set(_card_moves(rules, st, _asked(st.asked)))
     if rules.magger and tuple(st.asked) == NO_ASK:
@@ -539,21 +534,21 @@ def apply(rules: Rules, st: RefState, move: MoveKey) -> RefState:
             new.table.append(RefUnit([move.card], move.value, move.owner, True))
 
     P = rules.players
-    if st.phase == PHASE_NORMAL:
+    if st.phase == layout.PHASE_NORMAL:
         if zwick and rules.after_zwick == "zwicker_trails":
             if _duty_trails(rules, new, p):
-                new.phase, new.az_left = PHASE_AFTER_ZWICK_TRAIL, 0  # p trails once more
+                new.phase, new.az_left = layout.PHASE_AFTER_ZWICK_TRAIL, 0  # p trails once more
             else:
                 _start_normal_turn(rules, new, (p + 1) % P)
         elif zwick and rules.after_zwick == "all_trail":
             _visit_all_trail(rules, new, (p + 1) % P, P)
         else:
             _start_normal_turn(rules, new, (p + 1) % P)
-    elif st.phase == PHASE_DIETZE_TRAIL:
+    elif st.phase == layout.PHASE_DIETZE_TRAIL:
         keeps_trailing = len(new.table) < rules.dietze_min_table and _duty_trails(rules, new, p)
         if not keeps_trailing:
             if new.hands[p]:
-                new.phase = PHASE_NORMAL  # now his normal move (no second Dietze check)
+                new.phase = layout.PHASE_NORMAL  # now his normal move (no second Dietze check)
             else:
                 _start_normal_turn(rules, new, (p + 1) % P)
     else:  # PHASE_AFTER_ZWICK_TRAIL
@@ -569,7 +564,7 @@ def _visit_all_trail(rules: Rules, st: RefState, seat: int, left: int) -> None:
     is the last one); after the round the seat after the Zwicker has the next normal turn."""
     while left > 0:
         if _duty_trails(rules, st, seat):
-            st.to_move, st.phase, st.az_left = seat, PHASE_AFTER_ZWICK_TRAIL, left
+            st.to_move, st.phase, st.az_left = seat, layout.PHASE_AFTER_ZWICK_TRAIL, left
             return
         seat = (seat + 1) % rules.players
         left -= 1
@@ -586,7 +581,7 @@ def _start_normal_turn(rules: Rules, st: RefState, start: int) -> None:
         if st.hands[seat]:
             st.to_move = seat
             short = len(st.table) < rules.dietze_min_table
-            st.phase = PHASE_DIETZE_TRAIL if short and _duty_trails(rules, st, seat) else PHASE_NORMAL
+            st.phase = layout.PHASE_DIETZE_TRAIL if short and _duty_trails(rules, st, seat) else layout.PHASE_NORMAL
             return
     _end_stage(rules, st)
 
@@ -604,7 +599,7 @@ def _end_stage(rules: Rules, st: RefState) -> None:
         leftovers = [c for u in st.table for c in u.cards]
         st.won[st.last_capturer] = sorted(st.won[st.last_capturer] + leftovers)
         st.table = []
-    st.phase = PHASE_OVER
+    st.phase = layout.PHASE_OVER
     st.to_move = -1
     st.az_left = 0
     st.asked = NO_ASK
