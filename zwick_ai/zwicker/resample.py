@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from zwick_ai.jit import kernel
+from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker import kernels as zwicker_kernels
 from zwick_ai.zwicker import layout
 from zwick_ai.zwicker.codec import (
@@ -25,38 +26,16 @@ from zwick_ai.zwicker.codec import (
     CODEC_SIZE,
     turn_matrix,
 )
-from zwick_ai.zwicker.history import (
-    GB_CD,
-    L_ANSWER,
-    L_CARD,
-    L_KIND,
-    L_OWNER,
-    L_PHASE,
-    L_SEAT,
-    L_STAGE,
-    L_VALUE,
-    LOGW,
-    MAXTOK,
-    SS,
-    X_DEAL_STAGE,
-    X_DEALER,
-    X_LOG,
-    X_NPLY,
-    X_ORDER,
-    X_PLEN,
-    X_PREFIX,
-    XB,
-    logged_row_into,
-)
+from zwick_ai.zwicker.history import logged_row_into
 
 
 @kernel
 def _stage_start(a):
     """First ply of the current stage (plies logged in the current stage are the last ones)."""
-    X = a[XB:]
+    X = a[zwicker_history.XB :]
     stage = a[layout.S_STAGE]
-    t = X[X_NPLY]
-    while t > 0 and X[X_LOG + (t - 1) * LOGW + L_STAGE] == stage:
+    t = X[zwicker_history.X_NPLY]
+    while t > 0 and X[zwicker_history.X_LOG + (t - 1) * zwicker_history.LOGW + zwicker_history.L_STAGE] == stage:
         t -= 1
     return t
 
@@ -121,14 +100,17 @@ def _replay_ok(R, a, CD, S0w, t0, W, full=False):
     """Replay plies t0.. from ``S0w``: same turn order and phases, every move legal, the same
     answers to questions, and the current partial move still completable. Returns the final
     engine state, or an empty array. ``full`` checks every move with the engine's generator."""
-    S = a[:SS]
-    X = a[XB:]
+    S = a[: zwicker_history.SS]
+    X = a[zwicker_history.XB :]
     Sw = S0w.copy()
     bad = Sw[:0]
     row = np.zeros(layout.MOVE_WIDTH, np.int64)
-    for t in range(t0, X[X_NPLY]):
-        e = X_LOG + t * LOGW
-        if Sw[layout.S_PHASE] != X[e + L_PHASE] or Sw[layout.S_TO_MOVE] != X[e + L_SEAT]:
+    for t in range(t0, X[zwicker_history.X_NPLY]):
+        e = zwicker_history.X_LOG + t * zwicker_history.LOGW
+        if (
+            Sw[layout.S_PHASE] != X[e + zwicker_history.L_PHASE]
+            or Sw[layout.S_TO_MOVE] != X[e + zwicker_history.L_SEAT]
+        ):
             return bad
         logged_row_into(X, t, row)
         ok = -1 if full else _row_legal_fast(R, Sw, row, W)
@@ -137,7 +119,7 @@ def _replay_ok(R, a, CD, S0w, t0, W, full=False):
         if ok == 0:
             return bad
         zwicker_kernels.apply_move(R, Sw, row, W)
-        if X[e + L_KIND] == layout.KIND_ASK and Sw[layout.S_ASK_ANS] != X[e + L_ANSWER]:
+        if X[e + zwicker_history.L_KIND] == layout.KIND_ASK and Sw[layout.S_ASK_ANS] != X[e + zwicker_history.L_ANSWER]:
             return bad
     for f in (
         layout.S_PHASE,
@@ -150,8 +132,15 @@ def _replay_ok(R, a, CD, S0w, t0, W, full=False):
     ):
         if Sw[f] != S[f]:
             return bad
-    if S[layout.S_PHASE] != layout.PHASE_OVER and X[X_PLEN] > 0:
-        M = turn_matrix(R, Sw, CD, X[X_PREFIX : X_PREFIX + MAXTOK], X[X_PLEN], W)
+    if S[layout.S_PHASE] != layout.PHASE_OVER and X[zwicker_history.X_PLEN] > 0:
+        M = turn_matrix(
+            R,
+            Sw,
+            CD,
+            X[zwicker_history.X_PREFIX : zwicker_history.X_PREFIX + zwicker_history.MAXTOK],
+            X[zwicker_history.X_PLEN],
+            W,
+        )
         if M.shape[0] == 0:
             return bad
     return Sw
@@ -160,13 +149,13 @@ def _replay_ok(R, a, CD, S0w, t0, W, full=False):
 @kernel
 def _stage_start_state(R, a, t0, W):
     """The engine state when the current stage began: the deal replayed with the logged moves."""
-    X = a[XB:]
+    X = a[zwicker_history.XB :]
     S = zwicker_kernels.empty_state(R)
     n = R[layout.R_DECK_SIZE]
     order = np.empty(n, np.int64)
     for i in range(n):
-        order[i] = X[X_ORDER + i]
-    zwicker_kernels.start_hand(R, S, order, X[X_DEALER], W)
+        order[i] = X[zwicker_history.X_ORDER + i]
+    zwicker_kernels.start_hand(R, S, order, X[zwicker_history.X_DEALER], W)
     row = np.zeros(layout.MOVE_WIDTH, np.int64)
     for t in range(t0):
         logged_row_into(X, t, row)
@@ -178,8 +167,8 @@ def _stage_start_state(R, a, t0, W):
 def _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need):
     """Write into ``S0w`` the stage start ``S0`` with the hidden seats' hands given by ``cards``
     (first ``need[q]`` cards for each hidden seat ``q`` in ``hidden``, then the stock)."""
-    S = a[:SS]
-    X = a[XB:]
+    S = a[: zwicker_history.SS]
+    X = a[zwicker_history.XB :]
     for i in range(S0.shape[0]):  # element copies: an array assignment compiles numba's shape-error message
         S0w[i] = S0[i]
     k = 0
@@ -194,10 +183,10 @@ def _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need):
         if q == pinned_seat:
             zwicker_kernels.hand_insert(S0w, q, pinned)
             S0w[layout.S_DEALT_TO + pinned] = q
-        for t in range(t0, X[X_NPLY]):
-            e = X_LOG + t * LOGW
-            if X[e + L_SEAT] == q and X[e + L_KIND] != layout.KIND_ASK:
-                c = X[e + L_CARD]
+        for t in range(t0, X[zwicker_history.X_NPLY]):
+            e = zwicker_history.X_LOG + t * zwicker_history.LOGW
+            if X[e + zwicker_history.L_SEAT] == q and X[e + zwicker_history.L_KIND] != layout.KIND_ASK:
+                c = X[e + zwicker_history.L_CARD]
                 zwicker_kernels.hand_insert(S0w, q, c)
                 S0w[layout.S_DEALT_TO + c] = q
     top = S[layout.S_STOCK_TOP]
@@ -247,25 +236,25 @@ def _constraints(R, a, S0, t0, W):
     in mask ``a``" (every move, a build's new owner, and each Magger answer with the asked value
     added, holding at the question); kind 1, "at this question the asker held one of the cards in
     the mask (a: ids 0..62, b: ids 63..125)" that could make a build of the asked value."""
-    X = a[XB:]
-    n = X[X_NPLY] - t0
+    X = a[zwicker_history.XB :]
+    n = X[zwicker_history.X_NPLY] - t0
     out = np.zeros((3 * n + 1, 6), np.int64)
     if R[layout.R_OWNER_BUILDS] == 0:
         return out[:0]
     Sw = S0.copy()
     row = np.zeros(layout.MOVE_WIDTH, np.int64)
     k = 0
-    for t in range(t0, X[X_NPLY]):
-        e = X_LOG + t * LOGW
+    for t in range(t0, X[zwicker_history.X_NPLY]):
+        e = zwicker_history.X_LOG + t * zwicker_history.LOGW
         logged_row_into(X, t, row)
         kind = row[layout.M_KIND]
-        seat = X[e + L_SEAT]
+        seat = X[e + zwicker_history.L_SEAT]
         if kind == layout.KIND_ASK:
-            x = X[e + L_OWNER]
-            v = X[e + L_VALUE]
+            x = X[e + zwicker_history.L_OWNER]
+            v = X[e + zwicker_history.L_VALUE]
             out[k, 0], out[k, 1], out[k, 2] = 0, x, t
             out[k, 3] = zwicker_kernels.owned_build_values(Sw, x, 0) | (np.int64(1) << v)
-            out[k, 5] = X[e + L_ANSWER]
+            out[k, 5] = X[e + zwicker_history.L_ANSWER]
             k += 1
             lo = np.int64(0)
             hi = np.int64(0)
@@ -287,8 +276,8 @@ def _constraints(R, a, S0, t0, W):
                 1,
             )
             k += 1
-            if kind == layout.KIND_BUILD and X[e + L_OWNER] != seat:
-                x = X[e + L_OWNER]
+            if kind == layout.KIND_BUILD and X[e + zwicker_history.L_OWNER] != seat:
+                x = X[e + zwicker_history.L_OWNER]
                 out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = (
                     0,
                     x,
@@ -303,22 +292,22 @@ def _constraints(R, a, S0, t0, W):
 @kernel
 def _later_cards(a, cons):
     """For each constraint row: the cards its seat played after its ply (flat, with offsets)."""
-    X = a[XB:]
+    X = a[zwicker_history.XB :]
     n = cons.shape[0]
     start = np.zeros(n + 1, np.int64)
     flat = np.empty(max(1, n * 32), np.int64)
     k = 0
     for r in range(n):
         start[r] = k
-        for t in range(cons[r, 2] + 1, X[X_NPLY]):
-            e = X_LOG + t * LOGW
-            if X[e + L_SEAT] == cons[r, 1] and X[e + L_KIND] != layout.KIND_ASK:
+        for t in range(cons[r, 2] + 1, X[zwicker_history.X_NPLY]):
+            e = zwicker_history.X_LOG + t * zwicker_history.LOGW
+            if X[e + zwicker_history.L_SEAT] == cons[r, 1] and X[e + zwicker_history.L_KIND] != layout.KIND_ASK:
                 if k >= flat.shape[0]:
                     bigger = np.empty(2 * flat.shape[0], np.int64)
                     for i in range(k):
                         bigger[i] = flat[i]
                     flat = bigger
-                flat[k] = X[e + L_CARD]
+                flat[k] = X[e + zwicker_history.L_CARD]
                 k += 1
     start[n] = k
     return start, flat
@@ -392,16 +381,16 @@ def resample_setup(G, a, p, W):
     - ``cons``: the cheap necessary conditions of :func:`_constraints`; ``later``, ``flat``: the
       cards each constrained seat played later in the stage (:func:`_later_cards`)."""
     R = G[: layout.RULES_SIZE]
-    CD = G[GB_CD : GB_CD + CODEC_SIZE]
-    S = a[:SS]
-    X = a[XB:]
+    CD = G[zwicker_history.GB_CD : zwicker_history.GB_CD + CODEC_SIZE]
+    S = a[: zwicker_history.SS]
+    X = a[zwicker_history.XB :]
     D = CD[CD_D]
     players = R[layout.R_PLAYERS]
     mover = S[layout.S_TO_MOVE]
     pinned = -1
     pinned_seat = -1
-    if S[layout.S_PHASE] != layout.PHASE_OVER and X[X_PLEN] > 0 and mover != p:
-        tok = X[X_PREFIX]
+    if S[layout.S_PHASE] != layout.PHASE_OVER and X[zwicker_history.X_PLEN] > 0 and mover != p:
+        tok = X[zwicker_history.X_PREFIX]
         if tok >= CD[CD_PLAY] and tok < CD[CD_PLAY] + D:
             pinned = CD[CD_DECK + tok - CD[CD_PLAY]]
             pinned_seat = mover
@@ -460,7 +449,7 @@ def resample_world(G, a, p, setup, cards, S0w, W):
     :func:`resample_setup`; ``S0w`` is scratch of the stage-start state's size), or an empty
     array when the current stage does not replay identically in it (:func:`_replay_ok`)."""
     R = G[: layout.RULES_SIZE]
-    CD = G[GB_CD : GB_CD + CODEC_SIZE]
+    CD = G[zwicker_history.GB_CD : zwicker_history.GB_CD + CODEC_SIZE]
     _world(R, a, setup.S0, S0w, p, setup.pinned, setup.pinned_seat, setup.t0, cards, setup.hidden, setup.need)
     return _replay_ok(R, a, CD, S0w, setup.t0, W)
 
@@ -551,21 +540,27 @@ def resampled_deck_order(
     record and move log, :mod:`zwick_ai.zwicker.history`) with the hidden seats' cards and the stock
     replaced by the draw of :func:`resample_k` (``hidden``/``cards``). ``deck`` maps deck indices to
     card ids; ``groups`` are the dealer's chance groups (:func:`~zwick_ai.zwicker.steps.deal_layout`)."""
-    x = a[XB:]
+    x = a[zwicker_history.XB :]
     n = len(deck)
-    order = x[X_ORDER : X_ORDER + n].tolist()
+    order = x[zwicker_history.X_ORDER : zwicker_history.X_ORDER + n].tolist()
     cur_stage = int(a[layout.S_STAGE])
     # Hidden seats' sets per stage: played cards, plus the drawn hand (and a pinned card) now.
     sets: dict[tuple[int, int], list[int]] = {}
-    nply = int(x[X_NPLY])
-    for e in x[X_LOG : X_LOG + nply * LOGW].reshape(nply, LOGW).tolist():
-        if e[L_KIND] != layout.KIND_ASK and e[L_SEAT] != p:
-            sets.setdefault((e[L_SEAT], e[L_STAGE]), []).append(e[L_CARD])
+    nply = int(x[zwicker_history.X_NPLY])
+    for e in (
+        x[zwicker_history.X_LOG : zwicker_history.X_LOG + nply * zwicker_history.LOGW]
+        .reshape(nply, zwicker_history.LOGW)
+        .tolist()
+    ):
+        if e[zwicker_history.L_KIND] != layout.KIND_ASK and e[zwicker_history.L_SEAT] != p:
+            sets.setdefault((e[zwicker_history.L_SEAT], e[zwicker_history.L_STAGE]), []).append(
+                e[zwicker_history.L_CARD]
+            )
     k = 0
     pinned_seat = -1
     pinned = -1
-    if x[X_PLEN] > 0 and int(a[layout.S_TO_MOVE]) != p and a[layout.S_PHASE] != layout.PHASE_OVER:
-        tok = int(x[X_PREFIX])
+    if x[zwicker_history.X_PLEN] > 0 and int(a[layout.S_TO_MOVE]) != p and a[layout.S_PHASE] != layout.PHASE_OVER:
+        tok = int(x[zwicker_history.X_PREFIX])
         if tok < n:
             pinned, pinned_seat = int(deck[tok]), int(a[layout.S_TO_MOVE])
     for q in hidden.tolist():
@@ -578,7 +573,7 @@ def resampled_deck_order(
     stock = [int(c) for c in cards[k:]]
     slots: dict[tuple[int, int], list[int]] = {}
     stock_pos = []
-    deal_stage = x[X_DEAL_STAGE : X_DEAL_STAGE + layout.NC].tolist()
+    deal_stage = x[zwicker_history.X_DEAL_STAGE : zwicker_history.X_DEAL_STAGE + layout.NC].tolist()
     dealt_to = a[layout.S_DEALT_TO : layout.S_DEALT_TO + layout.NC].tolist()
     for pos, c in enumerate(order):
         stage = deal_stage[c]
