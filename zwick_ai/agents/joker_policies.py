@@ -203,19 +203,9 @@ def choose_move(R, S, buf, n, policy, k):
     """Index of the move of ``buf[:n]`` that ``policy`` plays (ties at random via ``np.random``)."""
     if policy == POLICY_RANDOM:
         return np.random.randint(n)
-    best = -1e18
-    ties = 0
-    pick = 0
-    for i in range(n):
-        v = policy_value(R, S, buf[i], policy, k)
-        if v > best + 1e-9:
-            best = v
-            ties = 1
-            pick = i
-        elif abs(v - best) <= 1e-9:
-            ties += 1
-            if np.random.randint(ties) == 0:  # reservoir tie-break, as the greedy playouts
-                pick = i
+    best, ties, pick = -1e18, 0, 0
+    for i in range(n):  # ties broken as the greedy playouts break them
+        best, ties, pick = kernels.best_so_far(policy_value(R, S, buf[i], policy, k), i, best, ties, pick)
     return pick
 
 

@@ -60,11 +60,6 @@ EXCHANGE_BELOW = 0.3  # Zwicken: exchange cards worth less
 
 
 @njit(cache=True)
-def _pf(p, f):
-    return tricks_layout.S_PLAYERS + f * tricks_layout.NP + p
-
-
-@njit(cache=True)
 def unseen_higher(s, cfg, p, c):
     """Cards of ``c``'s effective suit that beat it and that seat ``p`` has not seen (not in his
     hand, not an upcard, not the shown bottom card, not played face up, not in the trick)."""
@@ -126,7 +121,8 @@ def strength(s, cfg, p):
 
 
 @njit(cache=True)
-def _is_trump(s, cfg, c):
+def is_trump(s, cfg, c):
+    """Card ``c`` is a trump (in the trump suit under the deal's card order)."""
     return (
         s[tricks_layout.S_TRUMP] >= 0
         and tricks_kernels.eff_suit(c, s[tricks_layout.S_TRUMP], cfg[tricks_layout.C_PERM]) == s[tricks_layout.S_TRUMP]
@@ -134,41 +130,41 @@ def _is_trump(s, cfg, c):
 
 
 @njit(cache=True)
-def _cost(s, cfg, c):
+def cheapness(s, cfg, c):
     """Order of cheapness for throwing or winning: side cards before trumps, then card points,
     then rank."""
     return (
-        (1000 if _is_trump(s, cfg, c) else 0)
+        (1000 if is_trump(s, cfg, c) else 0)
         + 100 * tricks_kernels.POINTS[c % 13]
         + tricks_kernels.strength(c, cfg[tricks_layout.C_PERM])
     )
 
 
 @njit(cache=True)
-def _current_best(s, cfg):
-    """The face-up card now winning the trick (-1 if none)."""
+def winning(s, cfg):
+    """(seat, card) now winning the trick among face-up cards; (-1, -1) if none."""
     n = s[tricks_layout.S_N]
     q = s[tricks_layout.S_LEADER]
-    best = -1
+    best, who = -1, -1
     for _ in range(n):
-        c = s[_pf(q, tricks_layout.P_TCARD)]
-        if c >= 0 and s[_pf(q, tricks_layout.P_TFD)] == 0:
+        c = s[tricks_kernels.pf(q, tricks_layout.P_TCARD)]
+        if c >= 0 and s[tricks_kernels.pf(q, tricks_layout.P_TFD)] == 0:
             if best < 0 or tricks_kernels.beats(c, best, s[tricks_layout.S_TRUMP], cfg[tricks_layout.C_PERM]):
-                best = c
+                best, who = c, q
         q = (q + 1) % n
-    return best
+    return who, best
 
 
 @njit(cache=True)
 def _play(s, cfg, p, mask):
-    best = _current_best(s, cfg)
+    best = winning(s, cfg)[1]
     pick = -1
     if s[tricks_layout.S_NPLAYED] == 0:
         # lead a sure winner (trumps first), else the cheapest card
         score = -1
         for c in range(tricks_layout.NC):
             if mask[c] and unseen_higher(s, cfg, p, c) == 0:
-                v = (2 if _is_trump(s, cfg, c) else 1) * 100 + tricks_kernels.strength(c, cfg[tricks_layout.C_PERM])
+                v = (2 if is_trump(s, cfg, c) else 1) * 100 + tricks_kernels.strength(c, cfg[tricks_layout.C_PERM])
                 if v > score:
                     score, pick = v, c
         if pick >= 0:
@@ -178,15 +174,15 @@ def _play(s, cfg, p, mask):
         cheapest, cheapest_sure = -1, -1
         for c in range(tricks_layout.NC):
             if mask[c] and tricks_kernels.beats(c, best, s[tricks_layout.S_TRUMP], cfg[tricks_layout.C_PERM]):
-                if cheapest < 0 or _cost(s, cfg, c) < _cost(s, cfg, cheapest):
+                if cheapest < 0 or cheapness(s, cfg, c) < cheapness(s, cfg, cheapest):
                     cheapest = c
                 if unseen_higher(s, cfg, p, c) == 0:
-                    if cheapest_sure < 0 or _cost(s, cfg, c) < _cost(s, cfg, cheapest_sure):
+                    if cheapest_sure < 0 or cheapness(s, cfg, c) < cheapness(s, cfg, cheapest_sure):
                         cheapest_sure = c
         if cheapest >= 0:
             return cheapest if last or cheapest_sure < 0 else cheapest_sure
     for c in range(tricks_layout.NC):
-        if mask[c] and (pick < 0 or _cost(s, cfg, c) < _cost(s, cfg, pick)):
+        if mask[c] and (pick < 0 or cheapness(s, cfg, c) < cheapness(s, cfg, pick)):
             pick = c
     return pick
 
@@ -229,7 +225,7 @@ def _declare(s, cfg, p, mask):
     n = s[tricks_layout.S_N]
     nobody = True
     for q in range(n):
-        if s[_pf(q, tricks_layout.P_STATUS)] == 1:
+        if s[tricks_kernels.pf(q, tricks_layout.P_STATUS)] == 1:
             nobody = False
     if est >= PLAY_MIN or (nobody and s[tricks_layout.S_TURN] == n - 1):
         hc = np.empty(tricks_layout.NC, dtype=np.int32)
@@ -332,4 +328,13 @@ def greedy_decision(state) -> list[int]:
     return [int(greedy_action(decision.position, decision.config))]
 
 
-__all__ = ["card_value", "greedy_action", "greedy_decision", "strength", "unseen_higher"]
+__all__ = [
+    "card_value",
+    "cheapness",
+    "greedy_action",
+    "greedy_decision",
+    "is_trump",
+    "strength",
+    "unseen_higher",
+    "winning",
+]

@@ -203,19 +203,9 @@ def after_pick(R, S, rows, n, m, W):
 @njit(cache=True)
 def best_index(v):
     """Index of a largest entry of ``v`` (within :data:`TIE`; ties uniformly at random)."""
-    n = v.shape[0]
-    best = -np.inf
-    ties = 0
-    pick = 0
-    for k in range(n):
-        if v[k] > best + TIE:
-            best = v[k]
-            ties = 1
-            pick = k
-        elif abs(v[k] - best) <= TIE:
-            ties += 1
-            if np.random.randint(ties) == 0:
-                pick = k
+    best, ties, pick = -np.inf, 0, 0
+    for k in range(v.shape[0]):
+        best, ties, pick = kernels.best_so_far(v[k], k, best, ties, pick)
     return pick
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zwick_ai.zwicker import kernels, layout
+from zwick_ai.zwicker import arrays, kernels, layout
 
 NBINS = 15  # values 1..14, then one bin for the joker values
 MAX_SUM = 30  # the largest value a capture can prove (the X30 joker)
@@ -122,11 +122,7 @@ def table_capture_points(R, Spre, Spost, match, best):
         a = Spost[layout.S_UNITS + i]
         if Spre[layout.S_LOC + a] == layout.LOC_STOCK or R[layout.R_IS_WILD + a]:
             continue
-        pts = 0
-        x = a
-        while x != -1:
-            pts += R[layout.R_POINTS + x]
-            x = Spost[layout.S_NEXT + x]
+        pts = arrays.unit_points(R, Spost, a)
         v1 = np.int64(R[layout.R_VAL1 + a])
         v2 = np.int64(R[layout.R_VAL2 + a])
         if Spost[layout.S_UBUILD + a]:

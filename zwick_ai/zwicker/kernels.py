@@ -1521,22 +1521,29 @@ def greedy_value(R, S, mv):
     return -100.0  # never ask
 
 
+#: move values within this of the best are tied
+TIE = 1e-9
+
+
+@kernel(nrt=False, inline="always")
+def best_so_far(v, k, best, ties, pick):
+    """One step of a best-value scan whose ties (values within :data:`TIE`) are broken uniformly at
+    random by reservoir sampling with ``np.random``: ``(best, ties, pick)`` after item ``k`` of value ``v``."""
+    if v > best + TIE:
+        return v, 1, k
+    if abs(v - best) <= TIE:
+        ties += 1
+        if np.random.randint(ties) == 0:
+            pick = k
+    return best, ties, pick
+
+
 @hot
 def choose(R, S, buf, n, policy):
     if policy == POLICY_GREEDY:
-        best = -1e18
-        ties = 0
-        pick = 0
+        best, ties, pick = -1e18, 0, 0
         for k in range(n):
-            v = greedy_value(R, S, buf[k])
-            if v > best + 1e-9:
-                best = v
-                ties = 1
-                pick = k
-            elif abs(v - best) <= 1e-9:
-                ties += 1
-                if np.random.randint(ties) == 0:  # reservoir tie-break
-                    pick = k
+            best, ties, pick = best_so_far(greedy_value(R, S, buf[k]), k, best, ties, pick)
         return pick
     return np.random.randint(n)
 

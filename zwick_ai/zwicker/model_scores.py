@@ -23,8 +23,8 @@ from zwick_ai.mlp import mlp_forward
 from zwick_ai.zwicker import kernels, layout
 from zwick_ai.zwicker.features import F_LEAD, F_ZWICK, NFEAT, after_input, candidate_features, move_input, side_diff
 
-#: scores within this of the best are tied
-TIE = 1e-9
+#: scores within this of the best are tied (as the engine's move values)
+TIE = kernels.TIE
 
 
 @njit(cache=True)

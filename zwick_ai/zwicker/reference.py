@@ -97,14 +97,6 @@ class RefState:
 # ---------------------------------------------------------------------------------------------
 # Cards and values
 # ---------------------------------------------------------------------------------------------
-def _is_wild(card: int) -> bool:
-    return zwick_cards.WILD_JOKER_BASE <= card < zwick_cards.NUM_CARDS
-
-
-def _is_valued_joker(card: int) -> bool:
-    return zwick_cards.VALUED_JOKER_BASE <= card < zwick_cards.WILD_JOKER_BASE
-
-
 def _values(rules: Rules, card: int) -> tuple[int, ...]:
     """All matching values of a card (RULE_CHOICES "Cards and values")."""
     return _card_values(rules.dual, card)
@@ -112,9 +104,9 @@ def _values(rules: Rules, card: int) -> tuple[int, ...]:
 
 @functools.cache
 def _card_values(dual: bool, card: int) -> tuple[int, ...]:
-    if _is_wild(card):
+    if zwick_cards.is_wild_joker(card):
         return WILD_VALUES
-    if _is_valued_joker(card):
+    if zwick_cards.is_valued_joker(card):
         return (zwick_cards.JOKER_VALUES[card - zwick_cards.VALUED_JOKER_BASE],)
     rank = zwick_cards.RANKS[(card % zwick_cards.PACK_SIZE) % 13]
     high = {"A": 11, "J": 12, "Q": 13, "K": 14}
@@ -125,7 +117,7 @@ def _card_values(dual: bool, card: int) -> tuple[int, ...]:
 
 def _identical(a: int, b: int) -> bool:
     """Identical copies: the same standard card from either pack, or two wild jokers."""
-    if _is_wild(a) and _is_wild(b):
+    if zwick_cards.is_wild_joker(a) and zwick_cards.is_wild_joker(b):
         return True
     if a < zwick_cards.VALUED_JOKER_BASE and b < zwick_cards.VALUED_JOKER_BASE:
         return a % zwick_cards.PACK_SIZE == b % zwick_cards.PACK_SIZE
@@ -207,12 +199,12 @@ def _duty_trails(rules: Rules, st: RefState, seat: int) -> list[int]:
 # ---------------------------------------------------------------------------------------------
 def _unit_takeable(rules: Rules, table: Sequence[RefUnit], unit: RefUnit, played: int) -> bool:
     """Grupp ``joker_capture``: restrictions on table units that contain a wild joker."""
-    if not rules.wild or not any(_is_wild(c) for c in unit.cards):
+    if not rules.wild or not any(zwick_cards.is_wild_joker(c) for c in unit.cards):
         return True
     if rules.joker_capture == "any":
         return True
     if rules.joker_capture == "joker_only":
-        return _is_wild(played)
+        return zwick_cards.is_wild_joker(played)
     if rules.joker_capture == "lone_joker_only":
         return len(table) == 1
     return False  # never
@@ -277,7 +269,7 @@ def _capture_sets(rules: Rules, table: Sequence[RefUnit], played: int) -> set[fr
                     items.append(_Item(frozenset([c]), _values(rules, c), False))
         else:
             c = unit.cards[0]
-            items.append(_Item(frozenset([c]), _values(rules, c), _is_valued_joker(c)))
+            items.append(_Item(frozenset([c]), _values(rules, c), zwick_cards.is_valued_joker(c)))
 
     played_values = _values(rules, played)
     result: set[frozenset[int]] = set()
@@ -318,7 +310,7 @@ def _classic_build_moves(rules: Rules, st: RefState) -> list[MoveKey]:
     moves = set()
     for card in _playable(st.hands[st.to_move]):
         for unit in st.table:
-            if rules.wild and rules.joker_capture != "any" and any(_is_wild(c) for c in unit.cards):
+            if rules.wild and rules.joker_capture != "any" and any(zwick_cards.is_wild_joker(c) for c in unit.cards):
                 continue  # no build on a unit that contains a wild joker under a restriction
             for old in _unit_values(rules, unit):
                 for v in _values(rules, card):
@@ -494,7 +486,7 @@ def is_zwick(rules: Rules, st: RefState, move: MoveKey) -> bool:
     table_cards = sorted(c for u in st.table for c in u.cards)
     if sorted(move.taken) != table_cards:
         return False
-    return not (_is_wild(move.card) and not rules.joker_sweep_is_zwick)
+    return not (zwick_cards.is_wild_joker(move.card) and not rules.joker_sweep_is_zwick)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zwick_ai.agents.cfr.core import mix64
+from zwick_ai.agents.cfr.core import mix64, sort_together
 from zwick_ai.zwicker import arrays, kernels, layout
 
 ZWICKER_ABSTRACTIONS = ("buckets", "coarse")
@@ -244,14 +244,7 @@ def zwicker_decision(R, S, moves, n, abstraction, out):
             m += 1
         elif _better(R, S, moves[k], v, moves[out[j]], score[j]):
             out[j], score[j] = k, v
-    # sort the groups by descriptor (insertion sort: a handful of groups)
-    for i in range(1, m):
-        d, o = desc[i], out[i]
-        j = i - 1
-        while j >= 0 and desc[j] > d:
-            desc[j + 1], out[j + 1] = desc[j], out[j]
-            j -= 1
-        desc[j + 1], out[j + 1] = d, o
+    sort_together(desc, out, m)  # the groups by descriptor
     h = _chain(h, 100000 + m)
     for i in range(m):
         h = _chain(h, desc[i])
