@@ -28,6 +28,7 @@ from zwick_ai import cards, zwicker
 from zwick_ai.agents.base import apply_decision
 from zwick_ai.eval.match import GameRecord
 from zwick_ai.eval.records import zwicker_game
+from zwick_ai.eval.report import markdown_table
 from zwick_ai.eval.stats import Estimate, mean_ci, proportion_ci
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import arrays, kernels, layout, policy_codes
@@ -115,25 +116,34 @@ class SelfplayResult:
             f"{self.hands} hands, policies {','.join(self.policies)}, seed {self.seed}: "
             f"{self.hands_per_second:,.0f} hands/s, {self.plies_per_hand:.1f} plies per hand.",
             "",
-            "| side | seats | mean points | 95% CI | Zwicks per hand |",
-            "|---|---|---|---|---|",
+            *markdown_table(
+                ["side", "seats", "mean points", "95% CI", "Zwicks per hand"],
+                (
+                    [
+                        s,
+                        "+".join(map(str, r.sides[s])),
+                        f"{pts.mean:.3f}",
+                        f"[{pts.ci95[0]:.3f}, {pts.ci95[1]:.3f}]",
+                        f"{zw.mean:.3f}",
+                    ]
+                    for s, (pts, zw) in enumerate(zip(self.side_points, self.side_zwicks, strict=True))
+                ),
+            ),
+            "",
         ]
-        for s, (pts, zw) in enumerate(zip(self.side_points, self.side_zwicks, strict=True)):
-            seats = "+".join(map(str, r.sides[s]))
-            lines.append(f"| {s} | {seats} | {pts.mean:.3f} | [{pts.ci95[0]:.3f}, {pts.ci95[1]:.3f}] | {zw.mean:.3f} |")
-        lines.append("")
         lines.append(f"Zwicks per hand (all sides): {self.zwicks_per_hand}")
         if self.jokers:
-            lines += [
-                "",
-                "| joker | dealt to a hand | won by the holder's side | won by anyone |",
-                "|---|---|---|---|",
+            rows = [
+                [
+                    j.joker,
+                    j.dealt_to_hand,
+                    f"{j.kept.mean:.3f} [{j.kept.ci95[0]:.3f}, {j.kept.ci95[1]:.3f}]",
+                    f"{j.captured.mean:.3f}",
+                ]
+                for j in self.jokers
             ]
-            for j in self.jokers:
-                lines.append(
-                    f"| {j.joker} | {j.dealt_to_hand} | {j.kept.mean:.3f} "
-                    f"[{j.kept.ci95[0]:.3f}, {j.kept.ci95[1]:.3f}] | {j.captured.mean:.3f} |"
-                )
+            head = ["joker", "dealt to a hand", "won by the holder's side", "won by anyone"]
+            lines += ["", *markdown_table(head, rows)]
         return "\n".join(lines)
 
 
