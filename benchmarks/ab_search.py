@@ -35,8 +35,8 @@ import pyspiel
 import zwick_ai.games  # noqa: F401  (registers the games)
 from zwick_ai.agents import zwicker_search
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.zwicker import arrays, kernels
-from zwick_ai.zwicker.policy_codes import JOKER_RULES
+from zwick_ai.zwicker import arrays
+from zwick_ai.zwicker.policy_codes import JOKER_RULES, POLICY_RANDOM
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = {  # module -> path; loaded in this order, each copy importing the copies before it
@@ -116,7 +116,7 @@ def run_ismcts(mods: dict[str, ModuleType], setups: list, iters: int) -> list[in
         tree = zs.new_tree(iters + 2)
         det_cards, chain = s.det.truth.copy(), s.det.truth.copy()
         zs.search(
-            s.game_table, s.state_array, s.player, np.zeros(0, np.int32), iters, 0.7, kernels.POLICY_RANDOM,
+            s.game_table, s.state_array, s.player, np.zeros(0, np.int32), iters, 0.7, POLICY_RANDOM,
             s.win_loss, s.total, zs.TRIES, tree, s.det, det_cards, chain, s.workspace,
         )  # fmt: skip
         out.append(int(tree[1][0]))  # root visits

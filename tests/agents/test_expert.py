@@ -22,7 +22,7 @@ from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import arrays, kernels, policy_codes, resample
 from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker.features import NFEAT
-from zwick_ai.zwicker.layout import MAX_HAND, S_HAND_N, S_HANDS, S_STAGE, S_STOCK_LEN, S_STOCK_TOP
+from zwick_ai.zwicker.layout import MAX_HAND, PHASE_OVER, S_HAND_N, S_HANDS, S_PHASE, S_STAGE, S_STOCK_LEN, S_STOCK_TOP
 
 BRUTE_CARDS = 6  # cards left in the hands of the brute-force positions (minimax without pruning)
 
@@ -602,7 +602,7 @@ def test_stage_play_out_stops_where_the_stage_ends_on_the_full_play_outs_path() 
         part = S0.copy()
         buf, X = kernels.new_buffers()
         kernels.play_out_to(R, part, policies, W, part[S_STAGE], buf, X)
-        if part[kernels.S_PHASE] == kernels.PHASE_OVER:
+        if part[S_PHASE] == PHASE_OVER:
             over += 1
         else:
             assert part[S_STAGE] == S0[S_STAGE] + 1

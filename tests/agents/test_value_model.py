@@ -18,6 +18,7 @@ from zwick_ai.zwicker.layout import (
     LOC_STOCK,
     MAX_HAND,
     MAX_PLAYERS,
+    PHASE_OVER,
     R_DECK,
     R_DECK_SIZE,
     S_DEALT_TO,
@@ -89,7 +90,7 @@ def test_features_do_not_depend_on_hidden_cards(variant, players):
                 a, b = S.copy(), S2.copy()
                 kernels.apply_move(R, a, row, W)
                 kernels.apply_move(R, b, row, W)
-                if a[1] == kernels.PHASE_OVER or row[0] == 3:
+                if a[1] == PHASE_OVER or row[0] == 3:
                     continue
                 fa = features.after_move_features(R, S, a, p, np.zeros(features.NFEAT))
                 fb = features.after_move_features(R, S2, b, p, np.zeros(features.NFEAT))

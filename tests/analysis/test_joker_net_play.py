@@ -19,7 +19,7 @@ from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import deals as zwicker_deals
 from zwick_ai.zwicker import policy_codes
 from zwick_ai.zwicker.features import NFEAT
-from zwick_ai.zwicker.layout import KIND_ASK, KIND_BUILD, KIND_CAPTURE, M_CARD, M_KIND
+from zwick_ai.zwicker.layout import KIND_ASK, KIND_BUILD, KIND_CAPTURE, M_CARD, M_KIND, S_STOCK_TOP
 
 DITH = zwicker.rules("dithmarschen")
 #: a micro game with two stage deals after the opening (4 and then 2 cards left in the stock)
@@ -182,7 +182,7 @@ def test_expected_values_enumerate_small_stocks_and_sample_large_ones():
         buf, X, m = kernels.gen_moves(R, S, buf, W, X)
         Sc = S.copy()
         kernels.apply_move(R, Sc, buf[0], W)
-        if Sc[kernels.S_STOCK_TOP] > S[kernels.S_STOCK_TOP]:
+        if Sc[S_STOCK_TOP] > S[S_STOCK_TOP]:
             break
         S = Sc
     assert net_play.expected_values(R, S, buf[0].copy(), vm, W, 5, st, out) == 24  # 4 cards left: 4! orders
@@ -194,7 +194,7 @@ def test_expected_values_enumerate_small_stocks_and_sample_large_ones():
         buf, X, m = kernels.gen_moves(DITH.array(), S, buf, W, X)
         Sc = S.copy()
         kernels.apply_move(DITH.array(), Sc, buf[0], W)
-        if Sc[kernels.S_STOCK_TOP] > S[kernels.S_STOCK_TOP]:
+        if Sc[S_STOCK_TOP] > S[S_STOCK_TOP]:
             break
         S = Sc
     assert net_play.expected_values(DITH.array(), S, buf[0].copy(), models(DITH)[1], W, 5, st, out) == 5

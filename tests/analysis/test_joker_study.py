@@ -16,7 +16,7 @@ from zwick_ai.analysis.joker import deals, measure, report, study
 from zwick_ai.cli import main
 from zwick_ai.zwicker import deals as zwicker_deals
 from zwick_ai.zwicker import kernels, policy_codes
-from zwick_ai.zwicker.layout import KIND_ASK, KIND_BUILD, KIND_CAPTURE, M_CARD, M_KIND, M_MASK, M_ZWICK
+from zwick_ai.zwicker.layout import KIND_ASK, KIND_BUILD, KIND_CAPTURE, M_CARD, M_KIND, M_MASK, M_ZWICK, S_STAGE
 
 VARIANTS = ["dithmarschen", "grossenwiehe", "christiansen", "grupp"]
 
@@ -36,7 +36,7 @@ def ref_value(rules, state, row, policy: str, k: int) -> float:
     units = zwicker.engine._units(state)
     taken = sum(rules.card_points(c) for i, u in enumerate(units) if int(row[M_MASK]) >> i & 1 for c in u.cards)
     taken += int(row[M_ZWICK]) * rules.zwick_points
-    last = zwicker.stock(state) == [] or state.arr[kernels.S_STAGE] + 1 >= rules.plan.max_stages
+    last = zwicker.stock(state) == [] or state.arr[S_STAGE] + 1 >= rules.plan.max_stages
     capture, build = row[M_KIND] == KIND_CAPTURE, row[M_KIND] == KIND_BUILD
     up, down = base + 1000, base - 1000
     return {

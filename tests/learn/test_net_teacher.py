@@ -16,7 +16,7 @@ from zwick_ai.agents import net_selfplay, value_model, zwicker_search
 from zwick_ai.cli import main
 from zwick_ai.zwicker import kernels, policy_codes
 from zwick_ai.zwicker.features import CARD_BLOCK, NFEAT, after_input
-from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, R_DECK_SIZE, S_PHASE, S_TO_MOVE
+from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, PHASE_OVER, R_DECK_SIZE, S_PHASE, S_TO_MOVE
 
 torch = pytest.importorskip("torch")
 from zwick_ai.agents import net_train  # noqa: E402
@@ -68,7 +68,7 @@ def test_teacher_records_are_the_searchs_values_of_the_first_decisions_moves() -
             continue
         Sc = S.copy()
         kernels.apply_move(R, Sc, rows[k], W)
-        if Sc[S_PHASE] == kernels.PHASE_OVER:
+        if Sc[S_PHASE] == PHASE_OVER:
             continue
         after_input(R, S, Sc, int(S[S_TO_MOVE]), x)
         want.append((x[:NFEAT].astype(np.float32), x[NFEAT:].astype(np.uint8), qsum[k] / visits[k] * total))

@@ -14,7 +14,7 @@ from zwick_ai.cli import main
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker import policy_codes
 from zwick_ai.zwicker.features import C_MINE, CARD_BLOCK, F_HAND_N, F_LEAD, F_ZWICK, NFEAT, after_input
-from zwick_ai.zwicker.layout import R_DECK_SIZE, S_PHASE, S_TO_MOVE
+from zwick_ai.zwicker.layout import PHASE_OVER, R_DECK_SIZE, S_PHASE, S_TO_MOVE
 
 torch = pytest.importorskip("torch")
 from zwick_ai.agents import net_train as NT  # noqa: E402
@@ -111,7 +111,7 @@ def test_training_lowers_the_heldout_loss_and_net_plays_it(tmp_path):
     for k, row in enumerate(rows):
         Sc = S.copy()
         K.apply_move(R, Sc, row, W)
-        if Sc[S_PHASE] != K.PHASE_OVER:
+        if Sc[S_PHASE] != PHASE_OVER:
             after_input(R, S, Sc, int(S[S_TO_MOVE]), x)
             assert values[k] == pytest.approx(x[F_LEAD] + x[F_ZWICK] + model.predict(x[None])[0], abs=1e-9)
     best = {tuple(zwicker_bridge.move_actions(state, rows[k])) for k in np.flatnonzero(values >= values.max() - VM.TIE)}

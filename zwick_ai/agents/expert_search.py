@@ -47,16 +47,10 @@ import numpy as np
 from numba import njit
 
 from zwick_ai.agents import value_model, zwicker_search
-from zwick_ai.zwicker import arrays, kernels, policy_codes
+from zwick_ai.zwicker import arrays, kernels, layout, policy_codes
 from zwick_ai.zwicker import features as zwicker_features
 from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker.features import F_LEAD, F_ZWICK
-from zwick_ai.zwicker.layout import (
-    KIND_ASK,
-    M_KIND,
-    MOVE_WIDTH,
-    RULES_SIZE,
-)
 
 LEAF_ROLLOUT = 0
 LEAF_VALUE = 1  # the learned value model at the leaf, no play-out
@@ -250,7 +244,7 @@ def new_context(tt_bits):
     """Per-depth state and move buffers, workspaces and a transposition table for :func:`solve`."""
     levels = MAX_PLY + 2
     states = np.zeros((levels, zwicker_history.SS), np.int32)
-    bufs = np.zeros((levels, MAX_MOVES, MOVE_WIDTH), np.int64)
+    bufs = np.zeros((levels, MAX_MOVES, layout.MOVE_WIDTH), np.int64)
     orders = np.zeros((levels, MAX_MOVES), np.int64)
     vals = np.zeros((levels, MAX_MOVES), np.float64)
     W = kernels.new_workspace()
@@ -300,7 +294,7 @@ def stage_start_world(R, a, S0, Sw, p, t0):
             kernels.hand_insert(S, q, arrays.hand_card(Sw, q, i))
         for t in range(t0, X[zwicker_history.X_NPLY]):
             e = zwicker_history.X_LOG + t * zwicker_history.LOGW
-            if X[e + zwicker_history.L_SEAT] == q and X[e + zwicker_history.L_KIND] != KIND_ASK:
+            if X[e + zwicker_history.L_SEAT] == q and X[e + zwicker_history.L_KIND] != layout.KIND_ASK:
                 kernels.hand_insert(S, q, X[e + zwicker_history.L_CARD])
     return S
 
@@ -333,7 +327,7 @@ def opponent_values(R, S, buf, n, mm, W, out):
             out[k] = v[k]
         return
     for k in range(n):
-        out[k] = -np.inf if buf[k, M_KIND] == KIND_ASK else kernels.greedy_value(R, S, buf[k])
+        out[k] = -np.inf if buf[k, layout.M_KIND] == layout.KIND_ASK else kernels.greedy_value(R, S, buf[k])
 
 
 @njit(cache=True)
@@ -344,14 +338,14 @@ def world_log_weight(R, a, S0, Sw, p, t0, tau, W, mm):
     constraints of the sampler)."""
     X = a[zwicker_history.XB :]
     S = stage_start_world(R, a, S0, Sw, p, t0)
-    row = np.zeros(MOVE_WIDTH, np.int64)
+    row = np.zeros(layout.MOVE_WIDTH, np.int64)
     buf, XX = kernels.new_buffers()
     vals = np.empty(buf.shape[0], np.float64)
     logw = 0.0
     for t in range(t0, X[zwicker_history.X_NPLY]):
         zwicker_history.logged_row_into(X, t, row)
         q = arrays.to_move(S)
-        if q != p and row[M_KIND] != KIND_ASK:
+        if q != p and row[layout.M_KIND] != layout.KIND_ASK:
             buf, XX, n = kernels.gen_moves(R, S, buf, W, XX)
             if vals.shape[0] < n:
                 vals = np.empty(buf.shape[0], np.float64)
@@ -391,7 +385,7 @@ def endgame_worlds(
     world ``w``'s root move values go to ``vals[done + w]``, its log weight (0 without inference)
     to ``logw[done + w]`` where ``done = stats[ST_WORLDS]`` on entry. Stops early when the node cap
     is hit (that world is not counted)."""
-    R = G[:RULES_SIZE]
+    R = G[: layout.RULES_SIZE]
     side = arrays.side_of(R, p)
     t0 = det.t0
     S0 = det.S0
@@ -503,7 +497,7 @@ def draw_pool(G, a, p, det, cards, chain, meta, n, tau, W, mm):
     """``n`` worlds of the exact determinizer (their current engine states, one row each) and
     their log weights under the opponent model of :func:`world_log_weight` (all 0 when ``tau``
     is 0): the pool the ISMCTS iterations draw their worlds from."""
-    R = G[:RULES_SIZE]
+    R = G[: layout.RULES_SIZE]
     states = np.empty((n, det.S0.shape[0]), det.S0.dtype)
     logw = np.zeros(n, np.float64)
     for i in range(n):
@@ -552,7 +546,7 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
     :func:`draw_pool`) each world is a pool row drawn by the weights ``cum``
     (:func:`pool_cumulative`: sampling-importance-resampling of the opponent model's posterior)
     instead of a fresh draw of the determinizer."""
-    R = G[:RULES_SIZE]
+    R = G[: layout.RULES_SIZE]
     meta = tree[-1]
     players = arrays.players(R)
     policies = np.full(players, policy_codes.POLICY_RANDOM, np.int64)

@@ -58,16 +58,8 @@ from numba import njit
 from zwick_ai import cards
 from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.zwicker import arrays, kernels
+from zwick_ai.zwicker import arrays, kernels, layout
 from zwick_ai.zwicker.deals import deal_orders
-from zwick_ai.zwicker.layout import (
-    KIND_ASK,
-    KIND_BUILD,
-    KIND_CAPTURE,
-    M_CARD,
-    M_KIND,
-    M_MASK,
-)
 from zwick_ai.zwicker.policy_codes import (
     JOKER_RULES,
     POLICY_BUILD,
@@ -133,9 +125,9 @@ def constraint_code(text: str) -> tuple[int, int]:
 def points_taken(R, S, mv):
     """Points a capture takes from the table, Zwick bonus included (the played card's not)."""
     pts = 0
-    if mv[M_KIND] != KIND_CAPTURE:
+    if mv[layout.M_KIND] != layout.KIND_CAPTURE:
         return 0
-    mask = mv[M_MASK]
+    mask = mv[layout.M_MASK]
     for i in range(arrays.unit_count(S)):
         if (mask >> i) & kernels.ONE:
             pts += arrays.unit_points(R, S, arrays.unit_anchor(S, i))
@@ -152,10 +144,10 @@ def rule_tier(R, S, mv, policy, k):
     """The joker rule's verdict on move ``mv`` (:data:`TIER_PREFERRED`, ``_ALLOWED`` or
     ``_FORBIDDEN``): the one place each rule is written. Moves that play no joker from the hand,
     questions included, are allowed by every rule."""
-    kind = mv[M_KIND]
-    if policy <= POLICY_GREEDY or kind == KIND_ASK or not arrays.is_joker(R, mv[M_CARD]):
+    kind = mv[layout.M_KIND]
+    if policy <= POLICY_GREEDY or kind == layout.KIND_ASK or not arrays.is_joker(R, mv[layout.M_CARD]):
         return TIER_ALLOWED
-    capture = kind == KIND_CAPTURE
+    capture = kind == layout.KIND_CAPTURE
     if policy == POLICY_EARLY:
         return TIER_PREFERRED if capture else TIER_ALLOWED
     if policy == POLICY_HOLD:
@@ -163,7 +155,7 @@ def rule_tier(R, S, mv, policy, k):
     if policy == POLICY_MIN_POINTS:
         return TIER_ALLOWED if capture and points_taken(R, S, mv) >= k else TIER_FORBIDDEN
     if policy == POLICY_BUILD:
-        return TIER_PREFERRED if kind == KIND_BUILD else TIER_FORBIDDEN
+        return TIER_PREFERRED if kind == layout.KIND_BUILD else TIER_FORBIDDEN
     # POLICY_LAST_STAGE
     return TIER_ALLOWED if arrays.last_stage(R, S) else TIER_FORBIDDEN
 
@@ -172,7 +164,7 @@ def rule_tier(R, S, mv, policy, k):
 def policy_value(R, S, mv, policy, k):
     """The score of move ``mv`` under joker policy ``policy`` (higher is better): the greedy value
     lifted or lowered by :data:`BONUS` by the rule's tier, so a rule decides before greedy does."""
-    if mv[M_KIND] == KIND_ASK:
+    if mv[layout.M_KIND] == layout.KIND_ASK:
         return NEVER_ASK
     return kernels.greedy_value(R, S, mv) + BONUS * rule_tier(R, S, mv, policy, k)
 
@@ -185,15 +177,15 @@ def allowed_moves(R, S, rows, n, policy, k, asks, out):
     out unless only questions are legal (an agent that never asks). Returns how many are marked."""
     cards = 0
     for i in range(n):
-        cards += rows[i, M_KIND] != KIND_ASK
+        cards += rows[i, layout.M_KIND] != layout.KIND_ASK
     skip = not asks and cards > 0
     top = TIER_FORBIDDEN
     for i in range(n):
-        if not (skip and rows[i, M_KIND] == KIND_ASK):
+        if not (skip and rows[i, layout.M_KIND] == layout.KIND_ASK):
             top = max(top, rule_tier(R, S, rows[i], policy, k))
     cnt = 0
     for i in range(n):
-        out[i] = not (skip and rows[i, M_KIND] == KIND_ASK) and rule_tier(R, S, rows[i], policy, k) == top
+        out[i] = not (skip and rows[i, layout.M_KIND] == layout.KIND_ASK) and rule_tier(R, S, rows[i], policy, k) == top
         cnt += out[i]
     return cnt
 
@@ -211,19 +203,9 @@ def choose_move(R, S, buf, n, policy, k):
     """Index of the move of ``buf[:n]`` that ``policy`` plays (ties at random via ``np.random``)."""
     if policy == POLICY_RANDOM:
         return np.random.randint(n)
-    best = -1e18
-    ties = 0
-    pick = 0
-    for i in range(n):
-        v = policy_value(R, S, buf[i], policy, k)
-        if v > best + 1e-9:
-            best = v
-            ties = 1
-            pick = i
-        elif abs(v - best) <= 1e-9:
-            ties += 1
-            if np.random.randint(ties) == 0:  # reservoir tie-break, as the greedy playouts
-                pick = i
+    best, ties, pick = -1e18, 0, 0
+    for i in range(n):  # ties broken as the greedy playouts break them
+        best, ties, pick = kernels.best_so_far(policy_value(R, S, buf[i], policy, k), i, best, ties, pick)
     return pick
 
 
@@ -242,7 +224,7 @@ def joker_play_info(R, S, mv, out):
     out[J_PLAYED] = 1
     out[J_STAGE] = arrays.stage(S)
     out[J_LAST] = 1 if arrays.last_stage(R, S) else 0
-    out[J_KIND] = mv[M_KIND]
+    out[J_KIND] = mv[layout.M_KIND]
     out[J_TAKEN] = points_taken(R, S, mv)
     out[J_UNITS] = arrays.unit_count(S)
     out[J_HAND] = arrays.hand_size(S, arrays.to_move(S))
@@ -281,8 +263,8 @@ def play_rule_deals(R, orders, dealers, play_seeds, policies, ks):
                 raise ValueError("no legal move in a running hand")
             p = arrays.to_move(S)
             i = choose_move(R, S, buf, m, policies[p], ks[p])
-            c = buf[i, M_CARD]
-            if buf[i, M_KIND] != KIND_ASK and arrays.is_joker(R, c):
+            c = buf[i, layout.M_CARD]
+            if buf[i, layout.M_KIND] != layout.KIND_ASK and arrays.is_joker(R, c):
                 joker_play_info(R, S, buf[i], jplays[h, c])
             kernels.apply_move(R, S, buf[i], W)
         kernels.record_hand(R, S, h, scores, zwicks, won_side, dealt)

@@ -47,9 +47,8 @@ from zwick_ai.agents import joker_policies, value_model, zwicker_search
 from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.jit import kernel
-from zwick_ai.zwicker import kernels, policy_codes
+from zwick_ai.zwicker import kernels, layout, policy_codes
 from zwick_ai.zwicker.features import side_diff
-from zwick_ai.zwicker.layout import PHASE_OVER, R_NSIDES, R_SIDE_OF, RULES_SIZE, S_PHASE, S_TO_MOVE
 from zwick_ai.zwicker.model_scores import after_values, count_best, net_values, nth_best
 
 REPLY_TOP = 4  # reply=K looks ahead from the after model's best few moves only (the 2 ms budget)
@@ -96,14 +95,14 @@ def reply_values(G, a, p, det, cards, chain, meta, rows, first, top, worlds, m, 
     answers with his best move by the same after model from his own view of that world, and the
     move's value is p's side's after that answer (in a game of two sides, minus the answering
     side's after value; exact where the hand ends), averaged over the worlds."""
-    R = G[:RULES_SIZE]
+    R = G[: layout.RULES_SIZE]
     n = rows.shape[0]
     out = np.full(n, -np.inf)
     order = np.argsort(-first, kind="mergesort")  # stable: ties keep the rows' order
     keep = min(top, n)
     total = np.zeros(n, np.float64)
-    side = R[R_SIDE_OF + p]
-    ns = R[R_NSIDES]
+    side = R[layout.R_SIDE_OF + p]
+    ns = R[layout.R_NSIDES]
     buf, XX = kernels.new_buffers()
     for _ in range(worlds):
         world = zwicker_search.det_draw(G, a, p, det, cards, chain, zwicker_search.TRIES, meta, W)
@@ -113,14 +112,14 @@ def reply_values(G, a, p, det, cards, chain, meta, rows, first, top, worlds, m, 
                 continue
             after = world.copy()
             kernels.apply_move(R, after, rows[i], W)
-            if after[S_PHASE] == PHASE_OVER:
+            if after[layout.S_PHASE] == layout.PHASE_OVER:
                 total[i] += side_diff(kernels.score(R, after).astype(np.float64), side, ns)
                 continue
-            q = after[S_TO_MOVE]
+            q = after[layout.S_TO_MOVE]
             buf, XX, count = kernels.gen_moves(R, after, buf, W, XX)
             answers = after_values(R, after, buf, count, m, W)
             best = answers[: max(count, 1)].max() if count > 0 else 0.0
-            total[i] += best if R[R_SIDE_OF + q] == side else -best
+            total[i] += best if R[layout.R_SIDE_OF + q] == side else -best
     for j in range(keep):
         i = order[j]
         if first[i] > -np.inf:
@@ -168,7 +167,7 @@ class NetAgent(Agent):
         self.top = int(params["top"])
         if self.reply and not self.after:
             raise ValueError("reply= needs an after model (model=after or an after model's path)")
-        if self.reply and game.rules.array()[R_NSIDES] != 2:
+        if self.reply and game.rules.array()[layout.R_NSIDES] != 2:
             raise ValueError(f"reply= needs a game of two sides; {game.rules.variant} here has more")
 
     def identity(self) -> dict[str, Any]:

@@ -32,11 +32,11 @@ from numba import njit
 
 from zwick_ai.agents import value_model, zwicker_search
 from zwick_ai.mlp import mlp_forward
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import kernels, layout
 from zwick_ai.zwicker.features import CARD_BLOCK, F_LEAD, F_ZWICK, NFEAT, after_input, side_diff
-from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, R_DECK_SIZE, R_NSIDES, R_SIDE_OF, S_PHASE, S_TO_MOVE
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET_AFTER
 
+RECORDS_START = 4096  # record rows before the first doubling
 SHARD_FIELDS = ("features", "cards", "lead", "final", "value", "player", "hand")
 
 
@@ -45,14 +45,73 @@ def _random_card_move(buf, n):
     """A uniformly random index among the first ``n`` moves that are not questions."""
     cards = 0
     for j in range(n):
-        cards += buf[j, M_KIND] != KIND_ASK
+        cards += buf[j, layout.M_KIND] != layout.KIND_ASK
     r = np.random.randint(cards)
     for j in range(n):
-        if buf[j, M_KIND] != KIND_ASK:
+        if buf[j, layout.M_KIND] != layout.KIND_ASK:
             if r == 0:
                 return j
             r -= 1
     return 0
+
+
+@njit(cache=True)
+def _new_records(cap, width):
+    """Empty record buffers of ``cap`` rows for inputs of ``width``: (features, card-level view,
+    lead, final, value, side, mover, hand)."""
+    return (
+        np.zeros((cap, NFEAT), np.float32),
+        np.zeros((cap, width - NFEAT), np.uint8),
+        np.zeros(cap, np.float32),
+        np.zeros(cap, np.float32),
+        np.zeros(cap, np.float32),
+        np.zeros(cap, np.int32),
+        np.zeros(cap, np.int32),
+        np.zeros(cap, np.int32),
+    )
+
+
+@njit(cache=True)
+def _add_record(rec, nrow, x, final, value, side, player, hand):
+    """Row ``nrow`` of the buffers ``rec`` (:func:`_new_records`, doubled first when full): the
+    input ``x`` (features, then the card-level view), its lead and the other fields. Returns the
+    buffers."""
+    if nrow == rec[0].shape[0]:
+        big = _new_records(2 * nrow, NFEAT + rec[1].shape[1])
+        big[0][:nrow] = rec[0][:nrow]
+        big[1][:nrow] = rec[1][:nrow]
+        big[2][:nrow] = rec[2][:nrow]
+        big[3][:nrow] = rec[3][:nrow]
+        big[4][:nrow] = rec[4][:nrow]
+        big[5][:nrow] = rec[5][:nrow]
+        big[6][:nrow] = rec[6][:nrow]
+        big[7][:nrow] = rec[7][:nrow]
+        rec = big
+    for i in range(NFEAT):
+        rec[0][nrow, i] = x[i]
+    for i in range(rec[1].shape[1]):
+        rec[1][nrow, i] = np.uint8(x[NFEAT + i])
+    rec[2][nrow] = x[F_LEAD] + x[F_ZWICK]
+    rec[3][nrow] = final
+    rec[4][nrow] = value
+    rec[5][nrow] = side
+    rec[6][nrow] = player
+    rec[7][nrow] = hand
+    return rec
+
+
+@njit(cache=True)
+def _records_out(rec, nrow):
+    """The first ``nrow`` records in the order of :data:`SHARD_FIELDS` (the side left out)."""
+    return (
+        rec[0][:nrow].copy(),
+        rec[1][:nrow].copy(),
+        rec[2][:nrow].copy(),
+        rec[3][:nrow].copy(),
+        rec[4][:nrow].copy(),
+        rec[6][:nrow].copy(),
+        rec[7][:nrow].copy(),
+    )
 
 
 @njit(cache=True)
@@ -63,17 +122,9 @@ def selfplay_afterstates(R, seeds, policy, eps, m):
     model's value of the afterstate (lead plus its points still to come; NaN for greedy)[N] float32,
     mover[N] int32, hand index[N] int32)."""
     nh = seeds.shape[0]
-    ns = R[R_NSIDES]
-    width = NFEAT + CARD_BLOCK * R[R_DECK_SIZE]
-    cap = 4096
-    F = np.zeros((cap, NFEAT), np.float32)
-    C = np.zeros((cap, width - NFEAT), np.uint8)
-    lead = np.zeros(cap, np.float32)
-    final = np.zeros(cap, np.float32)
-    value = np.zeros(cap, np.float32)
-    side = np.zeros(cap, np.int32)
-    player = np.zeros(cap, np.int32)
-    hand = np.zeros(cap, np.int32)
+    ns = R[layout.R_NSIDES]
+    width = NFEAT + CARD_BLOCK * R[layout.R_DECK_SIZE]
+    rec = _new_records(RECORDS_START, width)
     x = np.zeros(width, np.float64)
     W = kernels.new_workspace()
     buf, Xb = kernels.new_buffers()
@@ -82,14 +133,14 @@ def selfplay_afterstates(R, seeds, policy, eps, m):
         S = kernels.new_hand(R, seeds[h], W)
         first = nrow
         np.random.seed((seeds[h] * 69069 + 12345) % 4294967296)
-        while S[S_PHASE] != kernels.PHASE_OVER:
+        while S[layout.S_PHASE] != layout.PHASE_OVER:
             n = kernels.gen_moves_ws(R, S, buf, W, Xb)
             if n < 0:
                 buf, Xb, n = kernels.gen_moves(R, S, buf, W, Xb)
-            p = S[S_TO_MOVE]
+            p = S[layout.S_TO_MOVE]
             cards = 0
             for j in range(n):
-                cards += buf[j, M_KIND] != KIND_ASK
+                cards += buf[j, layout.M_KIND] != layout.KIND_ASK
             if cards >= 2 and np.random.random() < eps:
                 k = _random_card_move(buf, n)
             elif cards >= 2 and policy == POLICY_NET_AFTER:
@@ -98,45 +149,16 @@ def selfplay_afterstates(R, seeds, policy, eps, m):
                 k = kernels.choose(R, S, buf, n, POLICY_GREEDY)
             Spre = S.copy()
             kernels.apply_move(R, S, buf[k], W)
-            if S[S_PHASE] == kernels.PHASE_OVER or buf[k, M_KIND] == KIND_ASK:
+            if S[layout.S_PHASE] == layout.PHASE_OVER or buf[k, layout.M_KIND] == layout.KIND_ASK:
                 continue
             after_input(R, Spre, S, p, x)
-            if nrow == cap:
-                cap *= 2
-                F2 = np.zeros((cap, NFEAT), np.float32)
-                F2[:nrow] = F[:nrow]
-                F = F2
-                C2 = np.zeros((cap, width - NFEAT), np.uint8)
-                C2[:nrow] = C[:nrow]
-                C = C2
-                lead = np.concatenate((lead[:nrow], np.zeros(cap - nrow, np.float32)))
-                final = np.concatenate((final[:nrow], np.zeros(cap - nrow, np.float32)))
-                value = np.concatenate((value[:nrow], np.zeros(cap - nrow, np.float32)))
-                side = np.concatenate((side[:nrow], np.zeros(cap - nrow, np.int32)))
-                player = np.concatenate((player[:nrow], np.zeros(cap - nrow, np.int32)))
-                hand = np.concatenate((hand[:nrow], np.zeros(cap - nrow, np.int32)))
-            for i in range(NFEAT):
-                F[nrow, i] = x[i]
-            for i in range(width - NFEAT):
-                C[nrow, i] = np.uint8(x[NFEAT + i])
-            lead[nrow] = x[F_LEAD] + x[F_ZWICK]
-            value[nrow] = lead[nrow] + mlp_forward(x, m) if policy == POLICY_NET_AFTER else np.nan
-            side[nrow] = R[R_SIDE_OF + p]
-            player[nrow] = p
-            hand[nrow] = h
+            own = x[F_LEAD] + x[F_ZWICK] + mlp_forward(x, m) if policy == POLICY_NET_AFTER else np.nan
+            rec = _add_record(rec, nrow, x, 0.0, own, R[layout.R_SIDE_OF + p], p, h)
             nrow += 1
         sc = kernels.score(R, S).astype(np.float64)
         for r in range(first, nrow):
-            final[r] = side_diff(sc, side[r], ns)
-    return (
-        F[:nrow].copy(),
-        C[:nrow].copy(),
-        lead[:nrow].copy(),
-        final[:nrow].copy(),
-        value[:nrow].copy(),
-        player[:nrow].copy(),
-        hand[:nrow].copy(),
-    )
+            rec[3][r] = side_diff(sc, rec[5][r], ns)
+    return _records_out(rec, nrow)
 
 
 @njit(cache=True)
@@ -149,14 +171,8 @@ def selfplay_search_targets(R, seeds, policy, eps, m, iters, c, rollout, total, 
     in place of the final difference the search's mean value of the move (the mover's side minus
     the mean of the others, in points); ``value`` is NaN (the targets are not chained)."""
     nh = seeds.shape[0]
-    width = NFEAT + CARD_BLOCK * R[R_DECK_SIZE]
-    cap = 4096
-    F = np.zeros((cap, NFEAT), np.float32)
-    C = np.zeros((cap, width - NFEAT), np.uint8)
-    lead = np.zeros(cap, np.float32)
-    target = np.zeros(cap, np.float32)
-    player = np.zeros(cap, np.int32)
-    hand = np.zeros(cap, np.int32)
+    width = NFEAT + CARD_BLOCK * R[layout.R_DECK_SIZE]
+    rec = _new_records(RECORDS_START, width)
     x = np.zeros(width, np.float64)
     W = kernels.new_workspace()
     buf, Xb = kernels.new_buffers()
@@ -164,47 +180,29 @@ def selfplay_search_targets(R, seeds, policy, eps, m, iters, c, rollout, total, 
     for h in range(nh):
         S = kernels.new_hand(R, seeds[h], W)
         np.random.seed((seeds[h] * 69069 + 12345) % 4294967296)
-        while S[S_PHASE] != kernels.PHASE_OVER:
+        while S[layout.S_PHASE] != layout.PHASE_OVER:
             n = kernels.gen_moves_ws(R, S, buf, W, Xb)
             if n < 0:
                 buf, Xb, n = kernels.gen_moves(R, S, buf, W, Xb)
-            p = S[S_TO_MOVE]
+            p = S[layout.S_TO_MOVE]
             cards = 0
             for j in range(n):
-                cards += buf[j, M_KIND] != KIND_ASK
+                cards += buf[j, layout.M_KIND] != layout.KIND_ASK
             if cards >= 2:
                 rows = buf[:n].copy()
                 tree = zwicker_search.new_tree(iters + 2)
                 zwicker_search.peek_search(R, S, iters, c, rollout, False, total, tree, W)
                 visits, qsum = zwicker_search.root_stats(S, rows, tree)
                 for k in range(n):
-                    if rows[k, M_KIND] == KIND_ASK or visits[k] < min_visits:
+                    if rows[k, layout.M_KIND] == layout.KIND_ASK or visits[k] < min_visits:
                         continue
                     Sc = S.copy()
                     kernels.apply_move(R, Sc, rows[k], W)
-                    if Sc[S_PHASE] == kernels.PHASE_OVER:
+                    if Sc[layout.S_PHASE] == layout.PHASE_OVER:
                         continue
                     after_input(R, S, Sc, p, x)
-                    if nrow == cap:
-                        cap *= 2
-                        F2 = np.zeros((cap, NFEAT), np.float32)
-                        F2[:nrow] = F[:nrow]
-                        F = F2
-                        C2 = np.zeros((cap, width - NFEAT), np.uint8)
-                        C2[:nrow] = C[:nrow]
-                        C = C2
-                        lead = np.concatenate((lead[:nrow], np.zeros(cap - nrow, np.float32)))
-                        target = np.concatenate((target[:nrow], np.zeros(cap - nrow, np.float32)))
-                        player = np.concatenate((player[:nrow], np.zeros(cap - nrow, np.int32)))
-                        hand = np.concatenate((hand[:nrow], np.zeros(cap - nrow, np.int32)))
-                    for i in range(NFEAT):
-                        F[nrow, i] = x[i]
-                    for i in range(width - NFEAT):
-                        C[nrow, i] = np.uint8(x[NFEAT + i])
-                    lead[nrow] = x[F_LEAD] + x[F_ZWICK]
-                    target[nrow] = qsum[k] / visits[k] * total
-                    player[nrow] = p
-                    hand[nrow] = h
+                    target = qsum[k] / visits[k] * total
+                    rec = _add_record(rec, nrow, x, target, np.nan, R[layout.R_SIDE_OF + p], p, h)
                     nrow += 1
             if cards >= 2 and np.random.random() < eps:
                 k = _random_card_move(buf, n)
@@ -213,16 +211,7 @@ def selfplay_search_targets(R, seeds, policy, eps, m, iters, c, rollout, total, 
             else:
                 k = kernels.choose(R, S, buf, n, POLICY_GREEDY)
             kernels.apply_move(R, S, buf[k], W)
-    value = np.full(nrow, np.nan, np.float32)
-    return (
-        F[:nrow].copy(),
-        C[:nrow].copy(),
-        lead[:nrow].copy(),
-        target[:nrow].copy(),
-        value,
-        player[:nrow].copy(),
-        hand[:nrow].copy(),
-    )
+    return _records_out(rec, nrow)
 
 
 @njit(cache=True)

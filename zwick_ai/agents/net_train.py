@@ -54,9 +54,8 @@ from typing import Any
 import numpy as np
 
 from zwick_ai.agents import net_selfplay, value_model
-from zwick_ai.zwicker import policy_codes
+from zwick_ai.zwicker import layout, policy_codes
 from zwick_ai.zwicker.features import NFEAT
-from zwick_ai.zwicker.layout import R_DECK_SIZE
 
 HELDOUT_EVERY = 10
 SEED_STRIDE = 1_000_003
@@ -517,7 +516,7 @@ def train_net(
         meta = {
             "variant": cfg.variant,
             "players": cfg.players,
-            "deck": int(rules_array(cfg)[R_DECK_SIZE]) if cfg.cards else 0,
+            "deck": int(rules_array(cfg)[layout.R_DECK_SIZE]) if cfg.cards else 0,
             "generation": g,
             "config": asdict(cfg),
             "loss": row,

@@ -51,58 +51,7 @@ import numpy as np
 from numba import njit
 
 from zwick_ai.tricks import kernels as tricks_kernels
-from zwick_ai.tricks.layout import (
-    A_BID,
-    A_BID_KEN,
-    A_DISCARD,
-    A_EXCH,
-    A_KEEP,
-    A_PASS,
-    A_PASS_KEN,
-    A_PLAYDECL,
-    A_SEARCH,
-    A_STOP,
-    A_SWAP,
-    ACE,
-    C_DECLARE,
-    C_INPACK,
-    C_PERM,
-    DECL_PLAYPASS,
-    L_BOTTOM,
-    L_HAND,
-    L_PLAYED,
-    L_UP,
-    NC,
-    NP,
-    NUM_ACTIONS,
-    P_STATUS,
-    P_TCARD,
-    P_TFD,
-    PH_AUCTION,
-    PH_DECLARE,
-    PH_DISCARD,
-    PH_PLAY,
-    PH_SEARCH,
-    PH_SWAP,
-    S_CUR,
-    S_EXD,
-    S_EXK,
-    S_HIGH,
-    S_LAST,
-    S_LEADER,
-    S_LOC,
-    S_N,
-    S_NPART,
-    S_NPLAYED,
-    S_NUP,
-    S_PHASE,
-    S_PLAYERS,
-    S_SWAPK,
-    S_TRUMP,
-    S_TURN,
-    S_UP,
-    TEN,
-)
+from zwick_ai.tricks import layout as tricks_layout
 
 BID_BASE = 1.6  # strength needed to bid against nobody (about two tricks)
 BID_STEP = 0.3  # extra strength per level already bid
@@ -111,23 +60,23 @@ EXCHANGE_BELOW = 0.3  # Zwicken: exchange cards worth less
 
 
 @njit(cache=True)
-def _pf(p, f):
-    return S_PLAYERS + f * NP + p
-
-
-@njit(cache=True)
 def unseen_higher(s, cfg, p, c):
     """Cards of ``c``'s effective suit that beat it and that seat ``p`` has not seen (not in his
     hand, not an upcard, not the shown bottom card, not played face up, not in the trick)."""
-    trump = s[S_TRUMP]
-    perm = cfg[C_PERM]
+    trump = s[tricks_layout.S_TRUMP]
+    perm = cfg[tricks_layout.C_PERM]
     suit = tricks_kernels.eff_suit(c, trump, perm)
     k = 0
-    for x in range(NC):
-        if x == c or cfg[C_INPACK + x] == 0:
+    for x in range(tricks_layout.NC):
+        if x == c or cfg[tricks_layout.C_INPACK + x] == 0:
             continue
-        loc = s[S_LOC + x]
-        if loc == L_HAND + p or loc == L_UP or loc == L_BOTTOM or loc == L_PLAYED:
+        loc = s[tricks_layout.S_LOC + x]
+        if (
+            loc == tricks_layout.L_HAND + p
+            or loc == tricks_layout.L_UP
+            or loc == tricks_layout.L_BOTTOM
+            or loc == tricks_layout.L_PLAYED
+        ):
             continue
         if tricks_kernels.eff_suit(x, trump, perm) == suit and tricks_kernels.strength(
             x, perm
@@ -140,7 +89,10 @@ def unseen_higher(s, cfg, p, c):
 def card_value(s, cfg, p, c):
     """Rough number of tricks card ``c`` takes for seat ``p`` (module docstring)."""
     h = unseen_higher(s, cfg, p, c)
-    if s[S_TRUMP] >= 0 and tricks_kernels.eff_suit(c, s[S_TRUMP], cfg[C_PERM]) == s[S_TRUMP]:
+    if (
+        s[tricks_layout.S_TRUMP] >= 0
+        and tricks_kernels.eff_suit(c, s[tricks_layout.S_TRUMP], cfg[tricks_layout.C_PERM]) == s[tricks_layout.S_TRUMP]
+    ):
         if h == 0:
             return 1.0
         if h == 1:
@@ -160,7 +112,7 @@ def card_value(s, cfg, p, c):
 @njit(cache=True)
 def strength(s, cfg, p):
     """Sum of :func:`card_value` over seat ``p``'s hand."""
-    hc = np.empty(NC, dtype=np.int32)
+    hc = np.empty(tricks_layout.NC, dtype=np.int32)
     m = tricks_kernels.hand(s, p, hc)
     total = 0.0
     for i in range(m):
@@ -169,64 +121,68 @@ def strength(s, cfg, p):
 
 
 @njit(cache=True)
-def _is_trump(s, cfg, c):
-    return s[S_TRUMP] >= 0 and tricks_kernels.eff_suit(c, s[S_TRUMP], cfg[C_PERM]) == s[S_TRUMP]
-
-
-@njit(cache=True)
-def _cost(s, cfg, c):
-    """Order of cheapness for throwing or winning: side cards before trumps, then card points,
-    then rank."""
+def is_trump(s, cfg, c):
+    """Card ``c`` is a trump (in the trump suit under the deal's card order)."""
     return (
-        (1000 if _is_trump(s, cfg, c) else 0)
-        + 100 * tricks_kernels.POINTS[c % 13]
-        + tricks_kernels.strength(c, cfg[C_PERM])
+        s[tricks_layout.S_TRUMP] >= 0
+        and tricks_kernels.eff_suit(c, s[tricks_layout.S_TRUMP], cfg[tricks_layout.C_PERM]) == s[tricks_layout.S_TRUMP]
     )
 
 
 @njit(cache=True)
-def _current_best(s, cfg):
-    """The face-up card now winning the trick (-1 if none)."""
-    n = s[S_N]
-    q = s[S_LEADER]
-    best = -1
+def cheapness(s, cfg, c):
+    """Order of cheapness for throwing or winning: side cards before trumps, then card points,
+    then rank."""
+    return (
+        (1000 if is_trump(s, cfg, c) else 0)
+        + 100 * tricks_kernels.POINTS[c % 13]
+        + tricks_kernels.strength(c, cfg[tricks_layout.C_PERM])
+    )
+
+
+@njit(cache=True)
+def winning(s, cfg):
+    """(seat, card) now winning the trick among face-up cards; (-1, -1) if none."""
+    n = s[tricks_layout.S_N]
+    q = s[tricks_layout.S_LEADER]
+    best, who = -1, -1
     for _ in range(n):
-        c = s[_pf(q, P_TCARD)]
-        if c >= 0 and s[_pf(q, P_TFD)] == 0:
-            if best < 0 or tricks_kernels.beats(c, best, s[S_TRUMP], cfg[C_PERM]):
-                best = c
+        c = s[tricks_kernels.pf(q, tricks_layout.P_TCARD)]
+        if c >= 0 and s[tricks_kernels.pf(q, tricks_layout.P_TFD)] == 0:
+            if best < 0 or tricks_kernels.beats(c, best, s[tricks_layout.S_TRUMP], cfg[tricks_layout.C_PERM]):
+                best, who = c, q
         q = (q + 1) % n
-    return best
+    return who, best
 
 
 @njit(cache=True)
 def _play(s, cfg, p, mask):
-    best = _current_best(s, cfg)
+    best = winning(s, cfg)[1]
     pick = -1
-    if s[S_NPLAYED] == 0:
+    if s[tricks_layout.S_NPLAYED] == 0:
         # lead a sure winner (trumps first), else the cheapest card
         score = -1
-        for c in range(NC):
+        for c in range(tricks_layout.NC):
             if mask[c] and unseen_higher(s, cfg, p, c) == 0:
-                v = (2 if _is_trump(s, cfg, c) else 1) * 100 + tricks_kernels.strength(c, cfg[C_PERM])
+                v = (2 if is_trump(s, cfg, c) else 1) * 100 + tricks_kernels.strength(c, cfg[tricks_layout.C_PERM])
                 if v > score:
                     score, pick = v, c
         if pick >= 0:
             return pick
     elif best >= 0:
-        last = s[S_NPLAYED] == s[S_NPART] - 1
+        last = s[tricks_layout.S_NPLAYED] == s[tricks_layout.S_NPART] - 1
         cheapest, cheapest_sure = -1, -1
-        for c in range(NC):
-            if mask[c] and tricks_kernels.beats(c, best, s[S_TRUMP], cfg[C_PERM]):
-                if cheapest < 0 or _cost(s, cfg, c) < _cost(s, cfg, cheapest):
+        for c in range(tricks_layout.NC):
+            if mask[c] and tricks_kernels.beats(c, best, s[tricks_layout.S_TRUMP], cfg[tricks_layout.C_PERM]):
+                if cheapest < 0 or cheapness(s, cfg, c) < cheapness(s, cfg, cheapest):
                     cheapest = c
                 if unseen_higher(s, cfg, p, c) == 0:
-                    if cheapest_sure < 0 or _cost(s, cfg, c) < _cost(s, cfg, cheapest_sure):
+                    if cheapest_sure < 0 or cheapness(s, cfg, c) < cheapness(s, cfg, cheapest_sure):
                         cheapest_sure = c
         if cheapest >= 0:
             return cheapest if last or cheapest_sure < 0 else cheapest_sure
-    for c in range(NC):
-        if mask[c] and (pick < 0 or _cost(s, cfg, c) < _cost(s, cfg, pick)):
+    for c in range(tricks_layout.NC):
+        if mask[c] and (pick < 0 or cheapness(s, cfg, c) < cheapness(s, cfg, pick)):
             pick = c
     return pick
 
@@ -243,59 +199,59 @@ def _first(mask, lo, hi):
 def _auction(s, cfg, p, mask):
     zwik = tricks_kernels.combo_value(s, cfg, p) > 0
     est = strength(s, cfg, p)
-    ken = mask[A_PASS_KEN]
+    ken = mask[tricks_layout.A_PASS_KEN]
     if ken:
         # the announced ten may be swapped for the upcard: count the upcard instead
-        up = s[S_UP + s[S_NUP] - 1]
-        ten = (up // 13) * 13 + TEN
+        up = s[tricks_layout.S_UP + s[tricks_layout.S_NUP] - 1]
+        ten = (up // 13) * 13 + tricks_layout.TEN
         est += max(0.0, card_value(s, cfg, p, up) - card_value(s, cfg, p, ten))
-    if zwik or est >= BID_BASE + BID_STEP * s[S_HIGH]:
-        a = _first(mask, A_BID_KEN, A_BID_KEN + 4) if ken else -1
+    if zwik or est >= BID_BASE + BID_STEP * s[tricks_layout.S_HIGH]:
+        a = _first(mask, tricks_layout.A_BID_KEN, tricks_layout.A_BID_KEN + 4) if ken else -1
         if a < 0:
-            a = _first(mask, A_BID, A_BID + 4)
+            a = _first(mask, tricks_layout.A_BID, tricks_layout.A_BID + 4)
         if a >= 0:
             return a
-    return A_PASS_KEN if ken else A_PASS
+    return tricks_layout.A_PASS_KEN if ken else tricks_layout.A_PASS
 
 
 @njit(cache=True)
 def _declare(s, cfg, p, mask):
     zwik = tricks_kernels.combo_value(s, cfg, p) > 0
     est = strength(s, cfg, p)
-    if cfg[C_DECLARE] == DECL_PLAYPASS:
-        if mask[A_PLAYDECL] and (zwik or est >= PLAY_MIN or not mask[A_PASS]):
-            return A_PLAYDECL
-        return A_PASS
-    n = s[S_N]
+    if cfg[tricks_layout.C_DECLARE] == tricks_layout.DECL_PLAYPASS:
+        if mask[tricks_layout.A_PLAYDECL] and (zwik or est >= PLAY_MIN or not mask[tricks_layout.A_PASS]):
+            return tricks_layout.A_PLAYDECL
+        return tricks_layout.A_PASS
+    n = s[tricks_layout.S_N]
     nobody = True
     for q in range(n):
-        if s[_pf(q, P_STATUS)] == 1:
+        if s[tricks_kernels.pf(q, tricks_layout.P_STATUS)] == 1:
             nobody = False
-    if est >= PLAY_MIN or (nobody and s[S_TURN] == n - 1):
-        hc = np.empty(NC, dtype=np.int32)
+    if est >= PLAY_MIN or (nobody and s[tricks_layout.S_TURN] == n - 1):
+        hc = np.empty(tricks_layout.NC, dtype=np.int32)
         m = tricks_kernels.hand(s, p, hc)
         weak = 0
         for i in range(m):
             if card_value(s, cfg, p, hc[i]) < EXCHANGE_BELOW:
                 weak += 1
         for k in range(weak, -1, -1):
-            if mask[A_EXCH + k]:
-                return A_EXCH + k
-    return A_PASS
+            if mask[tricks_layout.A_EXCH + k]:
+                return tricks_layout.A_EXCH + k
+    return tricks_layout.A_PASS
 
 
 @njit(cache=True)
 def _discard(s, cfg, p, mask):
     """Discard the weakest cards: of the cards still allowed (above the last discard), the
     ``left`` weakest, lowest id first (discards go in increasing order)."""
-    hc = np.empty(NC, dtype=np.int32)
+    hc = np.empty(tricks_layout.NC, dtype=np.int32)
     m = tricks_kernels.hand(s, p, hc)
-    left = s[S_EXK] - s[S_EXD]
+    left = s[tricks_layout.S_EXK] - s[tricks_layout.S_EXD]
     val = np.empty(m, dtype=np.float64)
     cand = np.zeros(m, dtype=np.bool_)
     for i in range(m):
         val[i] = card_value(s, cfg, p, hc[i])
-        cand[i] = hc[i] > s[S_LAST]
+        cand[i] = hc[i] > s[tricks_layout.S_LAST]
     chosen = np.zeros(m, dtype=np.bool_)
     for _ in range(left):
         j = -1
@@ -305,59 +261,64 @@ def _discard(s, cfg, p, mask):
         if j >= 0:
             chosen[j] = True
     for i in range(m):
-        if chosen[i] and mask[A_DISCARD + hc[i]]:
-            return A_DISCARD + hc[i]
-    return _first(mask, A_DISCARD, A_DISCARD + NC)
+        if chosen[i] and mask[tricks_layout.A_DISCARD + hc[i]]:
+            return tricks_layout.A_DISCARD + hc[i]
+    return _first(mask, tricks_layout.A_DISCARD, tricks_layout.A_DISCARD + tricks_layout.NC)
 
 
 @njit(cache=True)
 def _swap(s, cfg, p):
-    up = s[S_UP + s[S_SWAPK]]
-    ten = (up // 13) * 13 + TEN
+    up = s[tricks_layout.S_UP + s[tricks_layout.S_SWAPK]]
+    ten = (up // 13) * 13 + tricks_layout.TEN
     before = tricks_kernels.combo_value(s, cfg, p)
-    s[S_LOC + up], s[S_LOC + ten] = L_HAND + p, L_UP  # try the swap on the array, then undo it
+    s[tricks_layout.S_LOC + up], s[tricks_layout.S_LOC + ten] = (
+        tricks_layout.L_HAND + p,
+        tricks_layout.L_UP,
+    )  # try the swap on the array, then undo it
     after = tricks_kernels.combo_value(s, cfg, p)
-    s[S_LOC + up], s[S_LOC + ten] = L_UP, L_HAND + p
+    s[tricks_layout.S_LOC + up], s[tricks_layout.S_LOC + ten] = tricks_layout.L_UP, tricks_layout.L_HAND + p
     if after > before:
-        return A_SWAP
-    if before == 0 and tricks_kernels.strength(up, cfg[C_PERM]) > tricks_kernels.strength(ten, cfg[C_PERM]):
-        return A_SWAP
-    return A_KEEP
+        return tricks_layout.A_SWAP
+    if before == 0 and tricks_kernels.strength(up, cfg[tricks_layout.C_PERM]) > tricks_kernels.strength(
+        ten, cfg[tricks_layout.C_PERM]
+    ):
+        return tricks_layout.A_SWAP
+    return tricks_layout.A_KEEP
 
 
 @njit(cache=True)
 def _search(s, p):
-    for c in range(NC):
-        if s[S_LOC + c] == L_HAND + p and c % 13 == ACE:
-            return A_SEARCH
-    return A_STOP
+    for c in range(tricks_layout.NC):
+        if s[tricks_layout.S_LOC + c] == tricks_layout.L_HAND + p and c % 13 == tricks_layout.ACE:
+            return tricks_layout.A_SEARCH
+    return tricks_layout.A_STOP
 
 
 @njit(cache=True)
 def greedy_action(s, cfg):
     """The greedy action of the player to move (module docstring); -1 at chance or terminal nodes."""
-    p = s[S_CUR]
+    p = s[tricks_layout.S_CUR]
     if p < 0:
         return -1
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    mask = np.zeros(tricks_layout.NUM_ACTIONS, dtype=np.bool_)
     tricks_kernels.legal_mask(s, cfg, mask)
-    ph = s[S_PHASE]
-    if ph == PH_PLAY:
+    ph = s[tricks_layout.S_PHASE]
+    if ph == tricks_layout.PH_PLAY:
         a = _play(s, cfg, p, mask)
-    elif ph == PH_AUCTION:
+    elif ph == tricks_layout.PH_AUCTION:
         a = _auction(s, cfg, p, mask)
-    elif ph == PH_DECLARE:
+    elif ph == tricks_layout.PH_DECLARE:
         a = _declare(s, cfg, p, mask)
-    elif ph == PH_DISCARD:
+    elif ph == tricks_layout.PH_DISCARD:
         a = _discard(s, cfg, p, mask)
-    elif ph == PH_SWAP:
+    elif ph == tricks_layout.PH_SWAP:
         a = _swap(s, cfg, p)
-    elif ph == PH_SEARCH:
+    elif ph == tricks_layout.PH_SEARCH:
         a = _search(s, p)
     else:
         a = -1
     if a < 0 or not mask[a]:
-        a = _first(mask, 0, NUM_ACTIONS)  # never reached with legal rules; keeps the policy total
+        a = _first(mask, 0, tricks_layout.NUM_ACTIONS)  # never reached with legal rules; keeps the policy total
     return a
 
 
@@ -367,4 +328,13 @@ def greedy_decision(state) -> list[int]:
     return [int(greedy_action(decision.position, decision.config))]
 
 
-__all__ = ["card_value", "greedy_action", "greedy_decision", "strength", "unseen_higher"]
+__all__ = [
+    "card_value",
+    "cheapness",
+    "greedy_action",
+    "greedy_decision",
+    "is_trump",
+    "strength",
+    "unseen_higher",
+    "winning",
+]

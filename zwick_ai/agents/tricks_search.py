@@ -50,47 +50,11 @@ from zwick_ai import tricks
 from zwick_ai.agents import clock
 from zwick_ai.agents.tricks_greedy import greedy_action
 from zwick_ai.tricks import kernels as tricks_kernels
-from zwick_ai.tricks.layout import (
-    A_DISCARD,
-    A_SWAP,
-    C_DUTY,
-    C_H,
-    C_INPACK,
-    CUR_CHANCE,
-    CUR_OVER,
-    DUTY_HISTORIC,
-    H_ACT,
-    H_CUT,
-    H_DEAL,
-    H_DRAW,
-    H_DRAWPUB,
-    H_HIDDEN,
-    H_UP,
-    MAXUP,
-    NC,
-    NP,
-    NUM_ACTIONS,
-    P_NET,
-    PH_DISCARD,
-    PH_DRAW,
-    PH_PLAY,
-    S_BOTTOM,
-    S_CUR,
-    S_HIST,
-    S_HLEN,
-    S_N,
-    S_PHASE,
-    S_PLAYERS,
-    S_POT_START,
-    S_SIZE,
-    S_TRICK,
-    S_TRUMP,
-    S_UP,
-)
+from zwick_ai.tricks import layout as tricks_layout
 
 ROLLOUTS = ("random", "greedy")
-CHANCE_KEY = NUM_ACTIONS  # tree key of a visible chance card: CHANCE_KEY + card
-HIDDEN_KEY = NUM_ACTIONS + NC  # tree key of a hidden event of seat q: HIDDEN_KEY + q
+CHANCE_KEY = tricks_layout.NUM_ACTIONS  # tree key of a visible chance card: CHANCE_KEY + card
+HIDDEN_KEY = tricks_layout.NUM_ACTIONS + tricks_layout.NC  # tree key of a hidden event of seat q: HIDDEN_KEY + q
 TRIES = 5000  # rejections before the resampler gives up
 
 # tree node fields (int32 table)
@@ -111,47 +75,47 @@ def seed(value):
 def knowledge(s, player, seen, public, open_draws):
     """What ``player`` has seen (``seen[card]``) and, per other seat, the cards publicly seen in
     its hand (``public[seat, card]``), as :func:`zwick_ai.tricks.api._known_to`."""
-    ups = np.empty(MAXUP + 1, dtype=np.int32)
-    swappers = np.empty(MAXUP + 1, dtype=np.int32)
+    ups = np.empty(tricks_layout.MAXUP + 1, dtype=np.int32)
+    swappers = np.empty(tricks_layout.MAXUP + 1, dtype=np.int32)
     nu = 0
     nsw = 0
-    for i in range(s[S_HLEN]):
-        kind = s[S_HIST + 3 * i]
-        who = s[S_HIST + 3 * i + 1]
-        v = s[S_HIST + 3 * i + 2]
-        if kind == H_UP:
+    for i in range(s[tricks_layout.S_HLEN]):
+        kind = s[tricks_layout.S_HIST + 3 * i]
+        who = s[tricks_layout.S_HIST + 3 * i + 1]
+        v = s[tricks_layout.S_HIST + 3 * i + 2]
+        if kind == tricks_layout.H_UP:
             seen[v] = True
             ups[nu] = v
             nu += 1
-        elif kind == H_CUT:
-            if v == s[S_BOTTOM]:
+        elif kind == tricks_layout.H_CUT:
+            if v == s[tricks_layout.S_BOTTOM]:
                 seen[v] = True  # a cut that passed the deal went back into the pack
-        elif (kind == H_DEAL or kind == H_DRAW) and who == player:
+        elif (kind == tricks_layout.H_DEAL or kind == tricks_layout.H_DRAW) and who == player:
             seen[v] = True
-        elif kind == H_DRAWPUB:
+        elif kind == tricks_layout.H_DRAWPUB:
             seen[v] = True
             open_draws[v] = True
-        elif kind == H_HIDDEN and who == player:
-            seen[v - A_DISCARD if v >= A_DISCARD else v] = True
-        elif kind == H_ACT and v < A_DISCARD:
+        elif kind == tricks_layout.H_HIDDEN and who == player:
+            seen[v - tricks_layout.A_DISCARD if v >= tricks_layout.A_DISCARD else v] = True
+        elif kind == tricks_layout.H_ACT and v < tricks_layout.A_DISCARD:
             seen[v] = True
             public[who, v] = True
-        elif kind == H_ACT and v == A_SWAP:
+        elif kind == tricks_layout.H_ACT and v == tricks_layout.A_SWAP:
             swappers[nsw] = who
             nsw += 1
     # swaps happen in upcard order: the k-th changed upcard shows the ten the k-th swapper held
     j = 0
     for k in range(nu):
-        cur = s[S_UP + k]
+        cur = s[tricks_layout.S_UP + k]
         if cur != ups[k]:
             seen[cur] = True
             public[swappers[j], cur] = True
             open_draws[ups[k]] = True  # received openly by the swap, not through a hidden slot
             j += 1
-    for c in range(NC):
+    for c in range(tricks_layout.NC):
         public[player, c] = False
         if open_draws[c]:
-            for q in range(NP):
+            for q in range(tricks_layout.NP):
                 public[q, c] = False
 
 
@@ -160,28 +124,33 @@ def _replay(s, cfg, player, assign, disc, ndisc, out):
     """Replay ``s``'s history into ``out`` with the hidden cards of ``assign`` (per history index)
     and the discards ``disc[seat]``; False when an observed event becomes impossible."""
     out[:] = tricks_kernels.new_state(cfg)
-    ids = np.empty(NC, dtype=np.int32)
-    probs = np.empty(NC, dtype=np.float64)
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    used = np.zeros(NP, dtype=np.int32)
-    run = np.empty(NC, dtype=np.int32)
-    hl = s[S_HLEN]
+    ids = np.empty(tricks_layout.NC, dtype=np.int32)
+    probs = np.empty(tricks_layout.NC, dtype=np.float64)
+    mask = np.zeros(tricks_layout.NUM_ACTIONS, dtype=np.bool_)
+    used = np.zeros(tricks_layout.NP, dtype=np.int32)
+    run = np.empty(tricks_layout.NC, dtype=np.int32)
+    hl = s[tricks_layout.S_HLEN]
     i = 0
     while i < hl:
-        kind = s[S_HIST + 3 * i]
-        who = s[S_HIST + 3 * i + 1]
-        v = s[S_HIST + 3 * i + 2]
-        if (kind == H_DEAL or kind == H_DRAW) and assign[i] >= 0:
+        kind = s[tricks_layout.S_HIST + 3 * i]
+        who = s[tricks_layout.S_HIST + 3 * i + 1]
+        v = s[tricks_layout.S_HIST + 3 * i + 2]
+        if (kind == tricks_layout.H_DEAL or kind == tricks_layout.H_DRAW) and assign[i] >= 0:
             # a run of sorted chance cards (a hand, an exchange draw) goes in increasing order
             j = i
-            while j < hl and s[S_HIST + 3 * j] == kind and s[S_HIST + 3 * j + 1] == who and assign[j] >= 0:
+            while (
+                j < hl
+                and s[tricks_layout.S_HIST + 3 * j] == kind
+                and s[tricks_layout.S_HIST + 3 * j + 1] == who
+                and assign[j] >= 0
+            ):
                 run[j - i] = assign[j]
                 j += 1
             r = np.sort(run[: j - i])
             for t in range(j - i):
                 c = r[t]
                 k = tricks_kernels.chance_outcomes(out, cfg, ids, probs)
-                if k == 1 and out[S_PHASE] == PH_DRAW:
+                if k == 1 and out[tricks_layout.S_PHASE] == tricks_layout.PH_DRAW:
                     c = ids[0]  # the talon has run out: the rest of it comes in a fixed order
                 else:
                     found = False
@@ -193,8 +162,14 @@ def _replay(s, cfg, player, assign, disc, ndisc, out):
                 tricks_kernels.apply_chance(out, cfg, c)
             i = j
             continue
-        if out[S_CUR] == CUR_CHANCE:
-            if kind != H_DEAL and kind != H_UP and kind != H_CUT and kind != H_DRAW and kind != H_DRAWPUB:
+        if out[tricks_layout.S_CUR] == tricks_layout.CUR_CHANCE:
+            if (
+                kind != tricks_layout.H_DEAL
+                and kind != tricks_layout.H_UP
+                and kind != tricks_layout.H_CUT
+                and kind != tricks_layout.H_DRAW
+                and kind != tricks_layout.H_DRAWPUB
+            ):
                 return False
             k = tricks_kernels.chance_outcomes(out, cfg, ids, probs)
             found = False
@@ -205,27 +180,27 @@ def _replay(s, cfg, player, assign, disc, ndisc, out):
                 return False
             tricks_kernels.apply_chance(out, cfg, v)
         else:
-            if out[S_CUR] != who or (kind != H_ACT and kind != H_HIDDEN):
+            if out[tricks_layout.S_CUR] != who or (kind != tricks_layout.H_ACT and kind != tricks_layout.H_HIDDEN):
                 return False
             tricks_kernels.legal_mask(out, cfg, mask)
-            if kind == H_HIDDEN and who != player:
-                if v >= A_DISCARD:
-                    if used[who] >= ndisc[who] or not mask[A_DISCARD + disc[who, used[who]]]:
+            if kind == tricks_layout.H_HIDDEN and who != player:
+                if v >= tricks_layout.A_DISCARD:
+                    if used[who] >= ndisc[who] or not mask[tricks_layout.A_DISCARD + disc[who, used[who]]]:
                         return False
-                    v = A_DISCARD + disc[who, used[who]]  # discards are made in increasing order
+                    v = tricks_layout.A_DISCARD + disc[who, used[who]]  # discards are made in increasing order
                     used[who] += 1
                 else:
                     # a face-down play (1853): any legal side card the seat does not show later
-                    cands = np.empty(NC, dtype=np.int32)
+                    cands = np.empty(tricks_layout.NC, dtype=np.int32)
                     nc = 0
-                    for x in range(NC):
-                        if mask[x] and x // 13 != out[S_TRUMP]:
+                    for x in range(tricks_layout.NC):
+                        if mask[x] and x // 13 != out[tricks_layout.S_TRUMP]:
                             shown = False
                             for t in range(hl):
                                 if (
-                                    s[S_HIST + 3 * t] == H_ACT
-                                    and s[S_HIST + 3 * t + 1] == who
-                                    and s[S_HIST + 3 * t + 2] == x
+                                    s[tricks_layout.S_HIST + 3 * t] == tricks_layout.H_ACT
+                                    and s[tricks_layout.S_HIST + 3 * t + 1] == who
+                                    and s[tricks_layout.S_HIST + 3 * t + 2] == x
                                 ):
                                     shown = True
                             if not shown:
@@ -240,54 +215,54 @@ def _replay(s, cfg, player, assign, disc, ndisc, out):
         i += 1
     # the world must stand where the real game stands: e.g. a ten swap or a zwik that the hidden
     # cards would cause, but that did not happen, rules the world out
-    return out[S_CUR] == s[S_CUR] and out[S_PHASE] == s[S_PHASE]
+    return out[tricks_layout.S_CUR] == s[tricks_layout.S_CUR] and out[tricks_layout.S_PHASE] == s[tricks_layout.S_PHASE]
 
 
 @njit(cache=True)
 def resample_into(s, cfg, player, out, tries):
     """Write into ``out`` a full position consistent with everything ``player`` has observed in
     ``s`` (module docstring); returns False after ``tries`` rejections."""
-    n = s[S_N]
-    hl = s[S_HLEN]
-    seen = np.zeros(NC, dtype=np.bool_)
-    public = np.zeros((NP, NC), dtype=np.bool_)
-    open_draws = np.zeros(NC, dtype=np.bool_)
+    n = s[tricks_layout.S_N]
+    hl = s[tricks_layout.S_HLEN]
+    seen = np.zeros(tricks_layout.NC, dtype=np.bool_)
+    public = np.zeros((tricks_layout.NP, tricks_layout.NC), dtype=np.bool_)
+    open_draws = np.zeros(tricks_layout.NC, dtype=np.bool_)
     knowledge(s, player, seen, public, open_draws)
-    deal_slots = np.empty((NP, 8), dtype=np.int32)
-    nd = np.zeros(NP, dtype=np.int32)
-    draw_slots = np.empty((NP, 8), dtype=np.int32)
-    ndr = np.zeros(NP, dtype=np.int32)
-    ndisc = np.zeros(NP, dtype=np.int32)
+    deal_slots = np.empty((tricks_layout.NP, 8), dtype=np.int32)
+    nd = np.zeros(tricks_layout.NP, dtype=np.int32)
+    draw_slots = np.empty((tricks_layout.NP, 8), dtype=np.int32)
+    ndr = np.zeros(tricks_layout.NP, dtype=np.int32)
+    ndisc = np.zeros(tricks_layout.NP, dtype=np.int32)
     for i in range(hl):
-        kind = s[S_HIST + 3 * i]
-        who = s[S_HIST + 3 * i + 1]
+        kind = s[tricks_layout.S_HIST + 3 * i]
+        who = s[tricks_layout.S_HIST + 3 * i + 1]
         if who < 0 or who == player:
             continue
-        if kind == H_DEAL:
+        if kind == tricks_layout.H_DEAL:
             deal_slots[who, nd[who]] = i
             nd[who] += 1
-        elif kind == H_DRAW:
+        elif kind == tricks_layout.H_DRAW:
             draw_slots[who, ndr[who]] = i
             ndr[who] += 1
-        elif kind == H_HIDDEN and s[S_HIST + 3 * i + 2] >= A_DISCARD:
+        elif kind == tricks_layout.H_HIDDEN and s[tricks_layout.S_HIST + 3 * i + 2] >= tricks_layout.A_DISCARD:
             ndisc[who] += 1
-    free = np.empty(NC, dtype=np.int32)
+    free = np.empty(tricks_layout.NC, dtype=np.int32)
     nfree = 0
-    for c in range(NC):
-        if cfg[C_INPACK + c] == 0 or seen[c]:
+    for c in range(tricks_layout.NC):
+        if cfg[tricks_layout.C_INPACK + c] == 0 or seen[c]:
             continue
         must = False
-        for q in range(NP):
+        for q in range(tricks_layout.NP):
             if public[q, c]:
                 must = True
         if not must:
             free[nfree] = c
             nfree += 1
     assign = np.empty(max(hl, 1), dtype=np.int32)
-    disc = np.empty((NP, 8), dtype=np.int32)
+    disc = np.empty((tricks_layout.NP, 8), dtype=np.int32)
     final = np.empty(16, dtype=np.int32)
     dropped = np.empty(8, dtype=np.int32)
-    need = np.empty(NC, dtype=np.int32)
+    need = np.empty(tricks_layout.NC, dtype=np.int32)
     for _ in range(tries):
         assign[:] = -1
         pool = np.random.permutation(free[:nfree])  # noqa: NPY002
@@ -310,7 +285,7 @@ def resample_into(s, cfg, player, out, tries):
             for j in range(ndrop):
                 dropped[j] = deal_slots[q, order[keep + j]]
             nneed = 0
-            for c in range(NC):
+            for c in range(tricks_layout.NC):
                 if public[q, c]:
                     need[nneed] = c
                     nneed += 1
@@ -342,7 +317,7 @@ def resample_fast(
     if not 0 <= player < state.rules.players:
         raise ValueError(f"player must be a seat in 0..{state.rules.players - 1}")
     seed(int(rng.integers(2**31)))
-    out = np.empty(S_SIZE, dtype=np.int32)
+    out = np.empty(tricks_layout.S_SIZE, dtype=np.int32)
     if not resample_into(state.arr, state.rules.cfg, player, out, tries):
         raise RuntimeError("resample_fast: no consistent position found")
     return tricks.TrickState(state.rules, out, None)
@@ -397,15 +372,19 @@ def _policy_action(s, cfg, greedy, mask):
 def _hidden_move(s, cfg, obs, mask):
     """Is the pending player action invisible to the observer (another seat's discard or
     face-down play)?"""
-    p = s[S_CUR]
+    p = s[tricks_layout.S_CUR]
     if obs < 0 or p == obs:
         return False
-    if s[S_PHASE] == PH_DISCARD:
+    if s[tricks_layout.S_PHASE] == tricks_layout.PH_DISCARD:
         return True
-    if s[S_PHASE] == PH_PLAY and cfg[C_DUTY] == DUTY_HISTORIC and s[S_TRICK] < cfg[C_H] - 1:
-        for a in range(NC):
+    if (
+        s[tricks_layout.S_PHASE] == tricks_layout.PH_PLAY
+        and cfg[tricks_layout.C_DUTY] == tricks_layout.DUTY_HISTORIC
+        and s[tricks_layout.S_TRICK] < cfg[tricks_layout.C_H] - 1
+    ):
+        for a in range(tricks_layout.NC):
             if mask[a]:
-                return a // 13 != s[S_TRUMP]  # without trump every card goes face down
+                return a // 13 != s[tricks_layout.S_TRUMP]  # without trump every card goes face down
     return False
 
 
@@ -415,14 +394,14 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
     each iteration draws a world for ``player`` from ``root`` and ``obs`` = ``player``. PIMC:
     ``resample`` False, every iteration starts from ``world`` and ``obs`` = -1 (all visible).
     Returns the iterations done (fewer when the resampler fails)."""
-    s = np.empty(S_SIZE, dtype=np.int32)
-    ids = np.empty(NC, dtype=np.int32)
-    probs = np.empty(NC, dtype=np.float64)
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    untried = np.empty(NUM_ACTIONS, dtype=np.int32)
+    s = np.empty(tricks_layout.S_SIZE, dtype=np.int32)
+    ids = np.empty(tricks_layout.NC, dtype=np.int32)
+    probs = np.empty(tricks_layout.NC, dtype=np.float64)
+    mask = np.zeros(tricks_layout.NUM_ACTIONS, dtype=np.bool_)
+    untried = np.empty(tricks_layout.NUM_ACTIONS, dtype=np.int32)
     path = np.empty(512, dtype=np.int32)
-    reward = np.zeros(NP, dtype=np.float64)
-    n = root[S_N]
+    reward = np.zeros(tricks_layout.NP, dtype=np.float64)
+    n = root[tricks_layout.S_N]
     for it in range(iters):
         if resample:
             if not resample_into(root, cfg, player, s, tries):
@@ -432,15 +411,15 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
         node = 0
         depth = 0
         grown = False
-        while s[S_CUR] != CUR_OVER and not grown and depth < 511:
-            p = s[S_CUR]
-            if p == CUR_CHANCE:
+        while s[tricks_layout.S_CUR] != tricks_layout.CUR_OVER and not grown and depth < 511:
+            p = s[tricks_layout.S_CUR]
+            if p == tricks_layout.CUR_CHANCE:
                 card = tricks_kernels.sample_chance(s, cfg, ids, probs)
                 tricks_kernels.apply_chance(s, cfg, card)
-                h = s[S_HLEN] - 1
-                kind = s[S_HIST + 3 * h]
-                who = s[S_HIST + 3 * h + 1]
-                if obs >= 0 and (kind == H_DEAL or kind == H_DRAW) and who != obs:
+                h = s[tricks_layout.S_HLEN] - 1
+                kind = s[tricks_layout.S_HIST + 3 * h]
+                who = s[tricks_layout.S_HIST + 3 * h + 1]
+                if obs >= 0 and (kind == tricks_layout.H_DEAL or kind == tricks_layout.H_DRAW) and who != obs:
                     key = HIDDEN_KEY + who
                 else:
                     key = CHANCE_KEY + card
@@ -453,7 +432,7 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
                 else:
                     # expand an untried action if any, else UCB1 with availability counts
                     nun = 0
-                    for x in range(NUM_ACTIONS):
+                    for x in range(tricks_layout.NUM_ACTIONS):
                         if mask[x] and _child(ti, node, x) < 0:
                             untried[nun] = x
                             nun += 1
@@ -463,7 +442,7 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
                         a = -1
                         best = -1e300
                         ties = 0
-                        for x in range(NUM_ACTIONS):
+                        for x in range(tricks_layout.NUM_ACTIONS):
                             if mask[x]:
                                 ch = _child(ti, node, x)
                                 ti[ch, T_AVAIL] += 1
@@ -489,14 +468,14 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
             path[depth] = node
             depth += 1
         # rollout
-        while s[S_CUR] != CUR_OVER:
-            if s[S_CUR] == CUR_CHANCE:
+        while s[tricks_layout.S_CUR] != tricks_layout.CUR_OVER:
+            if s[tricks_layout.S_CUR] == tricks_layout.CUR_CHANCE:
                 tricks_kernels.apply_chance(s, cfg, tricks_kernels.sample_chance(s, cfg, ids, probs))
             else:
                 tricks_kernels.legal_mask(s, cfg, mask)
                 tricks_kernels.apply_action(s, cfg, _policy_action(s, cfg, greedy, mask))
         for q in range(n):
-            reward[q] = s[S_PLAYERS + P_NET * NP + q] / scale
+            reward[q] = s[tricks_layout.S_PLAYERS + tricks_layout.P_NET * tricks_layout.NP + q] / scale
         ti[0, T_N] += 1
         for d in range(depth):
             nd = path[d]
@@ -508,12 +487,12 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
 
 def root_stats(ti: np.ndarray, tw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(visits, summed reward) of each root action id (0 for untried actions)."""
-    visits = np.zeros(NUM_ACTIONS, dtype=np.int64)
-    total = np.zeros(NUM_ACTIONS, dtype=np.float64)
+    visits = np.zeros(tricks_layout.NUM_ACTIONS, dtype=np.int64)
+    total = np.zeros(tricks_layout.NUM_ACTIONS, dtype=np.float64)
     c = int(ti[0, T_FIRST])
     while c >= 0:
         key = int(ti[c, T_KEY])
-        if key < NUM_ACTIONS:
+        if key < tricks_layout.NUM_ACTIONS:
             visits[key] += int(ti[c, T_N])
             total[key] += float(tw[c])
         c = int(ti[c, T_NEXT])
@@ -537,7 +516,7 @@ def _choose(legal: list[int], visits: np.ndarray, total: np.ndarray) -> int:
 
 
 def _scale(arr: np.ndarray) -> float:
-    return float(max(1, int(arr[S_POT_START])))
+    return float(max(1, int(arr[tricks_layout.S_POT_START])))
 
 
 def _root(state, rng: np.random.Generator) -> tuple[list[int], np.ndarray, np.ndarray, int]:
@@ -595,9 +574,9 @@ def pimc_decision(state, params: dict, rng: np.random.Generator) -> list[int]:
     if len(legal) == 1:
         return legal
     greedy = params["rollout"] == "greedy"
-    visits = np.zeros(NUM_ACTIONS, dtype=np.int64)
-    total = np.zeros(NUM_ACTIONS, dtype=np.float64)
-    world = np.empty(S_SIZE, dtype=np.int32)
+    visits = np.zeros(tricks_layout.NUM_ACTIONS, dtype=np.int64)
+    total = np.zeros(tricks_layout.NUM_ACTIONS, dtype=np.float64)
+    world = np.empty(tricks_layout.S_SIZE, dtype=np.int32)
     t0 = clock.now()
     for w in range(worlds):
         if w > 0 and seconds > 0 and clock.now() - t0 >= seconds:

@@ -53,7 +53,7 @@ from zwick_ai.mlp import (
     read_model,
     shipped_path,
 )
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import kernels, layout
 from zwick_ai.zwicker.features import (
     CARD_BLOCK,
     F_LEAD,
@@ -63,7 +63,6 @@ from zwick_ai.zwicker.features import (
     candidate_features,
     side_diff,
 )
-from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, R_NSIDES, R_PLAYERS, R_SIDE_OF, S_PHASE, S_TO_MOVE
 from zwick_ai.zwicker.model_scores import TIE, after_values, net_values
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET
 
@@ -163,9 +162,9 @@ def after_value(R, Spre, Spost, p, m, f):
     """Expected final point difference (p's side minus the mean of the others) of ``Spost``,
     reached by p's move from ``Spre``, by a *value* model: exact if the hand is over, else the lead
     so far plus the model's prediction of what is still to come."""
-    if Spost[S_PHASE] == kernels.PHASE_OVER:
+    if Spost[layout.S_PHASE] == layout.PHASE_OVER:
         sc = kernels.score(R, Spost).astype(np.float64)
-        return side_diff(sc, R[R_SIDE_OF + p], R[R_NSIDES])
+        return side_diff(sc, R[layout.R_SIDE_OF + p], R[layout.R_NSIDES])
     after_move_features(R, Spre, Spost, p, f)
     return f[F_LEAD] + f[F_ZWICK] + mlp_forward(f, m)
 
@@ -175,15 +174,15 @@ def leaf_side_values(R, S, m, f, out):
     """Per side, the value model's expected final point difference (the side minus the mean of
     the others) of position ``S``, each from the view of the side's first seat (exact if the hand
     is over): a search's leaf evaluation in a world where ``S`` is the whole truth."""
-    ns = R[R_NSIDES]
-    if S[S_PHASE] == kernels.PHASE_OVER:
+    ns = R[layout.R_NSIDES]
+    if S[layout.S_PHASE] == layout.PHASE_OVER:
         sc = kernels.score(R, S).astype(np.float64)
         for s in range(ns):
             out[s] = side_diff(sc, s, ns)
         return out
     for s in range(ns):
-        for q in range(R[R_PLAYERS]):
-            if R[R_SIDE_OF + q] == s:
+        for q in range(R[layout.R_PLAYERS]):
+            if R[layout.R_SIDE_OF + q] == s:
                 out[s] = after_value(R, S, S, q, m, f)
                 break
     return out
@@ -204,19 +203,9 @@ def after_pick(R, S, rows, n, m, W):
 @njit(cache=True)
 def best_index(v):
     """Index of a largest entry of ``v`` (within :data:`TIE`; ties uniformly at random)."""
-    n = v.shape[0]
-    best = -np.inf
-    ties = 0
-    pick = 0
-    for k in range(n):
-        if v[k] > best + TIE:
-            best = v[k]
-            ties = 1
-            pick = k
-        elif abs(v[k] - best) <= TIE:
-            ties += 1
-            if np.random.randint(ties) == 0:
-                pick = k
+    best, ties, pick = -np.inf, 0, 0
+    for k in range(v.shape[0]):
+        best, ties, pick = kernels.best_so_far(v[k], k, best, ties, pick)
     return pick
 
 
@@ -233,8 +222,8 @@ def selfplay_positions(R, seeds, policy, eps, record, m):
     side[N] float32, lead so far (card points and Zwicks)[N] float32, decision index[N] int32,
     hand index[N] int32)."""
     nh = seeds.shape[0]
-    ns = R[R_NSIDES]
-    players = R[R_PLAYERS]
+    ns = R[layout.R_NSIDES]
+    players = R[layout.R_PLAYERS]
     greedy = np.full(players, POLICY_GREEDY, np.int64)
     cap = 4096
     X = np.zeros((cap, NFEAT), np.float32)
@@ -251,13 +240,13 @@ def selfplay_positions(R, seeds, policy, eps, record, m):
         S = kernels.new_hand(R, seeds[h], W)
         behaviour = (seeds[h] * 69069 + 777) % 4294967296
         ply = 0
-        while S[S_PHASE] != kernels.PHASE_OVER:
+        while S[layout.S_PHASE] != layout.PHASE_OVER:
             np.random.seed((behaviour + 7919 * ply) % 4294967296)
             ply += 1
             n = kernels.gen_moves_ws(R, S, buf, W, Xb)
             if n < 0:
                 buf, Xb, n = kernels.gen_moves(R, S, buf, W, Xb)
-            p = S[S_TO_MOVE]
+            p = S[layout.S_TO_MOVE]
             if np.random.random() < eps:
                 k = np.random.randint(n)
             elif policy == POLICY_NET:
@@ -266,7 +255,7 @@ def selfplay_positions(R, seeds, policy, eps, record, m):
                 k = kernels.choose(R, S, buf, n, POLICY_GREEDY)
             cards = 0
             for j in range(n):
-                cards += buf[j, M_KIND] != KIND_ASK
+                cards += buf[j, layout.M_KIND] != layout.KIND_ASK
             if cards >= 2 and np.random.random() < record:
                 crn = np.random.randint(1 << 30)
                 if nrow + n > cap:
@@ -279,18 +268,18 @@ def selfplay_positions(R, seeds, policy, eps, record, m):
                     dec = np.concatenate((dec[:nrow], np.zeros(cap - nrow, np.int32)))
                     hand = np.concatenate((hand[:nrow], np.zeros(cap - nrow, np.int32)))
                 for j in range(n):
-                    if buf[j, M_KIND] == KIND_ASK:
+                    if buf[j, layout.M_KIND] == layout.KIND_ASK:
                         continue
                     Sc = S.copy()
                     kernels.apply_move(R, Sc, buf[j], W)
                     after_move_features(R, S, Sc, p, f)
                     np.random.seed(crn)
-                    if Sc[S_PHASE] != kernels.PHASE_OVER:
+                    if Sc[layout.S_PHASE] != layout.PHASE_OVER:
                         kernels.play_out(R, Sc, greedy, W)
                     sc = kernels.score(R, Sc).astype(np.float64)
                     for i in range(NFEAT):
                         X[nrow, i] = f[i]
-                    final[nrow] = side_diff(sc, R[R_SIDE_OF + p], ns)
+                    final[nrow] = side_diff(sc, R[layout.R_SIDE_OF + p], ns)
                     lead[nrow] = f[F_LEAD] + f[F_ZWICK]
                     dec[nrow] = ndec
                     hand[nrow] = h

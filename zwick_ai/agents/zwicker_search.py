@@ -62,15 +62,7 @@ from zwick_ai.agents import clock
 from zwick_ai.agents.search import check_params
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.jit import kernel
-from zwick_ai.zwicker import arrays, kernels, policy_codes
-from zwick_ai.zwicker.layout import (
-    KIND_BUILD,
-    KIND_CAPTURE,
-    M_CARD,
-    M_KIND,
-    M_MASK,
-    RULES_SIZE,
-)
+from zwick_ai.zwicker import arrays, kernels, layout, policy_codes
 from zwick_ai.zwicker.resample import (
     resample_chain,
     resample_draw,
@@ -148,13 +140,13 @@ def unit_cards(S, lo, hi):
 def move_key(S, row, lo, hi, parent, out):
     """The key of move ``row`` in ``S`` under ``parent``: what the move does, in card ids."""
     out[NK_PARENT] = parent
-    out[NK_KIND] = row[M_KIND]
-    out[NK_CARD] = row[M_CARD]
+    out[NK_KIND] = row[layout.M_KIND]
+    out[NK_CARD] = row[layout.M_CARD]
     out[NK_VALUE] = arrays.move_value(row)
     tl = np.int64(0)
     th = np.int64(0)
-    if row[M_KIND] == KIND_CAPTURE:
-        m = row[M_MASK]
+    if row[layout.M_KIND] == layout.KIND_CAPTURE:
+        m = row[layout.M_MASK]
         for i in range(arrays.unit_count(S)):
             if (m >> i) & 1:
                 tl |= lo[i]
@@ -162,8 +154,8 @@ def move_key(S, row, lo, hi, parent, out):
     out[NK_TAKEN_LO] = tl
     out[NK_TAKEN_HI] = th
     t = arrays.move_target(row)
-    out[NK_TARGET] = arrays.unit_anchor(S, t) if row[M_KIND] == KIND_BUILD and t >= 0 else -1
-    out[NK_OWNER] = arrays.move_owner(row) if row[M_KIND] >= KIND_BUILD else -1
+    out[NK_TARGET] = arrays.unit_anchor(S, t) if row[layout.M_KIND] == layout.KIND_BUILD and t >= 0 else -1
+    out[NK_OWNER] = arrays.move_owner(row) if row[layout.M_KIND] >= layout.KIND_BUILD else -1
     out[NK_MOVER] = arrays.to_move(S)
 
 
@@ -308,7 +300,7 @@ def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, 
     """Run ``iters`` iterations on ``tree`` for player ``p`` of OpenSpiel state array ``a``.
     ``world``: a fixed engine state to search (PIMC), or an empty array to determinize every
     iteration (ISMCTS) with ``det`` (from :func:`~zwick_ai.zwicker.resample.resample_setup`)."""
-    R = G[:RULES_SIZE]
+    R = G[: layout.RULES_SIZE]
     meta = tree[-1]
     players = arrays.players(R)
     policies = np.full(players, policy, np.int64)
@@ -350,7 +342,7 @@ def peek_search(G, real, iters, c, policy, win_loss, total, tree, W):
     """Run ``iters`` iterations of UCT on ``tree`` where every iteration's world is the true state
     ``real`` with the stock freshly shuffled (:func:`peek_draw`): ``peek-uct``'s search (the
     descent, play-out and backup of :func:`search`)."""
-    R = G[:RULES_SIZE]
+    R = G[: layout.RULES_SIZE]
     players = arrays.players(R)
     policies = np.full(players, policy, np.int64)
     buf, X = kernels.new_buffers()

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from zwick_ai import zwicker
+from zwick_ai.eval.report import markdown_table
 
 # Part 4: exact answers on micro variants (CFR)
 # ------------------------------------------------------------------------------------------------
@@ -122,17 +123,31 @@ def micro_markdown(results: Sequence[dict], command: str) -> str:
         "equilibrium (values per player; the equilibrium's own values for comparison, nash_conv says how "
         "close to equilibrium the average policy is).",
         "",
-        "| game | nodes | nash_conv | joker turns (mostly joker) | play now | value: equilibrium | hold | early |",
-        "|---|---|---|---|---|---|---|---|",
+        *markdown_table(
+            [
+                "game",
+                "nodes",
+                "nash_conv",
+                "joker turns (mostly joker)",
+                "play now",
+                "value: equilibrium",
+                "hold",
+                "early",
+            ],
+            (
+                [
+                    f"`{r['game']}`",
+                    f"{r['nodes']:,}",
+                    f"{r['nash_conv']:.4f}",
+                    f"{r['joker_turns']} ({r['turns_mostly_joker']})",
+                    f"{100 * r['p_play_joker_now']:.1f}%",
+                    *(
+                        " / ".join(f"{x:+.3f}" for x in r[k])
+                        for k in ("value_equilibrium", "value_hold", "value_early")
+                    ),
+                ]
+                for r in results
+            ),
+        ),
     ]
-    for r in results:
-
-        def fmt(v):
-            return " / ".join(f"{x:+.3f}" for x in v)
-
-        lines.append(
-            f"| `{r['game']}` | {r['nodes']:,} | {r['nash_conv']:.4f} | {r['joker_turns']} ({r['turns_mostly_joker']}) "
-            f"| {100 * r['p_play_joker_now']:.1f}% | {fmt(r['value_equilibrium'])} | {fmt(r['value_hold'])} "
-            f"| {fmt(r['value_early'])} |"
-        )
     return "\n".join(lines) + "\n"

@@ -9,11 +9,18 @@ def cmd_agents(args: argparse.Namespace) -> int:
     from zwick_ai.agents import registered
 
     if args.markdown:
-        print("| agent | games | parameters (default) | what it does |")
-        print("|---|---|---|---|")
-        for info in registered():
-            params = "<br>".join(f"`{p.name}={p.default!s}`: {p.help}" for p in info.params) or "–"
-            print(f"| `{info.name}` | {', '.join(info.games)} | {params} | {info.summary} |")
+        from zwick_ai.eval.report import markdown_table
+
+        rows = [
+            [
+                f"`{info.name}`",
+                ", ".join(info.games),
+                "<br>".join(f"`{p.name}={p.default!s}`: {p.help}" for p in info.params) or "–",
+                info.summary,
+            ]
+            for info in registered()
+        ]
+        print("\n".join(markdown_table(["agent", "games", "parameters (default)", "what it does"], rows)))
         print("\nA spec is `name` or `name:key=value,key=value`, e.g. `ismcts:iters=2000,rollout=greedy`.")
         return 0
     for info in registered():

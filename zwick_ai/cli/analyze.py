@@ -223,6 +223,8 @@ def summary_markdown(
     rec: GameRecord, source: str, spec: str, method: str, decisions: list[dict[str, Any]], unit: str
 ) -> str:
     """The Markdown summary: method, every decision, the biggest mistakes."""
+    from zwick_ai.eval.report import markdown_table
+
     lines = [
         f"# Analysis: {source}",
         "",
@@ -239,21 +241,20 @@ def summary_markdown(
     if not worst:
         lines.append("None: every analysed move played was the best by this evaluation.")
     else:
-        lines += ["| move | seat | played | loss | best instead |", "|---|---|---|---|---|"]
+        rows = []
         for d in worst:
             best = max(d["moves"], key=lambda m: m["mean"])
-            lines.append(
-                f"| {d['move_index'] + 1} | {d['seat']} | `{d['played']}` | {d['loss']:.2f} | `{best['move']}` |"
-            )
+            rows.append([d["move_index"] + 1, d["seat"], f"`{d['played']}`", f"{d['loss']:.2f}", f"`{best['move']}`"])
+        lines += markdown_table(["move", "seat", "played", "loss", "best instead"], rows)
     lines += ["", "## Every decision", ""]
     for d in decisions:
         lines.append(f"### Move {d['move_index'] + 1}, seat {d['seat']}: `{d['played']}` (loss {d['loss']:.2f})")
-        lines += ["", "| move | mean | 95% CI |", "|---|---|---|"]
+        rows = []
         for m in sorted(d["moves"], key=lambda m: -m["mean"]):
             mark = " (played)" if m["move"] == d["played"] else ""
             lo, hi = m["ci95"]
-            lines.append(f"| `{m['move']}`{mark} | {m['mean']:+.2f} | [{lo:+.2f}, {hi:+.2f}] |")
-        lines.append("")
+            rows.append([f"`{m['move']}`{mark}", f"{m['mean']:+.2f}", f"[{lo:+.2f}, {hi:+.2f}]"])
+        lines += ["", *markdown_table(["move", "mean", "95% CI"], rows), ""]
     return "\n".join(lines)
 
 

@@ -124,8 +124,10 @@ def load_experiment(path: str | Path) -> dict[str, Any]:
 
 def ratings_table(spec: dict[str, Any], summaries: dict[str, dict[str, Any]]) -> str:
     """Markdown: agents (rows) by variants (columns), rating with its 95% CI in each cell."""
+    from zwick_ai.eval.report import markdown_table
+
     cols = list(summaries)
-    lines = [f"| agent | {' | '.join(cols)} |", "|---|" + "---|" * len(cols)]
+    rows = []
     for agent in spec["agents"]:
         cells = []
         for v in cols:
@@ -133,8 +135,8 @@ def ratings_table(spec: dict[str, Any], summaries: dict[str, dict[str, Any]]) ->
             lo, hi = r["ci95"]
             ci = f" [{lo:.0f}, {hi:.0f}]" if lo is not None and hi is not None else ""
             cells.append(f"{r['rating']:.0f}{ci}")
-        lines.append(f"| `{agent}` | {' | '.join(cells)} |")
-    return "\n".join(lines)
+        rows.append([f"`{agent}`", *cells])
+    return "\n".join(markdown_table(["agent", *cols], rows))
 
 
 def cmd_run(args: argparse.Namespace) -> int:

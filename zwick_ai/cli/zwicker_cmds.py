@@ -29,12 +29,12 @@ def make_rules(args: argparse.Namespace) -> zwicker.Rules:
 def cmd_variants(args: argparse.Namespace) -> int:
     from zwick_ai import zwicker
     from zwick_ai.cards import JOKER_VALUES
+    from zwick_ai.eval.report import markdown_table
     from zwick_ai.games.zwicker_params import FORCED, PARAM_HELP, PARAMS, UTILITIES
     from zwick_ai.options import format_value
     from zwick_ai.zwicker.rules import OPTIONS, PLAYER_COUNTS
 
-    print("| variant | players (default) | sides | deck | jokers | card points | Zwick | forced capture |")
-    print("|---|---|---|---|---|---|---|---|")
+    rows = []
     for v in zwicker.VARIANTS:
         valid, default = PLAYER_COUNTS[v]
         r = zwicker.rules(v)
@@ -47,16 +47,15 @@ def cmd_variants(args: argparse.Namespace) -> int:
         )
         contiguous = list(valid) == list(range(valid[0], valid[-1] + 1))
         players = f"{valid[0]}–{valid[-1]}" if contiguous and len(valid) > 3 else ", ".join(map(str, valid))
-        print(
-            f"| {v} | {players} ({default}) | {sides} | {r.deck_size} | {joker_text} | {r.card_total} "
-            f"| {r.zwick_points} | {'yes' if r.forced_capture else 'no'} |"
-        )
+        forced = "yes" if r.forced_capture else "no"
+        rows.append([v, f"{players} ({default})", sides, r.deck_size, joker_text, r.card_total, r.zwick_points, forced])
+    head = ["variant", "players (default)", "sides", "deck", "jokers", "card points", "Zwick", "forced capture"]
+    print("\n".join(markdown_table(head, rows)))
     print()
     print("Options: -o name=value on any command, or name=value in a game string such as")
     print('"zwicker(variant=classic,players=2,forced_capture=off)".')
     print()
-    print("| option | default | values | what it does |")
-    print("|---|---|---|---|")
+    rows = []
     for name, param_default in PARAMS.items():
         if name in ("variant", "players"):
             continue
@@ -75,7 +74,8 @@ def cmd_variants(args: argparse.Namespace) -> int:
             values = "joker values " + "/".join(map(str, JOKER_VALUES))
         else:
             values = "letters"
-        print(f"| {name} | {format_value(param_default)} | {values} | {PARAM_HELP[name]} |")
+        rows.append([name, format_value(param_default), values, PARAM_HELP[name]])
+    print("\n".join(markdown_table(["option", "default", "values", "what it does"], rows)))
     print("\nzwick_ai/zwicker/RULE_CHOICES.md explains each option in full.")
     return 0
 

@@ -49,6 +49,7 @@ import numpy as np
 from zwick_ai.agents.base import make_agent
 from zwick_ai.eval.backends import Backend
 from zwick_ai.eval.ratings import ratings_with_ci
+from zwick_ai.eval.report import markdown_table
 from zwick_ai.eval.stats import mean_ci
 from zwick_ai.eval.tournament import (
     RATING_PRIOR,
@@ -296,13 +297,8 @@ def ladder_overview(boards: list[dict[str, Any]]) -> list[str]:
         rows += [r["agent"] for r in b["ladder"] if r["agent"] not in rows]
     anchors = {b["anchors"][0] for b in with_ladder if b["anchors"]}
     first = next(iter(anchors)) if len(anchors) == 1 else "the first anchor"
-    lines = [
-        f"## The ladder: margin over `{first}`" if len(anchors) == 1 else "## The ladder",
-        "",
-        "| agent | " + " | ".join(b["board"] for b in with_ladder) + " |",
-        "|---|" + "---:|" * len(with_ladder),
-    ]
     refs = {a for b in with_ladder for a in b.get("references", [])}
+    table = []
     for agent in rows:
         cells = []
         for b in with_ladder:
@@ -312,9 +308,11 @@ def ladder_overview(boards: list[dict[str, Any]]) -> list[str]:
                 continue
             cell = _ci_cell(r["margins"].get(b["anchors"][0]))
             cells.append(cell + ("" if r["share"] is None else f" ({100 * r['share']:.0f}%)"))
-        name = f"`{agent}`" + (" (reference)" if agent in refs else "")
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    return lines + [
+        table.append([f"`{agent}`" + (" (reference)" if agent in refs else ""), *cells])
+    return [
+        f"## The ladder: margin over `{first}`" if len(anchors) == 1 else "## The ladder",
+        "",
+        *markdown_table(["agent", *(b["board"] for b in with_ladder)], table, numeric=True),
         "",
         "Points or chips a deal, 95% CI, each board's deals; in parentheses the share of the room between the search "
         "anchor and the first reference that the agent keeps (the board's ladder).",
@@ -326,14 +324,14 @@ def markdown(boards: list[dict[str, Any]], title: str, description: str, command
     agents: list[str] = []
     for b in boards:
         agents += [a for a in b["agents"] if a not in agents]
-    head = [b["board"] for b in boards]
-    lines = [f"# {title}", "", description, "", "| agent | " + " | ".join(head) + " |", "|---|" + "---|" * len(head)]
+    table = []
     for agent in agents:
         cells = []
         for b in boards:
             r = next((x for x in b["ratings"] if x["agent"] == agent), None)
             cells.append("—" if r is None else f"{r['rating']:.0f} [{r['ci95'][0]:.0f}, {r['ci95'][1]:.0f}]")
-        lines.append(f"| `{agent}` | " + " | ".join(cells) + " |")
+        table.append([f"`{agent}`", *cells])
+    lines = [f"# {title}", "", description, "", *markdown_table(["agent", *(b["board"] for b in boards)], table)]
     deals = sorted({b["deals"] for b in boards})
     rotating = ""
     if any(b.get("seating") == "rotate" for b in boards):  # one design a file: every board's the same
@@ -355,22 +353,18 @@ def markdown(boards: list[dict[str, Any]], title: str, description: str, command
         lines += [""] + overview
     for b in boards:
         made = [f"Command of this board: `{b['command']}`", ""] if b.get("command") else []
+        pairs = []
+        for p in b["pairs"] + b.get("reference_pairs", []):
+            lo, hi = p["ci95"]
+            ci = "n/a" if lo is None or hi is None else f"[{lo:+.2f}, {hi:+.2f}]"
+            wdl = f"{p['wins_a']}-{p['draws']}-{p['losses_a']}"
+            pairs.append([f"`{p['a']}`", f"`{p['b']}`", p["deals"], f"{p['mean_diff']:+.2f}", ci, wdl])
         lines += (
             ["", f"## {b['board']}", ""]
             + made
             + ladder_markdown(b)
-            + [
-                "| a | b | deals | mean diff a − b | 95% CI | W-D-L |",
-                "|---|---|---|---|---|---|",
-            ]
+            + markdown_table(["a", "b", "deals", "mean diff a − b", "95% CI", "W-D-L"], pairs)
         )
-        for p in b["pairs"] + b.get("reference_pairs", []):
-            lo, hi = p["ci95"]
-            ci = "n/a" if lo is None or hi is None else f"[{lo:+.2f}, {hi:+.2f}]"
-            lines.append(
-                f"| `{p['a']}` | `{p['b']}` | {p['deals']} | {p['mean_diff']:+.2f} | {ci} | "
-                f"{p['wins_a']}-{p['draws']}-{p['losses_a']} |"
-            )
         for spec, why in b["skipped"].items():
             lines.append(f"\nLeft out: `{spec}`: {why}")
     return "\n".join(lines) + "\n"
@@ -394,15 +388,15 @@ def ladder_markdown(board: dict[str, Any]) -> list[str]:
     head = ["agent"] + [f"− `{a}`" for a in anchors]
     if refs:
         head.append(f"share of the room (`{anchors[-1]}` → `{refs[0]}`)")
-    lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    table = []
     ordered = sorted(rows, key=lambda r: -(r["margins"].get(anchors[0], [-1e9])[0] if anchors else 0))
     for r in ordered:
         name = f"`{r['agent']}`" + (" (reference)" if r["reference"] else "")
         cells = [name] + ["" if a == r["agent"] else _ci_cell(r["margins"].get(a)) for a in anchors]
         if refs:
             cells.append("" if r["share"] is None else f"{100 * r['share']:.0f}%")
-        lines.append("| " + " | ".join(cells) + " |")
-    return lines + [
+        table.append(cells)
+    return markdown_table(head, table, numeric=True) + [
         "",
         "The ladder: each agent's margin over each anchor, per deal, 95% CI, on the same deals"
         + (

@@ -52,10 +52,15 @@ def interval_text(ci: Sequence[float | None], digits: int = 1) -> str:
     return f"[{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
-def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]] = ()) -> list[str]:
-    """The lines of a Markdown table: the header, its rule, one line per row."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    return lines + ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]] = (), numeric: bool = False) -> list[str]:
+    """The lines of a Markdown table: the header, its rule, one line per row (each cell as ``str``).
+    ``numeric``: every column after the first is right-aligned.
+
+    >>> markdown_table(["agent", "rating"], [["`greedy`", 12]], numeric=True)
+    ['| agent | rating |', '|---|---:|', '| `greedy` | 12 |']
+    """
+    rule = "|---|" + "---:|" * (len(header) - 1) if numeric else "|" + "---|" * len(header)
+    return ["| " + " | ".join(header) + " |", rule] + ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
 
 
 def pyplot() -> Any:

@@ -28,11 +28,11 @@ from zwick_ai import cards, zwicker
 from zwick_ai.agents.base import apply_decision
 from zwick_ai.eval.match import GameRecord
 from zwick_ai.eval.records import zwicker_game
+from zwick_ai.eval.report import markdown_table
 from zwick_ai.eval.stats import Estimate, mean_ci, proportion_ci
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.zwicker import arrays, kernels, policy_codes
+from zwick_ai.zwicker import arrays, kernels, layout, policy_codes
 from zwick_ai.zwicker.engine import move_from_row
-from zwick_ai.zwicker.layout import MOVE_WIDTH
 from zwick_ai.zwicker.rules import Rules
 
 POLICIES = {"random": policy_codes.POLICY_RANDOM, "greedy": policy_codes.POLICY_GREEDY}
@@ -116,25 +116,34 @@ class SelfplayResult:
             f"{self.hands} hands, policies {','.join(self.policies)}, seed {self.seed}: "
             f"{self.hands_per_second:,.0f} hands/s, {self.plies_per_hand:.1f} plies per hand.",
             "",
-            "| side | seats | mean points | 95% CI | Zwicks per hand |",
-            "|---|---|---|---|---|",
+            *markdown_table(
+                ["side", "seats", "mean points", "95% CI", "Zwicks per hand"],
+                (
+                    [
+                        s,
+                        "+".join(map(str, r.sides[s])),
+                        f"{pts.mean:.3f}",
+                        f"[{pts.ci95[0]:.3f}, {pts.ci95[1]:.3f}]",
+                        f"{zw.mean:.3f}",
+                    ]
+                    for s, (pts, zw) in enumerate(zip(self.side_points, self.side_zwicks, strict=True))
+                ),
+            ),
+            "",
         ]
-        for s, (pts, zw) in enumerate(zip(self.side_points, self.side_zwicks, strict=True)):
-            seats = "+".join(map(str, r.sides[s]))
-            lines.append(f"| {s} | {seats} | {pts.mean:.3f} | [{pts.ci95[0]:.3f}, {pts.ci95[1]:.3f}] | {zw.mean:.3f} |")
-        lines.append("")
         lines.append(f"Zwicks per hand (all sides): {self.zwicks_per_hand}")
         if self.jokers:
-            lines += [
-                "",
-                "| joker | dealt to a hand | won by the holder's side | won by anyone |",
-                "|---|---|---|---|",
+            rows = [
+                [
+                    j.joker,
+                    j.dealt_to_hand,
+                    f"{j.kept.mean:.3f} [{j.kept.ci95[0]:.3f}, {j.kept.ci95[1]:.3f}]",
+                    f"{j.captured.mean:.3f}",
+                ]
+                for j in self.jokers
             ]
-            for j in self.jokers:
-                lines.append(
-                    f"| {j.joker} | {j.dealt_to_hand} | {j.kept.mean:.3f} "
-                    f"[{j.kept.ci95[0]:.3f}, {j.kept.ci95[1]:.3f}] | {j.captured.mean:.3f} |"
-                )
+            head = ["joker", "dealt to a hand", "won by the holder's side", "won by anyone"]
+            lines += ["", *markdown_table(head, rows)]
         return "\n".join(lines)
 
 
@@ -210,7 +219,7 @@ def play_hand_log(R, seed, policies):
     S = kernels.new_hand(R, seed, W)
     np.random.seed((seed * 69069 + 12345) % 4294967296)
     buf, X = kernels.new_buffers()
-    log = np.empty((64, MOVE_WIDTH), np.int64)
+    log = np.empty((64, layout.MOVE_WIDTH), np.int64)
     plies = 0
     while not arrays.is_over(S):
         buf, X, n = kernels.gen_moves(R, S, buf, W, X)
@@ -218,7 +227,7 @@ def play_hand_log(R, seed, policies):
             raise ValueError("no legal move in a running hand")
         k = kernels.choose(R, S, buf, n, policies[arrays.to_move(S)])
         if plies == log.shape[0]:
-            grown = np.empty((2 * plies, MOVE_WIDTH), np.int64)
+            grown = np.empty((2 * plies, layout.MOVE_WIDTH), np.int64)
             grown[:plies] = log
             log = grown
         log[plies] = buf[k]

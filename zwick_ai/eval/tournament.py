@@ -80,7 +80,7 @@ from zwick_ai.eval.folder_lock import hold_results_folder
 from zwick_ai.eval.match import play_game
 from zwick_ai.eval.ratings import SCALE, ratings_with_ci
 from zwick_ai.eval.records import compressed, record_from_dict, unpack
-from zwick_ai.eval.report import interval_text, pyplot
+from zwick_ai.eval.report import interval_text, markdown_table, pyplot
 from zwick_ai.eval.stats import mean_ci
 from zwick_ai.games.game_strings import game_params
 
@@ -773,15 +773,19 @@ def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
         "",
         "## Ratings",
         "",
-        "| rank | agent | rating | 95% CI | seconds/decision |",
-        "|---|---|---|---|---|",
-    ]
-    for r in summary["ratings"]:
-        sec = summary["timing"][r["agent"]]["seconds_per_decision"]
-        lines.append(
-            f"| {r['rank']} | `{r['agent']}` | {r['rating']:.0f} | {interval_text(r['ci95'], 0)} | {sec:.4f} |"
-        )
-    lines += [
+        *markdown_table(
+            ["rank", "agent", "rating", "95% CI", "seconds/decision"],
+            (
+                [
+                    r["rank"],
+                    f"`{r['agent']}`",
+                    f"{r['rating']:.0f}",
+                    interval_text(r["ci95"], 0),
+                    f"{summary['timing'][r['agent']]['seconds_per_decision']:.4f}",
+                ]
+                for r in summary["ratings"]
+            ),
+        ),
         "",
         "Bradley–Terry fit of per-deal wins, draws (half) and losses, Elo scale (mean 0; +200 means an "
         "expected score of 76 %), one virtual drawn deal per pair; 95% percentile bootstrap over deals "
@@ -790,15 +794,21 @@ def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
         "",
         "## Pairs",
         "",
-        f"| a | b | deals | mean diff a − b ({unit} per deal) | 95% CI | win rate a | W-D-L |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for p in summary["pairs"]:
-        lines.append(
-            f"| `{p['a']}` | `{p['b']}` | {p['deals']} | {p['mean_diff']:+.2f} | {interval_text(p['ci95'], 2)} "
-            f"| {p['win_rate_a']:.3f} | {p['wins_a']}-{p['draws']}-{p['losses_a']} |"
-        )
-    lines += [
+        *markdown_table(
+            ["a", "b", "deals", f"mean diff a − b ({unit} per deal)", "95% CI", "win rate a", "W-D-L"],
+            (
+                [
+                    f"`{p['a']}`",
+                    f"`{p['b']}`",
+                    p["deals"],
+                    f"{p['mean_diff']:+.2f}",
+                    interval_text(p["ci95"], 2),
+                    f"{p['win_rate_a']:.3f}",
+                    f"{p['wins_a']}-{p['draws']}-{p['losses_a']}",
+                ]
+                for p in summary["pairs"]
+            ),
+        ),
         "",
         f"A deal's difference: the deal replayed in every seating of the pair; the mean {unit} of "
         "a's seats minus b's, averaged over seatings; the CI is a t-interval paired over deals.",

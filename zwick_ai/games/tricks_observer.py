@@ -14,71 +14,42 @@ from __future__ import annotations
 import numba
 
 from zwick_ai.tricks import kernels as trick_kernels
-from zwick_ai.tricks.layout import (
-    CUR_CHANCE,
-    L_HAND,
-    L_PLAYED,
-    NC,
-    NP,
-    P_ANN,
-    P_BID,
-    P_NET,
-    P_POINTS,
-    P_STATUS,
-    P_TCARD,
-    P_TFD,
-    P_TRICKS,
-    PHASE_NAMES,
-    S_CUR,
-    S_CUTCARD,
-    S_DEALER,
-    S_LOC,
-    S_N,
-    S_NSEARCH,
-    S_NUP,
-    S_PHASE,
-    S_PLAYERS,
-    S_POT,
-    S_SPELER,
-    S_TRUMP,
-    S_UP,
-    TOKEN,
-)
+from zwick_ai.tricks import layout as tricks_layout
 
-NPHASES = len(PHASE_NAMES)
+NPHASES = len(tricks_layout.PHASE_NAMES)
 #: length of the observation tensor
 OBSERVATION_SIZE = (
-    NP
-    + NP
-    + (NP + 2)
+    tricks_layout.NP
+    + tricks_layout.NP
+    + (tricks_layout.NP + 2)
     + NPHASES
-    + NC
-    + NC
+    + tricks_layout.NC
+    + tricks_layout.NC
     + 4
-    + NC
-    + NC
-    + NP * NC
-    + NP
-    + NP * 3
-    + NP * 5
-    + NP
-    + NP * 4
-    + NP
-    + NP
+    + tricks_layout.NC
+    + tricks_layout.NC
+    + tricks_layout.NP * tricks_layout.NC
+    + tricks_layout.NP
+    + tricks_layout.NP * 3
+    + tricks_layout.NP * 5
+    + tricks_layout.NP
+    + tricks_layout.NP * 4
+    + tricks_layout.NP
+    + tricks_layout.NP
     + 1
-    + NP
+    + tricks_layout.NP
     + 4
 )
 
 
 def information_state_size(steps: int) -> int:
     """Length of the information-state tensor of a game of at most ``steps`` moves."""
-    return NP + NC + steps * TOKEN
+    return tricks_layout.NP + tricks_layout.NC + steps * tricks_layout.TOKEN
 
 
 @numba.njit(cache=True)
 def _field(a, p, k):
-    return a[S_PLAYERS + k * NP + p]
+    return a[tricks_layout.S_PLAYERS + k * tricks_layout.NP + p]
 
 
 @numba.njit(cache=True)
@@ -86,59 +57,59 @@ def fill_observation_k(a, player, out):
     """Write ``player``'s observation tensor of the state array ``a`` into ``out``."""
     out[:] = 0.0
     out[player] = 1.0
-    o = NP
-    out[o + a[S_DEALER]] = 1.0
-    o += NP
-    cur = a[S_CUR]
-    out[o + (cur if cur >= 0 else NP + (0 if cur == CUR_CHANCE else 1))] = 1.0
-    o += NP + 2
-    out[o + a[S_PHASE]] = 1.0
+    o = tricks_layout.NP
+    out[o + a[tricks_layout.S_DEALER]] = 1.0
+    o += tricks_layout.NP
+    cur = a[tricks_layout.S_CUR]
+    out[o + (cur if cur >= 0 else tricks_layout.NP + (0 if cur == tricks_layout.CUR_CHANCE else 1))] = 1.0
+    o += tricks_layout.NP + 2
+    out[o + a[tricks_layout.S_PHASE]] = 1.0
     o += NPHASES
-    for c in range(NC):
-        if a[S_LOC + c] == L_HAND + player:
+    for c in range(tricks_layout.NC):
+        if a[tricks_layout.S_LOC + c] == tricks_layout.L_HAND + player:
             out[o + c] = 1.0
-    o += NC
-    for k in range(a[S_NUP]):
-        out[o + a[S_UP + k]] = 1.0
-    o += NC
-    if a[S_TRUMP] >= 0:
-        out[o + a[S_TRUMP]] = 1.0
+    o += tricks_layout.NC
+    for k in range(a[tricks_layout.S_NUP]):
+        out[o + a[tricks_layout.S_UP + k]] = 1.0
+    o += tricks_layout.NC
+    if a[tricks_layout.S_TRUMP] >= 0:
+        out[o + a[tricks_layout.S_TRUMP]] = 1.0
     o += 4
-    if a[S_CUTCARD] >= 0:
-        out[o + a[S_CUTCARD]] = 1.0
-    o += NC
-    for c in range(NC):
-        if a[S_LOC + c] == L_PLAYED:
+    if a[tricks_layout.S_CUTCARD] >= 0:
+        out[o + a[tricks_layout.S_CUTCARD]] = 1.0
+    o += tricks_layout.NC
+    for c in range(tricks_layout.NC):
+        if a[tricks_layout.S_LOC + c] == tricks_layout.L_PLAYED:
             out[o + c] = 1.0
-    o += NC
+    o += tricks_layout.NC
     trick = o
-    face_down = trick + NP * NC
-    status = face_down + NP
-    bid = status + NP * 3
-    announced = bid + NP * 5
-    tricks = announced + NP
-    points = tricks + NP * 4
-    net = points + NP
-    pot = net + NP
+    face_down = trick + tricks_layout.NP * tricks_layout.NC
+    status = face_down + tricks_layout.NP
+    bid = status + tricks_layout.NP * 3
+    announced = bid + tricks_layout.NP * 5
+    tricks = announced + tricks_layout.NP
+    points = tricks + tricks_layout.NP * 4
+    net = points + tricks_layout.NP
+    pot = net + tricks_layout.NP
     speler = pot + 1
-    searches = speler + NP
-    for p in range(a[S_N]):
-        card = _field(a, p, P_TCARD)
+    searches = speler + tricks_layout.NP
+    for p in range(a[tricks_layout.S_N]):
+        card = _field(a, p, tricks_layout.P_TCARD)
         if card >= 0:
-            if _field(a, p, P_TFD):
+            if _field(a, p, tricks_layout.P_TFD):
                 out[face_down + p] = 1.0
             else:
-                out[trick + p * NC + card] = 1.0
-        out[status + p * 3 + _field(a, p, P_STATUS)] = 1.0
-        out[bid + p * 5 + _field(a, p, P_BID)] = 1.0
-        out[announced + p] = 1.0 if _field(a, p, P_ANN) else 0.0
-        out[tricks + p * 4 + _field(a, p, P_TRICKS)] = 1.0
-        out[points + p] = _field(a, p, P_POINTS)
-        out[net + p] = _field(a, p, P_NET)
-    out[pot] = a[S_POT]
-    if a[S_SPELER] >= 0:
-        out[speler + a[S_SPELER]] = 1.0
-    out[searches + a[S_NSEARCH]] = 1.0
+                out[trick + p * tricks_layout.NC + card] = 1.0
+        out[status + p * 3 + _field(a, p, tricks_layout.P_STATUS)] = 1.0
+        out[bid + p * 5 + _field(a, p, tricks_layout.P_BID)] = 1.0
+        out[announced + p] = 1.0 if _field(a, p, tricks_layout.P_ANN) else 0.0
+        out[tricks + p * 4 + _field(a, p, tricks_layout.P_TRICKS)] = 1.0
+        out[points + p] = _field(a, p, tricks_layout.P_POINTS)
+        out[net + p] = _field(a, p, tricks_layout.P_NET)
+    out[pot] = a[tricks_layout.S_POT]
+    if a[tricks_layout.S_SPELER] >= 0:
+        out[speler + a[tricks_layout.S_SPELER]] = 1.0
+    out[searches + a[tricks_layout.S_NSEARCH]] = 1.0
 
 
 @numba.njit(cache=True)
@@ -146,8 +117,10 @@ def fill_information_state_k(a, player, out):
     """Write ``player``'s information-state tensor of the state array ``a`` into ``out``."""
     out[:] = 0.0
     out[player] = 1.0
-    for c in range(NC):
-        if a[S_LOC + c] == L_HAND + player:
-            out[NP + c] = 1.0
-    steps = (out.shape[0] - NP - NC) // TOKEN
-    trick_kernels.fill_info_tokens(a, player, out[NP + NC :].reshape((steps, TOKEN)))
+    for c in range(tricks_layout.NC):
+        if a[tricks_layout.S_LOC + c] == tricks_layout.L_HAND + player:
+            out[tricks_layout.NP + c] = 1.0
+    steps = (out.shape[0] - tricks_layout.NP - tricks_layout.NC) // tricks_layout.TOKEN
+    trick_kernels.fill_info_tokens(
+        a, player, out[tricks_layout.NP + tricks_layout.NC :].reshape((steps, tricks_layout.TOKEN))
+    )

@@ -140,30 +140,12 @@ from zwick_ai.games.zwicker_observer import (
     observation_text,
 )
 from zwick_ai.games.zwicker_params import PARAMS, rules_from_params
-from zwick_ai.zwicker import arrays
+from zwick_ai.zwicker import arrays, layout
+from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker import kernels as zwicker_kernels
 from zwick_ai.zwicker.codec import COL_NTOK, Codec
 from zwick_ai.zwicker.decision import Decision
-from zwick_ai.zwicker.history import (
-    LOGW,
-    SS,
-    X_CDEST,
-    X_CUT,
-    X_DEAL_STAGE,
-    X_DEALER,
-    X_DEALT,
-    X_GLAST,
-    X_LOG,
-    X_NCHANCE,
-    X_NCUT,
-    X_NPLY,
-    X_ORDER,
-    X_PLEN,
-    X_PREFIX,
-    XB,
-    logged_row_into,
-)
-from zwick_ai.zwicker.layout import MOVE_WIDTH
+from zwick_ai.zwicker.history import logged_row_into
 from zwick_ai.zwicker.resample import resample_k, resampled_deck_order
 from zwick_ai.zwicker.rules import Rules
 from zwick_ai.zwicker.steps import (
@@ -241,16 +223,18 @@ class Tables:
         self.chance_positions = layouts[0][1]
         self.G = game_table(rules, codec, self.groups)
         self.W = np.zeros(zwicker_kernels.WS_SIZE, np.int64)
-        init = np.zeros(XB + X_LOG + LOGW * (2 * self.hand_cards() + 8), np.int32)
-        init[:SS] = zwicker_kernels.empty_state(rules.array())
-        x = init[XB:]
-        x[X_DEALER] = -1
-        x[X_GLAST] = -1
+        init = np.zeros(
+            zwicker_history.XB + zwicker_history.X_LOG + zwicker_history.LOGW * (2 * self.hand_cards() + 8), np.int32
+        )
+        init[: zwicker_history.SS] = zwicker_kernels.empty_state(rules.array())
+        x = init[zwicker_history.XB :]
+        x[zwicker_history.X_DEALER] = -1
+        x[zwicker_history.X_GLAST] = -1
         nc = arrays.NUM_CARDS
-        x[X_CUT : X_CUT + nc] = -1
-        x[X_ORDER : X_ORDER + nc] = -1
-        x[X_CDEST : X_CDEST + nc] = -1
-        x[X_DEAL_STAGE : X_DEAL_STAGE + nc] = -1
+        x[zwicker_history.X_CUT : zwicker_history.X_CUT + nc] = -1
+        x[zwicker_history.X_ORDER : zwicker_history.X_ORDER + nc] = -1
+        x[zwicker_history.X_CDEST : zwicker_history.X_CDEST + nc] = -1
+        x[zwicker_history.X_DEAL_STAGE : zwicker_history.X_DEAL_STAGE + nc] = -1
         self.init = init
         self.game: ZwickerGame | None = None  # the first game made with these tables
         self.stats = {"resamples": 0, "fallbacks": 0}
@@ -355,34 +339,40 @@ class ZwickerState(pyspiel.State):
 
     def engine_state(self) -> zwicker.ZwickerState:
         """A copy of the engine position (meaningful once the deal is done)."""
-        return zwicker.ZwickerState(self.rules, self._a[:SS].copy())
+        return zwicker.ZwickerState(self.rules, self._a[: zwicker_history.SS].copy())
 
     def dealt(self) -> bool:
         """True once the chance nodes are over."""
-        return bool(self._a[XB + X_DEALT])
+        return bool(self._a[zwicker_history.XB + zwicker_history.X_DEALT])
 
     def move_prefix(self) -> list[int]:
         """The sub-actions chosen so far in the current move."""
-        n = int(self._a[XB + X_PLEN])
-        return self._a[XB + X_PREFIX : XB + X_PREFIX + n].tolist()
+        n = int(self._a[zwicker_history.XB + zwicker_history.X_PLEN])
+        return self._a[
+            zwicker_history.XB + zwicker_history.X_PREFIX : zwicker_history.XB + zwicker_history.X_PREFIX + n
+        ].tolist()
 
     def deck_order(self) -> list[int]:
         """The deck order (card ids, first dealt first); -1 where not yet dealt by chance."""
-        return self._a[XB + X_ORDER : XB + X_ORDER + self.rules.deck_size].tolist()
+        return self._a[
+            zwicker_history.XB + zwicker_history.X_ORDER : zwicker_history.XB
+            + zwicker_history.X_ORDER
+            + self.rules.deck_size
+        ].tolist()
 
     def dealer(self) -> int:
         """The dealer's seat, -1 before it is known."""
-        return int(self._a[XB + X_DEALER])
+        return int(self._a[zwicker_history.XB + zwicker_history.X_DEALER])
 
     def num_plies(self) -> int:
         """Whole moves (questions included) made so far."""
-        return int(self._a[XB + X_NPLY])
+        return int(self._a[zwicker_history.XB + zwicker_history.X_NPLY])
 
     def logged_row(self, ply: int) -> np.ndarray:
         """The kernel move record (``M_*`` columns) of whole move number ``ply`` of this hand."""
         if not 0 <= ply < self.num_plies():
             raise ValueError(f"ply must be in 0..{self.num_plies() - 1}")
-        return logged_row_into(self._a[XB:], ply, np.zeros(MOVE_WIDTH, np.int64))
+        return logged_row_into(self._a[zwicker_history.XB :], ply, np.zeros(layout.MOVE_WIDTH, np.int64))
 
     def decision(self) -> Decision:
         """This decision's arrays for compiled searches and learners (:mod:`zwick_ai.zwicker.decision`):
@@ -393,13 +383,13 @@ class ZwickerState(pyspiel.State):
     def candidate_rows(self) -> np.ndarray:
         """Engine move records (n, 8) still reachable from the current partial move."""
         if self._cur < 0:
-            return np.zeros((0, MOVE_WIDTH), np.int64)
+            return np.zeros((0, layout.MOVE_WIDTH), np.int64)
         t = _TABLES[self._key]
         c = self._c
         if c.mv is None:
             m = turn_k(t.G, self._a, t.W)
             c = self._c = _Cache(m, legal_k(self._a, m).tolist(), np.arange(len(m)))
-        out = c.mv[c.sel, :MOVE_WIDTH].copy()
+        out = c.mv[c.sel, : layout.MOVE_WIDTH].copy()
         out[:, COL_NTOK] = 0
         return out
 
@@ -457,8 +447,8 @@ class ZwickerState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         t = _TABLES[self._key]
         if player == CHANCE:
-            x = self._a[XB:]
-            if x[X_DEALER] < 0:
+            x = self._a[zwicker_history.XB :]
+            if x[zwicker_history.X_DEALER] < 0:
                 if t.rules.first_dealer == "random":
                     return f"dealer {action}"
                 return f"cut {t.codec.names[action]}"
@@ -473,11 +463,16 @@ class ZwickerState(pyspiel.State):
 
     def __str__(self) -> str:
         t = _TABLES[self._key]
-        x = self._a[XB:]
-        if not x[X_DEALT]:
-            cut = card_names(x[X_CUT : X_CUT + x[X_NCUT]].tolist())
-            order = " ".join(NAMES[c] if c >= 0 else "-" for c in x[X_ORDER : X_ORDER + t.codec.D].tolist())
-            return f"{t.rules.describe()}\ndealing; dealer {int(x[X_DEALER])}; cut: {cut}\norder: {order}"
+        x = self._a[zwicker_history.XB :]
+        if not x[zwicker_history.X_DEALT]:
+            cut = card_names(x[zwicker_history.X_CUT : zwicker_history.X_CUT + x[zwicker_history.X_NCUT]].tolist())
+            order = " ".join(
+                NAMES[c] if c >= 0 else "-"
+                for c in x[zwicker_history.X_ORDER : zwicker_history.X_ORDER + t.codec.D].tolist()
+            )
+            return (
+                f"{t.rules.describe()}\ndealing; dealer {int(x[zwicker_history.X_DEALER])}; cut: {cut}\norder: {order}"
+            )
         a = self._a
         lines = [t.rules.describe()]
         for p in range(t.rules.players):
@@ -520,11 +515,13 @@ def resample(state: ZwickerState, player: int, sampler: Callable[[], float] | in
     t.stats["resamples"] += 1
     if status == 2:
         t.stats["fallbacks"] += 1
-    order = resampled_deck_order(a, player, hidden, cards, t.codec.deck, t.groups[int(a[XB + X_DEALER])])
+    order = resampled_deck_order(
+        a, player, hidden, cards, t.codec.deck, t.groups[int(a[zwicker_history.XB + zwicker_history.X_DEALER])]
+    )
     history = state.history()
-    x = a[XB:]
-    n_chance = int(x[X_NCHANCE])
-    d = int(x[X_DEALER])
+    x = a[zwicker_history.XB :]
+    n_chance = int(x[zwicker_history.X_NCHANCE])
+    d = int(x[zwicker_history.X_DEALER])
     assert t.game is not None, "tables are registered by the game that made them"
     out = t.game.new_initial_state()
     for act in history[: n_chance - t.chance_positions]:

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from zwick_ai.zwicker import arrays, kernels
+from zwick_ai.zwicker import arrays, kernels, layout
+from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker.codec import (
     card_name,
 )
@@ -22,32 +23,6 @@ from zwick_ai.zwicker.encoding import (
     fill_k,
     piece_shapes,
 )
-from zwick_ai.zwicker.history import (
-    DEST_TABLE,
-    L_ANCHOR,
-    L_ANSWER,
-    L_CARD,
-    L_KIND,
-    L_OWNER,
-    L_SEAT,
-    L_VALUE,
-    L_ZWICK,
-    LOGW,
-    SS,
-    X_CAPT,
-    X_CDEST,
-    X_CUT,
-    X_DEAL_STAGE,
-    X_DEALER,
-    X_DEALT,
-    X_LOG,
-    X_NCUT,
-    X_NPLY,
-    X_PLEN,
-    X_TABLE_STAGE,
-    XB,
-)
-from zwick_ai.zwicker.layout import KIND_ASK, KIND_CAPTURE, KIND_TRAIL, RULES_SIZE
 
 if TYPE_CHECKING:
     from zwick_ai.games.zwicker import ZwickerGame, ZwickerState
@@ -81,21 +56,23 @@ def history_lines(state: ZwickerState, player: int) -> list[str]:
     """The public history (and ``player``'s own deals, if ``player`` >= 0), one line per item."""
     g = state.tables
     a = state.array
-    x = a[XB:]
+    x = a[zwicker_history.XB :]
     deck = g.rules.deck
-    head = f"dealer {int(x[X_DEALER])}" if x[X_DEALER] >= 0 else "dealer ?"
-    if x[X_NCUT]:
-        head += " cut " + card_names(x[X_CUT : X_CUT + x[X_NCUT]].tolist())
+    head = f"dealer {int(x[zwicker_history.X_DEALER])}" if x[zwicker_history.X_DEALER] >= 0 else "dealer ?"
+    if x[zwicker_history.X_NCUT]:
+        head += " cut " + card_names(
+            x[zwicker_history.X_CUT : zwicker_history.X_CUT + x[zwicker_history.X_NCUT]].tolist()
+        )
     lines = [head]
     nc = arrays.NUM_CARDS
-    if not x[X_DEALT]:
-        dest = x[X_CDEST : X_CDEST + nc].tolist()
+    if not x[zwicker_history.X_DEALT]:
+        dest = x[zwicker_history.X_CDEST : zwicker_history.X_CDEST + nc].tolist()
         if player >= 0:
             lines.append("dealt: " + card_names(c for c in deck if dest[c] == player))
-        lines.append("table dealt: " + card_names(c for c in deck if dest[c] == DEST_TABLE))
+        lines.append("table dealt: " + card_names(c for c in deck if dest[c] == zwicker_history.DEST_TABLE))
         return lines
     stages = int(arrays.stage(a)) + 1
-    deal_stage = x[X_DEAL_STAGE : X_DEAL_STAGE + nc].tolist()
+    deal_stage = x[zwicker_history.X_DEAL_STAGE : zwicker_history.X_DEAL_STAGE + nc].tolist()
     if player >= 0:
         dealt_to = arrays.dealt_seats(a).tolist()
         mine: list[list[int]] = [[] for _ in range(stages)]
@@ -103,16 +80,16 @@ def history_lines(state: ZwickerState, player: int) -> list[str]:
             if dealt_to[c] == player and deal_stage[c] >= 0:
                 mine[deal_stage[c]].append(c)
         lines.append("dealt: " + " | ".join(card_names(m) for m in mine))
-    table_stage = x[X_TABLE_STAGE : X_TABLE_STAGE + nc].tolist()
+    table_stage = x[zwicker_history.X_TABLE_STAGE : zwicker_history.X_TABLE_STAGE + nc].tolist()
     tab: list[list[int]] = [[] for _ in range(stages)]
     for c in deck:
         if table_stage[c]:
             tab[table_stage[c] - 1].append(c)
     lines.append("table dealt: " + " | ".join(card_names(m) for m in tab))
-    n = int(x[X_NPLY])
+    n = int(x[zwicker_history.X_NPLY])
     lines.append(plies_text(state, n))
     if arrays.is_over(a):
-        capt = x[X_CAPT : X_CAPT + nc].tolist()
+        capt = x[zwicker_history.X_CAPT : zwicker_history.X_CAPT + nc].tolist()
         swept = [c for c in deck if capt[c] == n + 1]
         if swept:
             lines.append("sweep: " + card_names(swept))
@@ -128,29 +105,42 @@ def plies_text(state: ZwickerState, n: int) -> str:
     if done > n:
         done, text = 0, ""
     g = state.tables
-    x = state.array[XB:]
-    capt = x[X_CAPT : X_CAPT + arrays.NUM_CARDS].tolist()
+    x = state.array[zwicker_history.XB :]
+    capt = x[zwicker_history.X_CAPT : zwicker_history.X_CAPT + arrays.NUM_CARDS].tolist()
     taken: dict[int, list[int]] = {}
     for c in g.rules.deck:
         if done < capt[c] <= n:
             taken.setdefault(capt[c] - 1, []).append(c)
     players = g.rules.players
     lines = [text] if text else []
-    log = x[X_LOG + done * LOGW : X_LOG + n * LOGW].reshape(n - done, LOGW).tolist()
+    log = (
+        x[zwicker_history.X_LOG + done * zwicker_history.LOGW : zwicker_history.X_LOG + n * zwicker_history.LOGW]
+        .reshape(n - done, zwicker_history.LOGW)
+        .tolist()
+    )
     for t, e in enumerate(log, start=done):
-        seat, kind, card, value = e[L_SEAT], e[L_KIND], e[L_CARD], e[L_VALUE]
-        if kind == KIND_ASK:
-            off = (e[L_OWNER] - seat) % players
-            lines.append(f"{t}: p{seat} ask partner +{off} for {value}: {'yes' if e[L_ANSWER] == 1 else 'no'}")
-        elif kind == KIND_TRAIL:
+        seat, kind, card, value = (
+            e[zwicker_history.L_SEAT],
+            e[zwicker_history.L_KIND],
+            e[zwicker_history.L_CARD],
+            e[zwicker_history.L_VALUE],
+        )
+        if kind == layout.KIND_ASK:
+            off = (e[zwicker_history.L_OWNER] - seat) % players
+            lines.append(
+                f"{t}: p{seat} ask partner +{off} for {value}: {'yes' if e[zwicker_history.L_ANSWER] == 1 else 'no'}"
+            )
+        elif kind == layout.KIND_TRAIL:
             lines.append(f"{t}: p{seat} {NAMES[card]} trail")
-        elif kind == KIND_CAPTURE:
+        elif kind == layout.KIND_CAPTURE:
             how = f"as {value}" if value else "capture"
             got = card_names(c for c in taken.get(t, ()) if c != card)
-            lines.append(f"{t}: p{seat} {NAMES[card]} {how} takes {got}{' zwick' if e[L_ZWICK] else ''}")
+            lines.append(
+                f"{t}: p{seat} {NAMES[card]} {how} takes {got}{' zwick' if e[zwicker_history.L_ZWICK] else ''}"
+            )
         else:
-            on = f"on {NAMES[e[L_ANCHOR]]}" if e[L_ANCHOR] >= 0 else "new"
-            owner = e[L_OWNER]
+            on = f"on {NAMES[e[zwicker_history.L_ANCHOR]]}" if e[zwicker_history.L_ANCHOR] >= 0 else "new"
+            owner = e[zwicker_history.L_OWNER]
             forp = f" for partner +{(owner - seat) % players}" if owner >= 0 and owner != seat else ""
             lines.append(f"{t}: p{seat} {NAMES[card]} {on} build {value}{forp}")
     text = "\n".join(lines)
@@ -162,18 +152,20 @@ def observation_text(state: ZwickerState, player: int, private: bool = True) -> 
     """The position as ``player`` sees it now."""
     g = state.tables
     a = state.array
-    x = a[XB:]
+    x = a[zwicker_history.XB :]
     r = g.rules
-    if not x[X_DEALT]:
-        dest = x[X_CDEST : X_CDEST + arrays.NUM_CARDS].tolist()
-        lines = [f"p{player} dealing; dealer {int(x[X_DEALER])}"]
+    if not x[zwicker_history.X_DEALT]:
+        dest = x[zwicker_history.X_CDEST : zwicker_history.X_CDEST + arrays.NUM_CARDS].tolist()
+        lines = [f"p{player} dealing; dealer {int(x[zwicker_history.X_DEALER])}"]
         if private:
             lines.append("hand: " + card_names(c for c in r.deck if dest[c] == player))
-        lines.append("table: " + card_names(c for c in r.deck if dest[c] == DEST_TABLE))
+        lines.append("table: " + card_names(c for c in r.deck if dest[c] == zwicker_history.DEST_TABLE))
         return "\n".join(lines)
     phase = int(arrays.phase(a))
     who = "over" if arrays.is_over(a) else f"p{int(arrays.to_move(a))} to move"
-    lines = [f"p{player}; {who} ({PHASE_NAMES[phase]}); dealer {int(x[X_DEALER])}; stage {int(arrays.stage(a))}"]
+    lines = [
+        f"p{player}; {who} ({PHASE_NAMES[phase]}); dealer {int(x[zwicker_history.X_DEALER])}; stage {int(arrays.stage(a))}"
+    ]
     if private:
         lines.append("hand: " + card_names(arrays.hand_cards(a, player).tolist()))
     units = sorted(arrays.unit_anchors(a).tolist())
@@ -186,14 +178,14 @@ def observation_text(state: ZwickerState, player: int, private: bool = True) -> 
         if won_by[c] >= 0:
             won[won_by[c]].append(c)
     lines.append("won: " + " | ".join(card_names(w) or "-" for w in won))
-    sc = kernels.score(g.G[:RULES_SIZE], a[:SS]).tolist()
+    sc = kernels.score(g.G[: layout.RULES_SIZE], a[: zwicker_history.SS]).tolist()
     zw = " ".join(str(int(arrays.zwicks(a, s))) for s in range(r.num_sides))
     lines.append(f"zwicks: {zw}; score: {' '.join(map(str, sc))}; last capture: side {int(arrays.last_capturer(a))}")
     if arrays.asked_seat(a) >= 0:
         off = (int(arrays.asked_seat(a)) - int(arrays.to_move(a))) % r.players
         answer = "yes" if arrays.ask_answer(a) == 1 else "no"
         lines.append(f"asked partner +{off} for {int(arrays.asked_value(a))}: {answer}")
-    if x[X_PLEN]:
+    if x[zwicker_history.X_PLEN]:
         lines.append("move: " + ", ".join(g.codec.action_string(t) for t in state.move_prefix()))
     return "\n".join(lines)
 
@@ -246,7 +238,7 @@ class ZwickerObserver:
             a = state.array
             hand = [int(c) for c in arrays.hand_cards(a, player)]
             if not state.dealt():
-                hand = [c for c in g.rules.deck if a[XB + X_CDEST + c] == player]
+                hand = [c for c in g.rules.deck if a[zwicker_history.XB + zwicker_history.X_CDEST + c] == player]
             return f"p{player} hand: " + " ".join(card_name(c) for c in hand)
         if self.perfect_recall:
             return information_state_text(state, player, self.private)

@@ -16,6 +16,7 @@ from zwick_ai.games.zwicker_observer import ZwickerObserver
 from zwick_ai.tricks import kernels as trick_kernels
 from zwick_ai.vector import tricks_batch, zwicker_batch
 from zwick_ai.zwicker import kernels as engine_kernels
+from zwick_ai.zwicker import layout
 from zwick_ai.zwicker.features import CARD_BLOCK, NFEAT
 from zwick_ai.zwicker.history import MAXTOK
 from zwick_ai.zwicker.policy_codes import (
@@ -142,7 +143,7 @@ class VectorGame:
         off = ZwickerObserver(game, self.information_state, True, True)._off
         models = (self._net_model(game, "move"), self._net_model(game, "after"))
         self._states = np.zeros((n, len(tables.init)), np.int32)
-        self._mv = np.zeros((n, zwicker_batch.CAP, zwicker_batch.MOVE_WIDTH), np.int64)
+        self._mv = np.zeros((n, zwicker_batch.CAP, layout.MOVE_WIDTH), np.int64)
         self._tk = np.zeros((n, zwicker_batch.CAP, zwicker_batch.TCAP), np.int16)
         self._rows = np.full(n, -1, np.int64)
         self._own: tuple[np.ndarray, ...] = (self._states, self._mv, self._tk, self._rows)
@@ -168,10 +169,10 @@ class VectorGame:
                     self._rng[part],
                     self._actions[part],
                     np.zeros(engine_kernels.WS_SIZE, np.int64),
-                    np.zeros((zwicker_batch.BUF_ROWS, zwicker_batch.MOVE_WIDTH), np.int64),
+                    np.zeros((zwicker_batch.BUF_ROWS, layout.MOVE_WIDTH), np.int64),
                     np.zeros(zwicker_batch.XS_SIZE, np.int64),
                     np.zeros(MAXTOK + 8, np.int64),
-                    np.zeros(zwicker_batch.MOVE_WIDTH, np.int64),
+                    np.zeros(layout.MOVE_WIDTH, np.int64),
                     np.zeros(max(sides, 1), np.int64),
                     np.zeros(self.num_actions, np.bool_),
                     tuple(tuple(x.copy() for x in model) for model in models),

@@ -45,21 +45,10 @@ from numba.extending import intrinsic
 
 from zwick_ai.jit import kernel
 from zwick_ai.zwicker import kernels as engine_kernels
+from zwick_ai.zwicker import layout
 from zwick_ai.zwicker.codec import CD_DIDX, CD_PLAY, CODEC_SIZE, COL_NTOK, encode_row
 from zwick_ai.zwicker.encoding import P_MOVE, fill_into_k
 from zwick_ai.zwicker.history import GB_CD, LOGW, SS, X_LOG, X_NPLY, X_PLEN, X_PREFIX, XB, record_move
-from zwick_ai.zwicker.layout import (
-    KIND_ASK,
-    M_CARD,
-    M_FIELDS,
-    M_KIND,
-    M_SPARE,
-    MOVE_WIDTH,
-    PHASE_OVER,
-    RULES_SIZE,
-    S_PHASE,
-    S_TO_MOVE,
-)
 from zwick_ai.zwicker.model_scores import after_values, count_best, net_values, nth_best
 from zwick_ai.zwicker.policy_codes import POLICY_CALLER, POLICY_GREEDY, POLICY_NET, POLICY_RANDOM_ACTION
 from zwick_ai.zwicker.steps import TERMINAL, chance_step_k, returns_k, seed_chance_k
@@ -118,20 +107,20 @@ def _scan(G, a, W, buf, xs, tmp, row, mv, tk, mask_row):
 @counted
 def _generate(G, a, buf, W, xs):
     """The engine's moves of game state ``a`` into ``buf`` (:func:`~zwick_ai.zwicker.kernels.gen_moves_ws`)."""
-    return engine_kernels.gen_moves_ws(G[:RULES_SIZE], a[:SS], buf, W, xs)
+    return engine_kernels.gen_moves_ws(G[: layout.RULES_SIZE], a[:SS], buf, W, xs)
 
 
 @counted
 def _scan_grown(G, a, W, buf, xs, tmp, row, mv, tk, mask_row):
     """:func:`_scan` of a turn larger than the buffers: with grown copies of them."""
-    big, xs2, n = engine_kernels.gen_moves(G[:RULES_SIZE], a[:SS], buf.copy(), W, xs.copy())
+    big, xs2, n = engine_kernels.gen_moves(G[: layout.RULES_SIZE], a[:SS], buf.copy(), W, xs.copy())
     return _scan_rows(G, a, big, n, tmp, row, mv, tk, mask_row)
 
 
 @hot
 def _scan_rows(G, a, buf, n, tmp, row, mv, tk, mask_row):
     """:func:`_scan` of the turn's ``n`` generated moves ``buf[:n]``."""
-    R = G[:RULES_SIZE]
+    R = G[: layout.RULES_SIZE]
     S = a[:SS]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     plen = a[XB + X_PLEN]
@@ -141,15 +130,15 @@ def _scan_rows(G, a, buf, n, tmp, row, mv, tk, mask_row):
         # A turn's start: only the first tokens (the card played, or the question) are needed
         # now; the kept rows are encoded when their card is chosen (most are not).
         for r in range(n):
-            if buf[r, M_KIND] == KIND_ASK:
+            if buf[r, layout.M_KIND] == layout.KIND_ASK:
                 ln = encode_row(R, S, CD, buf[r], tmp)
                 first = tmp[0]
             else:
                 ln = 0
-                first = CD[CD_PLAY] + CD[CD_DIDX + buf[r, M_CARD]]
+                first = CD[CD_PLAY] + CD[CD_DIDX + buf[r, layout.M_CARD]]
             mask_row[first] = True
             if m < CAP:
-                for j in range(M_FIELDS):
+                for j in range(layout.M_FIELDS):
                     mv[m, j] = buf[r, j]
                 mv[m, COL_NTOK] = ln
                 tk[m, 0] = first
@@ -169,12 +158,12 @@ def _scan_rows(G, a, buf, n, tmp, row, mv, tk, mask_row):
         if not ok:
             continue
         if ln == plen:
-            for j in range(MOVE_WIDTH):
+            for j in range(layout.MOVE_WIDTH):
                 row[j] = buf[r, j]
             return _COMPLETE
         mask_row[tmp[plen]] = True
         if m < CAP and ln <= TCAP:
-            for j in range(M_FIELDS):
+            for j in range(layout.M_FIELDS):
                 mv[m, j] = buf[r, j]
             mv[m, COL_NTOK] = ln
             for j in range(ln):
@@ -190,7 +179,7 @@ def _advance(G, a, tok, W, buf, xs, tmp, row, mv, tk, nr, i, mask_row):
     """Apply the legal sub-action ``tok`` to game ``i``. Returns True when it completed a whole
     move (applied); else the move's prefix grows, the kept rows narrow and ``mask_row`` (all
     False on entry) gets the next legal sub-actions."""
-    R = G[:RULES_SIZE]
+    R = G[: layout.RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     k = a[XB + X_PLEN]
     m = 0
@@ -198,7 +187,7 @@ def _advance(G, a, tok, W, buf, xs, tmp, row, mv, tk, nr, i, mask_row):
         for r in range(nr[i]):
             if tk[r, k] == tok:
                 if m != r:
-                    for j in range(MOVE_WIDTH):
+                    for j in range(layout.MOVE_WIDTH):
                         mv[m, j] = mv[r, j]
                     for j in range(TCAP):
                         tk[m, j] = tk[r, j]
@@ -216,9 +205,9 @@ def _advance(G, a, tok, W, buf, xs, tmp, row, mv, tk, nr, i, mask_row):
                         tk[r, j] = tmp[j]
     if nr[i] >= 0:
         if m == 1 and mv[0, COL_NTOK] == k + 1:
-            for j in range(M_FIELDS):
+            for j in range(layout.M_FIELDS):
                 row[j] = mv[0, j]
-            row[M_SPARE] = 0
+            row[layout.M_SPARE] = 0
             record_move(R, a, CD, row, k + 1, W)
             return True
         a[XB + X_PREFIX + k] = tok
@@ -234,7 +223,7 @@ def _advance(G, a, tok, W, buf, xs, tmp, row, mv, tk, nr, i, mask_row):
     if res == _COMPLETE:
         a[XB + X_PREFIX + k] = old
         a[XB + X_PLEN] = k
-        row[M_SPARE] = 0
+        row[layout.M_SPARE] = 0
         record_move(R, a, CD, row, k + 1, W)
         return True
     nr[i] = res
@@ -297,17 +286,17 @@ def _nth_set(row, r):
 def _opponent_row(G, a, kind, models, buf, xs, W, rng, i, row):
     """Write into ``row`` the whole move that the compiled opponent ``kind`` (greedy or net) plays
     in game ``i`` (its state ``a``)."""
-    R = G[:RULES_SIZE]
+    R = G[: layout.RULES_SIZE]
     S = a[:SS]
     n = engine_kernels.gen_moves_ws(R, S, buf, W, xs)
     if n < 0:
         big, xs2, n = engine_kernels.gen_moves(R, S, buf.copy(), W, xs.copy())
         pick = _opponent_move(R, S, kind, models, big, n, rng, i, W)
-        for j in range(MOVE_WIDTH):
+        for j in range(layout.MOVE_WIDTH):
             row[j] = big[pick, j]
     else:
         pick = _opponent_move(R, S, kind, models, buf, n, rng, i, W)
-        for j in range(MOVE_WIDTH):
+        for j in range(layout.MOVE_WIDTH):
             row[j] = buf[pick, j]
 
 
@@ -315,13 +304,13 @@ def _opponent_row(G, a, kind, models, buf, xs, W, rng, i, row):
 def _decision(G, a, OFF, opponent, models, rng, i, W, buf, xs, tmp, row, sc, omask, mv, tk, nr, mask_row, obs_row):
     """After a whole move or a deal: play the compiled opponents' seats until the caller's turn
     (write its legal mask and observation) or the end. Returns the player to move or TERMINAL."""
-    R = G[:RULES_SIZE]
+    R = G[: layout.RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     S = a[:SS]
     while True:
-        if S[S_PHASE] == PHASE_OVER:
+        if S[layout.S_PHASE] == layout.PHASE_OVER:
             return TERMINAL
-        cur = S[S_TO_MOVE]
+        cur = S[layout.S_TO_MOVE]
         kind = opponent[cur]
         if kind == POLICY_CALLER:
             mask_row[:] = False
@@ -390,7 +379,7 @@ def _inside_move(A, OFF, actions, mv, tk, nr, mask, obs, i):
     for r in range(n):
         if tk[i, r, k] == tok:
             if m != r:
-                for j in range(MOVE_WIDTH):
+                for j in range(layout.MOVE_WIDTH):
                     mv[i, m, j] = mv[i, r, j]
                 for j in range(TCAP):
                     tk[i, m, j] = tk[i, r, j]

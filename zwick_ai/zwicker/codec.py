@@ -57,26 +57,7 @@ import numpy as np
 from zwick_ai import cards
 from zwick_ai.jit import kernel
 from zwick_ai.zwicker import kernels as zwicker_kernels
-from zwick_ai.zwicker.layout import (
-    KIND_ASK,
-    KIND_CAPTURE,
-    KIND_TRAIL,
-    M_CARD,
-    M_FIELDS,
-    M_KIND,
-    M_MASK,
-    M_OWNER,
-    M_SPARE,
-    M_TARGET,
-    M_VALUE,
-    MAX_PLAYERS,
-    MOVE_WIDTH,
-    NC,
-    R_PLAYERS,
-    S_NUNITS,
-    S_TO_MOVE,
-    S_UNITS,
-)
+from zwick_ai.zwicker import layout
 from zwick_ai.zwicker.rules import Rules
 
 # ---- layout of the codec array handed to the kernels ----------------------------------------------
@@ -95,14 +76,14 @@ CD_FOR = 11
 CD_ASK = 12
 CD_NUM = 13
 CD_OFS_INDEX = 16  # per seat offset 0..MAX_PLAYERS-1: index j of the partner offset, or -1
-CD_DIDX = CD_OFS_INDEX + MAX_PLAYERS  # per card id: deck index, or -1
-CD_DECK = CD_DIDX + NC  # per deck index: card id
-CODEC_SIZE = CD_DECK + NC
+CD_DIDX = CD_OFS_INDEX + layout.MAX_PLAYERS  # per card id: deck index, or -1
+CD_DECK = CD_DIDX + layout.NC  # per deck index: card id
+CODEC_SIZE = CD_DECK + layout.NC
 
 # A move record followed by its tokens: columns [0, MOVE_WIDTH) the kernel row (its spare column
 # holds the token count), then the tokens, padded with -1.
-TOK0 = MOVE_WIDTH
-COL_NTOK = M_SPARE
+TOK0 = layout.MOVE_WIDTH
+COL_NTOK = layout.M_SPARE
 
 
 def card_name(card: int) -> str:
@@ -217,26 +198,26 @@ class Codec:
 @kernel(nrt=False)
 def encode_row(R, S, CD, row, out):
     """Write the token sequence of one engine move record into ``out``; return its length."""
-    kind = row[M_KIND]
-    p = S[S_TO_MOVE]
-    players = R[R_PLAYERS]
-    if kind == KIND_ASK:
-        j = CD[CD_OFS_INDEX + (row[M_OWNER] - p) % players]
-        out[0] = CD[CD_ASK] + j * CD[CD_V] + row[M_VALUE] - 1
+    kind = row[layout.M_KIND]
+    p = S[layout.S_TO_MOVE]
+    players = R[layout.R_PLAYERS]
+    if kind == layout.KIND_ASK:
+        j = CD[CD_OFS_INDEX + (row[layout.M_OWNER] - p) % players]
+        out[0] = CD[CD_ASK] + j * CD[CD_V] + row[layout.M_VALUE] - 1
         return 1
-    c = row[M_CARD]
+    c = row[layout.M_CARD]
     out[0] = CD[CD_PLAY] + CD[CD_DIDX + c]
-    if kind == KIND_TRAIL:
+    if kind == layout.KIND_TRAIL:
         out[1] = CD[CD_TRAIL]
         return 2
-    if kind == KIND_CAPTURE:
-        out[1] = CD[CD_AS] + row[M_VALUE]
+    if kind == layout.KIND_CAPTURE:
+        out[1] = CD[CD_AS] + row[layout.M_VALUE]
         k = 2
-        mask = row[M_MASK]
-        n = S[S_NUNITS]
+        mask = row[layout.M_MASK]
+        n = S[layout.S_NUNITS]
         for i in range(n):
             if (mask >> i) & 1:
-                t = CD[CD_TAKE] + CD[CD_DIDX + S[S_UNITS + i]]
+                t = CD[CD_TAKE] + CD[CD_DIDX + S[layout.S_UNITS + i]]
                 j = k
                 while j > 2 and out[j - 1] > t:  # insertion sort: units by first-card id
                     out[j] = out[j - 1]
@@ -246,17 +227,17 @@ def encode_row(R, S, CD, row, out):
         out[k] = CD[CD_DONE]
         return k + 1
     # build
-    target = row[M_TARGET]
+    target = row[layout.M_TARGET]
     if target < 0:
         out[1] = CD[CD_NEW]
     else:
-        out[1] = CD[CD_ON] + CD[CD_DIDX + S[S_UNITS + target]]
+        out[1] = CD[CD_ON] + CD[CD_DIDX + S[layout.S_UNITS + target]]
     k = 2
-    owner = row[M_OWNER]
+    owner = row[layout.M_OWNER]
     if owner >= 0 and owner != p:
         out[2] = CD[CD_FOR] + CD[CD_OFS_INDEX + (owner - p) % players]
         k = 3
-    out[k] = CD[CD_BUILD] + row[M_VALUE] - 1
+    out[k] = CD[CD_BUILD] + row[layout.M_VALUE] - 1
     return k + 1
 
 
@@ -267,7 +248,7 @@ def encode_rows(R, S, CD, rows, prefix, plen):
     Same tokens as :func:`encode_row`; captures are encoded with the table's units visited once
     in first-card order (tokens past a row's length are left unset: nothing reads them)."""
     n = rows.shape[0]
-    nu = S[S_NUNITS]
+    nu = S[layout.S_NUNITS]
     width = TOK0 + 4 + nu
     M = np.empty((n, width), np.int64)
     tmp = np.empty(width, np.int64)
@@ -275,7 +256,7 @@ def encode_rows(R, S, CD, rows, prefix, plen):
     order = np.empty(nu, np.int64)
     take = np.empty(nu, np.int64)
     for i in range(nu):
-        t = CD[CD_TAKE] + CD[CD_DIDX + S[S_UNITS + i]]
+        t = CD[CD_TAKE] + CD[CD_DIDX + S[layout.S_UNITS + i]]
         j = i
         while j > 0 and take[j - 1] > t:
             take[j] = take[j - 1]
@@ -285,11 +266,11 @@ def encode_rows(R, S, CD, rows, prefix, plen):
         order[j] = i
     k = 0
     for i in range(n):
-        if rows[i, M_KIND] == KIND_CAPTURE:
-            tmp[0] = CD[CD_PLAY] + CD[CD_DIDX + rows[i, M_CARD]]
-            tmp[1] = CD[CD_AS] + rows[i, M_VALUE]
+        if rows[i, layout.M_KIND] == layout.KIND_CAPTURE:
+            tmp[0] = CD[CD_PLAY] + CD[CD_DIDX + rows[i, layout.M_CARD]]
+            tmp[1] = CD[CD_AS] + rows[i, layout.M_VALUE]
             ln = 2
-            mask = rows[i, M_MASK]
+            mask = rows[i, layout.M_MASK]
             for j in range(nu):
                 if (mask >> order[j]) & 1:
                     tmp[ln] = take[j]
@@ -307,7 +288,7 @@ def encode_rows(R, S, CD, rows, prefix, plen):
                 break
         if not ok:
             continue
-        for j in range(M_FIELDS):
+        for j in range(layout.M_FIELDS):
             M[k, j] = rows[i, j]
         M[k, COL_NTOK] = ln
         for j in range(ln):

@@ -10,7 +10,7 @@ import numba
 import numpy as np
 
 from zwick_ai.jit import kernel
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import kernels, layout
 from zwick_ai.zwicker.codec import (
     CD_D,
     CD_DECK,
@@ -45,35 +45,6 @@ from zwick_ai.zwicker.history import (
     X_PREFIX,
     X_TABLE_STAGE,
     XB,
-)
-from zwick_ai.zwicker.layout import (
-    KIND_ASK,
-    KIND_BUILD,
-    LOC_HAND,
-    LOC_TABLE,
-    LOC_WON,
-    PHASE_OVER,
-    R_NSIDES,
-    R_PLAYERS,
-    RULES_SIZE,
-    S_ANCHOR,
-    S_ASK_ANS,
-    S_ASK_N,
-    S_ASK_Q,
-    S_DEALT_TO,
-    S_HAND_N,
-    S_LAST_CAPT,
-    S_LOC,
-    S_PHASE,
-    S_STAGE,
-    S_STOCK_LEN,
-    S_STOCK_TOP,
-    S_TO_MOVE,
-    S_UBUILD,
-    S_UOWNER,
-    S_UVALUE,
-    S_WON_N,
-    S_ZWICKS,
 )
 from zwick_ai.zwicker.rules import Rules
 
@@ -182,7 +153,7 @@ def piece_shapes(rules: Rules, codec: Codec) -> list[tuple[int, tuple[int, ...]]
 @kernel
 def fill_k(G, a, OFF, p, out):
     """Write the observation (and, when the history pieces have offsets, the information state)."""
-    fill_into_k(G, a, OFF, p, out, np.empty(G[R_NSIDES], np.int64))
+    fill_into_k(G, a, OFF, p, out, np.empty(G[layout.R_NSIDES], np.int64))
 
 
 @numba.njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # numba's stubs omit _nrt
@@ -196,26 +167,26 @@ def _score_sides(R, S, sc):
 def fill_into_k(G, a, OFF, p, out, sc):
     """:func:`fill_k` with ``sc`` (int64, one entry per side) as the score scratch: allocates nothing
     (and runs without reference counting)."""
-    R = G[:RULES_SIZE]
+    R = G[: layout.RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     S = a[:SS]
     X = a[XB:]
     D = CD[CD_D]
-    players = R[R_PLAYERS]
-    ns = R[R_NSIDES]
+    players = R[layout.R_PLAYERS]
+    ns = R[layout.R_NSIDES]
     J = CD[CD_J] if OFF[P_ASKED] >= 0 or OFF[P_ASK_BEFORE] >= 0 else 0
     out[:] = 0.0
     if OFF[P_PLAYER] >= 0:
         out[OFF[P_PLAYER] + p] = 1.0
     dealt = X[X_DEALT] == 1
-    over = S[S_PHASE] == PHASE_OVER
+    over = S[layout.S_PHASE] == layout.PHASE_OVER
     if OFF[P_CURRENT] >= 0:
         if not dealt:
             out[OFF[P_CURRENT] + players] = 1.0
         elif over:
             out[OFF[P_CURRENT] + players + 1] = 1.0
         else:
-            out[OFF[P_CURRENT] + S[S_TO_MOVE]] = 1.0
+            out[OFF[P_CURRENT] + S[layout.S_TO_MOVE]] = 1.0
     if OFF[P_DEALER] >= 0 and X[X_DEALER] >= 0:
         out[OFF[P_DEALER] + X[X_DEALER]] = 1.0
     if OFF[P_CUT] >= 0:
@@ -240,33 +211,33 @@ def fill_into_k(G, a, OFF, p, out, sc):
                 out[OFF[P_HAND_SIZES] + dest] += 1.0
         return
     if OFF[P_PHASE] >= 0:
-        out[OFF[P_PHASE] + S[S_PHASE]] = 1.0
+        out[OFF[P_PHASE] + S[layout.S_PHASE]] = 1.0
     if OFF[P_STAGE] >= 0:
-        out[OFF[P_STAGE]] = S[S_STAGE]
+        out[OFF[P_STAGE]] = S[layout.S_STAGE]
     if OFF[P_HAND_SIZES] >= 0:
         for q in range(players):
-            out[OFF[P_HAND_SIZES] + q] = S[S_HAND_N + q]
+            out[OFF[P_HAND_SIZES] + q] = S[layout.S_HAND_N + q]
     if OFF[P_STOCK] >= 0:
-        out[OFF[P_STOCK]] = S[S_STOCK_LEN] - S[S_STOCK_TOP]
+        out[OFF[P_STOCK]] = S[layout.S_STOCK_LEN] - S[layout.S_STOCK_TOP]
     for i in range(D):
         c = CD[CD_DECK + i]
-        loc = S[S_LOC + c]
-        if loc == LOC_HAND + p and OFF[P_HAND] >= 0:
+        loc = S[layout.S_LOC + c]
+        if loc == layout.LOC_HAND + p and OFF[P_HAND] >= 0:
             out[OFF[P_HAND] + i] = 1.0
-        elif loc == LOC_TABLE and OFF[P_TABLE] >= 0:
-            anc = S[S_ANCHOR + c]
-            if S[S_UBUILD + anc]:
+        elif loc == layout.LOC_TABLE and OFF[P_TABLE] >= 0:
+            anc = S[layout.S_ANCHOR + c]
+            if S[layout.S_UBUILD + anc]:
                 out[OFF[P_TABLE] + 2 * i + 1] = 1.0
                 if anc == c:
                     if OFF[P_BUILD_VALUE] >= 0:
-                        out[OFF[P_BUILD_VALUE] + i] = S[S_UVALUE + c]
-                    if OFF[P_BUILD_OWNER] >= 0 and S[S_UOWNER + c] >= 0:
-                        out[OFF[P_BUILD_OWNER] + i * players + S[S_UOWNER + c]] = 1.0
+                        out[OFF[P_BUILD_VALUE] + i] = S[layout.S_UVALUE + c]
+                    if OFF[P_BUILD_OWNER] >= 0 and S[layout.S_UOWNER + c] >= 0:
+                        out[OFF[P_BUILD_OWNER] + i * players + S[layout.S_UOWNER + c]] = 1.0
             else:
                 out[OFF[P_TABLE] + 2 * i] = 1.0
-        elif loc >= LOC_WON and loc < LOC_WON + ns and OFF[P_WON] >= 0:
-            out[OFF[P_WON] + i * ns + loc - LOC_WON] = 1.0
-        if OFF[P_DEALT_TO_ME] >= 0 and S[S_DEALT_TO + c] == p and X[X_DEAL_STAGE + c] >= 0:
+        elif loc >= layout.LOC_WON and loc < layout.LOC_WON + ns and OFF[P_WON] >= 0:
+            out[OFF[P_WON] + i * ns + loc - layout.LOC_WON] = 1.0
+        if OFF[P_DEALT_TO_ME] >= 0 and S[layout.S_DEALT_TO + c] == p and X[X_DEAL_STAGE + c] >= 0:
             out[OFF[P_DEALT_TO_ME] + i] = X[X_DEAL_STAGE + c] + 1.0
         if OFF[P_TABLE_DEALT] >= 0:
             out[OFF[P_TABLE_DEALT] + i] = X[X_TABLE_STAGE + c]
@@ -276,18 +247,18 @@ def fill_into_k(G, a, OFF, p, out, sc):
         _score_sides(R, S, sc)
         for s in range(ns):
             if OFF[P_WON_COUNT] >= 0:
-                out[OFF[P_WON_COUNT] + s] = S[S_WON_N + s]
+                out[OFF[P_WON_COUNT] + s] = S[layout.S_WON_N + s]
             if OFF[P_ZWICKS] >= 0:
-                out[OFF[P_ZWICKS] + s] = S[S_ZWICKS + s]
+                out[OFF[P_ZWICKS] + s] = S[layout.S_ZWICKS + s]
             if OFF[P_SCORE] >= 0:
                 out[OFF[P_SCORE] + s] = sc[s]
-    if OFF[P_LAST_CAPT] >= 0 and S[S_LAST_CAPT] >= 0:
-        out[OFF[P_LAST_CAPT] + S[S_LAST_CAPT]] = 1.0
-    if OFF[P_ASKED] >= 0 and S[S_ASK_Q] >= 0:
-        j = CD[CD_OFS_INDEX + (S[S_ASK_Q] - S[S_TO_MOVE]) % players]
+    if OFF[P_LAST_CAPT] >= 0 and S[layout.S_LAST_CAPT] >= 0:
+        out[OFF[P_LAST_CAPT] + S[layout.S_LAST_CAPT]] = 1.0
+    if OFF[P_ASKED] >= 0 and S[layout.S_ASK_Q] >= 0:
+        j = CD[CD_OFS_INDEX + (S[layout.S_ASK_Q] - S[layout.S_TO_MOVE]) % players]
         out[OFF[P_ASKED] + j] = 1.0
-        out[OFF[P_ASKED] + J] = S[S_ASK_N]
-        out[OFF[P_ASKED] + J + 1] = S[S_ASK_ANS]
+        out[OFF[P_ASKED] + J] = S[layout.S_ASK_N]
+        out[OFF[P_ASKED] + J + 1] = S[layout.S_ASK_ANS]
     if OFF[P_MOVE] >= 0:
         for k in range(X[X_PLEN]):
             out[OFF[P_MOVE] + X[X_PREFIX + k]] = 1.0
@@ -298,7 +269,7 @@ def fill_into_k(G, a, OFF, p, out, sc):
         e = X_LOG + t * LOGW
         kind = X[e + L_KIND]
         seat = X[e + L_SEAT]
-        if kind == KIND_ASK:
+        if kind == layout.KIND_ASK:
             pend = t
             continue
         i = CD[CD_DIDX + X[e + L_CARD]]
@@ -306,7 +277,7 @@ def fill_into_k(G, a, OFF, p, out, sc):
         out[OFF[P_PLAYED_BY] + i * players + seat] = 1.0
         out[OFF[P_PLAY_KIND] + i * 3 + kind] = 1.0
         out[OFF[P_PLAY_VALUE] + i] = X[e + L_VALUE]
-        if kind == KIND_BUILD:
+        if kind == layout.KIND_BUILD:
             if X[e + L_ANCHOR] >= 0:
                 out[OFF[P_BUILT_ON] + i] = CD[CD_DIDX + X[e + L_ANCHOR]] + 1.0
             if OFF[P_BUILD_FOR] >= 0 and X[e + L_OWNER] >= 0:

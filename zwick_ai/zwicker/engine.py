@@ -25,45 +25,7 @@ import numpy as np
 
 from zwick_ai import cards as zwick_cards
 from zwick_ai.zwicker import kernels as zwicker_kernels
-from zwick_ai.zwicker.layout import (
-    LOC_STOCK,
-    LOC_TABLE,
-    LOC_WON,
-    M_CARD,
-    M_KIND,
-    M_MASK,
-    M_OWNER,
-    M_TARGET,
-    M_VALUE,
-    M_ZWICK,
-    MAX_HAND,
-    MAX_UNITS,
-    PHASE_OVER,
-    S_ANCHOR,
-    S_ASK_ANS,
-    S_ASK_N,
-    S_ASK_Q,
-    S_AZ_LEFT,
-    S_DEALER,
-    S_HAND_N,
-    S_HANDS,
-    S_LAST_CAPT,
-    S_LOC,
-    S_NEXT,
-    S_NUNITS,
-    S_PHASE,
-    S_STAGE,
-    S_STOCK,
-    S_STOCK_LEN,
-    S_STOCK_TOP,
-    S_TO_MOVE,
-    S_UBUILD,
-    S_UNITS,
-    S_UOWNER,
-    S_UVALUE,
-    S_WON_N,
-    S_ZWICKS,
-)
+from zwick_ai.zwicker import layout
 from zwick_ai.zwicker.rules import Rules
 from zwick_ai.zwicker.snapshot import KINDS, MoveKey, Snapshot, Unit
 
@@ -151,18 +113,18 @@ def _unit_cards(arr: np.ndarray, anchor: int) -> list[int]:
     c = anchor
     while c != -1:
         out.append(int(c))
-        c = int(arr[S_NEXT + c])
+        c = int(arr[layout.S_NEXT + c])
     return out
 
 
 def _units(state: ZwickerState) -> list[Unit]:
     a = state.arr
     units = []
-    for i in range(a[S_NUNITS]):
-        anchor = int(a[S_UNITS + i])
+    for i in range(a[layout.S_NUNITS]):
+        anchor = int(a[layout.S_UNITS + i])
         cards = tuple(sorted(_unit_cards(a, anchor)))
-        if a[S_UBUILD + anchor]:
-            units.append(Unit(cards, int(a[S_UVALUE + anchor]), int(a[S_UOWNER + anchor]), True))
+        if a[layout.S_UBUILD + anchor]:
+            units.append(Unit(cards, int(a[layout.S_UVALUE + anchor]), int(a[layout.S_UOWNER + anchor]), True))
         else:
             units.append(Unit(cards, 0, -1, False))
     return units
@@ -170,8 +132,8 @@ def _units(state: ZwickerState) -> list[Unit]:
 
 def _hand_ids(state: ZwickerState, player: int) -> list[int]:
     a = state.arr
-    base = S_HANDS + player * MAX_HAND
-    return [int(c) for c in a[base : base + a[S_HAND_N + player]]]
+    base = layout.S_HANDS + player * layout.MAX_HAND
+    return [int(c) for c in a[base : base + a[layout.S_HAND_N + player]]]
 
 
 def hand(state: ZwickerState, player: int) -> list[str]:
@@ -196,11 +158,11 @@ def table(state: ZwickerState) -> list[str]:
 
 def to_move(state: ZwickerState) -> int:
     """The seat to move (meaningless once :func:`is_over`)."""
-    return int(state.arr[S_TO_MOVE])
+    return int(state.arr[layout.S_TO_MOVE])
 
 
 def is_over(state: ZwickerState) -> bool:
-    return int(state.arr[S_PHASE]) == PHASE_OVER
+    return int(state.arr[layout.S_PHASE]) == layout.PHASE_OVER
 
 
 def score(state: ZwickerState) -> tuple[int, ...]:
@@ -209,7 +171,7 @@ def score(state: ZwickerState) -> tuple[int, ...]:
 
 
 def zwicks(state: ZwickerState) -> tuple[int, ...]:
-    return tuple(int(state.arr[S_ZWICKS + s]) for s in range(state.rules.num_sides))
+    return tuple(int(state.arr[layout.S_ZWICKS + s]) for s in range(state.rules.num_sides))
 
 
 def won(state: ZwickerState) -> tuple[list[str], ...]:
@@ -217,15 +179,18 @@ def won(state: ZwickerState) -> tuple[list[str], ...]:
     a = state.arr
     out: tuple[list[str], ...] = tuple([] for _ in range(state.rules.num_sides))
     for c in state.rules.deck:
-        loc = int(a[S_LOC + c])
-        if LOC_WON <= loc < LOC_WON + state.rules.num_sides:
-            out[loc - LOC_WON].append(zwick_cards.format_card(c))
+        loc = int(a[layout.S_LOC + c])
+        if layout.LOC_WON <= loc < layout.LOC_WON + state.rules.num_sides:
+            out[loc - layout.LOC_WON].append(zwick_cards.format_card(c))
     return out
 
 
 def stock(state: ZwickerState) -> list[str]:
     a = state.arr
-    return [zwick_cards.format_card(int(c)) for c in a[S_STOCK + a[S_STOCK_TOP] : S_STOCK + a[S_STOCK_LEN]]]
+    return [
+        zwick_cards.format_card(int(c))
+        for c in a[layout.S_STOCK + a[layout.S_STOCK_TOP] : layout.S_STOCK + a[layout.S_STOCK_LEN]]
+    ]
 
 
 def snapshot(state: ZwickerState) -> Snapshot:
@@ -234,22 +199,22 @@ def snapshot(state: ZwickerState) -> Snapshot:
     r = state.rules
     won_ids: list[list[int]] = [[] for _ in range(r.num_sides)]
     for c in r.deck:
-        loc = int(a[S_LOC + c])
-        if LOC_WON <= loc < LOC_WON + r.num_sides:
-            won_ids[loc - LOC_WON].append(c)
+        loc = int(a[layout.S_LOC + c])
+        if layout.LOC_WON <= loc < layout.LOC_WON + r.num_sides:
+            won_ids[loc - layout.LOC_WON].append(c)
     return Snapshot(
         hands=tuple(tuple(_hand_ids(state, p)) for p in range(r.players)),
         table=tuple(_units(state)),
-        stock=tuple(int(c) for c in a[S_STOCK + a[S_STOCK_TOP] : S_STOCK + a[S_STOCK_LEN]]),
+        stock=tuple(int(c) for c in a[layout.S_STOCK + a[layout.S_STOCK_TOP] : layout.S_STOCK + a[layout.S_STOCK_LEN]]),
         won=tuple(tuple(sorted(w)) for w in won_ids),
         zwicks=zwicks(state),
-        dealer=int(a[S_DEALER]),
-        to_move=int(a[S_TO_MOVE]),
-        stage=int(a[S_STAGE]),
-        last_capturer=int(a[S_LAST_CAPT]),
-        phase=int(a[S_PHASE]),
-        az_left=int(a[S_AZ_LEFT]),
-        asked=(int(a[S_ASK_Q]), int(a[S_ASK_N]), int(a[S_ASK_ANS])),
+        dealer=int(a[layout.S_DEALER]),
+        to_move=int(a[layout.S_TO_MOVE]),
+        stage=int(a[layout.S_STAGE]),
+        last_capturer=int(a[layout.S_LAST_CAPT]),
+        phase=int(a[layout.S_PHASE]),
+        az_left=int(a[layout.S_AZ_LEFT]),
+        asked=(int(a[layout.S_ASK_Q]), int(a[layout.S_ASK_N]), int(a[layout.S_ASK_ANS])),
     )
 
 
@@ -261,7 +226,7 @@ def render(state: ZwickerState) -> str:
     for p in range(r.players):
         mark = "*" if p == to_move(state) and not is_over(state) else " "
         lines.append(f"{mark}{p} (side {r.side_of(p)}): {' '.join(hand(state, p))}")
-    lines.append(f"stock: {len(stock(state))} cards; stage {int(state.arr[S_STAGE])}")
+    lines.append(f"stock: {len(stock(state))} cards; stage {int(state.arr[layout.S_STAGE])}")
     lines.append(f"won: {[len(w) for w in won(state)]}; zwicks: {list(zwicks(state))}; score: {list(score(state))}")
     if is_over(state):
         lines.append("hand over")
@@ -298,11 +263,11 @@ def from_snapshot(rules: Rules, snap: Snapshot) -> ZwickerState:
     """Encode a :class:`Snapshot` exactly (no checks beyond array bounds; see :func:`position`)."""
     R = rules.array()
     a = zwicker_kernels.empty_state(R)
-    if len(snap.table) > MAX_UNITS:
-        raise ValueError(f"the table holds {len(snap.table)} units; the engine supports {MAX_UNITS}")
+    if len(snap.table) > layout.MAX_UNITS:
+        raise ValueError(f"the table holds {len(snap.table)} units; the engine supports {layout.MAX_UNITS}")
     for p, cards in enumerate(snap.hands):
-        if len(cards) > MAX_HAND:
-            raise ValueError(f"player {p} holds {len(cards)} cards; the engine supports {MAX_HAND}")
+        if len(cards) > layout.MAX_HAND:
+            raise ValueError(f"player {p} holds {len(cards)} cards; the engine supports {layout.MAX_HAND}")
         for c in sorted(cards):
             zwicker_kernels.hand_insert(a, p, c)
     for unit in snap.table:
@@ -311,29 +276,29 @@ def from_snapshot(rules: Rules, snap: Snapshot) -> ZwickerState:
         )
         prev = unit.cards[0]
         for c in unit.cards[1:]:
-            a[S_NEXT + prev] = c
-            a[S_NEXT + c] = -1
-            a[S_LOC + c] = LOC_TABLE
-            a[S_ANCHOR + c] = unit.cards[0]
+            a[layout.S_NEXT + prev] = c
+            a[layout.S_NEXT + c] = -1
+            a[layout.S_LOC + c] = layout.LOC_TABLE
+            a[layout.S_ANCHOR + c] = unit.cards[0]
             prev = c
     for i, c in enumerate(snap.stock):
-        a[S_STOCK + i] = c
-        a[S_LOC + c] = LOC_STOCK
-    a[S_STOCK_TOP] = 0
-    a[S_STOCK_LEN] = len(snap.stock)
+        a[layout.S_STOCK + i] = c
+        a[layout.S_LOC + c] = layout.LOC_STOCK
+    a[layout.S_STOCK_TOP] = 0
+    a[layout.S_STOCK_LEN] = len(snap.stock)
     for s, cards in enumerate(snap.won):
         for c in cards:
-            a[S_LOC + c] = LOC_WON + s
-        a[S_WON_N + s] = len(cards)
+            a[layout.S_LOC + c] = layout.LOC_WON + s
+        a[layout.S_WON_N + s] = len(cards)
     for s, z in enumerate(snap.zwicks):
-        a[S_ZWICKS + s] = z
-    a[S_DEALER] = snap.dealer
-    a[S_TO_MOVE] = snap.to_move
-    a[S_STAGE] = snap.stage
-    a[S_LAST_CAPT] = snap.last_capturer
-    a[S_PHASE] = snap.phase
-    a[S_AZ_LEFT] = snap.az_left
-    a[S_ASK_Q], a[S_ASK_N], a[S_ASK_ANS] = snap.asked
+        a[layout.S_ZWICKS + s] = z
+    a[layout.S_DEALER] = snap.dealer
+    a[layout.S_TO_MOVE] = snap.to_move
+    a[layout.S_STAGE] = snap.stage
+    a[layout.S_LAST_CAPT] = snap.last_capturer
+    a[layout.S_PHASE] = snap.phase
+    a[layout.S_AZ_LEFT] = snap.az_left
+    a[layout.S_ASK_Q], a[layout.S_ASK_N], a[layout.S_ASK_ANS] = snap.asked
     return ZwickerState(rules, a)
 
 
@@ -516,39 +481,39 @@ def _combos(items: list[int], size: int) -> Iterable[tuple[int, ...]]:
 
 def _to_move_obj(state: ZwickerState, row: np.ndarray, units: list[Unit]) -> Move:
     r = state.rules
-    kind = KINDS[int(row[M_KIND])]
+    kind = KINDS[int(row[layout.M_KIND])]
     p = to_move(state)
     if kind == "ask":
-        key = MoveKey("ask", -1, (), (), int(row[M_VALUE]), int(row[M_OWNER]))
+        key = MoveKey("ask", -1, (), (), int(row[layout.M_VALUE]), int(row[layout.M_OWNER]))
         return Move("ask", None, key.value, (), None, key.owner, False, key, tuple(int(x) for x in row))
-    card = int(row[M_CARD])
+    card = int(row[layout.M_CARD])
     name = zwick_cards.format_card(card)
     if kind == "trail":
         key = MoveKey("trail", card)
         return Move("trail", name, 0, (), None, None, False, key, tuple(int(x) for x in row))
     if kind == "capture":
-        mask = int(row[M_MASK]) & (2**64 - 1)
+        mask = int(row[layout.M_MASK]) & (2**64 - 1)
         chosen = [u for i, u in enumerate(units) if mask >> i & 1]
         taken_ids = tuple(sorted(c for u in chosen for c in u.cards))
         key = MoveKey("capture", card, taken_ids)
         groups: tuple[tuple[str, ...], ...] = ()
-        if len(chosen) <= 10 and int(row[M_VALUE]) > 0:
+        if len(chosen) <= 10 and int(row[layout.M_VALUE]) > 0:
             vals = [(u.value,) if u.build else (r.card_values(u.cards[0]) or tuple(range(2, 15))) for u in chosen]
-            split = _partition(chosen, vals, int(row[M_VALUE]))
+            split = _partition(chosen, vals, int(row[layout.M_VALUE]))
             if split is not None:
                 groups = tuple(tuple(format_unit(chosen[i]) for i in g) for g in split)
         shown = tuple(format_unit(u) for u in chosen)
         return Move(
-            "capture", name, int(row[M_VALUE]), tuple(zwick_cards.format_card(c) for c in taken_ids), None, None,
-            bool(row[M_ZWICK]), key,
+            "capture", name, int(row[layout.M_VALUE]), tuple(zwick_cards.format_card(c) for c in taken_ids), None, None,
+            bool(row[layout.M_ZWICK]), key,
             tuple(int(x) for x in row), groups, shown,
         )  # fmt: skip
-    target_i = int(row[M_TARGET])
+    target_i = int(row[layout.M_TARGET])
     target = units[target_i] if target_i >= 0 else None
-    owner = int(row[M_OWNER])
-    key = MoveKey("build", card, (), target.cards if target else (), int(row[M_VALUE]), owner)
+    owner = int(row[layout.M_OWNER])
+    key = MoveKey("build", card, (), target.cards if target else (), int(row[layout.M_VALUE]), owner)
     return Move(
-        "build", name, int(row[M_VALUE]),
+        "build", name, int(row[layout.M_VALUE]),
         (), tuple(zwick_cards.format_card(c) for c in target.cards) if target else None,
         owner if owner >= 0 and owner != p else None, False, key, tuple(int(x) for x in row),
     )  # fmt: skip

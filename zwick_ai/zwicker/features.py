@@ -25,41 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zwick_ai.zwicker import kernels
-from zwick_ai.zwicker.layout import (
-    KIND_ASK,
-    LOC_HAND,
-    LOC_STOCK,
-    LOC_TABLE,
-    LOC_WON,
-    M_KIND,
-    R_DECK,
-    R_DECK_SIZE,
-    R_IS_VJOKER,
-    R_IS_WILD,
-    R_NSIDES,
-    R_PLAYERS,
-    R_POINTS,
-    R_SIDE_OF,
-    R_VAL1,
-    R_VAL2,
-    R_ZWICK_POINTS,
-    S_HAND_N,
-    S_LAST_CAPT,
-    S_LOC,
-    S_NEXT,
-    S_NUNITS,
-    S_STAGE,
-    S_STOCK_LEN,
-    S_STOCK_TOP,
-    S_TO_MOVE,
-    S_UBUILD,
-    S_UNITS,
-    S_UOWNER,
-    S_UVALUE,
-    S_WON_N,
-    S_ZWICKS,
-)
+from zwick_ai.zwicker import arrays, kernels, layout
 
 NBINS = 15  # values 1..14, then one bin for the joker values
 MAX_SUM = 30  # the largest value a capture can prove (the X30 joker)
@@ -152,19 +118,15 @@ def table_capture_points(R, Spre, Spost, match, best):
     best[:] = -1
     best[0] = 0
     tmp = np.empty(MAX_SUM + 1, np.int64)
-    for i in range(Spost[S_NUNITS]):
-        a = Spost[S_UNITS + i]
-        if Spre[S_LOC + a] == LOC_STOCK or R[R_IS_WILD + a]:
+    for i in range(Spost[layout.S_NUNITS]):
+        a = Spost[layout.S_UNITS + i]
+        if Spre[layout.S_LOC + a] == layout.LOC_STOCK or R[layout.R_IS_WILD + a]:
             continue
-        pts = 0
-        x = a
-        while x != -1:
-            pts += R[R_POINTS + x]
-            x = Spost[S_NEXT + x]
-        v1 = np.int64(R[R_VAL1 + a])
-        v2 = np.int64(R[R_VAL2 + a])
-        if Spost[S_UBUILD + a]:
-            v1 = np.int64(Spost[S_UVALUE + a])
+        pts = arrays.unit_points(R, Spost, a)
+        v1 = np.int64(R[layout.R_VAL1 + a])
+        v2 = np.int64(R[layout.R_VAL2 + a])
+        if Spost[layout.S_UBUILD + a]:
+            v1 = np.int64(Spost[layout.S_UVALUE + a])
             v2 = np.int64(0)
         if 0 < v1 <= MAX_SUM:
             match[v1] += pts
@@ -186,45 +148,45 @@ def after_move_features(R, Spre, Spost, p, out):
     """Fill ``out`` (NFEAT floats) with the features of ``Spost`` as seat ``p`` sees it right after
     its move from ``Spre`` (module docstring)."""
     out[:] = 0.0
-    ns = R[R_NSIDES]
-    players = R[R_PLAYERS]
-    side = R[R_SIDE_OF + p]
+    ns = R[layout.R_NSIDES]
+    players = R[layout.R_PLAYERS]
+    side = R[layout.R_SIDE_OF + p]
     won_pts = np.zeros(ns, np.float64)
     won_n = np.zeros(ns, np.float64)
     zw = np.zeros(ns, np.float64)
     for s in range(ns):
-        won_n[s] = Spost[S_WON_N + s]
-        zw[s] = Spost[S_ZWICKS + s] * R[R_ZWICK_POINTS]
+        won_n[s] = Spost[layout.S_WON_N + s]
+        zw[s] = Spost[layout.S_ZWICKS + s] * R[layout.R_ZWICK_POINTS]
     # Card locations as p knows them.
-    for k in range(R[R_DECK_SIZE]):
-        c = R[R_DECK + k]
-        loc = Spost[S_LOC + c]
-        pts = R[R_POINTS + c]
-        v1 = R[R_VAL1 + c]
-        v2 = R[R_VAL2 + c]
-        if LOC_WON <= loc < LOC_WON + ns:
-            won_pts[loc - LOC_WON] += pts
+    for k in range(R[layout.R_DECK_SIZE]):
+        c = R[layout.R_DECK + k]
+        loc = Spost[layout.S_LOC + c]
+        pts = R[layout.R_POINTS + c]
+        v1 = R[layout.R_VAL1 + c]
+        v2 = R[layout.R_VAL2 + c]
+        if layout.LOC_WON <= loc < layout.LOC_WON + ns:
+            won_pts[loc - layout.LOC_WON] += pts
             continue
-        if loc == LOC_TABLE and Spre[S_LOC + c] != LOC_STOCK:
+        if loc == layout.LOC_TABLE and Spre[layout.S_LOC + c] != layout.LOC_STOCK:
             out[F_TABLE_N] += 1.0
             out[F_TABLE_PTS] += pts
             continue
-        mine = loc == LOC_HAND + p and Spre[S_LOC + c] != LOC_STOCK
+        mine = loc == layout.LOC_HAND + p and Spre[layout.S_LOC + c] != layout.LOC_STOCK
         if mine:
             out[F_HAND_N] += 1.0
             out[F_HAND_PTS] += pts
             base = F_MY_VAL
-            if R[R_IS_VJOKER + c]:
+            if R[layout.R_IS_VJOKER + c]:
                 out[F_MY_VJOKERS] += 1.0
-            if R[R_IS_WILD + c]:
+            if R[layout.R_IS_WILD + c]:
                 out[F_MY_WILD] += 1.0
         else:  # another hand or the stock, or dealt by this move
             out[F_UNSEEN_N] += 1.0
             out[F_UNSEEN_PTS] += pts
             base = F_UNSEEN_VAL
-            if R[R_IS_VJOKER + c]:
+            if R[layout.R_IS_VJOKER + c]:
                 out[F_UNSEEN_VJOKERS] += 1.0
-            if R[R_IS_WILD + c]:
+            if R[layout.R_IS_WILD + c]:
                 out[F_UNSEEN_WILD] += 1.0
         if v1 > 0:
             out[base + value_bin(v1)] += 1.0
@@ -233,33 +195,33 @@ def after_move_features(R, Spre, Spost, p, out):
     out[F_LEAD] = side_diff(won_pts, side, ns)
     out[F_CARDS] = side_diff(won_n, side, ns)
     out[F_ZWICK] = side_diff(zw, side, ns)
-    out[F_STOCK] = Spre[S_STOCK_LEN] - Spre[S_STOCK_TOP]
-    out[F_STAGE] = Spre[S_STAGE]
-    last = Spost[S_LAST_CAPT]
+    out[F_STOCK] = Spre[layout.S_STOCK_LEN] - Spre[layout.S_STOCK_TOP]
+    out[F_STAGE] = Spre[layout.S_STAGE]
+    last = Spost[layout.S_LAST_CAPT]
     out[F_LAST_CAPT] = 0.0 if last < 0 else (1.0 if last == side else -1.0)
     for k in range(1, players):
         q = (p + k) % players
-        out[F_REL_HAND + min(k - 1, REL_SEATS - 1)] += Spre[S_HAND_N + q]
+        out[F_REL_HAND + min(k - 1, REL_SEATS - 1)] += Spre[layout.S_HAND_N + q]
     # Table units.
-    for i in range(Spost[S_NUNITS]):
-        a = Spost[S_UNITS + i]
-        if Spre[S_LOC + a] == LOC_STOCK:
+    for i in range(Spost[layout.S_NUNITS]):
+        a = Spost[layout.S_UNITS + i]
+        if Spre[layout.S_LOC + a] == layout.LOC_STOCK:
             continue
         out[F_UNITS] += 1.0
-        if R[R_IS_WILD + a] and not Spost[S_UBUILD + a]:
+        if R[layout.R_IS_WILD + a] and not Spost[layout.S_UBUILD + a]:
             out[F_TABLE_WILD] += 1.0
             continue
-        if Spost[S_UBUILD + a]:
-            v = Spost[S_UVALUE + a]
-            owner = Spost[S_UOWNER + a]
-            if owner >= 0 and R[R_SIDE_OF + owner] == side:
+        if Spost[layout.S_UBUILD + a]:
+            v = Spost[layout.S_UVALUE + a]
+            owner = Spost[layout.S_UOWNER + a]
+            if owner >= 0 and R[layout.R_SIDE_OF + owner] == side:
                 out[F_OWN_BUILD_VAL + value_bin(v)] += 1.0
             else:
                 out[F_OPP_BUILD_VAL + value_bin(v)] += 1.0
         else:
-            out[F_LOOSE_VAL + value_bin(R[R_VAL1 + a])] += 1.0
-            if R[R_VAL2 + a] > 0:
-                out[F_LOOSE_VAL + value_bin(R[R_VAL2 + a])] += 1.0
+            out[F_LOOSE_VAL + value_bin(R[layout.R_VAL1 + a])] += 1.0
+            if R[layout.R_VAL2 + a] > 0:
+                out[F_LOOSE_VAL + value_bin(R[layout.R_VAL2 + a])] += 1.0
     # What single cards could take from this table.
     match = np.zeros(MAX_SUM + 1, np.int64)
     best = np.zeros(MAX_SUM + 1, np.int64)
@@ -269,20 +231,22 @@ def after_move_features(R, Spre, Spost, p, out):
         out[F_MATCH_PTS + b] = max(out[F_MATCH_PTS + b], match[v])
         out[F_SUM_PTS + b] = max(out[F_SUM_PTS + b], max(best[v], 0))
     unseen = max(out[F_UNSEEN_N], 1.0)
-    for k in range(R[R_DECK_SIZE]):
-        c = R[R_DECK + k]
-        loc = Spost[S_LOC + c]
-        if LOC_WON <= loc < LOC_WON + ns or (loc == LOC_TABLE and Spre[S_LOC + c] != LOC_STOCK):
+    for k in range(R[layout.R_DECK_SIZE]):
+        c = R[layout.R_DECK + k]
+        loc = Spost[layout.S_LOC + c]
+        if layout.LOC_WON <= loc < layout.LOC_WON + ns or (
+            loc == layout.LOC_TABLE and Spre[layout.S_LOC + c] != layout.LOC_STOCK
+        ):
             continue
         take = 0
         for j in range(2):
-            v = R[R_VAL1 + c] if j == 0 else R[R_VAL2 + c]
+            v = R[layout.R_VAL1 + c] if j == 0 else R[layout.R_VAL2 + c]
             if 0 < v <= MAX_SUM:
                 take = max(take, match[v], best[v])
         if take <= 0:
             continue
-        gain = take + R[R_POINTS + c]
-        if loc == LOC_HAND + p and Spre[S_LOC + c] != LOC_STOCK:
+        gain = take + R[layout.R_POINTS + c]
+        if loc == layout.LOC_HAND + p and Spre[layout.S_LOC + c] != layout.LOC_STOCK:
             out[F_MY_BEST] = max(out[F_MY_BEST], gain)
         else:
             out[F_OPP_THREAT] += gain / unseen
@@ -304,21 +268,21 @@ def card_features(R, Spre, Spost, p, out, off):
     """Fill ``out[off : off + CARD_BLOCK * deck size]`` with the card-level view of ``Spost`` by seat
     ``p`` right after its move from ``Spre`` (:data:`CARD_BLOCK`); cards the move made the engine
     deal count as unseen, as in :func:`after_move_features`."""
-    ns = R[R_NSIDES]
-    side = R[R_SIDE_OF + p]
-    for k in range(R[R_DECK_SIZE]):
-        c = R[R_DECK + k]
-        loc = Spost[S_LOC + c]
+    ns = R[layout.R_NSIDES]
+    side = R[layout.R_SIDE_OF + p]
+    for k in range(R[layout.R_DECK_SIZE]):
+        c = R[layout.R_DECK + k]
+        loc = Spost[layout.S_LOC + c]
         base = off + CARD_BLOCK * k
         for j in range(CARD_BLOCK):
             out[base + j] = 0.0
-        if LOC_WON <= loc < LOC_WON + ns:
-            out[base + (C_WON_OWN if loc - LOC_WON == side else C_WON_OTHER)] = 1.0
-        elif Spre[S_LOC + c] == LOC_STOCK:
+        if layout.LOC_WON <= loc < layout.LOC_WON + ns:
+            out[base + (C_WON_OWN if loc - layout.LOC_WON == side else C_WON_OTHER)] = 1.0
+        elif Spre[layout.S_LOC + c] == layout.LOC_STOCK:
             continue
-        elif loc == LOC_TABLE:
+        elif loc == layout.LOC_TABLE:
             out[base + C_TABLE] = 1.0
-        elif loc == LOC_HAND + p:
+        elif loc == layout.LOC_HAND + p:
             out[base + C_MINE] = 1.0
     return out
 
@@ -327,11 +291,11 @@ def card_features(R, Spre, Spost, p, out, off):
 def candidate_features(R, S, rows, n, W, F):
     """Row k of ``F`` (n x NFEAT): the features after move ``rows[k]`` from the mover's view.
     Returns the mask of the moves that are not questions (only those are scored)."""
-    p = S[S_TO_MOVE]
+    p = S[layout.S_TO_MOVE]
     ok = np.zeros(n, np.bool_)
     f = np.zeros(NFEAT, np.float64)
     for k in range(n):
-        if rows[k, M_KIND] == KIND_ASK:
+        if rows[k, layout.M_KIND] == layout.KIND_ASK:
             continue
         Sc = S.copy()
         kernels.apply_move(R, Sc, rows[k], W)

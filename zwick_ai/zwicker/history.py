@@ -12,43 +12,15 @@ from __future__ import annotations
 import numpy as np
 
 from zwick_ai.jit import kernel
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import kernels, layout
 from zwick_ai.zwicker.codec import (
     CD_D,
     CD_DECK,
     CODEC_SIZE,
 )
-from zwick_ai.zwicker.layout import (
-    KIND_ASK,
-    KIND_BUILD,
-    KIND_CAPTURE,
-    LOC_STOCK,
-    LOC_TABLE,
-    LOC_WON,
-    M_CARD,
-    M_KIND,
-    M_MASK,
-    M_OWNER,
-    M_SPARE,
-    M_TARGET,
-    M_VALUE,
-    M_ZWICK,
-    NC,
-    PHASE_OVER,
-    RULES_SIZE,
-    S_ASK_ANS,
-    S_LOC,
-    S_NEXT,
-    S_NUNITS,
-    S_PHASE,
-    S_STAGE,
-    S_TO_MOVE,
-    S_UNITS,
-    STATE_SIZE,
-)
 
 # ---- the state array: [engine state | extras] -------------------------------------------------------
-SS = STATE_SIZE
+SS = layout.STATE_SIZE
 XB = SS  # extras
 X_DEALER = 0  # -1 until the dealer is known
 X_NCUT = 1  # cards cut so far
@@ -62,16 +34,16 @@ X_NCHANCE = 8  # chance outcomes so far
 MAXTOK = 72
 X_PREFIX = 16
 X_CUT = X_PREFIX + MAXTOK  # card ids in the order cut
-X_ORDER = X_CUT + NC  # deck order (card ids, next dealt first), -1 unset
-X_ASSIGNED = X_ORDER + NC  # per card: placed by a chance outcome
-X_CDEST = X_ASSIGNED + NC  # per card: stage-0 destination seat, DEST_TABLE, or -1
-X_DEAL_STAGE = X_CDEST + NC  # per card: stage it was dealt in (hand or table), -1 in stock
-X_TABLE_STAGE = X_DEAL_STAGE + NC  # per card: stage + 1 it was dealt to the table, 0
-X_CAPT = X_TABLE_STAGE + NC  # per card: ply + 1 it was captured, 0
-X_PLAYPLY = X_CAPT + NC  # per card: ply + 1 it was played, 0
-MAXPLY = 2 * NC + 8
+X_ORDER = X_CUT + layout.NC  # deck order (card ids, next dealt first), -1 unset
+X_ASSIGNED = X_ORDER + layout.NC  # per card: placed by a chance outcome
+X_CDEST = X_ASSIGNED + layout.NC  # per card: stage-0 destination seat, DEST_TABLE, or -1
+X_DEAL_STAGE = X_CDEST + layout.NC  # per card: stage it was dealt in (hand or table), -1 in stock
+X_TABLE_STAGE = X_DEAL_STAGE + layout.NC  # per card: stage + 1 it was dealt to the table, 0
+X_CAPT = X_TABLE_STAGE + layout.NC  # per card: ply + 1 it was captured, 0
+X_PLAYPLY = X_CAPT + layout.NC  # per card: ply + 1 it was played, 0
+MAXPLY = 2 * layout.NC + 8
 LOGW = 14
-X_LOG = X_PLAYPLY + NC  # per ply: the fields L_*
+X_LOG = X_PLAYPLY + layout.NC  # per ply: the fields L_*
 L_SEAT, L_KIND, L_CARD, L_VALUE, L_MASKLO, L_MASKHI, L_TARGET, L_ANCHOR = 0, 1, 2, 3, 4, 5, 6, 7
 L_OWNER, L_ZWICK, L_ANSWER, L_NTOK, L_STAGE, L_PHASE = 8, 9, 10, 11, 12, 13
 XSIZE = X_LOG + MAXPLY * LOGW
@@ -81,7 +53,7 @@ DEST_UNKNOWN = -3
 
 
 # ---- the game's read-only table G (int32): [rules array | codec | the wrapper's chance layout] ----
-GB_CD = RULES_SIZE
+GB_CD = layout.RULES_SIZE
 GB_CH = GB_CD + CODEC_SIZE
 
 
@@ -106,14 +78,14 @@ def logged_row_into(X, t, row):
     """Fill the engine move record ``row`` (``M_*`` columns) from log entry ``t`` of the history
     part ``X`` of a state array (one whole move or question per entry)."""
     e = X_LOG + t * LOGW
-    row[M_KIND] = X[e + L_KIND]
-    row[M_CARD] = X[e + L_CARD]
-    row[M_VALUE] = X[e + L_VALUE]
-    row[M_MASK] = _join_mask(X[e + L_MASKLO], X[e + L_MASKHI])
-    row[M_TARGET] = X[e + L_TARGET]
-    row[M_OWNER] = X[e + L_OWNER]
-    row[M_ZWICK] = X[e + L_ZWICK]
-    row[M_SPARE] = 0
+    row[layout.M_KIND] = X[e + L_KIND]
+    row[layout.M_CARD] = X[e + L_CARD]
+    row[layout.M_VALUE] = X[e + L_VALUE]
+    row[layout.M_MASK] = _join_mask(X[e + L_MASKLO], X[e + L_MASKHI])
+    row[layout.M_TARGET] = X[e + L_TARGET]
+    row[layout.M_OWNER] = X[e + L_OWNER]
+    row[layout.M_ZWICK] = X[e + L_ZWICK]
+    row[layout.M_SPARE] = 0
     return row
 
 
@@ -125,50 +97,52 @@ def record_move(R, a, CD, row, ntok, W):
     D = CD[CD_D]
     t = X[X_NPLY]
     e = X_LOG + t * LOGW
-    p = S[S_TO_MOVE]
-    stage = S[S_STAGE]
-    kind = row[M_KIND]
-    c = row[M_CARD]
+    p = S[layout.S_TO_MOVE]
+    stage = S[layout.S_STAGE]
+    kind = row[layout.M_KIND]
+    c = row[layout.M_CARD]
     X[e + L_SEAT] = p
     X[e + L_KIND] = kind
     X[e + L_CARD] = c
-    X[e + L_VALUE] = row[M_VALUE]
-    lo, hi = _split_mask(row[M_MASK])
+    X[e + L_VALUE] = row[layout.M_VALUE]
+    lo, hi = _split_mask(row[layout.M_MASK])
     X[e + L_MASKLO] = lo
     X[e + L_MASKHI] = hi
-    X[e + L_TARGET] = row[M_TARGET]
-    X[e + L_ANCHOR] = S[S_UNITS + row[M_TARGET]] if (kind == KIND_BUILD and row[M_TARGET] >= 0) else -1
-    X[e + L_OWNER] = row[M_OWNER]
-    X[e + L_ZWICK] = row[M_ZWICK]
+    X[e + L_TARGET] = row[layout.M_TARGET]
+    X[e + L_ANCHOR] = (
+        S[layout.S_UNITS + row[layout.M_TARGET]] if (kind == layout.KIND_BUILD and row[layout.M_TARGET] >= 0) else -1
+    )
+    X[e + L_OWNER] = row[layout.M_OWNER]
+    X[e + L_ZWICK] = row[layout.M_ZWICK]
     X[e + L_ANSWER] = -1
     X[e + L_NTOK] = ntok
     X[e + L_STAGE] = stage
-    X[e + L_PHASE] = S[S_PHASE]
-    if kind != KIND_ASK:
+    X[e + L_PHASE] = S[layout.S_PHASE]
+    if kind != layout.KIND_ASK:
         X[X_PLAYPLY + c] = t + 1
-    if kind == KIND_CAPTURE:
+    if kind == layout.KIND_CAPTURE:
         X[X_CAPT + c] = t + 1
-        mask = row[M_MASK]
-        for i in range(S[S_NUNITS]):
+        mask = row[layout.M_MASK]
+        for i in range(S[layout.S_NUNITS]):
             if (mask >> i) & 1:
-                x = S[S_UNITS + i]
+                x = S[layout.S_UNITS + i]
                 while x != -1:
                     X[X_CAPT + x] = t + 1
-                    x = S[S_NEXT + x]
+                    x = S[layout.S_NEXT + x]
     kernels.apply_move(R, S, row, W)
-    if kind == KIND_ASK:
-        X[e + L_ANSWER] = S[S_ASK_ANS]
+    if kind == layout.KIND_ASK:
+        X[e + L_ANSWER] = S[layout.S_ASK_ANS]
     X[X_NPLY] = t + 1
     X[X_PLEN] = 0
-    if S[S_PHASE] == PHASE_OVER:
+    if S[layout.S_PHASE] == layout.PHASE_OVER:
         for i in range(D):
             x = CD[CD_DECK + i]
-            if S[S_LOC + x] >= LOC_WON and S[S_LOC + x] < LOC_STOCK and X[X_CAPT + x] == 0:
+            if S[layout.S_LOC + x] >= layout.LOC_WON and S[layout.S_LOC + x] < layout.LOC_STOCK and X[X_CAPT + x] == 0:
                 X[X_CAPT + x] = t + 2
-    elif S[S_STAGE] != stage:
+    elif S[layout.S_STAGE] != stage:
         for i in range(D):
             x = CD[CD_DECK + i]
-            if X[X_DEAL_STAGE + x] < 0 and S[S_LOC + x] != LOC_STOCK:
-                X[X_DEAL_STAGE + x] = S[S_STAGE]
-                if S[S_LOC + x] == LOC_TABLE:
-                    X[X_TABLE_STAGE + x] = S[S_STAGE] + 1
+            if X[X_DEAL_STAGE + x] < 0 and S[layout.S_LOC + x] != layout.LOC_STOCK:
+                X[X_DEAL_STAGE + x] = S[layout.S_STAGE]
+                if S[layout.S_LOC + x] == layout.LOC_TABLE:
+                    X[X_TABLE_STAGE + x] = S[layout.S_STAGE] + 1

@@ -22,95 +22,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from zwick_ai.jit import kernel
-from zwick_ai.zwicker.layout import (
-    KIND_ASK,
-    KIND_BUILD,
-    KIND_CAPTURE,
-    KIND_TRAIL,
-    LOC_HAND,
-    LOC_NONE,
-    LOC_STOCK,
-    LOC_TABLE,
-    LOC_WON,
-    M_CARD,
-    M_KIND,
-    M_MASK,
-    M_OWNER,
-    M_SPARE,
-    M_TARGET,
-    M_VALUE,
-    M_ZWICK,
-    MAX_HAND,
-    MAX_PLAYERS,
-    MAX_UNITS,
-    MOVE_WIDTH,
-    NC,
-    PHASE_AFTER_ZWICK_TRAIL,
-    PHASE_DIETZE_TRAIL,
-    PHASE_NORMAL,
-    PHASE_OVER,
-    R_AFTER_ZWICK,
-    R_CANON,
-    R_CAPTURE_SEVERAL,
-    R_CUT_RANK,
-    R_DECK,
-    R_DECK_SIZE,
-    R_DIETZE_LOOSE,
-    R_DIETZE_MIN,
-    R_FINAL_HAND,
-    R_FIRST_DEALER,
-    R_FIRST_NSTEPS,
-    R_FIRST_STEPS,
-    R_FORCED,
-    R_IS_VJOKER,
-    R_IS_WILD,
-    R_JOKER_CAPTURE,
-    R_JOKER_SUM,
-    R_JOKER_SWEEP_ZWICK,
-    R_MAGGER,
-    R_MAX_BUILD,
-    R_MAX_STAGES,
-    R_MOST_CARDS,
-    R_NSIDES,
-    R_OWNER_BUILDS,
-    R_PARTNER_BUILDS,
-    R_PLAYERS,
-    R_POINTS,
-    R_SIDE_OF,
-    R_STAGE_HAND,
-    R_STAGE_PACKET,
-    R_SUBTRACT_EITHER,
-    R_VAL1,
-    R_VAL2,
-    R_ZWICK_POINTS,
-    S_ANCHOR,
-    S_ASK_ANS,
-    S_ASK_N,
-    S_ASK_Q,
-    S_AZ_LEFT,
-    S_DEALER,
-    S_DEALT_TO,
-    S_HAND_N,
-    S_HANDS,
-    S_LAST_CAPT,
-    S_LOC,
-    S_NEXT,
-    S_NUNITS,
-    S_PHASE,
-    S_PLIES,
-    S_STAGE,
-    S_STOCK,
-    S_STOCK_LEN,
-    S_STOCK_TOP,
-    S_TO_MOVE,
-    S_UBUILD,
-    S_UNITS,
-    S_UOWNER,
-    S_UVALUE,
-    S_WON_N,
-    S_ZWICKS,
-    STATE_SIZE,
-)
+from zwick_ai.zwicker import layout
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY
 
 JC_ANY = 0
@@ -132,29 +44,29 @@ ONE = np.int64(1)
 # Scratch workspace ``W`` (int64), allocated once per search/playout so that move generation
 # allocates nothing. Regions:
 W_AOPT = 0  # atom value options, MAX_UNITS x MAX_OPTS
-W_ANOPT = W_AOPT + MAX_UNITS * MAX_OPTS
-W_ASUMOK = W_ANOPT + MAX_UNITS
-W_AWILD = W_ASUMOK + MAX_UNITS
-W_CATOMS = W_AWILD + MAX_UNITS  # per unit: mask of its card atoms (dietze_loose_builds)
-W_WHOLE = W_CATOMS + MAX_UNITS  # per unit: bit of its whole-unit atom
-W_SU = W_WHOLE + MAX_UNITS  # group search stacks (depth <= atoms + 1)
-W_SO = W_SU + MAX_UNITS + 1
-W_BASE = W_SO + MAX_UNITS + 1
-W_BMASK = W_BASE + MAX_UNITS + 1
-W_STG = W_BMASK + MAX_UNITS + 1  # union search stacks
-W_STU = W_STG + MAX_UNITS + 2
-W_VALS = W_STU + MAX_UNITS + 2
+W_ANOPT = W_AOPT + layout.MAX_UNITS * MAX_OPTS
+W_ASUMOK = W_ANOPT + layout.MAX_UNITS
+W_AWILD = W_ASUMOK + layout.MAX_UNITS
+W_CATOMS = W_AWILD + layout.MAX_UNITS  # per unit: mask of its card atoms (dietze_loose_builds)
+W_WHOLE = W_CATOMS + layout.MAX_UNITS  # per unit: bit of its whole-unit atom
+W_SU = W_WHOLE + layout.MAX_UNITS  # group search stacks (depth <= atoms + 1)
+W_SO = W_SU + layout.MAX_UNITS + 1
+W_BASE = W_SO + layout.MAX_UNITS + 1
+W_BMASK = W_BASE + layout.MAX_UNITS + 1
+W_STG = W_BMASK + layout.MAX_UNITS + 1  # union search stacks
+W_STU = W_STG + layout.MAX_UNITS + 2
+W_VALS = W_STU + layout.MAX_UNITS + 2
 W_OV = W_VALS + MAX_OPTS
 W_ASKOK = W_OV + MAX_OPTS
 TABLE_ATOMS = 12  # up to this many atoms, group sums come from a subset table instead of a search
 DFS_UNION_ATOMS = 8  # captures_for_card: up to this many atoms, unions by a plain search
 W_OWNED = W_ASKOK + 64  # per seat: bitmask of the values of the builds it owns
-W_OWNED2 = W_OWNED + MAX_PLAYERS  # per seat: the values it owns two or more builds of
-W_UBITS = W_OWNED2 + MAX_PLAYERS  # per table unit: bitmask of the values it counts as
-W_HBITS = W_UBITS + MAX_UNITS  # per card of the mover's hand: bitmask of its values
-W_KEEPOK = W_HBITS + MAX_HAND  # per card of the mover's hand: duty holds after playing it
-W_PDUTY = W_KEEPOK + MAX_HAND  # per seat: its duty holds now (1), not (0), unknown (-1)
-W_SUMS = W_PDUTY + MAX_PLAYERS  # per atom subset: bitmask of the totals it can make
+W_OWNED2 = W_OWNED + layout.MAX_PLAYERS  # per seat: the values it owns two or more builds of
+W_UBITS = W_OWNED2 + layout.MAX_PLAYERS  # per table unit: bitmask of the values it counts as
+W_HBITS = W_UBITS + layout.MAX_UNITS  # per card of the mover's hand: bitmask of its values
+W_KEEPOK = W_HBITS + layout.MAX_HAND  # per card of the mover's hand: duty holds after playing it
+W_PDUTY = W_KEEPOK + layout.MAX_HAND  # per seat: its duty holds now (1), not (0), unknown (-1)
+W_SUMS = W_PDUTY + layout.MAX_PLAYERS  # per atom subset: bitmask of the totals it can make
 W_UNI = W_SUMS + (1 << TABLE_ATOMS)  # per atom subset: values v for which it splits into v-groups
 WS_SIZE = W_UNI + (1 << TABLE_ATOMS)
 
@@ -170,7 +82,7 @@ def new_workspace():
 @kernel
 def new_buffers():
     """(moves buffer, growable scratch X) for :func:`gen_moves_ws`."""
-    return np.empty((64, MOVE_WIDTH), np.int64), np.empty(4 * 256, np.int64)
+    return np.empty((64, layout.MOVE_WIDTH), np.int64), np.empty(4 * 256, np.int64)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -206,55 +118,55 @@ popcount: Any = intrinsic(_popcount)
 # ------------------------------------------------------------------------------------------------
 @hot
 def hand_card(S, p, i):
-    return S[S_HANDS + p * MAX_HAND + i]
+    return S[layout.S_HANDS + p * layout.MAX_HAND + i]
 
 
 @hot
 def hand_insert(S, p, c):
-    n = S[S_HAND_N + p]
-    base = S_HANDS + p * MAX_HAND
+    n = S[layout.S_HAND_N + p]
+    base = layout.S_HANDS + p * layout.MAX_HAND
     i = n
     while i > 0 and S[base + i - 1] > c:
         S[base + i] = S[base + i - 1]
         i -= 1
     S[base + i] = c
-    S[S_HAND_N + p] = n + 1
-    S[S_LOC + c] = LOC_HAND + p
+    S[layout.S_HAND_N + p] = n + 1
+    S[layout.S_LOC + c] = layout.LOC_HAND + p
 
 
 @hot
 def hand_remove(S, p, c):
-    n = S[S_HAND_N + p]
-    base = S_HANDS + p * MAX_HAND
+    n = S[layout.S_HAND_N + p]
+    base = layout.S_HANDS + p * layout.MAX_HAND
     j = 0
     for i in range(n):
         x = S[base + i]
         if x != c:
             S[base + j] = x
             j += 1
-    S[S_HAND_N + p] = j
+    S[layout.S_HAND_N + p] = j
 
 
 @hot
 def add_unit(S, c, value, owner, build):
-    n = S[S_NUNITS]
-    S[S_UNITS + n] = c
-    S[S_NUNITS] = n + 1
-    S[S_LOC + c] = LOC_TABLE
-    S[S_ANCHOR + c] = c
-    S[S_NEXT + c] = -1
-    S[S_UVALUE + c] = value
-    S[S_UOWNER + c] = owner
-    S[S_UBUILD + c] = build
+    n = S[layout.S_NUNITS]
+    S[layout.S_UNITS + n] = c
+    S[layout.S_NUNITS] = n + 1
+    S[layout.S_LOC + c] = layout.LOC_TABLE
+    S[layout.S_ANCHOR + c] = c
+    S[layout.S_NEXT + c] = -1
+    S[layout.S_UVALUE + c] = value
+    S[layout.S_UOWNER + c] = owner
+    S[layout.S_UBUILD + c] = build
 
 
 @hot
 def unit_has_wild(R, S, a):
     c = a
     while c != -1:
-        if R[R_IS_WILD + c]:
+        if R[layout.R_IS_WILD + c]:
             return True
-        c = S[S_NEXT + c]
+        c = S[layout.S_NEXT + c]
     return False
 
 
@@ -262,9 +174,9 @@ def unit_has_wild(R, S, a):
 def is_playable_copy(R, S, p, i):
     """Only the first of identical copies in a hand is played (RULE_CHOICES: identical copies)."""
     c = hand_card(S, p, i)
-    canon = R[R_CANON + c]
+    canon = R[layout.R_CANON + c]
     for j in range(i):
-        if R[R_CANON + hand_card(S, p, j)] == canon:
+        if R[layout.R_CANON + hand_card(S, p, j)] == canon:
             return False
     return True
 
@@ -272,13 +184,13 @@ def is_playable_copy(R, S, p, i):
 @hot
 def card_values(R, c, out):
     """Write the values a played card may take into ``out``; return how many (ascending)."""
-    if R[R_IS_WILD + c]:
+    if R[layout.R_IS_WILD + c]:
         for k in range(MAX_OPTS):
             out[k] = 2 + k
         return MAX_OPTS
-    out[0] = R[R_VAL1 + c]
-    if R[R_VAL2 + c] > 0:
-        out[1] = R[R_VAL2 + c]
+    out[0] = R[layout.R_VAL1 + c]
+    if R[layout.R_VAL2 + c] > 0:
+        out[1] = R[layout.R_VAL2 + c]
         return 2
     return 1
 
@@ -286,8 +198,8 @@ def card_values(R, c, out):
 @hot
 def unit_values(R, S, a, out):
     """Values a table unit counts as (build: its value; loose: the card's values)."""
-    if S[S_UBUILD + a]:
-        out[0] = S[S_UVALUE + a]
+    if S[layout.S_UBUILD + a]:
+        out[0] = S[layout.S_UVALUE + a]
         return 1
     return card_values(R, a, out)
 
@@ -319,19 +231,19 @@ def cards_meet_values(R, cards, start, n, values, removed_card):
 def duty_holds(R, S, p, values, removed_card):
     """True when the distinct build values in the bitmask ``values`` can each be matched to a
     different card of seat ``p``'s hand without ``removed_card``."""
-    return cards_meet_values(R, S, S_HANDS + p * MAX_HAND, S[S_HAND_N + p], values, removed_card)
+    return cards_meet_values(R, S, layout.S_HANDS + p * layout.MAX_HAND, S[layout.S_HAND_N + p], values, removed_card)
 
 
 @hot
 def owned_build_values(S, p, excl_mask):
     """Bit mask of the values of seat ``p``'s builds at the table indices not in ``excl_mask``."""
     values = np.int64(0)
-    for i in range(S[S_NUNITS]):
+    for i in range(S[layout.S_NUNITS]):
         if (excl_mask >> i) & ONE:
             continue
-        a = S[S_UNITS + i]
-        if S[S_UBUILD + a] and S[S_UOWNER + a] == p:
-            values |= ONE << S[S_UVALUE + a]
+        a = S[layout.S_UNITS + i]
+        if S[layout.S_UBUILD + a] and S[layout.S_UOWNER + a] == p:
+            values |= ONE << S[layout.S_UVALUE + a]
     return values
 
 
@@ -347,7 +259,7 @@ def duty_ok(R, S, p, excl_mask, add_value, removed_card, W):
 
 @hot
 def has_duty_trail(R, S, p, W):
-    for i in range(S[S_HAND_N + p]):
+    for i in range(S[layout.S_HAND_N + p]):
         if duty_ok(R, S, p, 0, 0, hand_card(S, p, i), W):
             return True
     return False
@@ -529,33 +441,35 @@ def set_atom(R, W, na, c_or_build_values, count):
 def build_atoms(R, S, W):
     """Fill the capture atoms in ``W``: one per table unit, plus (``dietze_loose_builds``) one per
     card of every build. Returns the number of atoms."""
-    n = S[S_NUNITS]
+    n = S[layout.S_NUNITS]
     tmp = W[W_OV : W_OV + MAX_OPTS]
     na = 0
     for i in range(n):
-        a = S[S_UNITS + i]
+        a = S[layout.S_UNITS + i]
         set_atom(R, W, na, tmp, unit_values(R, S, a, tmp))
         # A loose valued joker joins sums only with joker_sum_capture.
-        W[W_ASUMOK + na] = 0 if (not S[S_UBUILD + a] and R[R_IS_VJOKER + a] and not R[R_JOKER_SUM]) else 1
+        W[W_ASUMOK + na] = (
+            0 if (not S[layout.S_UBUILD + a] and R[layout.R_IS_VJOKER + a] and not R[layout.R_JOKER_SUM]) else 1
+        )
         W[W_AWILD + na] = 1 if unit_has_wild(R, S, a) else 0
         W[W_WHOLE + i] = ONE << na
         W[W_CATOMS + i] = 0
         na += 1
-    if R[R_DIETZE_LOOSE]:
+    if R[layout.R_DIETZE_LOOSE]:
         for i in range(n):
-            a = S[S_UNITS + i]
-            if not S[S_UBUILD + a]:
+            a = S[layout.S_UNITS + i]
+            if not S[layout.S_UBUILD + a]:
                 continue
             c = a
             while c != -1:
-                if na >= MAX_UNITS:
+                if na >= layout.MAX_UNITS:
                     raise ValueError("too many table cards for 64-bit capture sets")
                 set_atom(R, W, na, tmp, card_values(R, c, tmp))
                 W[W_ASUMOK + na] = 1  # a joker inside a build is not lying loose: sums allowed
                 W[W_AWILD + na] = W[W_AWILD + i]
                 W[W_CATOMS + i] |= ONE << na
                 na += 1
-                c = S[S_NEXT + c]
+                c = S[layout.S_NEXT + c]
     if na <= TABLE_ATOMS:
         fill_sum_table(W, na)
     return na
@@ -631,9 +545,9 @@ def fill_union_table(W, na, need, found):
 
 @hot
 def value_bits(R, c):
-    if R[R_IS_WILD + c]:
+    if R[layout.R_IS_WILD + c]:
         return np.int64(0x7FFC)  # 2..14
-    return (ONE << R[R_VAL1 + c]) | ((ONE << R[R_VAL2 + c]) if R[R_VAL2 + c] > 0 else np.int64(0))
+    return (ONE << R[layout.R_VAL1 + c]) | ((ONE << R[layout.R_VAL2 + c]) if R[layout.R_VAL2 + c] > 0 else np.int64(0))
 
 
 DP_ATOMS = 22  # plain tables up to this many units use the subset DP (2^n table)
@@ -732,8 +646,8 @@ def captures_for_card(R, S, c, natoms, W, X):
     unions = X[cap : 2 * cap]
     resm = X[2 * cap : 3 * cap]
     resv = X[3 * cap : 4 * cap]
-    n = S[S_NUNITS]
-    jc = R[R_JOKER_CAPTURE]
+    n = S[layout.S_NUNITS]
+    jc = R[layout.R_JOKER_CAPTURE]
     avail = np.int64(0)
     for k in range(natoms):
         ok = True
@@ -741,15 +655,15 @@ def captures_for_card(R, S, c, natoms, W, X):
             if jc == JC_NEVER:
                 ok = False
             elif jc == JC_JOKER_ONLY:
-                ok = R[R_IS_WILD + c] == 1
+                ok = R[layout.R_IS_WILD + c] == 1
             else:
                 ok = n == 1
         if ok:
             avail |= ONE << k
     vals = W[W_VALS : W_VALS + MAX_OPTS]
     nvals = card_values(R, c, vals)
-    several = R[R_CAPTURE_SEVERAL] == 1 and nvals > 1
-    dietze = R[R_DIETZE_LOOSE] == 1
+    several = R[layout.R_CAPTURE_SEVERAL] == 1 and nvals > 1
+    dietze = R[layout.R_DIETZE_LOOSE] == 1
     passes = 1 if several else nvals
     nres = 0
     need_dedupe = False
@@ -864,14 +778,14 @@ def push_move(buf, n, kind, card, value, mask, target, owner, zwick):
     """Write a move row; return the new count or OVERFLOW_MOVES when ``buf`` is full."""
     if n >= buf.shape[0]:
         return OVERFLOW_MOVES
-    buf[n, M_KIND] = kind
-    buf[n, M_CARD] = card
-    buf[n, M_VALUE] = value
-    buf[n, M_MASK] = mask
-    buf[n, M_TARGET] = target
-    buf[n, M_OWNER] = owner
-    buf[n, M_ZWICK] = zwick
-    buf[n, M_SPARE] = 0
+    buf[n, layout.M_KIND] = kind
+    buf[n, layout.M_CARD] = card
+    buf[n, layout.M_VALUE] = value
+    buf[n, layout.M_MASK] = mask
+    buf[n, layout.M_TARGET] = target
+    buf[n, layout.M_OWNER] = owner
+    buf[n, layout.M_ZWICK] = zwick
+    buf[n, layout.M_SPARE] = 0
     return n + 1
 
 
@@ -879,11 +793,11 @@ def push_move(buf, n, kind, card, value, mask, target, owner, zwick):
 def has_build_move(buf, start, n, card, target, value, owner):
     for k in range(start, n):
         if (
-            buf[k, M_KIND] == KIND_BUILD
-            and buf[k, M_CARD] == card
-            and buf[k, M_TARGET] == target
-            and buf[k, M_VALUE] == value
-            and buf[k, M_OWNER] == owner
+            buf[k, layout.M_KIND] == layout.KIND_BUILD
+            and buf[k, layout.M_CARD] == card
+            and buf[k, layout.M_TARGET] == target
+            and buf[k, layout.M_VALUE] == value
+            and buf[k, layout.M_OWNER] == owner
         ):
             return True
     return False
@@ -903,21 +817,21 @@ def gen_moves_ws(R, S, buf, W, X):
     """Every legal whole move of the player to move, written into ``buf``. Returns the count, or
     OVERFLOW_X / OVERFLOW_MOVES when a buffer is too small (see :func:`gen_moves`)."""
     nm = 0
-    phase = S[S_PHASE]
-    if phase == PHASE_OVER:
+    phase = S[layout.S_PHASE]
+    if phase == layout.PHASE_OVER:
         return 0
-    p = S[S_TO_MOVE]
-    hn = S[S_HAND_N + p]
-    n = S[S_NUNITS]
-    trail_only = phase != PHASE_NORMAL
-    duty_binds = R[R_OWNER_BUILDS] == 1
+    p = S[layout.S_TO_MOVE]
+    hn = S[layout.S_HAND_N + p]
+    n = S[layout.S_NUNITS]
+    trail_only = phase != layout.PHASE_NORMAL
+    duty_binds = R[layout.R_OWNER_BUILDS] == 1
 
     # The owner's duty can only bind a player who owns a build.
     if duty_binds:
         owns_any = False
         for u in range(n):
-            a = S[S_UNITS + u]
-            if S[S_UBUILD + a] and S[S_UOWNER + a] == p:
+            a = S[layout.S_UNITS + u]
+            if S[layout.S_UBUILD + a] and S[layout.S_UOWNER + a] == p:
                 owns_any = True
                 break
         duty_binds = owns_any
@@ -925,10 +839,10 @@ def gen_moves_ws(R, S, buf, W, X):
     if duty_binds:
         own_values = np.int64(0)
         for u in range(n):
-            a = S[S_UNITS + u]
-            if S[S_UBUILD + a] and S[S_UOWNER + a] == p:
+            a = S[layout.S_UNITS + u]
+            if S[layout.S_UBUILD + a] and S[layout.S_UOWNER + a] == p:
                 own_units |= ONE << u
-                own_values |= ONE << S[S_UVALUE + a]
+                own_values |= ONE << S[layout.S_UVALUE + a]
         # Whether the duty holds after playing card i with every build kept (trails, and
         # captures that take none of the mover's builds).
         for i in range(hn):
@@ -939,8 +853,8 @@ def gen_moves_ws(R, S, buf, W, X):
         cap = X.shape[0] // 4
         # Plain tables (no option that depends on the played card): every capturable set with the
         # values that prove it is found once, and every card reads its captures off that list.
-        fast = natoms <= DP_ATOMS and not R[R_DIETZE_LOOSE] and not R[R_CAPTURE_SEVERAL]
-        if fast and R[R_JOKER_CAPTURE] != JC_ANY:
+        fast = natoms <= DP_ATOMS and not R[layout.R_DIETZE_LOOSE] and not R[layout.R_CAPTURE_SEVERAL]
+        if fast and R[layout.R_JOKER_CAPTURE] != JC_ANY:
             for k in range(natoms):
                 if W[W_AWILD + k]:
                     fast = False
@@ -965,9 +879,9 @@ def gen_moves_ws(R, S, buf, W, X):
                         continue
                     v = lowest_bit(hit)
                     zw = 1 if m == full else 0
-                    if zw and R[R_IS_WILD + c] and not R[R_JOKER_SWEEP_ZWICK]:
+                    if zw and R[layout.R_IS_WILD + c] and not R[layout.R_JOKER_SWEEP_ZWICK]:
                         zw = 0
-                    nm = push_move(buf, nm, KIND_CAPTURE, c, v, m, -1, -1, zw)
+                    nm = push_move(buf, nm, layout.KIND_CAPTURE, c, v, m, -1, -1, zw)
                     if nm < 0:
                         return nm
         for i in range(hn if not fast else 0):
@@ -982,12 +896,12 @@ def gen_moves_ws(R, S, buf, W, X):
                 if duty_binds and not capture_keeps_duty(R, S, p, i, m, own_units, W):
                     continue
                 zw = 1 if m == full else 0
-                if zw and R[R_IS_WILD + c] and not R[R_JOKER_SWEEP_ZWICK]:
+                if zw and R[layout.R_IS_WILD + c] and not R[layout.R_JOKER_SWEEP_ZWICK]:
                     zw = 0
-                nm = push_move(buf, nm, KIND_CAPTURE, c, X[3 * cap + t], m, -1, -1, zw)
+                nm = push_move(buf, nm, layout.KIND_CAPTURE, c, X[3 * cap + t], m, -1, -1, zw)
                 if nm < 0:
                     return nm
-        if R[R_FORCED] and nm > 0:
+        if R[layout.R_FORCED] and nm > 0:
             return nm
 
     if not trail_only:
@@ -1000,7 +914,7 @@ def gen_moves_ws(R, S, buf, W, X):
             continue
         c = hand_card(S, p, i)
         if not duty_binds or W[W_KEEPOK + i]:
-            nm = push_move(buf, nm, KIND_TRAIL, c, 0, 0, -1, -1, 0)
+            nm = push_move(buf, nm, layout.KIND_TRAIL, c, 0, 0, -1, -1, 0)
             if nm < 0:
                 return nm
     return nm
@@ -1014,7 +928,7 @@ def gen_moves(R, S, buf, W, X):
         if n == OVERFLOW_X:
             X = np.empty(X.shape[0] * 2, np.int64)
         elif n == OVERFLOW_MOVES:
-            buf = np.empty((buf.shape[0] * 2, MOVE_WIDTH), np.int64)
+            buf = np.empty((buf.shape[0] * 2, layout.MOVE_WIDTH), np.int64)
         else:
             return buf, X, n
 
@@ -1025,7 +939,7 @@ def builds_kept(S, W, q, u, tgt_owner):
     W_OWNED2, which :func:`gen_builds` fills)."""
     if u < 0 or tgt_owner != q:
         return W[W_OWNED + q]
-    bit = ONE << S[S_UVALUE + S[S_UNITS + u]]
+    bit = ONE << S[layout.S_UVALUE + S[layout.S_UNITS + u]]
     return (W[W_OWNED + q] & ~bit) | (W[W_OWNED2 + q] & bit)
 
 
@@ -1047,13 +961,13 @@ def gen_builds(R, S, p, buf, nm, W):
       Magger "yes") and the partner's duty to hold. Values a partner cannot take yet become
       questions (``KIND_ASK``) when the mover may still ask this turn.
     """
-    n = S[S_NUNITS]
-    hn = S[S_HAND_N + p]
+    n = S[layout.S_NUNITS]
+    hn = S[layout.S_HAND_N + p]
     pv = W[W_VALS : W_VALS + MAX_OPTS]
     ov = W[W_OV : W_OV + MAX_OPTS]
-    if not R[R_OWNER_BUILDS]:
+    if not R[layout.R_OWNER_BUILDS]:
         # Classic / Grupp: add onto one unit, at most 14, no owner.
-        restricted = R[R_JOKER_CAPTURE] != JC_ANY
+        restricted = R[layout.R_JOKER_CAPTURE] != JC_ANY
         for i in range(hn):
             if not is_playable_copy(R, S, p, i):
                 continue
@@ -1061,7 +975,7 @@ def gen_builds(R, S, p, buf, nm, W):
             start = nm
             npv = card_values(R, c, pv)
             for u in range(n):
-                a = S[S_UNITS + u]
+                a = S[layout.S_UNITS + u]
                 if restricted and unit_has_wild(R, S, a):
                     continue
                 nov = unit_values(R, S, a, ov)
@@ -1069,17 +983,17 @@ def gen_builds(R, S, p, buf, nm, W):
                     for y in range(nov):
                         nv = pv[x] + ov[y]
                         if nv <= 14 and not has_build_move(buf, start, nm, c, u, nv, -1):
-                            nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, -1, 0)
+                            nm = push_move(buf, nm, layout.KIND_BUILD, c, nv, 0, u, -1, 0)
                             if nm < 0:
                                 return nm
         return nm
 
     # Joker variants: new single-card builds and modifications, with owners.
-    max_build = R[R_MAX_BUILD]
-    players = R[R_PLAYERS]
-    side = R[R_SIDE_OF + p]
-    partner_builds = R[R_PARTNER_BUILDS] == 1
-    asking = R[R_MAGGER] == 1 and S[S_ASK_Q] == -1
+    max_build = R[layout.R_MAX_BUILD]
+    players = R[layout.R_PLAYERS]
+    side = R[layout.R_SIDE_OF + p]
+    partner_builds = R[layout.R_PARTNER_BUILDS] == 1
+    asking = R[layout.R_MAGGER] == 1 and S[layout.S_ASK_Q] == -1
     if asking:
         for v in range(max_build + 1):
             W[W_ASKOK + v] = 0
@@ -1089,23 +1003,23 @@ def gen_builds(R, S, p, buf, nm, W):
         W[W_OWNED2 + q] = 0
         W[W_PDUTY + q] = -1  # the seat's duty with its builds as they are: not known yet
     for u in range(n):
-        a = S[S_UNITS + u]
-        W[W_UBITS + u] = (ONE << S[S_UVALUE + a]) if S[S_UBUILD + a] else value_bits(R, a)
-        if S[S_UBUILD + a] and S[S_UOWNER + a] >= 0:
-            owner = S[S_UOWNER + a]
-            bit = ONE << S[S_UVALUE + a]
+        a = S[layout.S_UNITS + u]
+        W[W_UBITS + u] = (ONE << S[layout.S_UVALUE + a]) if S[layout.S_UBUILD + a] else value_bits(R, a)
+        if S[layout.S_UBUILD + a] and S[layout.S_UOWNER + a] >= 0:
+            owner = S[layout.S_UOWNER + a]
+            bit = ONE << S[layout.S_UVALUE + a]
             W[W_OWNED2 + owner] |= W[W_OWNED + owner] & bit
             W[W_OWNED + owner] |= bit
     # Values a partner build could take this turn (owned by a partner, or answered yes).
     partner_vals = np.int64(0)
     if partner_builds:
         for q in range(players):
-            if q != p and R[R_SIDE_OF + q] == side:
+            if q != p and R[layout.R_SIDE_OF + q] == side:
                 partner_vals |= W[W_OWNED + q]
-        if S[S_ASK_ANS] == 1:
-            partner_vals |= ONE << S[S_ASK_N]
+        if S[layout.S_ASK_ANS] == 1:
+            partner_vals |= ONE << S[layout.S_ASK_N]
     valid = ((ONE << (max_build + 1)) - 1) & ~ONE  # announced values 1..max_build
-    subtract_either = R[R_SUBTRACT_EITHER] == 1
+    subtract_either = R[layout.R_SUBTRACT_EITHER] == 1
     for i in range(hn):
         W[W_HBITS + i] = value_bits(R, hand_card(S, p, i))
     for i in range(hn):
@@ -1137,7 +1051,7 @@ def gen_builds(R, S, p, buf, nm, W):
             cand &= valid
             if cand == 0:
                 continue
-            tgt_owner = -1 if u == -1 else S[S_UOWNER + S[S_UNITS + u]]
+            tgt_owner = -1 if u == -1 else S[layout.S_UOWNER + S[layout.S_UNITS + u]]
             # The mover's builds that stay on the table, which his other cards must still cover.
             mine = builds_kept(S, W, p, u, tgt_owner)
             if mine == 0:  # the duty reduces to "another card of the value"
@@ -1145,7 +1059,7 @@ def gen_builds(R, S, p, buf, nm, W):
                 while own:
                     nv = lowest_bit(own)
                     own &= own - 1
-                    nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, p, 0)
+                    nm = push_move(buf, nm, layout.KIND_BUILD, c, nv, 0, u, p, 0)
                     if nm < 0:
                         return nm
             else:
@@ -1154,7 +1068,7 @@ def gen_builds(R, S, p, buf, nm, W):
                     nv = lowest_bit(own)
                     own &= own - 1
                     if duty_holds(R, S, p, mine | (ONE << nv), c):
-                        nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, p, 0)
+                        nm = push_move(buf, nm, layout.KIND_BUILD, c, nv, 0, u, p, 0)
                         if nm < 0:
                             return nm
             if not partner_builds:
@@ -1167,10 +1081,10 @@ def gen_builds(R, S, p, buf, nm, W):
                 for_partner &= for_partner - 1
                 bit = ONE << nv
                 for q in range(players):
-                    if q == p or R[R_SIDE_OF + q] != side:
+                    if q == p or R[layout.R_SIDE_OF + q] != side:
                         continue
                     allowed = (W[W_OWNED + q] & bit) != 0 or (
-                        S[S_ASK_Q] == q and S[S_ASK_N] == nv and S[S_ASK_ANS] == 1
+                        S[layout.S_ASK_Q] == q and S[layout.S_ASK_N] == nv and S[layout.S_ASK_ANS] == 1
                     )
                     if not allowed:
                         if asking:
@@ -1184,16 +1098,16 @@ def gen_builds(R, S, p, buf, nm, W):
                     else:
                         ok = duty_holds(R, S, q, builds_kept(S, W, q, u, tgt_owner) | bit, -1)
                     if ok:
-                        nm = push_move(buf, nm, KIND_BUILD, c, nv, 0, u, q, 0)
+                        nm = push_move(buf, nm, layout.KIND_BUILD, c, nv, 0, u, q, 0)
                         if nm < 0:
                             return nm
     if asking:
         for q in range(players):
-            if q == p or R[R_SIDE_OF + q] != side:
+            if q == p or R[layout.R_SIDE_OF + q] != side:
                 continue
             for nv in range(1, max_build + 1):
                 if W[W_ASKOK + nv] and not (W[W_OWNED + q] >> nv) & ONE:
-                    nm = push_move(buf, nm, KIND_ASK, -1, nv, 0, -1, q, 0)
+                    nm = push_move(buf, nm, layout.KIND_ASK, -1, nv, 0, -1, q, 0)
                     if nm < 0:
                         return nm
     return nm
@@ -1212,25 +1126,25 @@ def legal_moves(R, S, W):
 # ------------------------------------------------------------------------------------------------
 @hot
 def give_card(S, p):
-    top = S[S_STOCK_TOP]
-    c = S[S_STOCK + top]
-    S[S_STOCK_TOP] = top + 1
+    top = S[layout.S_STOCK_TOP]
+    c = S[layout.S_STOCK + top]
+    S[layout.S_STOCK_TOP] = top + 1
     hand_insert(S, p, c)
-    S[S_DEALT_TO + c] = p
+    S[layout.S_DEALT_TO + c] = p
 
 
 @hot
 def table_card(S):
-    top = S[S_STOCK_TOP]
-    c = S[S_STOCK + top]
-    S[S_STOCK_TOP] = top + 1
+    top = S[layout.S_STOCK_TOP]
+    c = S[layout.S_STOCK + top]
+    S[layout.S_STOCK_TOP] = top + 1
     add_unit(S, c, 0, -1, 0)
 
 
 @hot
 def deal_hands(R, S, each, packet):
-    players = R[R_PLAYERS]
-    forehand = (S[S_DEALER] + 1) % players
+    players = R[layout.R_PLAYERS]
+    forehand = (S[layout.S_DEALER] + 1) % players
     for _ in range(each // packet):
         for i in range(players):
             for _ in range(packet):
@@ -1239,77 +1153,77 @@ def deal_hands(R, S, each, packet):
 
 @hot
 def deal_stage(R, S):
-    players = R[R_PLAYERS]
-    if S[S_STAGE] == 0:
-        for k in range(R[R_FIRST_NSTEPS]):
-            kind = R[R_FIRST_STEPS + 3 * k]
-            count = R[R_FIRST_STEPS + 3 * k + 1]
+    players = R[layout.R_PLAYERS]
+    if S[layout.S_STAGE] == 0:
+        for k in range(R[layout.R_FIRST_NSTEPS]):
+            kind = R[layout.R_FIRST_STEPS + 3 * k]
+            count = R[layout.R_FIRST_STEPS + 3 * k + 1]
             if kind == 0:
-                deal_hands(R, S, count, max(1, R[R_FIRST_STEPS + 3 * k + 2]))
+                deal_hands(R, S, count, max(1, R[layout.R_FIRST_STEPS + 3 * k + 2]))
             else:
                 for _ in range(count):
                     table_card(S)
         return
-    left = S[S_STOCK_LEN] - S[S_STOCK_TOP]
-    final_hand = R[R_FINAL_HAND]
+    left = S[layout.S_STOCK_LEN] - S[layout.S_STOCK_TOP]
+    final_hand = R[layout.R_FINAL_HAND]
     if final_hand > 0 and left == players * final_hand:
         deal_hands(R, S, final_hand, 1)
-    elif left >= players * R[R_STAGE_HAND]:
-        deal_hands(R, S, R[R_STAGE_HAND], R[R_STAGE_PACKET])
+    elif left >= players * R[layout.R_STAGE_HAND]:
+        deal_hands(R, S, R[layout.R_STAGE_HAND], R[layout.R_STAGE_PACKET])
     else:  # the last-deal rule: one at a time from forehand as far as the cards go
-        forehand = (S[S_DEALER] + 1) % players
+        forehand = (S[layout.S_DEALER] + 1) % players
         i = 0
-        while S[S_STOCK_TOP] < S[S_STOCK_LEN]:
+        while S[layout.S_STOCK_TOP] < S[layout.S_STOCK_LEN]:
             give_card(S, (forehand + i) % players)
             i += 1
 
 
 @hot
 def begin_turn(R, S, q, W):
-    S[S_TO_MOVE] = q
-    S[S_PHASE] = PHASE_NORMAL
-    S[S_ASK_Q] = -1
-    S[S_ASK_N] = -1
-    S[S_ASK_ANS] = -1
-    if R[R_DIETZE_MIN] > 0 and S[S_NUNITS] < R[R_DIETZE_MIN] and has_duty_trail(R, S, q, W):
-        S[S_PHASE] = PHASE_DIETZE_TRAIL
+    S[layout.S_TO_MOVE] = q
+    S[layout.S_PHASE] = layout.PHASE_NORMAL
+    S[layout.S_ASK_Q] = -1
+    S[layout.S_ASK_N] = -1
+    S[layout.S_ASK_ANS] = -1
+    if R[layout.R_DIETZE_MIN] > 0 and S[layout.S_NUNITS] < R[layout.R_DIETZE_MIN] and has_duty_trail(R, S, q, W):
+        S[layout.S_PHASE] = layout.PHASE_DIETZE_TRAIL
 
 
 @hot
 def finish_hand(R, S):
-    side = S[S_LAST_CAPT]
+    side = S[layout.S_LAST_CAPT]
     if side >= 0:
-        for i in range(S[S_NUNITS]):
-            c = S[S_UNITS + i]
+        for i in range(S[layout.S_NUNITS]):
+            c = S[layout.S_UNITS + i]
             while c != -1:
-                S[S_LOC + c] = LOC_WON + side
-                S[S_WON_N + side] += 1
-                c = S[S_NEXT + c]
-        S[S_NUNITS] = 0
-    S[S_PHASE] = PHASE_OVER
-    S[S_TO_MOVE] = -1
-    S[S_ASK_Q] = -1
-    S[S_ASK_N] = -1
-    S[S_ASK_ANS] = -1
+                S[layout.S_LOC + c] = layout.LOC_WON + side
+                S[layout.S_WON_N + side] += 1
+                c = S[layout.S_NEXT + c]
+        S[layout.S_NUNITS] = 0
+    S[layout.S_PHASE] = layout.PHASE_OVER
+    S[layout.S_TO_MOVE] = -1
+    S[layout.S_ASK_Q] = -1
+    S[layout.S_ASK_N] = -1
+    S[layout.S_ASK_ANS] = -1
 
 
 @hot
 def next_normal_turn(R, S, p, W):
     """Give the next normal turn after seat ``p``; end stages and the hand as needed."""
-    players = R[R_PLAYERS]
+    players = R[layout.R_PLAYERS]
     while True:
         for k in range(1, players + 1):
             q = (p + k) % players
-            if S[S_HAND_N + q] > 0:
+            if S[layout.S_HAND_N + q] > 0:
                 begin_turn(R, S, q, W)
                 return
-        if S[S_STOCK_TOP] < S[S_STOCK_LEN] and S[S_STAGE] + 1 < R[R_MAX_STAGES]:
-            if R[R_DIETZE_MIN] > 0:
-                while S[S_NUNITS] < R[R_DIETZE_MIN] and S[S_STOCK_TOP] < S[S_STOCK_LEN]:
+        if S[layout.S_STOCK_TOP] < S[layout.S_STOCK_LEN] and S[layout.S_STAGE] + 1 < R[layout.R_MAX_STAGES]:
+            if R[layout.R_DIETZE_MIN] > 0:
+                while S[layout.S_NUNITS] < R[layout.R_DIETZE_MIN] and S[layout.S_STOCK_TOP] < S[layout.S_STOCK_LEN]:
                     table_card(S)
-            S[S_STAGE] += 1
+            S[layout.S_STAGE] += 1
             deal_stage(R, S)
-            p = S[S_DEALER]
+            p = S[layout.S_DEALER]
             continue
         finish_hand(R, S)
         return
@@ -1317,50 +1231,50 @@ def next_normal_turn(R, S, p, W):
 
 @hot
 def continue_all_trail(R, S, last, W):
-    players = R[R_PLAYERS]
-    while S[S_AZ_LEFT] > 0:
+    players = R[layout.R_PLAYERS]
+    while S[layout.S_AZ_LEFT] > 0:
         q = (last + 1) % players
-        if S[S_HAND_N + q] > 0 and has_duty_trail(R, S, q, W):
-            S[S_PHASE] = PHASE_AFTER_ZWICK_TRAIL
-            S[S_TO_MOVE] = q
-            S[S_ASK_Q] = -1
-            S[S_ASK_N] = -1
-            S[S_ASK_ANS] = -1
+        if S[layout.S_HAND_N + q] > 0 and has_duty_trail(R, S, q, W):
+            S[layout.S_PHASE] = layout.PHASE_AFTER_ZWICK_TRAIL
+            S[layout.S_TO_MOVE] = q
+            S[layout.S_ASK_Q] = -1
+            S[layout.S_ASK_N] = -1
+            S[layout.S_ASK_ANS] = -1
             return
-        S[S_AZ_LEFT] -= 1
+        S[layout.S_AZ_LEFT] -= 1
         last = q
     next_normal_turn(R, S, last, W)
 
 
 @hot
 def end_turn(R, S, p, zwick, W):
-    phase = S[S_PHASE]
-    S[S_ASK_Q] = -1
-    S[S_ASK_N] = -1
-    S[S_ASK_ANS] = -1
-    if phase == PHASE_DIETZE_TRAIL:
-        if S[S_HAND_N + p] > 0:
-            if S[S_NUNITS] < R[R_DIETZE_MIN] and has_duty_trail(R, S, p, W):
+    phase = S[layout.S_PHASE]
+    S[layout.S_ASK_Q] = -1
+    S[layout.S_ASK_N] = -1
+    S[layout.S_ASK_ANS] = -1
+    if phase == layout.PHASE_DIETZE_TRAIL:
+        if S[layout.S_HAND_N + p] > 0:
+            if S[layout.S_NUNITS] < R[layout.R_DIETZE_MIN] and has_duty_trail(R, S, p, W):
                 return
-            S[S_PHASE] = PHASE_NORMAL
+            S[layout.S_PHASE] = layout.PHASE_NORMAL
             return
         next_normal_turn(R, S, p, W)
         return
-    if phase == PHASE_AFTER_ZWICK_TRAIL:
-        if R[R_AFTER_ZWICK] == AZ_ZWICKER:
+    if phase == layout.PHASE_AFTER_ZWICK_TRAIL:
+        if R[layout.R_AFTER_ZWICK] == AZ_ZWICKER:
             next_normal_turn(R, S, p, W)
         else:
-            S[S_AZ_LEFT] -= 1
+            S[layout.S_AZ_LEFT] -= 1
             continue_all_trail(R, S, p, W)
         return
-    if zwick and R[R_AFTER_ZWICK] == AZ_ZWICKER:
-        if S[S_HAND_N + p] > 0 and has_duty_trail(R, S, p, W):
-            S[S_PHASE] = PHASE_AFTER_ZWICK_TRAIL
+    if zwick and R[layout.R_AFTER_ZWICK] == AZ_ZWICKER:
+        if S[layout.S_HAND_N + p] > 0 and has_duty_trail(R, S, p, W):
+            S[layout.S_PHASE] = layout.PHASE_AFTER_ZWICK_TRAIL
             return
         next_normal_turn(R, S, p, W)
         return
-    if zwick and R[R_AFTER_ZWICK] == AZ_ALL:
-        S[S_AZ_LEFT] = R[R_PLAYERS]
+    if zwick and R[layout.R_AFTER_ZWICK] == AZ_ALL:
+        S[layout.S_AZ_LEFT] = R[layout.R_PLAYERS]
         continue_all_trail(R, S, p, W)
         return
     next_normal_turn(R, S, p, W)
@@ -1372,61 +1286,61 @@ def end_turn(R, S, p, zwick, W):
 @hot
 def apply_move(R, S, mv, W):
     """Apply one move row to ``S`` in place (the caller guarantees it is legal)."""
-    p = S[S_TO_MOVE]
-    kind = mv[M_KIND]
-    S[S_PLIES] += 1
-    if kind == KIND_ASK:
-        q = mv[M_OWNER]
-        n = mv[M_VALUE]
-        S[S_ASK_Q] = q
-        S[S_ASK_N] = n
-        S[S_ASK_ANS] = 1 if magger_answer(R, S, q, n, W) else 0
+    p = S[layout.S_TO_MOVE]
+    kind = mv[layout.M_KIND]
+    S[layout.S_PLIES] += 1
+    if kind == layout.KIND_ASK:
+        q = mv[layout.M_OWNER]
+        n = mv[layout.M_VALUE]
+        S[layout.S_ASK_Q] = q
+        S[layout.S_ASK_N] = n
+        S[layout.S_ASK_ANS] = 1 if magger_answer(R, S, q, n, W) else 0
         return
-    c = mv[M_CARD]
+    c = mv[layout.M_CARD]
     hand_remove(S, p, c)
     zwick = False
-    if kind == KIND_TRAIL:
+    if kind == layout.KIND_TRAIL:
         add_unit(S, c, 0, -1, 0)
-    elif kind == KIND_CAPTURE:
-        side = R[R_SIDE_OF + p]
-        mask = mv[M_MASK]
-        n = S[S_NUNITS]
+    elif kind == layout.KIND_CAPTURE:
+        side = R[layout.R_SIDE_OF + p]
+        mask = mv[layout.M_MASK]
+        n = S[layout.S_NUNITS]
         won = 1
-        S[S_LOC + c] = LOC_WON + side
+        S[layout.S_LOC + c] = layout.LOC_WON + side
         k = 0
         for i in range(n):
-            a = S[S_UNITS + i]
+            a = S[layout.S_UNITS + i]
             if (mask >> i) & ONE:
                 x = a
                 while x != -1:
-                    S[S_LOC + x] = LOC_WON + side
+                    S[layout.S_LOC + x] = layout.LOC_WON + side
                     won += 1
-                    x = S[S_NEXT + x]
+                    x = S[layout.S_NEXT + x]
             else:
-                S[S_UNITS + k] = a
+                S[layout.S_UNITS + k] = a
                 k += 1
-        S[S_NUNITS] = k
-        S[S_WON_N + side] += won
-        S[S_LAST_CAPT] = side
-        if k == 0 and not (R[R_IS_WILD + c] and not R[R_JOKER_SWEEP_ZWICK]):
+        S[layout.S_NUNITS] = k
+        S[layout.S_WON_N + side] += won
+        S[layout.S_LAST_CAPT] = side
+        if k == 0 and not (R[layout.R_IS_WILD + c] and not R[layout.R_JOKER_SWEEP_ZWICK]):
             zwick = True
-            S[S_ZWICKS + side] += 1
+            S[layout.S_ZWICKS + side] += 1
     else:
-        target = mv[M_TARGET]
+        target = mv[layout.M_TARGET]
         if target < 0:
-            add_unit(S, c, mv[M_VALUE], mv[M_OWNER], 1)
+            add_unit(S, c, mv[layout.M_VALUE], mv[layout.M_OWNER], 1)
         else:
-            a = S[S_UNITS + target]
+            a = S[layout.S_UNITS + target]
             x = a
-            while S[S_NEXT + x] != -1:
-                x = S[S_NEXT + x]
-            S[S_NEXT + x] = c
-            S[S_NEXT + c] = -1
-            S[S_LOC + c] = LOC_TABLE
-            S[S_ANCHOR + c] = a
-            S[S_UVALUE + a] = mv[M_VALUE]
-            S[S_UOWNER + a] = mv[M_OWNER]
-            S[S_UBUILD + a] = 1
+            while S[layout.S_NEXT + x] != -1:
+                x = S[layout.S_NEXT + x]
+            S[layout.S_NEXT + x] = c
+            S[layout.S_NEXT + c] = -1
+            S[layout.S_LOC + c] = layout.LOC_TABLE
+            S[layout.S_ANCHOR + c] = a
+            S[layout.S_UVALUE + a] = mv[layout.M_VALUE]
+            S[layout.S_UOWNER + a] = mv[layout.M_OWNER]
+            S[layout.S_UBUILD + a] = 1
     end_turn(R, S, p, zwick, W)
 
 
@@ -1435,16 +1349,16 @@ def apply_move(R, S, mv, W):
 # ------------------------------------------------------------------------------------------------
 @kernel
 def empty_state(R):
-    S = np.zeros(STATE_SIZE, np.int32)
-    S[S_LOC : S_LOC + NC] = LOC_NONE
-    S[S_ANCHOR : S_ANCHOR + NC] = -1
-    S[S_NEXT : S_NEXT + NC] = -1
-    S[S_UOWNER : S_UOWNER + NC] = -1
-    S[S_DEALT_TO : S_DEALT_TO + NC] = -1
-    S[S_LAST_CAPT] = -1
-    S[S_ASK_Q] = -1
-    S[S_ASK_N] = -1
-    S[S_ASK_ANS] = -1
+    S = np.zeros(layout.STATE_SIZE, np.int32)
+    S[layout.S_LOC : layout.S_LOC + layout.NC] = layout.LOC_NONE
+    S[layout.S_ANCHOR : layout.S_ANCHOR + layout.NC] = -1
+    S[layout.S_NEXT : layout.S_NEXT + layout.NC] = -1
+    S[layout.S_UOWNER : layout.S_UOWNER + layout.NC] = -1
+    S[layout.S_DEALT_TO : layout.S_DEALT_TO + layout.NC] = -1
+    S[layout.S_LAST_CAPT] = -1
+    S[layout.S_ASK_Q] = -1
+    S[layout.S_ASK_N] = -1
+    S[layout.S_ASK_ANS] = -1
     return S
 
 
@@ -1463,8 +1377,8 @@ def cut_dealer(R, cut, ncut, n):
     """The dealer decided by the first ``ncut`` cards ``cut[:ncut]`` of a cut that can use ``n``
     cards, or -1 while undecided. Seats cut one card each; the lowest (low_cut) or highest deals;
     ties recut; when all ``n`` cards are used up the first remaining seat deals."""
-    players = R[R_PLAYERS]
-    high = R[R_FIRST_DEALER] == 2
+    players = R[layout.R_PLAYERS]
+    high = R[layout.R_FIRST_DEALER] == 2
     alive = np.ones(players, np.bool_)
     pos = 0
     while True:
@@ -1476,7 +1390,7 @@ def cut_dealer(R, cut, ncut, n):
                     return p  # ran out of cards: the first remaining seat deals
                 if pos >= ncut:
                     return -1
-                ranks[p] = R[R_CUT_RANK + cut[pos]]
+                ranks[p] = R[layout.R_CUT_RANK + cut[pos]]
                 pos += 1
                 if best == -1 or (ranks[p] > best if high else ranks[p] < best):
                     best = ranks[p]
@@ -1498,12 +1412,12 @@ def start_hand(R, S, order, dealer, W):
     n = order.shape[0]
     for i in range(n):
         c = order[i]
-        S[S_STOCK + i] = c
-        S[S_LOC + c] = LOC_STOCK
-    S[S_STOCK_TOP] = 0
-    S[S_STOCK_LEN] = n
-    S[S_DEALER] = dealer
-    S[S_STAGE] = 0
+        S[layout.S_STOCK + i] = c
+        S[layout.S_LOC + c] = layout.LOC_STOCK
+    S[layout.S_STOCK_TOP] = 0
+    S[layout.S_STOCK_LEN] = n
+    S[layout.S_DEALER] = dealer
+    S[layout.S_STAGE] = 0
     deal_stage(R, S)
     next_normal_turn(R, S, dealer, W)
 
@@ -1513,10 +1427,10 @@ def deal_order_with_cut(R, seed):
     """The shuffled deck, the dealer and the cut deck for ``seed`` (the only randomness of a hand;
     the cut is empty with a random first dealer)."""
     np.random.seed(seed)
-    deck = R[R_DECK : R_DECK + R[R_DECK_SIZE]].astype(np.int64)
+    deck = R[layout.R_DECK : layout.R_DECK + R[layout.R_DECK_SIZE]].astype(np.int64)
     order = np.random.permutation(deck)
-    if R[R_FIRST_DEALER] == 0:
-        dealer = np.random.randint(R[R_PLAYERS])
+    if R[layout.R_FIRST_DEALER] == 0:
+        dealer = np.random.randint(R[layout.R_PLAYERS])
         cut = np.empty(0, np.int64)
     else:
         cut = np.random.permutation(deck)
@@ -1545,24 +1459,24 @@ def new_hand(R, seed, W):
 @kernel
 def score(R, S):
     """Points per side so far: card points + most cards + Zwicks."""
-    return score_into(R, S, np.zeros(R[R_NSIDES], np.int64))
+    return score_into(R, S, np.zeros(R[layout.R_NSIDES], np.int64))
 
 
 @kernel
 def score_into(R, S, out):
     """:func:`score` written into ``out`` (int64, at least one entry per side; nothing allocated)."""
-    ns = R[R_NSIDES]
+    ns = R[layout.R_NSIDES]
     out[:ns] = 0
-    for k in range(R[R_DECK_SIZE]):
-        c = R[R_DECK + k]
-        loc = S[S_LOC + c]
-        if LOC_WON <= loc < LOC_WON + ns:
-            out[loc - LOC_WON] += R[R_POINTS + c]
+    for k in range(R[layout.R_DECK_SIZE]):
+        c = R[layout.R_DECK + k]
+        loc = S[layout.S_LOC + c]
+        if layout.LOC_WON <= loc < layout.LOC_WON + ns:
+            out[loc - layout.LOC_WON] += R[layout.R_POINTS + c]
     best = -1
     count = 0
     who = -1
     for s in range(ns):
-        w = S[S_WON_N + s]
+        w = S[layout.S_WON_N + s]
         if w > best:
             best = w
             count = 1
@@ -1570,9 +1484,9 @@ def score_into(R, S, out):
         elif w == best:
             count += 1
     if count == 1 and best > 0:
-        out[who] += R[R_MOST_CARDS]
+        out[who] += R[layout.R_MOST_CARDS]
     for s in range(ns):
-        out[s] += S[S_ZWICKS + s] * R[R_ZWICK_POINTS]
+        out[s] += S[layout.S_ZWICKS + s] * R[layout.R_ZWICK_POINTS]
     return out
 
 
@@ -1584,43 +1498,52 @@ def score_into(R, S, out):
 @hot
 def greedy_value(R, S, mv):
     """The greedy baseline's score of a move (higher is better); documented in agents."""
-    kind = mv[M_KIND]
-    c = mv[M_CARD]
-    if kind == KIND_CAPTURE:
-        pts = R[R_POINTS + c]
+    kind = mv[layout.M_KIND]
+    c = mv[layout.M_CARD]
+    if kind == layout.KIND_CAPTURE:
+        pts = R[layout.R_POINTS + c]
         cards = 1
-        mask = mv[M_MASK]
-        for i in range(S[S_NUNITS]):
+        mask = mv[layout.M_MASK]
+        for i in range(S[layout.S_NUNITS]):
             if (mask >> i) & ONE:
-                x = S[S_UNITS + i]
+                x = S[layout.S_UNITS + i]
                 while x != -1:
-                    pts += R[R_POINTS + x]
+                    pts += R[layout.R_POINTS + x]
                     cards += 1
-                    x = S[S_NEXT + x]
-        return 10.0 + pts + mv[M_ZWICK] * R[R_ZWICK_POINTS] + 0.1 * cards
-    if kind == KIND_BUILD:
-        return 1.0 + 0.01 * mv[M_VALUE]
-    if kind == KIND_TRAIL:
-        return -float(R[R_POINTS + c]) - 0.01 * max(R[R_VAL1 + c], R[R_VAL2 + c], 8 * R[R_IS_WILD + c])
+                    x = S[layout.S_NEXT + x]
+        return 10.0 + pts + mv[layout.M_ZWICK] * R[layout.R_ZWICK_POINTS] + 0.1 * cards
+    if kind == layout.KIND_BUILD:
+        return 1.0 + 0.01 * mv[layout.M_VALUE]
+    if kind == layout.KIND_TRAIL:
+        return -float(R[layout.R_POINTS + c]) - 0.01 * max(
+            R[layout.R_VAL1 + c], R[layout.R_VAL2 + c], 8 * R[layout.R_IS_WILD + c]
+        )
     return -100.0  # never ask
+
+
+#: move values within this of the best are tied
+TIE = 1e-9
+
+
+@kernel(nrt=False, inline="always")
+def best_so_far(v, k, best, ties, pick):
+    """One step of a best-value scan whose ties (values within :data:`TIE`) are broken uniformly at
+    random by reservoir sampling with ``np.random``: ``(best, ties, pick)`` after item ``k`` of value ``v``."""
+    if v > best + TIE:
+        return v, 1, k
+    if abs(v - best) <= TIE:
+        ties += 1
+        if np.random.randint(ties) == 0:
+            pick = k
+    return best, ties, pick
 
 
 @hot
 def choose(R, S, buf, n, policy):
     if policy == POLICY_GREEDY:
-        best = -1e18
-        ties = 0
-        pick = 0
+        best, ties, pick = -1e18, 0, 0
         for k in range(n):
-            v = greedy_value(R, S, buf[k])
-            if v > best + 1e-9:
-                best = v
-                ties = 1
-                pick = k
-            elif abs(v - best) <= 1e-9:
-                ties += 1
-                if np.random.randint(ties) == 0:  # reservoir tie-break
-                    pick = k
+            best, ties, pick = best_so_far(greedy_value(R, S, buf[k]), k, best, ties, pick)
         return pick
     return np.random.randint(n)
 
@@ -1630,13 +1553,13 @@ def play_out_to(R, S, policies, W, last_stage, buf, X):
     """Play ``S`` in place, seat p using ``policies[p]``, until the hand is over or a stage after
     ``last_stage`` is dealt. Returns (plies played, the move buffers, which may have grown)."""
     plies = 0
-    while S[S_PHASE] != PHASE_OVER and S[S_STAGE] <= last_stage:
+    while S[layout.S_PHASE] != layout.PHASE_OVER and S[layout.S_STAGE] <= last_stage:
         n = gen_moves_ws(R, S, buf, W, X)
         if n < 0:  # a buffer was too small (rare): grow it
             buf, X, n = gen_moves(R, S, buf, W, X)
         if n == 0:
             raise ValueError("no legal move in a running hand")
-        k = choose(R, S, buf, n, policies[S[S_TO_MOVE]])
+        k = choose(R, S, buf, n, policies[S[layout.S_TO_MOVE]])
         apply_move(R, S, buf[k], W)
         plies += 1
     return plies, buf, X
@@ -1646,7 +1569,7 @@ def play_out_to(R, S, policies, W, last_stage, buf, X):
 def play_out(R, S, policies, W):
     """Play ``S`` to the end in place, seat p using ``policies[p]``. Returns plies played."""
     buf, X = new_buffers()
-    plies, buf, X = play_out_to(R, S, policies, W, R[R_MAX_STAGES], buf, X)
+    plies, buf, X = play_out_to(R, S, policies, W, R[layout.R_MAX_STAGES], buf, X)
     return plies
 
 
@@ -1654,16 +1577,16 @@ def play_out(R, S, policies, W):
 def record_hand(R, S, h, scores, zwicks, won_side, dealt):
     """Row ``h`` of a batch of finished hands: each side's score and Zwicks, the side that won each
     card (-1 none) and the seat it was dealt to."""
-    ns = R[R_NSIDES]
+    ns = R[layout.R_NSIDES]
     sc = score(R, S)
     for s in range(ns):
         scores[h, s] = sc[s]
-        zwicks[h, s] = S[S_ZWICKS + s]
-    for c in range(NC):
-        loc = S[S_LOC + c]
-        if LOC_WON <= loc < LOC_WON + ns:
-            won_side[h, c] = loc - LOC_WON
-        dealt[h, c] = S[S_DEALT_TO + c]
+        zwicks[h, s] = S[layout.S_ZWICKS + s]
+    for c in range(layout.NC):
+        loc = S[layout.S_LOC + c]
+        if layout.LOC_WON <= loc < layout.LOC_WON + ns:
+            won_side[h, c] = loc - layout.LOC_WON
+        dealt[h, c] = S[layout.S_DEALT_TO + c]
 
 
 @kernel
@@ -1674,11 +1597,11 @@ def play_hands(R, seeds, policies):
     ``won_side`` is the side that won each card (-1 none/not in deck), ``dealt_to`` the seat it was
     dealt to (-1 table/stock)."""
     n = seeds.shape[0]
-    ns = R[R_NSIDES]
+    ns = R[layout.R_NSIDES]
     scores = np.zeros((n, ns), np.int64)
     zwicks = np.zeros((n, ns), np.int64)
-    won_side = np.full((n, NC), -1, np.int8)
-    dealt = np.full((n, NC), -1, np.int8)
+    won_side = np.full((n, layout.NC), -1, np.int8)
+    dealt = np.full((n, layout.NC), -1, np.int8)
     plies = np.zeros(n, np.int64)
     W = new_workspace()
     for h in range(n):

@@ -20,12 +20,11 @@ import numpy as np
 from numba import njit
 
 from zwick_ai.mlp import mlp_forward
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import kernels, layout
 from zwick_ai.zwicker.features import F_LEAD, F_ZWICK, NFEAT, after_input, candidate_features, move_input, side_diff
-from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, PHASE_OVER, R_NSIDES, R_SIDE_OF, S_PHASE, S_TO_MOVE
 
-#: scores within this of the best are tied
-TIE = 1e-9
+#: scores within this of the best are tied (as the engine's move values)
+TIE = kernels.TIE
 
 
 @njit(cache=True)
@@ -49,17 +48,17 @@ def after_values(R, S, rows, n, m, W):
     in ``S``: the exact lead after the move (card points and Zwicks, own side minus the mean of
     the others) plus the model's points still to come, or the exact final difference when the move
     ends the hand (questions: -inf)."""
-    p = S[S_TO_MOVE]
-    side = R[R_SIDE_OF + p]
+    p = S[layout.S_TO_MOVE]
+    side = R[layout.R_SIDE_OF + p]
     x = np.zeros(m[0].shape[0], np.float64)
     out = np.full(n, -np.inf)
     for k in range(n):
-        if rows[k, M_KIND] == KIND_ASK:
+        if rows[k, layout.M_KIND] == layout.KIND_ASK:
             continue
         Sc = S.copy()
         kernels.apply_move(R, Sc, rows[k], W)
-        if Sc[S_PHASE] == PHASE_OVER:
-            out[k] = side_diff(kernels.score(R, Sc).astype(np.float64), side, R[R_NSIDES])
+        if Sc[layout.S_PHASE] == layout.PHASE_OVER:
+            out[k] = side_diff(kernels.score(R, Sc).astype(np.float64), side, R[layout.R_NSIDES])
         else:
             after_input(R, S, Sc, p, x)
             out[k] = x[F_LEAD] + x[F_ZWICK] + mlp_forward(x, m)

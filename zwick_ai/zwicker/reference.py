@@ -36,12 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from zwick_ai import cards as zwick_cards
-from zwick_ai.zwicker.layout import (
-    PHASE_AFTER_ZWICK_TRAIL,
-    PHASE_DIETZE_TRAIL,
-    PHASE_NORMAL,
-    PHASE_OVER,
-)
+from zwick_ai.zwicker import layout
 from zwick_ai.zwicker.rules import Rules
 from zwick_ai.zwicker.snapshot import (
     MoveKey,
@@ -78,7 +73,7 @@ class RefState:
     to_move: int
     stage: int = 0
     last_capturer: int = -1  # side
-    phase: int = PHASE_NORMAL
+    phase: int = layout.PHASE_NORMAL
     az_left: int = 0
     asked: tuple[int, int, int] = field(default=NO_ASK)
 
@@ -102,14 +97,6 @@ class RefState:
 # ---------------------------------------------------------------------------------------------
 # Cards and values
 # ---------------------------------------------------------------------------------------------
-def _is_wild(card: int) -> bool:
-    return zwick_cards.WILD_JOKER_BASE <= card < zwick_cards.NUM_CARDS
-
-
-def _is_valued_joker(card: int) -> bool:
-    return zwick_cards.VALUED_JOKER_BASE <= card < zwick_cards.WILD_JOKER_BASE
-
-
 def _values(rules: Rules, card: int) -> tuple[int, ...]:
     """All matching values of a card (RULE_CHOICES "Cards and values")."""
     return _card_values(rules.dual, card)
@@ -117,9 +104,9 @@ def _values(rules: Rules, card: int) -> tuple[int, ...]:
 
 @functools.cache
 def _card_values(dual: bool, card: int) -> tuple[int, ...]:
-    if _is_wild(card):
+    if zwick_cards.is_wild_joker(card):
         return WILD_VALUES
-    if _is_valued_joker(card):
+    if zwick_cards.is_valued_joker(card):
         return (zwick_cards.JOKER_VALUES[card - zwick_cards.VALUED_JOKER_BASE],)
     rank = zwick_cards.RANKS[(card % zwick_cards.PACK_SIZE) % 13]
     high = {"A": 11, "J": 12, "Q": 13, "K": 14}
@@ -130,7 +117,7 @@ def _card_values(dual: bool, card: int) -> tuple[int, ...]:
 
 def _identical(a: int, b: int) -> bool:
     """Identical copies: the same standard card from either pack, or two wild jokers."""
-    if _is_wild(a) and _is_wild(b):
+    if zwick_cards.is_wild_joker(a) and zwick_cards.is_wild_joker(b):
         return True
     if a < zwick_cards.VALUED_JOKER_BASE and b < zwick_cards.VALUED_JOKER_BASE:
         return a % zwick_cards.PACK_SIZE == b % zwick_cards.PACK_SIZE
@@ -212,12 +199,12 @@ def _duty_trails(rules: Rules, st: RefState, seat: int) -> list[int]:
 # ---------------------------------------------------------------------------------------------
 def _unit_takeable(rules: Rules, table: Sequence[RefUnit], unit: RefUnit, played: int) -> bool:
     """Grupp ``joker_capture``: restrictions on table units that contain a wild joker."""
-    if not rules.wild or not any(_is_wild(c) for c in unit.cards):
+    if not rules.wild or not any(zwick_cards.is_wild_joker(c) for c in unit.cards):
         return True
     if rules.joker_capture == "any":
         return True
     if rules.joker_capture == "joker_only":
-        return _is_wild(played)
+        return zwick_cards.is_wild_joker(played)
     if rules.joker_capture == "lone_joker_only":
         return len(table) == 1
     return False  # never
@@ -282,7 +269,7 @@ def _capture_sets(rules: Rules, table: Sequence[RefUnit], played: int) -> set[fr
                     items.append(_Item(frozenset([c]), _values(rules, c), False))
         else:
             c = unit.cards[0]
-            items.append(_Item(frozenset([c]), _values(rules, c), _is_valued_joker(c)))
+            items.append(_Item(frozenset([c]), _values(rules, c), zwick_cards.is_valued_joker(c)))
 
     played_values = _values(rules, played)
     result: set[frozenset[int]] = set()
@@ -323,7 +310,7 @@ def _classic_build_moves(rules: Rules, st: RefState) -> list[MoveKey]:
     moves = set()
     for card in _playable(st.hands[st.to_move]):
         for unit in st.table:
-            if rules.wild and rules.joker_capture != "any" and any(_is_wild(c) for c in unit.cards):
+            if rules.wild and rules.joker_capture != "any" and any(zwick_cards.is_wild_joker(c) for c in unit.cards):
                 continue  # no build on a unit that contains a wild joker under a restriction
             for old in _unit_values(rules, unit):
                 for v in _values(rules, card):
@@ -475,9 +462,9 @@ def _asked(asked: Sequence[int]) -> tuple[int, int, int]:
 
 
 def _legal_moves(rules: Rules, st: RefState) -> list[MoveKey]:
-    if st.phase == PHASE_OVER:
+    if st.phase == layout.PHASE_OVER:
         return []
-    if st.phase in (PHASE_AFTER_ZWICK_TRAIL, PHASE_DIETZE_TRAIL):
+    if st.phase in (layout.PHASE_AFTER_ZWICK_TRAIL, layout.PHASE_DIETZE_TRAIL):
         return _sorted_keys(_trail_moves(rules, st))  # forced trail: only duty-keeping trails
     moves = set(_card_moves(rules, st, _asked(st.asked)))
     if rules.magger and tuple(st.asked) == NO_ASK:
@@ -499,7 +486,7 @@ def is_zwick(rules: Rules, st: RefState, move: MoveKey) -> bool:
     table_cards = sorted(c for u in st.table for c in u.cards)
     if sorted(move.taken) != table_cards:
         return False
-    return not (_is_wild(move.card) and not rules.joker_sweep_is_zwick)
+    return not (zwick_cards.is_wild_joker(move.card) and not rules.joker_sweep_is_zwick)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -539,21 +526,21 @@ def apply(rules: Rules, st: RefState, move: MoveKey) -> RefState:
             new.table.append(RefUnit([move.card], move.value, move.owner, True))
 
     P = rules.players
-    if st.phase == PHASE_NORMAL:
+    if st.phase == layout.PHASE_NORMAL:
         if zwick and rules.after_zwick == "zwicker_trails":
             if _duty_trails(rules, new, p):
-                new.phase, new.az_left = PHASE_AFTER_ZWICK_TRAIL, 0  # p trails once more
+                new.phase, new.az_left = layout.PHASE_AFTER_ZWICK_TRAIL, 0  # p trails once more
             else:
                 _start_normal_turn(rules, new, (p + 1) % P)
         elif zwick and rules.after_zwick == "all_trail":
             _visit_all_trail(rules, new, (p + 1) % P, P)
         else:
             _start_normal_turn(rules, new, (p + 1) % P)
-    elif st.phase == PHASE_DIETZE_TRAIL:
+    elif st.phase == layout.PHASE_DIETZE_TRAIL:
         keeps_trailing = len(new.table) < rules.dietze_min_table and _duty_trails(rules, new, p)
         if not keeps_trailing:
             if new.hands[p]:
-                new.phase = PHASE_NORMAL  # now his normal move (no second Dietze check)
+                new.phase = layout.PHASE_NORMAL  # now his normal move (no second Dietze check)
             else:
                 _start_normal_turn(rules, new, (p + 1) % P)
     else:  # PHASE_AFTER_ZWICK_TRAIL
@@ -569,7 +556,7 @@ def _visit_all_trail(rules: Rules, st: RefState, seat: int, left: int) -> None:
     is the last one); after the round the seat after the Zwicker has the next normal turn."""
     while left > 0:
         if _duty_trails(rules, st, seat):
-            st.to_move, st.phase, st.az_left = seat, PHASE_AFTER_ZWICK_TRAIL, left
+            st.to_move, st.phase, st.az_left = seat, layout.PHASE_AFTER_ZWICK_TRAIL, left
             return
         seat = (seat + 1) % rules.players
         left -= 1
@@ -586,7 +573,7 @@ def _start_normal_turn(rules: Rules, st: RefState, start: int) -> None:
         if st.hands[seat]:
             st.to_move = seat
             short = len(st.table) < rules.dietze_min_table
-            st.phase = PHASE_DIETZE_TRAIL if short and _duty_trails(rules, st, seat) else PHASE_NORMAL
+            st.phase = layout.PHASE_DIETZE_TRAIL if short and _duty_trails(rules, st, seat) else layout.PHASE_NORMAL
             return
     _end_stage(rules, st)
 
@@ -604,7 +591,7 @@ def _end_stage(rules: Rules, st: RefState) -> None:
         leftovers = [c for u in st.table for c in u.cards]
         st.won[st.last_capturer] = sorted(st.won[st.last_capturer] + leftovers)
         st.table = []
-    st.phase = PHASE_OVER
+    st.phase = layout.PHASE_OVER
     st.to_move = -1
     st.az_left = 0
     st.asked = NO_ASK

@@ -16,7 +16,9 @@ from typing import NamedTuple
 import numpy as np
 
 from zwick_ai.jit import kernel
+from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker import kernels as zwicker_kernels
+from zwick_ai.zwicker import layout
 from zwick_ai.zwicker.codec import (
     CD_D,
     CD_DECK,
@@ -24,81 +26,16 @@ from zwick_ai.zwicker.codec import (
     CODEC_SIZE,
     turn_matrix,
 )
-from zwick_ai.zwicker.history import (
-    GB_CD,
-    L_ANSWER,
-    L_CARD,
-    L_KIND,
-    L_OWNER,
-    L_PHASE,
-    L_SEAT,
-    L_STAGE,
-    L_VALUE,
-    LOGW,
-    MAXTOK,
-    SS,
-    X_DEAL_STAGE,
-    X_DEALER,
-    X_LOG,
-    X_NPLY,
-    X_ORDER,
-    X_PLEN,
-    X_PREFIX,
-    XB,
-    logged_row_into,
-)
-from zwick_ai.zwicker.layout import (
-    KIND_ASK,
-    KIND_BUILD,
-    KIND_CAPTURE,
-    KIND_TRAIL,
-    LOC_STOCK,
-    M_CARD,
-    M_KIND,
-    M_MASK,
-    M_OWNER,
-    M_TARGET,
-    M_VALUE,
-    MAX_HAND,
-    MOVE_WIDTH,
-    NC,
-    PHASE_OVER,
-    R_DECK_SIZE,
-    R_OWNER_BUILDS,
-    R_PLAYERS,
-    R_SUBTRACT_EITHER,
-    R_VAL1,
-    R_VAL2,
-    RULES_SIZE,
-    S_ASK_ANS,
-    S_ASK_N,
-    S_ASK_Q,
-    S_AZ_LEFT,
-    S_DEALT_TO,
-    S_HAND_N,
-    S_HANDS,
-    S_LOC,
-    S_NUNITS,
-    S_PHASE,
-    S_STAGE,
-    S_STOCK,
-    S_STOCK_LEN,
-    S_STOCK_TOP,
-    S_TO_MOVE,
-    S_UBUILD,
-    S_UNITS,
-    S_UOWNER,
-    S_UVALUE,
-)
+from zwick_ai.zwicker.history import logged_row_into
 
 
 @kernel
 def _stage_start(a):
     """First ply of the current stage (plies logged in the current stage are the last ones)."""
-    X = a[XB:]
-    stage = a[S_STAGE]
-    t = X[X_NPLY]
-    while t > 0 and X[X_LOG + (t - 1) * LOGW + L_STAGE] == stage:
+    X = a[zwicker_history.XB :]
+    stage = a[layout.S_STAGE]
+    t = X[zwicker_history.X_NPLY]
+    while t > 0 and X[zwicker_history.X_LOG + (t - 1) * zwicker_history.LOGW + zwicker_history.L_STAGE] == stage:
         t -= 1
     return t
 
@@ -114,31 +51,31 @@ def _row_legal_fast(R, Sw, row, W):
     duty of the mover (and, for a build for partner, of the partner), exactly as
     ``kernels.gen_moves_ws``/``gen_builds`` test them. Questions and the classic/grupp variants
     (forced capture, identical copies) are left to the engine's move generator."""
-    kind = row[M_KIND]
-    if R[R_OWNER_BUILDS] == 0 or kind == KIND_ASK:
+    kind = row[layout.M_KIND]
+    if R[layout.R_OWNER_BUILDS] == 0 or kind == layout.KIND_ASK:
         return -1
-    q = Sw[S_TO_MOVE]
-    c = row[M_CARD]
+    q = Sw[layout.S_TO_MOVE]
+    c = row[layout.M_CARD]
     held = False
-    for i in range(Sw[S_HAND_N + q]):
-        if Sw[S_HANDS + q * MAX_HAND + i] == c:
+    for i in range(Sw[layout.S_HAND_N + q]):
+        if Sw[layout.S_HANDS + q * layout.MAX_HAND + i] == c:
             held = True
             break
     if not held:
         return 0
-    if kind == KIND_CAPTURE:
-        return 1 if zwicker_kernels.duty_ok(R, Sw, q, row[M_MASK], 0, c, W) else 0
-    if kind == KIND_TRAIL:
+    if kind == layout.KIND_CAPTURE:
+        return 1 if zwicker_kernels.duty_ok(R, Sw, q, row[layout.M_MASK], 0, c, W) else 0
+    if kind == layout.KIND_TRAIL:
         return 1 if zwicker_kernels.duty_ok(R, Sw, q, 0, 0, c, W) else 0
-    target = row[M_TARGET]
+    target = row[layout.M_TARGET]
     excl = np.int64(1) << target if target >= 0 else np.int64(0)
-    v = row[M_VALUE]
-    owner = row[M_OWNER]
+    v = row[layout.M_VALUE]
+    owner = row[layout.M_OWNER]
     if owner == q:
         return 1 if zwicker_kernels.duty_ok(R, Sw, q, excl, v, c, W) else 0
     if not zwicker_kernels.duty_ok(R, Sw, q, excl, 0, c, W):
         return 0
-    q_excl = excl if target >= 0 and Sw[S_UOWNER + Sw[S_UNITS + target]] == owner else np.int64(0)
+    q_excl = excl if target >= 0 and Sw[layout.S_UOWNER + Sw[layout.S_UNITS + target]] == owner else np.int64(0)
     return 1 if zwicker_kernels.duty_ok(R, Sw, owner, q_excl, v, -1, W) else 0
 
 
@@ -147,12 +84,12 @@ def _row_legal_full(R, Sw, row, W):
     rows = zwicker_kernels.legal_moves(R, Sw, W)
     for i in range(rows.shape[0]):
         if (
-            rows[i, M_KIND] == row[M_KIND]
-            and rows[i, M_CARD] == row[M_CARD]
-            and rows[i, M_VALUE] == row[M_VALUE]
-            and rows[i, M_MASK] == row[M_MASK]
-            and rows[i, M_TARGET] == row[M_TARGET]
-            and rows[i, M_OWNER] == row[M_OWNER]
+            rows[i, layout.M_KIND] == row[layout.M_KIND]
+            and rows[i, layout.M_CARD] == row[layout.M_CARD]
+            and rows[i, layout.M_VALUE] == row[layout.M_VALUE]
+            and rows[i, layout.M_MASK] == row[layout.M_MASK]
+            and rows[i, layout.M_TARGET] == row[layout.M_TARGET]
+            and rows[i, layout.M_OWNER] == row[layout.M_OWNER]
         ):
             return 1
     return 0
@@ -163,14 +100,17 @@ def _replay_ok(R, a, CD, S0w, t0, W, full=False):
     """Replay plies t0.. from ``S0w``: same turn order and phases, every move legal, the same
     answers to questions, and the current partial move still completable. Returns the final
     engine state, or an empty array. ``full`` checks every move with the engine's generator."""
-    S = a[:SS]
-    X = a[XB:]
+    S = a[: zwicker_history.SS]
+    X = a[zwicker_history.XB :]
     Sw = S0w.copy()
     bad = Sw[:0]
-    row = np.zeros(MOVE_WIDTH, np.int64)
-    for t in range(t0, X[X_NPLY]):
-        e = X_LOG + t * LOGW
-        if Sw[S_PHASE] != X[e + L_PHASE] or Sw[S_TO_MOVE] != X[e + L_SEAT]:
+    row = np.zeros(layout.MOVE_WIDTH, np.int64)
+    for t in range(t0, X[zwicker_history.X_NPLY]):
+        e = zwicker_history.X_LOG + t * zwicker_history.LOGW
+        if (
+            Sw[layout.S_PHASE] != X[e + zwicker_history.L_PHASE]
+            or Sw[layout.S_TO_MOVE] != X[e + zwicker_history.L_SEAT]
+        ):
             return bad
         logged_row_into(X, t, row)
         ok = -1 if full else _row_legal_fast(R, Sw, row, W)
@@ -179,13 +119,28 @@ def _replay_ok(R, a, CD, S0w, t0, W, full=False):
         if ok == 0:
             return bad
         zwicker_kernels.apply_move(R, Sw, row, W)
-        if X[e + L_KIND] == KIND_ASK and Sw[S_ASK_ANS] != X[e + L_ANSWER]:
+        if X[e + zwicker_history.L_KIND] == layout.KIND_ASK and Sw[layout.S_ASK_ANS] != X[e + zwicker_history.L_ANSWER]:
             return bad
-    for f in (S_PHASE, S_TO_MOVE, S_AZ_LEFT, S_ASK_Q, S_ASK_N, S_ASK_ANS, S_STAGE):
+    for f in (
+        layout.S_PHASE,
+        layout.S_TO_MOVE,
+        layout.S_AZ_LEFT,
+        layout.S_ASK_Q,
+        layout.S_ASK_N,
+        layout.S_ASK_ANS,
+        layout.S_STAGE,
+    ):
         if Sw[f] != S[f]:
             return bad
-    if S[S_PHASE] != PHASE_OVER and X[X_PLEN] > 0:
-        M = turn_matrix(R, Sw, CD, X[X_PREFIX : X_PREFIX + MAXTOK], X[X_PLEN], W)
+    if S[layout.S_PHASE] != layout.PHASE_OVER and X[zwicker_history.X_PLEN] > 0:
+        M = turn_matrix(
+            R,
+            Sw,
+            CD,
+            X[zwicker_history.X_PREFIX : zwicker_history.X_PREFIX + zwicker_history.MAXTOK],
+            X[zwicker_history.X_PLEN],
+            W,
+        )
         if M.shape[0] == 0:
             return bad
     return Sw
@@ -194,14 +149,14 @@ def _replay_ok(R, a, CD, S0w, t0, W, full=False):
 @kernel
 def _stage_start_state(R, a, t0, W):
     """The engine state when the current stage began: the deal replayed with the logged moves."""
-    X = a[XB:]
+    X = a[zwicker_history.XB :]
     S = zwicker_kernels.empty_state(R)
-    n = R[R_DECK_SIZE]
+    n = R[layout.R_DECK_SIZE]
     order = np.empty(n, np.int64)
     for i in range(n):
-        order[i] = X[X_ORDER + i]
-    zwicker_kernels.start_hand(R, S, order, X[X_DEALER], W)
-    row = np.zeros(MOVE_WIDTH, np.int64)
+        order[i] = X[zwicker_history.X_ORDER + i]
+    zwicker_kernels.start_hand(R, S, order, X[zwicker_history.X_DEALER], W)
+    row = np.zeros(layout.MOVE_WIDTH, np.int64)
     for t in range(t0):
         logged_row_into(X, t, row)
         zwicker_kernels.apply_move(R, S, row, W)
@@ -212,35 +167,35 @@ def _stage_start_state(R, a, t0, W):
 def _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need):
     """Write into ``S0w`` the stage start ``S0`` with the hidden seats' hands given by ``cards``
     (first ``need[q]`` cards for each hidden seat ``q`` in ``hidden``, then the stock)."""
-    S = a[:SS]
-    X = a[XB:]
+    S = a[: zwicker_history.SS]
+    X = a[zwicker_history.XB :]
     for i in range(S0.shape[0]):  # element copies: an array assignment compiles numba's shape-error message
         S0w[i] = S0[i]
     k = 0
     for h in range(hidden.shape[0]):
         q = hidden[h]
-        S0w[S_HAND_N + q] = 0
+        S0w[layout.S_HAND_N + q] = 0
         for _ in range(need[h]):
             c = cards[k]
             k += 1
             zwicker_kernels.hand_insert(S0w, q, c)
-            S0w[S_DEALT_TO + c] = q
+            S0w[layout.S_DEALT_TO + c] = q
         if q == pinned_seat:
             zwicker_kernels.hand_insert(S0w, q, pinned)
-            S0w[S_DEALT_TO + pinned] = q
-        for t in range(t0, X[X_NPLY]):
-            e = X_LOG + t * LOGW
-            if X[e + L_SEAT] == q and X[e + L_KIND] != KIND_ASK:
-                c = X[e + L_CARD]
+            S0w[layout.S_DEALT_TO + pinned] = q
+        for t in range(t0, X[zwicker_history.X_NPLY]):
+            e = zwicker_history.X_LOG + t * zwicker_history.LOGW
+            if X[e + zwicker_history.L_SEAT] == q and X[e + zwicker_history.L_KIND] != layout.KIND_ASK:
+                c = X[e + zwicker_history.L_CARD]
                 zwicker_kernels.hand_insert(S0w, q, c)
-                S0w[S_DEALT_TO + c] = q
-    top = S[S_STOCK_TOP]
-    for pos in range(top, S[S_STOCK_LEN]):
+                S0w[layout.S_DEALT_TO + c] = q
+    top = S[layout.S_STOCK_TOP]
+    for pos in range(top, S[layout.S_STOCK_LEN]):
         c = cards[k]
         k += 1
-        S0w[S_STOCK + pos] = c
-        S0w[S_LOC + c] = LOC_STOCK
-        S0w[S_DEALT_TO + c] = -1
+        S0w[layout.S_STOCK + pos] = c
+        S0w[layout.S_LOC + c] = layout.LOC_STOCK
+        S0w[layout.S_DEALT_TO + c] = -1
 
 
 @kernel
@@ -248,24 +203,24 @@ def _produces(R, S, c, n):
     """True when card ``c`` could make a build of value ``n`` on the table ``S`` (new, or on some
     unit with +, -, or the same value), ignoring the holding requirement: the public half of the
     condition under which the engine offers a question about ``n`` (``kernels.gen_builds``)."""
-    v1 = R[R_VAL1 + c]
-    v2 = R[R_VAL2 + c]
-    either = R[R_SUBTRACT_EITHER] == 1
+    v1 = R[layout.R_VAL1 + c]
+    v2 = R[layout.R_VAL2 + c]
+    either = R[layout.R_SUBTRACT_EITHER] == 1
     for x in range(2):
         q = v1 if x == 0 else v2
         if q <= 0:
             continue
         if q == n:
             return True
-        for u in range(S[S_NUNITS]):
-            an = S[S_UNITS + u]
+        for u in range(S[layout.S_NUNITS]):
+            an = S[layout.S_UNITS + u]
             for y in range(2):
-                if S[S_UBUILD + an]:
+                if S[layout.S_UBUILD + an]:
                     if y == 1:
                         break
-                    o = S[S_UVALUE + an]
+                    o = S[layout.S_UVALUE + an]
                 else:
-                    o = R[R_VAL1 + an] if y == 0 else R[R_VAL2 + an]
+                    o = R[layout.R_VAL1 + an] if y == 0 else R[layout.R_VAL2 + an]
                     if o <= 0:
                         continue
                 if o + q == n or o - q == n or (either and q - o == n) or (q == o and o == n):
@@ -281,30 +236,30 @@ def _constraints(R, a, S0, t0, W):
     in mask ``a``" (every move, a build's new owner, and each Magger answer with the asked value
     added, holding at the question); kind 1, "at this question the asker held one of the cards in
     the mask (a: ids 0..62, b: ids 63..125)" that could make a build of the asked value."""
-    X = a[XB:]
-    n = X[X_NPLY] - t0
+    X = a[zwicker_history.XB :]
+    n = X[zwicker_history.X_NPLY] - t0
     out = np.zeros((3 * n + 1, 6), np.int64)
-    if R[R_OWNER_BUILDS] == 0:
+    if R[layout.R_OWNER_BUILDS] == 0:
         return out[:0]
     Sw = S0.copy()
-    row = np.zeros(MOVE_WIDTH, np.int64)
+    row = np.zeros(layout.MOVE_WIDTH, np.int64)
     k = 0
-    for t in range(t0, X[X_NPLY]):
-        e = X_LOG + t * LOGW
+    for t in range(t0, X[zwicker_history.X_NPLY]):
+        e = zwicker_history.X_LOG + t * zwicker_history.LOGW
         logged_row_into(X, t, row)
-        kind = row[M_KIND]
-        seat = X[e + L_SEAT]
-        if kind == KIND_ASK:
-            x = X[e + L_OWNER]
-            v = X[e + L_VALUE]
+        kind = row[layout.M_KIND]
+        seat = X[e + zwicker_history.L_SEAT]
+        if kind == layout.KIND_ASK:
+            x = X[e + zwicker_history.L_OWNER]
+            v = X[e + zwicker_history.L_VALUE]
             out[k, 0], out[k, 1], out[k, 2] = 0, x, t
             out[k, 3] = zwicker_kernels.owned_build_values(Sw, x, 0) | (np.int64(1) << v)
-            out[k, 5] = X[e + L_ANSWER]
+            out[k, 5] = X[e + zwicker_history.L_ANSWER]
             k += 1
             lo = np.int64(0)
             hi = np.int64(0)
-            for c in range(NC):
-                if R[R_VAL1 + c] > 0 and _produces(R, Sw, c, v):
+            for c in range(layout.NC):
+                if R[layout.R_VAL1 + c] > 0 and _produces(R, Sw, c, v):
                     if c < 63:
                         lo |= np.int64(1) << c
                     else:
@@ -312,7 +267,7 @@ def _constraints(R, a, S0, t0, W):
             out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 4], out[k, 5] = 1, seat, t, lo, hi, 1
             k += 1
         zwicker_kernels.apply_move(R, Sw, row, W)
-        if kind != KIND_ASK:
+        if kind != layout.KIND_ASK:
             out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = (
                 0,
                 seat,
@@ -321,8 +276,8 @@ def _constraints(R, a, S0, t0, W):
                 1,
             )
             k += 1
-            if kind == KIND_BUILD and X[e + L_OWNER] != seat:
-                x = X[e + L_OWNER]
+            if kind == layout.KIND_BUILD and X[e + zwicker_history.L_OWNER] != seat:
+                x = X[e + zwicker_history.L_OWNER]
                 out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 5] = (
                     0,
                     x,
@@ -337,22 +292,22 @@ def _constraints(R, a, S0, t0, W):
 @kernel
 def _later_cards(a, cons):
     """For each constraint row: the cards its seat played after its ply (flat, with offsets)."""
-    X = a[XB:]
+    X = a[zwicker_history.XB :]
     n = cons.shape[0]
     start = np.zeros(n + 1, np.int64)
     flat = np.empty(max(1, n * 32), np.int64)
     k = 0
     for r in range(n):
         start[r] = k
-        for t in range(cons[r, 2] + 1, X[X_NPLY]):
-            e = X_LOG + t * LOGW
-            if X[e + L_SEAT] == cons[r, 1] and X[e + L_KIND] != KIND_ASK:
+        for t in range(cons[r, 2] + 1, X[zwicker_history.X_NPLY]):
+            e = zwicker_history.X_LOG + t * zwicker_history.LOGW
+            if X[e + zwicker_history.L_SEAT] == cons[r, 1] and X[e + zwicker_history.L_KIND] != layout.KIND_ASK:
                 if k >= flat.shape[0]:
                     bigger = np.empty(2 * flat.shape[0], np.int64)
                     for i in range(k):
                         bigger[i] = flat[i]
                     flat = bigger
-                flat[k] = X[e + L_CARD]
+                flat[k] = X[e + zwicker_history.L_CARD]
                 k += 1
     start[n] = k
     return start, flat
@@ -425,44 +380,44 @@ def resample_setup(G, a, p, W):
     - ``t0``: the first ply of the current stage; ``S0``: the engine state at that ply;
     - ``cons``: the cheap necessary conditions of :func:`_constraints`; ``later``, ``flat``: the
       cards each constrained seat played later in the stage (:func:`_later_cards`)."""
-    R = G[:RULES_SIZE]
-    CD = G[GB_CD : GB_CD + CODEC_SIZE]
-    S = a[:SS]
-    X = a[XB:]
+    R = G[: layout.RULES_SIZE]
+    CD = G[zwicker_history.GB_CD : zwicker_history.GB_CD + CODEC_SIZE]
+    S = a[: zwicker_history.SS]
+    X = a[zwicker_history.XB :]
     D = CD[CD_D]
-    players = R[R_PLAYERS]
-    mover = S[S_TO_MOVE]
+    players = R[layout.R_PLAYERS]
+    mover = S[layout.S_TO_MOVE]
     pinned = -1
     pinned_seat = -1
-    if S[S_PHASE] != PHASE_OVER and X[X_PLEN] > 0 and mover != p:
-        tok = X[X_PREFIX]
+    if S[layout.S_PHASE] != layout.PHASE_OVER and X[zwicker_history.X_PLEN] > 0 and mover != p:
+        tok = X[zwicker_history.X_PREFIX]
         if tok >= CD[CD_PLAY] and tok < CD[CD_PLAY] + D:
             pinned = CD[CD_DECK + tok - CD[CD_PLAY]]
             pinned_seat = mover
     nh = 0
     for q in range(players):
-        if q != p and S[S_HAND_N + q] > 0:
+        if q != p and S[layout.S_HAND_N + q] > 0:
             nh += 1
     hidden = np.empty(nh, np.int64)
     need = np.empty(nh, np.int64)
     h = 0
     for q in range(players):
-        if q != p and S[S_HAND_N + q] > 0:
+        if q != p and S[layout.S_HAND_N + q] > 0:
             hidden[h] = q
-            need[h] = S[S_HAND_N + q] - (1 if q == pinned_seat else 0)
+            need[h] = S[layout.S_HAND_N + q] - (1 if q == pinned_seat else 0)
             h += 1
-    nstock = S[S_STOCK_LEN] - S[S_STOCK_TOP]
+    nstock = S[layout.S_STOCK_LEN] - S[layout.S_STOCK_TOP]
     truth = np.empty(need.sum() + nstock, np.int64)
     k = 0
     for h in range(nh):
         q = hidden[h]
-        for i in range(S[S_HAND_N + q]):
-            c = S[S_HANDS + q * MAX_HAND + i]
+        for i in range(S[layout.S_HAND_N + q]):
+            c = S[layout.S_HANDS + q * layout.MAX_HAND + i]
             if c != pinned:
                 truth[k] = c
                 k += 1
-    for pos in range(S[S_STOCK_TOP], S[S_STOCK_LEN]):
-        truth[k] = S[S_STOCK + pos]
+    for pos in range(S[layout.S_STOCK_TOP], S[layout.S_STOCK_LEN]):
+        truth[k] = S[layout.S_STOCK + pos]
         k += 1
     t0 = _stage_start(a)
     S0 = _stage_start_state(R, a, t0, W)
@@ -493,8 +448,8 @@ def resample_world(G, a, p, setup, cards, S0w, W):
     """The current engine state of the world whose hidden slots hold ``cards`` (``setup`` from
     :func:`resample_setup`; ``S0w`` is scratch of the stage-start state's size), or an empty
     array when the current stage does not replay identically in it (:func:`_replay_ok`)."""
-    R = G[:RULES_SIZE]
-    CD = G[GB_CD : GB_CD + CODEC_SIZE]
+    R = G[: layout.RULES_SIZE]
+    CD = G[zwicker_history.GB_CD : zwicker_history.GB_CD + CODEC_SIZE]
     _world(R, a, setup.S0, S0w, p, setup.pinned, setup.pinned_seat, setup.t0, cards, setup.hidden, setup.need)
     return _replay_ok(R, a, CD, S0w, setup.t0, W)
 
@@ -505,9 +460,9 @@ def resample_draw(G, a, p, setup, cards, tries, W):
     the hidden cards into the slots) until the current stage replays identically, at most
     ``tries`` times. Returns (draws made, the accepted world's engine state or an empty array).
     The necessary conditions of :func:`_constraints` are tested first because they are cheap."""
-    R = G[:RULES_SIZE]
+    R = G[: layout.RULES_SIZE]
     total = cards.shape[0]
-    buf = np.empty(NC + 8, np.int32)  # card ids, as in the state (one compiled cards_meet_values)
+    buf = np.empty(layout.NC + 8, np.int32)  # card ids, as in the state (one compiled cards_meet_values)
     S0w = setup.S0.copy()
     for n in range(tries):
         for i in range(total - 1, 0, -1):
@@ -526,11 +481,11 @@ def resample_chain(G, a, p, setup, cards, steps, W):
     """``steps`` proposed swaps of a Markov chain on consistent slot assignments: ``cards`` (in
     place, consistent on entry) swaps two slots of different seats (or two stock positions) and
     keeps the swap only when the world stays consistent."""
-    R = G[:RULES_SIZE]
+    R = G[: layout.RULES_SIZE]
     need = setup.need
     nh = need.shape[0]
     total = cards.shape[0]
-    buf = np.empty(NC + 8, np.int32)  # card ids, as in the state (one compiled cards_meet_values)
+    buf = np.empty(layout.NC + 8, np.int32)  # card ids, as in the state (one compiled cards_meet_values)
     S0w = setup.S0.copy()
     slot = np.empty(total, np.int64)
     k = 0
@@ -585,25 +540,31 @@ def resampled_deck_order(
     record and move log, :mod:`zwick_ai.zwicker.history`) with the hidden seats' cards and the stock
     replaced by the draw of :func:`resample_k` (``hidden``/``cards``). ``deck`` maps deck indices to
     card ids; ``groups`` are the dealer's chance groups (:func:`~zwick_ai.zwicker.steps.deal_layout`)."""
-    x = a[XB:]
+    x = a[zwicker_history.XB :]
     n = len(deck)
-    order = x[X_ORDER : X_ORDER + n].tolist()
-    cur_stage = int(a[S_STAGE])
+    order = x[zwicker_history.X_ORDER : zwicker_history.X_ORDER + n].tolist()
+    cur_stage = int(a[layout.S_STAGE])
     # Hidden seats' sets per stage: played cards, plus the drawn hand (and a pinned card) now.
     sets: dict[tuple[int, int], list[int]] = {}
-    nply = int(x[X_NPLY])
-    for e in x[X_LOG : X_LOG + nply * LOGW].reshape(nply, LOGW).tolist():
-        if e[L_KIND] != KIND_ASK and e[L_SEAT] != p:
-            sets.setdefault((e[L_SEAT], e[L_STAGE]), []).append(e[L_CARD])
+    nply = int(x[zwicker_history.X_NPLY])
+    for e in (
+        x[zwicker_history.X_LOG : zwicker_history.X_LOG + nply * zwicker_history.LOGW]
+        .reshape(nply, zwicker_history.LOGW)
+        .tolist()
+    ):
+        if e[zwicker_history.L_KIND] != layout.KIND_ASK and e[zwicker_history.L_SEAT] != p:
+            sets.setdefault((e[zwicker_history.L_SEAT], e[zwicker_history.L_STAGE]), []).append(
+                e[zwicker_history.L_CARD]
+            )
     k = 0
     pinned_seat = -1
     pinned = -1
-    if x[X_PLEN] > 0 and int(a[S_TO_MOVE]) != p and a[S_PHASE] != PHASE_OVER:
-        tok = int(x[X_PREFIX])
+    if x[zwicker_history.X_PLEN] > 0 and int(a[layout.S_TO_MOVE]) != p and a[layout.S_PHASE] != layout.PHASE_OVER:
+        tok = int(x[zwicker_history.X_PREFIX])
         if tok < n:
-            pinned, pinned_seat = int(deck[tok]), int(a[S_TO_MOVE])
+            pinned, pinned_seat = int(deck[tok]), int(a[layout.S_TO_MOVE])
     for q in hidden.tolist():
-        cnt = int(a[S_HAND_N + q]) - (1 if q == pinned_seat else 0)
+        cnt = int(a[layout.S_HAND_N + q]) - (1 if q == pinned_seat else 0)
         lst = sets.setdefault((q, cur_stage), [])
         lst.extend(int(c) for c in cards[k : k + cnt])
         if q == pinned_seat:
@@ -612,8 +573,8 @@ def resampled_deck_order(
     stock = [int(c) for c in cards[k:]]
     slots: dict[tuple[int, int], list[int]] = {}
     stock_pos = []
-    deal_stage = x[X_DEAL_STAGE : X_DEAL_STAGE + NC].tolist()
-    dealt_to = a[S_DEALT_TO : S_DEALT_TO + NC].tolist()
+    deal_stage = x[zwicker_history.X_DEAL_STAGE : zwicker_history.X_DEAL_STAGE + layout.NC].tolist()
+    dealt_to = a[layout.S_DEALT_TO : layout.S_DEALT_TO + layout.NC].tolist()
     for pos, c in enumerate(order):
         stage = deal_stage[c]
         if stage >= 0:
@@ -631,7 +592,7 @@ def resampled_deck_order(
     in_group = set()
     for _, _, positions in groups:
         in_group.update(positions)
-        if positions and positions[0] >= int(a[S_STOCK_TOP]):
+        if positions and positions[0] >= int(a[layout.S_STOCK_TOP]):
             for pos, c in zip(positions, sorted(order[q] for q in positions), strict=True):
                 order[pos] = c
     unused = [pos for pos in range(n) if pos not in in_group]

@@ -26,47 +26,7 @@ import numpy as np
 
 from zwick_ai import cards as zwick_cards
 from zwick_ai.options import parse_bool, parse_int
-from zwick_ai.zwicker.layout import (
-    MAX_HAND,
-    NC,
-    R_AFTER_ZWICK,
-    R_CANON,
-    R_CAPTURE_SEVERAL,
-    R_CUT_RANK,
-    R_DECK,
-    R_DECK_SIZE,
-    R_DIETZE_LOOSE,
-    R_DIETZE_MIN,
-    R_DUAL,
-    R_FINAL_HAND,
-    R_FIRST_DEALER,
-    R_FIRST_NSTEPS,
-    R_FIRST_STEPS,
-    R_FORCED,
-    R_IS_VJOKER,
-    R_IS_WILD,
-    R_JOKER_CAPTURE,
-    R_JOKER_SUM,
-    R_JOKER_SWEEP_ZWICK,
-    R_MAGGER,
-    R_MAX_BUILD,
-    R_MAX_STAGES,
-    R_MOST_CARDS,
-    R_NSIDES,
-    R_OWNER_BUILDS,
-    R_PARTNER_BUILDS,
-    R_PLAYERS,
-    R_POINTS,
-    R_SIDE_OF,
-    R_STAGE_HAND,
-    R_STAGE_PACKET,
-    R_SUBTRACT_EITHER,
-    R_VAL1,
-    R_VAL2,
-    R_WILD,
-    R_ZWICK_POINTS,
-    RULES_SIZE,
-)
+from zwick_ai.zwicker import layout
 
 VARIANTS = ("classic", "grupp", "dithmarschen", "grossenwiehe", "christiansen")
 
@@ -350,56 +310,60 @@ def _plan(variant: str, players: int, deck_size: int) -> DealPlan:
 
 def rules_array(rules: Rules) -> np.ndarray:
     """Encode a :class:`Rules` for the kernels."""
-    a = np.zeros(RULES_SIZE, dtype=np.int32)
-    a[R_PLAYERS] = rules.players
-    a[R_NSIDES] = rules.num_sides
-    a[R_DUAL] = rules.dual
-    a[R_WILD] = rules.wild
-    a[R_OWNER_BUILDS] = rules.owner_builds
-    a[R_PARTNER_BUILDS] = rules.partner_builds
-    a[R_MAGGER] = rules.magger
-    a[R_FORCED] = rules.forced_capture
-    a[R_JOKER_CAPTURE] = JOKER_CAPTURE.index(rules.joker_capture)
-    a[R_JOKER_SWEEP_ZWICK] = rules.joker_sweep_is_zwick
-    a[R_JOKER_SUM] = rules.joker_sum_capture
-    a[R_AFTER_ZWICK] = AFTER_ZWICK.index(rules.after_zwick)
-    a[R_DIETZE_LOOSE] = rules.dietze_loose_builds
-    a[R_DIETZE_MIN] = rules.dietze_min_table
-    a[R_FIRST_DEALER] = FIRST_DEALER.index(rules.first_dealer)
-    a[R_SUBTRACT_EITHER] = rules.subtract == "either"
-    a[R_CAPTURE_SEVERAL] = rules.capture_values == "several"
-    a[R_MAX_BUILD] = rules.max_build
-    a[R_ZWICK_POINTS] = rules.zwick_points
-    a[R_MOST_CARDS] = rules.most_cards_points
-    a[R_DECK_SIZE] = rules.deck_size
+    a = np.zeros(layout.RULES_SIZE, dtype=np.int32)
+    a[layout.R_PLAYERS] = rules.players
+    a[layout.R_NSIDES] = rules.num_sides
+    a[layout.R_DUAL] = rules.dual
+    a[layout.R_WILD] = rules.wild
+    a[layout.R_OWNER_BUILDS] = rules.owner_builds
+    a[layout.R_PARTNER_BUILDS] = rules.partner_builds
+    a[layout.R_MAGGER] = rules.magger
+    a[layout.R_FORCED] = rules.forced_capture
+    a[layout.R_JOKER_CAPTURE] = JOKER_CAPTURE.index(rules.joker_capture)
+    a[layout.R_JOKER_SWEEP_ZWICK] = rules.joker_sweep_is_zwick
+    a[layout.R_JOKER_SUM] = rules.joker_sum_capture
+    a[layout.R_AFTER_ZWICK] = AFTER_ZWICK.index(rules.after_zwick)
+    a[layout.R_DIETZE_LOOSE] = rules.dietze_loose_builds
+    a[layout.R_DIETZE_MIN] = rules.dietze_min_table
+    a[layout.R_FIRST_DEALER] = FIRST_DEALER.index(rules.first_dealer)
+    a[layout.R_SUBTRACT_EITHER] = rules.subtract == "either"
+    a[layout.R_CAPTURE_SEVERAL] = rules.capture_values == "several"
+    a[layout.R_MAX_BUILD] = rules.max_build
+    a[layout.R_ZWICK_POINTS] = rules.zwick_points
+    a[layout.R_MOST_CARDS] = rules.most_cards_points
+    a[layout.R_DECK_SIZE] = rules.deck_size
     plan = rules.plan
-    a[R_STAGE_HAND] = plan.stage_hand
-    a[R_STAGE_PACKET] = plan.stage_packet
-    a[R_FINAL_HAND] = plan.final_hand
-    a[R_MAX_STAGES] = plan.max_stages
-    a[R_FIRST_NSTEPS] = len(plan.first)
+    a[layout.R_STAGE_HAND] = plan.stage_hand
+    a[layout.R_STAGE_PACKET] = plan.stage_packet
+    a[layout.R_FINAL_HAND] = plan.final_hand
+    a[layout.R_MAX_STAGES] = plan.max_stages
+    a[layout.R_FIRST_NSTEPS] = len(plan.first)
     for i, (kind, count, packet) in enumerate(plan.first):
-        a[R_FIRST_STEPS + 3 * i : R_FIRST_STEPS + 3 * i + 3] = (0 if kind == "hands" else 1, count, packet)
+        a[layout.R_FIRST_STEPS + 3 * i : layout.R_FIRST_STEPS + 3 * i + 3] = (
+            0 if kind == "hands" else 1,
+            count,
+            packet,
+        )
     for seat in range(rules.players):
-        a[R_SIDE_OF + seat] = rules.side_of(seat)
-    a[R_DECK : R_DECK + rules.deck_size] = rules.deck
+        a[layout.R_SIDE_OF + seat] = rules.side_of(seat)
+    a[layout.R_DECK : layout.R_DECK + rules.deck_size] = rules.deck
     points = dict(rules.points)
-    for c in range(NC):
+    for c in range(layout.NC):
         values = rules.card_values(c)
-        a[R_VAL1 + c] = values[0] if values else 0
-        a[R_VAL2 + c] = values[1] if len(values) > 1 else 0
-        a[R_POINTS + c] = points.get(c, 0)
-        a[R_IS_WILD + c] = zwick_cards.is_wild_joker(c)
-        a[R_IS_VJOKER + c] = zwick_cards.is_valued_joker(c)
+        a[layout.R_VAL1 + c] = values[0] if values else 0
+        a[layout.R_VAL2 + c] = values[1] if len(values) > 1 else 0
+        a[layout.R_POINTS + c] = points.get(c, 0)
+        a[layout.R_IS_WILD + c] = zwick_cards.is_wild_joker(c)
+        a[layout.R_IS_VJOKER + c] = zwick_cards.is_valued_joker(c)
         if zwick_cards.is_wild_joker(c):
-            a[R_CANON + c] = zwick_cards.WILD_JOKER_BASE
-            a[R_CUT_RANK + c] = 100
+            a[layout.R_CANON + c] = zwick_cards.WILD_JOKER_BASE
+            a[layout.R_CUT_RANK + c] = 100
         elif zwick_cards.is_valued_joker(c):
-            a[R_CANON + c] = c
-            a[R_CUT_RANK + c] = 50 + zwick_cards.JOKER_VALUES[c - zwick_cards.VALUED_JOKER_BASE]
+            a[layout.R_CANON + c] = c
+            a[layout.R_CUT_RANK + c] = 50 + zwick_cards.JOKER_VALUES[c - zwick_cards.VALUED_JOKER_BASE]
         else:
-            a[R_CANON + c] = c % zwick_cards.PACK_SIZE
-            a[R_CUT_RANK + c] = zwick_cards.rank_of(c)
+            a[layout.R_CANON + c] = c % zwick_cards.PACK_SIZE
+            a[layout.R_CUT_RANK + c] = zwick_cards.rank_of(c)
     return a
 
 
@@ -408,8 +372,11 @@ JOKER_VARIANTS = ("dithmarschen", "grossenwiehe", "christiansen")  # the valued-
 
 def check_hand_limit(r: Rules) -> None:
     """``ValueError`` when a hand of ``r``'s deal plan holds more cards than the engine's arrays do."""
-    if any(n > MAX_HAND for kind, n, _ in r.plan.first if kind == "hands") or r.plan.stage_hand > MAX_HAND:
-        raise ValueError(f"hand_size must be at most {MAX_HAND}")
+    if (
+        any(n > layout.MAX_HAND for kind, n, _ in r.plan.first if kind == "hands")
+        or r.plan.stage_hand > layout.MAX_HAND
+    ):
+        raise ValueError(f"hand_size must be at most {layout.MAX_HAND}")
 
 
 def _refuse_inapplicable(variant: str, players: int, teams: bool, given: dict[str, object]) -> None:

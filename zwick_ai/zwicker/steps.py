@@ -11,7 +11,7 @@ import numpy as np
 
 from zwick_ai.chance_runs import run_probabilities
 from zwick_ai.jit import kernel
-from zwick_ai.zwicker import kernels
+from zwick_ai.zwicker import kernels, layout
 from zwick_ai.zwicker.codec import (
     CD_D,
     CD_DECK,
@@ -54,21 +54,6 @@ from zwick_ai.zwicker.history import (
     XB,
     logged_row_into,
     record_move,
-)
-from zwick_ai.zwicker.layout import (
-    LOC_STOCK,
-    LOC_TABLE,
-    M_FIELDS,
-    MAX_PLAYERS,
-    MOVE_WIDTH,
-    PHASE_OVER,
-    R_NSIDES,
-    R_PLAYERS,
-    R_SIDE_OF,
-    RULES_SIZE,
-    S_LOC,
-    S_PHASE,
-    S_TO_MOVE,
 )
 from zwick_ai.zwicker.rules import Rules
 
@@ -135,7 +120,7 @@ CH_NGMAX = 0  # groups per dealer (max)
 CH_GMAX = 1  # cards per group (max)
 CH_FIRST = 2  # 1: the dealer is one chance node; 0: the cut
 CH_NG = 4  # per dealer: number of groups
-CH_T = CH_NG + MAX_PLAYERS  # GSIZE, GSTAGE, GDEST (P x NGMAX each), then GPOS (P x NGMAX x GMAX)
+CH_T = CH_NG + layout.MAX_PLAYERS  # GSIZE, GSTAGE, GDEST (P x NGMAX each), then GPOS (P x NGMAX x GMAX)
 
 
 def game_table(rules: Rules, codec: Codec, groups: list[list[tuple[int, int, list[int]]]]) -> np.ndarray:
@@ -145,7 +130,7 @@ def game_table(rules: Rules, codec: Codec, groups: list[list[tuple[int, int, lis
     gmax = max(len(pos) for g in groups for _, _, pos in g)
     cells = players * ngmax
     G = np.full(GB_CH + CH_T + 3 * cells + cells * gmax, -1, np.int32)
-    G[:RULES_SIZE] = rules.array()
+    G[: layout.RULES_SIZE] = rules.array()
     G[GB_CD : GB_CD + CODEC_SIZE] = codec.arr
     ch = GB_CH
     G[ch + CH_NGMAX], G[ch + CH_GMAX], G[ch + CH_FIRST] = ngmax, gmax, rules.first_dealer == "random"
@@ -168,13 +153,13 @@ def _cell(G, d, g):
 @kernel(inline="always")
 def _gfield(G, k, d, g):
     """Group field k (0 size, 1 stage, 2 destination) of group g for dealer d."""
-    cells = G[R_PLAYERS] * G[GB_CH + CH_NGMAX]
+    cells = G[layout.R_PLAYERS] * G[GB_CH + CH_NGMAX]
     return G[GB_CH + CH_T + k * cells + _cell(G, d, g)]
 
 
 @kernel(inline="always")
 def _gpos(G, d, g, j):
-    cells = G[R_PLAYERS] * G[GB_CH + CH_NGMAX]
+    cells = G[layout.R_PLAYERS] * G[GB_CH + CH_NGMAX]
     return G[GB_CH + CH_T + 3 * cells + _cell(G, d, g) * G[GB_CH + CH_GMAX] + j]
 
 
@@ -183,22 +168,22 @@ def _gpos(G, d, g, j):
 # ------------------------------------------------------------------------------------------------
 @kernel
 def _current(S):
-    if S[S_PHASE] == PHASE_OVER:
+    if S[layout.S_PHASE] == layout.PHASE_OVER:
         return TERMINAL
-    return S[S_TO_MOVE]
+    return S[layout.S_TO_MOVE]
 
 
 @kernel
 def chance_outcomes_k(G, a):
     """(outcome ids, probabilities) of the chance node."""
-    R = G[:RULES_SIZE]
+    R = G[: layout.RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     first_random = G[GB_CH + CH_FIRST]
     X = a[XB:]
     D = CD[CD_D]
     if X[X_DEALER] < 0:
         if first_random:
-            players = R[R_PLAYERS]
+            players = R[layout.R_PLAYERS]
             return np.arange(players), np.full(players, 1.0 / players)
         free = np.ones(D, np.bool_)
         for k in range(X[X_NCUT]):
@@ -247,10 +232,10 @@ def _deal_done(R, a, CD, W):
     X[X_DEALT] = 1
     for i in range(D):
         c = CD[CD_DECK + i]
-        loc = S[S_LOC + c]
-        if loc != LOC_STOCK:
+        loc = S[layout.S_LOC + c]
+        if loc != layout.LOC_STOCK:
             X[X_DEAL_STAGE + c] = 0
-            if loc == LOC_TABLE:
+            if loc == layout.LOC_TABLE:
                 X[X_TABLE_STAGE + c] = 1
     return _current(S)
 
@@ -258,7 +243,7 @@ def _deal_done(R, a, CD, W):
 @kernel
 def apply_chance_k(G, a, W, outcome):
     """Apply a chance outcome; return the next current player."""
-    R = G[:RULES_SIZE]
+    R = G[: layout.RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     first_random = G[GB_CH + CH_FIRST]
     X = a[XB:]
@@ -300,7 +285,7 @@ def turn_k(G, a, W):
     """The candidate moves (with token sequences) of the current partial move."""
     X = a[XB:]
     return turn_matrix(
-        G[:RULES_SIZE], a[:SS], G[GB_CD : GB_CD + CODEC_SIZE], X[X_PREFIX : X_PREFIX + MAXTOK], X[X_PLEN], W
+        G[: layout.RULES_SIZE], a[:SS], G[GB_CD : GB_CD + CODEC_SIZE], X[X_PREFIX : X_PREFIX + MAXTOK], X[X_PLEN], W
     )
 
 
@@ -317,7 +302,7 @@ def step_k(G, a, M, sel, tok, W):
     reachable rows, legal sub-actions, player to move): within a move ``M`` itself with fewer rows;
     once the move is complete it is applied and the next turn's candidates are returned. The
     player is ILLEGAL for an illegal sub-action (nothing changes)."""
-    R = G[:RULES_SIZE]
+    R = G[: layout.RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     X = a[XB:]
     k = X[X_PLEN]
@@ -325,14 +310,14 @@ def step_k(G, a, M, sel, tok, W):
     if sel2.shape[0] == 0:
         return M, sel2, np.empty(0, np.int64), np.int64(ILLEGAL)
     if sel2.shape[0] == 1 and M[sel2[0], COL_NTOK] == k + 1:
-        row = np.zeros(MOVE_WIDTH, np.int64)
-        for j in range(M_FIELDS):
+        row = np.zeros(layout.MOVE_WIDTH, np.int64)
+        for j in range(layout.M_FIELDS):
             row[j] = M[sel2[0], j]
         record_move(R, a, CD, row, k + 1, W)
         return turn_start_k(G, a, W)
     X[X_PREFIX + k] = tok
     X[X_PLEN] = k + 1
-    return M, sel2, next_tokens_sel(M, sel2, k + 1), np.int64(a[S_TO_MOVE])  # the mover keeps the turn
+    return M, sel2, next_tokens_sel(M, sel2, k + 1), np.int64(a[layout.S_TO_MOVE])  # the mover keeps the turn
 
 
 @kernel
@@ -368,13 +353,13 @@ def replay_token_k(G, a, orig, tok, W):
     t = X[X_NPLY]
     k = X[X_PLEN]
     if t < OX[X_NPLY] and k + 1 == OX[X_LOG + t * LOGW + L_NTOK]:
-        row = np.zeros(MOVE_WIDTH, np.int64)
+        row = np.zeros(layout.MOVE_WIDTH, np.int64)
         logged_row_into(OX, t, row)
-        record_move(G[:RULES_SIZE], a, G[GB_CD : GB_CD + CODEC_SIZE], row, k + 1, W)
+        record_move(G[: layout.RULES_SIZE], a, G[GB_CD : GB_CD + CODEC_SIZE], row, k + 1, W)
         return np.int64(_current(a[:SS]))
     X[X_PREFIX + k] = tok
     X[X_PLEN] = k + 1
-    return np.int64(a[S_TO_MOVE])
+    return np.int64(a[layout.S_TO_MOVE])
 
 
 @kernel
@@ -383,7 +368,7 @@ def side_returns(R, S, win_loss, out):
     :mod:`zwick_ai.games.zwicker`): ``NS * s_k - sum(s)`` for points; with ``win_loss``, ``NS - K``
     for each of the ``K`` sides sharing the top score and ``-K`` for every other side."""
     sc = kernels.score(R, S)
-    ns = R[R_NSIDES]
+    ns = R[layout.R_NSIDES]
     if win_loss:
         best = sc.max()
         top = 0
@@ -402,12 +387,12 @@ def side_returns(R, S, win_loss, out):
 @kernel
 def returns_k(G, a, win_loss):
     """Returns per player: the return of the player's side (:func:`side_returns`)."""
-    R = G[:RULES_SIZE]
-    sides = side_returns(R, a[:SS], win_loss, np.zeros(R[R_NSIDES], np.float64))
-    players = R[R_PLAYERS]
+    R = G[: layout.RULES_SIZE]
+    sides = side_returns(R, a[:SS], win_loss, np.zeros(R[layout.R_NSIDES], np.float64))
+    players = R[layout.R_PLAYERS]
     out = np.zeros(players, np.float64)
     for p in range(players):
-        out[p] = sides[R[R_SIDE_OF + p]]
+        out[p] = sides[R[layout.R_SIDE_OF + p]]
     return out
 
 
@@ -415,7 +400,7 @@ def returns_k(G, a, win_loss):
 def seed_chance_k(G, seed):
     """The chance outcomes that deal ``zwicker.deal(rules, seed)``: the dealer (or the cut cards
     until the cut decides), then each group's cards as increasing deck indices."""
-    R = G[:RULES_SIZE]
+    R = G[: layout.RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     D = CD[CD_D]
     order, dealer, cut = kernels.deal_order_with_cut(R, seed)

@@ -52,10 +52,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zwick_ai.agents.cfr.core import mix64
+from zwick_ai.agents.cfr.core import mix64, sort_together
 from zwick_ai.agents.cfr.keys import tricks_key
+from zwick_ai.agents.tricks_greedy import cheapness, is_trump, unseen_higher, winning
 from zwick_ai.agents.tricks_greedy import strength as hand_strength
-from zwick_ai.agents.tricks_greedy import unseen_higher
 from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.tricks import layout as tricks_layout
 
@@ -176,18 +176,6 @@ def _relabel_action(a, label):
 
 
 @njit(cache=True)
-def _sort_by(vals, out, n):
-    """Insertion sort of ``out[:n]`` and ``vals[:n]`` together by ``vals``."""
-    for i in range(1, n):
-        v, o = vals[i], out[i]
-        j = i - 1
-        while j >= 0 and vals[j] > v:
-            vals[j + 1], out[j + 1] = vals[j], out[j]
-            j -= 1
-        vals[j + 1], out[j + 1] = v, o
-
-
-@njit(cache=True)
 def _suits_key(s, cfg, player, mask, out):
     label = np.zeros(4, np.int64)
     suit_labels(s, cfg, player, label)
@@ -239,44 +227,11 @@ def _suits_key(s, cfg, player, mask, out):
             out[n] = a
             vals[n] = _relabel_action(a, label)
             n += 1
-    _sort_by(vals, out, n)
+    sort_together(vals, out, n)
     h = _chain(h, np.uint64(1000 + n))
     for i in range(n):
         h = _chain(h, np.uint64(vals[i]))
     return h, n
-
-
-@njit(cache=True)
-def _is_trump(s, cfg, c):
-    return (
-        s[tricks_layout.S_TRUMP] >= 0
-        and tricks_kernels.eff_suit(c, s[tricks_layout.S_TRUMP], cfg[tricks_layout.C_PERM]) == s[tricks_layout.S_TRUMP]
-    )
-
-
-@njit(cache=True)
-def _best(s, cfg):
-    """(seat, card) now winning the trick among face-up cards; (-1, -1) if none."""
-    n = s[tricks_layout.S_N]
-    q = s[tricks_layout.S_LEADER]
-    best, who = -1, -1
-    for _ in range(n):
-        c = s[tricks_kernels.pf(q, tricks_layout.P_TCARD)]
-        if c >= 0 and s[tricks_kernels.pf(q, tricks_layout.P_TFD)] == 0:
-            if best < 0 or tricks_kernels.beats(c, best, s[tricks_layout.S_TRUMP], cfg[tricks_layout.C_PERM]):
-                best, who = c, q
-        q = (q + 1) % n
-    return who, best
-
-
-@njit(cache=True)
-def _cost(s, cfg, c):
-    """Cheapness order of cards (as the greedy agent): side cards before trumps, points, rank."""
-    return (
-        (1000 if _is_trump(s, cfg, c) else 0)
-        + 100 * tricks_kernels.POINTS[c % 13]
-        + tricks_kernels.strength(c, cfg[tricks_layout.C_PERM])
-    )
 
 
 @njit(cache=True)
@@ -312,7 +267,7 @@ def _buckets_key(s, cfg, player, mask, out):
     sure_t = 0
     sure_s = 0
     for i in range(m):
-        t = _is_trump(s, cfg, hc[i])
+        t = is_trump(s, cfg, hc[i])
         if t:
             ntr += 1
         if unseen_higher(s, cfg, player, hc[i]) == 0:
@@ -325,10 +280,10 @@ def _buckets_key(s, cfg, player, mask, out):
     h = _chain(h, np.uint64((((ntr * 4 + sure_t) * 4 + sure_s) * 16 + st4) * 2 + zwik))
     who, best = -1, -1
     if ph == tricks_layout.PH_PLAY:
-        who, best = _best(s, cfg)
+        who, best = winning(s, cfg)
         led = s[tricks_layout.S_LEDSUIT]
         lt = 2 if led < 0 else (1 if led == trump else 0)
-        bt = 2 if best < 0 else (1 if _is_trump(s, cfg, best) else 0)
+        bt = 2 if best < 0 else (1 if is_trump(s, cfg, best) else 0)
         rw = (who - player) % n_pl if who >= 0 else 7
         h = _chain(
             h, np.uint64((((s[tricks_layout.S_TRICK] * 8 + s[tricks_layout.S_NPLAYED]) * 4 + lt) * 4 + bt) * 8 + rw)
@@ -344,13 +299,13 @@ def _buckets_key(s, cfg, player, mask, out):
         if ph == tricks_layout.PH_PLAY and a < tricks_layout.A_PLAY + tricks_layout.NC:
             c = a - tricks_layout.A_PLAY
             beat = 2 if best < 0 else (1 if tricks_kernels.beats(c, best, trump, perm) else 0)
-            d = (((1 if _is_trump(s, cfg, c) else 0) * 4 + beat) * 4 + min(unseen_higher(s, cfg, player, c), 2)) * 2 + (
+            d = (((1 if is_trump(s, cfg, c) else 0) * 4 + beat) * 4 + min(unseen_higher(s, cfg, player, c), 2)) * 2 + (
                 1 if tricks_kernels.POINTS[c % 13] > 0 else 0
             )
-            cost = _cost(s, cfg, c)
+            cost = cheapness(s, cfg, c)
         elif tricks_layout.A_DISCARD <= a < tricks_layout.A_DISCARD + tricks_layout.NC:
             c = a - tricks_layout.A_DISCARD
-            d = 100 + (1 if _is_trump(s, cfg, c) else 0) * 4 + min(unseen_higher(s, cfg, player, c), 2)
+            d = 100 + (1 if is_trump(s, cfg, c) else 0) * 4 + min(unseen_higher(s, cfg, player, c), 2)
             cost = c
         else:
             d = 1000 + a
@@ -364,7 +319,7 @@ def _buckets_key(s, cfg, player, mask, out):
             n += 1
         elif cost < rank[j]:
             out[j], rank[j] = a, cost
-    _sort_by(desc, out, n)
+    sort_together(desc, out, n)
     h = _chain(h, np.uint64(1000 + n))
     for i in range(n):
         h = _chain(h, np.uint64(desc[i]))

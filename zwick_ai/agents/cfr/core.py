@@ -34,6 +34,19 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
+@njit(cache=True)
+def sort_together(vals, out, n):
+    """Insertion sort of ``out[:n]`` and ``vals[:n]`` together by ``vals`` (stable: a handful of
+    abstract actions)."""
+    for i in range(1, n):
+        v, o = vals[i], out[i]
+        j = i - 1
+        while j >= 0 and vals[j] > v:
+            vals[j + 1], out[j + 1] = vals[j], out[j]
+            j -= 1
+        vals[j + 1], out[j + 1] = v, o
+
+
 # ---- random stream (splitmix64) -------------------------------------------------------------------
 @njit(cache=True)
 def mix64(z):

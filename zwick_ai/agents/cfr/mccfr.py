@@ -64,10 +64,11 @@ from zwick_ai.agents.cfr.zwicker_mccfr import buffers as zwicker_buffers
 from zwick_ai.agents.tricks_greedy import greedy_action
 from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.tricks import layout as tricks_layout
+from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_RANDOM_ACTION
 
 SAMPLINGS = ("external", "outcome", "probe")  # probe: the full Zwicker games only (zwicker_mccfr)
 FIELDS = ("self", "greedy")  # greedy: best-response training against a greedy field, NOT CFR
-_GREEDY_FIELD = 1
+_GREEDY_FIELD = FIELDS.index("greedy")
 # auto: the trick engine for the trick games, the Zwicker engine for Zwicker with a Zwicker abstraction
 # (:mod:`~zwick_ai.agents.cfr.zwicker_mccfr`), the tree otherwise
 BACKENDS = ("auto", "engine", "tree", "zwicker")
@@ -343,8 +344,10 @@ def average_strategy(keys, rowof, rows, avg, key, n, out):
     return True
 
 
-OPPONENTS = ("random", "greedy")
+#: the compiled opponents of the trick games' evaluation (:meth:`MCCFRSolver.value_vs`), by name, with their codes
+OPPONENTS = {"random": POLICY_RANDOM_ACTION, "greedy": POLICY_GREEDY}
 FALLBACKS = ("uniform", "greedy")
+_GREEDY_FALLBACK = FALLBACKS.index("greedy")
 
 
 @njit(cache=True)
@@ -357,7 +360,7 @@ def _policy_index(cfg, s, cur, abst, keys, rowof, rows, avg, min_visits, fallbac
     if r >= 0 and rows[r, R_N] == n and rows[r, R_VIS] >= min_visits:
         normalised(avg, rows[r, R_OFF], n, pol)
         return sample_index(pol, n, rng), True
-    if fallback == 1:
+    if fallback == _GREEDY_FALLBACK:
         g = greedy_action(s, cfg)
         for i in range(n):
             if legal[i] == g:
@@ -371,8 +374,8 @@ def _policy_index(cfg, s, cur, abst, keys, rowof, rows, avg, min_visits, fallbac
 @njit(cache=True)
 def _eval(cfg, abst, deals, opponent, min_visits, fallback, keys, rowof, rows, avg, rng):
     """Mean net chips per deal of the table's average strategy at each seat in turn against
-    uniformly random (``opponent`` 0) or greedy (1) opponents (``deals`` deals per seat), and the
-    fraction of its decisions taken from the table (not the fallback)."""
+    uniformly random (``opponent`` is ``POLICY_RANDOM_ACTION``) or greedy (``POLICY_GREEDY``) opponents
+    (``deals`` deals per seat), and the fraction of its decisions taken from the table (not the fallback)."""
     n_players = cfg[tricks_layout.C_N]
     mask = np.zeros(_MAXA, np.bool_)
     ids = np.zeros(tricks_layout.NC, np.int32)
@@ -397,7 +400,7 @@ def _eval(cfg, abst, deals, opponent, min_visits, fallback, keys, rowof, rows, a
                     )
                     seen += used
                     tricks_kernels.apply_action(s, cfg, legal[j])
-                elif opponent == 1:
+                elif opponent == POLICY_GREEDY:
                     tricks_kernels.apply_action(s, cfg, greedy_action(s, cfg))
                 else:
                     key, n = decision(s, cfg, cur, 0, mask, legal)
@@ -637,13 +640,13 @@ class MCCFRSolver:
         if not self.tricks:
             raise ValueError("value_vs is compiled for the trick games; tree games have nash_conv")
         if opponent not in OPPONENTS or fallback not in FALLBACKS:
-            raise ValueError(f"opponent must be one of {OPPONENTS} and fallback one of {FALLBACKS}")
+            raise ValueError(f"opponent must be one of {tuple(OPPONENTS)} and fallback one of {FALLBACKS}")
         t = self.table
         return _eval(
             self.cfg,
             self._abst,
             int(deals),
-            OPPONENTS.index(opponent),
+            OPPONENTS[opponent],
             int(min_visits),
             FALLBACKS.index(fallback),
             t.keys,

@@ -52,16 +52,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zwick_ai.agents.cfr.core import mix64
-from zwick_ai.zwicker import arrays, kernels
-from zwick_ai.zwicker.layout import (
-    KIND_BUILD,
-    KIND_CAPTURE,
-    KIND_TRAIL,
-    M_CARD,
-    M_KIND,
-    M_MASK,
-)
+from zwick_ai.agents.cfr.core import mix64, sort_together
+from zwick_ai.zwicker import arrays, kernels, layout
 
 ZWICKER_ABSTRACTIONS = ("buckets", "coarse")
 BUCKETS, COARSE = 0, 1
@@ -124,15 +116,15 @@ def _lead_bucket(lead, coarse):
 @njit(cache=True)
 def move_descriptor(R, S, mv, table_pts, coarse):
     """The abstract action of move ``mv`` (module docstring): a small non-negative integer."""
-    kind = mv[M_KIND]
-    c = mv[M_CARD]
+    kind = mv[layout.M_KIND]
+    c = mv[layout.M_CARD]
     n = arrays.unit_count(S)
     joker = 1 if arrays.is_joker(R, c) else 0
-    if kind == KIND_CAPTURE:
+    if kind == layout.KIND_CAPTURE:
         pts = arrays.points(R, c)
         cards = 1
         left = 0
-        mask = mv[M_MASK]
+        mask = mv[layout.M_MASK]
         for i in range(n):
             a = arrays.unit_anchor(S, i)
             if (mask >> i) & _ONE:
@@ -151,13 +143,13 @@ def move_descriptor(R, S, mv, table_pts, coarse):
         pb = 4 if pts >= 5 else (3 if pts >= 3 else pts)
         cb = _cap(cards - 2, 2)
         return (((((1 * 8 + pb) * 3 + cb) * 2 + zw) * 2 + joker) * 4 + _cap(left, 3)) * 3 + _cap(pleft, 2)
-    if kind == KIND_TRAIL:
+    if kind == layout.KIND_TRAIL:
         cp = arrays.points(R, c)
         high = 1 if arrays.top_value(R, c) >= 10 else 0
         if coarse:
             return ((2 * 2 + (1 if cp > 0 or joker else 0)) * 3 + _cap(n + 1, 2)) * 2 + high
         return ((((2 * 4 + _cap(cp, 2)) * 2 + joker) * 2 + high) * 4 + _cap(n + 1, 3)) * 3 + _cap(table_pts + cp, 2)
-    if kind == KIND_BUILD:
+    if kind == layout.KIND_BUILD:
         v = arrays.move_value(mv)
         vb = 0 if v <= 7 else (1 if v <= 10 else 2)
         if coarse:
@@ -252,14 +244,7 @@ def zwicker_decision(R, S, moves, n, abstraction, out):
             m += 1
         elif _better(R, S, moves[k], v, moves[out[j]], score[j]):
             out[j], score[j] = k, v
-    # sort the groups by descriptor (insertion sort: a handful of groups)
-    for i in range(1, m):
-        d, o = desc[i], out[i]
-        j = i - 1
-        while j >= 0 and desc[j] > d:
-            desc[j + 1], out[j + 1] = desc[j], out[j]
-            j -= 1
-        desc[j + 1], out[j + 1] = d, o
+    sort_together(desc, out, m)  # the groups by descriptor
     h = _chain(h, 100000 + m)
     for i in range(m):
         h = _chain(h, desc[i])

@@ -16,7 +16,7 @@ import numpy as np
 from zwick_ai import cards
 from zwick_ai.agents import joker_policies
 from zwick_ai.zwicker import deals as zwicker_deals
-from zwick_ai.zwicker.layout import KIND_BUILD, KIND_CAPTURE, KIND_TRAIL
+from zwick_ai.zwicker import layout
 from zwick_ai.zwicker.rules import Rules
 
 #: the variants with jokers (classic has none)
@@ -25,7 +25,7 @@ STUDY_VARIANTS = ("dithmarschen", "grossenwiehe", "christiansen", "grupp")
 STUDY_POLICIES = ("early", "hold", "min_points:k=1", "min_points:k=3", "min_points:k=6", "build", "last_stage")
 #: the strong agent when ``ismcts`` is registered (``strong="auto"``)
 AUTO_STRONG = "ismcts:iters=500,rollout=greedy"
-KIND_NAMES = {KIND_CAPTURE: "capture", KIND_BUILD: "build", KIND_TRAIL: "trail"}
+KIND_NAMES = {layout.KIND_CAPTURE: "capture", layout.KIND_BUILD: "build", layout.KIND_TRAIL: "trail"}
 
 
 def side_of_seats(rules: Rules) -> np.ndarray:

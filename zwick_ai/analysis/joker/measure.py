@@ -26,9 +26,8 @@ from zwick_ai.eval.match import play_game
 from zwick_ai.eval.records import replay, zwicker_game
 from zwick_ai.eval.stats import mean_ci, paired_diff_ci, proportion_ci
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.zwicker import arrays
+from zwick_ai.zwicker import arrays, layout
 from zwick_ai.zwicker import deals as zwicker_deals
-from zwick_ai.zwicker.layout import KIND_ASK, KIND_CAPTURE
 from zwick_ai.zwicker.rules import Rules
 
 Progress = Callable[[str, int], None]
@@ -113,7 +112,7 @@ def joker_behaviour(rules: Rules, plays: list[tuple[int, np.ndarray]]) -> list[d
         n = len(rows)
         item: dict = {"joker": joker_name(j), "plays": n}
         if n:
-            caps = rows[rows[:, joker_policies.J_KIND] == KIND_CAPTURE]
+            caps = rows[rows[:, joker_policies.J_KIND] == layout.KIND_CAPTURE]
             item |= {
                 "stage_counts": np.bincount(rows[:, joker_policies.J_STAGE], minlength=1).tolist(),
                 "last_stage": proportion_ci(int(rows[:, joker_policies.J_LAST].sum()), n).as_dict(),
@@ -154,7 +153,7 @@ def record_joker_plays(rules: Rules, records: Sequence, seats_of: Sequence[set[i
             before = steps[k].state
             decision = before.decision()
             rows = decision.candidates
-            jrows = [r for r in rows if r[0] != KIND_ASK and arrays.is_joker(R, int(r[1]))]
+            jrows = [r for r in rows if r[0] != layout.KIND_ASK and arrays.is_joker(R, int(r[1]))]
             for r in jrows:
                 if zwicker_bridge.move_actions(before, r) == list(actions):
                     info = np.zeros(joker_policies.J_FIELDS, np.int64)

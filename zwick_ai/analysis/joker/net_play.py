@@ -29,13 +29,8 @@ import numpy as np
 from numba import njit
 
 from zwick_ai.agents import joker_policies, value_model
-from zwick_ai.zwicker import arrays, kernels
+from zwick_ai.zwicker import arrays, kernels, layout
 from zwick_ai.zwicker.features import NFEAT
-from zwick_ai.zwicker.layout import (
-    KIND_ASK,
-    M_CARD,
-    M_KIND,
-)
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET
 
 KINDS = {"greedy": POLICY_GREEDY, "net": POLICY_NET}
@@ -200,8 +195,8 @@ def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, 
                 i = net_choose(R, S, buf, m, policies[p], ks[p], mm, W, allowed)
             else:
                 i = joker_policies.choose_move(R, S, buf, m, policies[p], ks[p])
-            c = buf[i, M_CARD]
-            if buf[i, M_KIND] != KIND_ASK and arrays.is_joker(R, c):
+            c = buf[i, layout.M_CARD]
+            if buf[i, layout.M_KIND] != layout.KIND_ASK and arrays.is_joker(R, c):
                 joker_policies.joker_play_info(R, S, buf[i], jplays[h, c])
             mv = buf[i].copy()
             top = arrays.stock_top(S)

@@ -12,7 +12,7 @@ import numpy as np
 from zwick_ai import zwicker
 from zwick_ai.agents import joker_policies
 from zwick_ai.analysis.joker.deals import STUDY_POLICIES
-from zwick_ai.eval.report import bar_ci, ci_text, error_bars, percent_text, pyplot
+from zwick_ai.eval.report import bar_ci, ci_text, error_bars, markdown_table, percent_text, pyplot
 
 
 def figures(res: dict, out: Path) -> list[str]:
@@ -116,22 +116,26 @@ def figures(res: dict, out: Path) -> list[str]:
 
 
 def _behaviour_table(beh: list[dict]) -> list[str]:
-    lines = [
-        "| joker | plays | in last stage | as last card of the hand | cards in hand | capture / build / trail "
-        "| points taken by a capture | table units |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
+    rows = []
     for b in beh:
         if not b["plays"]:
-            lines.append(f"| {b['joker']} | 0 | – | – | – | – | – | – |")
+            rows.append([b["joker"], 0] + ["–"] * 6)
             continue
         k = b["kinds"]
-        lines.append(
-            f"| {b['joker']} | {b['plays']} | {percent_text(b['last_stage'])} | {percent_text(b['as_last_card'])} "
-            f"| {b['hand_cards']:.2f} | {k['capture']} / {k['build']} / {k['trail']} "
-            f"| {ci_text(b['points_taken_when_capturing'])} | {b['table_units']:.1f} |"
+        rows.append(
+            [
+                b["joker"],
+                b["plays"],
+                percent_text(b["last_stage"]),
+                percent_text(b["as_last_card"]),
+                f"{b['hand_cards']:.2f}",
+                f"{k['capture']} / {k['build']} / {k['trail']}",
+                ci_text(b["points_taken_when_capturing"]),
+                f"{b['table_units']:.1f}",
+            ]
         )
-    return lines
+    head = ["joker", "plays", "in last stage", "as last card of the hand", "cards in hand", "capture / build / trail"]
+    return markdown_table(head + ["points taken by a capture", "table units"], rows)
 
 
 def report_markdown(res: dict, command: str, figure_names: Sequence[str]) -> str:
@@ -162,20 +166,15 @@ def report_markdown(res: dict, command: str, figure_names: Sequence[str]) -> str
         "",
     ]
     for pol in ("greedy", "random"):
-        lines += [
-            f"**{pol} play at every seat**",
-            "",
-            "| joker | its points | dealt to a hand | gain (swap) | margin gain (swap) | gain (conditioning) "
-            "| kept by holder's side | won by opponents |",
-            "|---|---|---|---|---|---|---|---|",
+        rows = [
+            [d["joker"], d["points"], d["dealt_to_hand"]]
+            + [ci_text(d[k]) for k in ("gain_swap", "margin_gain_swap", "gain_conditioning")]
+            + [percent_text(d["won_by_holder"]), percent_text(d["won_by_opponents"])]
+            for d in p1[pol]
         ]
-        for d in p1[pol]:
-            lines.append(
-                f"| {d['joker']} | {d['points']} | {d['dealt_to_hand']} | {ci_text(d['gain_swap'])} "
-                f"| {ci_text(d['margin_gain_swap'])} | {ci_text(d['gain_conditioning'])} | {percent_text(d['won_by_holder'])} "
-                f"| {percent_text(d['won_by_opponents'])} |"
-            )
-        lines.append("")
+        head = ["joker", "its points", "dealt to a hand", "gain (swap)", "margin gain (swap)", "gain (conditioning)"]
+        head += ["kept by holder's side", "won by opponents"]
+        lines += [f"**{pol} play at every seat**", "", *markdown_table(head, rows), ""]
     ests = [d for pol in ("greedy", "random") for d in p1[pol]]
     width = np.mean([d["gain_conditioning"]["ci95"][1] - d["gain_conditioning"]["ci95"][0] for d in ests])
     width_swap = np.mean([d["gain_swap"]["ci95"][1] - d["gain_swap"]["ci95"][0] for d in ests])
@@ -203,12 +202,9 @@ def report_markdown(res: dict, command: str, figure_names: Sequence[str]) -> str
         "`last_stage` plays no joker before the last stage unless forced, then plays greedy; `greedy` is the "
         "baseline (it captures with a joker whenever that is its best immediate gain).",
         "",
-        "| policy | margin vs greedy |",
-        "|---|---|",
-    ]
-    for pol in p2["ranking"]:
-        lines.append(f"| {pol} | {ci_text(p2['policies'][pol]['margin'], 3)} |")
-    lines += [
+        *markdown_table(
+            ["policy", "margin vs greedy"], ([pol, ci_text(p2["policies"][pol]["margin"], 3)] for pol in p2["ranking"])
+        ),
         "",
         f"**Best policy: `{best}`**"
         + (
@@ -245,15 +241,23 @@ def report_markdown(res: dict, command: str, figure_names: Sequence[str]) -> str
         "advantage), the standard deviation of the score difference, and the skill gap: the greedy side's "
         "margin against random sides (duplicate), also per point in play and per standard deviation.",
         "",
-        "| rule set | jokers | points in play | forehand margin | sd | skill gap | gap / points | gap / sd |",
-        "|---|---|---|---|---|---|---|---|",
+        *markdown_table(
+            ["rule set", "jokers", "points in play", "forehand margin", "sd", "skill gap", "gap / points", "gap / sd"],
+            (
+                [
+                    d["label"],
+                    d["jokers"],
+                    d["points_in_play"],
+                    ci_text(d["forehand_margin"]),
+                    f"{d['margin_sd']:.2f}",
+                    ci_text(d["skill_gap"]),
+                    f"{d['skill_gap_per_point']:.3f}",
+                    f"{d['skill_gap_per_sd']:.2f}",
+                ]
+                for d in p3
+            ),
+        ),
     ]
-    for d in p3:
-        lines.append(
-            f"| {d['label']} | {d['jokers']} | {d['points_in_play']} | {ci_text(d['forehand_margin'])} "
-            f"| {d['margin_sd']:.2f} | {ci_text(d['skill_gap'])} | {d['skill_gap_per_point']:.3f} "
-            f"| {d['skill_gap_per_sd']:.2f} |"
-        )
     most = max(p3, key=lambda d: d["skill_gap_per_sd"])
     lines += [
         "",
@@ -286,8 +290,8 @@ def write_study(res: dict, out: str | Path, command: str) -> list[Path]:
 def summary_markdown(root: str | Path) -> str:
     """One table over every study under ``root`` (each ``*/results.json``): the value of holding
     each joker, the best joker policy, what holding costs, and the rules' skill and forehand figures."""
-    rows: list[str] = []
-    strong_rows: list[str] = []
+    rows: list[list[str]] = []
+    strong_rows: list[list[str]] = []
     for path in sorted(Path(root).glob("*/results.json")):
         res = json.loads(path.read_text())
         if not isinstance(res, dict) or "part1" not in res:
@@ -300,11 +304,16 @@ def summary_markdown(root: str | Path) -> str:
         value = ", ".join(f"{d['joker']} {d['gain_swap']['mean']:+.1f}" for d in p1["greedy"])
         lead = p2["best_vs_second"]
         rows.append(
-            f"| [{path.parent.name}]({path.parent.name}/report.md) | {cfg['deals']} | {value} "
-            f"| `{p2['best']}` (lead over `{lead['second']}` {ci_text(lead['lead'])}) "
-            f"| {ci_text(p2['policies']['hold']['margin'])} | {ci_text(own['forehand_margin'])} "
-            f"| {own['skill_gap_per_sd']:.2f} ({none['label']}: {none['skill_gap_per_sd']:.2f}) "
-            f"| {ci_text(p2['strong']['margin']) + ' (' + str(p2['strong']['deals']) + ' deals)' if 'strong' in p2 else '–'} |"
+            [
+                f"[{path.parent.name}]({path.parent.name}/report.md)",
+                str(cfg["deals"]),
+                value,
+                f"`{p2['best']}` (lead over `{lead['second']}` {ci_text(lead['lead'])})",
+                ci_text(p2["policies"]["hold"]["margin"]),
+                ci_text(own["forehand_margin"]),
+                f"{own['skill_gap_per_sd']:.2f} ({none['label']}: {none['skill_gap_per_sd']:.2f})",
+                f"{ci_text(p2['strong']['margin'])} ({p2['strong']['deals']} deals)" if "strong" in p2 else "–",
+            ]
         )
         for key in ("strong_play", "strong_play_expert"):
             if key in res:
@@ -313,30 +322,27 @@ def summary_markdown(root: str | Path) -> str:
                 hold = next((p for p in sp["policies"] if p["policy"] == "hold"), None)
                 best = sp["best_policy"]
                 strong_rows.append(
-                    f"| [{path.parent.name}]({path.parent.name}/strong_play.md) | `{sp['agent']}` | {sp['deals']} | {vals} "
-                    f"| `{best['policy']}` (best rule {ci_text({'mean': best['margin']['mean_diff'], 'ci95': best['margin']['ci95']})}) "
-                    f"| {ci_text({'mean': hold['mean_diff'], 'ci95': hold['ci95']}) if hold else '–'} "
-                    f"| {ci_text(sp['vs_greedy'] and {'mean': sp['vs_greedy']['mean_diff'], 'ci95': sp['vs_greedy']['ci95']})} |"
+                    [
+                        f"[{path.parent.name}]({path.parent.name}/strong_play.md)",
+                        f"`{sp['agent']}`",
+                        str(sp["deals"]),
+                        vals,
+                        f"`{best['policy']}` (best rule {ci_text(best['margin'])})",
+                        ci_text(hold) if hold else "–",
+                        ci_text(sp["vs_greedy"]),
+                    ]
                 )
-    return "\n".join(
-        [
-            "| study | deals | points a joker gains its holder's side (greedy, swap) | best joker policy "
-            "| `hold` vs greedy | forehand margin | skill gap / sd: these rules (no jokers) | strong agent vs greedy |",
-            "|---|---|---|---|---|---|---|---|",
-            *rows,
-            *(
-                [
-                    "",
-                    "Strong play (`zwick joker-study --strong-play`; every seat the strong agent, joker rules on its own "
-                    "choice against the unrestricted agent, points per deal, 95% CI):",
-                    "",
-                    "| study | agent | deals | points a joker gains its holder's side (swap) | best joker use | `hold` vs unrestricted "
-                    "| agent vs greedy |",
-                    "|---|---|---|---|---|---|---|",
-                    *strong_rows,
-                ]
-                if strong_rows
-                else []
-            ),
+    head = ["study", "deals", "points a joker gains its holder's side (greedy, swap)", "best joker policy"]
+    head += ["`hold` vs greedy", "forehand margin", "skill gap / sd: these rules (no jokers)", "strong agent vs greedy"]
+    lines = markdown_table(head, rows)
+    if strong_rows:
+        head = ["study", "agent", "deals", "points a joker gains its holder's side (swap)", "best joker use"]
+        head += ["`hold` vs unrestricted", "agent vs greedy"]
+        lines += [
+            "",
+            "Strong play (`zwick joker-study --strong-play`; every seat the strong agent, joker rules on its own "
+            "choice against the unrestricted agent, points per deal, 95% CI):",
+            "",
+            *markdown_table(head, strong_rows),
         ]
-    )
+    return "\n".join(lines)

@@ -67,11 +67,10 @@ from zwick_ai.eval.selfplay import hand_seeds
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.game_loop import play_to_end
 from zwick_ai.games.seeded_deals import default_agent_seeds
-from zwick_ai.zwicker import arrays
+from zwick_ai.zwicker import arrays, layout
 from zwick_ai.zwicker import deals as zwicker_deals
 from zwick_ai.zwicker.features import NFEAT
 from zwick_ai.zwicker.kernels import WS_SIZE as K_WS_SIZE
-from zwick_ai.zwicker.layout import KIND_ASK, M_CARD, M_KIND
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET
 from zwick_ai.zwicker.rules import Rules
 
@@ -425,8 +424,8 @@ def play_on(
                 binds[w, side[p]] = True
                 if forks is not None and before is not None:
                     forks[(w, int(side[p]))] = before
-        if row[M_KIND] != KIND_ASK and arrays.is_joker(R, int(row[M_CARD])):
-            joker_policies.joker_play_info(R, S, row, g.jplays[int(row[M_CARD])])
+        if row[layout.M_KIND] != layout.KIND_ASK and arrays.is_joker(R, int(row[layout.M_CARD])):
+            joker_policies.joker_play_info(R, S, row, g.jplays[int(row[layout.M_CARD])])
         before_move.update(S=S, row=row)
         return actions
 

@@ -14,7 +14,7 @@ from zwick_ai.agents import joker_policies
 from zwick_ai.agents.base import agent_params
 from zwick_ai.analysis.joker.strong_play import STRONG_POLICIES, StrongConfig
 from zwick_ai.analysis.joker.study import machine
-from zwick_ai.eval.report import ci_text, error_bars, pyplot
+from zwick_ai.eval.report import ci_text, error_bars, markdown_table, pyplot
 
 
 def result_key(agent: str) -> str:
@@ -44,14 +44,12 @@ def findings_rows(res: dict) -> list[str]:
     p1 = res.get("part1", {}).get("greedy", [])
     p2 = res.get("part2", {})
     strong = [(k, res[k]) for k in ("strong_play", "strong_play_expert") if k in res]
-    head = "| finding (greedy play) | greedy | " + " | ".join(f"`{s['agent']}`" for _, s in strong)
-    head += " | " + " | ".join(f"held under `{s['agent']}`?" for _, s in strong) + " |"
-    rows = [head, "|" + "---|" * (2 + 2 * len(strong))]
+    head = ["finding (greedy play)", "greedy", *(f"`{s['agent']}`" for _, s in strong)]
+    head += [f"held under `{s['agent']}`?" for _, s in strong]
+    rows: list[list[str]] = []
 
     def row(label: str, g: dict | None, ss: list[dict | None], text: str | None = None) -> None:
-        cells = [ci_text(x) for x in ss]
-        verdicts = [_verdict(g, x) for x in ss]
-        rows.append(f"| {label} | {text or ci_text(g)} | " + " | ".join(cells) + " | " + " | ".join(verdicts) + " |")
+        rows.append([label, text or ci_text(g), *(ci_text(x) for x in ss), *(_verdict(g, x) for x in ss)])
 
     for d in p1:
         ss = [next((v for v in s["joker_value"] if v["joker"] == d["joker"]), None) for _, s in strong]
@@ -70,8 +68,8 @@ def findings_rows(res: dict) -> list[str]:
             "**held**" if (s["best_policy"]["policy"] == "unrestricted") == (best == "greedy") and
             (best == "greedy" or s["best_policy"]["policy"] == best) else "no" for _, s in strong
         ]  # fmt: skip
-        rows.append(f"| best joker use | {text} | " + " | ".join(cells) + " | " + " | ".join(verdicts) + " |")
-    return rows
+        rows.append(["best joker use", text, *cells, *verdicts])
+    return markdown_table(head, rows)
 
 
 def figure(res_key: str, s: dict, out: Path) -> str:
@@ -161,14 +159,21 @@ def strong_markdown(res: dict, variant_label: str) -> str:
             "side per deal, mean over the seatings; the control variate's estimate on the same deals and the ratio "
             "of the variances):",
             "",
-            "| rule | deals | margin | 95% CI | with control variate | variance ratio |",
-            "|---|---|---|---|---|---|",
+            *markdown_table(
+                ["rule", "deals", "margin", "95% CI", "with control variate", "variance ratio"],
+                (
+                    [
+                        f"`{p['policy']}`",
+                        p["deals"],
+                        f"{p['mean_diff']:+.2f}",
+                        f"[{p['ci95'][0]:+.2f}, {p['ci95'][1]:+.2f}]",
+                        ci_text(p["cv"]),
+                        f"{p['variance_ratio']:.3f}",
+                    ]
+                    for p in sorted(s["policies"], key=lambda p: -p["mean_diff"])
+                ),
+            ),
         ]
-        for p in sorted(s["policies"], key=lambda p: -p["mean_diff"]):
-            lines.append(
-                f"| `{p['policy']}` | {p['deals']} | {p['mean_diff']:+.2f} | [{p['ci95'][0]:+.2f}, {p['ci95'][1]:+.2f}] "
-                f"| {ci_text(p['cv'])} | {p['variance_ratio']:.3f} |"
-            )
         b = s["best_policy"]
         lines += [
             "",
@@ -185,32 +190,43 @@ def strong_markdown(res: dict, variant_label: str) -> str:
             "unrestricted agent): change of the holder's points, and of its margin, plain and with the control variate "
             "(only the stages dealt after the joker's):",
             "",
-            "| joker | deals | points | margin | margin with control variate | variance ratio |",
-            "|---|---|---|---|---|---|",
+            *markdown_table(
+                ["joker", "deals", "points", "margin", "margin with control variate", "variance ratio"],
+                (
+                    [
+                        v["joker"],
+                        v["deals"],
+                        ci_text(v),
+                        ci_text(v["margin"]),
+                        ci_text(v["margin_cv"]),
+                        f"{v['variance_ratio']:.3f}",
+                    ]
+                    for v in s["joker_value"]
+                ),
+            ),
+            "",
+            "**How it plays each joker** (reference games, every seat):",
+            "",
         ]
-        for v in s["joker_value"]:
-            lines.append(
-                f"| {v['joker']} | {v['deals']} | {ci_text(v)} | {ci_text(v['margin'])} | {ci_text(v['margin_cv'])} "
-                f"| {v['variance_ratio']:.3f} |"
-            )
-        lines += ["", "**How it plays each joker** (reference games, every seat):", ""]
-        lines += [
-            "| joker | plays | in last stage | as last card | capture / build / trail | table points taken "
-            "| captured by holder's side / opponents / nobody |",
-            "|---|---|---|---|---|---|---|",
-        ]
+        rows = []
         for b in s["behaviour"]:
             if not b["plays"]:
-                lines.append(f"| {b['joker']} | 0 | – | – | – | – | – |")
+                rows.append([b["joker"], 0] + ["–"] * 5)
                 continue
             k, w, n = b["kinds"], b["captured_by"], b["plays"]
-            lines.append(
-                f"| {b['joker']} | {n} | {100 * b['last_stage_share']:.0f}% | "
-                f"{100 * (b['hand_counts'][1] if len(b['hand_counts']) > 1 else 0) / n:.0f}% "
-                f"| {k['capture']} / {k['build']} / {k['trail']} | {ci_text(b['points_taken_when_capturing'])} "
-                f"| {100 * w['holder'] / n:.0f}% / {100 * w['opponents'] / n:.0f}% / {100 * w['nobody'] / n:.0f}% |"
+            rows.append(
+                [
+                    b["joker"],
+                    n,
+                    f"{100 * b['last_stage_share']:.0f}%",
+                    f"{100 * (b['hand_counts'][1] if len(b['hand_counts']) > 1 else 0) / n:.0f}%",
+                    f"{k['capture']} / {k['build']} / {k['trail']}",
+                    ci_text(b["points_taken_when_capturing"]),
+                    f"{100 * w['holder'] / n:.0f}% / {100 * w['opponents'] / n:.0f}% / {100 * w['nobody'] / n:.0f}%",
+                ]
             )
-        lines.append("")
+        head = ["joker", "plays", "in last stage", "as last card", "capture / build / trail", "table points taken"]
+        lines += [*markdown_table(head + ["captured by holder's side / opponents / nobody"], rows), ""]
     lines += [
         "## Greedy-play findings under strong play",
         "",
