@@ -56,6 +56,31 @@ def _random_card_move(buf, n):
 
 
 @njit(cache=True)
+def _moves(R, S, buf, W, Xb):
+    """The legal moves of ``S`` into ``buf`` (grown if needed): (buf, Xb, their count, how many of
+    them are card moves, not questions)."""
+    n = kernels.gen_moves_ws(R, S, buf, W, Xb)
+    if n < 0:
+        buf, Xb, n = kernels.gen_moves(R, S, buf, W, Xb)
+    cards = 0
+    for j in range(n):
+        cards += buf[j, layout.M_KIND] != layout.KIND_ASK
+    return buf, Xb, n, cards
+
+
+@njit(cache=True)
+def _pick(R, S, buf, n, cards, policy, eps, m, W):
+    """The self-play choice among the ``n`` moves ``buf``: with two or more card moves a random card
+    move with probability ``eps``, else the after model's best (``POLICY_NET_AFTER``); greedy's
+    choice otherwise."""
+    if cards >= 2 and np.random.random() < eps:
+        return _random_card_move(buf, n)
+    if cards >= 2 and policy == POLICY_NET_AFTER:
+        return value_model.after_pick(R, S, buf, n, m, W)
+    return kernels.choose(R, S, buf, n, POLICY_GREEDY)
+
+
+@njit(cache=True)
 def _new_records(cap, width):
     """Empty record buffers of ``cap`` rows for inputs of ``width``: (features, card-level view,
     lead, final, value, side, mover, hand)."""
@@ -134,19 +159,9 @@ def selfplay_afterstates(R, seeds, policy, eps, m):
         first = nrow
         np.random.seed((seeds[h] * 69069 + 12345) % 4294967296)
         while S[layout.S_PHASE] != layout.PHASE_OVER:
-            n = kernels.gen_moves_ws(R, S, buf, W, Xb)
-            if n < 0:
-                buf, Xb, n = kernels.gen_moves(R, S, buf, W, Xb)
+            buf, Xb, n, cards = _moves(R, S, buf, W, Xb)
             p = S[layout.S_TO_MOVE]
-            cards = 0
-            for j in range(n):
-                cards += buf[j, layout.M_KIND] != layout.KIND_ASK
-            if cards >= 2 and np.random.random() < eps:
-                k = _random_card_move(buf, n)
-            elif cards >= 2 and policy == POLICY_NET_AFTER:
-                k = value_model.after_pick(R, S, buf, n, m, W)
-            else:
-                k = kernels.choose(R, S, buf, n, POLICY_GREEDY)
+            k = _pick(R, S, buf, n, cards, policy, eps, m, W)
             Spre = S.copy()
             kernels.apply_move(R, S, buf[k], W)
             if S[layout.S_PHASE] == layout.PHASE_OVER or buf[k, layout.M_KIND] == layout.KIND_ASK:
@@ -181,13 +196,8 @@ def selfplay_search_targets(R, seeds, policy, eps, m, iters, c, rollout, total, 
         S = kernels.new_hand(R, seeds[h], W)
         np.random.seed((seeds[h] * 69069 + 12345) % 4294967296)
         while S[layout.S_PHASE] != layout.PHASE_OVER:
-            n = kernels.gen_moves_ws(R, S, buf, W, Xb)
-            if n < 0:
-                buf, Xb, n = kernels.gen_moves(R, S, buf, W, Xb)
+            buf, Xb, n, cards = _moves(R, S, buf, W, Xb)
             p = S[layout.S_TO_MOVE]
-            cards = 0
-            for j in range(n):
-                cards += buf[j, layout.M_KIND] != layout.KIND_ASK
             if cards >= 2:
                 rows = buf[:n].copy()
                 tree = zwicker_search.new_tree(iters + 2)
@@ -204,12 +214,7 @@ def selfplay_search_targets(R, seeds, policy, eps, m, iters, c, rollout, total, 
                     target = qsum[k] / visits[k] * total
                     rec = _add_record(rec, nrow, x, target, np.nan, R[layout.R_SIDE_OF + p], p, h)
                     nrow += 1
-            if cards >= 2 and np.random.random() < eps:
-                k = _random_card_move(buf, n)
-            elif cards >= 2 and policy == POLICY_NET_AFTER:
-                k = value_model.after_pick(R, S, buf, n, m, W)
-            else:
-                k = kernels.choose(R, S, buf, n, POLICY_GREEDY)
+            k = _pick(R, S, buf, n, cards, policy, eps, m, W)
             kernels.apply_move(R, S, buf[k], W)
     return _records_out(rec, nrow)
 
