@@ -31,7 +31,7 @@ def _first_decision_search(R, seed, iters, c, total):
     (the same random stream): (the position, its moves, root visits, reward sums)."""
     W = kernels.new_workspace()
     S = kernels.new_hand(R, seed, W)
-    np.random.seed((seed * 69069 + 12345) % 4294967296)
+    net_selfplay.seed_hand_stream(seed)
     buf, Xb = kernels.new_buffers()
     n = kernels.gen_moves_ws(R, S, buf, W, Xb)
     if n < 0:

@@ -56,6 +56,13 @@ def _random_card_move(buf, n):
 
 
 @njit(cache=True)
+def seed_hand_stream(seed):
+    """Seed the compiled random stream of the self-play hand ``seed`` (exploration, tie-breaks, the
+    teacher's search): each hand's choices depend on its seed alone."""
+    np.random.seed((seed * 69069 + 12345) % 4294967296)
+
+
+@njit(cache=True)
 def _moves(R, S, buf, W, Xb):
     """The legal moves of ``S`` into ``buf`` (grown if needed): (buf, Xb, their count, how many of
     them are card moves, not questions)."""
@@ -157,7 +164,7 @@ def selfplay_afterstates(R, seeds, policy, eps, m):
     for h in range(nh):
         S = kernels.new_hand(R, seeds[h], W)
         first = nrow
-        np.random.seed((seeds[h] * 69069 + 12345) % 4294967296)
+        seed_hand_stream(seeds[h])
         while S[layout.S_PHASE] != layout.PHASE_OVER:
             buf, Xb, n, cards = _moves(R, S, buf, W, Xb)
             p = S[layout.S_TO_MOVE]
@@ -194,12 +201,12 @@ def selfplay_search_targets(R, seeds, policy, eps, m, iters, c, rollout, total, 
     nrow = 0
     for h in range(nh):
         S = kernels.new_hand(R, seeds[h], W)
-        np.random.seed((seeds[h] * 69069 + 12345) % 4294967296)
+        seed_hand_stream(seeds[h])
         while S[layout.S_PHASE] != layout.PHASE_OVER:
             buf, Xb, n, cards = _moves(R, S, buf, W, Xb)
             p = S[layout.S_TO_MOVE]
             if cards >= 2:
-                rows = buf[:n].copy()
+                rows = buf[:n]  # the search keeps its own move buffers
                 tree = zwicker_search.new_tree(iters + 2)
                 zwicker_search.peek_search(R, S, iters, c, rollout, False, total, tree, W)
                 visits, qsum = zwicker_search.root_stats(S, rows, tree)
@@ -268,6 +275,7 @@ __all__ = [
     "lambda_returns",
     "load_shard",
     "save_shard",
+    "seed_hand_stream",
     "selfplay_afterstates",
     "selfplay_search_targets",
 ]
