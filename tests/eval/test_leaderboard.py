@@ -127,3 +127,29 @@ def test_a_board_can_have_its_own_number_of_deals(tmp_path):
     assert main(["leaderboard", str(toml), "--quiet", "--workers", "1"]) == 0
     boards = {b["board"]: b for b in json.loads((tmp_path / "out" / "leaderboard.json").read_text())}
     assert {name: b["pairs"][0]["deals"] for name, b in boards.items()} == {"zwikken parlett 3p": 3, "zwicken 4p": 2}
+
+
+def test_the_headline_groups_the_games_and_shares_the_trained_policy_row(tmp_path):
+    """``headline``: Zwicker boards in one table and trick games in another, agents in the file's
+    order, the leader of each board in bold, every board's ``mccfr:policy=PATH`` in one row; ``write``
+    saves it as headline.md."""
+
+    def board(name, game, ratings):
+        agents = [a for a, _ in ratings]
+        rated = [{"agent": a, "rating": r, "ci95": [r - 10, r + 10]} for a, r in ratings]
+        return {"board": name, "game": game, "agents": agents, "ratings": rated, "pairs": [], "skipped": {}, "deals": 1}
+
+    boards = [
+        board("zwicker classic 4p", "zwicker", [("greedy", -5.0), ("expert", 5.0)]),
+        board("zwicker classic 2p", "zwicker", [("greedy", 7.0), ("mccfr:policy=a,fallback=greedy", -7.0)]),
+        board("zwicken 4p", "zwicken", [("greedy", 3.0), ("mccfr:policy=b,min_visits=9", -3.0)]),
+    ]
+    lines = leaderboard.headline(boards)
+    assert lines[0] == "| agent | classic 4p | classic 2p |"
+    assert "| `greedy` | -5 [-15, 5] | **7 [-3, 17]** |" in lines
+    assert "| `expert` | **5 [-5, 15]** | — |" in lines
+    assert "| `mccfr:policy=…` | — | -7 [-17, 3] |" in lines
+    second = lines.index("") + 1
+    assert lines[second] == "| agent | zwicken 4p |" and "| `mccfr:policy=…` | -3 [-13, 7] |" in lines[second:]
+    leaderboard.write(boards, tmp_path, "t", "d", "c")
+    assert (tmp_path / "headline.md").read_text() == "\n".join(lines) + "\n"

@@ -186,7 +186,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     boards_done.sort(key=lambda r: order.index(r["board"]) if r["board"] in order else len(order))
     path = leaderboard.write(boards_done, out, Path(args.file).stem, spec["description"], command)
     print(path.read_text().split("\n\n## ")[0])
-    print(f"wrote {path}, {out / 'leaderboard.json'}, {out}/<board>/ratings.csv")
+    print(f"wrote {path}, {out / 'leaderboard.json'}, {out / 'headline.md'}, {out}/<board>/ratings.csv")
     return 0
 
 

@@ -319,6 +319,53 @@ def ladder_overview(boards: list[dict[str, Any]]) -> list[str]:
     ]
 
 
+def _family(spec: str) -> str:
+    """The row a spec takes in the headline: its agent's name when its parameters name a file (a
+    board's own trained policy), else the spec itself."""
+    name, _, params = spec.partition(":")
+    return f"{name}:policy=…" if "policy=" in params else spec
+
+
+def headline(boards: list[dict[str, Any]]) -> list[str]:
+    """The README's headline: per game family (Zwicker, then the trick games), one table of agents
+    (rows, in the file's order) by boards (columns), each cell the rating with its 95% CI and the
+    board's leader in bold.
+    A board's trained policy (``mccfr:policy=PATH,…``) shares one row with the other boards'.
+
+    >>> b = {"board": "zwicker classic 4p", "game": "zwicker", "ratings": [
+    ...     {"agent": "expert", "rating": 40.4, "ci95": [10.0, 70.0]},
+    ...     {"agent": "greedy", "rating": -40.4, "ci95": [-70.0, -10.0]}]}
+    >>> print("\\n".join(headline([b])))
+    | agent | classic 4p |
+    |---|---|
+    | `expert` | **40 [10, 70]** |
+    | `greedy` | -40 [-70, -10] |
+    """
+    lines: list[str] = []
+    for family in ("zwicker", "other"):
+        group = [b for b in boards if (b.get("game") == "zwicker") == (family == "zwicker")]
+        if not group:
+            continue
+        rows: list[str] = []
+        for b in group:
+            rows += [_family(a) for a in b.get("agents", [r["agent"] for r in b["ratings"]]) if _family(a) not in rows]
+        table = []
+        for row in rows:
+            cells = []
+            for b in group:
+                r = next((x for x in b["ratings"] if _family(x["agent"]) == row), None)
+                if r is None:
+                    cells.append("—")
+                    continue
+                cell = f"{r['rating']:.0f} [{r['ci95'][0]:.0f}, {r['ci95'][1]:.0f}]"
+                best = max(x["rating"] for x in b["ratings"])
+                cells.append(f"**{cell}**" if r["rating"] == best else cell)
+            table.append([f"`{row}`", *cells])
+        heads = [b["board"].removeprefix("zwicker ") for b in group]
+        lines += ["", *markdown_table(["agent", *heads], table)] if lines else markdown_table(["agent", *heads], table)
+    return lines
+
+
 def markdown(boards: list[dict[str, Any]], title: str, description: str, command: str) -> str:
     """The leaderboard as Markdown: agents (rows) by boards (columns), then each board's pairs."""
     agents: list[str] = []
@@ -422,9 +469,11 @@ def merged(boards: list[dict[str, Any]], out: Path) -> list[dict[str, Any]]:
 
 
 def write(boards: list[dict[str, Any]], out: Path, title: str, description: str, command: str) -> Path:
-    """``leaderboard.md`` and ``leaderboard.json`` in ``out``; returns the Markdown's path."""
+    """``leaderboard.md``, ``leaderboard.json`` and ``headline.md`` (:func:`headline`, the
+    README's table) in ``out``; returns ``leaderboard.md``'s path."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "leaderboard.json").write_text(json.dumps(boards, indent=1) + "\n")
+    (out / "headline.md").write_text("\n".join(headline(boards)) + "\n")
     path = out / "leaderboard.md"
     path.write_text(markdown(boards, title, description, command))
     return path
@@ -435,6 +484,7 @@ __all__ = [
     "Board",
     "fit",
     "gauntlet_pairs",
+    "headline",
     "ladder",
     "ladder_markdown",
     "ladder_overview",
