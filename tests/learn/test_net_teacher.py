@@ -1,6 +1,7 @@
-"""``zwick train net --teacher peek``: the records' targets are a peek-uct search's values of every
-card move (cross-checked against the search run directly), ``--init`` warm-starts the first fit,
-and a run folder from before the teacher options resumes."""
+"""``zwick train net --teacher peek|ismcts|expert``: the records' targets are the search's values of
+every card move (peek-uct and ISMCTS on the mover's view, each cross-checked against the search run
+directly), ``--init`` warm-starts the first fit, a search teacher's chunks resume, and a run folder
+from before the teacher options resumes."""
 
 from __future__ import annotations
 
@@ -120,7 +121,7 @@ def test_a_teacher_run_warm_started_trains_and_an_older_folder_resumes(tmp_path)
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["net", "--variant", "classic", "--hours", "1", "--teacher", "ismcts"], "--teacher is peek"),
+        (["net", "--variant", "classic", "--hours", "1", "--teacher", "greedy"], "--teacher is peek, ismcts or expert"),
         (["net", "--variant", "classic", "--hours", "1", "--init", "nowhere.npz"], "does not exist"),
         (["value", "--variant", "classic", "--teacher", "peek"], "greedy, ismcts or expert"),
     ],
@@ -129,3 +130,68 @@ def test_bad_teacher_arguments_exit_2_in_one_line(tmp_path, capsys, argv, messag
     code = main(["train", *argv, "--out", str(tmp_path / "run")])
     err = capsys.readouterr().err
     assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_a_teacher_on_the_movers_view_records_its_values_of_the_first_decisions_moves() -> None:
+    """``search_teacher.after_records``: the first decision's records are, in move order, every card
+    move ISMCTS (run here directly on the same random stream) tried at least ``VISITS`` times that
+    does not end the hand, with its afterstate's input, lead and the search's mean value in points;
+    the same seeds give the same records and the teacher's seed changes them."""
+    from zwick_ai.agents import search_teacher
+    from zwick_ai.games import zwicker_bridge
+
+    game = pyspiel.load_game(GAME)
+    deal, seed = 11, 4
+    records = search_teacher.after_records(GAME, np.array([deal]), "ismcts", ITERS, VISITS, 0.0, seed)
+    features, cards, lead, target, value, player, hand = records
+    assert np.isnan(value).all() and (hand == 0).all() and np.all(np.abs(target) <= game.rules.card_total)
+    state = zwicker_bridge.state_from_seed(game, deal)
+    assert not state.is_chance_node()  # the deal starts at a decision
+    rng = np.random.default_rng([seed, deal])
+    visits, mean, _ = search_teacher.teacher_search("ismcts", ITERS, game)(state, rng)
+    decision = state.decision()
+    S, rows, R = decision.position, decision.candidates, game.rules.array()
+    x = np.zeros(NFEAT + CARD_BLOCK * int(R[R_DECK_SIZE]))
+    W = kernels.new_workspace()
+    want = []
+    for k in range(len(rows)):
+        if rows[k, M_KIND] == KIND_ASK or visits[k] < VISITS:
+            continue
+        after = S.copy()
+        kernels.apply_move(R, after, rows[k], W)
+        if after[S_PHASE] != PHASE_OVER:
+            after_input(R, S, after, int(S[S_TO_MOVE]), x)
+            want.append((x[:NFEAT].astype(np.float32), x[NFEAT:].astype(np.uint8), mean[k] * game.rules.card_total))
+    assert len(want) >= 2 and visits.sum() == ITERS
+    for r, (f, c, t) in enumerate(want):
+        assert np.array_equal(features[r], f) and np.array_equal(cards[r], c)
+        assert target[r] == pytest.approx(t, rel=1e-5, abs=1e-4) and player[r] == S[S_TO_MOVE]
+    assert len(target) > len(want)  # later decisions are recorded too
+    again = search_teacher.after_records(GAME, np.array([deal]), "ismcts", ITERS, VISITS, 0.0, seed)
+    assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(records, again, strict=True))
+    other = search_teacher.after_records(GAME, np.array([deal]), "ismcts", ITERS, VISITS, 0.0, seed + 1)
+    assert not np.array_equal(other[3][: len(target)], target[: len(other[3])])
+
+
+def test_a_search_teachers_generation_keeps_its_chunks_and_resumes_from_them(tmp_path, monkeypatch) -> None:
+    """Under ``--teacher ismcts`` a generation's chunks are saved as they finish and read back by a
+    stopped run instead of played again; a whole tiny run trains and leaves only the shard."""
+    cfg = net_train.NetConfig(
+        variant="classic", players=2, hands=20, hidden=(16, 8), epochs=1, eval_deals=0, seed=3,
+        teacher="ismcts", teacher_iters=20, teacher_visits=2,
+    )  # fmt: skip
+    keep = tmp_path / "chunks"
+    first = net_train.play_generation(cfg, 0, "", keep=keep)
+    assert sorted(p.name for p in keep.iterdir()) == ["chunk-0000.npz", "chunk-0001.npz"]
+
+    def refuse(*_args: object) -> None:
+        raise AssertionError("a kept chunk was played again")
+
+    monkeypatch.setattr(net_train, "play_chunk", refuse)
+    again = net_train.play_generation(cfg, 0, "", keep=keep)
+    assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(first, again, strict=True))
+    monkeypatch.undo()
+    assert net_train.train_net(cfg, tmp_path / "run", hours=1, max_generations=1) == 1
+    shard = net_selfplay.load_shard(tmp_path / "run" / "shards" / "gen-000.npz")
+    assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(first, shard, strict=True))
+    assert not (tmp_path / "run" / "shards" / "gen-000.chunks").exists()

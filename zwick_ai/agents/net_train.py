@@ -27,6 +27,12 @@ to learn what a move takes; it learns what follows.
    ``ismcts:iters=2000``) on the same fixed duplicate deals every generation, seats swapped
    (:mod:`zwick_ai.eval.tournament`): ``strength.csv``, ``strength.png``.
 
+With a search teacher on the mover's view (``teacher="ismcts"`` or ``"expert"``, ``teacher_iters``
+iterations a decision: :func:`zwick_ai.agents.search_teacher.after_records`) the teacher plays
+the hands (a random move with probability ``eps``) and every card move it tried at least
+``teacher_visits`` times is a record with its value as the target; the model does not play, so
+the generations add hands by the same teacher, and a generation's hands are kept in chunks as
+they finish (``shards/gen-GGG.chunks/``), so a stopped run loses at most a chunk.
 With ``teacher="peek"`` step 1 records search targets instead
 (:func:`zwick_ai.agents.net_selfplay.selfplay_search_targets`: ``peek-uct`` with
 ``teacher_iters`` iterations and ``teacher_rollout`` play-outs values every card move of every decision; a move visited at least
@@ -45,6 +51,7 @@ from __future__ import annotations
 import csv
 import functools
 import json
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -54,6 +61,7 @@ from typing import Any
 import numpy as np
 
 from zwick_ai.agents import net_selfplay, value_model
+from zwick_ai.agents.search_teacher import SEARCH_TEACHERS, TEACHER_C, after_records
 from zwick_ai.zwicker import layout, policy_codes
 from zwick_ai.zwicker.features import NFEAT
 
@@ -63,9 +71,10 @@ EVAL_SEED = 7  # the strength curve's deals (fixed for every generation and run)
 ISMCTS_SPEC = "ismcts:iters=2000"
 LOSS_FIELDS = ["generation", "records", "train_mse", "heldout_mse", "heldout_var"]
 STRENGTH_FIELDS = ["generation", "opponent", "deals", "mean_diff", "ci_low", "ci_high"]
-TEACHERS = ("none", "peek")  # where the targets come from: the hands' own returns, or a peek-uct search
+# where the targets come from: the hands' own returns, a peek-uct search, or a search on the mover's view
+TEACHERS = ("none", "peek", *SEARCH_TEACHERS)
 TEACHER_ROLLOUTS = {"random": policy_codes.POLICY_RANDOM, "greedy": policy_codes.POLICY_GREEDY}
-TEACHER_C = 0.7  # the teacher search's UCB constant (the searches' default)
+TEACHER_CHUNK_HANDS = 10  # a hand searched on the mover's view takes seconds: chunks are kept as they finish
 
 Progress = Callable[[int, str], None]
 
@@ -248,11 +257,16 @@ def card_total(cfg: NetConfig) -> float:
 
 def play_chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str) -> tuple[np.ndarray, ...]:
     """Self-play records of the hands ``seeds`` by the after model in ``model_path`` (empty: greedy),
-    with the teacher's targets when the run has one."""
+    with the teacher's targets when the run has one; under a search teacher on the mover's view
+    (``ismcts``, ``expert``) the teacher plays the hands (:func:`~zwick_ai.agents.search_teacher.after_records`)."""
     if model_path:
         policy, arrays = policy_codes.POLICY_NET_AFTER, value_model.load_model(model_path).arrays()
     else:
         policy, arrays = policy_codes.POLICY_GREEDY, value_model.empty_model()
+    if cfg.teacher in SEARCH_TEACHERS:  # the teacher plays the hands: the model has no say
+        return after_records(
+            cfg.game_string(), seeds, cfg.teacher, cfg.teacher_iters, cfg.teacher_visits, cfg.eps, cfg.seed
+        )
     R = rules_array(cfg)
     if cfg.teacher == "peek":
         return net_selfplay.selfplay_search_targets(
@@ -262,20 +276,42 @@ def play_chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str) -> tuple[np.n
     return net_selfplay.selfplay_afterstates(R, seeds, policy, cfg.eps, arrays)
 
 
+def _chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str, keep: Path | None) -> tuple[np.ndarray, ...]:
+    """:func:`play_chunk`, read from ``keep`` when a stopped run saved it there, else played and
+    saved there (``keep`` None: not saved)."""
+    if keep is not None and keep.exists():
+        return net_selfplay.load_shard(keep)
+    records = play_chunk(cfg, seeds, model_path)
+    if keep is not None:
+        net_selfplay.save_shard(keep, records)
+    return records
+
+
 def play_generation(
-    cfg: NetConfig, g: int, model_path: str, workers: int = 1, progress: Callable[[int, int], None] | None = None
+    cfg: NetConfig,
+    g: int,
+    model_path: str,
+    workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    keep: Path | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Generation ``g``'s self-play records (:data:`~zwick_ai.agents.net_selfplay.SHARD_FIELDS`),
     played by the after model in ``model_path`` (empty: greedy), in chunks of :data:`CHUNK_HANDS`
-    hands over ``workers`` processes; the records do not depend on ``workers``. ``progress(done,
+    hands (:data:`TEACHER_CHUNK_HANDS` under a search teacher) over ``workers`` processes; the
+    records do not depend on ``workers``. With a folder ``keep`` every chunk is saved there as it
+    finishes and read back instead of played again (a stopped generation resumes). ``progress(done,
     total)`` is called with hands played."""
     seeds = np.arange(cfg.hands, dtype=np.int64) + cfg.seed * SEED_STRIDE + g * cfg.hands
-    chunks = [seeds[i : i + CHUNK_HANDS] for i in range(0, len(seeds), CHUNK_HANDS)]
+    size = TEACHER_CHUNK_HANDS if cfg.teacher in SEARCH_TEACHERS else CHUNK_HANDS
+    chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
+    kept = [None if keep is None else keep / f"chunk-{i:04d}.npz" for i in range(len(chunks))]
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
     say = progress or (lambda _done, _total: None)
     parts: list[tuple[np.ndarray, ...]] = []
     if workers <= 1:
-        for chunk in chunks:
-            parts.append(play_chunk(cfg, chunk, model_path))
+        for chunk, path in zip(chunks, kept, strict=True):
+            parts.append(_chunk(cfg, chunk, model_path, path))
             say(sum(len(c) for c in chunks[: len(parts)]), len(seeds))
     else:
         import concurrent.futures as futures
@@ -283,7 +319,8 @@ def play_generation(
 
         ctx = multiprocessing.get_context("spawn")
         with futures.ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-            for part in pool.map(play_chunk, [cfg] * len(chunks), chunks, [model_path] * len(chunks)):
+            n = len(chunks)
+            for part in pool.map(_chunk, [cfg] * n, chunks, [model_path] * n, kept):
                 parts.append(part)
                 say(sum(len(c) for c in chunks[: len(parts)]), len(seeds))
     offsets = np.cumsum([0] + [len(c) for c in chunks])
@@ -499,8 +536,11 @@ def train_net(
             say(g, "self-play")
             previous = str(run.path(g - 1, "npz")) if g > 0 else cfg.init
             t0 = time.monotonic()
-            records = play_generation(cfg, g, previous, workers, functools.partial(_say_hands, say, g))
+            keep = run.out / "shards" / f"gen-{g:03d}.chunks" if cfg.teacher in SEARCH_TEACHERS else None
+            records = play_generation(cfg, g, previous, workers, functools.partial(_say_hands, say, g), keep)
             net_selfplay.save_shard(run.shard(g), records)
+            if keep is not None:
+                shutil.rmtree(keep)  # every chunk is in the generation's shard now
             seconds = time.monotonic() - t0
             timing = {
                 "generation": g,

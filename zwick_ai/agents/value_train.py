@@ -55,18 +55,17 @@ import pickle
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
 from zwick_ai.agents import value_model
+from zwick_ai.agents.search_teacher import SEARCH_TEACHERS, teacher_search
 from zwick_ai.zwicker import policy_codes
 
 CHUNK_HANDS = 250
 TEACHER_CHUNK_HANDS = 20  # a searched hand takes seconds: smaller chunks lose less when stopped
-SEARCH_TEACHERS = ("ismcts", "expert")  # teachers whose targets are a search's root values
 TEACHERS = ("greedy", *SEARCH_TEACHERS)
-TEACHER_C = 0.7  # the ismcts agent's default UCB constant
 HELDOUT_EVERY = 10
 SEED_STRIDE = 1_000_003  # deal seeds start at seed * SEED_STRIDE
 EPOCH_PIECE = 200_000  # an epoch's shuffled positions are fed in pieces of this size
@@ -232,7 +231,7 @@ def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, 
     if cfg.teacher not in SEARCH_TEACHERS:
         raise ValueError(f"unknown search teacher {cfg.teacher!r}; valid: {', '.join(SEARCH_TEACHERS)}")
     game = load_game("zwicker", variant=cfg.variant, players=cfg.players)
-    search = _teacher_search(cfg, game)
+    search = teacher_search(cfg.teacher, cfg.teacher_iters, game)
     W = kernels.new_workspace()
     cols: dict[str, list[np.ndarray]] = {k: [] for k in ("X", "final", "lead", "dec", "hand", "weight")}
     ndec = 0
@@ -276,35 +275,6 @@ def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, 
             for k in ("final", "lead", "dec", "hand", "weight")
         )
     return tuple(np.concatenate(cols[k]) for k in ("X", "final", "lead", "dec", "hand", "weight"))
-
-
-def _teacher_search(cfg: ValueConfig, game: Any) -> Callable[[Any, np.random.Generator], tuple]:
-    """The teacher as a function of (state, rng) -> (weight of each candidate row, its mean
-    reward, the index the agent plays): ISMCTS (``c`` = 0.7, random rollouts) or ``expert``
-    (its defaults, no clock), each with ``teacher_iters`` iterations per decision."""
-    if cfg.teacher == "ismcts":
-        from zwick_ai.agents import zwicker_search
-
-        params = {"iters": cfg.teacher_iters, "time": 0.0, "c": TEACHER_C, "rollout": "random"}
-
-        def ismcts(state: Any, rng: np.random.Generator) -> tuple:
-            _, visits, mean = zwicker_search.root_search(state, params, rng)
-            return visits, mean, zwicker_search.best_index(visits.astype(np.float64), mean)
-
-        return ismcts
-    from zwick_ai.agents import expert
-    from zwick_ai.agents.base import make_agent
-
-    agent = cast(expert.ExpertAgent, make_agent(f"expert:time=0,iters={cfg.teacher_iters}", game))
-
-    def expert_teacher(state: Any, rng: np.random.Generator) -> tuple:
-        _, weight, mean, exact = expert.expert_root(state, agent.params, rng, agent)
-        best = int(np.argmax(expert.root_score(weight, mean, exact)))
-        if exact:  # every value exact: the decision weighs as much as a searched one
-            weight = np.full(len(mean), cfg.teacher_iters / len(mean))
-        return weight, mean, best
-
-    return expert_teacher
 
 
 def model_data(kind: str, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

@@ -9,6 +9,8 @@ Example::
     zwick train net --variant classic --players 2 --hours 0.02 --hands 200 --out runs/net-classic-tiny
     zwick train net --variant dithmarschen --hours 1 --teacher peek --teacher-iters 200 --hands 1500 \
         --init zwick_ai/agents/weights/dithmarschen-4p-after.npz --hidden 128,64 --out runs/net-dithmarschen-peek
+    zwick train net --variant dithmarschen --hours 2 --teacher ismcts --teacher-iters 1000 --hands 300 --window 8 \
+        --init zwick_ai/agents/weights/dithmarschen-4p-after.npz --hidden 128,64 --workers 2 --out runs/net-dithmarschen-ismcts
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def add_args(p: argparse.ArgumentParser) -> None:
         "--teacher-visits",
         type=int,
         default=None,
-        help="net, --teacher peek: root visits a move needs to be a record (4)",
+        help="net, --teacher peek|ismcts|expert: root visits a move needs to be a record (4)",
     )
     g.add_argument(
         "--teacher-rollout",
@@ -81,9 +83,10 @@ def cmd_train_net(args: argparse.Namespace) -> int:
         for k in ("hands", "epochs", "eps", "window", "lam", "batch")
         if getattr(args, k) is not None
     }
-    if args.teacher is not None and args.teacher != "peek":
+    if args.teacher == "greedy":
         raise ValueError(
-            f"zwick train net: --teacher is peek (got {args.teacher}; the default learns from the hands' returns)"
+            "zwick train net: --teacher is peek, ismcts or expert (greedy teaches zwick train value; "
+            "the default learns from the hands' returns)"
         )
     for key in ("teacher", "teacher_iters", "teacher_visits", "teacher_rollout", "init"):
         if getattr(args, key) is not None:

@@ -36,13 +36,14 @@ def add_args(p: argparse.ArgumentParser) -> None:
         default=None,
         help="value: where the candidates' targets come from: one greedy play-out each (greedy, the default) "
         "or the mean reward of a search playing the hands (ismcts, or expert with its exact endgame; distils the search); "
-        "net: peek (a peek-uct search values every card move; default: the hands' own returns)",
+        "net: peek (a peek-uct search on the true hands values every card move), ismcts or expert (the search "
+        "on the mover's view plays the hands and values every card move); default: the hands' own returns",
     )
     g.add_argument(
         "--teacher-iters",
         type=int,
         default=None,
-        help="value: the teacher's ISMCTS iterations per decision (2000); net: the peek teacher's (200)",
+        help="value: the teacher's ISMCTS iterations per decision (2000); net: the teacher's (200)",
     )
     g.add_argument(
         "--workers", type=int, default=1, help="value: processes generating the positions (default: %(default)s)"
