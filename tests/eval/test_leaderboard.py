@@ -153,3 +153,18 @@ def test_the_headline_groups_the_games_and_shares_the_trained_policy_row(tmp_pat
     assert lines[second] == "| agent | zwicken 4p |" and "| `mccfr:policy=…` | -3 [-13, 7] |" in lines[second:]
     leaderboard.write(boards, tmp_path, "t", "d", "c")
     assert (tmp_path / "headline.md").read_text() == "\n".join(lines) + "\n"
+
+
+def test_the_ladder_overview_shares_the_trained_policy_row():
+    """Two boards' own ``mccfr:policy=PATH`` rows become one ``mccfr:policy=…`` row of the ladder."""
+
+    def board(name, policy, margin):
+        ladder = [
+            {"agent": "greedy", "margins": {}, "share": None},
+            {"agent": policy, "margins": {"greedy": [margin, margin - 1, margin + 1]}, "share": None},
+        ]
+        return {"board": name, "anchors": ["greedy"], "ladder": ladder, "references": []}
+
+    lines = leaderboard.ladder_overview([board("one", "mccfr:policy=a", 2.0), board("two", "mccfr:policy=b", -3.0)])
+    rows = [line for line in lines if line.startswith("| `mccfr")]
+    assert rows == ["| `mccfr:policy=…` | +2.00 [+1.00, +3.00] | -3.00 [-4.00, -2.00] |"]

@@ -288,21 +288,22 @@ def ladder(
 def ladder_overview(boards: list[dict[str, Any]]) -> list[str]:
     """One table of every board's ladder: agents and references (rows) by boards (columns), each
     cell the margin over the board's first anchor with its 95% CI and, where the board has a
-    reference, the share of the room in parentheses; empty without ladders."""
+    reference, the share of the room in parentheses; empty without ladders. A board's trained
+    policy shares one row with the other boards', as in :func:`headline`."""
     with_ladder = [b for b in boards if b.get("ladder")]
     if not with_ladder:
         return []
     rows: list[str] = []
     for b in with_ladder:
-        rows += [r["agent"] for r in b["ladder"] if r["agent"] not in rows]
+        rows += [_family(r["agent"]) for r in b["ladder"] if _family(r["agent"]) not in rows]
     anchors = {b["anchors"][0] for b in with_ladder if b["anchors"]}
     first = next(iter(anchors)) if len(anchors) == 1 else "the first anchor"
-    refs = {a for b in with_ladder for a in b.get("references", [])}
+    refs = {_family(a) for b in with_ladder for a in b.get("references", [])}
     table = []
     for agent in rows:
         cells = []
         for b in with_ladder:
-            r = next((x for x in b["ladder"] if x["agent"] == agent), None)
+            r = next((x for x in b["ladder"] if _family(x["agent"]) == agent), None)
             if r is None or not b["anchors"] or agent == b["anchors"][0]:
                 cells.append("—" if r is None else "")
                 continue
