@@ -1,7 +1,9 @@
 """The documentation: nothing in the package or README points outside the repository, every
-module the API reference lists exists, and the docstring rewriting for the site is right."""
+module the API reference lists exists, the docstring rewriting for the site is right, and the
+README's leaderboard is the committed one."""
 
 import importlib.util
+import json
 import re
 from pathlib import Path
 
@@ -50,3 +52,15 @@ def test_rst_docstrings_become_markdown():
     )
     table = "====  ====\na     b\n====  ====\nx     y\n====  ====\n\nafter"
     assert to_markdown(table).split("\n")[1] == "```text" and "after" in to_markdown(table).split("```")[-1]
+
+
+def test_the_readme_headline_is_the_committed_leaderboard():
+    """README.md's leaderboard tables are ``headline.md``, which is the committed results' headline."""
+    from zwick_ai.eval.leaderboard import headline
+
+    out = ROOT / "experiments" / "results" / "leaderboard"
+    lines = headline(json.loads((out / "leaderboard.json").read_text()))
+    assert (out / "headline.md").read_text() == "\n".join(lines) + "\n"
+    readme = (ROOT / "README.md").read_text()
+    missing = [line for line in lines if line and line not in readme.splitlines()]
+    assert not missing, missing
