@@ -168,3 +168,21 @@ def test_the_ladder_overview_shares_the_trained_policy_row():
     lines = leaderboard.ladder_overview([board("one", "mccfr:policy=a", 2.0), board("two", "mccfr:policy=b", -3.0)])
     rows = [line for line in lines if line.startswith("| `mccfr")]
     assert rows == ["| `mccfr:policy=…` | +2.00 [+1.00, +3.00] | -3.00 [-4.00, -2.00] |"]
+
+
+def test_the_headline_keeps_the_file_order_when_the_first_board_lacks_an_agent():
+    """An agent the first board cannot play (``net`` in 4-player classic) takes its place from the
+    file's order in the later boards, not the last row; a rating of -0.4 reads 0."""
+
+    def board(name, agents):
+        ratings = [{"agent": a, "rating": -0.4 if a == "greedy" else 1.0, "ci95": [-9.0, 9.0]} for a in agents]
+        return {"board": name, "game": "zwicker", "agents": agents, "ratings": ratings}
+
+    lines = leaderboard.headline(
+        [
+            board("zwicker classic 4p", ["random", "greedy", "ismcts"]),
+            board("zwicker grupp 4p", ["random", "greedy", "net", "ismcts"]),
+        ]
+    )
+    assert [line.split(" | ")[0] for line in lines[2:]] == ["| `random`", "| `greedy`", "| `net`", "| `ismcts`"]
+    assert lines[3].startswith("| `greedy` | 0 [-9, 9] |")

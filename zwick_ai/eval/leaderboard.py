@@ -293,9 +293,7 @@ def ladder_overview(boards: list[dict[str, Any]]) -> list[str]:
     with_ladder = [b for b in boards if b.get("ladder")]
     if not with_ladder:
         return []
-    rows: list[str] = []
-    for b in with_ladder:
-        rows += [_family(r["agent"]) for r in b["ladder"] if _family(r["agent"]) not in rows]
+    rows = _in_file_order([[_family(r["agent"]) for r in b["ladder"]] for b in with_ladder])
     anchors = {b["anchors"][0] for b in with_ladder if b["anchors"]}
     first = next(iter(anchors)) if len(anchors) == 1 else "the first anchor"
     refs = {_family(a) for b in with_ladder for a in b.get("references", [])}
@@ -318,6 +316,37 @@ def ladder_overview(boards: list[dict[str, Any]]) -> list[str]:
         "Points or chips a deal, 95% CI, each board's deals; in parentheses the share of the room between the search "
         "anchor and the first reference that the agent keeps (the board's ladder).",
     ]
+
+
+def _in_file_order(sequences: list[list[str]]) -> list[str]:
+    """One order of every item of ``sequences`` (each board's agents in the file's order) that keeps
+    each sequence's order: an item first met after another follows it.
+
+    >>> _in_file_order([["random", "greedy", "ismcts"], ["random", "greedy", "net", "ismcts"]])
+    ['random', 'greedy', 'net', 'ismcts']
+    """
+    order: list[str] = []
+    for seq in sequences:
+        for i, item in enumerate(seq):
+            if item in order:
+                continue
+            before = next((seq[j] for j in range(i - 1, -1, -1) if seq[j] in order), None)
+            order.insert(0 if before is None else order.index(before) + 1, item)
+    return order
+
+
+def _rating_cell(r: dict[str, Any]) -> str:
+    """A rating and its 95% CI in whole Elo points (no "-0").
+
+    >>> _rating_cell({"rating": -0.4, "ci95": [-59.0, 57.2]})
+    '0 [-59, 57]'
+    """
+    return " ".join([_whole(r["rating"]), f"[{_whole(r['ci95'][0])}, {_whole(r['ci95'][1])}]"])
+
+
+def _whole(x: float) -> str:
+    text = f"{x:.0f}"
+    return "0" if text == "-0" else text
 
 
 def _family(spec: str) -> str:
@@ -347,9 +376,9 @@ def headline(boards: list[dict[str, Any]]) -> list[str]:
         group = [b for b in boards if (b.get("game") == "zwicker") == (family == "zwicker")]
         if not group:
             continue
-        rows: list[str] = []
-        for b in group:
-            rows += [_family(a) for a in b.get("agents", [r["agent"] for r in b["ratings"]]) if _family(a) not in rows]
+        rows = _in_file_order(
+            [[_family(a) for a in b.get("agents", [r["agent"] for r in b["ratings"]])] for b in group]
+        )
         table = []
         for row in rows:
             cells = []
@@ -358,7 +387,7 @@ def headline(boards: list[dict[str, Any]]) -> list[str]:
                 if r is None:
                     cells.append("—")
                     continue
-                cell = f"{r['rating']:.0f} [{r['ci95'][0]:.0f}, {r['ci95'][1]:.0f}]"
+                cell = _rating_cell(r)
                 best = max(x["rating"] for x in b["ratings"])
                 cells.append(f"**{cell}**" if r["rating"] == best else cell)
             table.append([f"`{row}`", *cells])
@@ -369,15 +398,13 @@ def headline(boards: list[dict[str, Any]]) -> list[str]:
 
 def markdown(boards: list[dict[str, Any]], title: str, description: str, command: str) -> str:
     """The leaderboard as Markdown: agents (rows) by boards (columns), then each board's pairs."""
-    agents: list[str] = []
-    for b in boards:
-        agents += [a for a in b["agents"] if a not in agents]
+    agents = _in_file_order([b["agents"] for b in boards])
     table = []
     for agent in agents:
         cells = []
         for b in boards:
             r = next((x for x in b["ratings"] if x["agent"] == agent), None)
-            cells.append("—" if r is None else f"{r['rating']:.0f} [{r['ci95'][0]:.0f}, {r['ci95'][1]:.0f}]")
+            cells.append("—" if r is None else _rating_cell(r))
         table.append([f"`{agent}`", *cells])
     lines = [f"# {title}", "", description, "", *markdown_table(["agent", *(b["board"] for b in boards)], table)]
     deals = sorted({b["deals"] for b in boards})
