@@ -336,17 +336,12 @@ def _in_file_order(sequences: list[list[str]]) -> list[str]:
 
 
 def _rating_cell(r: dict[str, Any]) -> str:
-    """A rating and its 95% CI in whole Elo points (no "-0").
+    """A rating and its 95% CI in whole Elo points (``round`` gives an int, so no "-0").
 
     >>> _rating_cell({"rating": -0.4, "ci95": [-59.0, 57.2]})
     '0 [-59, 57]'
     """
-    return " ".join([_whole(r["rating"]), f"[{_whole(r['ci95'][0])}, {_whole(r['ci95'][1])}]"])
-
-
-def _whole(x: float) -> str:
-    text = f"{x:.0f}"
-    return "0" if text == "-0" else text
+    return f"{round(r['rating'])} [{round(r['ci95'][0])}, {round(r['ci95'][1])}]"
 
 
 def _family(spec: str) -> str:
@@ -379,17 +374,17 @@ def headline(boards: list[dict[str, Any]]) -> list[str]:
         rows = _in_file_order(
             [[_family(a) for a in b.get("agents", [r["agent"] for r in b["ratings"]])] for b in group]
         )
+        best = [max((x["rating"] for x in b["ratings"]), default=None) for b in group]
         table = []
         for row in rows:
             cells = []
-            for b in group:
+            for b, top in zip(group, best, strict=True):
                 r = next((x for x in b["ratings"] if _family(x["agent"]) == row), None)
                 if r is None:
                     cells.append("—")
                     continue
                 cell = _rating_cell(r)
-                best = max(x["rating"] for x in b["ratings"])
-                cells.append(f"**{cell}**" if r["rating"] == best else cell)
+                cells.append(f"**{cell}**" if r["rating"] == top else cell)
             table.append([f"`{row}`", *cells])
         heads = [b["board"].removeprefix("zwicker ") for b in group]
         lines += ["", *markdown_table(["agent", *heads], table)] if lines else markdown_table(["agent", *heads], table)
