@@ -39,14 +39,17 @@ class WideningDispatcher(CPUDispatcher):
         return super().get_call_template(tuple(widened(a) for a in args), {k: widened(v) for k, v in kws.items()})
 
 
-def kernel(func: Callable[..., Any] | None = None, *, nrt: bool = True, inline: str = "never") -> Any:
+def kernel(func: Callable[..., Any] | None = None, *, nrt: bool | None = None, inline: str = "never") -> Any:
     """``njit(cache=True)`` with :class:`WideningDispatcher`. ``nrt=False`` compiles without
     numba's reference counting (for kernels that allocate nothing: a call with array arguments
-    then costs about 1 ns instead of 45); ``inline="always"`` inlines the function into its
-    compiled callers (numba's option of that name). Use as ``@kernel`` or ``@kernel(nrt=False)``."""
+    then costs about 1 ns instead of 45); ``nrt=True`` with it even when called from a kernel
+    without it (an allocating kernel that such callers reach: it must return no arrays); the
+    default (``None``) is the caller's choice, with it from Python. ``inline="always"`` inlines the
+    function into its compiled callers (numba's option of that name). Use as ``@kernel`` or
+    ``@kernel(nrt=False)``."""
     options: dict[str, Any] = {"nopython": True, "boundscheck": None}
-    if not nrt:
-        options["_nrt"] = False
+    if nrt is not None:
+        options["_nrt"] = nrt
     if inline != "never":
         options["inline"] = inline
 

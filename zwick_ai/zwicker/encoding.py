@@ -6,7 +6,6 @@ fills them from a hand's array (:mod:`zwick_ai.zwicker.history`) and the game ta
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from zwick_ai.jit import kernel
@@ -156,13 +155,6 @@ def fill_k(G, a, OFF, p, out):
     fill_into_k(G, a, OFF, p, out, np.empty(G[layout.R_NSIDES], np.int64))
 
 
-@numba.njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # numba's stubs omit _nrt
-def _score_sides(R, S, sc):
-    """Points per side into ``sc``, returning nothing: compiled with numba's reference counting
-    (explicitly, so that its callees do not inherit :func:`fill_into_k`'s lack of it)."""
-    kernels.score_into(R, S, sc)
-
-
 @kernel(nrt=False)
 def fill_into_k(G, a, OFF, p, out, sc):
     """:func:`fill_k` with ``sc`` (int64, one entry per side) as the score scratch: allocates nothing
@@ -244,7 +236,7 @@ def fill_into_k(G, a, OFF, p, out, sc):
         if OFF[P_CAPTURED_AT] >= 0:
             out[OFF[P_CAPTURED_AT] + i] = X[X_CAPT + c]
     if OFF[P_WON_COUNT] >= 0 or OFF[P_SCORE] >= 0 or OFF[P_ZWICKS] >= 0:
-        _score_sides(R, S, sc)
+        kernels.score_into(R, S, sc)
         for s in range(ns):
             if OFF[P_WON_COUNT] >= 0:
                 out[OFF[P_WON_COUNT] + s] = S[layout.S_WON_N + s]

@@ -553,7 +553,7 @@ def value_bits(R, c):
 DP_ATOMS = 22  # plain tables up to this many units use the subset DP (2^n table)
 
 
-@kernel
+@hot
 def plain_capture_sets(W, natoms, need, X):
     """Every capturable set of a plain table: unit masks M (second quarter of ``X``) with the
     bitmask of the values in ``need`` that prove them (third quarter), in increasing M.
@@ -586,7 +586,7 @@ def small_capture_sets(W, natoms, need, X):
     return ns
 
 
-@kernel
+@kernel(nrt=True)
 def large_capture_sets(W, natoms, need, X):
     """:func:`plain_capture_sets` for more than TABLE_ATOMS units (allocates its tables).
 
@@ -637,7 +637,7 @@ def large_capture_sets(W, natoms, need, X):
     return nall
 
 
-@kernel
+@kernel(nrt=True)
 def captures_for_card(R, S, c, natoms, W, X):
     """Every distinct capture set (unit mask) of played card ``c`` with its smallest proving
     value, written to the third and fourth quarters of ``X``. Returns the count or OVERFLOW_X."""
@@ -812,7 +812,7 @@ def capture_keeps_duty(R, S, p, i, m, own_units, W):
     return duty_ok(R, S, p, m, 0, hand_card(S, p, i), W)
 
 
-@kernel
+@hot
 def gen_moves_ws(R, S, buf, W, X):
     """Every legal whole move of the player to move, written into ``buf``. Returns the count, or
     OVERFLOW_X / OVERFLOW_MOVES when a buffer is too small (see :func:`gen_moves`)."""
@@ -1459,12 +1459,16 @@ def new_hand(R, seed, W):
 @kernel
 def score(R, S):
     """Points per side so far: card points + most cards + Zwicks."""
-    return score_into(R, S, np.zeros(R[layout.R_NSIDES], np.int64))
+    out = np.zeros(R[layout.R_NSIDES], np.int64)
+    score_into(R, S, out)
+    return out
 
 
-@kernel
+@hot
 def score_into(R, S, out):
-    """:func:`score` written into ``out`` (int64, at least one entry per side; nothing allocated)."""
+    """:func:`score` written into ``out`` (int64, at least one entry per side; nothing allocated,
+    nothing returned: an array returned from a kernel without reference counting would be freed
+    twice by a caller with it)."""
     ns = R[layout.R_NSIDES]
     out[:ns] = 0
     for k in range(R[layout.R_DECK_SIZE]):
@@ -1487,7 +1491,6 @@ def score_into(R, S, out):
         out[who] += R[layout.R_MOST_CARDS]
     for s in range(ns):
         out[s] += S[layout.S_ZWICKS + s] * R[layout.R_ZWICK_POINTS]
-    return out
 
 
 # ------------------------------------------------------------------------------------------------
