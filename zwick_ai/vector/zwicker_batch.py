@@ -104,7 +104,7 @@ def _scan(G, a, W, buf, xs, tmp, row, mv, tk, mask_row):
     return _scan_rows(G, a, buf, n, tmp, row, mv, tk, mask_row)
 
 
-@counted
+@hot
 def _generate(G, a, buf, W, xs):
     """The engine's moves of game state ``a`` into ``buf`` (:func:`~zwick_ai.zwicker.kernels.gen_moves_ws`)."""
     return engine_kernels.gen_moves_ws(G[: layout.RULES_SIZE], a[:SS], buf, W, xs)
@@ -426,24 +426,19 @@ def _prefetch_typing(rw: int) -> Any:
     return typing
 
 
-_prefetch_read: Any = intrinsic(_prefetch_typing(0))
 _prefetch_write: Any = intrinsic(_prefetch_typing(1))
 
 
 @hot
 def _prefetch_heavy(shard, j):
-    """Ask the memory for the lines that completing a move in game ``j`` of ``shard`` reads or
-    writes: its engine state, the head of its history and the log entry it appends, its
-    observation row and its legal mask."""
-    A, mask, obs = shard[5], shard[10], shard[11]
+    """Ask the memory for the lines that completing a move in game ``j`` of ``shard`` writes first:
+    the head of its history, the log entry it appends and its legal mask. (Asking for its whole
+    engine state or observation row as well cost more than it saved: tens of lines a game
+    outrun the core's few outstanding requests.)"""
+    A, mask = shard[5], shard[10]
     state = A.ctypes.data + j * A.strides[0]
-    for b in range(0, SS * A.itemsize, 64):
-        _prefetch_read(state + b)
     _prefetch_write(state + XB * A.itemsize)
     _prefetch_write(state + (XB + X_LOG + A[j, XB + X_NPLY] * LOGW) * A.itemsize)
-    row = obs.ctypes.data + j * obs.strides[0]
-    for b in range(0, obs.shape[1] * obs.itemsize, 64):
-        _prefetch_write(row + b)
     legal = mask.ctypes.data + j * mask.strides[0]
     for b in range(0, mask.shape[1] * mask.itemsize, 64):
         _prefetch_write(legal + b)
