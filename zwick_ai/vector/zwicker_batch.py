@@ -71,8 +71,9 @@ _COMPLETE = -2  # the prefix is a whole move (copied into ``row``)
 #: the step's kernels: they allocate nothing, so they run without numba's reference counting (an
 #: array view or an array argument then costs no atomic increments: those took about 40% of the
 #: step's compiled time). A function they call inherits that unless it says otherwise, so what
-#: allocates (move generation, a grown move buffer, the returns) is reached through kernels
-#: compiled with reference counting explicitly (:data:`counted`), which return no arrays.
+#: allocates (a grown move buffer, the opponents' move generation, the returns) is reached through
+#: kernels compiled with reference counting explicitly (:data:`counted`), which return no arrays.
+#: (The engine's ``gen_moves_ws`` does so itself for its allocating capture searches.)
 hot = kernel(nrt=False)
 counted = numba.njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # numba's stubs omit _nrt
 
