@@ -474,6 +474,24 @@ def test_observation_hides_other_hands_and_stock():
         assert np.array_equal(np.asarray(o.tensor), np.array(s.observation_tensor(p)))
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_observed_score_is_the_engine_score(variant):
+    """The observation sums the won cards' points in its own pass over the deck; they, the most
+    cards bonus and the Zwicks must give the engine's score (``zwicker.score``), from every seat."""
+    players = PLAYER_COUNTS[variant][1]  # the variant's default count
+    game = pyspiel.load_game(f"zwicker(variant={variant},players={players})")
+    obs = game.make_py_observer()
+    scored = 0
+    for s in random_states(game, 120, seed=3, keep=0.5):
+        es = zwicker_bridge.engine_state(s)
+        score = zwicker.score(es)
+        for p in range(players):
+            obs.set_from(s, p)
+            assert obs.dict["score"].tolist() == [float(x) for x in score]
+        scored += any(score)
+    assert scored > 20  # most kept states come after captures
+
+
 def test_public_observer_has_no_private_pieces():
     game = pyspiel.load_game("zwicker")
     pub = game.make_py_observer(

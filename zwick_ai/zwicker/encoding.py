@@ -211,6 +211,7 @@ def fill_into_k(G, a, OFF, p, out, sc):
             out[OFF[P_HAND_SIZES] + q] = S[layout.S_HAND_N + q]
     if OFF[P_STOCK] >= 0:
         out[OFF[P_STOCK]] = S[layout.S_STOCK_LEN] - S[layout.S_STOCK_TOP]
+    sc[:ns] = 0  # each side's card points, summed in the deck's pass below
     for i in range(D):
         c = CD[CD_DECK + i]
         loc = S[layout.S_LOC + c]
@@ -227,8 +228,10 @@ def fill_into_k(G, a, OFF, p, out, sc):
                         out[OFF[P_BUILD_OWNER] + i * players + S[layout.S_UOWNER + c]] = 1.0
             else:
                 out[OFF[P_TABLE] + 2 * i] = 1.0
-        elif loc >= layout.LOC_WON and loc < layout.LOC_WON + ns and OFF[P_WON] >= 0:
-            out[OFF[P_WON] + i * ns + loc - layout.LOC_WON] = 1.0
+        elif loc >= layout.LOC_WON and loc < layout.LOC_WON + ns:
+            sc[loc - layout.LOC_WON] += R[layout.R_POINTS + c]
+            if OFF[P_WON] >= 0:
+                out[OFF[P_WON] + i * ns + loc - layout.LOC_WON] = 1.0
         if OFF[P_DEALT_TO_ME] >= 0 and S[layout.S_DEALT_TO + c] == p and X[X_DEAL_STAGE + c] >= 0:
             out[OFF[P_DEALT_TO_ME] + i] = X[X_DEAL_STAGE + c] + 1.0
         if OFF[P_TABLE_DEALT] >= 0:
@@ -236,7 +239,7 @@ def fill_into_k(G, a, OFF, p, out, sc):
         if OFF[P_CAPTURED_AT] >= 0:
             out[OFF[P_CAPTURED_AT] + i] = X[X_CAPT + c]
     if OFF[P_WON_COUNT] >= 0 or OFF[P_SCORE] >= 0 or OFF[P_ZWICKS] >= 0:
-        kernels.score_into(R, S, sc)
+        kernels.add_bonuses(R, S, sc)
         for s in range(ns):
             if OFF[P_WON_COUNT] >= 0:
                 out[OFF[P_WON_COUNT] + s] = S[layout.S_WON_N + s]

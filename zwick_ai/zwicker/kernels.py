@@ -1476,6 +1476,15 @@ def score_into(R, S, out):
         loc = S[layout.S_LOC + c]
         if layout.LOC_WON <= loc < layout.LOC_WON + ns:
             out[loc - layout.LOC_WON] += R[layout.R_POINTS + c]
+    add_bonuses(R, S, out)
+
+
+@hot
+def add_bonuses(R, S, out):
+    """Add the rest of the score to ``out``, each side's points of the cards it won: the most-cards
+    bonus and the Zwicks (a reader that sums the card points itself, such as the observation,
+    then needs no second pass over the deck)."""
+    ns = R[layout.R_NSIDES]
     best = -1
     count = 0
     who = -1
