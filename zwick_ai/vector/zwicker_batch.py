@@ -75,7 +75,7 @@ _COMPLETE = -2  # the prefix is a whole move (copied into ``row``)
 #: kernels compiled with reference counting explicitly (:data:`counted`), which return no arrays.
 #: (The engine's ``gen_moves_ws`` does so itself for its allocating capture searches.)
 hot = kernel(nrt=False)
-counted = numba.njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # numba's stubs omit _nrt
+counted = kernel(nrt=True)
 
 # the splitmix64 constants of each game's random stream
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -405,29 +405,25 @@ def _write_returns(G, a, win_loss, rewards, i):
         rewards[i, q] = r[q]
 
 
-def _prefetch_typing(rw: int) -> Any:
+def _prefetch_write_typing(typingctx, address):
     """The typing of an intrinsic that asks the memory for the cache line at an address (an
-    integer) without waiting for it (LLVM's ``prefetch``, for a read when ``rw`` is 0, else for a
-    write; kept in all cache levels): it changes nothing but the timing."""
+    integer) without waiting for it, to be written (LLVM's ``prefetch``, kept in all cache levels):
+    it changes nothing but the timing."""
+    sig = types.void(types.intp)
 
-    def typing(typingctx, address):
-        sig = types.void(types.intp)
+    def codegen(context, builder, signature, args):
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        name = "llvm.prefetch.p0" if str(i8p) == "ptr" else "llvm.prefetch.p0i8"  # opaque or typed pointers
+        fn = cgutils.get_or_insert_function(builder.module, fnty, name)
+        builder.call(fn, [builder.inttoptr(args[0], i8p), i32(1), i32(3), i32(1)])
+        return context.get_dummy_value()
 
-        def codegen(context, builder, signature, args):
-            i8p = ir.IntType(8).as_pointer()
-            i32 = ir.IntType(32)
-            fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-            name = "llvm.prefetch.p0" if str(i8p) == "ptr" else "llvm.prefetch.p0i8"  # opaque or typed pointers
-            fn = cgutils.get_or_insert_function(builder.module, fnty, name)
-            builder.call(fn, [builder.inttoptr(args[0], i8p), i32(rw), i32(3), i32(1)])
-            return context.get_dummy_value()
-
-        return sig, codegen
-
-    return typing
+    return sig, codegen
 
 
-_prefetch_write: Any = intrinsic(_prefetch_typing(1))
+_prefetch_write: Any = intrinsic(_prefetch_write_typing)
 
 
 @hot
