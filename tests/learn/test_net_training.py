@@ -136,6 +136,32 @@ def test_resume_gives_the_same_checkpoint_as_not_stopping(tmp_path):
         NT.train_net(other, tmp_path / "whole", hours=1, max_generations=3)
 
 
+def test_averaged_generations_are_exported_with_their_strength(tmp_path):
+    """``average=2`` on a finished run (resumed with one generation more) writes the mean of the
+    last two generations' weights for every generation from the second on, measures it on the
+    strength curve's deals, and a model from another run's standardization is refused."""
+    cfg = NT.NetConfig(**{**TINY, "eval_deals": 2})  # type: ignore[arg-type]
+    NT.train_net(cfg, tmp_path, hours=1, max_generations=2)
+    assert not list(tmp_path.glob("avg*"))
+    NT.train_net(cfg, tmp_path, hours=1, max_generations=3, average=2)
+    for g in (1, 2):
+        avg = VM.load_model(tmp_path / f"avg2-{g:03d}.npz")
+        pair = [VM.load_model(tmp_path / f"gen-{h:03d}.npz") for h in (g - 1, g)]
+        for k in range(3):
+            for j in range(2):
+                assert np.allclose(avg.layers[k][j], (pair[0].layers[k][j] + pair[1].layers[k][j]) / 2)
+        assert not np.allclose(avg.layers[0][0], pair[1].layers[0][0])
+        assert avg.meta["averaged_generations"] == [g - 1, g]
+    assert not (tmp_path / "avg2-000.npz").exists()
+    rows = NT.read_rows(tmp_path / "strength.csv")
+    assert [(r["generation"], r["weights"]) for r in rows] == [
+        ("0", "generation"), ("1", "generation"), ("2", "generation"), ("1", "average of 2"), ("2", "average of 2"),
+    ]  # fmt: skip
+    other = VM.ValueModel(avg.mean + 1.0, avg.scale, avg.layers, avg.meta)
+    with pytest.raises(ValueError, match="standardize"):
+        VM.average_models([avg, other], avg.meta)
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [

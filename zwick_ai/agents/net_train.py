@@ -70,7 +70,8 @@ SEED_STRIDE = 1_000_003
 EVAL_SEED = 7  # the strength curve's deals (fixed for every generation and run)
 ISMCTS_SPEC = "ismcts:iters=2000"
 LOSS_FIELDS = ["generation", "records", "train_mse", "heldout_mse", "heldout_var"]
-STRENGTH_FIELDS = ["generation", "opponent", "deals", "mean_diff", "ci_low", "ci_high"]
+STRENGTH_FIELDS = ["generation", "weights", "opponent", "deals", "mean_diff", "ci_low", "ci_high"]
+GENERATION_WEIGHTS = "generation"  # the strength rows of a generation's own weights
 # where the targets come from: the hands' own returns, a peek-uct search, or a search on the mover's view
 TEACHERS = ("none", "peek", *SEARCH_TEACHERS)
 TEACHER_ROLLOUTS = {"random": policy_codes.POLICY_RANDOM, "greedy": policy_codes.POLICY_GREEDY}
@@ -209,6 +210,10 @@ class NetRun:
 
     def shard(self, g: int) -> Path:
         return self.out / "shards" / f"gen-{g:03d}.npz"
+
+    def average_path(self, g: int, k: int, ext: str = "npz") -> Path:
+        """The average of generations ``g - k + 1 .. g`` (:func:`export_average`)."""
+        return self.out / f"avg{k}-{g:03d}.{ext}"
 
     def claim(self) -> None:
         """Write or check ``config.json`` (a different configuration in ``out`` is refused)."""
@@ -406,7 +411,10 @@ def write_curves(run: NetRun) -> None:
     for g in gens:
         path = run.path(g, "strength.json")
         if path.exists():
-            rows += json.loads(path.read_text())
+            rows += [{"weights": GENERATION_WEIGHTS, **r} for r in json.loads(path.read_text())]
+    for path in sorted(run.out.glob("avg*-*.strength.json")):
+        rows += json.loads(path.read_text())
+    rows.sort(key=lambda r: (r["weights"] != GENERATION_WEIGHTS, r["weights"], r["generation"]))
     _write_csv(run.out / "strength.csv", STRENGTH_FIELDS, rows)
     plot_curves(run)
 
@@ -419,18 +427,20 @@ def read_rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(fh))
 
 
-def strength(cfg: NetConfig, run: NetRun, g: int) -> list[dict[str, Any]]:
-    """Generation ``g`` against greedy (and ISMCTS) on the fixed duplicate deals."""
+def strength(cfg: NetConfig, run: NetRun, g: int, average: int = 0) -> list[dict[str, Any]]:
+    """Generation ``g`` (or the average of the ``average`` generations up to ``g``) against greedy
+    (and ISMCTS) on the fixed duplicate deals."""
     from zwick_ai.eval.tournament import Tournament, run_tournament
 
     rows = []
-    spec = f"net:model={run.path(g, 'npz')}"
+    model = run.average_path(g, average) if average else run.path(g, "npz")
+    spec = f"net:model={model}"
     for opponent, deals in (("greedy", cfg.eval_deals), (ISMCTS_SPEC, cfg.ismcts_deals)):
         if deals < 1:
             continue
         params = {"variant": cfg.variant, "players": cfg.players}
         t = Tournament(agents=[spec, opponent], params=params, deals=deals, seed=EVAL_SEED)
-        folder = run.out / "strength" / f"gen-{g:03d}-{opponent.split(':')[0]}"
+        folder = run.out / "strength" / f"{model.stem}-{opponent.split(':')[0]}"
         summary = run_tournament(t, out=folder, progress=False, plots=False)
         assert summary is not None
         pair = summary["pairs"][0]
@@ -438,6 +448,7 @@ def strength(cfg: NetConfig, run: NetRun, g: int) -> list[dict[str, Any]]:
         rows.append(
             {
                 "generation": g,
+                "weights": f"average of {average}" if average else GENERATION_WEIGHTS,
                 "opponent": opponent,
                 "deals": deals,
                 "mean_diff": pair["mean_diff"],
@@ -472,8 +483,8 @@ def plot_curves(run: NetRun) -> None:
     rows = read_rows(run.out / "strength.csv")
     if rows:
         fig, ax = pyplot.subplots(figsize=(6, 4))
-        for opponent in dict.fromkeys(r["opponent"] for r in rows):
-            sel = [r for r in rows if r["opponent"] == opponent]
+        for weights, opponent in dict.fromkeys((r["weights"], r["opponent"]) for r in rows):
+            sel = [r for r in rows if r["opponent"] == opponent and r["weights"] == weights]
             gens = [int(r["generation"]) for r in sel]
             mean = [float(r["mean_diff"]) for r in sel]
             low = [float(r["ci_low"]) for r in sel]
@@ -484,7 +495,7 @@ def plot_curves(run: NetRun) -> None:
                 yerr=[np.subtract(mean, low), np.subtract(high, mean)],
                 fmt="o-",
                 capsize=3,
-                label=f"− {opponent} ({sel[0]['deals']} deals)",
+                label=f"{'' if weights == GENERATION_WEIGHTS else weights + ' '}− {opponent} ({sel[0]['deals']} deals)",
             )
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_xlabel("generation")
@@ -500,6 +511,17 @@ def _say_hands(say: Progress, g: int, done: int, total: int) -> None:
     say(g, f"self-play {done}/{total} hands")
 
 
+def export_average(run: NetRun, g: int, k: int) -> Path:
+    """Write the average of generations ``g - k + 1 .. g``'s weights (:func:`~zwick_ai.agents.value_model.average_models`)
+    as ``avgK-GGG.npz``, once (an existing file is kept); returns its path."""
+    path = run.average_path(g, k)
+    if not path.exists():
+        models = [value_model.load_model(run.path(h, "npz")) for h in range(g - k + 1, g + 1)]
+        meta = {**models[-1].meta, "averaged_generations": [g - k + 1, g]}
+        value_model.save_model(value_model.average_models(models, meta), path)
+    return path
+
+
 def train_net(
     cfg: NetConfig,
     out: Path,
@@ -507,15 +529,21 @@ def train_net(
     max_generations: int | None = None,
     progress: Progress | None = None,
     workers: int = 1,
+    average: int = 0,
 ) -> int:
     """Run generations into ``out`` until ``hours`` of wall time are used (a generation started is
     finished) or ``max_generations`` exist, self-play over ``workers`` processes (the results do not
-    depend on it); returns the number of finished generations."""
+    depend on it); returns the number of finished generations. With ``average`` K >= 2, every
+    generation from the K-th on also gets the average of the last K generations' weights
+    (:func:`export_average`; self-play still plays the generations themselves) and its strength
+    curve."""
     torch = _torch()
     torch.set_num_threads(1)
     cfg.check()
     if hours <= 0:
         raise ValueError(f"hours must be > 0, got {hours}")
+    if average < 0 or average == 1:
+        raise ValueError(f"average must be 0 (off) or at least 2 generations, got {average}")
     run = NetRun(cfg, out)
     run.claim()
     start = time.monotonic()
@@ -523,11 +551,19 @@ def train_net(
     say = progress or (lambda _g, _what: None)
 
     def evaluate(h: int) -> None:
-        if (cfg.eval_deals or cfg.ismcts_deals) and not run.path(h, "strength.json").exists():
+        measured = cfg.eval_deals or cfg.ismcts_deals
+        if measured and not run.path(h, "strength.json").exists():
             say(h, "strength")
             rows = strength(cfg, run, h)
             run.path(h, "strength.json").write_text(json.dumps(rows, indent=1) + "\n")
             write_curves(run)
+        if average and h >= average - 1:
+            export_average(run, h, average)
+            if measured and not run.average_path(h, average, "strength.json").exists():
+                say(h, f"strength of the average of {average}")
+                rows = strength(cfg, run, h, average)
+                run.average_path(h, average, "strength.json").write_text(json.dumps(rows, indent=1) + "\n")
+                write_curves(run)
 
     for h in range(g):  # generations a stopped run left unevaluated
         evaluate(h)
@@ -578,6 +614,7 @@ __all__ = [
     "NetConfig",
     "NetRun",
     "build_model",
+    "export_average",
     "export_model",
     "fit_generation",
     "import_model",

@@ -128,6 +128,36 @@ def empty_model() -> tuple[np.ndarray, ...]:
     return no_model(NFEAT)
 
 
+def average_models(models: list[ValueModel], meta: dict[str, Any]) -> ValueModel:
+    """The model whose every weight is the mean of ``models``' (Polyak or stochastic weight
+    averaging of a run's generations, Izmailov et al. 2018): they must share the standardization
+    and the layer sizes, as the generations of one run do.
+
+    >>> n = input_size("value", 0)
+    >>> def model(k):
+    ...     shapes = [(n, 2), (2, 1), (1, 1)]
+    ...     return ValueModel(np.zeros(n), np.ones(n), [(np.full(s, k), np.full(s[1], k)) for s in shapes])
+    >>> mean = average_models([model(1.0), model(3.0)], {})
+    >>> mean.layers[0][0][0].tolist(), mean.layers[2][1].tolist()
+    ([2.0, 2.0], [2.0])
+    """
+    if not models:
+        raise ValueError("no models to average")
+    first = models[0]
+    for m in models[1:]:
+        if not (np.array_equal(m.mean, first.mean) and np.array_equal(m.scale, first.scale)):
+            raise ValueError(
+                "the models standardize their inputs differently: only one run's generations can be averaged"
+            )
+        if [w.shape for w, _ in m.layers] != [w.shape for w, _ in first.layers]:
+            raise ValueError("the models have different layer sizes")
+    layers = [
+        (np.mean([m.layers[k][0] for m in models], axis=0), np.mean([m.layers[k][1] for m in models], axis=0))
+        for k in range(len(first.layers))
+    ]
+    return ValueModel(first.mean.copy(), first.scale.copy(), layers, meta)
+
+
 def save_model(model: ValueModel, path: Path) -> None:
     """Write ``model`` to ``path`` (an ``.npz``); refuses to replace an existing file."""
     path = Path(path)
@@ -293,6 +323,7 @@ __all__ = [
     "AFTER",
     "ALL_KINDS",
     "TIE",
+    "average_models",
     "ValueModel",
     "after_pick",
     "after_value",

@@ -112,6 +112,7 @@ DEFAULTS: dict[str, object] = {
     "epochs": None, "hidden": None, "eps": None, "teacher": None, "teacher_iters": None, "workers": 1,
     "install": False, "hours": None, "generations": None, "window": None, "strength_deals": None,
     "ismcts_deals": None, "teacher_visits": None, "teacher_rollout": None, "init": None,
+    "lam": None, "batch": None, "lr": None, "average": 0, "no_cards": False,
 }  # fmt: skip
 #: the options each method reads (``--seed`` and ``--out`` are everyone's)
 USED = {
@@ -121,7 +122,7 @@ USED = {
               "workers", "install"},
     "net": {"game", "variant", "players", "hands", "epochs", "hidden", "eps", "hours", "generations", "window",
             "strength_deals", "ismcts_deals", "teacher", "teacher_iters", "teacher_visits", "teacher_rollout", "init",
-            "workers"},
+            "workers", "lam", "batch", "lr", "average", "no_cards"},
 }  # fmt: skip
 USED["mccfr"] = USED["cfr"]
 

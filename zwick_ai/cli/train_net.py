@@ -39,6 +39,13 @@ def add_args(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--batch", type=int, default=None, help="net: minibatch size of the fit (512)")
     g.add_argument(
+        "--average",
+        type=int,
+        default=0,
+        help="net: also export the average of the last K generations' weights (avgK-GGG.npz) and its strength curve (0: off)",
+    )
+    g.add_argument("--lr", type=float, default=None, help="net: Adam's learning rate of the fit (0.001)")
+    g.add_argument(
         "--teacher-visits",
         type=int,
         default=None,
@@ -76,11 +83,13 @@ def cmd_train_net(args: argparse.Namespace) -> int:
         raise ValueError("zwick train net needs --out (a run folder; the same command resumes it)")
     if args.workers < 1:
         raise ValueError(f"--workers must be at least 1 (got {args.workers})")
+    if args.average < 0 or args.average == 1:
+        raise ValueError(f"--average must be 0 (off) or at least 2 generations (got {args.average})")
     if args.generations is not None and args.generations < 1:
         raise ValueError(f"--generations must be at least 1 (got {args.generations})")
     given: dict[str, object] = {
         k: getattr(args, k)
-        for k in ("hands", "epochs", "eps", "window", "lam", "batch")
+        for k in ("hands", "epochs", "eps", "window", "lam", "batch", "lr")
         if getattr(args, k) is not None
     }
     if args.teacher == "greedy":
@@ -113,7 +122,9 @@ def cmd_train_net(args: argparse.Namespace) -> int:
 
     try:
         with hold_out(args):
-            done = train_net(cfg, args.out, args.hours, args.generations, progress, workers=args.workers)
+            done = train_net(
+                cfg, args.out, args.hours, args.generations, progress, workers=args.workers, average=args.average
+            )
         bar.update(done - bar.n)
     finally:
         bar.close()
