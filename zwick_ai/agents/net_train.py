@@ -511,6 +511,12 @@ def _say_hands(say: Progress, g: int, done: int, total: int) -> None:
     say(g, f"self-play {done}/{total} hands")
 
 
+def check_average(average: int) -> None:
+    """Refuse an ``average`` (generations averaged, :func:`export_average`) no run can use."""
+    if average < 0 or average == 1:
+        raise ValueError(f"average must be 0 (off) or at least 2 generations, got {average}")
+
+
 def export_average(run: NetRun, g: int, k: int) -> Path:
     """Write the average of generations ``g - k + 1 .. g``'s weights (:func:`~zwick_ai.agents.value_model.average_models`)
     as ``avgK-GGG.npz``, once (an existing file is kept); returns its path."""
@@ -542,8 +548,7 @@ def train_net(
     cfg.check()
     if hours <= 0:
         raise ValueError(f"hours must be > 0, got {hours}")
-    if average < 0 or average == 1:
-        raise ValueError(f"average must be 0 (off) or at least 2 generations, got {average}")
+    check_average(average)
     run = NetRun(cfg, out)
     run.claim()
     start = time.monotonic()
@@ -614,6 +619,7 @@ __all__ = [
     "NetConfig",
     "NetRun",
     "build_model",
+    "check_average",
     "export_average",
     "export_model",
     "fit_generation",

@@ -72,7 +72,7 @@ def add_args(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_train_net(args: argparse.Namespace) -> int:
-    from zwick_ai.agents.net_train import NetConfig, train_net
+    from zwick_ai.agents.net_train import NetConfig, check_average, train_net
     from zwick_ai.zwicker.rules import VARIANTS
 
     if args.variant not in VARIANTS:
@@ -83,8 +83,7 @@ def cmd_train_net(args: argparse.Namespace) -> int:
         raise ValueError("zwick train net needs --out (a run folder; the same command resumes it)")
     if args.workers < 1:
         raise ValueError(f"--workers must be at least 1 (got {args.workers})")
-    if args.average < 0 or args.average == 1:
-        raise ValueError(f"--average must be 0 (off) or at least 2 generations (got {args.average})")
+    check_average(args.average)  # before --out is made
     if args.generations is not None and args.generations < 1:
         raise ValueError(f"--generations must be at least 1 (got {args.generations})")
     given: dict[str, object] = {
