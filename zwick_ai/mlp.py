@@ -62,15 +62,35 @@ def compiled_arrays(mean: np.ndarray, scale: np.ndarray, layers: Layers) -> tupl
 
 
 @njit(cache=True)
-def mlp_forward(x, m):
-    """The model ``m`` (the eight arrays above) on one raw input vector ``x``."""
-    mean, scale, W1, b1, W2, b2, W3, b3 = m
-    h1 = b1.copy()
+def mlp_first_layer(x, m, h1):
+    """Sets ``h1`` to the first hidden layer's input sums (before the ReLU) of the model ``m`` on
+    the raw input ``x``."""
+    mean, scale, W1, b1 = m[0], m[1], m[2], m[3]
+    h1[:] = b1
     for i in range(x.shape[0]):
         z = (x[i] - mean[i]) / scale[i]
         if z != 0.0:
             for j in range(h1.shape[0]):
                 h1[j] += z * W1[i, j]
+
+
+@njit(cache=True)
+def mlp_first_layer_update(x, x_old, m, h1):
+    """Turns ``h1``, the first layer's sums on ``x_old``, into those on ``x``, touching only the
+    inputs that differ: the moves of one decision change a few of a position's inputs, so a
+    decision's candidates cost a few rows of the first layer each instead of all of them."""
+    mean, scale, W1 = m[0], m[1], m[2]
+    for i in range(x.shape[0]):
+        if x[i] != x_old[i]:
+            dz = (x[i] - mean[i]) / scale[i] - (x_old[i] - mean[i]) / scale[i]
+            for j in range(h1.shape[0]):
+                h1[j] += dz * W1[i, j]
+
+
+@njit(cache=True)
+def mlp_head(h1, m):
+    """The model's output from its first layer's sums ``h1`` (:func:`mlp_first_layer`)."""
+    W2, b2, W3, b3 = m[4], m[5], m[6], m[7]
     h2 = b2.copy()
     for i in range(h1.shape[0]):
         if h1[i] > 0.0:
@@ -81,6 +101,14 @@ def mlp_forward(x, m):
         if h2[i] > 0.0:
             out += h2[i] * W3[i, 0]
     return out
+
+
+@njit(cache=True)
+def mlp_forward(x, m):
+    """The model ``m`` (the eight arrays above) on one raw input vector ``x``."""
+    h1 = np.empty(m[3].shape[0], np.float64)
+    mlp_first_layer(x, m, h1)
+    return mlp_head(h1, m)
 
 
 def no_model(inputs: int) -> tuple[np.ndarray, ...]:
@@ -96,7 +124,10 @@ __all__ = [
     "FORMAT_VERSION",
     "WEIGHTS_DIR",
     "compiled_arrays",
+    "mlp_first_layer",
+    "mlp_first_layer_update",
     "mlp_forward",
+    "mlp_head",
     "no_model",
     "read_model",
     "shipped_path",

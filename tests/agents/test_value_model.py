@@ -405,3 +405,42 @@ def test_shipped_after_models_and_their_agent(variant, players):
     assert agents[0].identity()["models"] == {value_model.AFTER: model.digest()}
     record = play_game(game, agents, deal_seed=11)
     assert len(record.moves) > 10
+
+
+@pytest.mark.parametrize("variant,players", [("dithmarschen", 4), ("grossenwiehe", 4), ("classic", 2)])
+def test_after_values_equal_one_forward_pass_per_candidate(variant, players):
+    """``after_values`` updates the first layer from one candidate to the next (only the inputs that
+    differ); it equals the model's whole forward pass on each candidate's input, over whole deals."""
+    from zwick_ai.games import zwicker_bridge
+    from zwick_ai.mlp import mlp_forward
+    from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, R_NSIDES, R_SIDE_OF, S_PHASE
+
+    game = pyspiel.load_game(f"zwicker(variant={variant},players={players})")
+    m = value_model.load_model(value_model.shipped_model_path(variant, players, value_model.AFTER)).arrays()
+    greedy = make_agent("greedy", game, seed=0)
+    W = kernels.new_workspace()
+    x = np.zeros(m[0].shape[0])
+    checked = 0
+    for deal in range(3):
+        state = zwicker_bridge.state_from_seed(game, deal)
+        while not state.is_terminal():
+            d = state.decision()
+            R, S, rows = d.rules_array, d.position.copy(), d.candidates
+            fast = value_model.after_values(R, S, rows, len(rows), m, W)
+            p = S[S_TO_MOVE]
+            for k in range(len(rows)):
+                if rows[k, M_KIND] == KIND_ASK:
+                    assert fast[k] == -np.inf
+                    continue
+                after = S.copy()
+                kernels.apply_move(R, after, rows[k], W)
+                if after[S_PHASE] == PHASE_OVER:
+                    slow = features.side_diff(kernels.score(R, after).astype(float), R[R_SIDE_OF + p], R[R_NSIDES])
+                else:
+                    features.after_input(R, S, after, p, x)
+                    slow = x[features.F_LEAD] + x[features.F_ZWICK] + mlp_forward(x, m)
+                assert fast[k] == pytest.approx(slow, abs=1e-9)
+                checked += 1
+            for a in greedy.act(state):
+                state.apply_action(a)
+    assert checked > 100

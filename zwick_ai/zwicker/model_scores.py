@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zwick_ai.mlp import mlp_forward
+from zwick_ai.mlp import mlp_first_layer, mlp_first_layer_update, mlp_forward, mlp_head
 from zwick_ai.zwicker import kernels, layout
 from zwick_ai.zwicker.features import F_LEAD, F_ZWICK, NFEAT, after_input, candidate_features, move_input, side_diff
 
@@ -51,6 +51,9 @@ def after_values(R, S, rows, n, m, W):
     p = S[layout.S_TO_MOVE]
     side = R[layout.R_SIDE_OF + p]
     x = np.zeros(m[0].shape[0], np.float64)
+    x_old = np.zeros_like(x)
+    h1 = np.zeros(m[3].shape[0], np.float64)
+    started = False  # h1 holds the first layer of x_old: the next candidates update it
     out = np.full(n, -np.inf)
     for k in range(n):
         if rows[k, layout.M_KIND] == layout.KIND_ASK:
@@ -59,9 +62,15 @@ def after_values(R, S, rows, n, m, W):
         kernels.apply_move(R, Sc, rows[k], W)
         if Sc[layout.S_PHASE] == layout.PHASE_OVER:
             out[k] = side_diff(kernels.score(R, Sc).astype(np.float64), side, R[layout.R_NSIDES])
+            continue
+        after_input(R, S, Sc, p, x)
+        if started:
+            mlp_first_layer_update(x, x_old, m, h1)
         else:
-            after_input(R, S, Sc, p, x)
-            out[k] = x[F_LEAD] + x[F_ZWICK] + mlp_forward(x, m)
+            mlp_first_layer(x, m, h1)
+            started = True
+        x_old[:] = x
+        out[k] = x[F_LEAD] + x[F_ZWICK] + mlp_head(h1, m)
     return out
 
 
