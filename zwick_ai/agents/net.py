@@ -49,7 +49,7 @@ from zwick_ai.games import zwicker_bridge
 from zwick_ai.jit import kernel
 from zwick_ai.zwicker import kernels, layout, policy_codes
 from zwick_ai.zwicker.features import side_diff
-from zwick_ai.zwicker.model_scores import after_values, count_best, net_values, nth_best
+from zwick_ai.zwicker.model_scores import after_values, after_values_memo, count_best, layer_memo, net_values, nth_best
 
 REPLY_TOP = 4  # reply=K looks ahead from the after model's best few moves only (a budget of 2 ms)
 
@@ -104,6 +104,7 @@ def reply_values(G, a, p, det, cards, chain, meta, rows, first, top, worlds, m, 
     side = R[layout.R_SIDE_OF + p]
     ns = R[layout.R_NSIDES]
     buf, XX = kernels.new_buffers()
+    memo = layer_memo(m)  # the answers' inputs differ in a few cards from one to the next
     for _ in range(worlds):
         world = zwicker_search.det_draw(G, a, p, det, cards, chain, zwicker_search.TRIES, meta, W)
         for j in range(keep):
@@ -117,7 +118,7 @@ def reply_values(G, a, p, det, cards, chain, meta, rows, first, top, worlds, m, 
                 continue
             q = after[layout.S_TO_MOVE]
             buf, XX, count = kernels.gen_moves(R, after, buf, W, XX)
-            answers = after_values(R, after, buf, count, m, W)
+            answers = after_values_memo(R, after, buf, count, m, W, memo)
             best = answers[: max(count, 1)].max() if count > 0 else 0.0
             total[i] += best if R[layout.R_SIDE_OF + q] == side else -best
     for j in range(keep):

@@ -48,12 +48,26 @@ def after_values(R, S, rows, n, m, W):
     in ``S``: the exact lead after the move (card points and Zwicks, own side minus the mean of
     the others) plus the model's points still to come, or the exact final difference when the move
     ends the hand (questions: -inf)."""
+    return after_values_memo(R, S, rows, n, m, W, layer_memo(m))
+
+
+@njit(cache=True)
+def layer_memo(m):
+    """Buffers that let :func:`after_values_memo` carry the model ``m``'s first layer from one
+    call to the next: (an input, the last input, its first layer, [1 once it holds one])."""
+    x = np.zeros(m[0].shape[0], np.float64)
+    return x, np.zeros_like(x), np.zeros(m[3].shape[0], np.float64), np.zeros(1, np.int64)
+
+
+@njit(cache=True)
+def after_values_memo(R, S, rows, n, m, W, memo):
+    """:func:`after_values`, each candidate's first layer updated from the last input evaluated
+    (:func:`~zwick_ai.mlp.mlp_first_layer_update`: only the inputs that differ), the previous
+    call's last one included when ``memo`` (:func:`layer_memo`) is shared by the calls of one
+    decision: its positions differ in a few cards."""
+    x, x_old, h1, started = memo
     p = S[layout.S_TO_MOVE]
     side = R[layout.R_SIDE_OF + p]
-    x = np.zeros(m[0].shape[0], np.float64)
-    x_old = np.zeros_like(x)
-    h1 = np.zeros(m[3].shape[0], np.float64)
-    started = False  # h1 holds the first layer of x_old: the next candidates update it
     out = np.full(n, -np.inf)
     for k in range(n):
         if rows[k, layout.M_KIND] == layout.KIND_ASK:
@@ -64,11 +78,11 @@ def after_values(R, S, rows, n, m, W):
             out[k] = side_diff(kernels.score(R, Sc).astype(np.float64), side, R[layout.R_NSIDES])
             continue
         after_input(R, S, Sc, p, x)
-        if started:
+        if started[0]:
             mlp_first_layer_update(x, x_old, m, h1)
         else:
             mlp_first_layer(x, m, h1)
-            started = True
+            started[0] = 1
         x_old[:] = x
         out[k] = x[F_LEAD] + x[F_ZWICK] + mlp_head(h1, m)
     return out
@@ -102,4 +116,4 @@ def nth_best(v, r):
     return -1
 
 
-__all__ = ["TIE", "after_values", "count_best", "net_values", "nth_best"]
+__all__ = ["TIE", "after_values", "after_values_memo", "count_best", "layer_memo", "net_values", "nth_best"]
