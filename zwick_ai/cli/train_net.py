@@ -4,8 +4,9 @@ loss curve and a strength curve; see :mod:`zwick_ai.agents.net_train`.
 
 Example::
 
-    zwick train net --variant dithmarschen --hours 1.35 --hands 12000 --eps 0.05 --epochs 2 --window 2 \
-        --batch 1024 --lam 0.7 --hidden 128,64 --strength-deals 200 --workers 2 --out runs/net-dithmarschen
+    zwick train net --variant dithmarschen --hours 1 --generations 23 --hands 12000 --eps 0.05 --epochs 2 \
+        --window 2 --batch 1024 --lam 0.3 --average 8 --hidden 128,64 --strength-deals 200 --workers 2 \
+        --out runs/net-dithmarschen
     zwick train net --variant classic --players 2 --hours 0.02 --hands 200 --out runs/net-classic-tiny
     zwick train net --variant dithmarschen --hours 1 --teacher peek --teacher-iters 200 --hands 1500 \
         --init zwick_ai/agents/weights/dithmarschen-4p-after.npz --hidden 128,64 --out runs/net-dithmarschen-peek
