@@ -24,12 +24,8 @@ from zwick_ai.agents.base import make_agent
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import kernels
 
-PLAYERS = {"classic": 2, "christiansen": 3}  # the shipped after models' player counts; else 4
-
-
-def decisions(variant: str, deals: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def decisions(game: pyspiel.Game, deals: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """(rules array, position, candidate rows) of every decision of ``deals`` greedy deals."""
-    game = pyspiel.load_game(f"zwicker(variant={variant},players={PLAYERS.get(variant, 4)})")
     greedy = make_agent("greedy", game, seed=0)
     found = []
     for seed in range(deals):
@@ -45,9 +41,10 @@ def decisions(variant: str, deals: int) -> list[tuple[np.ndarray, np.ndarray, np
 def main() -> None:
     parser = ab_parser(__doc__, "model_scores.py", "deals", 6, 20)
     args = parser.parse_args()
-    positions = decisions(args.variant, args.deals)
-    players = PLAYERS.get(args.variant, 4)
-    model = value_model.load_model(value_model.shipped_model_path(args.variant, players, value_model.AFTER)).arrays()
+    game = pyspiel.load_game(f"zwicker(variant={args.variant})")  # the variant's default players
+    positions = decisions(game, args.deals)
+    path = value_model.shipped_model_path(args.variant, game.rules.players, value_model.AFTER)
+    model = value_model.load_model(path).arrays()
     W = kernels.new_workspace()
     versions = [load_copy(args.a, "model_scores_a"), load_copy(args.b, "model_scores_b")]
     values = [[v.after_values(R, S, rows, len(rows), model, W) for R, S, rows in positions] for v in versions]

@@ -76,15 +76,18 @@ def mlp_first_layer(x, m, h1):
 
 @njit(cache=True)
 def mlp_first_layer_update(x, x_old, m, h1):
-    """Turns ``h1``, the first layer's sums on ``x_old``, into those on ``x``, touching only the
-    inputs that differ: the moves of one decision change a few of a position's inputs, so a
-    decision's candidates cost a few rows of the first layer each instead of all of them."""
+    """Turns ``h1``, the first layer's sums on ``x_old``, into those on ``x``, and ``x_old`` into
+    ``x``, touching only the inputs that differ: the moves of one decision change a few of a
+    position's inputs, so a decision's candidates cost a few rows of the first layer each instead
+    of all of them. From ``x_old = mean`` and ``h1 = b1`` (the first layer of the standardized
+    zero input) it is :func:`mlp_first_layer`."""
     mean, scale, W1 = m[0], m[1], m[2]
     for i in range(x.shape[0]):
         if x[i] != x_old[i]:
             dz = (x[i] - mean[i]) / scale[i] - (x_old[i] - mean[i]) / scale[i]
             for j in range(h1.shape[0]):
                 h1[j] += dz * W1[i, j]
+            x_old[i] = x[i]
 
 
 @njit(cache=True)

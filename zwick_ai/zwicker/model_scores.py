@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zwick_ai.mlp import mlp_first_layer, mlp_first_layer_update, mlp_forward, mlp_head
+from zwick_ai.mlp import mlp_first_layer_update, mlp_forward, mlp_head
 from zwick_ai.zwicker import kernels, layout
 from zwick_ai.zwicker.features import F_LEAD, F_ZWICK, NFEAT, after_input, candidate_features, move_input, side_diff
 
@@ -54,9 +54,9 @@ def after_values(R, S, rows, n, m, W):
 @njit(cache=True)
 def layer_memo(m):
     """Buffers that let :func:`after_values_memo` carry the model ``m``'s first layer from one
-    call to the next: (an input, the last input, its first layer, [1 once it holds one])."""
-    x = np.zeros(m[0].shape[0], np.float64)
-    return x, np.zeros_like(x), np.zeros(m[3].shape[0], np.float64), np.zeros(1, np.int64)
+    candidate and one call to the next: (an input, the last input, its first layer), starting from
+    the input ``mean``, whose first layer is the bias."""
+    return np.zeros(m[0].shape[0], np.float64), m[0].copy(), m[3].copy()
 
 
 @njit(cache=True)
@@ -65,7 +65,7 @@ def after_values_memo(R, S, rows, n, m, W, memo):
     (:func:`~zwick_ai.mlp.mlp_first_layer_update`: only the inputs that differ), the previous
     call's last one included when ``memo`` (:func:`layer_memo`) is shared by the calls of one
     decision: its positions differ in a few cards."""
-    x, x_old, h1, started = memo
+    x, x_old, h1 = memo
     p = S[layout.S_TO_MOVE]
     side = R[layout.R_SIDE_OF + p]
     out = np.full(n, -np.inf)
@@ -78,12 +78,7 @@ def after_values_memo(R, S, rows, n, m, W, memo):
             out[k] = side_diff(kernels.score(R, Sc).astype(np.float64), side, R[layout.R_NSIDES])
             continue
         after_input(R, S, Sc, p, x)
-        if started[0]:
-            mlp_first_layer_update(x, x_old, m, h1)
-        else:
-            mlp_first_layer(x, m, h1)
-            started[0] = 1
-        x_old[:] = x
+        mlp_first_layer_update(x, x_old, m, h1)
         out[k] = x[F_LEAD] + x[F_ZWICK] + mlp_head(h1, m)
     return out
 
