@@ -24,6 +24,7 @@ from zwick_ai.agents.base import make_agent
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import kernels
 
+
 def decisions(game: pyspiel.Game, deals: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """(rules array, position, candidate rows) of every decision of ``deals`` greedy deals."""
     greedy = make_agent("greedy", game, seed=0)
