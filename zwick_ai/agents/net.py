@@ -15,7 +15,7 @@ difference of the move over the mean of the decision's moves
 ``top=`` best moves (default 4), in each of K worlds drawn for its view by the searches' exact
 sampler, the next player answers with his best move by the same model from his own view of that
 world, and a move's value is the mean over the worlds of the mover's side's after that answer
-(:func:`reply_values`; about 1.4 ms a decision at K=16 and 1.7 ms at K=20, one compiled call).
+(:func:`reply_values`; about 1.2 ms a decision at K=16 and 1.4 ms at K=20, one compiled call).
 
 ``joker=RULE`` restricts its choice by a joker rule of :mod:`zwick_ai.agents.joker_policies`
 (``hold``, ``early``, ``min_points=K``, ``build``, ``last_stage``): it plays the model's best move
