@@ -186,3 +186,28 @@ def test_the_headline_keeps_the_file_order_when_the_first_board_lacks_an_agent()
     )
     assert [line.split(" | ")[0] for line in lines[2:]] == ["| `random`", "| `greedy`", "| `net`", "| `ismcts`"]
     assert lines[3].startswith("| `greedy` | 0 [-9, 9] |")
+
+
+def test_a_named_search_measures_the_room_from_margins_over_one_anchor(tmp_path):
+    """With ``search`` an agent and not an anchor, every agent plays only the anchor and the share
+    is (the agent's margin - the search's) / (the reference's margin - the search's)."""
+    assert parse_leaderboard({"agents": ["greedy"], "deals": 1, "board": [{"game": "zwicken"}]}, "x")["search"] is None
+    spec = parse_leaderboard(
+        {"agents": ["greedy"], "deals": 1, "search": "random", "board": [{"game": "zwicken"}]}, "x"
+    )
+    assert spec["search"] == "random"
+    agents = ["greedy", "random", "joker:policy=early"]
+    board = leaderboard.make_board("zwicker", "classic", 2, {}, agents, ["cheat-uct:iters=30"])
+    r = leaderboard.run_board(
+        board, ["greedy"], deals=3, top=0, seed=5, out=tmp_path, progress=False, search="random"
+    )  # fmt: skip
+    assert r is not None and r["search"] == "random"
+    assert {(p["a"], p["b"]) for p in r["pairs"]} == {("random", "greedy"), ("joker:policy=early", "greedy")}
+    over = {p["a"]: p["mean_diff"] for p in r["pairs"] + r["reference_pairs"]}
+    rows = {row["agent"]: row for row in r["ladder"]}
+    room = over["cheat-uct:iters=30"] - over["random"]
+    assert room > 0  # cheat-uct beats greedy by more than random does on any deals
+    assert rows["joker:policy=early"]["share"] == round((over["joker:policy=early"] - over["random"]) / room, 4)
+    assert rows["cheat-uct:iters=30"]["share"] == 1.0
+    assert rows["random"]["share"] is None and rows["greedy"]["share"] is None
+    assert "share of the room (`random` → `cheat-uct:iters=30`)" in leaderboard.markdown([r], "t", "d", "c")

@@ -17,6 +17,8 @@ clock          ``wall`` (default) or ``cpu``: what the searches' time budgets co
                searching thread's CPU time, for equal time on a loaded machine)
 seatings       ``all`` (default): every seating of a pair on every deal; ``rotate``: two a deal, the
                lone side rotating with the deal (the cheaper design for games of three or more sides)
+search         the floor of the ladder's room, an agent of every board (default: the last anchor):
+               each agent's share is its margin over it divided by the first reference's
 top            how many leaders then play every pair among them (default 3)
 seed           seed of the deals and agents (default 0)
 out            results folder (default ``results/<file name>``)
@@ -45,7 +47,7 @@ from zwick_ai.cli.tournament import add_run_args, default_workers, stop_on_sigte
 
 KEYS = (
     "address", "agents", "anchors", "backend", "board", "clock", "deals", "description", "out", "references",
-    "seatings", "seed", "top", "workers",
+    "search", "seatings", "seed", "top", "workers",
 )  # fmt: skip
 BOARD_KEYS = ("agents", "deals", "game", "options", "players", "references", "variant")
 EXAMPLES = """examples:
@@ -115,6 +117,7 @@ def parse_leaderboard(data: dict[str, Any], name: str) -> dict[str, Any]:
         "seatings": seating,
         "clock": clock,
         "top": top,
+        "search": str(data["search"]).strip() if "search" in data else None,
         "seed": seed,
         "out": str(data.get("out", f"results/{name}")),
         "workers": data.get("workers", default_workers()),
@@ -171,7 +174,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
                       f"on {backend.describe()} -> {out / b.slug}")  # fmt: skip
                 r = leaderboard.run_board(
                     b, spec["anchors"], board_deals[b.label], spec["top"], spec["seed"], out, backend, not args.quiet,
-                    spec["seatings"], spec["clock"],
+                    spec["seatings"], spec["clock"], spec["search"],
                 )  # fmt: skip
                 if r is None:
                     raise KeyboardInterrupt

@@ -187,9 +187,11 @@ def run_board(
     progress: bool = True,
     seating: str = "all",
     clock: str = "wall",
+    search: str | None = None,
 ) -> dict[str, Any] | None:
     """Play (or resume) a board's gauntlet and top pairs (each pair's deals with ``seating``); its
-    ratings, pairs and design, or None if interrupted. Writes ``OUT/<board>/ratings.csv``."""
+    ratings, pairs and design, or None if interrupted; ``search`` is the floor of the ladder's room
+    (:func:`ladder`; default the last anchor). Writes ``OUT/<board>/ratings.csv``."""
     if len(board.agents) < 2:
         raise ValueError(f"{board.label}: fewer than two agents can play it")
     results: dict[tuple[str, str], np.ndarray] = {}
@@ -209,6 +211,7 @@ def run_board(
         results[(a, b)] = d
     ratings = fit(board.agents, results, seed)
     present = [a for a in anchors if a in board.agents]
+    floor = search if search in board.agents else (present[-1] if present else None)
     references: dict[tuple[str, str], np.ndarray] = {}
     for a in board.references:
         for b in present:
@@ -241,7 +244,10 @@ def run_board(
         "pairs": pairs,
         "references": list(board.references),
         "reference_pairs": reference_pairs,
-        "ladder": ladder(board.agents + list(board.references), present, pairs + reference_pairs, board.references),
+        "search": floor,
+        "ladder": ladder(
+            board.agents + list(board.references), present, pairs + reference_pairs, board.references, floor
+        ),
     }
 
 
@@ -254,17 +260,27 @@ def _pair_summary(a: str, b: str, d: np.ndarray) -> dict[str, Any]:
 
 
 def ladder(
-    agents: list[str], anchors: list[str], pairs: list[dict[str, Any]], references: list[str]
+    agents: list[str],
+    anchors: list[str],
+    pairs: list[dict[str, Any]],
+    references: list[str],
+    search: str | None = None,
 ) -> list[dict[str, Any]]:
     """Each agent's margin over each anchor (``{anchor: [mean, lo, hi]}``, an anchor's own row
     against itself empty) from the played ``pairs``, and its ``share`` of the room between the
-    last anchor (the search) and the first reference: its margin over that anchor divided by the
-    reference's (None without a reference, for the anchor itself, or when the room is not positive).
+    search and the first reference (None without a reference, for the search itself, or when the
+    room is not positive). The search is ``search``, by default the last anchor. When it is an
+    anchor the share is an agent's margin over it divided by the reference's; otherwise both
+    margins are taken over the first anchor, less the search's own margin over it.
 
     >>> pairs = [{"a": "x", "b": "s", "mean_diff": 2.0, "ci95": [1.0, 3.0]},
     ...          {"a": "peek", "b": "s", "mean_diff": 8.0, "ci95": [6.0, 10.0]}]
     >>> [(r["agent"], r["share"]) for r in ladder(["x", "s", "peek"], ["s"], pairs, ["peek"])]
     [('x', 0.25), ('s', None), ('peek', 1.0)]
+    >>> pairs = [{"a": a, "b": "g", "mean_diff": m, "ci95": [m - 1, m + 1]} for a, m in
+    ...          [("x", 6.0), ("s", 4.0), ("peek", 12.0)]]
+    >>> [(r["agent"], r["share"]) for r in ladder(["g", "x", "s", "peek"], ["g"], pairs, ["peek"], search="s")]
+    [('g', None), ('x', 0.25), ('s', None), ('peek', 1.0)]
     """
     margins: dict[str, dict[str, list[float | None]]] = {a: {} for a in agents}
     for p in pairs:
@@ -273,14 +289,26 @@ def ladder(
             margins[p["a"]][p["b"]] = [p["mean_diff"], lo, hi]
         if p["b"] in margins and p["a"] in anchors:
             margins[p["b"]][p["a"]] = [-p["mean_diff"], None if hi is None else -hi, None if lo is None else -lo]
-    search = anchors[-1] if anchors else None
-    room = margins[references[0]].get(search) if references and search and references[0] in margins else None
+    if search is None:
+        search = anchors[-1] if anchors else None
+    base: str | None
+    floor: float | None
+    if search in anchors:
+        base, floor = search, 0.0
+    else:
+        base = anchors[0] if anchors else None
+        own = margins[search].get(base) if search in margins and base else None
+        floor = own[0] if own is not None and own[0] is not None else None
+
+    def over_search(agent: str) -> float | None:
+        m = margins[agent].get(base) if base and agent in margins and agent != search else None
+        return None if m is None or m[0] is None or floor is None else m[0] - floor
+
+    room = over_search(references[0]) if references else None
     rows = []
     for a in agents:
-        mine = margins[a].get(search) if search else None
-        gap = room[0] if room is not None else None
-        kept = mine[0] if mine is not None else None
-        share = round(kept / gap, 4) if gap is not None and kept is not None and gap > 0 else None
+        kept = over_search(a)
+        share = round(kept / room, 4) if room is not None and kept is not None and room > 0 else None
         rows.append({"agent": a, "reference": a in references, "margins": margins[a], "share": share})
     return rows
 
@@ -314,7 +342,7 @@ def ladder_overview(boards: list[dict[str, Any]]) -> list[str]:
         *markdown_table(["agent", *(b["board"] for b in with_ladder)], table, numeric=True),
         "",
         "Points or chips a deal, 95% CI, each board's deals; in parentheses the share of the room between the search "
-        "anchor and the first reference that the agent keeps (the board's ladder).",
+        "(the last anchor unless the file names one) and the first reference that the agent keeps (the board's ladder).",
     ]
 
 
@@ -457,7 +485,7 @@ def ladder_markdown(board: dict[str, Any]) -> list[str]:
     refs = board.get("references", [])
     head = ["agent"] + [f"− `{a}`" for a in anchors]
     if refs:
-        head.append(f"share of the room (`{anchors[-1]}` → `{refs[0]}`)")
+        head.append(f"share of the room (`{board.get('search') or anchors[-1]}` → `{refs[0]}`)")
     table = []
     ordered = sorted(rows, key=lambda r: -(r["margins"].get(anchors[0], [-1e9])[0] if anchors else 0))
     for r in ordered:
@@ -470,7 +498,7 @@ def ladder_markdown(board: dict[str, Any]) -> list[str]:
         "",
         "The ladder: each agent's margin over each anchor, per deal, 95% CI, on the same deals"
         + (
-            "; the share of the room is the margin over the search anchor divided by the reference's "
+            "; the share of the room is the lead over the search (in its header) divided by the reference's "
             "(references see hidden cards and are not rated)."
             if refs
             else "."
