@@ -14,6 +14,7 @@ import zwick_ai.games  # noqa: F401
 from tests.agent_play import greedy_turns, play_whole_game
 from zwick_ai.agents import expert_search, make_agent, value_model, zwicker_search
 from zwick_ai.agents.expert import _ismcts
+from zwick_ai.agents.net import REPLY_TOP, reply_values
 from zwick_ai.zwicker import features as zwicker_features
 from zwick_ai.zwicker.features import F_LEAD, F_ZWICK
 from zwick_ai.zwicker.layout import R_NSIDES, R_SIDE_OF
@@ -109,3 +110,35 @@ def test_net_options_play_legal_whole_games(spec):
     game = pyspiel.load_game(GAME)
     state, _ = play_whole_game(game, [spec, "greedy"], 9)
     assert len(state.returns()) == 4
+
+
+def test_prior_reply_seeds_the_networks_values_one_answer_ahead():
+    """``reply=K`` replaces the prior of the network's best few moves by their look-ahead values
+    (``net``'s ``reply_values`` on the same worlds); with an overwhelming prior the search plays the
+    best of those."""
+    game, state = greedy_turns(8, 6)  # a position where the look-ahead changes the best move
+    agent = make_agent("expert:time=0,iters=100,endgame=0,prior=1000000,reply=8", game, seed=1)
+    assert agent.identity()["params"]["reply"] == 8
+    d = zwicker_search.DecisionSetup(state, np.random.default_rng(3))
+    first = value_model.after_values(d.rules_array, d.real, d.rows, len(d.rows), agent.prior, d.workspace)
+    ahead = reply_values(
+        d.game_table, d.state_array, d.player, d.det, d.cards, d.chain, np.zeros(zwicker_search.MT_SIZE, np.int64),
+        d.rows, first, REPLY_TOP, 8, agent.prior, d.workspace,
+    )  # fmt: skip
+    assert np.isfinite(ahead).sum() == min(REPLY_TOP, np.isfinite(first).sum()) and not np.allclose(
+        ahead[np.isfinite(ahead)], first[np.isfinite(ahead)]
+    )
+    want = np.where(np.isfinite(ahead), ahead, first)
+    assert np.argmax(np.where(np.isfinite(first), first, -np.inf)) != np.argmax(
+        np.where(np.isfinite(want), want, -np.inf)
+    )
+    d = zwicker_search.DecisionSetup(state, np.random.default_rng(3))  # the same worlds again
+    params = {**agent.params, "leaf": agent.leaf}
+    visits, _ = _ismcts(d, params, 0.0, {}, agent.value, np.zeros(len(d.rows), bool), agent.opp, agent.prior)
+    assert int(np.argmax(visits)) == int(np.argmax(np.where(np.isfinite(want), want, -np.inf)))
+    for bad in ("expert:reply=4", "expert:prior=5,reply=-1"):
+        with pytest.raises(ValueError, match="reply="):
+            make_agent(bad, game)
+    with pytest.raises(ValueError, match="two sides"):
+        make_agent("expert:prior=5,reply=4", pyspiel.load_game("zwicker(variant=christiansen)"))
+    assert "reply" not in make_agent("expert:prior=5", game).identity()["params"]

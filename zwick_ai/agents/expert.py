@@ -27,7 +27,9 @@ algorithms). Every component is a spec parameter so that its effect can be measu
   play-out to the end of the leaf's stage, then the afterstate network from every side's view;
 - ``prior=N``: the afterstate network's values of the root moves seed each root child with ``N``
   virtual visits of that value (prior knowledge in UCT, Gelly and Silver 2007), so the search
-  tries the moves the network likes first; ``0`` = off;
+  tries the moves the network likes first; ``0`` = off; ``reply=K`` takes those values one answer
+  ahead in ``K`` drawn worlds, as ``net:reply=K`` does (games of two sides; its best few moves, the
+  others keep the one-ply values);
 - ``c``: the UCB constant;
 - ``joker=RULE``: a joker rule of :mod:`zwick_ai.agents.joker_policies` (``hold``, ``early``,
   ``min_points=K``, ``build``, ``last_stage``) restricts its own choice: the search runs unchanged
@@ -64,9 +66,9 @@ import pyspiel
 
 from zwick_ai.agents import clock, expert_search, joker_policies, value_model, zwicker_search
 from zwick_ai.agents.base import Agent, Param, register
-from zwick_ai.agents.net import model_for
+from zwick_ai.agents.net import REPLY_TOP, model_for, reply_values
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.zwicker import policy_codes
+from zwick_ai.zwicker import layout, policy_codes
 
 LEAVES = ("auto", "rollout", "value", "stage", "after", "stage-after")
 AFTER_LEAVES = ("after", "stage-after")  # the leaf evaluators that use the afterstate network
@@ -105,6 +107,8 @@ def check(params: dict[str, Any]) -> None:
         raise ValueError(f"mix={params['mix']} is not valid; give the after network's share of the leaf value, 0..1")
     if params["prior"] < 0:
         raise ValueError(f"prior={params['prior']} is not valid; give 0 (off) or a number of virtual visits")
+    if params["reply"] < 0 or (params["reply"] > 0 and params["prior"] == 0):
+        raise ValueError(f"reply={params['reply']} is not valid; it is the look-ahead of prior=N: give both, or 0")
     if params["time"] < 0 or params["iters"] < 0 or params["worlds"] < 0:
         raise ValueError("time, iters and worlds must be >= 0")
     if params["time"] == 0 and params["iters"] == 0:
@@ -167,6 +171,9 @@ def check(params: dict[str, Any]) -> None:
         ),
         Param("mix", float, 1.0, "leaf=after: the after network's share of the leaf value, the rest a random play-out"),
         Param("prior", int, 0, "virtual visits at the root from the after network's move values (0 = off)"),
+        Param(
+            "reply", int, 0, "prior=: look one answer ahead in this many drawn worlds, as net's reply= (0 = one ply)"
+        ),
         Param("joker", str, "", "joker rule on its own choice: hold, early, min_points=K, build, last_stage"),
     ],
     games=("zwicker",),
@@ -189,6 +196,8 @@ class ExpertAgent(Agent):
         self.value = leaf_model.arrays() if leaf_model is not None else value_model.empty_model()
         prior_model = after_model(game, params) if params["prior"] > 0 else None
         self.prior = prior_model.arrays() if prior_model is not None else None
+        if params["reply"] and game.rules.array()[layout.R_NSIDES] != 2:
+            raise ValueError(f"reply= needs a game of two sides; {game.rules.variant} here has more")
         move_model = model_for(game, kind="move") if params["prune"] > 0 or params["opp"] == "net" else None
         self.move = move_model.arrays() if move_model is not None else None
         opp_model = model_for(game, kind=value_model.AFTER) if params["opp"] == "after" else None
@@ -201,11 +210,12 @@ class ExpertAgent(Agent):
 
     def identity(self) -> dict[str, Any]:
         """The parameters, the leaf ``auto`` resolved to and the digests of the models it reads
-        (``mix`` and ``prior`` only where they act, so today's expert keeps its identity)."""
+        (``mix``, ``prior`` and ``reply`` only where they act, so today's expert keeps its identity)."""
         ident = super().identity()
         params = dict(ident["params"])
-        if params["prior"] == 0:
-            del params["prior"]
+        for key in ("prior", "reply"):
+            if params[key] == 0:
+                del params[key]
         if self.leaf != "after":
             del params["mix"]
         return {**ident, "params": params, "leaf_resolved": self.leaf, "models": self.model_digests}
@@ -425,6 +435,13 @@ def _ismcts(
         zwicker_search.block_root(d.real, d.rows, blocked, tree)
     if prior is not None and int(params["prior"]) > 0:
         values = value_model.after_values(d.rules_array, d.real, d.rows, len(d.rows), prior, d.workspace)
+        if int(params["reply"]) > 0:
+            ahead = reply_values(
+                d.game_table, d.state_array, d.player, d.det, d.cards, d.chain,
+                np.zeros(zwicker_search.MT_SIZE, np.int64), d.rows, values, REPLY_TOP, int(params["reply"]), prior,
+                d.workspace,
+            )  # fmt: skip
+            values = np.where(np.isfinite(ahead), ahead, values)
         finite = np.isfinite(values)  # questions (-inf) get no prior
         rewards = np.where(finite, np.clip(np.where(finite, values, 0.0) / d.total, -1.0, 1.0), -np.inf)
         expert_search.root_prior(d.real, d.rows, rewards, int(params["prior"]), tree)
