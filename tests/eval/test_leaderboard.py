@@ -210,4 +210,9 @@ def test_a_named_search_measures_the_room_from_margins_over_one_anchor(tmp_path)
     assert rows["joker:policy=early"]["share"] == round((over["joker:policy=early"] - over["random"]) / room, 4)
     assert rows["cheat-uct:iters=30"]["share"] == 1.0
     assert rows["random"]["share"] is None and rows["greedy"]["share"] is None
-    assert "share of the room (`random` → `cheat-uct:iters=30`)" in leaderboard.markdown([r], "t", "d", "c")
+    text = leaderboard.markdown([r], "t", "d", "c")
+    assert "share of the room (`random` → `cheat-uct:iters=30`)" in text and "− `random` (through `greedy`)" in text
+    # the lead over the search through greedy, deal by deal, and its mean is the margins' difference
+    lead = rows["joker:policy=early"]["over_search"]
+    assert lead[0] == pytest.approx(over["joker:policy=early"] - over["random"])
+    assert lead[1] <= lead[0] <= lead[2] and rows["random"].get("over_search") is None

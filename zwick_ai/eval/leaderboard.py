@@ -221,6 +221,11 @@ def run_board(
             references[(a, b)] = d
     pairs = [_pair_summary(a, b, d) for (a, b), d in results.items()]
     reference_pairs = [_pair_summary(a, b, d) for (a, b), d in references.items()]
+    rows = ladder(board.agents + list(board.references), present, pairs + reference_pairs, board.references, floor)
+    if floor is not None and floor not in present and present:
+        leads = leads_through(results | references, present[0], floor)
+        for row in rows:
+            row["over_search"] = leads.get(row["agent"])
     folder = out / board.slug
     folder.mkdir(parents=True, exist_ok=True)
     with (folder / "ratings.csv").open("w", newline="") as f:
@@ -245,9 +250,7 @@ def run_board(
         "references": list(board.references),
         "reference_pairs": reference_pairs,
         "search": floor,
-        "ladder": ladder(
-            board.agents + list(board.references), present, pairs + reference_pairs, board.references, floor
-        ),
+        "ladder": rows,
     }
 
 
@@ -311,6 +314,35 @@ def ladder(
         share = round(kept / room, 4) if room is not None and kept is not None and room > 0 else None
         rows.append({"agent": a, "reference": a in references, "margins": margins[a], "share": share})
     return rows
+
+
+def leads_through(played: dict[tuple[str, str], np.ndarray], base: str, search: str) -> dict[str, list[float | None]]:
+    """Each agent's lead over ``search`` per deal, through the anchor ``base`` that both played on
+    the same deals: (agent − base) − (search − base) deal by deal, as ``[mean, lo, hi]`` (95% CI
+    paired over deals); agents whose pair with ``base`` has another number of deals are left out.
+
+    >>> played = {("x", "g"): np.array([3.0, 1.0, 2.0]), ("g", "s"): np.array([-1.0, 0.0, -2.0])}
+    >>> lead = leads_through(played, "g", "s")["x"]
+    >>> lead[0]
+    1.0
+    >>> sorted(leads_through(played, "g", "s"))
+    ['x']
+    """
+    over: dict[str, np.ndarray] = {}
+    for (a, b), d in played.items():
+        if b == base:
+            over[a] = d
+        elif a == base:
+            over[b] = -d
+    if search not in over:
+        return {}
+    out: dict[str, list[float | None]] = {}
+    for agent, d in over.items():
+        if agent == search or len(d) != len(over[search]):
+            continue
+        est = mean_ci(d - over[search])
+        out[agent] = [float(est.mean), *(float(x) if math.isfinite(x) else None for x in est.ci95)]
+    return out
 
 
 def ladder_overview(boards: list[dict[str, Any]]) -> list[str]:
@@ -484,6 +516,9 @@ def ladder_markdown(board: dict[str, Any]) -> list[str]:
     anchors = board["anchors"]
     refs = board.get("references", [])
     head = ["agent"] + [f"− `{a}`" for a in anchors]
+    through = any(r.get("over_search") for r in rows)
+    if through:
+        head.append(f"− `{board.get('search')}` (through `{anchors[0]}`)")
     if refs:
         head.append(f"share of the room (`{board.get('search') or anchors[-1]}` → `{refs[0]}`)")
     table = []
@@ -491,6 +526,8 @@ def ladder_markdown(board: dict[str, Any]) -> list[str]:
     for r in ordered:
         name = f"`{r['agent']}`" + (" (reference)" if r["reference"] else "")
         cells = [name] + ["" if a == r["agent"] else _ci_cell(r["margins"].get(a)) for a in anchors]
+        if through:
+            cells.append("" if r["agent"] in (board.get("search"), *anchors) else _ci_cell(r.get("over_search")))
         if refs:
             cells.append("" if r["share"] is None else f"{100 * r['share']:.0f}%")
         table.append(cells)
@@ -502,6 +539,12 @@ def ladder_markdown(board: dict[str, Any]) -> list[str]:
             "(references see hidden cards and are not rated)."
             if refs
             else "."
+        )
+        + (
+            " The lead over the search through the anchor: deal by deal, the agent's margin over the anchor "
+            "less the search's (95% CI paired over deals)."
+            if through
+            else ""
         ),
         "",
     ]
