@@ -14,7 +14,7 @@ import zwick_ai.games  # noqa: F401
 from tests.agent_play import greedy_turns, play_whole_game
 from zwick_ai.agents import expert_search, make_agent, value_model, zwicker_search
 from zwick_ai.agents.expert import _ismcts
-from zwick_ai.agents.net import REPLY_TOP, reply_values
+from zwick_ai.agents.net import REPLY_TOP, look_ahead
 from zwick_ai.zwicker import features as zwicker_features
 from zwick_ai.zwicker.features import F_LEAD, F_ZWICK
 from zwick_ai.zwicker.layout import R_NSIDES, R_SIDE_OF
@@ -121,10 +121,7 @@ def test_prior_reply_seeds_the_networks_values_one_answer_ahead():
     assert agent.identity()["params"]["reply"] == 8
     d = zwicker_search.DecisionSetup(state, np.random.default_rng(3))
     first = value_model.after_values(d.rules_array, d.real, d.rows, len(d.rows), agent.prior, d.workspace)
-    ahead = reply_values(
-        d.game_table, d.state_array, d.player, d.det, d.cards, d.chain, np.zeros(zwicker_search.MT_SIZE, np.int64),
-        d.rows, first, REPLY_TOP, 8, agent.prior, d.workspace,
-    )  # fmt: skip
+    ahead = look_ahead(d, d.rows, first, 8, agent.prior)
     assert np.isfinite(ahead).sum() == min(REPLY_TOP, np.isfinite(first).sum()) and not np.allclose(
         ahead[np.isfinite(ahead)], first[np.isfinite(ahead)]
     )

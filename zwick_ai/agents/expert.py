@@ -66,7 +66,7 @@ import pyspiel
 
 from zwick_ai.agents import clock, expert_search, joker_policies, value_model, zwicker_search
 from zwick_ai.agents.base import Agent, Param, register
-from zwick_ai.agents.net import REPLY_TOP, model_for, reply_values
+from zwick_ai.agents.net import look_ahead, model_for
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import layout, policy_codes
 
@@ -436,11 +436,7 @@ def _ismcts(
     if prior is not None and int(params["prior"]) > 0:
         values = value_model.after_values(d.rules_array, d.real, d.rows, len(d.rows), prior, d.workspace)
         if int(params["reply"]) > 0:
-            ahead = reply_values(
-                d.game_table, d.state_array, d.player, d.det, d.cards, d.chain,
-                np.zeros(zwicker_search.MT_SIZE, np.int64), d.rows, values, REPLY_TOP, int(params["reply"]), prior,
-                d.workspace,
-            )  # fmt: skip
+            ahead = look_ahead(d, d.rows, values, int(params["reply"]), prior)
             values = np.where(np.isfinite(ahead), ahead, values)
         finite = np.isfinite(values)  # questions (-inf) get no prior
         rewards = np.where(finite, np.clip(np.where(finite, values, 0.0) / d.total, -1.0, 1.0), -np.inf)

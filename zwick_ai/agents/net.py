@@ -128,6 +128,18 @@ def reply_values(G, a, p, det, cards, chain, meta, rows, first, top, worlds, m, 
     return out
 
 
+def look_ahead(
+    d: zwicker_search.DecisionSetup, rows: np.ndarray, first: np.ndarray, worlds: int, m: tuple, top: int = REPLY_TOP
+) -> np.ndarray:
+    """:func:`reply_values` of the decision ``d`` (its worlds drawn from ``d``'s view and random
+    stream): the ``top`` best of ``rows`` by ``first`` looked one answer ahead in ``worlds``
+    worlds by the after model ``m``, the other moves -inf."""
+    return reply_values(
+        d.game_table, d.state_array, d.player, d.det, d.cards, d.chain, np.zeros(zwicker_search.MT_SIZE, np.int64),
+        rows, first, top, worlds, m, d.workspace,
+    )  # fmt: skip
+
+
 @register(
     "net",
     params=[
@@ -187,11 +199,7 @@ class NetAgent(Agent):
         rows, values = self.values(state)
         if self.reply:
             setup = zwicker_search.DecisionSetup(state, self.rng)
-            values = reply_values(
-                setup.game_table, setup.state_array, setup.player, setup.det, setup.cards, setup.chain,
-                np.zeros(zwicker_search.MT_SIZE, np.int64), rows, values, self.top, self.reply, self.model,
-                setup.workspace,
-            )  # fmt: skip
+            values = look_ahead(setup, rows, values, self.reply, self.model, self.top)
         if self.joker[0] != policy_codes.POLICY_GREEDY:  # the rule leaves it the allowed moves (never a question)
             decision = state.decision()
             ok = joker_policies.allowed_mask(decision.rules_array, decision.position.copy(), rows, *self.joker, False)
@@ -200,4 +208,4 @@ class NetAgent(Agent):
         return zwicker_bridge.move_actions(state, rows[pick])
 
 
-__all__ = ["NetAgent", "model_for"]
+__all__ = ["NetAgent", "look_ahead", "model_for"]
