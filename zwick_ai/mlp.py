@@ -81,10 +81,10 @@ def mlp_first_layer_update(x, x_old, m, h1):
     position's inputs, so a decision's candidates cost a few rows of the first layer each instead
     of all of them. From ``x_old = mean`` and ``h1 = b1`` (the first layer of the standardized
     zero input) it is :func:`mlp_first_layer`."""
-    mean, scale, W1 = m[0], m[1], m[2]
+    scale, W1 = m[1], m[2]
     for i in range(x.shape[0]):
         if x[i] != x_old[i]:
-            dz = (x[i] - mean[i]) / scale[i] - (x_old[i] - mean[i]) / scale[i]
+            dz = (x[i] - x_old[i]) / scale[i]  # the standardized input's change: the mean cancels
             for j in range(h1.shape[0]):
                 h1[j] += dz * W1[i, j]
             x_old[i] = x[i]

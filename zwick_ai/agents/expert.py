@@ -66,9 +66,9 @@ import pyspiel
 
 from zwick_ai.agents import clock, expert_search, joker_policies, value_model, zwicker_search
 from zwick_ai.agents.base import Agent, Param, register
-from zwick_ai.agents.net import look_ahead, model_for
+from zwick_ai.agents.net import check_two_sides, look_ahead, model_for
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.zwicker import layout, policy_codes
+from zwick_ai.zwicker import policy_codes
 
 LEAVES = ("auto", "rollout", "value", "stage", "after", "stage-after")
 AFTER_LEAVES = ("after", "stage-after")  # the leaf evaluators that use the afterstate network
@@ -196,8 +196,8 @@ class ExpertAgent(Agent):
         self.value = leaf_model.arrays() if leaf_model is not None else value_model.empty_model()
         prior_model = after_model(game, params) if params["prior"] > 0 else None
         self.prior = prior_model.arrays() if prior_model is not None else None
-        if params["reply"] and game.rules.array()[layout.R_NSIDES] != 2:
-            raise ValueError(f"reply= needs a game of two sides; {game.rules.variant} here has more")
+        if params["reply"]:
+            check_two_sides(game)
         move_model = model_for(game, kind="move") if params["prune"] > 0 or params["opp"] == "net" else None
         self.move = move_model.arrays() if move_model is not None else None
         opp_model = model_for(game, kind=value_model.AFTER) if params["opp"] == "after" else None

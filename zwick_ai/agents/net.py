@@ -128,6 +128,13 @@ def reply_values(G, a, p, det, cards, chain, meta, rows, first, top, worlds, m, 
     return out
 
 
+def check_two_sides(game: pyspiel.Game) -> None:
+    """Raise ``ValueError`` unless ``game`` has two sides, as the one-answer look-ahead needs
+    (:func:`reply_values`: the answering side's value is the mover's negated)."""
+    if game.rules.array()[layout.R_NSIDES] != 2:
+        raise ValueError(f"reply= needs a game of two sides; {game.rules.variant} here has more")
+
+
 def look_ahead(
     d: zwicker_search.DecisionSetup, rows: np.ndarray, first: np.ndarray, worlds: int, m: tuple, top: int = REPLY_TOP
 ) -> np.ndarray:
@@ -180,8 +187,8 @@ class NetAgent(Agent):
         self.top = int(params["top"])
         if self.reply and not self.after:
             raise ValueError("reply= needs an after model (model=after or an after model's path)")
-        if self.reply and game.rules.array()[layout.R_NSIDES] != 2:
-            raise ValueError(f"reply= needs a game of two sides; {game.rules.variant} here has more")
+        if self.reply:
+            check_two_sides(game)
 
     def identity(self) -> dict[str, Any]:
         """The parameters and the digest of the model it plays, by kind (a retrained model is another agent)."""
@@ -208,4 +215,4 @@ class NetAgent(Agent):
         return zwicker_bridge.move_actions(state, rows[pick])
 
 
-__all__ = ["NetAgent", "look_ahead", "model_for"]
+__all__ = ["NetAgent", "check_two_sides", "look_ahead", "model_for"]
