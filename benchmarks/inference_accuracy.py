@@ -24,6 +24,7 @@ from zwick_ai.agents import expert_search, make_agent, value_model, zwicker_sear
 from zwick_ai.agents.base import Agent
 from zwick_ai.agents.net import model_for
 from zwick_ai.eval.match import play_game
+from zwick_ai.zwicker import history
 from zwick_ai.zwicker.layout import MAX_HAND, R_PLAYERS, S_HAND_N, S_HANDS
 
 
@@ -72,9 +73,7 @@ class Probe(Agent):
             )
             acc = np.array([hand_accuracy(d.rules_array, d.real, s, d.player) for s in states])
             if np.isfinite(acc).all():
-                row: dict = {
-                    "stage_plies": int(d.state_array[zwicker_search.ZH.XB + zwicker_search.ZH.X_NPLY]) - int(d.det.t0)
-                }
+                row: dict = {"stage_plies": int(d.state_array[history.XB + history.X_NPLY]) - int(d.det.t0)}
                 for name, mm in self.models.items():
                     for tau in self.taus:
                         if tau == 0:

@@ -640,3 +640,57 @@ def test_prune_searches_only_the_move_models_best_root_moves() -> None:
     assert wide.act(state) == plain.act(state)
     counts = [{k: v for k, v in a.last.items() if not k.endswith("_seconds")} for a in (wide, plain)]
     assert counts[0] == counts[1]  # the same search (the clock readings aside)
+
+
+def _pool_of_one_world_stats(d: zwicker_search.DecisionSetup, policy: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(root visits and mean rewards, the world) of ``len(rows)`` ISMCTS iterations, random play-out
+    leaves played by ``policy``, on a pool of one drawn world (so every iteration searches it)."""
+    meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
+    expert_search.seed(seed)
+    none = value_model.empty_model()
+    pool, _ = expert_search.draw_pool(
+        d.game_table, d.state_array, d.player, d.det, d.cards, d.chain, meta, 1, 0.0, d.workspace, none
+    )
+    tree = zwicker_search.new_tree(4 * len(d.rows) + 8)
+    expert_search.ismcts(
+        d.game_table, d.state_array, d.player, len(d.rows), 1, 0.7, expert_search.LEAF_ROLLOUT, d.win_loss,
+        d.total, tree, d.det, d.cards, d.chain, d.workspace, none, pool, np.ones(1), 1.0, policy,
+    )  # fmt: skip
+    visits, qsum = zwicker_search.root_stats(d.real, d.rows, tree)
+    return visits, qsum / np.maximum(visits, 1), pool[0]
+
+
+def test_greedy_rollout_plays_the_greedy_player_at_every_seat_of_the_play_out() -> None:
+    """``rollout=greedy``: with one world and one iteration per root move, each move's reward is
+    the result of a greedy play-out of that world after the move (one of them, where greedy's ties
+    are broken at random); random play-outs' rewards mostly are not. Today's expert keeps its
+    identity; a bad value is refused."""
+    game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
+    state = zwicker_bridge.state_from_seed(game, 5)
+    d = zwicker_search.DecisionSetup(state, np.random.default_rng(0))
+    R = d.rules_array
+    side = arrays.side_of(R, d.player)
+    greedy_all = np.full(4, policy_codes.POLICY_GREEDY, np.int64)
+
+    def greedy_results(world: np.ndarray, row: np.ndarray) -> set[float]:
+        results = set()
+        for s in range(64):
+            S = world.copy()
+            kernels.apply_move(R, S, row, d.workspace)
+            expert_search.seed(100 + s)
+            kernels.play_out(R, S, greedy_all, d.workspace)
+            results.add(round(float(zwicker_search.side_rewards(R, S, d.win_loss, d.total)[side]), 9))
+        return results
+
+    matched = {}
+    for name, policy in (("greedy", policy_codes.POLICY_GREEDY), ("random", policy_codes.POLICY_RANDOM)):
+        visits, mean, world = _pool_of_one_world_stats(d, policy, seed=7)
+        assert np.all(visits == 1)
+        hits = [round(float(mean[k]), 9) in greedy_results(world, d.rows[k]) for k in range(len(d.rows))]
+        matched[name] = sum(hits) / len(hits)
+    assert len(d.rows) >= 4
+    assert matched["greedy"] == 1.0 and matched["random"] < 0.75
+    assert "rollout" not in make_agent("expert:time=0,iters=20", game).identity()["params"]
+    assert make_agent("expert:time=0,iters=20,rollout=greedy", game).identity()["params"]["rollout"] == "greedy"
+    with pytest.raises(ValueError, match="rollout='smart' is not valid; valid: random, greedy"):
+        make_agent("expert:rollout=smart", game)

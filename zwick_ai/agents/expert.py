@@ -30,6 +30,8 @@ algorithms). Every component is a spec parameter so that its effect can be measu
   tries the moves the network likes first; ``0`` = off; ``reply=K`` takes those values one answer
   ahead in ``K`` drawn worlds, as ``net:reply=K`` does (games of two sides; its best few moves, the
   others keep the one-ply values);
+- ``rollout=random|greedy``: the player at every seat of the ISMCTS play-outs (the ``rollout``,
+  ``stage`` and ``stage-after`` leaves, and ``after``'s share ``1 - mix``);
 - ``c``: the UCB constant;
 - ``joker=RULE``: a joker rule of :mod:`zwick_ai.agents.joker_policies` (``hold``, ``early``,
   ``min_points=K``, ``build``, ``last_stage``) restricts its own choice: the search runs unchanged
@@ -83,6 +85,8 @@ MODEL_LEAVES = ("value", "stage")  # the leaf evaluators that use the value mode
 DEFAULT_POOL = 256  # ISMCTS worlds drawn once per decision
 DEFAULT_INFER = 0.25  # softmax temperature of the opponent model's weights
 OPPONENT_MODELS = ("greedy", "net", "after")  # the inference weights' model of the other players
+#: the player at every seat of the ISMCTS play-outs, by the name ``rollout=`` takes
+ROLLOUT_POLICIES = {"random": policy_codes.POLICY_RANDOM, "greedy": policy_codes.POLICY_GREEDY}
 MAX_WORLDS = 4096  # endgame worlds per decision under a time budget
 FIRST_BATCH = 16  # ISMCTS iterations before the first clock check
 MIN_FALLBACK_SECONDS = 0.005  # ISMCTS time after an endgame search gave up at the end of the budget
@@ -99,6 +103,8 @@ def check(params: dict[str, Any]) -> None:
     """Raise ``ValueError`` (naming what is valid) for a bad ``expert`` parameter."""
     if params["leaf"] not in LEAVES:
         raise ValueError(f"leaf={params['leaf']!r} is not valid; valid: {', '.join(LEAVES)}")
+    if params["rollout"] not in ROLLOUT_POLICIES:
+        raise ValueError(f"rollout={params['rollout']!r} is not valid; valid: {', '.join(ROLLOUT_POLICIES)}")
     if params["opp"] not in OPPONENT_MODELS:
         raise ValueError(f"opp={params['opp']!r} is not valid; valid: {', '.join(OPPONENT_MODELS)}")
     if params.get("model") and params["leaf"] not in (*MODEL_LEAVES, "auto", *AFTER_LEAVES):
@@ -169,6 +175,7 @@ def check(params: dict[str, Any]) -> None:
             "",
             "value model .npz for leaf=value/stage (an after model for leaf=after); empty: the package's weights",
         ),
+        Param("rollout", str, "random", "the ISMCTS play-outs' player at every seat: random or greedy"),
         Param("mix", float, 1.0, "leaf=after: the after network's share of the leaf value, the rest a random play-out"),
         Param("prior", int, 0, "virtual visits at the root from the after network's move values (0 = off)"),
         Param(
@@ -210,12 +217,15 @@ class ExpertAgent(Agent):
 
     def identity(self) -> dict[str, Any]:
         """The parameters, the leaf ``auto`` resolved to and the digests of the models it reads
-        (``mix``, ``prior`` and ``reply`` only where they act, so today's expert keeps its identity)."""
+        (``mix``, ``prior``, ``reply`` and ``rollout`` only where they act or differ from the first
+        expert's, so today's expert keeps its identity)."""
         ident = super().identity()
         params = dict(ident["params"])
         for key in ("prior", "reply"):
             if params[key] == 0:
                 del params[key]
+        if params["rollout"] == "random":
+            del params["rollout"]
         if self.leaf != "after":
             del params["mix"]
         return {**ident, "params": params, "leaf_resolved": self.leaf, "models": self.model_digests}
@@ -454,6 +464,7 @@ def _ismcts(
         expert_search.ismcts(
             d.game_table, d.state_array, d.player, min(batch, left), int(params["reuse"]), float(params["c"]), leaf,
             d.win_loss, d.total, tree, d.det, d.cards, d.chain, d.workspace, value, pool, cum, float(params["mix"]),
+            ROLLOUT_POLICIES[params["rollout"]],
         )  # fmt: skip
         if seconds <= 0:
             continue

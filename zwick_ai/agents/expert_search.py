@@ -47,7 +47,7 @@ import numpy as np
 from numba import njit
 
 from zwick_ai.agents import value_model, zwicker_search
-from zwick_ai.zwicker import arrays, kernels, layout, policy_codes
+from zwick_ai.zwicker import arrays, kernels, layout
 from zwick_ai.zwicker import features as zwicker_features
 from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker.features import F_LEAD, F_ZWICK
@@ -536,7 +536,7 @@ def pool_pick(cum):
 
 
 @njit(cache=True)
-def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, chain, W, m, pool, cum, mix):
+def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, chain, W, m, pool, cum, mix, policy):
     """``iters`` ISMCTS iterations on ``tree`` (the descent and backup of :mod:`zwicker_search`), each
     drawn world serving ``reuse`` consecutive iterations; ``leaf`` picks the leaf evaluator
     (``m``: the value model's arrays for ``LEAF_VALUE``/``LEAF_STAGE``, the after model's for
@@ -545,11 +545,12 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
     ``1 - mix`` times a random play-out's). With a non-empty ``pool`` (rows of
     :func:`draw_pool`) each world is a pool row drawn by the weights ``cum``
     (:func:`pool_cumulative`: sampling-importance-resampling of the opponent model's posterior)
-    instead of a fresh draw of the determinizer."""
+    instead of a fresh draw of the determinizer. Every play-out plays ``policy`` at every seat
+    (:mod:`zwick_ai.zwicker.policy_codes`: ``POLICY_RANDOM`` or ``POLICY_GREEDY``)."""
     R = G[: layout.RULES_SIZE]
     meta = tree[-1]
     players = arrays.players(R)
-    policies = np.full(players, policy_codes.POLICY_RANDOM, np.int64)
+    policies = np.full(players, policy, np.int64)
     buf, X = kernels.new_buffers()
     key = np.zeros(zwicker_search.NKW, np.int64)
     lo = np.zeros(64, np.int64)
