@@ -109,6 +109,7 @@ def _expert_ismcts() -> None:
         I32_2D,
         F64,
         0.0,
+        0,
     )
 
 
