@@ -375,3 +375,20 @@ def test_cli_run_experiment_file(tmp_path, capsys):
     (tmp_path / "bad.toml").write_text('agents = ["greedy", "random"]\ndeals = 2\ncolour = "red"\n')
     assert main(["run", str(tmp_path / "bad.toml")]) == 2
     assert "unknown key 'colour'" in capsys.readouterr().err
+
+
+def test_finished_differences_only_reads_the_folder(finished, tmp_path):
+    """The per-deal differences of a finished folder are its summary's; asked with another
+    tournament (here another game), it finds no finished games and leaves the folder as it was."""
+    out, summary = finished
+    diffs = T.finished_differences(tiny(), out)
+    assert diffs is not None and diffs.shape == (DEALS, 1)
+    assert diffs[:, 0].mean() == pytest.approx(summary["pairs"][0]["mean_diff"])
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    (copy / "games.jsonl").write_bytes((out / "games.jsonl").read_bytes())
+    before = (copy / "games.jsonl").read_bytes()
+    other = T.Tournament(AGENTS, game="zwicker", params={"variant": "classic", "players": 3}, deals=DEALS, seed=7)
+    assert T.finished_differences(other, copy) is None
+    assert (copy / "games.jsonl").read_bytes() == before
+    assert sorted(p.name for p in copy.iterdir()) == ["games.jsonl"]

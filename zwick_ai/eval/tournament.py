@@ -457,11 +457,15 @@ def stored_deals(path: Path) -> set[int]:
 
 
 def read_games(
-    path: Path, expected: dict[tuple, dict[str, Any]], game_string: str, warn: Callable[[str], None]
+    path: Path,
+    expected: dict[tuple, dict[str, Any]],
+    game_string: str,
+    warn: Callable[[str], None],
+    repair: bool = True,
 ) -> dict[tuple, dict[str, Any]]:
-    """The finished games in ``path``; damaged or foreign lines are reported with ``warn`` and
-    moved to ``games.rejected.jsonl`` next to it (so their games are played again and nothing
-    is deleted)."""
+    """The finished games in ``path``; damaged or foreign lines are reported with ``warn`` and,
+    with ``repair`` (a run about to resume), moved to ``games.rejected.jsonl`` next to it (so
+    their games are played again and nothing is deleted); without it the file is only read."""
     done: dict[tuple, dict[str, Any]] = {}
     if not path.exists():
         return done
@@ -485,6 +489,8 @@ def read_games(
             continue
         done[task_key(record)] = compact(record)
         keep.append(line)
+    if not repair:
+        return done
     if rejected:
         with open(path.with_name(REJECTED), "a", encoding="utf-8") as f:
             f.write("".join(x + "\n" for x in rejected))
@@ -645,9 +651,11 @@ def deal_differences(t: Tournament, records: dict[tuple, dict[str, Any]]) -> np.
 
 def finished_differences(t: Tournament, out: str | Path) -> np.ndarray | None:
     """:func:`deal_differences` of the games of ``t`` stored in ``out`` (``deals x pairs``), or None
-    while a game is missing (a leaderboard combines the pairs of several tournaments with it)."""
+    while a game is missing (a leaderboard combines the pairs of several tournaments with it).
+    Only reads the folder: games of another tournament stay where they are."""
     todo = tasks(t)
-    done = read_games(Path(out) / "games.jsonl", {task_key(x): x for x in todo}, str(t.load()), lambda text: None)
+    expected = {task_key(x): x for x in todo}
+    done = read_games(Path(out) / "games.jsonl", expected, str(t.load()), lambda text: None, repair=False)
     if any(task_key(x) not in done for x in todo):
         return None
     return deal_differences(t, done)
