@@ -642,7 +642,9 @@ def test_prune_searches_only_the_move_models_best_root_moves() -> None:
     assert counts[0] == counts[1]  # the same search (the clock readings aside)
 
 
-def _pool_of_one_world_stats(d: zwicker_search.DecisionSetup, policy: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def _pool_of_one_world_stats(
+    d: zwicker_search.DecisionSetup, policy: int, seed: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(root visits and mean rewards, the world) of ``len(rows)`` ISMCTS iterations, random play-out
     leaves played by ``policy``, on a pool of one drawn world (so every iteration searches it)."""
     meta = np.zeros(zwicker_search.MT_SIZE, np.int64)

@@ -85,8 +85,8 @@ MODEL_LEAVES = ("value", "stage")  # the leaf evaluators that use the value mode
 DEFAULT_POOL = 256  # ISMCTS worlds drawn once per decision
 DEFAULT_INFER = 0.25  # softmax temperature of the opponent model's weights
 OPPONENT_MODELS = ("greedy", "net", "after")  # the inference weights' model of the other players
-#: the player at every seat of the ISMCTS play-outs, by the name ``rollout=`` takes
-ROLLOUT_POLICIES = {"random": policy_codes.POLICY_RANDOM, "greedy": policy_codes.POLICY_GREEDY}
+#: parameters added after the first expert, left out of the identity at the value that plays as it did
+FIRST_EXPERT = {"prior": 0, "reply": 0, "rollout": "random"}
 MAX_WORLDS = 4096  # endgame worlds per decision under a time budget
 FIRST_BATCH = 16  # ISMCTS iterations before the first clock check
 MIN_FALLBACK_SECONDS = 0.005  # ISMCTS time after an endgame search gave up at the end of the budget
@@ -103,8 +103,9 @@ def check(params: dict[str, Any]) -> None:
     """Raise ``ValueError`` (naming what is valid) for a bad ``expert`` parameter."""
     if params["leaf"] not in LEAVES:
         raise ValueError(f"leaf={params['leaf']!r} is not valid; valid: {', '.join(LEAVES)}")
-    if params["rollout"] not in ROLLOUT_POLICIES:
-        raise ValueError(f"rollout={params['rollout']!r} is not valid; valid: {', '.join(ROLLOUT_POLICIES)}")
+    if params["rollout"] not in policy_codes.PLAYOUT_POLICIES:
+        valid = ", ".join(policy_codes.PLAYOUT_POLICIES)
+        raise ValueError(f"rollout={params['rollout']!r} is not valid; valid: {valid}")
     if params["opp"] not in OPPONENT_MODELS:
         raise ValueError(f"opp={params['opp']!r} is not valid; valid: {', '.join(OPPONENT_MODELS)}")
     if params.get("model") and params["leaf"] not in (*MODEL_LEAVES, "auto", *AFTER_LEAVES):
@@ -221,11 +222,9 @@ class ExpertAgent(Agent):
         expert's, so today's expert keeps its identity)."""
         ident = super().identity()
         params = dict(ident["params"])
-        for key in ("prior", "reply"):
-            if params[key] == 0:
+        for key, first in FIRST_EXPERT.items():
+            if params[key] == first:
                 del params[key]
-        if params["rollout"] == "random":
-            del params["rollout"]
         if self.leaf != "after":
             del params["mix"]
         return {**ident, "params": params, "leaf_resolved": self.leaf, "models": self.model_digests}
@@ -464,7 +463,7 @@ def _ismcts(
         expert_search.ismcts(
             d.game_table, d.state_array, d.player, min(batch, left), int(params["reuse"]), float(params["c"]), leaf,
             d.win_loss, d.total, tree, d.det, d.cards, d.chain, d.workspace, value, pool, cum, float(params["mix"]),
-            ROLLOUT_POLICIES[params["rollout"]],
+            policy_codes.PLAYOUT_POLICIES[params["rollout"]],
         )  # fmt: skip
         if seconds <= 0:
             continue

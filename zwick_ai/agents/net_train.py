@@ -74,7 +74,7 @@ STRENGTH_FIELDS = ["generation", "weights", "opponent", "deals", "mean_diff", "c
 GENERATION_WEIGHTS = "generation"  # the strength rows of a generation's own weights
 # where the targets come from: the hands' own returns, a peek-uct search, or a search on the mover's view
 TEACHERS = ("none", "peek", *SEARCH_TEACHERS)
-TEACHER_ROLLOUTS = {"random": policy_codes.POLICY_RANDOM, "greedy": policy_codes.POLICY_GREEDY}
+TEACHER_ROLLOUTS = policy_codes.PLAYOUT_POLICIES
 TEACHER_CHUNK_HANDS = 10  # a hand searched on the mover's view takes seconds: chunks are kept as they finish
 
 Progress = Callable[[int, str], None]

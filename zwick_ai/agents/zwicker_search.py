@@ -444,7 +444,7 @@ class DecisionSetup:
         _seed(self.seed)
 
     def run(self, tree, world: np.ndarray, iters: int, params: dict[str, Any]) -> None:
-        policy = policy_codes.POLICY_GREEDY if params["rollout"] == "greedy" else policy_codes.POLICY_RANDOM
+        policy = policy_codes.PLAYOUT_POLICIES[params["rollout"]]
         search(
             self.game_table,
             self.state_array,
@@ -631,7 +631,7 @@ def peek_root(setup: DecisionSetup, params: dict[str, Any]) -> tuple[np.ndarray,
     (:func:`peek_search`) of ``setup``'s decision under ``params``' budget."""
     iters = int(params["iters"])
     tree = new_tree(iters + 2 if iters > 0 else int(params.get("nodes", 1 << 18)))
-    policy = policy_codes.POLICY_GREEDY if params["rollout"] == "greedy" else policy_codes.POLICY_RANDOM
+    policy = policy_codes.PLAYOUT_POLICIES[params["rollout"]]
 
     def run(n: int) -> None:
         peek_search(

@@ -169,7 +169,7 @@ def _zwicker_values(
     p = state.current_player()
     side = state.rules.side_of(p)
     win_loss = bool(state.decision().win_loss)
-    policy = policy_codes.POLICY_GREEDY if rollout == "greedy" else policy_codes.POLICY_RANDOM
+    policy = policy_codes.PLAYOUT_POLICIES[rollout]
     policies = np.full(state.rules.players, policy, np.int64)
     out = np.zeros((len(worlds), len(rows)))
     for w, world in enumerate(worlds):

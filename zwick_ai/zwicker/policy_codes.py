@@ -4,7 +4,8 @@ Every compiled playout, search rollout, self-play record and batch game takes th
 ``int64`` per seat, or one code for all the other seats):
 
 * the engine's playouts (:func:`~zwick_ai.zwicker.kernels.play_hands`,
-  :func:`~zwick_ai.zwicker.kernels.choose`) take ``POLICY_RANDOM`` or ``POLICY_GREEDY``;
+  :func:`~zwick_ai.zwicker.kernels.choose`) take ``POLICY_RANDOM`` or ``POLICY_GREEDY``, by name
+  :data:`PLAYOUT_POLICIES`;
 * the joker rules of :mod:`zwick_ai.agents.joker_policies` are the greedy player with a rule on
   joker moves (``POLICY_EARLY`` .. ``POLICY_LAST_STAGE``, in the order of :data:`JOKER_RULES`);
 * the learned models' seats play ``POLICY_NET`` (the move model's best move, as the ``net`` agent)
@@ -31,6 +32,9 @@ POLICY_NET = 7  # the learned move model's best move
 POLICY_NET_AFTER = 8  # the learned after model's best move
 POLICY_RANDOM_ACTION = 9  # uniform over the legal actions, one sub-action at a time
 POLICY_CALLER = -1  # not played in compiled code: the caller plays the seat
+
+#: the play-out players that searches and analyses take by name (``rollout=random|greedy``)
+PLAYOUT_POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
 
 #: the joker rules' names in code order (a name's index is its code)
 JOKER_RULES = ("random", "greedy", "early", "hold", "min_points", "build", "last_stage")
