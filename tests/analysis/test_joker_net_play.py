@@ -19,7 +19,7 @@ from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import deals as zwicker_deals
 from zwick_ai.zwicker import policy_codes
 from zwick_ai.zwicker.features import NFEAT
-from zwick_ai.zwicker.layout import KIND_ASK, KIND_BUILD, KIND_CAPTURE, M_CARD, M_KIND, S_STOCK_TOP
+from zwick_ai.zwicker.layout import KIND_ASK, KIND_BUILD, KIND_CAPTURE, M_CARD, M_KIND, R_SIDE_OF, S_STOCK_TOP
 
 DITH = zwicker.rules("dithmarschen")
 #: a micro game with two stage deals after the opening (4 and then 2 cards left in the stock)
@@ -34,12 +34,15 @@ def models(rules):
     return move, value
 
 
-def random_value_model(seed: int) -> tuple:
-    """Any function of the position keeps the correction's mean at zero: a random perceptron."""
+def random_value_model(seed: int, kind: str = "value", deck: int = 0) -> tuple:
+    """Any function of the position keeps the correction's mean at zero: a random perceptron (a
+    value model, or an after model for a deck of ``deck`` cards)."""
     rng = np.random.default_rng(seed)
-    layers = [(rng.normal(size=(NFEAT, 8)), rng.normal(size=8)), (rng.normal(size=(8, 4)), rng.normal(size=4))]
+    n = value_model.input_size(kind, deck)
+    layers = [(rng.normal(size=(n, 8)), rng.normal(size=8)), (rng.normal(size=(8, 4)), rng.normal(size=4))]
     layers.append((rng.normal(size=(4, 1)), rng.normal(size=1)))
-    return value_model.ValueModel(np.zeros(NFEAT), np.ones(NFEAT) * 10, layers, {"kind": "value"}).arrays()
+    meta = {"kind": kind, "deck": deck}
+    return value_model.ValueModel(np.zeros(n), np.ones(n) * 10, layers, meta).arrays()
 
 
 def test_greedy_seats_reproduce_the_joker_policy_playouts_with_the_control_variate_on():
@@ -131,12 +134,15 @@ def all_orders(rules):
     return np.array(list(itertools.permutations(rules.deck)), np.int64)
 
 
-@pytest.mark.parametrize("kind", [policy_codes.POLICY_GREEDY, policy_codes.POLICY_NET])
-def test_the_correction_has_mean_exactly_zero_over_every_deal_of_a_micro_game(kind):
+@pytest.mark.parametrize(
+    ("kind", "cv_model"),
+    [(policy_codes.POLICY_GREEDY, "value"), (policy_codes.POLICY_NET, "value"), (policy_codes.POLICY_NET, "after")],
+)
+def test_the_correction_has_mean_exactly_zero_over_every_deal_of_a_micro_game(kind, cv_model):
     """Every deck order of the micro game (5,040), one dealer and playout seed: the play is a
     function of the order, each stage deal's outcome is uniform given the past, and the
     expectation is exact (at most 4! orders left), so the corrections sum to zero exactly and the
-    corrected mean equals the exact mean of the points."""
+    corrected mean equals the exact mean of the points (with a value model or an after model)."""
     R = MICRO.array()
     orders = all_orders(MICRO)
     n = len(orders)
@@ -149,9 +155,10 @@ def test_the_correction_has_mean_exactly_zero_over_every_deal_of_a_micro_game(ki
         [(np.eye(2 * NFEAT, 4), np.zeros(4)), (np.ones((4, 2)), np.zeros(2)), (np.ones((2, 1)), np.zeros(1))],
         {"kind": "move"},
     ).arrays()
-    vm = random_value_model(7)
+    vm = random_value_model(7, cv_model, len(MICRO.deck))
+    after = cv_model == "after"
     out = net_play.play_net_deals(
-        R, orders, dealers, play, np.full(2, kind, np.int64), pol, ks, mm_move, vm, 3, np.arange(n)
+        R, orders, dealers, play, np.full(2, kind, np.int64), pol, ks, mm_move, vm, 3, np.arange(n), after
     )
     corr = out[4]
     assert np.abs(corr).sum() > 1.0  # the model's values do vary with the cards dealt
@@ -185,7 +192,7 @@ def test_expected_values_enumerate_small_stocks_and_sample_large_ones():
         if Sc[S_STOCK_TOP] > S[S_STOCK_TOP]:
             break
         S = Sc
-    assert net_play.expected_values(R, S, buf[0].copy(), vm, W, 5, st, out) == 24  # 4 cards left: 4! orders
+    assert net_play.expected_values(R, S, buf[0].copy(), vm, False, W, 5, st, out) == 24  # 4 cards left: 4! orders
     seeds = hand_seeds(0, 1)
     orders, dealers = zwicker_deals.deal_orders(DITH.array(), seeds)
     S = kernels.empty_state(DITH.array())
@@ -197,14 +204,17 @@ def test_expected_values_enumerate_small_stocks_and_sample_large_ones():
         if Sc[S_STOCK_TOP] > S[S_STOCK_TOP]:
             break
         S = Sc
-    assert net_play.expected_values(DITH.array(), S, buf[0].copy(), models(DITH)[1], W, 5, st, out) == 5
+    assert net_play.expected_values(DITH.array(), S, buf[0].copy(), models(DITH)[1], False, W, 5, st, out) == 5
 
 
-def test_sampled_corrections_average_zero_on_dithmarschen():
+@pytest.mark.parametrize("cv_model", ["value", "after"])
+def test_sampled_corrections_average_zero_on_dithmarschen(cv_model):
     seeds = hand_seeds(11, 300)
     orders, dealers = zwicker_deals.deal_orders(DITH.array(), seeds)
     pol, ks = joker_policies.policy_arrays(["greedy"], 4)
     mm, vm = models(DITH)
+    if cv_model == "after":
+        vm = value_model.load_model(value_model.shipped_model_path("dithmarschen", 4, "after")).arrays()
     out = net_play.play_net_deals(
         DITH.array(),
         orders,
@@ -217,7 +227,34 @@ def test_sampled_corrections_average_zero_on_dithmarschen():
         vm,
         4,
         seeds,
+        cv_model == "after",
     )
     c = out[4].sum(axis=1)[:, 0]
     se = c.std(ddof=1) / np.sqrt(len(c))
     assert se > 0 and abs(c.mean()) < 4 * se
+
+
+def test_after_side_values_read_each_side_as_its_first_seats_afterstate():
+    """The after network's value of every side of a running Dithmarschen position, against the
+    same sum written out in Python: the exact lead plus the network's points still to come."""
+    from zwick_ai.mlp import mlp_forward
+    from zwick_ai.zwicker import features, kernels
+    from zwick_ai.zwicker.features import F_LEAD, F_ZWICK
+
+    R = DITH.array()
+    am = value_model.load_model(value_model.shipped_model_path("dithmarschen", 4, "after")).arrays()
+    orders, dealers = zwicker_deals.deal_orders(R, hand_seeds(3, 1))
+    W = kernels.new_workspace()
+    S = kernels.empty_state(R)
+    kernels.start_hand(R, S, orders[0], dealers[0], W)
+    buf, X = kernels.new_buffers()
+    for _ in range(9):  # a few moves in: captures have made the sides' leads differ
+        buf, X, m = kernels.gen_moves(R, S, buf, W, X)
+        kernels.apply_move(R, S, buf[m - 1].copy(), W)
+    x = np.zeros(am[0].shape[0])
+    got = value_model.side_values(R, S, am, True, x, np.zeros(2))
+    for side in range(2):
+        seat = min(p for p in range(4) if R[R_SIDE_OF + p] == side)
+        features.after_input(R, S, S, seat, x)
+        assert got[side] == pytest.approx(x[F_LEAD] + x[F_ZWICK] + mlp_forward(x, am))
+    assert got[0] != pytest.approx(got[1])

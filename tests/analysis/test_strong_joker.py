@@ -88,6 +88,12 @@ def test_net_run_resumes_appends_only_and_skips_a_torn_line(tmp_path, monkeypatc
         assert set(p) >= {"policy", "vs", "deals", "mean_diff", "ci95"} and p["vs"] == "net"
     assert {v["joker"] for v in s["joker_value"]} <= {"X15", "X20", "X25"}
     assert set(s["weights"]) == {"dithmarschen-4p-move.npz", "dithmarschen-4p-value.npz"}
+    assert s["cv_model"] == "value" and s["one_game"]["deals"] == 7
+    ratio = strong_stats.variance_ratio(
+        np.array([lines2[d]["ref_margin"][0] for d in range(7)]),
+        np.array([lines2[d]["ref_margin_cv"][0] for d in range(7)]),
+    )
+    assert s["one_game"]["variance_ratio"] == pytest.approx(ratio) and ratio != pytest.approx(1.0)
 
 
 def test_other_weights_or_samples_start_another_run(tmp_path, monkeypatch):
@@ -97,6 +103,25 @@ def test_other_weights_or_samples_start_another_run(tmp_path, monkeypatch):
     before = cfg.file_name()
     monkeypatch.setattr(strong_play.StrongConfig, "weights", lambda self: {"dithmarschen-4p-move.npz": "0" * 64})
     assert cfg.file_name() != before  # new weights: a new file, the old one kept
+
+
+def test_the_after_network_as_the_control_variates_model_is_another_run(tmp_path):
+    """``cv_model="after"`` reads the after network: its weights name the file, the key says it,
+    and the plain margins (the play) are those of the value model's run; only the corrections move."""
+    value = strong_play.StrongConfig("dithmarschen", agent="net", deals=3, cv_samples=2)
+    after = strong_play.StrongConfig("dithmarschen", agent="net", deals=3, cv_samples=2, cv_model="after")
+    assert set(after.weights()) == {"dithmarschen-4p-move.npz", "dithmarschen-4p-after.npz"}
+    assert after.file_name() != value.file_name() and after.run_key() == value.run_key().replace(
+        "cv=2|" + value.tag(), "cv=2,after|" + after.tag()
+    )
+    a = strong_play.net_block(after, [0, 1, 2])
+    v = strong_play.net_block(value, [0, 1, 2])
+    for la, lv in zip(a, v, strict=True):
+        assert la["ref_margin"] == lv["ref_margin"]
+        assert {k: x["plain"] for k, x in la["policies"].items()} == {k: x["plain"] for k, x in lv["policies"].items()}
+    assert any(la["ref_margin_cv"] != lv["ref_margin_cv"] for la, lv in zip(a, v, strict=True))
+    with pytest.raises(ValueError, match="cv model 'net' is not valid"):
+        strong_play.StrongConfig("dithmarschen", agent="net", deals=3, cv_model="net").rules()
 
 
 def test_the_expert_run_key_names_every_parameter():
@@ -124,7 +149,7 @@ def test_expert_seatings_that_the_rule_never_binds_are_the_unrestricted_game():
     for a in zwicker_bridge.deal_actions(game, list(orders[0]), int(dealers[0])):
         mine.apply_action(a)
     assert zwicker_bridge.same_position(mine, state.engine_state())
-    value = strong_play._net_models(rules)[1]
+    value = strong_play._shipped(rules, "value")
     agent_seeds = [1, 2, 3, 4]
     watch = [(policy_codes.POLICY_HOLD, 0), (policy_codes.POLICY_EARLY, 0)]
     ref = strong_play.play_game_from(

@@ -358,6 +358,7 @@ def test_analyze_help_states_the_cost_and_no_stale_words(capsys):
     (["selfplay", "--variant", "classic", "--players", "2", "--record-hands", "3"], "--record-hands N needs --records"),
     (["joker-study", "--summary", "--variant", "grupp"], "--variant: not used by --summary"),
     (["joker-study", "--variant", "dithmarschen", "--cv-samples", "4"], "--cv-samples: not used by the greedy study"),
+    (["joker-study", "--variant", "dithmarschen", "--cv-model", "after"], "--cv-model: not used by the greedy study"),
     (["joker-study", "--variant", "dithmarschen", "--strong-play", "net", "--strong-deals", "4"],
      "--strong-deals: not used by --strong-play"),
     (["tournament", "--agents", "greedy;random", "--workers", "0"], "--workers must be at least 1"),

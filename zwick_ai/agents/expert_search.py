@@ -448,13 +448,7 @@ def after_side_rewards(R, S, m, x, total):
     ns = arrays.sides(R)
     if arrays.is_over(S):
         return zwicker_search.side_rewards(R, S, False, total)
-    v = np.zeros(ns, np.float64)
-    for s in range(ns):
-        for q in range(arrays.players(R)):
-            if arrays.side_of(R, q) == s:
-                zwicker_features.after_input(R, S, S, q, x)
-                v[s] = x[F_LEAD] + x[F_ZWICK] + value_model.mlp_forward(x, m)
-                break
+    v = value_model.after_side_values(R, S, m, x, np.zeros(ns, np.float64))
     mean = v.sum() / ns
     for s in range(ns):
         v[s] = min(1.0, max(-1.0, (v[s] - mean) / total))

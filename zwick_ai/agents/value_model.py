@@ -59,6 +59,7 @@ from zwick_ai.zwicker.features import (
     F_LEAD,
     F_ZWICK,
     NFEAT,
+    after_input,
     after_move_features,
     candidate_features,
     side_diff,
@@ -219,6 +220,37 @@ def leaf_side_values(R, S, m, f, out):
 
 
 @njit(cache=True)
+def after_side_values(R, S, m, x, out):
+    """Per side, the *after* model ``m``'s expected final point difference of position ``S`` (the
+    exact lead plus the model's points still to come), each read as the afterstate of the side's
+    first seat (``S`` as the position before and after the move; ``x`` the input buffer, of the
+    model's input size); exact if the hand is over."""
+    ns = R[layout.R_NSIDES]
+    if S[layout.S_PHASE] == layout.PHASE_OVER:
+        sc = kernels.score(R, S).astype(np.float64)
+        for s in range(ns):
+            out[s] = side_diff(sc, s, ns)
+        return out
+    for s in range(ns):
+        for q in range(R[layout.R_PLAYERS]):
+            if R[layout.R_SIDE_OF + q] == s:
+                after_input(R, S, S, q, x)
+                out[s] = x[F_LEAD] + x[F_ZWICK] + mlp_forward(x, m)
+                break
+    return out
+
+
+@njit(cache=True)
+def side_values(R, S, m, after, x, out):
+    """Per side, the value of position ``S`` by model ``m``: an *after* model
+    (:func:`after_side_values`) when ``after``, else a value model (:func:`leaf_side_values`);
+    ``x`` holds the model's input (``m[0].shape[0]`` floats)."""
+    if after:
+        return after_side_values(R, S, m, x, out)
+    return leaf_side_values(R, S, m, x, out)
+
+
+@njit(cache=True)
 def net_pick(R, S, rows, n, m, W):
     """Index of a best move by :func:`net_values` (ties uniformly at random)."""
     return best_index(net_values(R, S, rows, n, m, W))
@@ -325,6 +357,7 @@ __all__ = [
     "TIE",
     "ValueModel",
     "after_pick",
+    "after_side_values",
     "after_value",
     "after_values",
     "average_models",
@@ -339,4 +372,5 @@ __all__ = [
     "save_model",
     "selfplay_positions",
     "shipped_model_path",
+    "side_values",
 ]

@@ -106,12 +106,12 @@ def refuse_ignored(args: argparse.Namespace) -> None:
     ignored: list[str] = []
     if kinds:
         ignored = game + study + runs + (["strong_play"] if args.strong_play else [])
-        ignored += ["cv_samples"] if args.cv_samples is not None else []
+        ignored += [x for x in ("cv_samples", "cv_model") if getattr(args, x) is not None]
         ignored += ["quick"] if args.summary and args.quick else []
     elif args.strong_play:
         ignored = [x for x in ("strong", "strong_deals") if x in study]
-    elif args.cv_samples is not None:
-        ignored = ["cv_samples"]
+    else:
+        ignored = [x for x in ("cv_samples", "cv_model") if getattr(args, x) is not None]
     if ignored:
         kind = kinds[0] if kinds else ("--strong-play" if args.strong_play else "the greedy study")
         names = ", ".join("--" + x.replace("_", "-") for x in ignored)
@@ -210,6 +210,8 @@ def strong_command(args: argparse.Namespace, variant: str, options: dict[str, ob
         words += ["--seed", str(args.seed)]
     if args.cv_samples is not None:
         words += ["--cv-samples", str(args.cv_samples)]
+    if args.cv_model is not None:
+        words += ["--cv-model", args.cv_model]
     if args.out:
         words += ["--out", args.out]
     return " ".join(shlex.quote(w) for w in words)
@@ -232,6 +234,7 @@ def cmd_strong_play(args: argparse.Namespace, rules: Rules) -> int:
         deals=deals,
         seed=args.seed,
         cv_samples=strong_play.DEFAULT_CV_SAMPLES if args.cv_samples is None else args.cv_samples,
+        cv_model=args.cv_model or "value",
     )
     cfg.rules()  # bad specs fail here, before anything runs
     slug = "-".join([rules.variant] + [f"{k}-{v}" for k, v in sorted(cfg.options.items())])
@@ -307,6 +310,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=int,
         default=None,
         help="strong play: stock orders drawn per chance event for the control variate (default 8; 0 = none)",
+    )
+    p.add_argument(
+        "--cv-model",
+        choices=("value", "after"),
+        default=None,
+        help="strong play: the control variate's model, the shipped value model (default) or the after network "
+        "of zwick train net",
     )
     p.add_argument(
         "--summary", action="store_true", help="write README.md with one table over the studies under --out instead"

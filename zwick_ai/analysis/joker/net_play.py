@@ -1,5 +1,5 @@
 """Whole Zwicker hands in compiled code, every seat played by ``net`` or ``greedy`` under a joker
-rule, with the chance-event corrections of a learned value model (the joker study's control
+rule, with the chance-event corrections of a learned model (the joker study's control
 variate).
 
 **Play.** Seat p plays agent ``kinds[p]`` (:data:`POLICY_NET`: the learned move model's best move,
@@ -12,7 +12,8 @@ exactly :func:`joker_policies.play_rule_deals` (same random calls; the tests che
 **Control variate (AIVAT-style).** A hand's chance events after the opening deal are the stage
 deals: the move that empties the last hand deals the next cards from the stock, whose order given
 everything seen so far is a uniform permutation of the cards left in it. At each such event the
-value model's value of every side after the actual outcome, ``V_s(actual)``, is compared with its
+model's value of every side (a value model's, or the after network's read as each side's
+afterstate) after the actual outcome, ``V_s(actual)``, is compared with its
 expectation over the outcomes, ``E V_s``: the same move applied to the position with the stock
 left permuted, over every permutation when there are at most :data:`EXACT_PERMUTATIONS`, else
 over ``samples`` permutations drawn independently of the actual one (an unbiased estimate of the
@@ -30,7 +31,6 @@ from numba import njit
 
 from zwick_ai.agents import joker_policies, value_model
 from zwick_ai.zwicker import arrays, kernels, layout
-from zwick_ai.zwicker.features import NFEAT
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET
 
 KINDS = {"greedy": POLICY_GREEDY, "net": POLICY_NET}
@@ -91,24 +91,25 @@ def _factorial_at_most(r, cap):
 
 
 @njit(cache=True)
-def _outcome_values(R, Spre, mv, vm, W, f, vals, acc):
+def _outcome_values(R, Spre, mv, vm, after, W, f, vals, acc):
     """Add to ``acc`` every side's value after ``mv`` applied to ``Spre`` (whose stock may have been
     permuted)."""
     Sa = Spre.copy()
     kernels.apply_move(R, Sa, mv, W)
-    value_model.leaf_side_values(R, Sa, vm, f, vals)
+    value_model.side_values(R, Sa, vm, after, f, vals)
     for s in range(acc.shape[0]):
         acc[s] += vals[s]
 
 
 @njit(cache=True)
-def expected_values(R, Spre, mv, vm, W, samples, st, out):
-    """``out[s]``: the value model's expectation of side s's value after ``mv`` from ``Spre`` over
-    the orders of the stock left (exact over every permutation up to :data:`EXACT_PERMUTATIONS`,
-    else the mean over ``samples`` uniform permutations from stream ``st``). Returns how many
+def expected_values(R, Spre, mv, vm, after, W, samples, st, out):
+    """``out[s]``: the model's expectation of side s's value after ``mv`` from ``Spre`` over the
+    orders of the stock left (exact over every permutation up to :data:`EXACT_PERMUTATIONS`, else
+    the mean over ``samples`` uniform permutations from stream ``st``); ``vm`` a value model, or an
+    after model when ``after`` (:func:`zwick_ai.agents.value_model.side_values`). Returns how many
     outcomes were evaluated."""
     r = arrays.stock_left(Spre)
-    f = np.zeros(NFEAT, np.float64)
+    f = np.zeros(vm[0].shape[0], np.float64)
     vals = np.zeros(out.shape[0], np.float64)
     for s in range(out.shape[0]):
         out[s] = 0.0
@@ -121,7 +122,7 @@ def expected_values(R, Spre, mv, vm, W, samples, st, out):
         perm = base.copy()
         c = np.zeros(r, np.int64)
         stock[:] = perm
-        _outcome_values(R, S, mv, vm, W, f, vals, out)
+        _outcome_values(R, S, mv, vm, after, W, f, vals, out)
         count = 1
         i = 1
         while i < r:
@@ -131,7 +132,7 @@ def expected_values(R, Spre, mv, vm, W, samples, st, out):
                 perm[j] = perm[i]
                 perm[i] = t
                 stock[:] = perm
-                _outcome_values(R, S, mv, vm, W, f, vals, out)
+                _outcome_values(R, S, mv, vm, after, W, f, vals, out)
                 count += 1
                 c[i] += 1
                 i = 1
@@ -147,7 +148,7 @@ def expected_values(R, Spre, mv, vm, W, samples, st, out):
                 perm[i] = perm[j]
                 perm[j] = t
             stock[:] = perm
-            _outcome_values(R, S, mv, vm, W, f, vals, out)
+            _outcome_values(R, S, mv, vm, after, W, f, vals, out)
             count += 1
     for s in range(out.shape[0]):
         out[s] /= count
@@ -155,11 +156,11 @@ def expected_values(R, Spre, mv, vm, W, samples, st, out):
 
 
 @njit(cache=True)
-def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, samples, cv_seeds):
+def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, samples, cv_seeds, cv_after=False):
     """Play one hand per deck order (``orders[h]`` dealt by ``dealers[h]``; ``np.random`` seeded
     with ``play_seeds[h]`` for the agents' tie-breaks), seat p agent ``kinds[p]`` under joker rule
-    ``policies[p]``/``ks[p]`` (module docstring); ``mm`` the move model (net), ``vm`` the value
-    model of the corrections (``samples`` = 0: none).
+    ``policies[p]``/``ks[p]`` (module docstring); ``mm`` the move model (net), ``vm`` the model
+    of the corrections (``samples`` = 0: none): a value model, or an after model when ``cv_after``.
 
     Returns (scores[N, sides], won_side[N, NC], dealt_to[N, NC], jplays[N, NC, J_FIELDS],
     corrections[N, MAX_STAGES, sides]): ``corrections[h, t, s]`` is the sum over the deals of
@@ -175,7 +176,7 @@ def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, 
     W = kernels.new_workspace()
     buf, X = kernels.new_buffers()
     allowed = np.zeros(buf.shape[0], np.bool_)
-    f = np.zeros(NFEAT, np.float64)
+    f = np.zeros(vm[0].shape[0], np.float64)
     actual = np.zeros(ns, np.float64)
     expect = np.zeros(ns, np.float64)
     st = np.zeros(1, np.uint64)
@@ -203,8 +204,8 @@ def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, 
             Spre = S.copy() if samples > 0 else S
             kernels.apply_move(R, S, mv, W)
             if samples > 0 and arrays.stock_top(S) > top and not arrays.is_over(S):
-                value_model.leaf_side_values(R, S, vm, f, actual)
-                expected_values(R, Spre, mv, vm, W, samples, st, expect)
+                value_model.side_values(R, S, vm, cv_after, f, actual)
+                expected_values(R, Spre, mv, vm, cv_after, W, samples, st, expect)
                 t = min(arrays.stage(S), MAX_STAGES - 1)
                 for s in range(ns):
                     corr[h, t, s] += actual[s] - expect[s]

@@ -69,7 +69,6 @@ from zwick_ai.games.game_loop import play_to_end
 from zwick_ai.games.seeded_deals import default_agent_seeds
 from zwick_ai.zwicker import arrays, layout
 from zwick_ai.zwicker import deals as zwicker_deals
-from zwick_ai.zwicker.features import NFEAT
 from zwick_ai.zwicker.kernels import WS_SIZE as K_WS_SIZE
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET
 from zwick_ai.zwicker.rules import Rules
@@ -82,6 +81,9 @@ STRONG_AGENTS = ("net", "expert")
 DEFAULT_DEALS = {"net": 2000, "expert": 200}
 #: permutations of the stock drawn per chance event when there are too many to enumerate
 DEFAULT_CV_SAMPLES = 8
+#: the models the control variate can read: the value model (``value``), the after network
+#: (``after``, ``zwick train net``)
+CV_MODELS = ("value", "after")
 #: deals per task of a net run (one compiled call per comparison and block)
 NET_BLOCK = 250
 
@@ -91,7 +93,8 @@ Progress = Callable[[int], None]
 @dataclass
 class StrongConfig:
     """One strong-play run: the variant and options, the agent spec, the deals, the seed of every
-    deal, and the stock permutations per chance event of the control variate (0: none)."""
+    deal, the stock permutations per chance event of the control variate (0: none) and the shipped
+    model it reads (:data:`CV_MODELS`)."""
 
     variant: str = "dithmarschen"
     options: dict = field(default_factory=dict)
@@ -99,6 +102,7 @@ class StrongConfig:
     deals: int = 2000
     seed: int = 0
     cv_samples: int = DEFAULT_CV_SAMPLES
+    cv_model: str = "value"
 
     def rules(self) -> Rules:
         if self.variant not in STUDY_VARIANTS:
@@ -107,6 +111,8 @@ class StrongConfig:
             raise ValueError("deals must be at least 2")
         if self.cv_samples < 0:
             raise ValueError("cv samples must be at least 0")
+        if self.cv_model not in CV_MODELS:
+            raise ValueError(f"cv model {self.cv_model!r} is not valid; valid: {', '.join(CV_MODELS)}")
         info, params = agent_params(self.agent)  # a clear error for a bad spec
         if info.name not in STRONG_AGENTS:
             raise ValueError(f"the strong joker study plays {' or '.join(STRONG_AGENTS)}, not {info.name!r}")
@@ -122,14 +128,15 @@ class StrongConfig:
 
     def weights(self) -> dict[str, str]:
         """The shipped weight files the run uses, by name, with their SHA-256 (the net's move
-        model; the value model of the control variate)."""
+        model; the control variate's model)."""
         r = self.rules()
-        kinds = ("move", "value") if self.kind() == "net" else ("value",)
+        kinds = ("move", self.cv_model) if self.kind() == "net" else (self.cv_model,)
         out = {}
         for k in kinds:
             path = value_model.shipped_model_path(r.variant, r.players, k)
             if not path.is_file():
-                raise ValueError(f"no shipped {k} model {path.name}; train one with `zwick train value`")
+                how = "zwick train net" if k == value_model.AFTER else "zwick train value"
+                raise ValueError(f"no shipped {k} model {path.name}; train one with `{how}`")
             out[path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
         return out
 
@@ -149,7 +156,8 @@ class StrongConfig:
     def run_key(self) -> str:
         """The key every JSONL line of this run carries (lines of other runs are left alone)."""
         opts = ",".join(f"{k}={option_text(v)}" for k, v in sorted(self.options.items()))
-        return f"{self.variant}({opts})|{self.agent_key()}|seed={self.seed}|cv={self.cv_samples}|{self.tag()}"
+        cv = f"{self.cv_samples}" + ("" if self.cv_model == "value" else f",{self.cv_model}")
+        return f"{self.variant}({opts})|{self.agent_key()}|seed={self.seed}|cv={cv}|{self.tag()}"
 
     def file_name(self) -> str:
         slug = re.sub(r"[^A-Za-z0-9=.]+", "_", self.agent).strip("_")
@@ -225,10 +233,13 @@ def _plays(rules: Rules, jplays: np.ndarray, won_side: np.ndarray, seats: Sequen
 # ------------------------------------------------------------------------------------------------
 # net: blocks of deals in compiled code
 # ------------------------------------------------------------------------------------------------
-def _net_models(rules: Rules) -> tuple[tuple, tuple]:
-    move = value_model.load_model(value_model.shipped_model_path(rules.variant, rules.players, "move")).arrays()
-    value = value_model.load_model(value_model.shipped_model_path(rules.variant, rules.players, "value")).arrays()
-    return move, value
+def _shipped(rules: Rules, kind: str) -> tuple:
+    return value_model.load_model(value_model.shipped_model_path(rules.variant, rules.players, kind)).arrays()
+
+
+def _cv_model(cfg: StrongConfig) -> tuple[tuple, bool]:
+    """The control variate's model arrays and whether it is an after model."""
+    return _shipped(cfg.rules(), cfg.cv_model), cfg.cv_model == value_model.AFTER
 
 
 def net_block(cfg: StrongConfig, deals: Sequence[int]) -> list[dict[str, Any]]:
@@ -241,19 +252,27 @@ def net_block(cfg: StrongConfig, deals: Sequence[int]) -> list[dict[str, Any]]:
     orders, dealers = zwicker_deals.deal_orders(R, seeds)
     play = joker_policies.play_seed_of(seeds)
     cv_seeds = (seeds * 2654435761 + 97) % (1 << 62)
-    mm, vm = _net_models(rules)
+    mm = _shipped(rules, "move")
+    vm, after = _cv_model(cfg)
     side = side_of_seats(rules)
     kinds = np.full(rules.players, POLICY_NET, np.int64)
     t0 = time.perf_counter()
 
     def run(ords: np.ndarray, dls: np.ndarray, pl: np.ndarray, cvs: np.ndarray, specs: list[str]):
         pol, ks = joker_policies.policy_arrays(specs, rules.players)
-        return net_play.play_net_deals(R, ords, dls, pl, kinds, pol, ks, mm, vm, cfg.cv_samples, cvs)
+        return net_play.play_net_deals(R, ords, dls, pl, kinds, pol, ks, mm, vm, cfg.cv_samples, cvs, after)
 
     ref = run(orders, dealers, play, cv_seeds, ["greedy"])
     ref_m, ref_cv = _cv_margins(ref[0], ref[4])
     lines: list[dict[str, Any]] = [
-        {"deal": int(d), "seed": int(s), "policies": {}, "joker_value": {}, "ref_margin": ref_m[i].tolist()}
+        {
+            "deal": int(d),
+            "seed": int(s),
+            "policies": {},
+            "joker_value": {},
+            "ref_margin": ref_m[i].tolist(),
+            "ref_margin_cv": ref_cv[i].tolist(),
+        }
         for i, (d, s) in enumerate(zip(idx, seeds, strict=True))
     ]
     for i in range(len(idx)):
@@ -263,7 +282,7 @@ def net_block(cfg: StrongConfig, deals: Sequence[int]) -> list[dict[str, Any]]:
     for s in range(rules.num_sides):
         mixed = np.array([POLICY_NET if side[p] == s else POLICY_GREEDY for p in range(rules.players)], np.int64)
         pol, ks = joker_policies.policy_arrays(["greedy"], rules.players)
-        out = net_play.play_net_deals(R, orders, dealers, play, mixed, pol, ks, mm, vm, 0, cv_seeds)
+        out = net_play.play_net_deals(R, orders, dealers, play, mixed, pol, ks, mm, vm, 0, cv_seeds, after)
         vs += margins(out[0])[:, s] / rules.num_sides
     for i in range(len(idx)):
         lines[i]["vs_greedy"] = float(vs[i])
@@ -389,8 +408,10 @@ def play_on(
     samples: int,
     watch: Sequence[tuple[int, int]] = (),
     forks: dict[tuple[int, int], Game] | None = None,
+    after: bool = False,
 ) -> GameResult:
-    """Play ``g`` to the end, computing the chance-event corrections as the compiled playouts do.
+    """Play ``g`` to the end, computing the chance-event corrections as the compiled playouts do
+    (``value`` the model's arrays, an after model when ``after``).
 
     ``watch``: (policy code, k) of joker rules; the result says per rule and side whether the
     rule would have changed one of the side's choices. ``forks``, when given, receives for each
@@ -404,7 +425,7 @@ def play_on(
     ns = rules.num_sides
     binds = np.zeros((len(watch), ns), bool)
     W = np.zeros(K_WS_SIZE, np.int64)
-    f = np.zeros(NFEAT, np.float64)
+    f = np.zeros(value[0].shape[0], np.float64)
     actual, expect = np.zeros(ns), np.zeros(ns)
     before_move: dict[str, Any] = {}  # the engine position and the row of the decision being played
 
@@ -433,8 +454,8 @@ def play_on(
         S, row = before_move["S"], before_move["row"]
         post = state.engine_state().arr
         if samples > 0 and arrays.stock_top(post) > arrays.stock_top(S) and not arrays.is_over(post):
-            value_model.leaf_side_values(R, post, value, f, actual)
-            net_play.expected_values(R, S, row, value, W, samples, g.stream, expect)
+            value_model.side_values(R, post, value, after, f, actual)
+            net_play.expected_values(R, S, row, value, after, W, samples, g.stream, expect)
             g.corr[min(int(arrays.stage(post)), net_play.MAX_STAGES - 1)] += actual - expect
 
     play_to_end(state, decide, after_decision=correct)
@@ -457,10 +478,12 @@ def play_game_from(
     cv_seed: int,
     watch: Sequence[tuple[int, int]] = (),
     forks: dict[tuple[int, int], Game] | None = None,
+    after: bool = False,
 ) -> GameResult:
     """Play the deal of deck ``order`` with ``specs[seat]`` (fresh agents, reset with
     ``agent_seeds``) to the end (:func:`play_on`)."""
-    return play_on(start_game(game, specs, order, dealer, agent_seeds, cv_seed), value, samples, watch, forks)
+    g = start_game(game, specs, order, dealer, agent_seeds, cv_seed)
+    return play_on(g, value, samples, watch, forks, after)
 
 
 def restricted(fork: Game, side_seats: Sequence[int], rule: str) -> Game:
@@ -485,7 +508,7 @@ def expert_deal(cfg: StrongConfig, deal: int, share_prefix: bool = True) -> dict
     order, dealer = orders[0], int(dealers[0])
     agent_seeds = default_agent_seeds(seed, rules.players)
     cv_seed = (seed * 2654435761 + 97) % (1 << 62)
-    value = _net_models(rules)[1]
+    value, after = _cv_model(cfg)
     side = side_of_seats(rules)
     rules_watched = [joker_policies.parse_policy(s) for s in STRONG_POLICIES]
     watch = [(joker_policies.POLICIES.index(n), k) for n, k in rules_watched]
@@ -497,7 +520,7 @@ def expert_deal(cfg: StrongConfig, deal: int, share_prefix: bool = True) -> dict
         w: Sequence[tuple[int, int]] = (),
         forks: dict[tuple[int, int], Game] | None = None,
     ) -> GameResult:
-        return play_game_from(game, specs, deck, dealer, agent_seeds, value, cfg.cv_samples, cv_seed, w, forks)
+        return play_game_from(game, specs, deck, dealer, agent_seeds, value, cfg.cv_samples, cv_seed, w, forks, after)
 
     forks: dict[tuple[int, int], Game] | None = {} if share_prefix else None
     ref = play([cfg.agent] * rules.players, order, watch, forks)
@@ -508,6 +531,7 @@ def expert_deal(cfg: StrongConfig, deal: int, share_prefix: bool = True) -> dict
         "policies": {},
         "joker_value": {},
         "ref_margin": ref_m[0].tolist(),
+        "ref_margin_cv": ref_cv[0].tolist(),
     }
     line["plays"] = _plays(rules, ref.jplays, ref.won_side)
     replayed = 0
@@ -517,7 +541,7 @@ def expert_deal(cfg: StrongConfig, deal: int, share_prefix: bool = True) -> dict
             if ref.binds[w, s]:
                 seats = [p for p in range(rules.players) if side[p] == s]
                 if forks is not None:
-                    g = play_on(restricted(forks[(w, s)].fork(), seats, spec), value, cfg.cv_samples)
+                    g = play_on(restricted(forks[(w, s)].fork(), seats, spec), value, cfg.cv_samples, after=after)
                 else:
                     g = play(
                         [with_rule(cfg.agent, spec) if p in seats else cfg.agent for p in range(rules.players)], order

@@ -17,6 +17,21 @@ from zwick_ai.analysis.joker.study import machine
 from zwick_ai.eval.report import ci_text, error_bars, markdown_table, pyplot
 
 
+def _one_game_text(runs: list[tuple[str, dict]]) -> list[str]:
+    """The control variate on one game's margin, unpaired, per run that recorded it."""
+    rows = [(s["agent"], s["one_game"]) for _, s in runs if s.get("one_game")]
+    if not rows:
+        return []
+    text = "; ".join(f"`{a}` {o['variance_ratio']:.3f} ({o['deals']} games)" for a, o in rows)
+    return [
+        "On one game's margin, unpaired (the reference game of each deal, every seat the unrestricted agent, "
+        f"the first side's margin), the variance ratio is: {text}. The tables above compare seatings of the same "
+        "deal, whose stage deals mostly share their cards, so the luck the control variate removes from one game "
+        "is already gone from their differences.",
+        "",
+    ]
+
+
 def result_key(agent: str) -> str:
     """The key of a run's object in ``results.json``: ``strong_play`` for ``net`` (the object
     DESIGN.md names), ``strong_play_<agent>`` for the others (``strong_play_expert``)."""
@@ -237,13 +252,15 @@ def strong_markdown(res: dict, variant_label: str) -> str:
         "",
         "## The control variate",
         "",
-        "At each stage deal the learned value model's value of every side after the actual cards, minus its "
+        "At each stage deal the learned model's value of every side after the actual cards (the value model's, "
+        "or with `--cv-model after` the after network's, `zwick train net`, read as each side's afterstate), minus its "
         "expectation over the stock's orders (exact up to 720 orders, else the mean of independent uniform "
         "permutations), centred over the sides, is subtracted from the margins (`zwick_ai/analysis/joker/net_play.py`). "
         "Its expectation is zero, so the estimate stays unbiased (tested by exact enumeration on a micro game, "
         "`tests/analysis/test_joker_net_play.py`). The variance ratio is Var(corrected)/Var(plain) on the same deals: below 1 "
         "the control variate saves deals (a ratio r gives the same CI from r times the deals).",
         "",
+        *_one_game_text(runs),
     ]
     return "\n".join(lines)
 

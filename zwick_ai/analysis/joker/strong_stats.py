@@ -64,6 +64,10 @@ def summarize(cfg: StrongConfig, lines: dict[int, dict[str, Any]], file: str) ->
                 "variance_ratio": variance_ratio(m, mc),
             }
         )
+    # one game's margin, unpaired (the reference game, every seat unrestricted): what the control
+    # variate removes before the seatings' mean has already removed the deal's shared luck
+    one = [(x["ref_margin"][0], x["ref_margin_cv"][0]) for x in ordered if "ref_margin_cv" in x]
+    one_game = {"deals": len(one), "variance_ratio": variance_ratio(*np.array(one).T)} if len(one) > 1 else None
     seconds = float(np.mean([x["seconds"] for x in ordered])) if ordered else float("nan")
     vs = np.array([x["vs_greedy"] for x in ordered if "vs_greedy" in x])
     best = ranked[0]
@@ -81,6 +85,8 @@ def summarize(cfg: StrongConfig, lines: dict[int, dict[str, Any]], file: str) ->
         "vs_greedy": {"deals": len(vs), **diff_estimate(vs)} if len(vs) > 1 else None,
         "seed": cfg.seed,
         "cv_samples": cfg.cv_samples,
+        "cv_model": cfg.cv_model,
+        "one_game": one_game,
         "weights": cfg.weights(),
         "file": file,
         "seconds_per_deal": seconds,
