@@ -25,9 +25,9 @@ def _one_game_text(runs: list[tuple[str, dict]]) -> list[str]:
     text = "; ".join(f"`{a}` {o['variance_ratio']:.3f} ({o['deals']} games)" for a, o in rows)
     return [
         "On one game's margin, unpaired (the reference game of each deal, every seat the unrestricted agent, "
-        f"the first side's margin), the variance ratio is: {text}. The tables above compare seatings of the same "
-        "deal, whose stage deals mostly share their cards, so the luck the control variate removes from one game "
-        "is already gone from their differences.",
+        f"the first side's margin), the variance ratio is: {text}: the part of one game's variance that the "
+        "model sees in the later stage deals. The comparisons above pair games of the same deal, which share "
+        "those deals' cards, and so most of their corrections too.",
         "",
     ]
 
