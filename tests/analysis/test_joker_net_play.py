@@ -156,9 +156,8 @@ def test_the_correction_has_mean_exactly_zero_over_every_deal_of_a_micro_game(ki
         {"kind": "move"},
     ).arrays()
     vm = random_value_model(7, cv_model, len(MICRO.deck))
-    after = cv_model == "after"
     out = net_play.play_net_deals(
-        R, orders, dealers, play, np.full(2, kind, np.int64), pol, ks, mm_move, vm, 3, np.arange(n), after
+        R, orders, dealers, play, np.full(2, kind, np.int64), pol, ks, mm_move, vm, 3, np.arange(n)
     )
     corr = out[4]
     assert np.abs(corr).sum() > 1.0  # the model's values do vary with the cards dealt
@@ -192,7 +191,7 @@ def test_expected_values_enumerate_small_stocks_and_sample_large_ones():
         if Sc[S_STOCK_TOP] > S[S_STOCK_TOP]:
             break
         S = Sc
-    assert net_play.expected_values(R, S, buf[0].copy(), vm, False, W, 5, st, out) == 24  # 4 cards left: 4! orders
+    assert net_play.expected_values(R, S, buf[0].copy(), vm, W, 5, st, out) == 24  # 4 cards left: 4! orders
     seeds = hand_seeds(0, 1)
     orders, dealers = zwicker_deals.deal_orders(DITH.array(), seeds)
     S = kernels.empty_state(DITH.array())
@@ -204,7 +203,7 @@ def test_expected_values_enumerate_small_stocks_and_sample_large_ones():
         if Sc[S_STOCK_TOP] > S[S_STOCK_TOP]:
             break
         S = Sc
-    assert net_play.expected_values(DITH.array(), S, buf[0].copy(), models(DITH)[1], False, W, 5, st, out) == 5
+    assert net_play.expected_values(DITH.array(), S, buf[0].copy(), models(DITH)[1], W, 5, st, out) == 5
 
 
 @pytest.mark.parametrize("cv_model", ["value", "after"])
@@ -227,14 +226,13 @@ def test_sampled_corrections_average_zero_on_dithmarschen(cv_model):
         vm,
         4,
         seeds,
-        cv_model == "after",
     )
     c = out[4].sum(axis=1)[:, 0]
     se = c.std(ddof=1) / np.sqrt(len(c))
     assert se > 0 and abs(c.mean()) < 4 * se
 
 
-def test_after_side_values_read_each_side_as_its_first_seats_afterstate():
+def test_leaf_side_values_read_an_after_model_by_its_input_size():
     """The after network's value of every side of a running Dithmarschen position, against the
     same sum written out in Python: the exact lead plus the network's points still to come."""
     from zwick_ai.mlp import mlp_forward
@@ -252,7 +250,7 @@ def test_after_side_values_read_each_side_as_its_first_seats_afterstate():
         buf, X, m = kernels.gen_moves(R, S, buf, W, X)
         kernels.apply_move(R, S, buf[m - 1].copy(), W)
     x = np.zeros(am[0].shape[0])
-    got = value_model.side_values(R, S, am, True, x, np.zeros(2))
+    got = value_model.leaf_side_values(R, S, am, x, np.zeros(2))
     for side in range(2):
         seat = min(p for p in range(4) if R[R_SIDE_OF + p] == side)
         features.after_input(R, S, S, seat, x)

@@ -448,7 +448,7 @@ def after_side_rewards(R, S, m, x, total):
     ns = arrays.sides(R)
     if arrays.is_over(S):
         return zwicker_search.side_rewards(R, S, False, total)
-    v = value_model.after_side_values(R, S, m, x, np.zeros(ns, np.float64))
+    v = value_model.leaf_side_values(R, S, m, x, np.zeros(ns, np.float64))
     mean = v.sum() / ns
     for s in range(ns):
         v[s] = min(1.0, max(-1.0, (v[s] - mean) / total))

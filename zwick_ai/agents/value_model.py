@@ -11,8 +11,8 @@ output in points. There are three kinds (:data:`ALL_KINDS`):
   decision's mean. The ``net`` agent plays its best move
   (:func:`~zwick_ai.zwicker.model_scores.net_values`);
 * a **value** model reads one position's features and predicts the points the mover's side still
-  adds to its lead by the end of the hand; :func:`after_value` adds the lead so far (and is exact
-  when the hand is over), the leaf evaluation for searches;
+  adds to its lead by the end of the hand; :func:`leaf_side_values` adds the lead so far (and is
+  exact when the hand is over), the leaf evaluation for searches;
 * an **after** model is a value model of the position right after a move (the afterstate) whose
   input adds a card-level view to the features (:func:`~zwick_ai.zwicker.features.after_input`,
   ``meta["deck"]`` cards of :data:`~zwick_ai.zwicker.features.CARD_BLOCK` inputs each). A move's value is the exact
@@ -189,42 +189,13 @@ def shipped_model_path(variant: str, players: int, kind: str = "move") -> Path:
 # Compiled evaluation
 # ------------------------------------------------------------------------------------------------
 @njit(cache=True)
-def after_value(R, Spre, Spost, p, m, f):
-    """Expected final point difference (p's side minus the mean of the others) of ``Spost``,
-    reached by p's move from ``Spre``, by a *value* model: exact if the hand is over, else the lead
-    so far plus the model's prediction of what is still to come."""
-    if Spost[layout.S_PHASE] == layout.PHASE_OVER:
-        sc = kernels.score(R, Spost).astype(np.float64)
-        return side_diff(sc, R[layout.R_SIDE_OF + p], R[layout.R_NSIDES])
-    after_move_features(R, Spre, Spost, p, f)
-    return f[F_LEAD] + f[F_ZWICK] + mlp_forward(f, m)
-
-
-@njit(cache=True)
-def leaf_side_values(R, S, m, f, out):
-    """Per side, the value model's expected final point difference (the side minus the mean of
-    the others) of position ``S``, each from the view of the side's first seat (exact if the hand
-    is over): a search's leaf evaluation in a world where ``S`` is the whole truth."""
-    ns = R[layout.R_NSIDES]
-    if S[layout.S_PHASE] == layout.PHASE_OVER:
-        sc = kernels.score(R, S).astype(np.float64)
-        for s in range(ns):
-            out[s] = side_diff(sc, s, ns)
-        return out
-    for s in range(ns):
-        for q in range(R[layout.R_PLAYERS]):
-            if R[layout.R_SIDE_OF + q] == s:
-                out[s] = after_value(R, S, S, q, m, f)
-                break
-    return out
-
-
-@njit(cache=True)
-def after_side_values(R, S, m, x, out):
-    """Per side, the *after* model ``m``'s expected final point difference of position ``S`` (the
-    exact lead plus the model's points still to come), each read as the afterstate of the side's
-    first seat (``S`` as the position before and after the move; ``x`` the input buffer, of the
-    model's input size); exact if the hand is over."""
+def leaf_side_values(R, S, m, x, out):
+    """Per side, model ``m``'s expected final point difference (the side minus the mean of the
+    others) of position ``S``: the lead so far plus what the model says is still to come, each read
+    as the afterstate of the side's first seat (``S`` as the position before and after the move),
+    exact if the hand is over. ``m`` is a value model or an after model, told apart by its input
+    size, which ``x`` (the input buffer) has: a search's leaf evaluation in a world where ``S`` is
+    the whole truth."""
     ns = R[layout.R_NSIDES]
     if S[layout.S_PHASE] == layout.PHASE_OVER:
         sc = kernels.score(R, S).astype(np.float64)
@@ -238,16 +209,6 @@ def after_side_values(R, S, m, x, out):
                 out[s] = x[F_LEAD] + x[F_ZWICK] + mlp_forward(x, m)
                 break
     return out
-
-
-@njit(cache=True)
-def side_values(R, S, m, after, x, out):
-    """Per side, the value of position ``S`` by model ``m``: an *after* model
-    (:func:`after_side_values`) when ``after``, else a value model (:func:`leaf_side_values`);
-    ``x`` holds the model's input (``m[0].shape[0]`` floats)."""
-    if after:
-        return after_side_values(R, S, m, x, out)
-    return leaf_side_values(R, S, m, x, out)
 
 
 @njit(cache=True)
@@ -357,8 +318,6 @@ __all__ = [
     "TIE",
     "ValueModel",
     "after_pick",
-    "after_side_values",
-    "after_value",
     "after_values",
     "average_models",
     "best_index",
@@ -372,5 +331,4 @@ __all__ = [
     "save_model",
     "selfplay_positions",
     "shipped_model_path",
-    "side_values",
 ]

@@ -91,23 +91,23 @@ def _factorial_at_most(r, cap):
 
 
 @njit(cache=True)
-def _outcome_values(R, Spre, mv, vm, after, W, f, vals, acc):
+def _outcome_values(R, Spre, mv, vm, W, f, vals, acc):
     """Add to ``acc`` every side's value after ``mv`` applied to ``Spre`` (whose stock may have been
     permuted)."""
     Sa = Spre.copy()
     kernels.apply_move(R, Sa, mv, W)
-    value_model.side_values(R, Sa, vm, after, f, vals)
+    value_model.leaf_side_values(R, Sa, vm, f, vals)
     for s in range(acc.shape[0]):
         acc[s] += vals[s]
 
 
 @njit(cache=True)
-def expected_values(R, Spre, mv, vm, after, W, samples, st, out):
+def expected_values(R, Spre, mv, vm, W, samples, st, out):
     """``out[s]``: the model's expectation of side s's value after ``mv`` from ``Spre`` over the
     orders of the stock left (exact over every permutation up to :data:`EXACT_PERMUTATIONS`, else
-    the mean over ``samples`` uniform permutations from stream ``st``); ``vm`` a value model, or an
-    after model when ``after`` (:func:`zwick_ai.agents.value_model.side_values`). Returns how many
-    outcomes were evaluated."""
+    the mean over ``samples`` uniform permutations from stream ``st``); ``vm`` a value model or an
+    after model (:func:`zwick_ai.agents.value_model.leaf_side_values`). Returns how many outcomes
+    were evaluated."""
     r = arrays.stock_left(Spre)
     f = np.zeros(vm[0].shape[0], np.float64)
     vals = np.zeros(out.shape[0], np.float64)
@@ -122,7 +122,7 @@ def expected_values(R, Spre, mv, vm, after, W, samples, st, out):
         perm = base.copy()
         c = np.zeros(r, np.int64)
         stock[:] = perm
-        _outcome_values(R, S, mv, vm, after, W, f, vals, out)
+        _outcome_values(R, S, mv, vm, W, f, vals, out)
         count = 1
         i = 1
         while i < r:
@@ -132,7 +132,7 @@ def expected_values(R, Spre, mv, vm, after, W, samples, st, out):
                 perm[j] = perm[i]
                 perm[i] = t
                 stock[:] = perm
-                _outcome_values(R, S, mv, vm, after, W, f, vals, out)
+                _outcome_values(R, S, mv, vm, W, f, vals, out)
                 count += 1
                 c[i] += 1
                 i = 1
@@ -148,7 +148,7 @@ def expected_values(R, Spre, mv, vm, after, W, samples, st, out):
                 perm[i] = perm[j]
                 perm[j] = t
             stock[:] = perm
-            _outcome_values(R, S, mv, vm, after, W, f, vals, out)
+            _outcome_values(R, S, mv, vm, W, f, vals, out)
             count += 1
     for s in range(out.shape[0]):
         out[s] /= count
@@ -156,11 +156,11 @@ def expected_values(R, Spre, mv, vm, after, W, samples, st, out):
 
 
 @njit(cache=True)
-def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, samples, cv_seeds, cv_after=False):
+def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, samples, cv_seeds):
     """Play one hand per deck order (``orders[h]`` dealt by ``dealers[h]``; ``np.random`` seeded
     with ``play_seeds[h]`` for the agents' tie-breaks), seat p agent ``kinds[p]`` under joker rule
     ``policies[p]``/``ks[p]`` (module docstring); ``mm`` the move model (net), ``vm`` the model
-    of the corrections (``samples`` = 0: none): a value model, or an after model when ``cv_after``.
+    of the corrections (``samples`` = 0: none): a value model or an after model.
 
     Returns (scores[N, sides], won_side[N, NC], dealt_to[N, NC], jplays[N, NC, J_FIELDS],
     corrections[N, MAX_STAGES, sides]): ``corrections[h, t, s]`` is the sum over the deals of
@@ -204,8 +204,8 @@ def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, 
             Spre = S.copy() if samples > 0 else S
             kernels.apply_move(R, S, mv, W)
             if samples > 0 and arrays.stock_top(S) > top and not arrays.is_over(S):
-                value_model.side_values(R, S, vm, cv_after, f, actual)
-                expected_values(R, Spre, mv, vm, cv_after, W, samples, st, expect)
+                value_model.leaf_side_values(R, S, vm, f, actual)
+                expected_values(R, Spre, mv, vm, W, samples, st, expect)
                 t = min(arrays.stage(S), MAX_STAGES - 1)
                 for s in range(ns):
                     corr[h, t, s] += actual[s] - expect[s]

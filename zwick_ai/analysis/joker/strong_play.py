@@ -237,9 +237,9 @@ def _shipped(rules: Rules, kind: str) -> tuple:
     return value_model.load_model(value_model.shipped_model_path(rules.variant, rules.players, kind)).arrays()
 
 
-def _cv_model(cfg: StrongConfig) -> tuple[tuple, bool]:
-    """The control variate's model arrays and whether it is an after model."""
-    return _shipped(cfg.rules(), cfg.cv_model), cfg.cv_model == value_model.AFTER
+def _cv_model(cfg: StrongConfig) -> tuple:
+    """The arrays of the control variate's model (a value model or an after model)."""
+    return _shipped(cfg.rules(), cfg.cv_model)
 
 
 def net_block(cfg: StrongConfig, deals: Sequence[int]) -> list[dict[str, Any]]:
@@ -253,14 +253,14 @@ def net_block(cfg: StrongConfig, deals: Sequence[int]) -> list[dict[str, Any]]:
     play = joker_policies.play_seed_of(seeds)
     cv_seeds = (seeds * 2654435761 + 97) % (1 << 62)
     mm = _shipped(rules, "move")
-    vm, after = _cv_model(cfg)
+    vm = _cv_model(cfg)
     side = side_of_seats(rules)
     kinds = np.full(rules.players, POLICY_NET, np.int64)
     t0 = time.perf_counter()
 
     def run(ords: np.ndarray, dls: np.ndarray, pl: np.ndarray, cvs: np.ndarray, specs: list[str]):
         pol, ks = joker_policies.policy_arrays(specs, rules.players)
-        return net_play.play_net_deals(R, ords, dls, pl, kinds, pol, ks, mm, vm, cfg.cv_samples, cvs, after)
+        return net_play.play_net_deals(R, ords, dls, pl, kinds, pol, ks, mm, vm, cfg.cv_samples, cvs)
 
     ref = run(orders, dealers, play, cv_seeds, ["greedy"])
     ref_m, ref_cv = _cv_margins(ref[0], ref[4])
@@ -282,7 +282,7 @@ def net_block(cfg: StrongConfig, deals: Sequence[int]) -> list[dict[str, Any]]:
     for s in range(rules.num_sides):
         mixed = np.array([POLICY_NET if side[p] == s else POLICY_GREEDY for p in range(rules.players)], np.int64)
         pol, ks = joker_policies.policy_arrays(["greedy"], rules.players)
-        out = net_play.play_net_deals(R, orders, dealers, play, mixed, pol, ks, mm, vm, 0, cv_seeds, after)
+        out = net_play.play_net_deals(R, orders, dealers, play, mixed, pol, ks, mm, vm, 0, cv_seeds)
         vs += margins(out[0])[:, s] / rules.num_sides
     for i in range(len(idx)):
         lines[i]["vs_greedy"] = float(vs[i])
@@ -408,10 +408,9 @@ def play_on(
     samples: int,
     watch: Sequence[tuple[int, int]] = (),
     forks: dict[tuple[int, int], Game] | None = None,
-    after: bool = False,
 ) -> GameResult:
     """Play ``g`` to the end, computing the chance-event corrections as the compiled playouts do
-    (``value`` the model's arrays, an after model when ``after``).
+    (``value``: the arrays of a value model or an after model).
 
     ``watch``: (policy code, k) of joker rules; the result says per rule and side whether the
     rule would have changed one of the side's choices. ``forks``, when given, receives for each
@@ -454,8 +453,8 @@ def play_on(
         S, row = before_move["S"], before_move["row"]
         post = state.engine_state().arr
         if samples > 0 and arrays.stock_top(post) > arrays.stock_top(S) and not arrays.is_over(post):
-            value_model.side_values(R, post, value, after, f, actual)
-            net_play.expected_values(R, S, row, value, after, W, samples, g.stream, expect)
+            value_model.leaf_side_values(R, post, value, f, actual)
+            net_play.expected_values(R, S, row, value, W, samples, g.stream, expect)
             g.corr[min(int(arrays.stage(post)), net_play.MAX_STAGES - 1)] += actual - expect
 
     play_to_end(state, decide, after_decision=correct)
@@ -478,12 +477,10 @@ def play_game_from(
     cv_seed: int,
     watch: Sequence[tuple[int, int]] = (),
     forks: dict[tuple[int, int], Game] | None = None,
-    after: bool = False,
 ) -> GameResult:
     """Play the deal of deck ``order`` with ``specs[seat]`` (fresh agents, reset with
     ``agent_seeds``) to the end (:func:`play_on`)."""
-    g = start_game(game, specs, order, dealer, agent_seeds, cv_seed)
-    return play_on(g, value, samples, watch, forks, after)
+    return play_on(start_game(game, specs, order, dealer, agent_seeds, cv_seed), value, samples, watch, forks)
 
 
 def restricted(fork: Game, side_seats: Sequence[int], rule: str) -> Game:
@@ -508,7 +505,7 @@ def expert_deal(cfg: StrongConfig, deal: int, share_prefix: bool = True) -> dict
     order, dealer = orders[0], int(dealers[0])
     agent_seeds = default_agent_seeds(seed, rules.players)
     cv_seed = (seed * 2654435761 + 97) % (1 << 62)
-    value, after = _cv_model(cfg)
+    value = _cv_model(cfg)
     side = side_of_seats(rules)
     rules_watched = [joker_policies.parse_policy(s) for s in STRONG_POLICIES]
     watch = [(joker_policies.POLICIES.index(n), k) for n, k in rules_watched]
@@ -520,7 +517,7 @@ def expert_deal(cfg: StrongConfig, deal: int, share_prefix: bool = True) -> dict
         w: Sequence[tuple[int, int]] = (),
         forks: dict[tuple[int, int], Game] | None = None,
     ) -> GameResult:
-        return play_game_from(game, specs, deck, dealer, agent_seeds, value, cfg.cv_samples, cv_seed, w, forks, after)
+        return play_game_from(game, specs, deck, dealer, agent_seeds, value, cfg.cv_samples, cv_seed, w, forks)
 
     forks: dict[tuple[int, int], Game] | None = {} if share_prefix else None
     ref = play([cfg.agent] * rules.players, order, watch, forks)
@@ -541,7 +538,7 @@ def expert_deal(cfg: StrongConfig, deal: int, share_prefix: bool = True) -> dict
             if ref.binds[w, s]:
                 seats = [p for p in range(rules.players) if side[p] == s]
                 if forks is not None:
-                    g = play_on(restricted(forks[(w, s)].fork(), seats, spec), value, cfg.cv_samples, after=after)
+                    g = play_on(restricted(forks[(w, s)].fork(), seats, spec), value, cfg.cv_samples)
                 else:
                     g = play(
                         [with_rule(cfg.agent, spec) if p in seats else cfg.agent for p in range(rules.players)], order
