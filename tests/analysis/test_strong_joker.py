@@ -239,6 +239,16 @@ def test_cli_writes_strong_play_into_results_json_and_report(tmp_path, capsys):
     assert (out / "report.md").read_text().count(strong_report.STRONG_MARK) == 1
 
 
+def test_cli_cv_model_after_reads_the_after_network_and_says_so(tmp_path, capsys):
+    out = tmp_path / "dith"
+    args = ["joker-study", "--variant", "dithmarschen", "--strong-play", "net", "--deals", "4", "--out", str(out)]
+    assert main([*args, "--no-progress", "--cv-samples", "2", "--cv-model", "after"]) == 0
+    sp = json.loads((out / "results.json").read_text())["strong_play"]
+    assert sp["cv_model"] == "after" and "dithmarschen-4p-after.npz" in sp["weights"]
+    assert "--cv-model after" in sp["command"] and sp["one_game"]["deals"] == 4
+    assert "the variance ratio is: `net`" in (out / "strong_play.md").read_text()
+
+
 def test_cli_refuses_a_time_budget_in_one_line(capsys):
     assert main(["joker-study", "--variant", "dithmarschen", "--strong-play", "expert", "--out", "/nonexistent/x"]) != 0
     err = capsys.readouterr().err
