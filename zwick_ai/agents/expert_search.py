@@ -50,7 +50,6 @@ from zwick_ai.agents import value_model, zwicker_search
 from zwick_ai.zwicker import arrays, kernels, layout
 from zwick_ai.zwicker import features as zwicker_features
 from zwick_ai.zwicker import history as zwicker_history
-from zwick_ai.zwicker.features import F_LEAD, F_ZWICK
 
 LEAF_ROLLOUT = 0
 LEAF_VALUE = 1  # the learned value model at the leaf, no play-out
@@ -430,8 +429,7 @@ def after_rewards(R, S, q, m, x, total):
     ns = arrays.sides(R)
     if arrays.is_over(S):
         return zwicker_search.side_rewards(R, S, False, total)
-    zwicker_features.after_input(R, S, S, q, x)
-    v = x[F_LEAD] + x[F_ZWICK] + value_model.mlp_forward(x, m)
+    v = value_model.seat_value(R, S, q, m, x)
     side = arrays.side_of(R, q)
     out = np.empty(ns, np.float64)
     for k in range(ns):

@@ -74,7 +74,6 @@ STRENGTH_FIELDS = ["generation", "weights", "opponent", "deals", "mean_diff", "c
 GENERATION_WEIGHTS = "generation"  # the strength rows of a generation's own weights
 # where the targets come from: the hands' own returns, a peek-uct search, or a search on the mover's view
 TEACHERS = ("none", "peek", *SEARCH_TEACHERS)
-TEACHER_ROLLOUTS = policy_codes.PLAYOUT_POLICIES
 TEACHER_CHUNK_HANDS = 10  # a hand searched on the mover's view takes seconds: chunks are kept as they finish
 
 Progress = Callable[[int, str], None]
@@ -123,8 +122,9 @@ class NetConfig:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
         if self.teacher not in TEACHERS:
             raise ValueError(f"unknown teacher {self.teacher!r}; valid: {', '.join(TEACHERS)}")
-        if self.teacher_rollout not in TEACHER_ROLLOUTS:
-            raise ValueError(f"unknown teacher rollout {self.teacher_rollout!r}; valid: {', '.join(TEACHER_ROLLOUTS)}")
+        if self.teacher_rollout not in policy_codes.PLAYOUT_POLICIES:
+            valid = ", ".join(policy_codes.PLAYOUT_POLICIES)
+            raise ValueError(f"unknown teacher rollout {self.teacher_rollout!r}; valid: {valid}")
         if self.teacher_iters < 1 or self.teacher_visits < 1:
             raise ValueError("teacher_iters and teacher_visits must be >= 1")
         if self.init and not Path(self.init).is_file():
@@ -275,7 +275,7 @@ def play_chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str) -> tuple[np.n
     R = rules_array(cfg)
     if cfg.teacher == "peek":
         return net_selfplay.selfplay_search_targets(
-            R, seeds, policy, cfg.eps, arrays, cfg.teacher_iters, TEACHER_C, TEACHER_ROLLOUTS[cfg.teacher_rollout],
+            R, seeds, policy, cfg.eps, arrays, cfg.teacher_iters, TEACHER_C, policy_codes.PLAYOUT_POLICIES[cfg.teacher_rollout],
             card_total(cfg), cfg.teacher_visits,
         )  # fmt: skip
     return net_selfplay.selfplay_afterstates(R, seeds, policy, cfg.eps, arrays)

@@ -189,13 +189,20 @@ def shipped_model_path(variant: str, players: int, kind: str = "move") -> Path:
 # Compiled evaluation
 # ------------------------------------------------------------------------------------------------
 @njit(cache=True)
+def seat_value(R, S, q, m, x):
+    """Model ``m``'s expected final point difference of seat ``q``'s side in the running position
+    ``S``, read as ``q``'s afterstate (``S`` as the position before and after the move): the lead
+    so far plus what the model says is still to come. ``m`` is a value model or an after model,
+    told apart by its input size, which ``x`` (the input buffer) has."""
+    after_input(R, S, S, q, x)
+    return x[F_LEAD] + x[F_ZWICK] + mlp_forward(x, m)
+
+
+@njit(cache=True)
 def leaf_side_values(R, S, m, x, out):
     """Per side, model ``m``'s expected final point difference (the side minus the mean of the
-    others) of position ``S``: the lead so far plus what the model says is still to come, each read
-    as the afterstate of the side's first seat (``S`` as the position before and after the move),
-    exact if the hand is over. ``m`` is a value model or an after model, told apart by its input
-    size, which ``x`` (the input buffer) has: a search's leaf evaluation in a world where ``S`` is
-    the whole truth."""
+    others) of position ``S``, each by :func:`seat_value` of the side's first seat, exact if the
+    hand is over: a search's leaf evaluation in a world where ``S`` is the whole truth."""
     ns = R[layout.R_NSIDES]
     if S[layout.S_PHASE] == layout.PHASE_OVER:
         sc = kernels.score(R, S).astype(np.float64)
@@ -205,8 +212,7 @@ def leaf_side_values(R, S, m, x, out):
     for s in range(ns):
         for q in range(R[layout.R_PLAYERS]):
             if R[layout.R_SIDE_OF + q] == s:
-                after_input(R, S, S, q, x)
-                out[s] = x[F_LEAD] + x[F_ZWICK] + mlp_forward(x, m)
+                out[s] = seat_value(R, S, q, m, x)
                 break
     return out
 
@@ -329,6 +335,7 @@ __all__ = [
     "net_pick",
     "net_values",
     "save_model",
+    "seat_value",
     "selfplay_positions",
     "shipped_model_path",
 ]

@@ -234,12 +234,8 @@ def _plays(rules: Rules, jplays: np.ndarray, won_side: np.ndarray, seats: Sequen
 # net: blocks of deals in compiled code
 # ------------------------------------------------------------------------------------------------
 def _shipped(rules: Rules, kind: str) -> tuple:
+    """The arrays of the package's ``kind`` model for ``rules`` (the control variate's: ``cv_model``)."""
     return value_model.load_model(value_model.shipped_model_path(rules.variant, rules.players, kind)).arrays()
-
-
-def _cv_model(cfg: StrongConfig) -> tuple:
-    """The arrays of the control variate's model (a value model or an after model)."""
-    return _shipped(cfg.rules(), cfg.cv_model)
 
 
 def net_block(cfg: StrongConfig, deals: Sequence[int]) -> list[dict[str, Any]]:
@@ -253,7 +249,7 @@ def net_block(cfg: StrongConfig, deals: Sequence[int]) -> list[dict[str, Any]]:
     play = joker_policies.play_seed_of(seeds)
     cv_seeds = (seeds * 2654435761 + 97) % (1 << 62)
     mm = _shipped(rules, "move")
-    vm = _cv_model(cfg)
+    vm = _shipped(rules, cfg.cv_model)
     side = side_of_seats(rules)
     kinds = np.full(rules.players, POLICY_NET, np.int64)
     t0 = time.perf_counter()
@@ -505,7 +501,7 @@ def expert_deal(cfg: StrongConfig, deal: int, share_prefix: bool = True) -> dict
     order, dealer = orders[0], int(dealers[0])
     agent_seeds = default_agent_seeds(seed, rules.players)
     cv_seed = (seed * 2654435761 + 97) % (1 << 62)
-    value = _cv_model(cfg)
+    value = _shipped(rules, cfg.cv_model)
     side = side_of_seats(rules)
     rules_watched = [joker_policies.parse_policy(s) for s in STRONG_POLICIES]
     watch = [(joker_policies.POLICIES.index(n), k) for n, k in rules_watched]

@@ -65,7 +65,7 @@ def summarize(cfg: StrongConfig, lines: dict[int, dict[str, Any]], file: str) ->
             }
         )
     # one game's margin, unpaired (the reference game, every seat unrestricted): what the control
-    # variate removes before the seatings' mean has already removed the deal's shared luck
+    # variate removes from a game before any pairing
     one = [(x["ref_margin"][0], x["ref_margin_cv"][0]) for x in ordered if "ref_margin_cv" in x]
     one_game = {"deals": len(one), "variance_ratio": variance_ratio(*np.array(one).T)} if len(one) > 1 else None
     seconds = float(np.mean([x["seconds"] for x in ordered])) if ordered else float("nan")
