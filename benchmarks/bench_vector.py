@@ -11,12 +11,15 @@ little before they sleep, which on a quiet machine hands a step's work between t
 faster than ``OMP_WAIT_POLICY=passive`` (sleeping at once); on a crowded machine set ``passive``,
 since a spinning thread takes the core its partner needs. The table's header says which. Run::
 
-    python benchmarks/bench_vector.py                       # about two minutes
-    python benchmarks/bench_vector.py --seconds 3 --sizes 1,64,1024,8192
+    python benchmarks/bench_vector.py                       # about five minutes
+    python benchmarks/bench_vector.py --seconds 3 --sizes 1,64,1024,8192 --rounds 3
 
-It prints ``uptime`` and a Markdown table with each row's ratio to the PettingZoo environment, in
-wall-clock steps per second and in steps per second of the process's CPU time (all its threads:
-on a busy machine the wall clock measures the machine's load as much as the code).
+It prints ``uptime``, the processor and the libraries' versions, and a Markdown table with each
+row's ratio to the PettingZoo environment, in wall-clock steps per second and in steps per second
+of the process's CPU time (all its threads: on a busy machine the wall clock measures the
+machine's load as much as the code). Every row is measured ``--rounds`` times, the rows taking
+turns, and the table gives each row's median: a shared machine's speed drifts by a fifth within
+minutes, and a ratio of two rows measured minutes apart would carry that drift.
 """
 
 from __future__ import annotations
@@ -24,8 +27,11 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+import platform
 import random
 import time
+from collections.abc import Callable
+from importlib.metadata import version
 
 import numba
 import numpy as np
@@ -122,11 +128,31 @@ def pettingzoo_rate(game: str, seconds: float) -> tuple[float, float]:
     return steps / (time.perf_counter() - start), steps / (time.process_time() - cpu)
 
 
+def machine() -> str:
+    """The processor's model name and the versions that set the drivers' speed."""
+    model = "unknown processor"
+    try:
+        with open("/proc/cpuinfo") as info:
+            model = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), model)
+    except OSError:
+        pass
+    return (
+        f"{model}, {os.cpu_count()} cores | Python {platform.python_version()}, numpy {np.__version__}, "
+        f"numba {numba.__version__}, open_spiel {version('open_spiel')}, pettingzoo {version('pettingzoo')}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default=GAME, help=f"zwicker game string (default: {GAME})")
     ap.add_argument("--seconds", type=float, default=3.0, help="seconds per row (default: 3)")
     ap.add_argument("--sizes", default="1,64,1024,8192", help="VectorGame batch sizes (default: 1,64,1024,8192)")
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="times every row is measured, the rows taking turns; the table gives each row's median (default: 3)",
+    )
     args = ap.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
     print("compiling and warming up ...", flush=True)
@@ -143,21 +169,42 @@ def main() -> None:
         f"| numba threads: {numba.config.NUMBA_NUM_THREADS}",  # type: ignore[attr-defined]
         f"| OMP_WAIT_POLICY: {os.environ.get('OMP_WAIT_POLICY', 'unset (libgomp default)')}",
     )
-    rows: list[tuple[str, tuple[float, float], str]] = []
-    base = pettingzoo_rate(args.game, args.seconds)
-    rows.append((f"PettingZoo AEC env, {args.game}", base, ""))
-    rows.append((f"OpenSpiel API, {args.game}", openspiel_rate(args.game, args.seconds), ""))
-    hearts = openspiel_rate("hearts", args.seconds, information_state=True)
-    rows.append(("OpenSpiel API, C++ hearts (information-state tensor: it has no observation)", hearts, ""))
+    print(machine())
+    drivers: list[tuple[str, Callable[[], tuple[float, float]], str]] = [
+        (f"PettingZoo AEC env, {args.game}", lambda: pettingzoo_rate(args.game, args.seconds), ""),
+        (f"OpenSpiel API, {args.game}", lambda: openspiel_rate(args.game, args.seconds), ""),
+        (
+            "OpenSpiel API, C++ hearts (information-state tensor: it has no observation)",
+            lambda: openspiel_rate("hearts", args.seconds, information_state=True),
+            "",
+        ),
+    ]
     for threads in all_threads:
         for n in sizes:
             size = VectorGame(args.game, num_games=n, threads=threads).bytes_per_game()
-            rate = vector_rate(args.game, n, args.seconds, threads)
-            rows.append((f"VectorGame, num_games={n}, {threads} thread(s)", rate, f"{size:,}"))
-            print(f"  num_games={n}, {threads} thread(s): {rate[0]:,.0f} steps/s", flush=True)
+            drivers.append(
+                (
+                    f"VectorGame, num_games={n}, {threads} thread(s)",
+                    lambda n=n, threads=threads: vector_rate(args.game, n, args.seconds, threads),
+                    f"{size:,}",
+                )
+            )
+    # the rows take turns, round after round, so a change in the machine's speed during the run
+    # reaches every row alike; each round's ratio of a row to the PettingZoo row is printed
+    rates: list[list[tuple[float, float]]] = [[] for _ in drivers]
+    for r in range(args.rounds):
+        for k, (name, rate, _memory) in enumerate(drivers):
+            rates[k].append(rate())
+            ratio = rates[k][-1][0] / rates[0][-1][0]
+            print(
+                f"  round {r}: {name}: {rates[k][-1][0]:,.0f} steps/s, {ratio:.1f}x this round's PettingZoo", flush=True
+            )
+    medians = [(float(np.median([w for w, _ in rs])), float(np.median([c for _, c in rs]))) for rs in rates]
+    base = medians[0]
+    print(f"medians of {args.rounds} round(s):")
     print("| driver | agent steps/s | vs PettingZoo | steps per CPU second | vs PettingZoo | bytes per game |")
     print("|---|---:|---:|---:|---:|---:|")
-    for name, (wall, cpu), memory in rows:
+    for (name, _rate, memory), (wall, cpu) in zip(drivers, medians, strict=True):
         print(f"| {name} | {wall:,.0f} | {wall / base[0]:.1f}x | {cpu:,.0f} | {cpu / base[1]:.1f}x | {memory} |")
     print("uptime:", os.popen("uptime").read().strip())
 
