@@ -11,7 +11,7 @@ little before they sleep, which on a quiet machine hands a step's work between t
 faster than ``OMP_WAIT_POLICY=passive`` (sleeping at once); on a crowded machine set ``passive``,
 since a spinning thread takes the core its partner needs. The table's header says which. Run::
 
-    python benchmarks/bench_vector.py                       # about five minutes
+    python benchmarks/bench_vector.py                       # about two minutes, once compiled
     python benchmarks/bench_vector.py --seconds 3 --sizes 1,64,1024,8192 --rounds 3
 
 It prints ``uptime``, the processor and the libraries' versions, and a Markdown table with each
@@ -27,11 +27,9 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import platform
 import random
 import time
 from collections.abc import Callable
-from importlib.metadata import version
 
 import numba
 import numpy as np
@@ -39,6 +37,7 @@ import pyspiel
 
 import zwick_ai.games  # noqa: F401  (registers the games)
 from zwick_ai.envs import aec_env
+from zwick_ai.machine import describe
 from zwick_ai.vector import VectorGame
 
 GAME = "zwicker(variant=dithmarschen,players=4)"
@@ -128,20 +127,6 @@ def pettingzoo_rate(game: str, seconds: float) -> tuple[float, float]:
     return steps / (time.perf_counter() - start), steps / (time.process_time() - cpu)
 
 
-def machine() -> str:
-    """The processor's model name and the versions that set the drivers' speed."""
-    model = "unknown processor"
-    try:
-        with open("/proc/cpuinfo") as info:
-            model = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), model)
-    except OSError:
-        pass
-    return (
-        f"{model}, {os.cpu_count()} cores | Python {platform.python_version()}, numpy {np.__version__}, "
-        f"numba {numba.__version__}, open_spiel {version('open_spiel')}, pettingzoo {version('pettingzoo')}"
-    )
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default=GAME, help=f"zwicker game string (default: {GAME})")
@@ -154,6 +139,8 @@ def main() -> None:
         help="times every row is measured, the rows taking turns; the table gives each row's median (default: 3)",
     )
     args = ap.parse_args()
+    if args.rounds < 1:
+        ap.error("--rounds must be at least 1")
     sizes = [int(x) for x in args.sizes.split(",")]
     print("compiling and warming up ...", flush=True)
     pettingzoo_rate(args.game, 0.2)
@@ -169,7 +156,7 @@ def main() -> None:
         f"| numba threads: {numba.config.NUMBA_NUM_THREADS}",  # type: ignore[attr-defined]
         f"| OMP_WAIT_POLICY: {os.environ.get('OMP_WAIT_POLICY', 'unset (libgomp default)')}",
     )
-    print(machine())
+    print(describe(with_processor=True, packages=("pettingzoo",)))
     drivers: list[tuple[str, Callable[[], tuple[float, float]], str]] = [
         (f"PettingZoo AEC env, {args.game}", lambda: pettingzoo_rate(args.game, args.seconds), ""),
         (f"OpenSpiel API, {args.game}", lambda: openspiel_rate(args.game, args.seconds), ""),

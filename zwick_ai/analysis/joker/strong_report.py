@@ -13,8 +13,8 @@ import numpy as np
 from zwick_ai.agents import joker_policies
 from zwick_ai.agents.base import agent_params
 from zwick_ai.analysis.joker.strong_play import STRONG_POLICIES, StrongConfig
-from zwick_ai.analysis.joker.study import machine
 from zwick_ai.eval.report import ci_text, error_bars, markdown_table, pyplot
+from zwick_ai.machine import describe
 
 
 def _one_game_text(runs: list[tuple[str, dict]]) -> list[str]:
@@ -300,7 +300,7 @@ def write_strong(out: Path, cfg: StrongConfig, summary: dict, command: str) -> l
     path = out / "results.json"
     res = json.loads(path.read_text()) if path.is_file() else {}
     key = result_key(cfg.agent)
-    summary = dict(summary, command=command, machine=machine())
+    summary = dict(summary, command=command, machine=describe())
     if summary.get("vs_greedy") is None:
         summary["vs_greedy"] = strength_from_tournament(out / strength_folder(cfg.agent), cfg.agent)
     res[key] = summary

@@ -9,11 +9,9 @@ they run (one process or a backend of :mod:`zwick_ai.eval.backends`).
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import asdict, dataclass, field
 
-import numpy as np
 from tqdm import tqdm
 
 from zwick_ai import zwicker
@@ -29,6 +27,7 @@ from zwick_ai.analysis.joker.measure import (
 )
 from zwick_ai.eval.backends import make_backend
 from zwick_ai.eval.selfplay import hand_seeds
+from zwick_ai.machine import describe
 from zwick_ai.zwicker.rules import Rules
 
 #: the strong agent when ``ismcts`` is registered (``strong="auto"``)
@@ -65,20 +64,6 @@ class StudyConfig:
         """Directory name: the variant plus any options (``grupp-joker_capture-never``)."""
         parts = [self.variant] + [f"{k}-{option_text(v)}" for k, v in sorted(self.options.items())]
         return "-".join(parts)
-
-
-def machine() -> str:
-    """The machine a run's times were measured on, as facts: cores, load, Python and versions."""
-    import platform
-
-    import numba
-    import pyspiel
-
-    load = f", load average {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
-    return (
-        f"{os.cpu_count()} cores{load}, Python {platform.python_version()}, numba {numba.__version__}, "
-        f"numpy {np.__version__}, OpenSpiel {getattr(pyspiel, '__version__', 'unknown')}"
-    )
 
 
 # ------------------------------------------------------------------------------------------------
@@ -163,7 +148,7 @@ def run_study(
         "seconds": times,
         "wall_seconds": time.perf_counter() - start,
         "backend": f"{backend} ({workers} worker{'s' if workers != 1 else ''})",
-        "machine": machine(),
+        "machine": describe(),
     }
     part1 = {p: done[f"part1:{p}"][0] for p in ("greedy", "random")}
     return {"config": config, "part1": part1, "part2": part2, "part3": done["part3"][0]}
