@@ -14,6 +14,7 @@ way.
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -42,15 +43,66 @@ def read_model(path: Path | str) -> tuple[np.ndarray, np.ndarray, Layers, dict[s
     if not path.is_file():
         raise ValueError(f"no value model file {path}")
     try:
-        with np.load(path) as z:
+        with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
             layers = [(z[f"W{i}"], z[f"b{i}"]) for i in (1, 2, 3)]
             mean, scale = z["mean"], z["scale"]
-    except (OSError, KeyError, ValueError) as e:
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as e:
         raise ValueError(f"{path} is not a zwick_ai value model ({e})") from None
-    if meta.get("format") != FORMAT_VERSION:
-        raise ValueError(f"{path}: value model format {meta.get('format')}, this zwick_ai reads {FORMAT_VERSION}")
+    if isinstance(meta, dict) and any(
+        not isinstance(meta.get(k, 0), int) or meta.get(k, 0) < 0 for k in ("deck", "deck_size", "players")
+    ):
+        raise ValueError(f"{path} is not a zwick_ai value model (its deck or players is not a count)")
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT_VERSION:
+        have = meta.get("format") if isinstance(meta, dict) else None
+        raise ValueError(f"{path}: value model format {have}, this zwick_ai reads {FORMAT_VERSION}")
+    problem = shape_problem(mean, scale, layers)
+    if problem:
+        raise ValueError(f"{path} is not a usable value model: {problem}")
     return mean, scale, layers, meta
+
+
+def shape_problem(mean: np.ndarray, scale: np.ndarray, layers: Layers) -> str:
+    """Why the arrays cannot be one perceptron that :func:`mlp_forward` may read without going past an
+    array ("" if they can): real floats, ``mean`` and ``scale`` one entry per input, each layer's
+    weights ``(inputs, outputs)`` chained to the next, one output, finite values, positive scales."""
+    arrays = [mean, scale, *(a for pair in layers for a in pair)]
+    if len(layers) != 3:
+        return f"{len(layers)} layers, not two hidden layers and an output"
+    if any(a.dtype.kind != "f" for a in arrays):
+        return "arrays that are not floating point"
+    if mean.ndim != 1 or scale.shape != mean.shape:
+        return f"standardization of shapes {mean.shape} and {scale.shape}"
+    inputs = mean.shape[0]
+    for i, (w, b) in enumerate(layers, start=1):
+        if w.ndim != 2 or w.shape[0] != inputs or w.shape[1] < 1 or b.shape != (w.shape[1],):
+            return f"layer {i} of shape {w.shape} with bias {b.shape} after {inputs} inputs"
+        inputs = w.shape[1]
+    if inputs != 1:
+        return f"{inputs} outputs, not one"
+    if not all(np.isfinite(a).all() for a in arrays) or not (scale > 0).all():
+        return "weights that are not finite, or a scale that is not positive"
+    return ""
+
+
+def fit_problem(meta: dict[str, Any], variant: str, players: int, deck: int) -> str:
+    """Why a model whose ``meta`` says what it was trained for cannot play
+    ``variant`` with ``players`` players and a deck of ``deck`` cards ("" if it can). A model with a
+    card-level view (``meta["deck"]`` > 0) reads one block of inputs per card of its deck, so it
+    plays only a deck of that size; one that names its variant, player count and deck size
+    (``meta["deck_size"]``) plays only those (a file that names none of them plays wherever its
+    inputs fit)."""
+    trained = [f"{k}={meta[k]}" for k in ("variant", "players", "deck") if meta.get(k) not in (None, "")]
+    here = f"{variant} with {players} players and {deck} cards"
+    what = f"trained for {', '.join(trained) or 'an unnamed game'}"
+    model_deck = int(meta.get("deck") or 0)
+    if model_deck and model_deck != deck:
+        return f"{what}: it reads {model_deck} cards, and {here} has {deck}"
+    if meta.get("deck_size") not in (None, deck):
+        return f"{what} with a deck of {meta['deck_size']} cards, not for {here}"
+    if meta.get("variant") not in (None, "", variant) or meta.get("players") not in (None, "", players):
+        return f"{what}, not for {here}"
+    return ""
 
 
 def compiled_arrays(mean: np.ndarray, scale: np.ndarray, layers: Layers) -> tuple[np.ndarray, ...]:
@@ -127,11 +179,13 @@ __all__ = [
     "FORMAT_VERSION",
     "WEIGHTS_DIR",
     "compiled_arrays",
+    "fit_problem",
     "mlp_first_layer",
     "mlp_first_layer_update",
     "mlp_forward",
     "mlp_head",
     "no_model",
     "read_model",
+    "shape_problem",
     "shipped_path",
 ]

@@ -127,17 +127,15 @@ def _permute_hidden(S, hidden, rng):
 def test_compiled_models_equal_sklearn(tmp_path):
     """A tiny training run; both exported models evaluated in compiled code give scikit-learn's
     numbers on their inputs, and ``net_values`` is the move model on the decision's candidates."""
-    import pickle
-
-    from zwick_ai.agents.value_train import model_data
+    from zwick_ai.agents.value_train import load_checkpoint, model_data
     from zwick_ai.agents.value_train import positions as run_positions
 
     cfg = ValueConfig("classic", 2, hands=40, epochs=2, hidden=(8, 4), batch=64, record=1.0)
     models = train_value(cfg, tmp_path / "run")
     data = run_positions(cfg, tmp_path / "run")
     for kind, model in models.items():
-        with (tmp_path / "run" / f"{kind}-checkpoint.pkl").open("rb") as f:
-            net = pickle.load(f)["best"]
+        net, best, _, _ = load_checkpoint(tmp_path / "run" / f"{kind}-checkpoint.npz", cfg)
+        net.coefs_, net.intercepts_ = best.coefs_, best.intercepts_  # scikit-learn's network of the best epoch
         X, _ = model_data(kind, data)
         y_scale = model.layers[2][1][0] / net.intercepts_[2][0]
         Z = (X - model.mean) / model.scale

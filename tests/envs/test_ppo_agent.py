@@ -55,6 +55,28 @@ def test_ppo_probabilities_are_masked(policy_file):
     assert set(np.flatnonzero(probs > 0)) <= set(state.legal_actions())
 
 
+def test_numpy_policy_equals_stable_baselines(policy_file):
+    """The agent's numpy forward pass of the policy gives the masked probabilities sb3-contrib
+    computes from the same (trusted, test-made) file."""
+    import torch
+
+    game = load(GAME)
+    agent = make_agent(f"ppo:policy={policy_file}", game)
+    model = MaskablePPO.load(policy_file, device="cpu")  # the test's own file: safe to unpickle here
+    env = single_agent_env(GAME)
+    for seed in range(3):
+        env.reset(seed=seed)
+        state = env.unwrapped.episode.state
+        obs = policy_features(np.asarray(state.information_state_tensor(state.current_player())))
+        mask = np.zeros(game.num_distinct_actions(), dtype=bool)
+        mask[state.legal_actions()] = True
+        with torch.no_grad():
+            obs_t, _ = model.policy.obs_to_tensor(obs)
+            dist = model.policy.get_distribution(obs_t, action_masks=mask[None, :])
+            want = dist.distribution.probs[0].numpy().astype(np.float64)
+        np.testing.assert_allclose(agent.probabilities(state), want, rtol=1e-4, atol=1e-6)
+
+
 def test_wrong_policy_files_are_refused(policy_file, tmp_path):
     with pytest.raises(ValueError, match="no policy file"):
         make_agent(f"ppo:policy={tmp_path / 'missing.zip'}", load(GAME))

@@ -359,13 +359,11 @@ def _endgame(
 
 def resolved_leaf(game: pyspiel.Game | pyspiel.State, params: dict[str, Any]) -> str:
     """The leaf evaluator ``params["leaf"]`` names; ``auto``: ``stage`` when a value model is given
-    or shipped for the game's variant and player count, else ``rollout``."""
+    or shipped for the game (its variant, player count and deck), else ``rollout``."""
     leaf = str(params["leaf"])
     if leaf != "auto":
         return leaf
-    rules = game.rules
-    shipped = value_model.shipped_model_path(rules.variant, rules.players, "value").is_file()
-    return "stage" if params.get("model") or shipped else "rollout"
+    return "stage" if params.get("model") or value_model.shipped_fits(game.rules, "value") else "rollout"
 
 
 def after_model(game: pyspiel.Game | pyspiel.State, params: dict[str, Any]) -> value_model.ValueModel:

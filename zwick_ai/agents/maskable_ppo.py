@@ -6,10 +6,24 @@ policy acts on the information-state tensor of its seat passed through :func:`po
 OpenSpiel action at a time until its decision is complete (a Zwicker move is its sub-actions).
 By default it takes the most probable legal action; ``sample=true`` draws from the masked policy
 with the agent's seeded generator, so play stays reproducible.
+
+A Stable-Baselines3 zip holds pickled Python objects (the policy class, the spaces, schedules),
+and ``MaskablePPO.load`` unpickles them: loading a zip that way runs whatever code it carries.
+This agent never does. It reads only the zip's ``data`` as JSON (the observation shape and the
+number of actions, written there as plain text) and the policy's weights from ``policy.pth`` with
+``torch.load(weights_only=True)`` (tensors only; anything else is refused), and evaluates the
+policy network in numpy (:class:`PolicyWeights`). It plays the ``MlpPolicy`` of MaskablePPO on a
+flat observation: a ``tanh`` multi-layer perceptron (``mlp_extractor.policy_net``) and the linear
+``action_net``. A file whose keyword arguments were pickled (a custom activation or extractor) is
+refused, as is one whose weights are not that network.
 """
 
 from __future__ import annotations
 
+import io
+import json
+import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +32,8 @@ import pyspiel
 
 from zwick_ai.agents.base import Agent, Param, decision_over, register
 
-#: what to install when sb3-contrib is missing
-INSTALL_HINT = 'the ppo agent needs the "rl" extra: pip install -e ".[rl]"'
+#: what to install when torch is missing
+INSTALL_HINT = 'the ppo agent reads policy files with torch, of the "rl" extra: pip install -e ".[rl]"'
 
 
 def policy_features(tensor: np.ndarray) -> np.ndarray:
@@ -30,16 +44,73 @@ def policy_features(tensor: np.ndarray) -> np.ndarray:
     return np.log1p(np.asarray(tensor, dtype=np.float32))
 
 
-def _load(path: str) -> Any:
+@dataclass(frozen=True)
+class PolicyWeights:
+    """The policy network of a MaskablePPO ``MlpPolicy``: hidden layers ``(W, b)`` with ``tanh``,
+    then the action layer; ``obs_shape`` and ``actions`` as the file's spaces give them."""
+
+    hidden: list[tuple[np.ndarray, np.ndarray]]
+    action: tuple[np.ndarray, np.ndarray]
+    obs_shape: tuple[int, ...]
+    actions: int
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        """The action logits of one observation (flattened, as the ``FlattenExtractor`` does)."""
+        h = np.asarray(obs, np.float32).reshape(-1)
+        for w, b in self.hidden:
+            h = np.tanh(w @ h + b)
+        return self.action[0] @ h + self.action[1]
+
+
+def _space(data: dict[str, Any], name: str, field: str) -> Any:
+    """A space's plain-text ``field`` from the zip's JSON (never its pickled form)."""
+    space = data.get(name)
+    if not isinstance(space, dict) or field not in space:
+        raise ValueError(f"its {name} has no plain {field}")
+    return json.loads(str(space[field]))
+
+
+def read_policy(path: str) -> PolicyWeights:
+    """The policy network of a MaskablePPO zip, read without unpickling anything (module docstring)."""
     try:
         import torch
-        from sb3_contrib import MaskablePPO
     except ImportError as e:
         raise ValueError(f"{INSTALL_HINT} ({e})") from None
     if not Path(path).is_file():
         raise ValueError(f"ppo: no policy file {path!r}")
-    torch.set_num_threads(1)  # one decision is tiny; the machine is shared
-    return MaskablePPO.load(path, device="cpu")
+    try:
+        with zipfile.ZipFile(path) as z:
+            data = json.loads(z.read("data").decode())
+            state = torch.load(io.BytesIO(z.read("policy.pth")), map_location="cpu", weights_only=True)
+        kwargs = data.get("policy_kwargs", {})
+        if not isinstance(kwargs, dict) or ":serialized:" in kwargs:
+            raise ValueError(
+                "its policy keyword arguments are pickled objects (a custom network); only MlpPolicy is read"
+            )
+        shape = tuple(int(n) for n in _space(data, "observation_space", "_shape"))
+        actions = int(_space(data, "action_space", "n"))
+        if not isinstance(state, dict) or not all(isinstance(t, torch.Tensor) for t in state.values()):
+            raise ValueError("its policy.pth holds no plain tensors")
+        arrays = {str(k): t.detach().numpy().astype(np.float32) for k, t in state.items()}
+    except (OSError, KeyError, ValueError, TypeError, EOFError, RuntimeError, zipfile.BadZipFile) as e:
+        raise ValueError(f"ppo: {path} is not a MaskablePPO policy this agent reads ({e})") from None
+    except Exception as e:  # torch's weights-only unpickler refuses pickled code with its own errors
+        raise ValueError(f"ppo: {path} holds pickled objects, not plain weights ({type(e).__name__})") from None
+    hidden: list[tuple[np.ndarray, np.ndarray]] = []
+    while f"mlp_extractor.policy_net.{2 * len(hidden)}.weight" in arrays:
+        i = 2 * len(hidden)  # Linear, Tanh, Linear, Tanh, ...: the linear layers are the even ones
+        hidden.append((arrays[f"mlp_extractor.policy_net.{i}.weight"], arrays[f"mlp_extractor.policy_net.{i}.bias"]))
+    if "action_net.weight" not in arrays or "action_net.bias" not in arrays:
+        raise ValueError(f"ppo: {path} has no action_net weights (not a MaskablePPO MlpPolicy)")
+    weights = PolicyWeights(hidden, (arrays["action_net.weight"], arrays["action_net.bias"]), shape, actions)
+    width = int(np.prod(shape))
+    for w, b in [*hidden, weights.action]:
+        if w.ndim != 2 or w.shape[1] != width or b.shape != (w.shape[0],):
+            raise ValueError(f"ppo: {path} has layers that do not chain from {width} inputs")
+        width = w.shape[0]
+    if width != actions:
+        raise ValueError(f"ppo: {path} has {width} action outputs for {actions} actions")
+    return weights
 
 
 @register(
@@ -56,31 +127,26 @@ class MaskablePPOAgent(Agent):
         super().__init__(game, seed, **params)
         if not params["policy"]:
             raise ValueError("ppo: give the policy file, e.g. ppo:policy=experiments/rl/ppo.zip")
-        self.model = _load(params["policy"])
+        self.model = read_policy(params["policy"])
         want = tuple(game.information_state_tensor_shape())
-        got = tuple(self.model.observation_space.shape)
-        if got != want:
+        if self.model.obs_shape != want:
             raise ValueError(
-                f"ppo: {params['policy']} was trained on observations of shape {got}; {game} has {want} (another game?)"
+                f"ppo: {params['policy']} was trained on observations of shape {self.model.obs_shape}; "
+                f"{game} has {want} (another game?)"
             )
-        if self.model.action_space.n != game.num_distinct_actions():
+        if self.model.actions != game.num_distinct_actions():
             raise ValueError(
-                f"ppo: {params['policy']} has {self.model.action_space.n} actions; {game} has {game.num_distinct_actions()}"
+                f"ppo: {params['policy']} has {self.model.actions} actions; {game} has {game.num_distinct_actions()}"
             )
 
     def probabilities(self, state: pyspiel.State) -> np.ndarray:
         """The masked policy's probability of every action of ``state.current_player()``."""
-        import torch
-
         player = state.current_player()
-        obs = policy_features(np.asarray(state.information_state_tensor(player)))
+        logits = self.model.logits(policy_features(np.asarray(state.information_state_tensor(player))))
         mask = np.zeros(self.game.num_distinct_actions(), dtype=bool)
         mask[state.legal_actions()] = True
-        with torch.no_grad():
-            obs_t, _ = self.model.policy.obs_to_tensor(obs)
-            dist = self.model.policy.get_distribution(obs_t, action_masks=mask[None, :])
-            probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
-        probs[~mask] = 0.0
+        z = np.where(mask, logits.astype(np.float64), -np.inf)
+        probs = np.exp(z - z.max())
         return probs / probs.sum()
 
     def act(self, state: pyspiel.State) -> list[int]:

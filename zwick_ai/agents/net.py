@@ -61,12 +61,13 @@ def model_for(
     Zwicker game or state; trained with the variant's default options), of ``kind`` (a tuple: any
     of these kinds, the shipped file of the first that exists)."""
     kinds = (kind,) if isinstance(kind, str) else kind
+    rules = game.rules
     if path:
         model = value_model.load_model(path)
         if model.meta.get("kind") not in kinds:
             raise ValueError(f"{path} is a {model.meta.get('kind')} model; this needs a {' or '.join(kinds)} model")
+        value_model.check_fits(model, rules, path)
         return model
-    rules = game.rules
     paths = [value_model.shipped_model_path(rules.variant, rules.players, k) for k in kinds]
     shipped = next((p for p in paths if p.is_file()), paths[-1])
     if not shipped.is_file():
@@ -74,7 +75,9 @@ def model_for(
             f"no trained value model for {rules.variant} with {rules.players} players in the package; "
             f"train one with `zwick train value --variant {rules.variant} --players {rules.players}` and pass model=PATH"
         )
-    return value_model.load_model(shipped)
+    model = value_model.load_model(shipped)
+    value_model.check_fits(model, rules, shipped)
+    return model
 
 
 def _check(params: dict[str, Any]) -> None:

@@ -129,8 +129,23 @@ class NetConfig:
             raise ValueError("teacher_iters and teacher_visits must be >= 1")
         if self.init and not Path(self.init).is_file():
             raise ValueError(f"init model {self.init} does not exist")
+        if self.init:
+            self.check_init(value_model.load_model(self.init))
         if self.lr <= 0 or self.seed < 0 or self.eval_deals < 0 or self.ismcts_deals < 0:
             raise ValueError("lr must be > 0 and seed, eval_deals, ismcts_deals >= 0")
+
+    def check_init(self, init: value_model.ValueModel) -> None:
+        """Refuse an ``--init`` model that is no after model of this run's game and inputs (before any
+        compiled self-play reads it)."""
+        if init.meta.get("kind") != value_model.AFTER:
+            raise ValueError(f"init model {self.init} is a {init.meta.get('kind')} model; --init takes an after model")
+        rules = game_rules(self)
+        value_model.check_fits(init, rules, self.init)
+        want = value_model.input_size(value_model.AFTER, rules.deck_size if self.cards else 0)
+        if init.mean.shape != (want,):
+            raise ValueError(
+                f"init model {self.init} has {init.mean.shape[0]} inputs; this run's (cards={self.cards}) have {want}"
+            )
 
     def game_string(self) -> str:
         return f"zwicker(variant={self.variant},players={self.players})"
@@ -239,13 +254,19 @@ class NetRun:
         return g
 
 
-def rules_array(cfg: NetConfig) -> np.ndarray:
-    """The engine rules of the run's game (the variant's default options)."""
+def game_rules(cfg: NetConfig) -> Any:
+    """The engine rules (:class:`zwick_ai.zwicker.rules.Rules`) of the run's game (the variant's
+    default options)."""
     import pyspiel
 
     import zwick_ai.games  # noqa: F401  (registers the games)
 
-    return pyspiel.load_game(cfg.game_string()).rules.array()
+    return pyspiel.load_game(cfg.game_string()).rules
+
+
+def rules_array(cfg: NetConfig) -> np.ndarray:
+    """The engine rules of the run's game as the compiled code's array."""
+    return game_rules(cfg).array()
 
 
 CHUNK_HANDS = 500  # hands per self-play call (a progress step; workers take chunks in turn)
@@ -595,8 +616,7 @@ def train_net(
         say(g, "fit")
         model, row = fit_generation(cfg, run, g)
         meta = {
-            "variant": cfg.variant,
-            "players": cfg.players,
+            **value_model.game_meta(cfg.variant, cfg.players),
             "deck": int(rules_array(cfg)[layout.R_DECK_SIZE]) if cfg.cards else 0,
             "generation": g,
             "config": asdict(cfg),

@@ -48,6 +48,7 @@ from zwick_ai.mlp import (
     ARRAY_NAMES,
     FORMAT_VERSION,
     compiled_arrays,
+    fit_problem,
     mlp_forward,
     no_model,
     read_model,
@@ -66,6 +67,7 @@ from zwick_ai.zwicker.features import (
 )
 from zwick_ai.zwicker.model_scores import TIE, after_values, net_values
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET
+from zwick_ai.zwicker.rules import rules as zwicker_rules
 
 #: the kinds ``zwick train value`` trains and their input sizes: a value model reads one
 #: position's features; a move model reads a candidate move's features relative to the decision's
@@ -176,6 +178,35 @@ def save_model(model: ValueModel, path: Path) -> None:
 def load_model(path: Path | str) -> ValueModel:
     """Read a model written by :func:`save_model` (a clear error for a missing or foreign file)."""
     return ValueModel(*read_model(path))
+
+
+def game_meta(variant: str, players: int) -> dict[str, Any]:
+    """What a model file records of the game it is trained for (the variant's default options):
+    ``game`` (the OpenSpiel game string), ``variant``, ``players`` and ``deck_size``."""
+    return {
+        "game": f"zwicker(variant={variant},players={players})",
+        "variant": variant,
+        "players": players,
+        "deck_size": zwicker_rules(variant, players).deck_size,
+    }
+
+
+def check_fits(model: ValueModel, rules: Any, source: str | Path) -> None:
+    """Raise ``ValueError`` (one line naming ``source``) unless ``model`` was trained for the game of
+    the engine ``rules`` (:func:`zwick_ai.mlp.fit_problem`): compiled code reads a model's inputs
+    by the game's deck, so this check comes before any of it runs."""
+    problem = fit_problem(model.meta, rules.variant, rules.players, rules.deck_size)
+    if problem:
+        raise ValueError(f"model {source} does not fit this game: {problem}")
+
+
+def shipped_fits(rules: Any, kind: str) -> bool:
+    """Whether the package ships a ``kind`` model that fits the game of the engine ``rules``."""
+    path = shipped_model_path(rules.variant, rules.players, kind)
+    if not path.is_file():
+        return False
+    meta = read_model(path)[3]
+    return not fit_problem(meta, rules.variant, rules.players, rules.deck_size)
 
 
 def shipped_model_path(variant: str, players: int, kind: str = "move") -> Path:
@@ -331,11 +362,14 @@ __all__ = [
     "input_size",
     "leaf_side_values",
     "empty_model",
+    "check_fits",
+    "game_meta",
     "load_model",
     "net_pick",
     "net_values",
     "save_model",
     "seat_value",
     "selfplay_positions",
+    "shipped_fits",
     "shipped_model_path",
 ]

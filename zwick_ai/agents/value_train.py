@@ -48,10 +48,9 @@ choice comes from ``seed``.
 
 from __future__ import annotations
 
-import copy
 import csv
 import json
-import pickle
+import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -61,6 +60,7 @@ import numpy as np
 
 from zwick_ai.agents import value_model
 from zwick_ai.agents.search_teacher import SEARCH_TEACHERS, teacher_search
+from zwick_ai.deferred_signals import deferred_signals
 from zwick_ai.zwicker import policy_codes
 
 CHUNK_HANDS = 250
@@ -107,11 +107,142 @@ def _require_sklearn() -> Any:
     return MLPRegressor
 
 
-def _atomic_pickle(obj: Any, path: Path) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("wb") as f:
-        pickle.dump(obj, f)
+#: the attributes of a fitted ``MLPRegressor`` and of its Adam optimizer that a checkpoint keeps:
+#: plain numbers, strings and lists of arrays (the constructor's parameters come from the config)
+NET_STATE = (
+    "n_features_in_",
+    "n_outputs_",
+    "n_iter_",
+    "t_",
+    "n_layers_",
+    "out_activation_",
+    "loss_",
+    "loss_curve_",
+    "best_loss_",
+    "_no_improvement_count",
+    "validation_scores_",
+    "best_validation_score_",
+)
+NET_ARRAYS = ("coefs_", "intercepts_", "_best_coefs", "_best_intercepts")
+OPTIMIZER_STATE = ("learning_rate_init", "learning_rate", "beta_1", "beta_2", "epsilon", "t")
+OPTIMIZER_ARRAYS = ("ms", "vs")
+CHECKPOINT_FORMAT = 1
+
+
+def _plain(value: Any) -> Any:
+    """A numpy scalar as the Python number it holds (JSON writes floats exactly)."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _new_net(cfg: ValueConfig) -> Any:
+    return _require_sklearn()(
+        hidden_layer_sizes=cfg.hidden,
+        activation="relu",
+        solver="adam",
+        alpha=cfg.alpha,
+        batch_size=cfg.batch,
+        learning_rate_init=cfg.lr,
+        random_state=cfg.seed,
+        shuffle=False,  # each epoch is shuffled by the run's own generator
+    )
+
+
+def save_checkpoint(path: Path, net: Any, best: Weights, history: list[dict], rng: np.random.Generator) -> None:
+    """Write the fit's state after an epoch as one ``.npz`` of arrays and a JSON record (nothing
+    pickled), atomically: the network and its optimizer, the best epoch's weights, the curve rows
+    and the shuffling generator."""
+    from sklearn.neural_network._stochastic_optimizers import AdamOptimizer
+
+    opt = net._optimizer
+    if not isinstance(opt, AdamOptimizer):
+        raise TypeError(f"a checkpoint holds an Adam optimizer, not {type(opt).__name__}")
+    arrays: dict[str, np.ndarray] = {}
+    for owner, names in (("net", NET_ARRAYS), ("opt", OPTIMIZER_ARRAYS), ("best", ("coefs_", "intercepts_"))):
+        source = {"net": net, "opt": opt, "best": best}[owner]
+        for name in names:
+            for i, a in enumerate(getattr(source, name)):
+                arrays[f"{owner}.{name}.{i}"] = np.asarray(a)
+    legacy = net._random_state.get_state(legacy=True)  # scikit-learn's own generator (used at the start)
+    arrays["net._random_state"] = legacy[1]
+    record = {
+        "format": CHECKPOINT_FORMAT,
+        "net": {name: _plain(getattr(net, name)) for name in NET_STATE},
+        "opt": {name: _plain(getattr(opt, name)) for name in OPTIMIZER_STATE},
+        "random_state": [legacy[0], *(_plain(v) for v in legacy[2:])],
+        "counts": {
+            f"{o}.{n}": len(getattr(src, n))
+            for o, src, names in (
+                ("net", net, NET_ARRAYS),
+                ("opt", opt, OPTIMIZER_ARRAYS),
+                ("best", best, ("coefs_", "intercepts_")),
+            )
+            for n in names
+        },
+        "history": history,
+        "rng": rng.bit_generator.state,
+    }
+    arrays["record"] = np.array(json.dumps(record))
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez(tmp, allow_pickle=False, **arrays)  # named: no array may stand for numpy's flag
     tmp.replace(path)
+
+
+def load_checkpoint(path: Path, cfg: ValueConfig) -> tuple[Any, Weights, list[dict], np.random.Generator]:
+    """The state :func:`save_checkpoint` wrote (a clear error naming ``path`` for a broken file)."""
+    from sklearn.neural_network._stochastic_optimizers import AdamOptimizer
+
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            record = json.loads(str(z["record"]))
+            if record.get("format") != CHECKPOINT_FORMAT:
+                raise ValueError(f"format {record.get('format')}, this zwick_ai reads {CHECKPOINT_FORMAT}")
+            lists = {key: [z[f"{key}.{i}"] for i in range(int(n))] for key, n in record["counts"].items()}
+            net = _new_net(cfg)
+            for name, value in record["net"].items():
+                if name not in NET_STATE:
+                    raise ValueError(f"unknown field {name}")
+                setattr(net, name, value)
+            for name in NET_ARRAYS:
+                setattr(net, name, lists[f"net.{name}"])
+            opt = AdamOptimizer(lists["net.coefs_"] + lists["net.intercepts_"], record["opt"]["learning_rate_init"])
+            for name, value in record["opt"].items():
+                if name not in OPTIMIZER_STATE:
+                    raise ValueError(f"unknown field {name}")
+                setattr(opt, name, value)
+            for name in OPTIMIZER_ARRAYS:
+                setattr(opt, name, lists[f"opt.{name}"])
+            net._optimizer = opt
+            kind, *rest = record["random_state"]
+            net._random_state = np.random.RandomState()
+            net._random_state.set_state((kind, z["net._random_state"], *rest))
+            best = Weights(lists["best.coefs_"], lists["best.intercepts_"])
+            rng = np.random.default_rng()
+            rng.bit_generator.state = record["rng"]
+            history = list(record["history"])
+    except (OSError, KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as e:
+        raise ValueError(
+            f"{path} is not a readable checkpoint of this run ({e}); remove it to refit that model"
+        ) from None
+    expected = [w.shape for w in best.coefs_]
+    if [w.shape for w in net.coefs_] != expected or len(expected) != len(cfg.hidden) + 1:
+        raise ValueError(f"{path} holds a network of another shape; remove it to refit that model")
+    return net, best, history, rng
+
+
+@dataclass
+class Weights:
+    """The layers of the best epoch so far (what :func:`to_model` exports)."""
+
+    coefs_: list[np.ndarray]
+    intercepts_: list[np.ndarray]
+
+    @classmethod
+    def of(cls, net: Any) -> Weights:
+        return cls([w.copy() for w in net.coefs_], [b.copy() for b in net.intercepts_])
 
 
 def check_config(cfg: ValueConfig) -> None:
@@ -348,7 +479,7 @@ def fit(
         model = value_model.load_model(done)
         history += model.meta["history"]
         return model
-    MLPRegressor = _require_sklearn()
+    _require_sklearn()
     from threadpoolctl import threadpool_limits
 
     X, y = model_data(kind, data)
@@ -366,29 +497,20 @@ def fit(
     y_scale = float(np.sqrt(np.average((ytr - np.average(ytr, weights=wtr)) ** 2, weights=wtr))) or 1.0
     every = max(1, len(ytr) // MAX_TRAIN_EVAL)
     var = float(np.average((yho - np.average(ytr, weights=wtr)) ** 2, weights=who))
-    ckpt = out / f"{kind}-checkpoint.pkl"
+    ckpt = out / f"{kind}-checkpoint.npz"
+    best: Weights | None = None
     if ckpt.exists():
-        with ckpt.open("rb") as f:
-            state = pickle.load(f)
-        net, best, rows, rng = state["net"], state["best"], state["history"], state["rng"]
+        net, best, rows, rng = load_checkpoint(ckpt, cfg)
     else:
-        net = MLPRegressor(
-            hidden_layer_sizes=cfg.hidden,
-            activation="relu",
-            solver="adam",
-            alpha=cfg.alpha,
-            batch_size=cfg.batch,
-            learning_rate_init=cfg.lr,
-            random_state=cfg.seed,
-            shuffle=False,  # each epoch is shuffled by the run's own generator
-        )
-        best = None
+        net = _new_net(cfg)
         rows, rng = [], np.random.default_rng([cfg.seed, len(value_model.KINDS), sorted(value_model.KINDS).index(kind)])
-    with threadpool_limits(1):  # the machine is shared; one core is the budget
+    # scikit-learn swallows a KeyboardInterrupt inside partial_fit: hold stop signals there
+    with threadpool_limits(1), deferred_signals() as held:  # the machine is shared; one core is the budget
         while len(rows) < cfg.epochs:
             order = rng.permutation(len(ytr))
             for part in np.array_split(order, max(1, len(order) // EPOCH_PIECE)):  # bounded copies
                 net.partial_fit(Ztr[part], ytr[part] / y_scale, sample_weight=wtr[part])
+                held.deliver()  # a stop stops here; the epoch is redone from the last checkpoint
             tr = float(np.average((net.predict(Ztr[::every]) * y_scale - ytr[::every]) ** 2, weights=wtr[::every]))
             ho = float(np.average((net.predict(Zho) * y_scale - yho) ** 2, weights=who))
             rows.append(
@@ -402,8 +524,8 @@ def fit(
                 }
             )
             if best is None or ho < min(r["heldout_mse"] for r in rows[:-1]):
-                best = copy.deepcopy(net)
-            _atomic_pickle({"net": net, "best": best, "history": rows, "rng": rng}, ckpt)
+                best = Weights.of(net)
+            save_checkpoint(ckpt, net, best, rows, rng)
             _write_curve(out, history + rows)
             if progress:
                 progress(f"fit {kind}", len(rows), cfg.epochs, {"heldout_mse": ho, "variance": var})
@@ -411,6 +533,7 @@ def fit(
     pick = int(np.argmin([r["heldout_mse"] for r in rows]))
     meta = {
         "kind": kind,
+        **value_model.game_meta(cfg.variant, cfg.players),
         "config": cfg.as_json(),
         "history": rows,
         "epoch": pick + 1,

@@ -195,6 +195,9 @@ class VectorGame:
                 f"so no compiled net opponent plays this game"
             )
         mean, scale, layers, meta = mlp.read_model(path)
+        problem = mlp.fit_problem(meta, rules.variant, rules.players, rules.deck_size)
+        if problem:
+            raise ValueError(f"model {path} does not fit this game: {problem}")
         want = 2 * NFEAT if kind == "move" else NFEAT + CARD_BLOCK * int(meta.get("deck", 0))
         if meta.get("kind") != kind or mean.shape != (want,):
             raise ValueError(f"{path} is not a {kind} model of {want} inputs")

@@ -331,6 +331,8 @@ def after_input(R, Spre, Spost, p, x):
     ``Spre``, then the card-level view."""
     after_move_features(R, Spre, Spost, p, x[:NFEAT])
     if x.shape[0] > NFEAT:  # a model without the card-level view has NFEAT inputs
+        if x.shape[0] != NFEAT + CARD_BLOCK * R[layout.R_DECK_SIZE]:  # never write past x
+            raise ValueError("an after model's inputs do not fit this game's deck")
         card_features(R, Spre, Spost, p, x, NFEAT)
     return x
 
