@@ -92,16 +92,17 @@ def fit_problem(meta: dict[str, Any], variant: str, players: int, deck: int) -> 
     plays only a deck of that size; one that names its variant, player count and deck size
     (``meta["deck_size"]``) plays only those (a file that names none of them plays wherever its
     inputs fit)."""
-    trained = [f"{k}={meta[k]}" for k in ("variant", "players", "deck") if meta.get(k) not in (None, "")]
-    here = f"{variant} with {players} players and {deck} cards"
-    what = f"trained for {', '.join(trained) or 'an unnamed game'}"
     model_deck = int(meta.get("deck") or 0)
+    size = meta.get("deck_size") or model_deck or "?"
+    named = meta.get("variant") not in (None, "") and meta.get("players") not in (None, "")
+    trained = f"{meta['variant']} with {meta['players']} players and {size} cards" if named else f"{size} cards"
+    why = f"trained for {trained}, not for {variant} with {players} players and {deck} cards"
     if model_deck and model_deck != deck:
-        return f"{what}: it reads {model_deck} cards, and {here} has {deck}"
+        return f"{why} (it reads one block of inputs per card of its deck)"
     if meta.get("deck_size") not in (None, deck):
-        return f"{what} with a deck of {meta['deck_size']} cards, not for {here}"
+        return why
     if meta.get("variant") not in (None, "", variant) or meta.get("players") not in (None, "", players):
-        return f"{what}, not for {here}"
+        return why
     return ""
 
 
