@@ -31,8 +31,9 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import zwick_ai.agents  # noqa: F401
 import zwick_ai.games  # noqa: F401
-from zwick_ai.agents import apply_decision, make_agent, zwicker_search
+from zwick_ai.agents import make_agent, zwicker_search
 from zwick_ai.games import zwicker_bridge
+from zwick_ai.games.decisions import apply_decision
 from zwick_ai.zwicker.layout import S_HAND_N, S_STOCK_LEN, S_STOCK_TOP
 
 GAMES = ("zwicker(variant=dithmarschen,players=4)", "zwicker(variant=classic,players=4)")

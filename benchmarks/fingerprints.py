@@ -147,8 +147,8 @@ def fp_expert() -> dict[str, str]:
     import zwick_ai.agents  # noqa: F401
     import zwick_ai.games  # noqa: F401
     from zwick_ai.agents import make_agent
-    from zwick_ai.agents.base import apply_decision
     from zwick_ai.eval.match import deal
+    from zwick_ai.games.decisions import apply_decision
 
     out = {}
     for key, gs in _games():
@@ -185,7 +185,7 @@ def fp_selfplay() -> dict[str, str]:
 
 
 def fp_value_teacher() -> dict[str, str]:
-    from zwick_ai.agents import value_train
+    from zwick_ai.learn import value_train
 
     out = {}
     for teacher in ("ismcts", "expert"):
@@ -219,8 +219,8 @@ def fp_envs_render(tmp: Path) -> dict[str, str]:
     import zwick_ai.agents  # noqa: F401
     import zwick_ai.games  # noqa: F401
     from zwick_ai.agents import make_agent
-    from zwick_ai.agents.base import apply_decision
     from zwick_ai.eval.match import deal, play_game
+    from zwick_ai.games.decisions import apply_decision
     from zwick_ai.render import svg
 
     out = {}

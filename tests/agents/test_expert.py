@@ -19,6 +19,7 @@ from zwick_ai.agents import expert_search, make_agent, value_model, zwicker_sear
 from zwick_ai.agents.base import apply_decision, legal_decisions
 from zwick_ai.agents.expert import expert_decision
 from zwick_ai.games import zwicker_bridge
+from zwick_ai.learn import model_files
 from zwick_ai.zwicker import arrays, kernels, policy_codes, resample
 from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker.features import NFEAT
@@ -576,7 +577,7 @@ def test_identity_names_the_resolved_leaf_and_the_weights_it_reads(tmp_path) -> 
     assert rollout["leaf_resolved"] == "rollout" and set(rollout["models"]) == {"move"}
     model = value_model.load_model(shipped)
     model.layers[2][1][0] += 0.5  # the output bias: another model
-    value_model.save_model(model, tmp_path / "other.npz")
+    model_files.save_model(model, tmp_path / "other.npz")
     other = make_agent(f"expert:time=0,iters=20,model={tmp_path / 'other.npz'}", game).identity()
     assert other["leaf_resolved"] == "stage" and other["models"]["value"] != ident["models"]["value"]
     assert make_agent("net", game).identity()["models"] == {

@@ -13,6 +13,7 @@ import zwick_ai.games  # noqa: F401  (registers the games)
 from zwick_ai.agents import net as net_agent
 from zwick_ai.agents import value_model
 from zwick_ai.agents.base import make_agent
+from zwick_ai.learn import model_files
 from zwick_ai.zwicker import engine, kernels
 from zwick_ai.zwicker.features import CARD_BLOCK, NFEAT, side_diff
 from zwick_ai.zwicker.layout import PHASE_OVER, R_NSIDES, R_SIDE_OF, S_PHASE, S_TO_MOVE
@@ -25,7 +26,7 @@ def random_after_model(path, deck: int, seed: int = 3) -> str:
     layers = [(rng.normal(size=(n, 16)) * 0.3, rng.normal(size=16)), (rng.normal(size=(16, 8)), rng.normal(size=8))]
     layers.append((rng.normal(size=(8, 1)), rng.normal(size=1)))
     model = value_model.ValueModel(np.zeros(n), np.ones(n), layers, {"kind": "after", "deck": deck})
-    value_model.save_model(model, path)
+    model_files.save_model(model, path)
     return str(path)
 
 

@@ -13,8 +13,9 @@ import pytest
 from numba import njit
 
 import zwick_ai.games  # noqa: F401  (registers the games)
-from zwick_ai.agents import net_selfplay, value_model, zwicker_search
+from zwick_ai.agents import value_model, zwicker_search
 from zwick_ai.cli import main
+from zwick_ai.learn import net_selfplay
 from zwick_ai.zwicker import kernels, policy_codes
 from zwick_ai.zwicker.features import CARD_BLOCK, NFEAT, after_input
 from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, PHASE_OVER, R_DECK_SIZE, S_PHASE, S_TO_MOVE
@@ -137,8 +138,8 @@ def test_a_teacher_on_the_movers_view_records_its_values_of_the_first_decisions_
     move ISMCTS (run here directly on the same random stream) tried at least ``VISITS`` times that
     does not end the hand, with its afterstate's input, lead and the search's mean value in points;
     the same seeds give the same records and the teacher's seed changes them."""
-    from zwick_ai.agents import search_teacher
     from zwick_ai.games import zwicker_bridge
+    from zwick_ai.learn import search_teacher
 
     game = pyspiel.load_game(GAME)
     deal, seed = 11, 4

@@ -8,16 +8,17 @@ import pyspiel
 import pytest
 
 import zwick_ai.games  # noqa: F401
-from zwick_ai.agents import net_selfplay as NS
 from zwick_ai.agents import value_model as VM
 from zwick_ai.cli import main
+from zwick_ai.learn import model_files
+from zwick_ai.learn import net_selfplay as NS
 from zwick_ai.zwicker import kernels as K
 from zwick_ai.zwicker import policy_codes
 from zwick_ai.zwicker.features import C_MINE, CARD_BLOCK, F_HAND_N, F_LEAD, F_ZWICK, NFEAT, after_input
 from zwick_ai.zwicker.layout import PHASE_OVER, R_DECK_SIZE, S_PHASE, S_TO_MOVE
 
 torch = pytest.importorskip("torch")
-from zwick_ai.agents import net_train as NT  # noqa: E402
+from zwick_ai.learn import net_train as NT  # noqa: E402
 
 TINY = dict(variant="classic", players=2, hands=60, hidden=(16, 8), epochs=3, eval_deals=0, seed=3)
 
@@ -159,7 +160,7 @@ def test_averaged_generations_are_exported_with_their_strength(tmp_path):
     ]  # fmt: skip
     other = VM.ValueModel(avg.mean + 1.0, avg.scale, avg.layers, avg.meta)
     with pytest.raises(ValueError, match="standardize"):
-        VM.average_models([avg, other], avg.meta)
+        model_files.average_models([avg, other], avg.meta)
 
 
 @pytest.mark.parametrize(

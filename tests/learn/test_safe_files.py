@@ -51,7 +51,7 @@ def test_a_pickled_training_checkpoint_is_never_loaded(tmp_path):
     checkpoint's own name that holds a pickled object: the first is ignored, the second refused in
     one line; neither runs its code."""
     pytest.importorskip("sklearn")
-    from zwick_ai.agents.value_train import ValueConfig, train_value
+    from zwick_ai.learn.value_train import ValueConfig, train_value
 
     cfg = ValueConfig("classic", 2, hands=20, epochs=1, hidden=(4, 3), batch=64)
     run = tmp_path / "run"
@@ -80,7 +80,7 @@ def test_a_stop_signal_inside_scikit_learn_stops_the_fit(tmp_path, monkeypatch):
     pytest.importorskip("sklearn")
     from sklearn.neural_network import MLPRegressor
 
-    from zwick_ai.agents.value_train import ValueConfig, train_value
+    from zwick_ai.learn.value_train import ValueConfig, train_value
 
     cfg = ValueConfig("classic", 2, hands=20, epochs=3, hidden=(4, 3), batch=64)
     whole = train_value(cfg, tmp_path / "whole")
@@ -208,7 +208,7 @@ def test_a_model_for_another_deck_is_refused_before_training(tmp_path):
     """``zwick train net --init`` with the classic 2p after model for Dithmarschen: one line, before
     any self-play reads it."""
     pytest.importorskip("torch")
-    from zwick_ai.agents.net_train import NetConfig
+    from zwick_ai.learn.net_train import NetConfig
     from zwick_ai.mlp import WEIGHTS_DIR
 
     cfg = NetConfig(variant="dithmarschen", players=4, init=str(WEIGHTS_DIR / "classic-2p-after.npz"))

@@ -18,25 +18,20 @@ output in points. There are three kinds (:data:`ALL_KINDS`):
   ``meta["deck"]`` cards of :data:`~zwick_ai.zwicker.features.CARD_BLOCK` inputs each). A move's value is the exact
   lead after it (card points and Zwicks won so far, own side minus the others) plus the model's
   points still to come (:func:`~zwick_ai.zwicker.model_scores.after_values`; exact when the move ends the hand): the model never
-  has to learn what the move takes. ``zwick train net`` trains it (:mod:`zwick_ai.agents.net_train`).
+  has to learn what the move takes. ``zwick train net`` trains it (:mod:`zwick_ai.learn.net_train`).
 
 Playing needs only numpy and numba: a model is the :class:`ValueModel` arrays, stored as one
-``.npz`` file (:func:`load_model`, :func:`save_model`); the shipped files are in
+``.npz`` file (:func:`load_model`; :func:`zwick_ai.learn.model_files.save_model` writes it); the shipped files are in
 ``zwick_ai/agents/weights`` (:func:`shipped_model_path`). The kernels that score a decision's
 candidates live below the agents, in :mod:`zwick_ai.zwicker.features` and
 :mod:`zwick_ai.zwicker.model_scores` (this module passes their names on), so that the compiled
-opponents of :mod:`zwick_ai.vector` play them too. Training is :mod:`zwick_ai.agents.value_train`
-(scikit-learn, optional).
-
-:func:`selfplay_positions` plays whole hands in compiled code and, at sampled decisions, plays
-every candidate move out with greedy from the true position under common random numbers: the
-training data of both kinds.
+opponents of :mod:`zwick_ai.vector` play them too. Training is :mod:`zwick_ai.learn`
+(scikit-learn and PyTorch, optional).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,8 +40,6 @@ import numpy as np
 from numba import njit
 
 from zwick_ai.mlp import (
-    ARRAY_NAMES,
-    FORMAT_VERSION,
     compiled_arrays,
     fit_problem,
     mlp_forward,
@@ -61,12 +54,10 @@ from zwick_ai.zwicker.features import (
     F_ZWICK,
     NFEAT,
     after_input,
-    after_move_features,
     candidate_features,
     side_diff,
 )
 from zwick_ai.zwicker.model_scores import TIE, after_values, net_values
-from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET
 from zwick_ai.zwicker.rules import rules as zwicker_rules
 
 #: the kinds ``zwick train value`` trains and their input sizes: a value model reads one
@@ -129,50 +120,6 @@ class ValueModel:
 def empty_model() -> tuple[np.ndarray, ...]:
     """The arrays of "no model" (:func:`zwick_ai.mlp.no_model`) for compiled code that takes a model but plays without one."""
     return no_model(NFEAT)
-
-
-def average_models(models: list[ValueModel], meta: dict[str, Any]) -> ValueModel:
-    """The model whose every weight is the mean of ``models``' (Polyak or stochastic weight
-    averaging of a run's generations, Izmailov et al. 2018): they must share the standardization
-    and the layer sizes, as the generations of one run do.
-
-    >>> n = input_size("value", 0)
-    >>> def model(k):
-    ...     shapes = [(n, 2), (2, 1), (1, 1)]
-    ...     return ValueModel(np.zeros(n), np.ones(n), [(np.full(s, k), np.full(s[1], k)) for s in shapes])
-    >>> mean = average_models([model(1.0), model(3.0)], {})
-    >>> mean.layers[0][0][0].tolist(), mean.layers[2][1].tolist()
-    ([2.0, 2.0], [2.0])
-    """
-    if not models:
-        raise ValueError("no models to average")
-    first = models[0]
-    for m in models[1:]:
-        if not (np.array_equal(m.mean, first.mean) and np.array_equal(m.scale, first.scale)):
-            raise ValueError(
-                "the models standardize their inputs differently: only one run's generations can be averaged"
-            )
-        if [w.shape for w, _ in m.layers] != [w.shape for w, _ in first.layers]:
-            raise ValueError("the models have different layer sizes")
-    layers = [
-        (np.mean([m.layers[k][0] for m in models], axis=0), np.mean([m.layers[k][1] for m in models], axis=0))
-        for k in range(len(first.layers))
-    ]
-    return ValueModel(first.mean.copy(), first.scale.copy(), layers, meta)
-
-
-def save_model(model: ValueModel, path: Path) -> None:
-    """Write ``model`` to ``path`` (an ``.npz``); refuses to replace an existing file."""
-    path = Path(path)
-    if path.exists():
-        raise FileExistsError(f"{path} exists; finished weights are never overwritten (remove it or choose another)")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    arrays = dict(zip(ARRAY_NAMES, model.arrays(), strict=True))
-    meta = dict(model.meta, format=FORMAT_VERSION, nfeat=NFEAT)
-    tmp = path.with_name(path.name + ".tmp.npz")
-    arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
-    np.savez_compressed(tmp, allow_pickle=False, **arrays)  # named: no array may stand for numpy's flag
-    tmp.replace(path)
 
 
 def load_model(path: Path | str) -> ValueModel:
@@ -269,86 +216,6 @@ def best_index(v):
     return pick
 
 
-# ------------------------------------------------------------------------------------------------
-# Compiled self-play positions
-# ------------------------------------------------------------------------------------------------
-@njit(cache=True)
-def selfplay_positions(R, seeds, policy, eps, record, m):
-    """Play one hand per seed (module docstring). At a decision recorded with probability
-    ``record`` that has two or more card moves, every card move is applied to a copy and played
-    to the end by the greedy policy from the true position, every copy with the same random
-    numbers (common random numbers: the candidates differ only by the move). Returns per
-    candidate: (features after the move[N, NFEAT] float32, final point difference of the mover's
-    side[N] float32, lead so far (card points and Zwicks)[N] float32, decision index[N] int32,
-    hand index[N] int32)."""
-    nh = seeds.shape[0]
-    ns = R[layout.R_NSIDES]
-    players = R[layout.R_PLAYERS]
-    greedy = np.full(players, POLICY_GREEDY, np.int64)
-    cap = 4096
-    X = np.zeros((cap, NFEAT), np.float32)
-    final = np.zeros(cap, np.float32)
-    lead = np.zeros(cap, np.float32)
-    dec = np.zeros(cap, np.int32)
-    hand = np.zeros(cap, np.int32)
-    f = np.zeros(NFEAT, np.float64)
-    W = kernels.new_workspace()
-    buf, Xb = kernels.new_buffers()
-    nrow = 0
-    ndec = 0
-    for h in range(nh):
-        S = kernels.new_hand(R, seeds[h], W)
-        behaviour = (seeds[h] * 69069 + 777) % 4294967296
-        ply = 0
-        while S[layout.S_PHASE] != layout.PHASE_OVER:
-            np.random.seed((behaviour + 7919 * ply) % 4294967296)
-            ply += 1
-            n = kernels.gen_moves_ws(R, S, buf, W, Xb)
-            if n < 0:
-                buf, Xb, n = kernels.gen_moves(R, S, buf, W, Xb)
-            p = S[layout.S_TO_MOVE]
-            if np.random.random() < eps:
-                k = np.random.randint(n)
-            elif policy == POLICY_NET:
-                k = net_pick(R, S, buf, n, m, W)
-            else:
-                k = kernels.choose(R, S, buf, n, POLICY_GREEDY)
-            cards = 0
-            for j in range(n):
-                cards += buf[j, layout.M_KIND] != layout.KIND_ASK
-            if cards >= 2 and np.random.random() < record:
-                crn = np.random.randint(1 << 30)
-                if nrow + n > cap:
-                    cap = 2 * (nrow + n)
-                    X2 = np.zeros((cap, NFEAT), np.float32)
-                    X2[:nrow] = X[:nrow]
-                    X = X2
-                    final = np.concatenate((final[:nrow], np.zeros(cap - nrow, np.float32)))
-                    lead = np.concatenate((lead[:nrow], np.zeros(cap - nrow, np.float32)))
-                    dec = np.concatenate((dec[:nrow], np.zeros(cap - nrow, np.int32)))
-                    hand = np.concatenate((hand[:nrow], np.zeros(cap - nrow, np.int32)))
-                for j in range(n):
-                    if buf[j, layout.M_KIND] == layout.KIND_ASK:
-                        continue
-                    Sc = S.copy()
-                    kernels.apply_move(R, Sc, buf[j], W)
-                    after_move_features(R, S, Sc, p, f)
-                    np.random.seed(crn)
-                    if Sc[layout.S_PHASE] != layout.PHASE_OVER:
-                        kernels.play_out(R, Sc, greedy, W)
-                    sc = kernels.score(R, Sc).astype(np.float64)
-                    for i in range(NFEAT):
-                        X[nrow, i] = f[i]
-                    final[nrow] = side_diff(sc, R[layout.R_SIDE_OF + p], ns)
-                    lead[nrow] = f[F_LEAD] + f[F_ZWICK]
-                    dec[nrow] = ndec
-                    hand[nrow] = h
-                    nrow += 1
-                ndec += 1
-            kernels.apply_move(R, S, buf[k], W)
-    return X[:nrow].copy(), final[:nrow].copy(), lead[:nrow].copy(), dec[:nrow].copy(), hand[:nrow].copy()
-
-
 __all__ = [
     "AFTER",
     "ALL_KINDS",
@@ -356,7 +223,6 @@ __all__ = [
     "ValueModel",
     "after_pick",
     "after_values",
-    "average_models",
     "best_index",
     "candidate_features",
     "input_size",
@@ -367,9 +233,7 @@ __all__ = [
     "load_model",
     "net_pick",
     "net_values",
-    "save_model",
     "seat_value",
-    "selfplay_positions",
     "shipped_fits",
     "shipped_model_path",
 ]

@@ -50,7 +50,7 @@ import numpy as np
 import pyspiel
 
 from zwick_ai import tricks
-from zwick_ai.agents.base import apply_decision, legal_decisions, make_agent
+from zwick_ai.agents.base import make_agent
 from zwick_ai.agents.tricks_greedy import greedy_action
 from zwick_ai.agents.tricks_search import TRIES as TRICK_TRIES
 from zwick_ai.agents.tricks_search import resample_into
@@ -58,6 +58,7 @@ from zwick_ai.agents.tricks_search import seed as seed_compiled
 from zwick_ai.agents.zwicker_search import MT_SIZE, TRIES, det_draw
 from zwick_ai.eval.stats import mean_ci
 from zwick_ai.games import zwicker_bridge
+from zwick_ai.games.decisions import apply_decision, legal_decisions
 from zwick_ai.games.game_loop import play_to_end, stream_chance
 from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.tricks import layout as tricks_layout

@@ -163,7 +163,7 @@ def decision_entry(k: int, dv: DecisionValues, played_actions: list[int], played
 
 def decisions_to_value(steps: list[ReplayStep], seats: list[int]) -> list[int]:
     """The move indices ``k`` of the decisions of ``seats`` (forced moves left out)."""
-    from zwick_ai.agents.base import legal_decisions
+    from zwick_ai.games.decisions import legal_decisions
 
     return [k for k, st in enumerate(steps[1:]) if st.seat in seats and len(legal_decisions(steps[k].state)) > 1]
 
@@ -183,8 +183,8 @@ def analyse_record(
     the moves valued, with the time left."""
     from tqdm import tqdm
 
-    from zwick_ai.agents.base import legal_decisions
     from zwick_ai.analysis.move_values import decision_values
+    from zwick_ai.games.decisions import legal_decisions
 
     done = dict(done or {})
     todo = decisions_to_value(steps, seats)

@@ -13,9 +13,10 @@ from typing import TextIO
 
 import pyspiel
 
-from zwick_ai.agents.base import Agent, legal_decisions, make_agent
+from zwick_ai.agents.base import Agent, make_agent
 from zwick_ai.cli.view import show
 from zwick_ai.eval.match import GameRecord, deal, play_game
+from zwick_ai.games.decisions import legal_decisions
 
 HUMAN = "human"
 

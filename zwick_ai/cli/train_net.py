@@ -1,6 +1,6 @@
 """``zwick train net``: train the ``net`` after model in generations of compiled self-play with
 PyTorch, with a progress bar, a checkpoint per generation (the same command resumes), a held-out
-loss curve and a strength curve; see :mod:`zwick_ai.agents.net_train`.
+loss curve and a strength curve; see :mod:`zwick_ai.learn.net_train`.
 
 Example::
 
@@ -73,7 +73,7 @@ def add_args(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_train_net(args: argparse.Namespace) -> int:
-    from zwick_ai.agents.net_train import NetConfig, check_average, train_net
+    from zwick_ai.learn.net_train import NetConfig, check_average, train_net
     from zwick_ai.zwicker.rules import VARIANTS
 
     if args.variant not in VARIANTS:

@@ -1,6 +1,6 @@
 """``zwick train value``: train the Zwicker value model of the ``net`` agent (scikit-learn) with a
 progress bar, checkpoints (the same command resumes) and a held-out loss curve
-(``OUT/loss.csv``, ``OUT/loss.png``); see :mod:`zwick_ai.agents.value_train`.
+(``OUT/loss.csv``, ``OUT/loss.png``); see :mod:`zwick_ai.learn.value_train`.
 
 Example::
 
@@ -66,7 +66,8 @@ def parse_hidden(text: str, example: str) -> tuple[int, int]:
 
 def cmd_train_value(args: argparse.Namespace) -> int:
     from zwick_ai.agents import value_model
-    from zwick_ai.agents.value_train import HELDOUT_EVERY, ValueConfig, check_config, train_value
+    from zwick_ai.learn import model_files
+    from zwick_ai.learn.value_train import HELDOUT_EVERY, ValueConfig, check_config, train_value
     from zwick_ai.zwicker.rules import VARIANTS
 
     if args.variant not in VARIANTS:
@@ -128,7 +129,7 @@ def cmd_train_value(args: argparse.Namespace) -> int:
     print(f"wrote {args.out}/move.npz, value.npz, loss.csv, loss.png")
     if args.install:
         for kind, path in installed.items():
-            value_model.save_model(models[kind], path)
+            model_files.save_model(models[kind], path)
             print(f"wrote {path}")
     return 0
 

@@ -31,8 +31,9 @@ import numpy as np
 import pyspiel
 from gymnasium import spaces
 
-from zwick_ai.agents import Agent, apply_decision, make_agent
+from zwick_ai.agents import Agent, make_agent
 from zwick_ai.envs.episode import Episode, observation_bound
+from zwick_ai.games.decisions import apply_decision
 from zwick_ai.games.seeded_deals import default_agent_seeds
 
 #: render modes of the environments: ``"ansi"`` returns the state as text

@@ -53,8 +53,8 @@ from typing import IO
 
 import pyspiel
 
-from zwick_ai.agents.base import apply_decision, decision_label
 from zwick_ai.eval.match import RECORD_VERSION, GameRecord, chance_action, deal
+from zwick_ai.games.decisions import apply_decision, decision_label
 from zwick_ai.zwicker.rules import Rules, format_jokers
 
 __all__ = [

@@ -17,8 +17,9 @@ import pyspiel
 
 import zwick_ai.games  # noqa: F401
 from zwick_ai.agents import net
-from zwick_ai.agents import net_selfplay as NS
 from zwick_ai.agents import value_model as VM
+from zwick_ai.learn import net_selfplay as NS
+from zwick_ai.learn import value_selfplay
 from zwick_ai.zwicker import policy_codes
 
 
@@ -30,7 +31,7 @@ def main() -> None:
     seeds = np.arange(hands, dtype=np.int64) + 10_000
     small = seeds[:2]
     runs = {
-        "train value (greedy, record=0.3, candidates played out)": lambda s: VM.selfplay_positions(
+        "train value (greedy, record=0.3, candidates played out)": lambda s: value_selfplay.selfplay_positions(
             R, s, policy_codes.POLICY_GREEDY, 0.05, 0.3, VM.empty_model()
         ),
         "train net, generation 0 (greedy)": lambda s: NS.selfplay_afterstates(

@@ -5,10 +5,10 @@ candidate move of a decision, and the learners fit those values.
 UCB constant :data:`TEACHER_C`, random play-outs) or the ``expert`` agent's search (its defaults,
 no clock: :func:`zwick_ai.agents.expert.expert_root`), each with a fixed number of iterations a
 decision. ``zwick train value --teacher ismcts|expert`` fits the move model to it
-(:mod:`zwick_ai.agents.value_train`); ``zwick train net --teacher ismcts|expert`` the after model
-(:func:`after_records`, :mod:`zwick_ai.agents.net_train`).
+(:mod:`zwick_ai.learn.value_train`); ``zwick train net --teacher ismcts|expert`` the after model
+(:func:`after_records`, :mod:`zwick_ai.learn.net_train`).
 
-Unlike the ``peek`` teacher of :func:`zwick_ai.agents.net_selfplay.selfplay_search_targets`, which
+Unlike the ``peek`` teacher of :func:`zwick_ai.learn.net_selfplay.selfplay_search_targets`, which
 searches the true hands, these teachers see only what the mover sees: they sample the hidden cards
 as the agents do in play, so their values are what the mover can expect from each move, not what
 a player who saw every hand would get. The hands are played through the OpenSpiel game, since the
@@ -68,7 +68,7 @@ def after_records(
     move the search tried at least ``min_visits`` times that does not end the hand: the after
     model's input of the position after it from the mover's view, its lead, and as the target the
     search's mean value of the move in points (the mover's side minus the mean of the others).
-    Returns the fields of :data:`zwick_ai.agents.net_selfplay.SHARD_FIELDS` (``value`` NaN: the
+    Returns the fields of :data:`zwick_ai.learn.net_selfplay.SHARD_FIELDS` (``value`` NaN: the
     targets are not chained; ``hand`` the index in ``seeds``). Every random choice comes from
     ``seed`` and the deal's seed.
 

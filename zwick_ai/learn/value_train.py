@@ -3,7 +3,7 @@
 :func:`train_value` works in ``out`` in three steps, each resumable:
 
 1. *positions*: ``hands`` hands of greedy self-play in compiled code
-   (:func:`zwick_ai.agents.value_model.selfplay_positions`; each move replaced by a uniformly
+   (:func:`zwick_ai.learn.value_selfplay.selfplay_positions`; each move replaced by a uniformly
    random one with probability ``eps`` so that play strays from greedy's lines). At a share
    ``record`` of the decisions every card move is applied and played out by greedy with common
    random numbers, giving each candidate's features and final point difference. Chunks of
@@ -59,8 +59,9 @@ from typing import Any
 import numpy as np
 
 from zwick_ai.agents import value_model
-from zwick_ai.agents.search_teacher import SEARCH_TEACHERS, teacher_search
 from zwick_ai.deferred_signals import deferred_signals
+from zwick_ai.learn import model_files, value_selfplay
+from zwick_ai.learn.search_teacher import SEARCH_TEACHERS, teacher_search
 from zwick_ai.zwicker import policy_codes
 
 CHUNK_HANDS = 250
@@ -290,7 +291,7 @@ def _make_chunk(cfg: ValueConfig, i: int, path: Path) -> int:
         from zwick_ai.zwicker.rules import rules as make_rules
 
         R = make_rules(cfg.variant, cfg.players).array()
-        X, final, lead, dec, hand = value_model.selfplay_positions(
+        X, final, lead, dec, hand = value_selfplay.selfplay_positions(
             R, seeds, policy_codes.POLICY_GREEDY, cfg.eps, cfg.record, value_model.empty_model()
         )
         weight = np.ones(len(final), np.float32)
@@ -541,7 +542,7 @@ def fit(
         "heldout_var": var,
     }
     model = to_model(best, mean, scale, y_scale, meta)
-    value_model.save_model(model, done)
+    model_files.save_model(model, done)
     return model
 
 

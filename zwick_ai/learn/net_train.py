@@ -10,14 +10,14 @@ to learn what a move takes; it learns what follows.
 
 1. *self-play*: ``hands`` hands played in compiled code by generation ``g - 1``'s model at every
    seat (generation 0: the greedy baseline), a random card move with probability ``eps``
-   (:func:`zwick_ai.agents.net_selfplay.selfplay_afterstates`), over ``workers`` processes: one
+   (:func:`zwick_ai.learn.net_selfplay.selfplay_afterstates`), over ``workers`` processes: one
    record per card move that does not end the hand (the afterstate's input, the lead, the
    playing model's value of it, the mover and the hand's final difference). Saved as
    ``shards/gen-GGG.npz`` (its rate in ``shards/gen-GGG.json``);
 2. *fit*: a PyTorch perceptron (input standardization, two ReLU hidden layers of ``hidden``
    units, one output in points) continues from generation ``g - 1``'s weights on the shards of the
    last ``window`` generations, ``epochs`` passes of Adam on the squared error against the
-   TD(``lam``) return minus the lead (:func:`zwick_ai.agents.net_selfplay.lambda_returns`; greedy's
+   TD(``lam``) return minus the lead (:func:`zwick_ai.learn.net_selfplay.lambda_returns`; greedy's
    records and ``lam`` = 1: the Monte-Carlo return, the final difference). Hands whose index
    within their generation is a multiple of :data:`HELDOUT_EVERY` are never trained on: the
    held-out loss (``loss.csv``, ``loss.png``);
@@ -28,13 +28,13 @@ to learn what a move takes; it learns what follows.
    (:mod:`zwick_ai.eval.tournament`): ``strength.csv``, ``strength.png``.
 
 With a search teacher on the mover's view (``teacher="ismcts"`` or ``"expert"``, ``teacher_iters``
-iterations a decision: :func:`zwick_ai.agents.search_teacher.after_records`) the teacher plays
+iterations a decision: :func:`zwick_ai.learn.search_teacher.after_records`) the teacher plays
 the hands (a random move with probability ``eps``) and every card move it tried at least
 ``teacher_visits`` times is a record with its value as the target; the model does not play, so
 the generations add hands by the same teacher, and a generation's hands are kept in chunks as
 they finish (``shards/gen-GGG.chunks/``), so a stopped run loses at most a chunk.
 With ``teacher="peek"`` step 1 records search targets instead
-(:func:`zwick_ai.agents.net_selfplay.selfplay_search_targets`: ``peek-uct`` with
+(:func:`zwick_ai.learn.net_selfplay.selfplay_search_targets`: ``peek-uct`` with
 ``teacher_iters`` iterations and ``teacher_rollout`` play-outs values every card move of every decision; a move visited at least
 ``teacher_visits`` times is a record whose target is the search's value minus the lead), and step 2
 fits those targets directly (``lam`` does not act). ``init`` names an after model (``.npz``) that
@@ -60,8 +60,9 @@ from typing import Any
 
 import numpy as np
 
-from zwick_ai.agents import net_selfplay, value_model
-from zwick_ai.agents.search_teacher import SEARCH_TEACHERS, TEACHER_C, after_records
+from zwick_ai.agents import value_model
+from zwick_ai.learn import model_files, net_selfplay
+from zwick_ai.learn.search_teacher import SEARCH_TEACHERS, TEACHER_C, after_records
 from zwick_ai.zwicker import layout, policy_codes
 from zwick_ai.zwicker.features import NFEAT
 
@@ -284,7 +285,7 @@ def card_total(cfg: NetConfig) -> float:
 def play_chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str) -> tuple[np.ndarray, ...]:
     """Self-play records of the hands ``seeds`` by the after model in ``model_path`` (empty: greedy),
     with the teacher's targets when the run has one; under a search teacher on the mover's view
-    (``ismcts``, ``expert``) the teacher plays the hands (:func:`~zwick_ai.agents.search_teacher.after_records`)."""
+    (``ismcts``, ``expert``) the teacher plays the hands (:func:`~zwick_ai.learn.search_teacher.after_records`)."""
     if model_path:
         policy, arrays = policy_codes.POLICY_NET_AFTER, value_model.load_model(model_path).arrays()
     else:
@@ -321,7 +322,7 @@ def play_generation(
     progress: Callable[[int, int], None] | None = None,
     keep: Path | None = None,
 ) -> tuple[np.ndarray, ...]:
-    """Generation ``g``'s self-play records (:data:`~zwick_ai.agents.net_selfplay.SHARD_FIELDS`),
+    """Generation ``g``'s self-play records (:data:`~zwick_ai.learn.net_selfplay.SHARD_FIELDS`),
     played by the after model in ``model_path`` (empty: greedy), in chunks of :data:`CHUNK_HANDS`
     hands (:data:`TEACHER_CHUNK_HANDS` under a search teacher) over ``workers`` processes; the
     records do not depend on ``workers``. With a folder ``keep`` every chunk is saved there as it
@@ -539,13 +540,13 @@ def check_average(average: int) -> None:
 
 
 def export_average(run: NetRun, g: int, k: int) -> Path:
-    """Write the average of generations ``g - k + 1 .. g``'s weights (:func:`~zwick_ai.agents.value_model.average_models`)
+    """Write the average of generations ``g - k + 1 .. g``'s weights (:func:`~zwick_ai.learn.model_files.average_models`)
     as ``avgK-GGG.npz``, once (an existing file is kept); returns its path."""
     path = run.average_path(g, k)
     if not path.exists():
         models = [value_model.load_model(run.path(h, "npz")) for h in range(g - k + 1, g + 1)]
         meta = {**models[-1].meta, "averaged_generations": [g - k + 1, g]}
-        value_model.save_model(value_model.average_models(models, meta), path)
+        model_files.save_model(model_files.average_models(models, meta), path)
     return path
 
 
@@ -624,7 +625,7 @@ def train_net(
         }
         if run.path(g, "npz").exists():
             run.path(g, "npz").unlink()  # an export left by a run stopped before its checkpoint
-        value_model.save_model(export_model(model, meta), run.path(g, "npz"))
+        model_files.save_model(export_model(model, meta), run.path(g, "npz"))
         tmp = run.out / f"gen-{g:03d}.pt.tmp"
         torch.save({"model": model.state_dict()}, tmp)
         tmp.replace(run.path(g, "pt"))
