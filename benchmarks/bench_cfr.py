@@ -48,9 +48,9 @@ import pyspiel
 import zwick_ai.agents  # noqa: F401
 import zwick_ai.games  # noqa: F401
 from zwick_ai.agents import make_agent
-from zwick_ai.agents.cfr import ExactSolver, MCCFRSolver, extract, save_policy
 from zwick_ai.eval.match import play_game
 from zwick_ai.eval.stats import mean_ci
+from zwick_ai.learn.cfr import ExactSolver, MCCFRSolver, extract, save_policy
 
 ZWIKKEN = "zwikken(variant=parlett,players=3)"
 ZWICKEN = "zwicken(players=4)"
@@ -343,8 +343,8 @@ def part_zwicker(iterations: list[int], games: list[str]) -> dict:
     (in the real game, perfect-recall best responses) of the abstract MCCFR strategies
     (``buckets``/``coarse`` x ``probe``/``outcome``, seed 1) after each count of ``iterations``, next
     to exact CFR+ (1,000 iterations) and tree outcome-sampling MCCFR without abstraction."""
-    from zwick_ai.agents.cfr.exact import nash_conv
-    from zwick_ai.agents.cfr.zwicker_tree import tree_policy
+    from zwick_ai.learn.cfr.exact import nash_conv
+    from zwick_ai.learn.cfr.zwicker_tree import tree_policy
 
     out: dict = {}
     for name in games:

@@ -16,24 +16,22 @@ from open_spiel.python.algorithms import cfr, discounted_cfr, exploitability
 import zwick_ai.agents  # noqa: F401
 import zwick_ai.games  # noqa: F401
 from zwick_ai.agents import make_agent
-from zwick_ai.agents.cfr import (
+from zwick_ai.agents.cfr import Policy, infoset_key, tricks_key
+from zwick_ai.agents.cfr.core import Table, lookup, lookup_or_add
+from zwick_ai.agents.cfr.policy_file import write_files
+from zwick_ai.eval.match import deal, play_game
+from zwick_ai.learn.cfr import (
     ExactSolver,
     MCCFRSolver,
-    Policy,
     extract,
-    infoset_key,
     load_checkpoint,
     nash_conv,
     save_checkpoint,
     save_policy,
     train,
-    tricks_key,
 )
-from zwick_ai.agents.cfr.checkpoint import _write
-from zwick_ai.agents.cfr.core import Table, lookup, lookup_or_add
-from zwick_ai.agents.cfr.exact import exploitability as exact_exploitability
-from zwick_ai.agents.cfr.mccfr import table_policy
-from zwick_ai.eval.match import deal, play_game
+from zwick_ai.learn.cfr.exact import exploitability as exact_exploitability
+from zwick_ai.learn.cfr.mccfr import table_policy
 
 TINY_ZWICKER = "zwicker(variant=dithmarschen,players=2,ranks=A2,suits=CD,jokers=none,hand_size=1,table_size=1,stages=1)"
 TINY_ZWIKKEN = "zwikken(variant=parlett,players=3,tricks=1,ranks=AK,suits=CD,max_bid_levels=1)"
@@ -334,7 +332,7 @@ def test_greedy_fallback_on_zwicker(tmp_path):
     game = pyspiel.load_game("zwicker(variant=classic,players=2)")
     meta = {"game": str(game), "method": "mccfr", "key_scheme": "information_state_string", "iterations": 0}
     empty = {k: np.zeros(0, np.int64) for k in ("keys", "players", "counts", "actions")}
-    _write(tmp_path / "empty", "policy", meta, {**empty, "probs": np.zeros(0)})
+    write_files(tmp_path / "empty", "policy", meta, {**empty, "probs": np.zeros(0)})
     agent = make_agent(f"mccfr:policy={tmp_path}/empty,fallback=greedy", game, seed=4)
     greedy = make_agent("greedy", game, seed=4)
     for seed in range(3):

@@ -14,10 +14,11 @@ import zwick_ai.games  # noqa: F401
 from tests.random_play import random_states
 from zwick_ai import tricks as T
 from zwick_ai.agents import make_agent
-from zwick_ai.agents.cfr import MCCFRSolver, Policy, load_checkpoint, save_checkpoint, save_policy, tricks_key
+from zwick_ai.agents.cfr import Policy, tricks_key
 from zwick_ai.agents.cfr.abstraction import BUCKETS, SUITS, decision, suit_labels, suit_symmetric
 from zwick_ai.agents.cfr.core import R_VIS
 from zwick_ai.eval.match import play_game
+from zwick_ai.learn.cfr import MCCFRSolver, load_checkpoint, save_checkpoint, save_policy
 from zwick_ai.tricks import layout as TL
 
 PARLETT = "zwikken(variant=parlett,players=3)"

@@ -16,7 +16,7 @@ import zwick_ai.agents  # noqa: F401
 import zwick_ai.games  # noqa: F401
 from zwick_ai import zwicker
 from zwick_ai.agents import make_agent
-from zwick_ai.agents.cfr import MCCFRSolver, Policy, load_checkpoint, prune_policy, save_checkpoint, save_policy, train
+from zwick_ai.agents.cfr import Policy
 from zwick_ai.agents.cfr.zwicker_abstraction import (
     BUCKETS,
     COARSE,
@@ -25,6 +25,7 @@ from zwick_ai.agents.cfr.zwicker_abstraction import (
     zwicker_decision,
 )
 from zwick_ai.eval.match import play_game
+from zwick_ai.learn.cfr import MCCFRSolver, load_checkpoint, prune_policy, save_checkpoint, save_policy, train
 from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.layout import (
     LOC_STOCK,

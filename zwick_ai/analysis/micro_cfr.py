@@ -34,9 +34,9 @@ def micro_cfr(game_string: str, iterations: int = 400) -> dict:
     """
     import pyspiel
 
-    from zwick_ai.agents.cfr.exact import ExactSolver, average_policy, nash_conv, policy_values
     from zwick_ai.agents.cfr.keys import infoset_key
-    from zwick_ai.agents.cfr.tree import extract
+    from zwick_ai.learn.cfr.exact import ExactSolver, average_policy, nash_conv, policy_values
+    from zwick_ai.learn.cfr.tree import extract
 
     game = pyspiel.load_game(game_string)
     t0 = time.perf_counter()

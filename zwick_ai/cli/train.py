@@ -1,5 +1,5 @@
 """``zwick train {cfr,mccfr,value}``: train a CFR-family policy with a progress bar, checkpoints and a
-convergence log and plot (see :func:`zwick_ai.agents.cfr.train`), or the Zwicker value and move models
+convergence log and plot (see :func:`zwick_ai.learn.cfr.train`), or the Zwicker value and move models
 of ``net`` and ``expert:leaf=value`` (see :mod:`zwick_ai.cli.train_value`)."""
 
 from __future__ import annotations
@@ -176,7 +176,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         from zwick_ai.cli.train_net import cmd_train_net
 
         return cmd_train_net(args)
-    from zwick_ai.agents.cfr.train import train
+    from zwick_ai.learn.cfr.train import train
 
     if args.iterations is None:
         raise ValueError(f"zwick train {args.method} needs --iterations")

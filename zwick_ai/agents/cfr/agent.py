@@ -1,4 +1,4 @@
-"""Agents that play a trained CFR-family policy file (:mod:`zwick_ai.agents.cfr.checkpoint`).
+"""Agents that play a trained CFR-family policy file (:mod:`zwick_ai.agents.cfr.policy_file`).
 
 ``mccfr:policy=PATH,fallback=uniform,min_visits=0`` and ``cfr:policy=PATH,fallback=uniform`` sample each
 decision from the file's average strategy. ``PATH`` is a policy file (``.npz``/``.json`` pair or
@@ -26,7 +26,7 @@ from pathlib import Path
 import pyspiel
 
 from zwick_ai.agents.base import Agent, Param, decision_over, legal_decisions, make_agent, register
-from zwick_ai.agents.cfr.checkpoint import Policy
+from zwick_ai.agents.cfr.policy_file import Policy
 from zwick_ai.games import zwicker_bridge
 
 FALLBACKS = ("uniform", "greedy")

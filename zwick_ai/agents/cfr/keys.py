@@ -1,7 +1,7 @@
 """Information-set keys: the int64 under which tables and policy files store an information set.
 
 * Trick games (``zwikken``, ``zwicken``): :func:`tricks_key`, compiled from the engine state, so
-  the MCCFR traversals of :mod:`zwick_ai.agents.cfr.mccfr` key information sets inside numba.
+  the MCCFR traversals of :mod:`zwick_ai.learn.cfr.mccfr` key information sets inside numba.
 * Every other game: :func:`string_key`, a 64-bit BLAKE2b hash of the information-state string (or,
   with the ``observation`` abstraction, of :func:`abstract_text`: the observation string and the
   legal actions).

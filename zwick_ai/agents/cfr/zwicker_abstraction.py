@@ -1,4 +1,4 @@
-"""Information abstractions of Zwicker for the compiled MCCFR of :mod:`~zwick_ai.agents.cfr.zwicker_mccfr`.
+"""Information abstractions of Zwicker for the compiled MCCFR of :mod:`~zwick_ai.learn.cfr.zwicker_mccfr`.
 
 :func:`zwicker_decision` gives, for the player to move in an engine state, the table key of his
 abstracted information set and his abstract actions, each mapped to one concrete legal whole move

@@ -1,6 +1,6 @@
 """Exact CFR, CFR+ and discounted CFR on an extracted game tree, compiled, plus ``nash_conv``.
 
-Each iteration is two loops over the flat node arrays of :class:`~zwick_ai.agents.cfr.tree.GameTree`
+Each iteration is two loops over the flat node arrays of :class:`~zwick_ai.learn.cfr.tree.GameTree`
 per player (reach probabilities forward, values backward), no Python per node. The updates follow
 OpenSpiel's ``open_spiel.python.algorithms.cfr`` exactly (alternating updates, player 0 first; CFR+
 = regret matching+ and linear averaging; DCFR = ``discounted_cfr.DCFRSolver`` with alpha, beta,
@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from zwick_ai.agents.cfr.core import normalised, regret_matching
-from zwick_ai.agents.cfr.tree import NODE_CHANCE, NODE_DECISION, NODE_TERMINAL, GameTree, extract
+from zwick_ai.learn.cfr.tree import NODE_CHANCE, NODE_DECISION, NODE_TERMINAL, GameTree, extract
 
 METHODS = ("cfr", "cfr+", "dcfr")
 
@@ -247,7 +247,7 @@ class ExactSolver:
     """CFR (``cfr``), CFR+ (``cfr+``) or discounted CFR (``dcfr``) on a :class:`GameTree`.
 
     State: ``regret``, ``cum`` (average weights), ``cur`` (current policy) per edge and
-    ``iteration``; :mod:`zwick_ai.agents.cfr.checkpoint` saves and restores it."""
+    ``iteration``; :mod:`zwick_ai.learn.cfr.checkpoint` saves and restores it."""
 
     def __init__(self, tree: GameTree, method: str = "cfr+", alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0):
         if method not in METHODS:

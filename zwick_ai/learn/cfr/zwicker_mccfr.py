@@ -7,7 +7,7 @@ the end, every player sampling an abstract action (:mod:`~zwick_ai.agents.cfr.zw
 from its regret-matching strategy. Returns are the OpenSpiel game's ``points`` utility
 (``NS * own side's points - total``). Two samplings (:data:`ZWICKER_SAMPLINGS`):
 
-* ``outcome``: outcome sampling as in :mod:`~zwick_ai.agents.cfr.mccfr` (the same compiled update,
+* ``outcome``: outcome sampling as in :mod:`~zwick_ai.learn.cfr.mccfr` (the same compiled update,
   OpenSpiel's ``outcome_sampling_mccfr`` without baseline: exploration 0.6 at the update player's
   decisions, regrets corrected by importance weights). Unbiased, but a hand has 12–26 decisions per
   player, so the weights (products over the path) make the updates very noisy.
@@ -28,7 +28,7 @@ exponentially many lines per hand.
 
 The table maps abstract information-set keys to rows whose actions are the abstract action
 indices ``0..m-1`` (stored as the row's "actions"); a row counts its visits. Table growth, the
-random stream and checkpoints are those of :class:`~zwick_ai.agents.cfr.mccfr.MCCFRSolver`.
+random stream and checkpoints are those of :class:`~zwick_ai.learn.cfr.mccfr.MCCFRSolver`.
 
 :func:`strength` plays the average strategy against greedy or random opponents on fixed deals
 (compiled), next to greedy itself, for the strength curve of ``zwick train mccfr``.

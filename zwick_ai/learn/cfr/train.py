@@ -33,12 +33,12 @@ from pathlib import Path
 
 import pyspiel
 
-from zwick_ai.agents.cfr.checkpoint import load_checkpoint, save_checkpoint, save_policy
-from zwick_ai.agents.cfr.exact import METHODS, ExactSolver
-from zwick_ai.agents.cfr.mccfr import SAMPLINGS, MCCFRSolver
-from zwick_ai.agents.cfr.tree import GameTree, extract
 from zwick_ai.agents.cfr.zwicker_abstraction import ZWICKER_ABSTRACTIONS
-from zwick_ai.agents.cfr.zwicker_mccfr import strength
+from zwick_ai.learn.cfr.checkpoint import load_checkpoint, save_checkpoint, save_policy
+from zwick_ai.learn.cfr.exact import METHODS, ExactSolver
+from zwick_ai.learn.cfr.mccfr import SAMPLINGS, MCCFRSolver
+from zwick_ai.learn.cfr.tree import GameTree, extract
+from zwick_ai.learn.cfr.zwicker_mccfr import strength
 
 TRAIN_METHODS = ("cfr", "mccfr")
 CSV_HEADER = ["iteration", "seconds", "metric", "value"]
@@ -76,7 +76,7 @@ def evaluate(
 
 def zwicker_strength(solver: MCCFRSolver, deals: int) -> dict[str, float]:
     """A Zwicker solver's average strategy against greedy opponents on ``deals`` fixed deals (seeds
-    12345...), next to greedy itself (:func:`~zwick_ai.agents.cfr.zwicker_mccfr.strength`)."""
+    12345...), next to greedy itself (:func:`~zwick_ai.learn.cfr.zwicker_mccfr.strength`)."""
     return strength(solver.cfg, solver._abst, solver.table, deals)
 
 
@@ -95,7 +95,7 @@ def train(
 ) -> TrainResult:
     """Train ``method`` (``cfr``: exact CFR on the extracted tree, ``variant`` cfr, cfr+ [default]
     or dcfr; ``mccfr``: ``variant`` outcome [default] or external sampling, on the full Zwicker
-    games probe [default] or outcome, :mod:`~zwick_ai.agents.cfr.zwicker_mccfr`) on ``game`` (a game
+    games probe [default] or outcome, :mod:`~zwick_ai.learn.cfr.zwicker_mccfr`) on ``game`` (a game
     string) for ``iterations`` iterations in total. Evaluates every ``eval_every`` iterations
     (0: at the end only). ``progress(done, total, metric, value)`` is called after every chunk.
     ``abstraction``: ``none``/``observation`` (tree games) or ``none``/``suits``/``buckets`` (MCCFR

@@ -1,6 +1,6 @@
 """The full game tree of a small OpenSpiel game as flat arrays, extracted once through the pyspiel
-API, for the compiled solvers of :mod:`zwick_ai.agents.cfr.exact` and the tree MCCFR of
-:mod:`zwick_ai.agents.cfr.mccfr`.
+API, for the compiled solvers of :mod:`zwick_ai.learn.cfr.exact` and the tree MCCFR of
+:mod:`zwick_ai.learn.cfr.mccfr`.
 
 Nodes are numbered breadth first, so a node's children are contiguous and every child has a
 larger id than its parent: one forward loop visits parents before children (reach

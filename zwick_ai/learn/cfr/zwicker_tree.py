@@ -1,6 +1,6 @@
 """A Zwicker abstraction's strategy as a policy of the exact game tree, so that its exploitability
 (``nash_conv``) can be measured on the micro Zwicker games whose whole tree
-:func:`~zwick_ai.agents.cfr.tree.extract` walks.
+:func:`~zwick_ai.learn.cfr.tree.extract` walks.
 
 The abstract strategy chooses whole moves (:mod:`~zwick_ai.agents.cfr.zwicker_abstraction`): at the
 start of a turn each abstract action's move gets the action's probability (the other moves 0).
@@ -11,7 +11,7 @@ information set gives the same policy, because the abstraction reads only what t
 
 >>> import pyspiel, zwick_ai.games
 >>> from zwick_ai.agents.cfr.core import Table
->>> from zwick_ai.agents.cfr.tree import extract
+>>> from zwick_ai.learn.cfr.tree import extract
 >>> game = pyspiel.load_game(MICRO)
 >>> tree = extract(game)
 >>> pol = tree_policy(tree, game, Table.empty(16), "coarse")  # an empty table: uniform over abstract actions
@@ -26,9 +26,9 @@ import pyspiel
 
 from zwick_ai.agents.cfr.core import R_N, R_OFF, Table, lookup, normalised
 from zwick_ai.agents.cfr.keys import infoset_key
-from zwick_ai.agents.cfr.tree import GameTree
 from zwick_ai.agents.cfr.zwicker_abstraction import zwicker_abstraction_id, zwicker_decision
 from zwick_ai.games import zwicker_bridge
+from zwick_ai.learn.cfr.tree import GameTree
 
 # the one-card micro game of benchmarks/README.md (4,695 nodes, 2,580 information sets)
 MICRO = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=1)"

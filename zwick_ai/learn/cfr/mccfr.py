@@ -13,8 +13,8 @@ Two backends, chosen by the game:
   suit isomorphism ``suits`` or lossy ``buckets``), which also orders the actions of the set.
   Each set counts its visits (``R_VIS``), so play can fall back where the table is thin.
 * **Every other game** (Zwicker micro variants, kuhn_poker, ...): the traversals run on the
-  extracted tree of :mod:`zwick_ai.agents.cfr.tree` (node ids instead of states; no Python per
-  node). Information sets are the tree's (optionally abstracted, see :mod:`~zwick_ai.agents.cfr.tree`),
+  extracted tree of :mod:`zwick_ai.learn.cfr.tree` (node ids instead of states; no Python per
+  node). Information sets are the tree's (optionally abstracted, see :mod:`~zwick_ai.learn.cfr.tree`),
   keyed by :func:`~zwick_ai.agents.cfr.keys.string_key` of their string. Only games whose tree fits
   in memory can be solved this way.
 
@@ -55,13 +55,13 @@ from zwick_ai.agents.cfr.core import (
     sample_index,
     seed_state,
 )
-from zwick_ai.agents.cfr.exact import nash_conv as tree_nash_conv
 from zwick_ai.agents.cfr.keys import TRICK_GAMES, is_trick_game
-from zwick_ai.agents.cfr.tree import NODE_CHANCE, NODE_TERMINAL, GameTree, extract
 from zwick_ai.agents.cfr.zwicker_abstraction import ZWICKER_ABSTRACTIONS, zwicker_abstraction_id
-from zwick_ai.agents.cfr.zwicker_mccfr import ZWICKER_SAMPLINGS, run_zwicker
-from zwick_ai.agents.cfr.zwicker_mccfr import buffers as zwicker_buffers
 from zwick_ai.agents.tricks_greedy import greedy_action
+from zwick_ai.learn.cfr.exact import nash_conv as tree_nash_conv
+from zwick_ai.learn.cfr.tree import NODE_CHANCE, NODE_TERMINAL, GameTree, extract
+from zwick_ai.learn.cfr.zwicker_mccfr import ZWICKER_SAMPLINGS, run_zwicker
+from zwick_ai.learn.cfr.zwicker_mccfr import buffers as zwicker_buffers
 from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.tricks import layout as tricks_layout
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_RANDOM_ACTION
@@ -70,7 +70,7 @@ SAMPLINGS = ("external", "outcome", "probe")  # probe: the full Zwicker games on
 FIELDS = ("self", "greedy")  # greedy: best-response training against a greedy field, NOT CFR
 _GREEDY_FIELD = FIELDS.index("greedy")
 # auto: the trick engine for the trick games, the Zwicker engine for Zwicker with a Zwicker abstraction
-# (:mod:`~zwick_ai.agents.cfr.zwicker_mccfr`), the tree otherwise
+# (:mod:`~zwick_ai.learn.cfr.zwicker_mccfr`), the tree otherwise
 BACKENDS = ("auto", "engine", "tree", "zwicker")
 _ES, _OS = 0, 1
 _MAXA = tricks_layout.NUM_ACTIONS
