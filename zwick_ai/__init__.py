@@ -1,8 +1,9 @@
 """zwick_ai: strategy search for the Zwick family of card games (Zwicker, Zwikken, Zwicken).
 
-Layers, lowest first (nothing imports upward): ``cards``, ``chance_runs`` → ``zwicker`` / ``tricks`` (rules, state
-arrays, numba kernels) → ``games`` (OpenSpiel wrappers) and ``agents`` → ``eval`` → ``analysis``
-→ ``cli``.
+Layers, lowest first (nothing imports upward; ``tests/test_layers.py`` holds them): ``cards``,
+``chance_runs`` and the other top-level modules → ``zwicker`` / ``tricks`` (rules, state arrays,
+numba kernels) → ``games`` (OpenSpiel wrappers) → ``agents`` / ``vector`` → ``envs`` / ``render``
+→ ``eval`` → ``learn`` → ``analysis`` → ``cli``.
 
 numba's cache locator (:mod:`zwick_ai._jit_cache`) must be in place before any kernel module is
 imported. Importing numba takes about a second, so it is not imported here: the locator is
