@@ -21,7 +21,7 @@ from zwick_ai.zwicker.features import CARD_BLOCK, NFEAT, after_input
 from zwick_ai.zwicker.layout import KIND_ASK, M_KIND, PHASE_OVER, R_DECK_SIZE, S_PHASE, S_TO_MOVE
 
 torch = pytest.importorskip("torch")
-from zwick_ai.agents import net_train  # noqa: E402
+from zwick_ai.learn import net_train  # noqa: E402
 
 GAME = "zwicker(variant=classic,players=2)"
 ITERS, VISITS, C = 60, 3, 0.7
