@@ -24,6 +24,7 @@ EPILOG = """examples:
   zwick replay games.jsonl --game-index 0 --html game.html       the game as a page to step through
   zwick analyze games.jsonl --game-index 0 --seat 0 --out analysis/   every move's value, the mistakes
   zwick train mccfr --game "zwikken(players=3,variant=parlett)" --iterations 100000 --seed 1 --out runs/parlett
+  zwick exploitability --agents "random;greedy;ismcts:iters=100"   each agent's nash_conv on a micro game
 """
 
 #: modules of ``zwick_ai.cli`` with a ``register(subparsers)`` function, in help order
@@ -37,6 +38,7 @@ COMMANDS = [
     "replay",
     "analyze",
     "joker_study",
+    "exploitability",
     "train",
 ]
 
