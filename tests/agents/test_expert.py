@@ -521,13 +521,18 @@ def test_a_time_budget_caps_the_endgame_by_the_agents_position_rate() -> None:
     assert agent.last["mode"] == "endgame" and agent.last["worlds"] > 0
 
 
-def test_leaf_value_model_is_the_file_named() -> None:
-    """``model=`` gives leaf=value the named value model (a move model, or a model with the
-    rollout leaf, is refused)."""
+def test_leaf_value_model_is_the_file_named(tmp_path) -> None:
+    """``model=`` gives leaf=value the named value model (a move model, a model of another game, or
+    a model with the rollout leaf, is refused)."""
     from zwick_ai.agents import value_model
 
     game = pyspiel.load_game("zwicker(variant=classic,players=2)")
-    path = value_model.shipped_model_path("grupp", 4, "value")  # another variant's model: clearly not the default
+    shipped = value_model.load_model(value_model.shipped_model_path("classic", 2, "value"))
+    other = value_model.ValueModel(shipped.mean, shipped.scale, [(2 * w, b) for w, b in shipped.layers], shipped.meta)
+    path = tmp_path / "other.npz"  # this game's model with other weights: clearly not the default
+    model_files.save_model(other, path)
+    with pytest.raises(ValueError, match="does not fit this game"):
+        make_agent(f"expert:leaf=value,model={value_model.shipped_model_path('grupp', 4, 'value')}", game)
     agent = make_agent(f"expert:leaf=value,model={path}", game)
     for got, want in zip(agent.value, value_model.load_model(path).arrays(), strict=True):
         np.testing.assert_array_equal(got, want)
