@@ -417,14 +417,14 @@ def test_the_command_line_is_built_without_heavy_imports():
 def test_an_interrupt_inside_a_compiled_callback_is_an_interrupt():
     """numba turns a KeyboardInterrupt raised in its callback into a SystemError; the commands'
     interrupt guard turns it back, so the run stops with its one-line message, not a traceback."""
-    from zwick_ai.cli.tournament import stop_on_sigterm
+    from zwick_ai.cli.interrupts import reclaim
 
     with pytest.raises(KeyboardInterrupt):
-        with stop_on_sigterm():
+        with reclaim():
             try:
                 raise KeyboardInterrupt
             except KeyboardInterrupt as interrupt:
                 raise SystemError("<function _numba_unpickle> returned a result with an exception set") from interrupt
     with pytest.raises(SystemError, match="something else"):
-        with stop_on_sigterm():
+        with reclaim():
             raise SystemError("something else")

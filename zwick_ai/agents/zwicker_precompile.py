@@ -30,10 +30,12 @@ from numba import typeof
 
 from zwick_ai import _jit_cache
 from zwick_ai.agents import expert_search, value_model, zwicker_search
+from zwick_ai.processes import die_with_parent
 from zwick_ai.zwicker import kernels, resample
 from zwick_ai.zwicker import steps as zwicker_steps
 
 MOVES_DONE = "moves"  # the helper's line once the move generator is in the cache
+PARENT_ENV = "ZWICK_PRECOMPILE_PARENT"  # the pid of the process that started the helper
 SEARCH_AGENTS = ("ismcts", "pimc")  # the agents that run ``zwicker_search.search``
 EXPERT_AGENTS = ("expert",)  # the agents that run ``expert_search``
 
@@ -157,8 +159,13 @@ def start_helper(search: bool, expert: bool = False) -> subprocess.Popen[str]:
     root = str(Path(__file__).resolve().parents[2])
     env = {**os.environ, _jit_cache.NOTICE_ENV: "0"}
     env["PYTHONPATH"] = os.pathsep.join([root, *filter(None, [env.get("PYTHONPATH")])])
+    env[PARENT_ENV] = str(os.getpid())
     argv = [sys.executable, "-m", __name__, *(["--search"] if search else []), *(["--expert"] if expert else [])]
-    return subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    # its own session: Ctrl-C in the terminal does not reach it (this process stops it, in
+    # compile_in_two_processes), and it dies with this process however that ends (helper_main)
+    return subprocess.Popen(
+        argv, env=env, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, start_new_session=True
+    )
 
 
 def _wait_for(helper: subprocess.Popen[str], line: str) -> None:
@@ -199,6 +206,8 @@ def compile_in_two_processes(search: bool, expert: bool = False) -> bool:
 def helper_main(argv: list[str]) -> None:
     """The helper's half: the move generator, then (``--search``) the search and (``--expert``)
     the expert's ISMCTS."""
+    parent = os.environ.get(PARENT_ENV)
+    die_with_parent(int(parent) if parent and parent.isdigit() else None)
     _moves()
     print(MOVES_DONE, flush=True)
     if "--search" in argv:

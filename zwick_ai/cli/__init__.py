@@ -57,18 +57,62 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: commands that write nothing an interrupt could leave for a later run to continue
+NOTHING_TO_RESUME = {"play", "replay", "variants", "agents"}
+
+
+#: the seeds every command takes: 0 .. 2**32 - 1 (each run's deal, agent and training seeds are
+#: derived from it in 64-bit arithmetic)
+MAX_SEED = 2**32 - 1
+#: options naming a file or folder, which an empty string never does
+PATH_OPTIONS = ("out", "record", "records", "html", "file", "init")
+
+
+def check_common(args: argparse.Namespace) -> None:
+    """What every command refuses before any work: an empty file or folder name, a seed outside
+    0 .. :data:`MAX_SEED`."""
+    for name in PATH_OPTIONS:
+        if getattr(args, name, None) == "":
+            shown = name if name == "file" else "--" + name
+            raise ValueError(f"{shown} needs a name (an empty one was given)")
+    seed = getattr(args, "seed", None)
+    if isinstance(seed, int) and not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"--seed must be a whole number from 0 to {MAX_SEED} (2**32 - 1), not {seed}")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 0
-    try:
-        return args.func(args)
-    except (ValueError, OSError) as error:  # bad input or a path that cannot be used: one line, no traceback
-        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        print(f"zwick: error: {first}", file=sys.stderr)
-        return 2
+    """Run ``zwick ARGV``; returns the exit status. Bad input: one line, status 2. Ctrl-C,
+    SIGTERM or SIGHUP at any moment: the command stops its workers, keeps what is complete, says
+    so in one line and returns 130, 143 or 129 (:mod:`zwick_ai.cli.interrupts`)."""
+    from zwick_ai.cli import interrupts
+
+    with interrupts.handled():
+        command = None
+        try:
+            parser = build_parser()
+            args = parser.parse_args(argv)
+            command = getattr(args, "command", None)
+            if not getattr(args, "func", None):
+                parser.print_help()
+                return 0
+            check_common(args)
+            code = args.func(args)
+        except BaseException as error:
+            if interrupts.received() is not None or interrupts.caused_by_interrupt(error):
+                what = "interrupted" if command in NOTHING_TO_RESUME else "interrupted; the same command resumes"
+                print(f"\nzwick: {what}", file=sys.stderr)
+                return interrupts.exit_code()
+            if isinstance(error, (ValueError, OSError)):  # bad input or a path that cannot be used: one line
+                if isinstance(error, OSError) and error.strerror:  # the file and the reason, without [Errno N]
+                    first = f"{error.filename}: {error.strerror}" if error.filename else error.strerror
+                else:
+                    first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+                print(f"zwick: error: {first}", file=sys.stderr)
+                return 2
+            raise
+        if interrupts.received() is not None:  # the command stopped itself and said so
+            return interrupts.exit_code()
+        return code
 
 
 if __name__ == "__main__":

@@ -43,7 +43,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from zwick_ai.cli.tournament import add_run_args, default_workers, stop_on_sigterm
+from zwick_ai.cli.interrupts import reclaim
+from zwick_ai.cli.tournament import add_run_args, default_workers
 
 KEYS = (
     "address", "agents", "anchors", "backend", "board", "clock", "deals", "description", "out", "references",
@@ -108,10 +109,13 @@ def parse_leaderboard(data: dict[str, Any], name: str) -> dict[str, Any]:
                 "deals": board_deals,
             }
         )
+    anchors = _strings(data.get("anchors", ["greedy", "ismcts:time=0.1"]), f"{name}: anchors")
+    if not anchors:
+        raise ValueError(f"{name}: anchors must name at least one agent (every agent is rated against them)")
     return {
         "description": str(data.get("description", "")),
         "agents": _strings(data["agents"], f"{name}: agents"),
-        "anchors": _strings(data.get("anchors", ["greedy", "ismcts:time=0.1"]), f"{name}: anchors"),
+        "anchors": anchors,
         "references": _strings(data.get("references", []), f"{name}: references"),
         "deals": deals,
         "seatings": seating,
@@ -125,6 +129,24 @@ def parse_leaderboard(data: dict[str, Any], name: str) -> dict[str, Any]:
         "address": data.get("address"),
         "boards": parsed,
     }
+
+
+def check_agent_specs(spec: dict[str, Any], name: str) -> None:
+    """Every agent the file names (agents, anchors, references, boards' own) is a registered agent
+    with valid parameters, refused as ``zwick tournament --agents`` refuses it; an agent that does
+    not play a board's game is only left out of that board."""
+    import zwick_ai.agents  # noqa: F401  (registers the built-in agents)
+    from zwick_ai.agents.base import agent_params
+
+    lists = [("agents", spec["agents"]), ("anchors", spec["anchors"]), ("references", spec["references"])]
+    for k, b in enumerate(spec["boards"]):
+        lists += [(f"board {k + 1}: agents", b["agents"]), (f"board {k + 1}: references", b["references"])]
+    for where, specs in lists:
+        for agent in specs:
+            try:
+                agent_params(agent)
+            except ValueError as error:
+                raise ValueError(f"{name}: {where}: {agent!r}: {error}") from None
 
 
 def load_leaderboard(path: str | Path) -> dict[str, Any]:
@@ -143,6 +165,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     from zwick_ai.eval.backends import make_backend
 
     spec = load_leaderboard(args.file)
+    check_agent_specs(spec, str(args.file))
     workers = args.workers if args.workers is not None else spec["workers"]
     backend_name = args.backend or spec["backend"]
     address = args.address or spec["address"]
@@ -168,7 +191,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         boards = [b for b in boards if b.label in args.only]
     results = []
     try:
-        with stop_on_sigterm(), make_backend(backend_name, workers, address) as backend:
+        with reclaim(), make_backend(backend_name, workers, address) as backend, reclaim():
             for b in boards:
                 print(f"{b.label}: {len(b.agents)} agents ({len(b.skipped)} left out), {board_deals[b.label]} deals per pair "
                       f"on {backend.describe()} -> {out / b.slug}")  # fmt: skip

@@ -16,16 +16,15 @@ a ``:`` continues the previous spec (:func:`zwick_ai.cli.agent_lists.split_agent
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import shlex
-import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from zwick_ai.cli.agent_lists import split_agents
 from zwick_ai.cli.game_args import add_game_args
+from zwick_ai.cli.interrupts import reclaim
 from zwick_ai.cli.paths import check_out_folder
 
 #: the agents of ``zwick tournament`` without ``--agents``: a small dithmarschen tournament that
@@ -127,26 +126,6 @@ def command_line(game: str, variant: str | None, players: int | None, options: S
     return shlex.join(parts)
 
 
-@contextlib.contextmanager
-def stop_on_sigterm() -> Iterator[None]:
-    """Treat SIGTERM like Ctrl-C inside the block, so a terminated run stops its workers too. An
-    interrupt that lands while a compiled kernel calls back into Python (numba reports it as a
-    ``SystemError`` raised from the ``KeyboardInterrupt``) is an interrupt too."""
-
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    except SystemError as error:
-        if isinstance(error.__cause__ or error.__context__, KeyboardInterrupt):
-            raise KeyboardInterrupt from None
-        raise
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def run(
     game_name: str,
     variant: str | None,
@@ -179,13 +158,13 @@ def run_prepared(
     deals = t.deals
     workers = capped_workers(workers, t.games, address)
     try:
-        # SIGTERM is ours before the backend starts and again after (Ray installs a handler of its own)
-        with stop_on_sigterm(), make_backend(backend_name, workers, address) as backend, stop_on_sigterm():
+        # the stop signals are ours before the backend starts and again after (Ray installs handlers of its own)
+        with reclaim(), make_backend(backend_name, workers, address) as backend, reclaim():
             print(
                 f"{t.variant}: {len(t.agents)} agents, {deals} deals, {t.games} games on {backend.describe()} -> {folder}"
             )
             summary = run_tournament(t, folder, backend, progress=not quiet)
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the backend has stopped its workers
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP: the backend has stopped its workers
         print(f"\ninterrupted; finished games are in {folder}/games.jsonl; the same command resumes", file=sys.stderr)
         return None
     if summary is None:

@@ -6,7 +6,8 @@ exists. Results must not depend on where a task ran: every task carries its own 
 
 * ``local`` with ``workers=1`` runs in this process (no start-up cost, easiest to debug);
   ``workers=K > 1`` uses a ``multiprocessing`` pool started with ``spawn`` (safe with numba,
-  OpenSpiel and threads; the same on every platform), fed small batches of tasks. A worker that
+  OpenSpiel and threads; the same on every platform; :func:`zwick_ai.processes.worker_pool`: its
+  workers ignore Ctrl-C and die with this process), fed small batches of tasks. A worker that
   dies (``kill -9``, out of memory) breaks the pool: a new pool then runs every batch that had
   not finished (a batch's results are yielded together, so none runs twice).
 * ``ray`` connects to ``address`` (an existing cluster, e.g. ``auto`` or ``ray://host:10001``)
@@ -21,16 +22,12 @@ exists. Results must not depend on where a task ran: every task carries its own 
 from __future__ import annotations
 
 import abc
-import contextlib
-import functools
-import multiprocessing
-import signal
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import resource_tracker
 from typing import Any
+
+from zwick_ai.processes import kill_pool, stop_signals_deferred, worker_pool
 
 BACKENDS = ("local", "ray")
 
@@ -40,47 +37,6 @@ MAX_POOL_RESTARTS = 10
 RAY_TASK_RETRIES = 5
 
 RAY_INSTALL = "the ray backend needs Ray, which is not installed: pip install 'zwick_ai[ray]' (or pip install ray)"
-
-
-#: the signals that stop a run; blocked while worker processes are started (:meth:`LocalBackend.map_unordered`)
-STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
-
-
-@contextlib.contextmanager
-def _stop_signals_deferred() -> Iterator[None]:
-    """Ctrl-C or SIGTERM while a worker process is being started would leave it half made (it
-    prints a traceback reading what its parent never sent). In the block the signals are blocked
-    (the workers started here inherit that and lift it in :func:`_start_worker`, after ignoring
-    SIGINT) and only remembered; at its end the first one is raised again for the usual handler."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    # Python's resource tracker unblocks both signals when it starts: it starts first
-    resource_tracker.ensure_running()
-    got: list[int] = []
-
-    def remember(signum: int, frame: object) -> None:
-        got.append(signum)
-
-    handlers = {s: signal.signal(s, remember) for s in STOP_SIGNALS}
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        for s, handler in handlers.items():
-            signal.signal(s, handler)
-        if got:
-            signal.raise_signal(got[0])
-
-
-def _start_worker(initializer: Callable[[], Any] | None) -> None:
-    """In each local worker: leave Ctrl-C to the main process (which stops the workers itself,
-    so an interrupt prints no traceback from them), then the backend's own initializer."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # blocked while the pool started it
-    if initializer is not None:
-        initializer()
 
 
 def _run_batch(fn: Callable[[Any], Any], batch: Sequence[Any]) -> list[tuple[Any, Any]]:
@@ -170,13 +126,9 @@ class LocalBackend(Backend):
         finished = False
         try:
             while todo:
-                with _stop_signals_deferred():  # the workers start here, at the first submits
+                with stop_signals_deferred():  # the workers start here, at the first submits
                     if self._pool is None:
-                        self._pool = ProcessPoolExecutor(
-                            self.workers,
-                            mp_context=multiprocessing.get_context("spawn"),
-                            initializer=functools.partial(_start_worker, self.initializer),
-                        )
+                        self._pool = worker_pool(self.workers, self.initializer)
                     futures = {self._pool.submit(_run_batch, fn, b): b for b in todo}
                 lost: list[list[Any]] = []
                 for future in as_completed(futures):
@@ -211,12 +163,7 @@ class LocalBackend(Backend):
         """Stop the workers now: queued batches are dropped and running ones killed (otherwise a
         long game would keep its worker, and the exit waiting for it, busy)."""
         if self._pool is not None:
-            workers = list((getattr(self._pool, "_processes", None) or {}).values())
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            for process in workers:
-                process.kill()
-            for process in workers:
-                process.join(timeout=5)
+            kill_pool(self._pool)
             self._pool = None
 
 

@@ -51,6 +51,7 @@ from __future__ import annotations
 import csv
 import functools
 import json
+import math
 import shutil
 import time
 from collections.abc import Callable
@@ -132,8 +133,10 @@ class NetConfig:
             raise ValueError(f"init model {self.init} does not exist")
         if self.init:
             self.check_init(value_model.load_model(self.init))
-        if self.lr <= 0 or self.seed < 0 or self.eval_deals < 0 or self.ismcts_deals < 0:
-            raise ValueError("lr must be > 0 and seed, eval_deals, ismcts_deals >= 0")
+        if not (math.isfinite(self.lr) and self.lr > 0):
+            raise ValueError(f"lr must be a finite number > 0 such as 0.001, not {self.lr}")
+        if self.seed < 0 or self.eval_deals < 0 or self.ismcts_deals < 0:
+            raise ValueError("seed, eval_deals and ismcts_deals must be >= 0")
 
     def check_init(self, init: value_model.ValueModel) -> None:
         """Refuse an ``--init`` model that is no after model of this run's game and inputs (before any
@@ -341,11 +344,9 @@ def play_generation(
             parts.append(_chunk(cfg, chunk, model_path, path))
             say(sum(len(c) for c in chunks[: len(parts)]), len(seeds))
     else:
-        import concurrent.futures as futures
-        import multiprocessing
+        from zwick_ai.processes import worker_pool
 
-        ctx = multiprocessing.get_context("spawn")
-        with futures.ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+        with worker_pool(workers) as pool:
             n = len(chunks)
             for part in pool.map(_chunk, [cfg] * n, chunks, [model_path] * n, kept):
                 parts.append(part)

@@ -320,10 +320,11 @@ def positions(cfg: ValueConfig, out: Path, progress: Progress | None = None, wor
 
     tick()
     if workers > 1 and len(missing) > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures import as_completed
 
-        with ProcessPoolExecutor(min(workers, len(missing)), mp_context=multiprocessing.get_context("spawn")) as pool:
+        from zwick_ai.processes import worker_pool
+
+        with worker_pool(min(workers, len(missing))) as pool:
             for fut in as_completed([pool.submit(_make_chunk, cfg, i, paths[i]) for i in missing]):
                 fut.result()
                 done += 1

@@ -1,0 +1,124 @@
+"""How every ``zwick`` command stops: Ctrl-C (SIGINT), ``kill PID`` (SIGTERM) and a closed
+terminal (SIGHUP) are one and the same interrupt, from the first line of :func:`zwick_ai.cli.main`
+to the last, compiling included.
+
+The first stop signal raises :class:`Interrupt` (a ``KeyboardInterrupt``) in the main thread; the
+command's ``with`` blocks stop its worker processes (:mod:`zwick_ai.processes`) and keep what is
+complete (records are written line by line, results files whole); :func:`main` then prints one line
+and exits with ``128 + signal`` (130, 143, 129), without a traceback. Once a signal has come, any
+exception on the way out is its consequence (numba reports an interrupt inside compiled code as a
+``SystemError``, a compile cut short as a ``RuntimeError``) and is reported as the interrupt. A
+second signal while the command is stopping ends the process at once (its workers die with it).
+
+A signal that was ignored when the command started (``nohup``, a background job's SIGINT) stays
+ignored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from types import FrameType
+
+__all__ = ["EXIT_CODES", "Interrupt", "caused_by_interrupt", "exit_code", "handled", "received", "reclaim"]
+
+#: the stop signals and the exit status of a command they stopped (``128 + signal``, as shells report)
+EXIT_CODES = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
+
+
+class Interrupt(KeyboardInterrupt):
+    """A stop signal arrived (``signum``)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+_state: dict[str, int | None] = {"signum": None}
+
+
+def received() -> int | None:
+    """The first stop signal of this command, or None."""
+    return _state["signum"]
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    if _state["signum"] is None:
+        _state["signum"] = signum
+        raise Interrupt(signum)
+    # a second signal while the command stops: leave now (worker processes die with this one)
+    sys.stderr.flush()
+    os._exit(EXIT_CODES.get(signal.Signals(signum), 128 + signum))
+
+
+def _install() -> dict[int, object]:
+    """Our handler for every stop signal not ignored now; returns the handlers it replaced."""
+    previous: dict[int, object] = {}
+    for signum in EXIT_CODES:
+        current = signal.getsignal(signum)
+        if current == signal.SIG_IGN:
+            continue
+        previous[signum] = signal.signal(signum, _on_signal)
+    return previous
+
+
+@contextlib.contextmanager
+def handled() -> Iterator[None]:
+    """Within the block the stop signals raise :class:`Interrupt` (module docstring); the handlers
+    before it are put back at its end. Outside the main thread nothing changes."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _state["signum"] = None
+    previous = _install()
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+
+
+@contextlib.contextmanager
+def reclaim() -> Iterator[None]:
+    """Put the stop-signal handlers back in place for the block (a library such as Ray installs its
+    own when it starts) and turn an interrupt that numba reports as a ``SystemError`` back into
+    an interrupt."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = _install()
+    try:
+        yield
+    except SystemError as error:
+        if caused_by_interrupt(error):
+            raise Interrupt(received() or signal.SIGINT) from None
+        raise
+    finally:
+        for signum, handler in previous.items():
+            if handler is not _on_signal:
+                signal.signal(signum, handler)  # type: ignore[arg-type]
+
+
+def caused_by_interrupt(error: BaseException) -> bool:
+    """Whether ``error`` is an interrupt, or was raised while one was being handled."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def exit_code(default: int = 130) -> int:
+    """The exit status of a stopped command: ``128 + signal`` of the signal that stopped it."""
+    signum = received()
+    return EXIT_CODES.get(signal.Signals(signum), 128 + signum) if signum is not None else default
