@@ -286,6 +286,7 @@ def read_partial(path: Path, identity: dict[str, Any]) -> dict[int, dict[str, An
 def cmd_analyze(args: argparse.Namespace) -> int:
     from zwick_ai.eval.folder_lock import check_results_folder, hold_results_folder
     from zwick_ai.eval.records import replay
+    from zwick_ai.files import JsonlAppender, replacing
 
     params = parse_evaluator(args.agent)
     out = Path(args.out)
@@ -320,14 +321,14 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             print(f"{out} holds this analysis finished already (analysis.json, .md, .html); nothing to do")
             return 0
         if not done:
-            (out / PARTIAL).write_text(json.dumps(identity) + "\n", encoding="utf-8")
+            with replacing(out / PARTIAL) as tmp:
+                tmp.write_text(json.dumps(identity) + "\n", encoding="utf-8")
         if done:
             print(f"resuming: {len(done)} decisions valued before are in {out / PARTIAL}", file=sys.stderr)
-        with open(out / PARTIAL, "a", encoding="utf-8") as partial:
+        with JsonlAppender(out / PARTIAL) as partial:
 
             def keep(entry: dict[str, Any]) -> None:
-                partial.write(json.dumps(entry) + "\n")
-                partial.flush()
+                partial.write(json.dumps(entry))
 
             try:
                 decisions = analyse_record(rec, steps, seats, params, not args.quiet, done, keep)

@@ -41,6 +41,8 @@ def _writable_dir(path: Path, what: str, shown: Path) -> None:
 
 def check_out_folder(path: str | Path, what: str = "--out") -> None:
     """A results folder: absent (it will be made) or a folder, and writable."""
+    if str(path) == "":
+        raise ValueError(f"{what} needs a folder name")
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise ValueError(f"{what} {path} is a file, not a folder")
@@ -48,13 +50,19 @@ def check_out_folder(path: str | Path, what: str = "--out") -> None:
 
 
 def check_record_file(path: str | Path, what: str = "--record") -> None:
-    """A file that records are added to: a file or absent, in a folder that can be written."""
+    """A file that records are added to: a JSONL file of records or absent, in a folder that can
+    be written (:func:`zwick_ai.files.check_jsonl`: another file is never added to)."""
+    from zwick_ai.files import check_jsonl
+
+    if str(path) == "":
+        raise ValueError(f"{what} needs a file name")
     path = Path(path)
     if path.is_dir():
         raise ValueError(f"{what} {path} is a folder, not a file")
     if path.exists():
         if not os.access(path, os.W_OK):
             raise ValueError(f"{what} {path} cannot be written (no permission)")
+        check_jsonl(path, what)
         return
     folder = Path(os.path.abspath(path)).parent
     if not folder.is_dir():

@@ -47,7 +47,7 @@ def cmd_play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | 
         print("\ngame abandoned; nothing recorded", file=out or sys.stdout)
         return 1
     if args.record:
-        write_records(args.record, [rec], append=True)
+        write_records(args.record, [rec], append=True, what="--record")  # OSError (a full disk): not added
         print(f"game added to {args.record} (replay it with: zwick replay {args.record})", file=out or sys.stdout)
     return 0
 

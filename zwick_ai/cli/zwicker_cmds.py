@@ -127,25 +127,25 @@ def write_selfplay_records(args: argparse.Namespace, rules: zwicker.Rules) -> No
     (appended, as ``zwick play --record`` does: records already there are kept)."""
     from tqdm import tqdm
 
-    from zwick_ai.eval.records import write_records
+    from zwick_ai.eval.records import read_record_keys, write_records
     from zwick_ai.eval.selfplay import hand_records
 
     hands = args.games if args.record_hands is None else min(args.record_hands, args.games)
     if hands < 0:
         raise ValueError(f"--record-hands must be at least 0, not {args.record_hands}")
-    before = _count_lines(Path(args.records))
-    records = hand_records(rules, hands, args.policies, args.seed)
+    known = read_record_keys(args.records)
+    before = len(known)
+
+    def recorded(game: str, seed: int, seats: list[str]) -> bool:
+        return (game, seed, tuple(seats)) in known
+
+    records = hand_records(rules, hands, args.policies, args.seed, skip=recorded)
     bar = tqdm(records, total=hands, unit="record", disable=args.quiet, desc="records")
-    n = write_records(args.records, bar, append=True)
+    n = write_records(args.records, bar, append=True, what="--records", skip_known=True)
     kept = f" after the {before} it had" if before else ""
-    print(f"added {n} game records to {args.records}{kept} (zwick replay {args.records} --game-index i)")
-
-
-def _count_lines(path: Path) -> int:
-    if not path.is_file():
-        return 0
-    with open(path, "rb") as f:
-        return sum(1 for line in f if line.strip())
+    again = hands - n
+    there = f"; {again} of these hands were in it already" if again else ""
+    print(f"added {n} game records to {args.records}{kept}{there} (zwick replay {args.records} --game-index i)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -54,6 +54,7 @@ from typing import IO
 import pyspiel
 
 from zwick_ai.eval.match import RECORD_VERSION, GameRecord, chance_action, deal
+from zwick_ai.files import JsonlAppender, check_jsonl, replacing
 from zwick_ai.games.decisions import apply_decision, decision_label
 from zwick_ai.zwicker.rules import Rules, format_jokers
 
@@ -68,6 +69,8 @@ __all__ = [
     "read_records",
     "record_from_dict",
     "record_game",
+    "read_record_keys",
+    "record_key",
     "record_line",
     "replay",
     "unpack",
@@ -84,16 +87,44 @@ def record_line(rec: GameRecord) -> str:
     return json.dumps(rec.as_dict(), separators=(",", ":"))
 
 
-def write_records(path: str | Path, records: Iterable[GameRecord], append: bool = False) -> int:
-    """Write ``records`` to ``path`` one per line, flushing each (a long run keeps what it
-    finished); ``append`` adds to an existing file. Returns how many were written."""
-    n = 0
-    with open(path, "a" if append else "w") as f:
+def write_records(
+    path: str | Path, records: Iterable[GameRecord], append: bool = False, what: str = "", skip_known: bool = False
+) -> int:
+    """Write ``records`` to ``path`` one whole line each as they come (a long run keeps what it
+    finished; :class:`zwick_ai.files.JsonlAppender`: a file that is not JSONL of records is
+    refused, a torn last line is set aside, a failed write raises ``OSError`` and keeps nothing of
+    its record). ``append`` adds to an existing file, otherwise the file is written anew.
+    ``skip_known`` leaves out records whose game, deal seed and seats are in the file already (a
+    run repeated into the same file adds no deal twice). ``what`` names the file in messages
+    (``--record``). Returns how many were written."""
+    p = Path(path)
+    if not append:
+        check_jsonl(p, what)
+        with replacing(p) as tmp:
+            tmp.write_bytes(b"")
+    known = read_record_keys(p) if skip_known else set()
+    with JsonlAppender(p, what) as out:
         for rec in records:
-            f.write(record_line(rec) + "\n")
-            f.flush()
-            n += 1
-    return n
+            if skip_known and record_key(rec) in known:
+                continue
+            out.write(record_line(rec))
+        return out.written
+
+
+def record_key(rec: GameRecord) -> tuple[str, int, tuple[str, ...]]:
+    """What makes two records the same deal played by the same seats."""
+    return rec.game, rec.deal_seed, tuple(rec.seats)
+
+
+def read_record_keys(path: str | Path) -> set[tuple[str, int, tuple[str, ...]]]:
+    """The :func:`record_key` of every readable record of ``path`` (none if it is absent)."""
+    path = Path(path)
+    if not path.is_file():
+        return set()
+    check_jsonl(path)
+    with open_text(path) as f:
+        records, _ = parse_lines(f)
+    return {record_key(r) for r in records}
 
 
 # ------------------------------------------------------------------------------------------------

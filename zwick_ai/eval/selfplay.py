@@ -265,10 +265,16 @@ def hand_record(game: pyspiel.Game, seed: int, policies: Sequence[str]) -> GameR
 
 
 def hand_records(
-    rules: Rules, hands: int, policies: str | Sequence[str] = "random", seed: int = 0
+    rules: Rules,
+    hands: int,
+    policies: str | Sequence[str] = "random",
+    seed: int = 0,
+    skip: Callable[[str, int, list[str]], bool] | None = None,
 ) -> Iterator[GameRecord]:
-    """Records of the first ``hands`` hands of ``run_selfplay(rules, hands, policies, seed)``."""
+    """Records of the first ``hands`` hands of ``run_selfplay(rules, hands, policies, seed)``;
+    ``skip(game, deal_seed, seats)`` leaves out hands without playing them (those recorded already)."""
     names = parse_policies(policies, rules.players)
     game = zwicker_game(rules)
     for s in hand_seeds(seed, hands):
-        yield hand_record(game, int(s), names)
+        if skip is None or not skip(str(game), int(s), names):
+            yield hand_record(game, int(s), names)

@@ -57,7 +57,6 @@ from __future__ import annotations
 import csv
 import json
 import math
-import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -82,6 +81,7 @@ from zwick_ai.eval.ratings import SCALE, ratings_with_ci
 from zwick_ai.eval.records import compressed, record_from_dict, unpack
 from zwick_ai.eval.report import interval_text, markdown_table, pyplot
 from zwick_ai.eval.stats import mean_ci
+from zwick_ai.files import JsonlAppender, replacing, set_aside
 from zwick_ai.games.game_strings import game_params
 
 #: bump when the meaning of games.jsonl lines or config.json changes
@@ -492,12 +492,10 @@ def read_games(
     if not repair:
         return done
     if rejected:
-        with open(path.with_name(REJECTED), "a", encoding="utf-8") as f:
-            f.write("".join(x + "\n" for x in rejected))
+        set_aside(path, rejected)  # games.jsonl -> REJECTED
     if rejected or (lines and lines[-1] != ""):
-        tmp = path.with_suffix(".jsonl.tmp")
-        tmp.write_text("".join(x + "\n" for x in keep), encoding="utf-8")
-        os.replace(tmp, path)
+        with replacing(path) as tmp:
+            tmp.write_text("".join(x + "\n" for x in keep), encoding="utf-8")
     return done
 
 
@@ -572,12 +570,11 @@ def _run_tournament(
     )
     try:
         if todo:
-            with open(path, "a", encoding="utf-8") as f:
+            with JsonlAppender(path, warn=warn) as f:
                 results = _results(todo, backend)
                 try:
                     for task, record in results:
-                        f.write(json.dumps(record, separators=(",", ":")) + "\n")
-                        f.flush()
+                        f.write(record)
                         done[task_key(task)] = compact(record)
                         bar.update(1)
                 finally:

@@ -64,6 +64,7 @@ from zwick_ai.analysis.joker.deals import (
 from zwick_ai.eval.backends import make_backend
 from zwick_ai.eval.records import unpack, zwicker_game
 from zwick_ai.eval.selfplay import hand_seeds
+from zwick_ai.files import JsonlAppender
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.game_loop import play_to_end
 from zwick_ai.games.seeded_deals import default_agent_seeds
@@ -610,16 +611,13 @@ def run_strong(
     if progress:
         progress(len(done))
     if tasks:
-        if path.is_file() and path.stat().st_size and not path.read_bytes().endswith(b"\n"):
-            with path.open("a") as fh:
-                fh.write("\n")  # after a torn last line (an interrupted write): start a new line, keep the old text
-        with make_backend(backend, workers, address) as runner, path.open("a") as fh:
+        # a torn last line (an interrupted write) is set aside first (zwick_ai.files)
+        with make_backend(backend, workers, address) as runner, JsonlAppender(path) as fh:
             for _, lines in runner.map_unordered(strong_task, tasks, chunksize=1):
                 for line in lines:
                     line["run"] = key
-                    fh.write(json.dumps(line, separators=(",", ":")) + "\n")
+                    fh.write(line)
                     done[line["deal"]] = line
-                fh.flush()
                 if progress:
                     progress(len(lines))
     return path, {d: done[d] for d in range(cfg.deals) if d in done}
