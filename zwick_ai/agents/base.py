@@ -237,6 +237,20 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), out
 
 
+#: the most search iterations (tree nodes) a decision may ask for: a search preallocates its tree,
+#: about 150 bytes a node, so this is about 3 GB
+MAX_SEARCH_ITERS = 20_000_000
+
+
+def check_search_iters(iters: int, name: str = "iters") -> None:
+    """``ValueError`` for an iteration count a search cannot hold in memory."""
+    if iters > MAX_SEARCH_ITERS:
+        raise ValueError(
+            f"{name}={iters} is more than a search can hold (its tree is made in memory first); "
+            f"give at most {MAX_SEARCH_ITERS} or a time budget (time=SECONDS)"
+        )
+
+
 def agent_params(spec: str) -> tuple[AgentInfo, dict[str, Any]]:
     """The registered agent of ``spec`` and its full, typed parameters (defaults filled in)."""
     name, raw = parse_spec(spec)

@@ -67,7 +67,7 @@ import numpy as np
 import pyspiel
 
 from zwick_ai.agents import clock, expert_search, joker_policies, value_model, zwicker_search
-from zwick_ai.agents.base import Agent, Param, register
+from zwick_ai.agents.base import Agent, Param, check_search_iters, register
 from zwick_ai.agents.net import check_two_sides, look_ahead, model_for
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import policy_codes
@@ -118,6 +118,7 @@ def check(params: dict[str, Any]) -> None:
         raise ValueError(f"reply={params['reply']} is not valid; it is the look-ahead of prior=N: give both, or 0")
     if params["time"] < 0 or params["iters"] < 0 or params["worlds"] < 0:
         raise ValueError("time, iters and worlds must be >= 0")
+    check_search_iters(params["iters"])
     if params["time"] == 0 and params["iters"] == 0:
         raise ValueError("give a time budget (time, seconds) or an iteration count (iters)")
     if params["prune"] < 0:

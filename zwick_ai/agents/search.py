@@ -34,7 +34,7 @@ from typing import Any
 
 import pyspiel
 
-from zwick_ai.agents.base import Agent, Param, register
+from zwick_ai.agents.base import Agent, Param, check_search_iters, register
 
 ROLLOUTS = ("random", "greedy")
 DEFAULT_ITERS = 1000  # ISMCTS iterations per decision when neither iters nor time is given
@@ -81,6 +81,7 @@ def check_params(params: dict[str, Any]) -> None:
         raise ValueError(f"worlds={params['worlds']} is not valid; give at least one world")
     if params["iters"] < 0 or params.get("time", 0.0) < 0:
         raise ValueError("iters and time must be >= 0")
+    check_search_iters(params["iters"])
     if params["iters"] == 0 and params.get("time", 0.0) == 0:
         raise ValueError("give a positive iteration count (iters) or time budget (time, seconds)")
 

@@ -93,7 +93,10 @@ def play_game(
         if on_move is not None:
             on_move(state, seat, rec.moves[-1][1], actions)
 
-    play_to_end(state, decide, seeded_chance(deal_seed), rec.chance.append, record, tell)
+    def who(seat: int) -> str:
+        return f"agent {agents[seat].spec!r} at seat {seat}"
+
+    play_to_end(state, decide, seeded_chance(deal_seed), rec.chance.append, record, tell, who)
     rec.returns = [float(x) for x in state.returns()]
     if hasattr(state, "engine_state"):
         from zwick_ai import zwicker

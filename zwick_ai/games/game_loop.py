@@ -64,6 +64,19 @@ def no_chance(state: pyspiel.State) -> int:
     raise ValueError("a chance event in a game played without a chance source (a deal dealt whole at the start)")
 
 
+def decision_actions(given: object, who: str) -> list[int]:
+    """The action ids of a decision as a list of ``int``; ``ValueError`` naming ``who`` (the agent
+    and seat) for anything else: ``None``, a single number, floats, booleans, text."""
+    if isinstance(given, str | bytes) or not isinstance(given, Sequence | np.ndarray):
+        raise ValueError(f"{who} returned {given!r}, not a list of action ids")
+    actions: list[int] = []
+    for a in given:
+        if isinstance(a, bool | np.bool_) or not isinstance(a, int | np.integer):
+            raise ValueError(f"{who} returned {list(given)!r}: actions are whole numbers (action ids), not {a!r}")
+        actions.append(int(a))
+    return actions
+
+
 def play_to_end(
     state: pyspiel.State,
     decide: Decide,
@@ -71,12 +84,14 @@ def play_to_end(
     on_chance: Callable[[int], None] | None = None,
     on_decision: DecisionHook | None = None,
     after_decision: DecisionHook | None = None,
+    who: Callable[[int], str] | None = None,
 ) -> pyspiel.State:
     """Play ``state`` (changed in place and returned) to the end: each chance node gets
     ``chance(state)`` (then ``on_chance(action)``); each decision ``decide(state)``, checked and
     applied whole (:func:`zwick_ai.games.decisions.apply_decision`), with
     ``on_decision(state, seat, actions)`` before it is applied and ``after_decision(state, seat,
-    actions)`` after."""
+    actions)`` after. A decision that is not a list of action ids, or not a legal whole decision,
+    raises ``ValueError`` naming ``who(seat)`` (default: the seat)."""
     while not state.is_terminal():
         if state.is_chance_node():
             action = chance(state)
@@ -85,10 +100,14 @@ def play_to_end(
                 on_chance(action)
             continue
         seat = state.current_player()
-        actions = [int(a) for a in decide(state)]
-        if on_decision is not None:
-            on_decision(state, seat, actions)
-        apply_decision(state, actions)
+        name = who(seat) if who is not None else f"seat {seat}"
+        actions = decision_actions(decide(state), name)
+        try:
+            if on_decision is not None:
+                on_decision(state, seat, actions)
+            apply_decision(state, actions)
+        except ValueError as error:
+            raise ValueError(f"{name}: {error}") from None
         if after_decision is not None:
             after_decision(state, seat, actions)
     return state

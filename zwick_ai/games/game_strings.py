@@ -106,6 +106,8 @@ def game_spec(
             )
         extra.append(("variant", variant))
     if players is not None:
+        if isinstance(players, bool) or not isinstance(players, int) or players < 1:
+            raise ValueError(f"--players must be a whole number of at least 1, not {players!r}")
         extra.append(("players", players))
     keys = [key for key, _ in extra]
     for key in keys:

@@ -60,13 +60,24 @@ PARAM_HELP: dict[str, str] = {
     "subtract": "builds by subtraction: old minus played only, or either way round",
     "capture_values": "a dual card captures with one of its values, or with each value per group",
     "wild_jokers": "grupp: number of wild jokers (-1: 6)",
-    "jokers": "valued jokers in the deck: default, none, or values joined by _ or + (15_25); one: x15",
+    "jokers": "valued jokers in the deck: default, none, or values joined by _ (15_25; also + after -o); one: x15",
     "ranks": "ranks in the deck, for small research games (e.g. A2345)",
     "suits": "suits in the deck, for small research games (e.g. CD)",
     "hand_size": "custom deal: cards per player per stage (0: the variant's plan)",
     "table_size": "custom deal: cards to the table at the start (-1: the variant's plan)",
     "stages": "at most this many stages are dealt (0: all)",
 }
+
+
+#: the whole-number parameters' lowest value (their "the variant's default" sentinel) and what is valid
+_LOWEST = (
+    ("players", 0, "players is a number of players (0: the variant's default)"),
+    ("hand_size", 0, "hand_size is a number of cards of at least 1 (0: the variant's plan)"),
+    ("table_size", -1, "table_size is a number of cards of at least 0 (-1: the variant's plan)"),
+    ("stages", 0, "stages is a number of stages of at least 1 (0: all)"),
+    ("wild_jokers", -1, "wild_jokers is a number of jokers of at least 0 (-1: the variant's 6)"),
+    ("dietze_min_table", 0, "dietze_min_table is a number of table units of at least 0 (0: off)"),
+)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -111,6 +122,9 @@ def rules_from_params(params: dict[str, object] | None) -> tuple[Rules, dict[str
             p[name] = parse_bool(name, p[name])
         elif isinstance(default, int):
             p[name] = parse_int(name, p[name])
+    for name, low, meaning in _LOWEST:  # the sentinels below the real values are the only ones
+        if int(p[name]) < low:  # type: ignore[call-overload]
+            raise ValueError(f"invalid {name}={p[name]}; {meaning}")
     if p["utility"] not in UTILITIES:
         raise ValueError(f"invalid utility={p['utility']!r}; valid values: {', '.join(UTILITIES)}")
     forced = _forced(p["forced_capture"])

@@ -262,7 +262,10 @@ class VectorGame:
     def step(self, actions: np.ndarray) -> TimeStep:
         """Apply ``actions[i]`` (an OpenSpiel action id) in every game ``i``. An illegal action
         raises ``ValueError`` naming the game and its legal actions; then nothing is stepped."""
-        acts = np.ascontiguousarray(actions, dtype=np.int64)
+        given = np.asarray(actions)
+        if given.dtype.kind not in "iu":  # a float (or bool, or text) would be cut to a whole number silently
+            raise ValueError(f"actions must be whole numbers (an integer array), not {given.dtype} values")
+        acts = np.ascontiguousarray(given, dtype=np.int64)
         if acts.shape != (self.num_games,):
             raise ValueError(f"actions must have shape ({self.num_games},), got {acts.shape}")
         bad = zwicker_batch.first_illegal(acts, self._mask)
