@@ -14,6 +14,9 @@ file, and whole-file replacement through a temporary file.
   raises ``OSError`` naming the file, so no caller reports a record it did not keep;
 * the file is flushed to disk (``fsync``) when the appender closes.
 
+**Run files** are read with :func:`read_json` and :func:`load_npz`: a damaged or truncated file
+is one ``ValueError`` that names it, never a traceback from the parser.
+
 **Whole files** are written with :func:`replacing`: to a temporary file beside the target, which
 replaces the target only once complete and is removed when writing fails (a full disk leaves no
 temporary file behind).
@@ -50,7 +53,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-__all__ = ["JsonlAppender", "check_jsonl", "rejected_path", "replacing", "set_aside"]
+__all__ = ["JsonlAppender", "check_jsonl", "load_npz", "read_json", "rejected_path", "replacing", "set_aside"]
 
 #: how much of a file :func:`check_jsonl` reads to find its first line
 _HEAD = 1 << 20
@@ -206,3 +209,30 @@ def replacing(path: str | Path, suffix: str = ".tmp") -> Iterator[Path]:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+
+
+def read_json(path: str | Path) -> Any:
+    """The JSON value in ``path``; ``ValueError`` naming the file when it is not JSON."""
+    p = Path(path)
+    try:
+        return json.loads(p.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as error:  # JSONDecodeError is a ValueError
+        raise ValueError(f"{p} is damaged or not ours (not JSON: {error}); move it away or restore it") from None
+
+
+def load_npz(path: str | Path, names: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """The arrays of the ``.npz`` file ``path`` (all, or ``names``), read without pickles;
+    ``ValueError`` naming the file when it is truncated, damaged or lacks an array."""
+    import zipfile
+
+    import numpy as np
+
+    p = Path(path)
+    try:
+        with np.load(p, allow_pickle=False) as z:
+            return {name: z[name] for name in (names if names is not None else z.files)}
+    except FileNotFoundError:
+        raise ValueError(f"{p} does not exist") from None
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ValueError(f"{p} is damaged or not ours ({first}); move it away or restore it") from None

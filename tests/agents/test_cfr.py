@@ -297,8 +297,57 @@ def test_bad_checkpoints_and_policies_raise_value_errors(tmp_path):
     meta = json.loads((tmp_path / "pol.json").read_text())
     meta["key_scheme"] = "telepathy"
     (tmp_path / "pol.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match="metadata was changed"):  # the JSON is covered by its own hash
+        Policy(tmp_path / "pol")
+    del meta["meta_sha256"]  # as in files written before the metadata had a hash: its values are checked
+    (tmp_path / "pol.json").write_text(json.dumps(meta))
     with pytest.raises(ValueError, match="unknown key scheme"):
         Policy(tmp_path / "pol")
+
+
+def test_checkpoint_metadata_is_covered_and_checked(tmp_path):
+    """An edited checkpoint.json (``"iterations": -5``) is refused, with or without its hash."""
+    solver = MCCFRSolver(pyspiel.load_game("kuhn_poker"), "external", seed=1)
+    solver.run(10)
+    save_checkpoint(solver, tmp_path / "ck")
+    assert load_checkpoint(tmp_path / "ck")[0].iteration == 10
+    meta = json.loads((tmp_path / "ck.json").read_text())
+    meta["iterations"] = -5
+    (tmp_path / "ck.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match="metadata was changed"):
+        load_checkpoint(tmp_path / "ck")
+    del meta["meta_sha256"]
+    (tmp_path / "ck.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match="iterations must be a whole number >= 0, not -5"):
+        load_checkpoint(tmp_path / "ck")
+
+
+def test_a_resumed_run_keeps_every_convergence_row_when_stopped_between_rows_and_checkpoint(tmp_path, monkeypatch):
+    """The rows are written before the checkpoint: a run stopped right after its second checkpoint
+    has every row up to it, and the resumed run the rest (no row lost, none twice)."""
+    import importlib
+
+    train_module = importlib.import_module("zwick_ai.learn.cfr.train")
+
+    real = train_module.save_checkpoint
+    calls = []
+
+    def stop_at_second(*args, **kwargs):
+        calls.append(1)
+        real(*args, **kwargs)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(train_module, "save_checkpoint", stop_at_second)
+    with pytest.raises(KeyboardInterrupt):
+        train("kuhn_poker", "cfr", iterations=30, seed=0, out=tmp_path / "a", eval_every=10)
+    monkeypatch.setattr(train_module, "save_checkpoint", real)
+    train("kuhn_poker", "cfr", iterations=30, seed=0, out=tmp_path / "a", eval_every=10, resume=True)
+    train("kuhn_poker", "cfr", iterations=30, seed=0, out=tmp_path / "b", eval_every=10)
+    rows = [line.split(",")[0] for line in (tmp_path / "a" / "convergence.csv").read_text().splitlines()]
+    assert rows == ["iteration", "10", "20", "30"]
+    values = lambda d: [line.split(",")[3] for line in (tmp_path / d / "convergence.csv").read_text().splitlines()]  # noqa: E731
+    assert values("a") == values("b")
 
 
 # ---- agents -----------------------------------------------------------------------------------------

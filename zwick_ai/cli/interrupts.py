@@ -8,7 +8,9 @@ complete (records are written line by line, results files whole); :func:`main` t
 and exits with ``128 + signal`` (130, 143, 129), without a traceback. Once a signal has come, any
 exception on the way out is its consequence (numba reports an interrupt inside compiled code as a
 ``SystemError``, a compile cut short as a ``RuntimeError``) and is reported as the interrupt. A
-second signal while the command is stopping ends the process at once (its workers die with it).
+second signal while the command is stopping ends the process at once (its workers die with it),
+and so does a command still running :data:`GRACE` seconds after the first (an interrupt that
+landed in a finalizer is only printed by Python, never raised: the command would run on).
 
 A signal that was ignored when the command started (``nohup``, a background job's SIGINT) stays
 ignored.
@@ -19,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import sys
 from collections.abc import Iterator
 from types import FrameType
 
@@ -37,7 +38,10 @@ class Interrupt(KeyboardInterrupt):
         self.signum = signum
 
 
-_state: dict[str, int | None] = {"signum": None}
+#: seconds a stopped command has to wind up before the process ends anyway
+GRACE = 8.0
+
+_state: dict[str, int | None] = {"signum": None, "active": 0}
 
 
 def received() -> int | None:
@@ -48,9 +52,22 @@ def received() -> int | None:
 def _on_signal(signum: int, frame: FrameType | None) -> None:
     if _state["signum"] is None:
         _state["signum"] = signum
+        import threading
+
+        watchdog = threading.Timer(GRACE, _leave_now, (signum, "zwick: interrupted (stopped at once)\n"))
+        watchdog.daemon = True
+        watchdog.start()
         raise Interrupt(signum)
     # a second signal while the command stops: leave now (worker processes die with this one)
-    sys.stderr.flush()
+    _leave_now(signum, "")
+
+
+def _leave_now(signum: int, line: str) -> None:
+    """End the process at once with the status of ``signum`` (from any thread; no locks taken)."""
+    if not _state["active"]:
+        return  # the command has ended already
+    if line:
+        os.write(2, line.encode())
     os._exit(EXIT_CODES.get(signal.Signals(signum), 128 + signum))
 
 
@@ -75,10 +92,12 @@ def handled() -> Iterator[None]:
         yield
         return
     _state["signum"] = None
+    _state["active"] = 1
     previous = _install()
     try:
         yield
     finally:
+        _state["active"] = 0
         for signum, handler in previous.items():
             signal.signal(signum, handler)  # type: ignore[arg-type]
 

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from zwick_ai.agents.value_model import ValueModel
+from zwick_ai.files import replacing
 from zwick_ai.mlp import ARRAY_NAMES, FORMAT_VERSION
 from zwick_ai.zwicker.features import NFEAT
 
@@ -53,10 +54,9 @@ def save_model(model: ValueModel, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     arrays = dict(zip(ARRAY_NAMES, model.arrays(), strict=True))
     meta = dict(model.meta, format=FORMAT_VERSION, nfeat=NFEAT)
-    tmp = path.with_name(path.name + ".tmp.npz")
     arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
-    np.savez_compressed(tmp, allow_pickle=False, **arrays)  # named: no array may stand for numpy's flag
-    tmp.replace(path)
+    with replacing(path, ".tmp.npz") as tmp:  # a failed write (a full disk) leaves no temporary file
+        np.savez_compressed(tmp, allow_pickle=False, **arrays)  # named: no array may stand for numpy's flag
 
 
 __all__ = ["average_models", "save_model"]

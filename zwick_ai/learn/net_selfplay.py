@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from zwick_ai.agents import value_model, zwicker_search
+from zwick_ai.files import load_npz, replacing
 from zwick_ai.mlp import mlp_forward
 from zwick_ai.zwicker import kernels, layout
 from zwick_ai.zwicker.features import CARD_BLOCK, F_LEAD, F_ZWICK, NFEAT, after_input, side_diff
@@ -259,15 +260,14 @@ def lambda_returns(final, value, player, hand, lam):
 def save_shard(path: Path, records: tuple[np.ndarray, ...]) -> None:
     """Write one shard of records (:data:`SHARD_FIELDS`; atomically: a shard on disk is always whole)."""
     path = Path(path)
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, allow_pickle=False, **dict(zip(SHARD_FIELDS, records, strict=True)))
-    tmp.replace(path)
+    with replacing(path, ".tmp.npz") as tmp:
+        np.savez_compressed(tmp, allow_pickle=False, **dict(zip(SHARD_FIELDS, records, strict=True)))
 
 
 def load_shard(path: Path) -> tuple[np.ndarray, ...]:
     """Read a shard written by :func:`save_shard`: the arrays of :data:`SHARD_FIELDS`."""
-    with np.load(Path(path), allow_pickle=False) as z:
-        return tuple(z[name] for name in SHARD_FIELDS)
+    arrays = load_npz(path, SHARD_FIELDS)  # a damaged shard: one error naming it
+    return tuple(arrays[name] for name in SHARD_FIELDS)
 
 
 __all__ = [

@@ -62,6 +62,7 @@ from typing import Any
 import numpy as np
 
 from zwick_ai.agents import value_model
+from zwick_ai.files import read_json, replacing
 from zwick_ai.learn import model_files, net_selfplay
 from zwick_ai.learn.search_teacher import SEARCH_TEACHERS, TEACHER_C, after_records
 from zwick_ai.zwicker import layout, policy_codes
@@ -242,7 +243,9 @@ class NetRun:
         want = json.loads(json.dumps(asdict(self.cfg)))
         if path.exists():
             defaults = asdict(NetConfig())
-            there = json.loads(path.read_text())
+            there = read_json(path)
+            if not isinstance(there, dict):
+                raise ValueError(f"{path} is damaged or not ours (not a run configuration)")
             there = {**{k: v for k, v in defaults.items() if k not in there}, **there}  # runs before a field existed
             if there != want:
                 diff = sorted(k for k in set(there) | set(want) if there.get(k) != want.get(k))
@@ -415,13 +418,19 @@ def fit_generation(cfg: NetConfig, run: NetRun, g: int) -> tuple[Any, dict[str, 
     return model, row
 
 
+def _strength_rows(path: Path) -> list[dict[str, Any]]:
+    """The rows of a ``strength.json`` (``ValueError`` naming a damaged one)."""
+    rows = read_json(path)
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        raise ValueError(f"{path} is damaged or not ours (not a list of strength rows); move it away")
+    return rows
+
+
 def _write_csv(path: Path, fields: list[str], rows: list[dict[str, Any]]) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", newline="") as fh:
+    with replacing(path) as tmp, tmp.open("w", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=fields)
         writer.writeheader()
         writer.writerows(rows)
-    tmp.replace(path)
 
 
 def write_curves(run: NetRun) -> None:
@@ -434,9 +443,9 @@ def write_curves(run: NetRun) -> None:
     for g in gens:
         path = run.path(g, "strength.json")
         if path.exists():
-            rows += [{"weights": GENERATION_WEIGHTS, **r} for r in json.loads(path.read_text())]
+            rows += [{"weights": GENERATION_WEIGHTS, **r} for r in _strength_rows(path)]
     for path in sorted(run.out.glob("avg*-*.strength.json")):
-        rows += json.loads(path.read_text())
+        rows += _strength_rows(path)
     rows.sort(key=lambda r: (r["weights"] != GENERATION_WEIGHTS, r["weights"], r["generation"]))
     _write_csv(run.out / "strength.csv", STRENGTH_FIELDS, rows)
     plot_curves(run)

@@ -60,6 +60,7 @@ import numpy as np
 
 from zwick_ai.agents import value_model
 from zwick_ai.deferred_signals import deferred_signals
+from zwick_ai.files import load_npz
 from zwick_ai.learn import model_files, value_selfplay
 from zwick_ai.learn.search_teacher import SEARCH_TEACHERS, teacher_search
 from zwick_ai.zwicker import policy_codes
@@ -337,8 +338,7 @@ def positions(cfg: ValueConfig, out: Path, progress: Progress | None = None, wor
     parts: list[dict[str, np.ndarray]] = []
     decisions = 0
     for path in paths:
-        with np.load(path) as z:
-            part = {k: z[k] for k in z.files}
+        part = load_npz(path)  # a damaged chunk: one error naming it
         part.setdefault("weight", np.ones(len(part["final"]), np.float32))  # chunks written before weights
         part["dec"] = part["dec"] + decisions
         decisions = int(part["dec"].max()) + 1 if len(part["dec"]) else decisions

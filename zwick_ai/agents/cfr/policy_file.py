@@ -27,6 +27,7 @@ import pyspiel
 from zwick_ai.agents.cfr.abstraction import abstraction_id, decision
 from zwick_ai.agents.cfr.keys import infoset_key
 from zwick_ai.agents.cfr.zwicker_abstraction import zwicker_abstraction_id, zwicker_decision
+from zwick_ai.files import replacing
 
 FORMAT = 1
 KINDS = ("checkpoint", "policy")
@@ -56,11 +57,18 @@ def write_files(stem: Path, kind: str, meta: dict, arrays: dict[str, np.ndarray]
     save(buf, allow_pickle=True, **arrays)  # numpy's default, named so that no array can stand for it
     data = buf.getvalue()
     meta = {"format": FORMAT, "kind": kind, **meta, "sha256": hashlib.sha256(data).hexdigest()}
+    meta["meta_sha256"] = _meta_hash(meta)
     # write the arrays first and the metadata last: a pair is complete once its JSON exists
-    tmp = stem.with_suffix(".npz.tmp")
-    tmp.write_bytes(data)
-    tmp.replace(stem.with_suffix(".npz"))
-    stem.with_suffix(".json").write_text(json.dumps(meta, indent=1, sort_keys=True))
+    with replacing(stem.with_suffix(".npz")) as tmp:
+        tmp.write_bytes(data)
+    with replacing(stem.with_suffix(".json")) as tmp:
+        tmp.write_text(json.dumps(meta, indent=1, sort_keys=True))
+
+
+def _meta_hash(meta: dict) -> str:
+    """The SHA-256 of the metadata itself (all but this hash), so an edited JSON is detected too."""
+    rest = {k: v for k, v in meta.items() if k != "meta_sha256"}
+    return hashlib.sha256(json.dumps(rest, sort_keys=True).encode()).hexdigest()
 
 
 def read_files(path: str | Path, kind: str) -> tuple[dict, dict[str, np.ndarray]]:
@@ -76,6 +84,8 @@ def read_files(path: str | Path, kind: str) -> tuple[dict, dict[str, np.ndarray]
         raise ValueError(
             f"{js} is not a {kind} file of format {FORMAT} (kind={meta.get('kind') if isinstance(meta, dict) else None!r})"
         )
+    if "meta_sha256" in meta and meta["meta_sha256"] != _meta_hash(meta):  # files written before it lack it
+        raise ValueError(f"{kind} {js}: its metadata was changed after it was written (or is damaged)")
     data = npz.read_bytes()
     if hashlib.sha256(data).hexdigest() != meta.get("sha256"):
         raise ValueError(f"{kind} {npz}: contents do not match {js.name} (truncated, corrupt or from another run)")

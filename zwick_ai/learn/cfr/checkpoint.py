@@ -78,6 +78,10 @@ def load_checkpoint(
         raise ValueError(f"{where} is for {meta['game']}, not {game}")
     if method is not None and meta["method"] != method:
         raise ValueError(f"{where} was made by {meta['method']}, not {method}")
+    for key in ("iterations", "seed"):
+        value = meta[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{where}: {key} must be a whole number >= 0, not {value!r}")
     g = pyspiel.load_game(meta["game"])
     if meta["method"] == "cfr":
         need_fields(meta, arrays, ("edges", "dcfr"), ("regret", "cum", "cur"), where)

@@ -30,10 +30,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pyspiel
 
 from zwick_ai.agents.cfr.zwicker_abstraction import ZWICKER_ABSTRACTIONS
+from zwick_ai.files import replacing
 from zwick_ai.learn.cfr.checkpoint import load_checkpoint, save_checkpoint, save_policy
 from zwick_ai.learn.cfr.exact import METHODS, ExactSolver
 from zwick_ai.learn.cfr.mccfr import SAMPLINGS, MCCFRSolver
@@ -170,22 +172,23 @@ def train(
             else:
                 metric, value = evaluate(solver, eval_deals, eval_tree)
             curve.append((solver.iteration, round(elapsed, 3), metric, float(value)))
-            save_checkpoint(solver, ckpt, seed)
-            save_policy(solver, out / "policy", seed)  # an interrupted run leaves a playable policy
+            # the rows first, the checkpoint last: a run stopped between them resumes from the
+            # previous checkpoint and writes these rows again (rows past a checkpoint are dropped)
             _write_curve(out / "convergence.csv", curve)
+            save_policy(solver, out / "policy", seed)  # an interrupted run leaves a playable policy
+            save_checkpoint(solver, ckpt, seed)
         if progress is not None:
             progress(solver.iteration, iterations, metric, value)
     save_policy(solver, out / "policy", seed)
     return TrainResult(solver, out, curve, curve[-1][1] if curve else 0.0)
 
 
-def _write_rows(path: Path, header: list[str], rows: list[list[str]]) -> None:
-    tmp = path.with_suffix(".tmp")
-    with tmp.open("w", newline="") as f:
+def _write_rows(path: Path, header: list[str], rows: list[Any]) -> None:
+    """Write a CSV file whole (a stopped or failed write leaves the old file)."""
+    with replacing(path) as tmp, tmp.open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(header)
         w.writerows(rows)
-    tmp.replace(path)
 
 
 def _read_strength(path: Path, upto: int) -> list[list[str]]:
@@ -202,10 +205,7 @@ def _read_strength(path: Path, upto: int) -> list[list[str]]:
 
 
 def _write_curve(path: Path, curve: list[tuple[int, float, str, float]]) -> None:
-    with path.open("w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(CSV_HEADER)
-        w.writerows(curve)
+    _write_rows(path, CSV_HEADER, curve)
 
 
 def _read_curve(path: Path, upto: int) -> list[tuple[int, float, str, float]]:
