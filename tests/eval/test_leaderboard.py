@@ -216,3 +216,18 @@ def test_a_named_search_measures_the_room_from_margins_over_one_anchor(tmp_path)
     lead = rows["joker:policy=early"]["over_search"]
     assert lead[0] == pytest.approx(over["joker:policy=early"] - over["random"])
     assert lead[1] <= lead[0] <= lead[2] and rows["random"].get("over_search") is None
+
+
+def test_the_ladder_turns_a_reversed_pairs_interval_the_right_way_round():
+    """A pair stored as (anchor, agent) gives the agent's margin as minus the pair's: its interval
+    is [-hi, -lo], lower bound first, around the margin."""
+    pairs = [{"a": "g", "b": "x", "mean_diff": 2.0, "ci95": [1.0, 3.5]},
+             {"a": "y", "b": "g", "mean_diff": 1.0, "ci95": [0.5, 1.5]},
+             {"a": "g", "b": "z", "mean_diff": 0.5, "ci95": [None, None]}]  # fmt: skip
+    rows = {r["agent"]: r["margins"] for r in leaderboard.ladder(["g", "x", "y", "z"], ["g"], pairs, [])}
+    assert rows["x"]["g"] == [-2.0, -3.5, -1.0]
+    assert rows["y"]["g"] == [1.0, 0.5, 1.5]
+    assert rows["z"]["g"] == [-0.5, None, None]
+    for margins in rows.values():
+        for mean, lo, hi in margins.values():
+            assert lo is None or lo <= mean <= hi

@@ -175,13 +175,35 @@ def hold_results_folder(
     folder: str | Path, command: str, legacy: Callable[[Path], bool] | None = None, what: str = "--out"
 ) -> Iterator[Path]:
     """:func:`check_results_folder`, then hold the folder's lock (:func:`hold_folder`) and mark it
-    as made by ``command``, for the ``with`` block."""
+    as made by ``command``, for the ``with`` block. A block that ends with an error (a refusal, an
+    interrupt) before anything was written there takes its mark back, and the folder if it made
+    it: a refused command leaves nothing behind."""
     check_results_folder(folder, command, legacy, what)
-    with hold_folder(folder) as path:
-        if made_by(path) is None:
-            mark = {"made_by": command, "since": time.strftime("%Y-%m-%d %H:%M:%S")}
-            (path / MARK_NAME).write_text(json.dumps(mark) + "\n", encoding="utf-8")
-        yield path
+    existed = Path(folder).exists()
+    marked = False
+    try:
+        with hold_folder(folder) as path:
+            if made_by(path) is None:
+                mark = {"made_by": command, "since": time.strftime("%Y-%m-%d %H:%M:%S")}
+                (path / MARK_NAME).write_text(json.dumps(mark) + "\n", encoding="utf-8")
+                marked = True
+            yield path
+    except BaseException:
+        if marked:
+            _unmark_if_empty(Path(folder), remove=not existed)
+        raise
+
+
+def _unmark_if_empty(path: Path, remove: bool) -> None:
+    """Take back the mark of a folder that holds nothing else (and, with ``remove``, the folder)."""
+    try:
+        if any(not _ours(e.name) for e in path.iterdir()):
+            return
+        (path / MARK_NAME).unlink(missing_ok=True)
+        if remove:
+            path.rmdir()
+    except OSError:  # another run's lock meanwhile, a file system that refuses: the mark stays, harmless
+        pass
 
 
 __all__ = [
