@@ -80,6 +80,19 @@ def check_common(args: argparse.Namespace) -> None:
         raise ValueError(f"--seed must be a whole number from 0 to {MAX_SEED} (2**32 - 1), not {seed}")
 
 
+def _resume_hint(command: str | None, args: argparse.Namespace | None) -> str:
+    """What the one line of an interrupted command adds: how to continue it."""
+    if command in NOTHING_TO_RESUME:
+        return ""
+    method = getattr(args, "method", None)
+    if command == "train" and method in ("cfr", "mccfr") and args is not None and not args.resume:
+        from pathlib import Path
+
+        if (Path(args.out) / "checkpoint.json").is_file():  # an existing run is continued with --resume only
+            return "; the same command with --resume continues it"
+    return "; the same command resumes"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run ``zwick ARGV``; returns the exit status. Bad input: one line, status 2. Ctrl-C,
     SIGTERM or SIGHUP at any moment: the command stops its workers, keeps what is complete, says
@@ -99,8 +112,7 @@ def main(argv: list[str] | None = None) -> int:
             code = args.func(args)
         except BaseException as error:
             if interrupts.received() is not None or interrupts.caused_by_interrupt(error):
-                what = "interrupted" if command in NOTHING_TO_RESUME else "interrupted; the same command resumes"
-                print(f"\nzwick: {what}", file=sys.stderr)
+                print(f"\nzwick: interrupted{_resume_hint(command, args if command else None)}", file=sys.stderr)
                 return interrupts.exit_code()
             if isinstance(error, (ValueError, OSError)):  # bad input or a path that cannot be used: one line
                 if isinstance(error, OSError) and error.strerror:  # the file and the reason, without [Errno N]
