@@ -30,3 +30,30 @@ def test_a_good_record_reads():
 def test_a_field_out_of_bounds_is_refused(change, message):
     with pytest.raises(ValueError, match=message):
         record_from_dict({**GOOD, **change})
+
+
+def _played():
+    import pyspiel
+
+    import zwick_ai.agents  # noqa: F401
+    import zwick_ai.games  # noqa: F401
+    from zwick_ai.agents import make_agent
+    from zwick_ai.eval.match import play_game
+
+    game = pyspiel.load_game("zwicker(variant=classic,players=2)")
+    return play_game(game, [make_agent("greedy", game), make_agent("random", game)], deal_seed=3)
+
+
+def test_replay_refuses_a_record_whose_end_does_not_match():
+    """A record with a chance action the game never used, or points other than the game's, does
+    not replay (a record is checked to its end, not only to its last move)."""
+    import dataclasses
+
+    from zwick_ai.eval.records import replay
+
+    rec = _played()
+    assert len(replay(rec)) == len(rec.moves) + 1
+    with pytest.raises(ValueError, match="more chance actions"):
+        replay(dataclasses.replace(rec, chance=[*rec.chance, rec.chance[-1]]))
+    with pytest.raises(ValueError, match="points"):
+        replay(dataclasses.replace(rec, points=[rec.points[0] + 1, rec.points[1] - 1]))
