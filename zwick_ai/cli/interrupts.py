@@ -41,7 +41,9 @@ class Interrupt(KeyboardInterrupt):
 #: seconds a stopped command has to wind up before the process ends anyway
 GRACE = 8.0
 
-_state: dict[str, int | None] = {"signum": None, "active": 0}
+_state: dict[str, int | None] = {"signum": None, "active": 0, "raised": 0}
+#: seconds between tries to raise an interrupt that came while a finalizer or a C callback ran
+RETRY = 0.02
 
 
 def received() -> int | None:
@@ -50,16 +52,40 @@ def received() -> int | None:
 
 
 def _on_signal(signum: int, frame: FrameType | None) -> None:
+    import threading
+
+    if _state["raised"]:  # a second signal while the command stops: leave now (its workers die with it)
+        _leave_now(signum, "")
+        return
     if _state["signum"] is None:
         _state["signum"] = signum
-        import threading
-
         watchdog = threading.Timer(GRACE, _leave_now, (signum, "zwick: interrupted (stopped at once)\n"))
         watchdog.daemon = True
         watchdog.start()
-        raise Interrupt(signum)
-    # a second signal while the command stops: leave now (worker processes die with this one)
-    _leave_now(signum, "")
+    if _in_finalizer(frame):  # Python would only print an exception raised here: try again in a moment
+        import _thread
+
+        retry = threading.Timer(RETRY, _thread.interrupt_main, (signum,))
+        retry.daemon = True
+        retry.start()
+        return
+    _state["raised"] = 1
+    raise Interrupt(signum)
+
+
+def _in_finalizer(frame: FrameType | None) -> bool:
+    """Whether ``frame`` runs where an exception is printed and dropped instead of raised: a
+    ``__del__``, a weakref or ``atexit`` callback, or llvmlite's callbacks from compiled LLVM code."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "__del__" or any(part in code.co_filename for part in _CALLBACK_FILES):
+            return True
+        frame = frame.f_back
+    return False
+
+
+#: source files whose functions run as finalizers or as callbacks from C (numba's compiler, LLVM)
+_CALLBACK_FILES = (f"{os.sep}llvmlite{os.sep}", f"{os.sep}weakref.py", f"{os.sep}atexit")
 
 
 def _leave_now(signum: int, line: str) -> None:
@@ -92,6 +118,7 @@ def handled() -> Iterator[None]:
         yield
         return
     _state["signum"] = None
+    _state["raised"] = 0
     _state["active"] = 1
     previous = _install()
     try:
