@@ -32,6 +32,8 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import resource_tracker
 from typing import Any
 
+from zwick_ai import deferred_signals
+
 __all__ = [
     "STOP_SIGNALS",
     "die_with_parent",
@@ -41,7 +43,7 @@ __all__ = [
 ]
 
 #: the signals that stop a run: Ctrl-C, ``kill PID`` and a closed terminal
-STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+STOP_SIGNALS = frozenset(deferred_signals.STOP_SIGNALS)
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
