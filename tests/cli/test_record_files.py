@@ -109,3 +109,20 @@ def test_the_appender_writes_each_record_as_one_line(tmp_path):
         with pytest.raises(ValueError):
             out.write('{"c":\n3}')
     assert path.read_text() == '{"a":1}\n{"b":2}\n'
+
+
+def test_an_analysis_whose_only_line_was_cut_short_starts_again(tmp_path, capsys):
+    games = tmp_path / "r.jsonl"
+    assert main([*SELFPLAY, "--games", "1", "--records", str(games)]) == 0
+    argv = ["analyze", str(games), "--game-index", "0", "--seat", "0", "--agent", "ismcts:iters=20", "--quiet"]
+    out = tmp_path / "an"
+    assert main([*argv, "--out", str(out)]) == 0
+    whole = json.loads((out / "analysis.json").read_text())
+    again = tmp_path / "again"
+    again.mkdir()
+    (again / ".zwick-folder").write_text(json.dumps({"made_by": "zwick analyze"}))
+    head = (out / "decisions.jsonl").read_text().splitlines()[0]
+    (again / "decisions.jsonl").write_text(head[:-40])  # the identity line cut short
+    assert main([*argv, "--out", str(again)]) == 0
+    assert json.loads((again / "analysis.json").read_text())["decisions"] == whole["decisions"]
+    assert (again / "decisions.rejected.jsonl").read_text() == head[:-40] + "\n"

@@ -261,10 +261,19 @@ def summary_markdown(
 def read_partial(path: Path, identity: dict[str, Any]) -> dict[int, dict[str, Any]]:
     """The decisions an earlier run of the same analysis wrote to ``path`` (by move index);
     ``ValueError`` if the file belongs to another analysis. A damaged last line (a run stopped
-    while writing it) is dropped; its decision is valued again."""
+    while writing it) is dropped; its decision is valued again. A file whose only line, the
+    analysis's identity, was cut short is set aside (:func:`zwick_ai.files.set_aside`): the
+    analysis starts again."""
+    from zwick_ai.files import set_aside
+
     if not path.is_file():
         return {}
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if text and "\n" not in text:  # the identity line alone, torn: nothing was valued yet
+        set_aside(path, [text])
+        path.unlink()
+        return {}
+    lines = text.splitlines()
     try:
         head = json.loads(lines[0]) if lines else None
     except json.JSONDecodeError:
