@@ -2,7 +2,8 @@
 included, goes to the module's own package or to a lower layer. The layers, lowest first:
 
 0. the foundation modules at the top of the package (cards, seeded choices, the numba decorator
-   and its cache, the perceptron's forward pass, option parsing, the machine's description);
+   and its cache, the perceptron's forward pass, option parsing, the machine's description,
+   safe file writing, worker processes and stop signals);
    these may import one another;
 1. the engines ``zwicker`` and ``tricks``;
 2. the OpenSpiel games ``games``;
@@ -27,7 +28,19 @@ PACKAGE = Path(__file__).resolve().parents[1] / "zwick_ai"
 FOUNDATION = 0
 LAYERS = {
     **dict.fromkeys(
-        ("cards", "chance_runs", "seeded_choice", "options", "jit", "_jit_cache", "mlp", "machine", "deferred_signals"),
+        (
+            "cards",
+            "chance_runs",
+            "seeded_choice",
+            "options",
+            "jit",
+            "_jit_cache",
+            "mlp",
+            "machine",
+            "deferred_signals",
+            "files",
+            "processes",
+        ),
         FOUNDATION,
     ),
     "zwicker": 1,
