@@ -260,3 +260,24 @@ def test_a_model_file_whose_arrays_do_not_chain_is_refused(tmp_path, change, pro
     np.savez(path, allow_pickle=False, **arrays)
     with pytest.raises(ValueError, match=f"broken.npz is not a usable value model: {problem}"):
         read_model(path)
+
+
+def test_a_damaged_generation_file_is_one_line_naming_it(tmp_path):
+    """A truncated ``gen-NNN.pt`` and one that holds a pickled payload: a ValueError naming the
+    file, and the payload never runs."""
+    torch = pytest.importorskip("torch")
+    from zwick_ai.learn.net_train import load_weights
+
+    good = tmp_path / "gen-000.pt"
+    torch.save({"model": {"w": torch.zeros(3)}}, good)
+    assert set(load_weights(good)) == {"w"}
+    cut = tmp_path / "gen-001.pt"
+    cut.write_bytes(good.read_bytes()[:-40])
+    marker = tmp_path / "ran"
+    evil = tmp_path / "gen-002.pt"
+    evil.write_bytes(pickle.dumps({"model": Payload(marker)}))
+    for path in (cut, evil):
+        with pytest.raises(ValueError, match=f"{path.name} is damaged or not a generation") as refused:
+            load_weights(path)
+        assert "\n" not in str(refused.value)
+    assert not marker.exists()

@@ -218,6 +218,20 @@ def import_model(cfg: NetConfig, after: value_model.ValueModel) -> Any:
     return model
 
 
+def load_weights(path: Path) -> dict[str, Any]:
+    """The PyTorch state of a generation's ``gen-NNN.pt`` (tensors only: ``weights_only``), or one
+    ``ValueError`` naming the file when it is truncated, damaged or not a generation's."""
+    torch = _torch()
+    try:
+        state = torch.load(path, weights_only=True)["model"]
+    except Exception as error:  # torch's readers raise several kinds for a damaged file
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ValueError(f"{path} is damaged or not a generation of this run ({first[:120]}); move it away") from None
+    if not isinstance(state, dict):
+        raise ValueError(f"{path} is not a generation of this run; move it away")
+    return state
+
+
 class NetRun:
     """One run folder of :func:`train_net`."""
 
@@ -395,7 +409,12 @@ def fit_generation(cfg: NetConfig, run: NetRun, g: int) -> tuple[Any, dict[str, 
         model = build_model(cfg, mean, scale, max(float(Y.std()), 1.0))
     else:
         model = build_model(cfg, np.zeros(X.shape[1]), np.ones(X.shape[1]), 1.0)
-        model.load_state_dict(torch.load(run.path(g - 1, "pt"), weights_only=True)["model"])
+        try:
+            model.load_state_dict(load_weights(run.path(g - 1, "pt")))
+        except RuntimeError as error:  # layers of another shape
+            raise ValueError(
+                f"{run.path(g - 1, 'pt')} holds another network ({str(error).splitlines()[0][:120]})"
+            ) from None
     Xt, Yt = torch.from_numpy(X[~H]), torch.from_numpy(Y[~H])
     Xh, Yh = torch.from_numpy(X[H]), torch.from_numpy(Y[H])
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
