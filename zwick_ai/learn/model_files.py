@@ -21,6 +21,7 @@ def average_models(models: list[ValueModel], meta: dict[str, Any]) -> ValueModel
     averaging of a run's generations, Izmailov et al. 2018): they must share the standardization
     and the layer sizes, as the generations of one run do.
 
+    >>> from zwick_ai.agents.value_model import input_size
     >>> n = input_size("value", 0)
     >>> def model(k):
     ...     shapes = [(n, 2), (2, 1), (1, 1)]
