@@ -1,6 +1,8 @@
 """Agents for the three games: one interface (:class:`Agent`), a registry of spec strings
-(:func:`make_agent`), baselines, search (PIMC, ISMCTS) and the CFR family, plus bridges to
-OpenSpiel bots. Importing this package registers every built-in agent."""
+(:func:`make_agent`; agents of your own by import path ``module:Class`` or entry point,
+:mod:`zwick_ai.agents.outside`), baselines, search (PIMC, ISMCTS) and the CFR family, a policy
+function as an agent (:class:`PolicyAgent`), plus bridges to OpenSpiel bots. Importing this package
+registers every built-in agent."""
 
 from zwick_ai.agents import (
     baselines,  # noqa: F401  (registers random, greedy)
@@ -19,6 +21,7 @@ from zwick_ai.agents.base import (
     AgentInfo,
     Budget,
     Param,
+    agent_info,
     agent_params,
     apply_decision,
     as_bot,
@@ -31,6 +34,7 @@ from zwick_ai.agents.base import (
     register,
     registered,
 )
+from zwick_ai.agents.policy import PolicyAgent
 
 __all__ = [
     "GAMES",
@@ -39,6 +43,8 @@ __all__ = [
     "AgentInfo",
     "Budget",
     "Param",
+    "PolicyAgent",
+    "agent_info",
     "agent_params",
     "apply_decision",
     "as_bot",

@@ -8,7 +8,10 @@ agents draw worlds with ``state.resample_from_infostate`` (or the compiled resam
 read other hands.
 
 Specs name an agent and its parameters: ``name`` or ``name:key=value,key=value``, e.g.
-``ismcts:iters=2000,c=0.7``. :func:`make_agent` checks names, keys and values and says what is
+``ismcts:iters=2000,c=0.7``. An agent from outside the package is named by its import path,
+``module:Class`` or ``module:Class,key=value`` (:mod:`zwick_ai.agents.outside`: imported from the
+current directory or ``PYTHONPATH``), or by the name an installed package gives it under the entry
+point group ``zwick_ai.agents``. :func:`make_agent` checks names, keys and values and says what is
 valid:
 
 >>> import pyspiel, zwick_ai.games, zwick_ai.agents
@@ -22,22 +25,26 @@ Traceback (most recent call last):
 ValueError: agent 'random' has no parameter 'iters'; it takes no parameters
 >>> parse_spec("ismcts:iters=2000,c=0.7")
 ('ismcts', {'iters': '2000', 'c': '0.7'})
+>>> parse_spec("my_agent:MyAgent,depth=2")
+('my_agent:MyAgent', {'depth': '2'})
 """
 
 from __future__ import annotations
 
 import abc
 import copy
+import inspect
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 # the decisions an agent chooses live with the games; agents import them from here too
-from zwick_ai.agents import clock
+from zwick_ai.agents import clock, outside
 from zwick_ai.games.decisions import apply_decision, decision_label, decision_over, legal_decisions  # noqa: F401
 
 GAMES = ("zwicker", "zwikken", "zwicken")
@@ -76,7 +83,7 @@ class Agent(abc.ABC):
     def spec(self) -> str:
         """The canonical spec string (name and every parameter that differs from its default);
         an agent class that is not registered is named by its class."""
-        info = _REGISTRY.get(self.name)
+        info = _REGISTRY.get(self.name) or _OUTSIDE.get(self.name)
         if info is None:
             return self.name or type(self).__name__
         given = [f"{p.name}={_fmt(self.params[p.name])}" for p in info.params if self.params[p.name] != p.default]
@@ -85,8 +92,26 @@ class Agent(abc.ABC):
     def identity(self) -> dict[str, Any]:
         """What decides this agent's play, for a results folder to check before it resumes: the
         name and every parameter with the defaults filled in (so a changed default makes a
-        different agent); agents that read weights add what they resolved (see subclasses)."""
-        return {"name": self.name, "params": {k: self.params[k] for k in sorted(self.params)}}
+        different agent), under ``files`` a digest of every file :meth:`files` names, and for a
+        class from outside the package under ``source`` a digest of its module's source
+        (:func:`zwick_ai.agents.outside.source_digest`). Agents that read weights may add what
+        they resolved (see subclasses); an override should extend ``super().identity()``."""
+        out: dict[str, Any] = {"name": self.name, "params": {k: self.params[k] for k in sorted(self.params)}}
+        files = {str(f): outside.file_digest(f) for f in self.files()}
+        if files:
+            out["files"] = files
+        module = type(self).__module__
+        if module.split(".")[0] != "zwick_ai":
+            digest = outside.source_digest(module)
+            if digest is not None:
+                out["source"] = {"module": module, "sha256": digest}
+        return out
+
+    def files(self) -> list[str | Path]:
+        """The files (or folders) this agent reads besides its code: weights, policies, tables.
+        Their digests enter :meth:`identity`, so a results folder refuses to resume with other
+        weights behind the same path. None by default."""
+        return []
 
     def reset(self, seed: int) -> None:
         """Start a new deal; all randomness of the deal flows from ``seed``."""
@@ -182,6 +207,8 @@ class AgentInfo:
 
 
 _REGISTRY: dict[str, AgentInfo] = {}
+#: agents from outside the package found by import path or entry point (:func:`agent_info`)
+_OUTSIDE: dict[str, AgentInfo] = {}
 
 
 def _fmt(value: Any) -> str:
@@ -226,6 +253,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     if not text:
         raise ValueError("empty agent spec")
     name, _, rest = text.partition(":")
+    first, comma, after = rest.partition(",")
+    if name.strip() not in _REGISTRY and outside.is_import_path(f"{name.strip()}:{first.strip()}"):
+        name, rest = f"{name.strip()}:{first.strip()}", after if comma else ""  # module:Class,key=value
     out: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = part.partition("=")
@@ -251,13 +281,70 @@ def check_search_iters(iters: int, name: str = "iters") -> None:
         )
 
 
+def agent_info(name: str) -> AgentInfo:
+    """The agent called ``name``: a registered one, a class by its import path ``module:Class``,
+    or one an installed package registers under the entry-point group ``zwick_ai.agents``."""
+    info = _REGISTRY.get(name) or _OUTSIDE.get(name)
+    if info is not None:
+        return info
+    if outside.is_import_path(name):
+        return _outside_info(name, outside.import_attribute(name))
+    ep = outside.entry_points().get(name)
+    if ep is not None:
+        return _outside_info(name, outside.load_entry_point(ep))
+    valid = ", ".join(sorted(set(_REGISTRY) | set(outside.entry_points())))
+    raise ValueError(
+        f"unknown agent {name!r}; registered agents: {valid}; an agent of your own: module:Class (e.g. my_agent:MyAgent)"
+    )
+
+
+def _outside_info(name: str, cls: Any) -> AgentInfo:
+    """Register the class ``cls`` found under ``name`` (an import path or an entry point): a
+    class that registered itself keeps its registration; another takes its spec parameters from
+    its ``PARAMS`` (a sequence of :class:`Param`; default: those of the registered agent it
+    derives from, else none) and the games it plays from ``GAMES`` (default: all three)."""
+    if not (isinstance(cls, type) and issubclass(cls, Agent)):
+        what = f"a {type(cls).__name__}" if not isinstance(cls, type) else f"the class {cls.__qualname__}"
+        raise ValueError(f"agent {name!r} is {what}, not an agent (a subclass of zwick_ai.agents.Agent)")
+    if inspect.isabstract(cls):
+        missing = ", ".join(sorted(getattr(cls, "__abstractmethods__", ())))
+        raise ValueError(f"agent {name!r}: {cls.__qualname__} does not define {missing}")
+    own = _REGISTRY.get(cls.__dict__.get("name", ""))
+    if own is not None and own.cls is cls:
+        _OUTSIDE[name] = own
+        return own
+    inherited = next(
+        (i for k in cls.__mro__[1:] if (i := _REGISTRY.get(k.__dict__.get("name", ""))) and i.cls is k), None
+    )
+    params = getattr(cls, "PARAMS", None)
+    if params is None:
+        params = inherited.params if inherited is not None else ()
+    if not all(isinstance(p, Param) for p in params):
+        raise ValueError(f"agent {name!r}: {cls.__qualname__}.PARAMS must be a sequence of zwick_ai.agents.Param")
+    games = tuple(getattr(cls, "GAMES", GAMES))
+    cls.name = name
+    doc = (cls.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+    check = inherited.check if inherited is not None and getattr(cls, "PARAMS", None) is None else None
+    info = AgentInfo(name, cls, tuple(params), games, doc or f"{cls.__qualname__} from {cls.__module__}", check)
+    _OUTSIDE[name] = info
+    return info
+
+
+def outside_modules(specs: Sequence[str]) -> list[str]:
+    """The modules of the agents of ``specs`` that come from outside the package (to ship to
+    workers that do not share this machine's files)."""
+    out = []
+    for spec in specs:
+        module = agent_info(parse_spec(spec)[0]).cls.__module__
+        if module.split(".")[0] != "zwick_ai" and module not in out:
+            out.append(module)
+    return out
+
+
 def agent_params(spec: str) -> tuple[AgentInfo, dict[str, Any]]:
-    """The registered agent of ``spec`` and its full, typed parameters (defaults filled in)."""
+    """The agent of ``spec`` (:func:`agent_info`) and its full, typed parameters (defaults filled in)."""
     name, raw = parse_spec(spec)
-    info = _REGISTRY.get(name)
-    if info is None:
-        valid = ", ".join(sorted(_REGISTRY))
-        raise ValueError(f"unknown agent {name!r}; registered agents: {valid}")
+    info = agent_info(name)
     by_name = {p.name: p for p in info.params}
     values = {p.name: p.default for p in info.params}
     for key, text in raw.items():
@@ -277,7 +364,13 @@ def make_agent(spec: str, game: pyspiel.Game, seed: int = 0) -> Agent:
     g = game_name(game)
     if g not in info.games:
         raise ValueError(f"agent {info.name!r} plays {', '.join(info.games)}, not {g}")
-    return info.cls(game, seed=seed, **values)
+    if info.cls.__module__.split(".")[0] == "zwick_ai":
+        return info.cls(game, seed=seed, **values)
+    try:  # an agent of someone else's: whatever its constructor raises is one line
+        return info.cls(game, seed=seed, **values)
+    except Exception as error:
+        text = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        raise ValueError(f"agent {spec!r} failed to start: {type(error).__name__}: {text}".rstrip(": ")) from None
 
 
 # ------------------------------------------------------------------------------------------------

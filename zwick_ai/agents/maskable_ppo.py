@@ -5,7 +5,8 @@ policy acts on the information-state tensor of its seat passed through :func:`po
 (the same transform the training environment applied) with the legal actions as its mask, one
 OpenSpiel action at a time until its decision is complete (a Zwicker move is its sub-actions).
 By default it takes the most probable legal action; ``sample=true`` draws from the masked policy
-with the agent's seeded generator, so play stays reproducible.
+with the agent's seeded generator, so play stays reproducible. It is a
+:class:`~zwick_ai.agents.policy.PolicyAgent`, which composes the whole decisions.
 
 A Stable-Baselines3 zip holds pickled Python objects (the policy class, the spaces, schedules),
 and ``MaskablePPO.load`` unpickles them: loading a zip that way runs whatever code it carries.
@@ -30,7 +31,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from zwick_ai.agents.base import Agent, Param, decision_over, register
+from zwick_ai.agents.base import Param, register
+from zwick_ai.agents.policy import PolicyAgent
 
 #: what to install when torch is missing
 INSTALL_HINT = 'the ppo agent reads policy files with torch, of the "rl" extra: pip install -e ".[rl]"'
@@ -120,11 +122,19 @@ def read_policy(path: str) -> PolicyWeights:
         Param("sample", bool, False, "draw from the masked policy instead of taking its most probable action"),
     ),
 )
-class MaskablePPOAgent(Agent):
+class MaskablePPOAgent(PolicyAgent):
     """A trained MaskablePPO policy (sb3-contrib) on the information-state tensor with the legal-action mask."""
 
     def __init__(self, game: pyspiel.Game, seed: int = 0, **params: Any):
-        super().__init__(game, seed, **params)
+        super().__init__(
+            game,
+            self._logits,
+            seed,
+            sample=params["sample"],
+            information_state=True,
+            features=policy_features,
+            params=params,
+        )
         if not params["policy"]:
             raise ValueError("ppo: give the policy file, e.g. ppo:policy=experiments/rl/ppo.zip")
         self.model = read_policy(params["policy"])
@@ -139,23 +149,14 @@ class MaskablePPOAgent(Agent):
                 f"ppo: {params['policy']} has {self.model.actions} actions; {game} has {game.num_distinct_actions()}"
             )
 
+    def files(self) -> list[str | Path]:
+        return [self.params["policy"]]
+
+    def _logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The policy network's logits ``[B, A]`` of the features ``obs`` (the masks are applied by
+        :class:`~zwick_ai.agents.policy.PolicyAgent`)."""
+        return np.stack([self.model.logits(o) for o in obs]).astype(np.float64)
+
     def probabilities(self, state: pyspiel.State) -> np.ndarray:
         """The masked policy's probability of every action of ``state.current_player()``."""
-        player = state.current_player()
-        logits = self.model.logits(policy_features(np.asarray(state.information_state_tensor(player))))
-        mask = np.zeros(self.game.num_distinct_actions(), dtype=bool)
-        mask[state.legal_actions()] = True
-        z = np.where(mask, logits.astype(np.float64), -np.inf)
-        probs = np.exp(z - z.max())
-        return probs / probs.sum()
-
-    def act(self, state: pyspiel.State) -> list[int]:
-        player = state.current_player()
-        work = state.clone()
-        actions: list[int] = []
-        while not actions or not decision_over(work, player):
-            probs = self.probabilities(work)
-            a = int(self.rng.choice(len(probs), p=probs)) if self.params["sample"] else int(np.argmax(probs))
-            actions.append(a)
-            work.apply_action(a)
-        return actions
+        return self.distribution(state)

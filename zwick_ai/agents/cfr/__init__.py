@@ -14,7 +14,7 @@ Importing this package loads no solver: training is :mod:`zwick_ai.learn.cfr`.
 """
 
 from zwick_ai.agents.cfr.abstraction import TRICK_ABSTRACTIONS, decision
-from zwick_ai.agents.cfr.agent import CFRAgent, MCCFRAgent, PolicyAgent, load_policy
+from zwick_ai.agents.cfr.agent import CFRAgent, MCCFRAgent, PolicyFileAgent, load_policy
 from zwick_ai.agents.cfr.keys import infoset_key, tricks_key
 from zwick_ai.agents.cfr.policy_file import Policy
 
@@ -22,7 +22,7 @@ __all__ = [
     "CFRAgent",
     "MCCFRAgent",
     "Policy",
-    "PolicyAgent",
+    "PolicyFileAgent",
     "TRICK_ABSTRACTIONS",
     "decision",
     "infoset_key",

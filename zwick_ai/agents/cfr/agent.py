@@ -30,19 +30,31 @@ from zwick_ai.agents.cfr.policy_file import Policy
 from zwick_ai.games import zwicker_bridge
 
 FALLBACKS = ("uniform", "greedy")
-_CACHE: dict[tuple[str, float], Policy] = {}
+_CACHE: dict[tuple, Policy] = {}
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    """A file's size and modification time: a replaced file is read again."""
+    st = path.stat()
+    return st.st_size, st.st_mtime_ns
+
+
+def policy_stem(path: str | Path) -> Path:
+    """The stem of the policy file ``path`` names (a training directory means its ``policy`` file)."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / "policy"
+    return p.with_suffix("") if p.suffix in (".npz", ".json") else p
 
 
 def load_policy(path: str | Path) -> Policy:
     """The policy file at ``path`` (a training directory means its ``policy`` file); cached."""
-    p = Path(path)
-    if p.is_dir():
-        p = p / "policy"
-    stem = p.with_suffix("") if p.suffix in (".npz", ".json") else p
+    stem = policy_stem(path)
     js = stem.with_suffix(".json")
     if not js.exists():
         raise ValueError(f"no policy file at {path} (expected {js})")
-    key = (str(stem.resolve()), js.stat().st_mtime)
+    npz = stem.with_suffix(".npz")
+    key = (str(stem.resolve()), *_stamp(js), *(_stamp(npz) if npz.exists() else ()))
     if key not in _CACHE:
         _CACHE[key] = Policy(stem)
     return _CACHE[key]
@@ -64,7 +76,7 @@ _PARAMS = [
 ]
 
 
-class PolicyAgent(Agent):
+class PolicyFileAgent(Agent):
     """Plays the average strategy of a trained policy file (module docstring: fallback, counts)."""
 
     def __init__(self, game: pyspiel.Game, seed: int = 0, **params):
@@ -74,6 +86,11 @@ class PolicyAgent(Agent):
             raise ValueError(f"policy {params['policy']} is for {self.policy.game}, not {game}")
         self.fallback_agent = make_agent("greedy", game, seed) if params["fallback"] == "greedy" else None
         self.stats = {"decisions": 0, "fallbacks": 0}
+
+    def files(self) -> list[str | Path]:
+        """The policy's files (its ``.json`` and, where it has one, its ``.npz``)."""
+        stem = policy_stem(self.params["policy"])
+        return [f for f in (stem.with_suffix(".json"), stem.with_suffix(".npz")) if f.is_file()]
 
     def reset(self, seed: int) -> None:
         super().reset(seed)
@@ -115,10 +132,10 @@ class PolicyAgent(Agent):
 
 
 @register("mccfr", params=_PARAMS, check=_check, summary="plays a trained MCCFR average strategy (policy=PATH).")
-class MCCFRAgent(PolicyAgent):
-    """Plays the average strategy of an MCCFR policy file (see :class:`PolicyAgent`)."""
+class MCCFRAgent(PolicyFileAgent):
+    """Plays the average strategy of an MCCFR policy file (see :class:`PolicyFileAgent`)."""
 
 
 @register("cfr", params=_PARAMS, check=_check, summary="plays an exact CFR/CFR+/DCFR average strategy (policy=PATH).")
-class CFRAgent(PolicyAgent):
-    """Plays the average strategy of an exact CFR policy file (see :class:`PolicyAgent`)."""
+class CFRAgent(PolicyFileAgent):
+    """Plays the average strategy of an exact CFR policy file (see :class:`PolicyFileAgent`)."""
