@@ -87,7 +87,8 @@ class Agent(abc.ABC):
         if info is None:
             return self.name or type(self).__name__
         given = [f"{p.name}={_fmt(self.params[p.name])}" for p in info.params if self.params[p.name] != p.default]
-        return self.name + (":" + ",".join(given) if given else "")
+        start = "," if outside.is_import_path(self.name) else ":"  # module:Class,key=value
+        return self.name + (start + ",".join(given) if given else "")
 
     def identity(self) -> dict[str, Any]:
         """What decides this agent's play, for a results folder to check before it resumes: the
@@ -284,11 +285,15 @@ def check_search_iters(iters: int, name: str = "iters") -> None:
 def agent_info(name: str) -> AgentInfo:
     """The agent called ``name``: a registered one, a class by its import path ``module:Class``,
     or one an installed package registers under the entry-point group ``zwick_ai.agents``."""
-    info = _REGISTRY.get(name) or _OUTSIDE.get(name)
+    info = _REGISTRY.get(name)
     if info is not None:
         return info
-    if outside.is_import_path(name):
-        return _outside_info(name, outside.import_attribute(name))
+    if outside.is_import_path(name):  # imported again (cheap) in case the module was reloaded
+        found = outside.import_attribute(name)
+        known = _OUTSIDE.get(name)
+        return known if known is not None and known.cls is found else _outside_info(name, found)
+    if name in _OUTSIDE:
+        return _OUTSIDE[name]
     ep = outside.entry_points().get(name)
     if ep is not None:
         return _outside_info(name, outside.load_entry_point(ep))

@@ -1,13 +1,31 @@
-"""``zwick agents``: the registered agents, their spec parameters and the games they play."""
+"""``zwick agents``: the registered agents (the package's and those installed packages register
+under the entry-point group ``zwick_ai.agents``), their spec parameters and the games they play."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import Any
+
+
+def listed() -> list[Any]:
+    """Every registered agent and every agent of an installed package's entry point (one that
+    cannot be loaded is named on stderr, in one line)."""
+    from zwick_ai.agents import agent_info, registered
+    from zwick_ai.agents.outside import entry_points
+
+    infos = {info.name: info for info in registered()}
+    for name in entry_points():
+        if name not in infos:
+            try:
+                infos[name] = agent_info(name)
+            except ValueError as error:
+                print(f"zwick: warning: {error}", file=sys.stderr)
+    return [infos[k] for k in sorted(infos)]
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
-    from zwick_ai.agents import registered
-
+    registered = listed
     if args.markdown:
         from zwick_ai.eval.report import markdown_table
 
@@ -21,7 +39,10 @@ def cmd_agents(args: argparse.Namespace) -> int:
             for info in registered()
         ]
         print("\n".join(markdown_table(["agent", "games", "parameters (default)", "what it does"], rows)))
-        print("\nA spec is `name` or `name:key=value,key=value`, e.g. `ismcts:iters=2000,rollout=greedy`.")
+        print(
+            "\nA spec is `name` or `name:key=value,key=value`, e.g. `ismcts:iters=2000,rollout=greedy`; "
+            "an agent of your own is `module:Class` (docs/agents.md)."
+        )
         return 0
     for info in registered():
         print(f"{info.name}  ({', '.join(info.games)})")
@@ -31,6 +52,7 @@ def cmd_agents(args: argparse.Namespace) -> int:
             print(f"    {f'{p.name}={p.default!s}':<{width}}  {p.help}")
         print()
     print("A spec is name or name:key=value,key=value (defaults shown), e.g. ismcts:iters=2000,rollout=greedy.")
+    print("An agent of your own: module:Class or module:Class,key=value (imported from the current directory).")
     return 0
 
 

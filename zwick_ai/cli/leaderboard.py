@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from zwick_ai.cli.interrupts import reclaim
-from zwick_ai.cli.tournament import add_run_args, default_workers
+from zwick_ai.cli.tournament import add_run_args, default_workers, shipped_modules
 
 KEYS = (
     "address", "agents", "anchors", "backend", "board", "clock", "deals", "description", "out", "references",
@@ -191,7 +191,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         boards = [b for b in boards if b.label in args.only]
     results = []
     try:
-        with reclaim(), make_backend(backend_name, workers, address) as backend, reclaim():
+        ship = shipped_modules([a for b in boards for a in b.agents + b.references])
+        with reclaim(), make_backend(backend_name, workers, address, ship) as backend, reclaim():
             for b in boards:
                 print(f"{b.label}: {len(b.agents)} agents ({len(b.skipped)} left out), {board_deals[b.label]} deals per pair "
                       f"on {backend.describe()} -> {out / b.slug}")  # fmt: skip

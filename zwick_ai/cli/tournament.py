@@ -95,7 +95,7 @@ def prepare(
         params=params,
         deals=deals,
         seed=seed,
-        command=command_line(game_name, variant, players, options, agents, deals, seed, seating, clock),
+        command=command_line(game_name, variant, players, options, agents, deals, seed, seating, clock, out),
         seating=seating,
         clock=clock,
     )
@@ -107,8 +107,9 @@ def prepare(
 
 def command_line(game: str, variant: str | None, players: int | None, options: Sequence[tuple[str, Any]],
                  agents: Sequence[str], deals: int, seed: int, seating: str = "all",
-                 clock: str = "wall") -> str:  # fmt: skip
-    """The ``zwick tournament`` command that reproduces a tournament (workers and backend aside)."""
+                 clock: str = "wall", out: str | None = None) -> str:  # fmt: skip
+    """The ``zwick tournament`` command that reproduces a tournament (workers and backend aside),
+    shell-quoted, with its folder when one was given (run again, it resumes that folder)."""
     from zwick_ai.options import format_value
 
     parts = ["zwick", "tournament", "--game", game]
@@ -123,7 +124,18 @@ def command_line(game: str, variant: str | None, players: int | None, options: S
         parts += ["--seatings", seating]
     if clock != "wall":
         parts += ["--clock", clock]
+    if out:
+        parts += ["--out", str(out)]
     return shlex.join(parts)
+
+
+def shipped_modules(specs: Sequence[str]) -> list[str]:
+    """The files or package folders of the agents of ``specs`` from outside the package, which
+    workers elsewhere (Ray) must import (:func:`zwick_ai.agents.outside.ship_paths`)."""
+    from zwick_ai.agents.base import outside_modules
+    from zwick_ai.agents.outside import ship_paths
+
+    return ship_paths(outside_modules(specs))
 
 
 def run(
@@ -159,7 +171,8 @@ def run_prepared(
     workers = capped_workers(workers, t.games, address)
     try:
         # the stop signals are ours before the backend starts and again after (Ray installs handlers of its own)
-        with reclaim(), make_backend(backend_name, workers, address) as backend, reclaim():
+        ship = shipped_modules(t.agents)
+        with reclaim(), make_backend(backend_name, workers, address, ship) as backend, reclaim():
             print(
                 f"{t.variant}: {len(t.agents)} agents, {deals} deals, {t.games} games on {backend.describe()} -> {folder}"
             )

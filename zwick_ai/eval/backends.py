@@ -12,7 +12,8 @@ exists. Results must not depend on where a task ran: every task carries its own 
   not finished (a batch's results are yielded together, so none runs twice).
 * ``ray`` connects to ``address`` (an existing cluster, e.g. ``auto`` or ``ray://host:10001``)
   or starts a local Ray instance with ``workers`` CPUs, and shuts that one down when done. Ray
-  is optional: ``pip install 'zwick_ai[ray]'``.
+  is optional: ``pip install 'zwick_ai[ray]'``. The modules of agents from outside the package
+  travel with the tasks (``runtime_env={"py_modules": ...}``), so the cluster needs only zwick_ai.
 
 >>> with make_backend("local", workers=1) as backend:
 ...     sorted(backend.map_unordered(abs, [-2, 1, -3]))
@@ -182,10 +183,11 @@ class RayBackend(Backend):
 
     name = "ray"
 
-    def __init__(self, workers: int = 1, address: str | None = None):
+    def __init__(self, workers: int = 1, address: str | None = None, ship: Sequence[str] = ()):
         super().__init__(workers)
         ray = import_ray()
         self.address = address
+        self.ship = list(ship)
         self._started = False
         if not ray.is_initialized():
             if address:
@@ -204,7 +206,10 @@ class RayBackend(Backend):
                 )
             self._started = True
         # a task whose worker or node dies is run again (its result is returned once either way)
-        self._remote = ray.remote(num_cpus=1, max_retries=RAY_TASK_RETRIES)(_run_batch)
+        options: dict[str, Any] = {"num_cpus": 1, "max_retries": RAY_TASK_RETRIES}
+        if self.ship:  # modules of agents from outside the package go with every task (runtime_env)
+            options["runtime_env"] = {"py_modules": self.ship}
+        self._remote = ray.remote(**options)(_run_batch)
 
     def map_unordered(
         self, fn: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 0
@@ -235,14 +240,17 @@ class RayBackend(Backend):
         return f"ray ({where})"
 
 
-def make_backend(name: str, workers: int = 1, address: str | None = None) -> Backend:
-    """The backend called ``name`` (``local`` or ``ray``); ``address`` is for Ray only."""
+def make_backend(name: str, workers: int = 1, address: str | None = None, ship: Sequence[str] = ()) -> Backend:
+    """The backend called ``name`` (``local`` or ``ray``); ``address`` is for Ray only. ``ship``:
+    module files or package folders the workers must import (agents from outside the package,
+    :func:`zwick_ai.agents.outside.ship_paths`); local workers find them where this process does,
+    Ray tasks carry them in their ``runtime_env`` (``py_modules``)."""
     if name == "local":
         if address:
             raise ValueError("--address is for the ray backend; the local backend runs on this machine")
         return LocalBackend(workers)
     if name == "ray":
-        return RayBackend(workers, address)
+        return RayBackend(workers, address, ship)
     raise ValueError(f"unknown backend {name!r}; valid: {', '.join(BACKENDS)}")
 
 

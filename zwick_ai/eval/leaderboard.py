@@ -46,7 +46,8 @@ from typing import Any
 
 import numpy as np
 
-from zwick_ai.agents.base import make_agent
+from zwick_ai.agents import outside
+from zwick_ai.agents.base import agent_info, make_agent, parse_spec
 from zwick_ai.eval.backends import Backend
 from zwick_ai.eval.ratings import ratings_with_ci
 from zwick_ai.eval.report import markdown_table
@@ -120,6 +121,8 @@ def make_board(
         for spec in specs:
             if spec in ok or spec in taken or spec in skipped:
                 continue
+            if outside.is_import_path(parse_spec(spec)[0]):
+                agent_info(parse_spec(spec)[0])  # an agent of your own that cannot be imported: refused, not left out
             try:
                 make_agent(spec, g)
             except (ValueError, FileNotFoundError, ImportError) as error:

@@ -269,6 +269,7 @@ def tasks(t: Tournament, deals: Iterable[int] | None = None) -> list[dict[str, A
                         "agent_seeds": agent_seeds(t.seed, d, k, n),
                         "seats": seats,
                         "clock": t.clock,
+                        "identities": [t.resolved[i], t.resolved[j]],
                     }
                 )
     return out
@@ -292,11 +293,26 @@ def play_task(task: dict[str, Any]) -> dict[str, Any]:
     game = load(task["game"], task["params"])
     clock.use(task.get("clock", "wall"))
     agents = [make_agent(spec, game, seed=s) for spec, s in zip(task["seats"], task["agent_seeds"], strict=True)]
+    check_identities(task, agents)
     rec = play_game(game, agents, task["deal_seed"], agent_seeds=task["agent_seeds"]).as_dict()
     rec["seconds"] = [round(x, 6) for x in rec["seconds"]]
     rec["seats"] = task["seats"]  # the specs as the tournament was given them (not canonicalised)
     head = {k: rec.pop(k) for k in ("version", "game", "deal_seed")}
     return head | {k: task[k] for k in TOURNAMENT_KEYS} | rec
+
+
+def check_identities(task: dict[str, Any], agents: Sequence[Any]) -> None:
+    """Refuse to play a task whose agents no longer are what the tournament was started with (a
+    weights file or an outside agent's source changed while it ran): games of two different
+    agents never share a folder under one name."""
+    expected = dict(zip(task["agents"], task.get("identities") or [], strict=False))
+    for spec, agent in zip(task["seats"], agents, strict=True):
+        want = expected.get(spec)
+        if want is not None and json.loads(json.dumps(agent.identity())) != want:
+            raise ValueError(
+                f"agent {spec!r} changed while the tournament ran ({_difference(RESOLVED, [want], [agent.identity()])}); "
+                "the games played before the change are kept, and the same command refuses the folder"
+            )
 
 
 def compact(record: dict[str, Any]) -> dict[str, Any]:
@@ -427,10 +443,25 @@ def _difference(key: str, there: Any, now: Any) -> str:
         if old.get("name") != b.get("name"):  # another agent altogether
             parts.append(f"{old.get('name')!r} there, {b.get('name')!r} now")
             continue
-        changed = [f"{k}={old.get(k)!r} there, {v!r} now" for k, v in new.items() if old.get(k) != v]
+        changed = [_changed(k, old.get(k), v) for k, v in new.items() if old.get(k) != v]
+        changed += [f"{k}={v!r} there, none now" for k, v in old.items() if k not in new]
         if changed:
             parts.append(f"{b['name']} {', '.join(changed)}")
     return "the agents resolve differently: " + "; ".join(parts)
+
+
+def _changed(key: str, there: Any, now: Any) -> str:
+    """One key of an agent's identity that differs, readable (files and source by their digests)."""
+    if key == "files" and isinstance(now, dict):
+        was = there if isinstance(there, dict) else {}
+        paths = [f for f, digest in now.items() if was.get(f) != digest]
+        if not was:
+            return f"its files were not digested there ({', '.join(paths)})"
+        return ", ".join(f"{f} changed (sha256 {was.get(f)} there, {now[f]} now)" for f in paths)
+    if key == "source" and isinstance(now, dict):
+        old = there.get("sha256") if isinstance(there, dict) else None
+        return f"the source of {now.get('module')} changed (sha256 {old} there, {now.get('sha256')} now)"
+    return f"{key}={there!r} there, {now!r} now"
 
 
 def _flat(agent: Any) -> dict[str, Any]:
@@ -725,7 +756,22 @@ def summarize(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, 
             a: {"seconds_per_decision": (s / n if n else 0.0), "decisions": int(n)} for a, (s, n) in thinking.items()
         },
         "command": t.command,
+        "outside_agents": outside_agents(t),
     }
+
+
+def outside_agents(t: Tournament) -> dict[str, dict[str, Any]]:
+    """The agents of ``t`` from outside the package: their module, its file (or package folder)
+    and source digest, and the digests of the files they read."""
+    from zwick_ai.agents.outside import source_root
+
+    out = {}
+    for spec, ident in zip(t.agents, t.resolved, strict=True):
+        source = ident.get("source")
+        if isinstance(source, dict):
+            root = source_root(str(source.get("module")))
+            out[spec] = {**source, "path": str(root) if root else None, "files": ident.get("files", {})}
+    return out
 
 
 # ------------------------------------------------------------------------------------------------
@@ -822,6 +868,15 @@ def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
         lines += ["", "![ratings](ratings.png)", "", "![pairs](pairs.png)"]
     if summary.get("command"):
         lines += ["", "## Command", "", "```", summary["command"], "```"]
+    if summary.get("outside_agents"):
+        lines += [
+            "",
+            "Agents from outside the package (the command imports them from the current directory or PYTHONPATH):",
+            "",
+        ]
+        for spec, a in summary["outside_agents"].items():
+            files = "".join(f", reads {f} (sha256 {d})" for f, d in a.get("files", {}).items())
+            lines.append(f"- `{spec}`: {a['module']} from {a['path']} (source sha256 {a['sha256']}){files}")
     return "\n".join(lines) + "\n"
 
 

@@ -164,7 +164,8 @@ def actions_move(state: pyspiel.State, actions: Sequence[int]) -> Move:
 
 def legal_moves(state: pyspiel.State) -> list[tuple[Move, list[int]]]:
     """Every legal whole move with its sub-action sequence (at the start of a turn)."""
-    return [(m, move_actions(state, m)) for m in zwicker.legal_moves(engine_state(state))]
+    # by each move's own row of this state (naming it by key would list every move again: quadratic)
+    return [(m, move_actions(state, np.asarray(m.row, np.int64))) for m in zwicker.legal_moves(engine_state(state))]
 
 
 def apply_move(state: pyspiel.State, move: Move | MoveKey | str | np.ndarray | Sequence[int]) -> None:
