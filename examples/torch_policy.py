@@ -90,8 +90,7 @@ class TorchPolicy(PolicyAgent):
         net = load(params["weights"])
 
         def policy_fn(obs, mask):  # the two-line torch wrapper
-            with torch.no_grad():
-                return net(torch.from_numpy(obs)).numpy()
+            return net(torch.from_numpy(obs)).detach().numpy()
 
         super().__init__(game, policy_fn, seed, sample=params["sample"], params=params)
 

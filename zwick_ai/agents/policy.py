@@ -13,7 +13,7 @@ A torch module is a policy through two lines (``torch.set_num_threads(1)`` keeps
 tiny forward pass off the other cores)::
 
     def policy_fn(obs, mask):
-        with torch.no_grad(): return net(torch.from_numpy(obs)).numpy()
+        return net(torch.from_numpy(obs)).detach().numpy()
 
 >>> import pyspiel, zwick_ai.games
 >>> from zwick_ai.games import zwicker_bridge
