@@ -203,3 +203,17 @@ def test_a_worker_refuses_an_agent_that_changed_after_the_start(folder):
         f.write("\n# changed while running\n")
     with pytest.raises(ValueError, match="changed while the tournament ran"):
         T.play_task(task)
+
+
+@pytest.mark.slow
+def test_an_agent_of_your_own_with_a_joker_rule_plays_the_strong_joker_study(folder, capsys):
+    (folder / "my_net.py").write_text(
+        "from zwick_ai.agents.net import NetAgent\n\n\nclass MyNet(NetAgent):\n    pass\n"
+    )
+    argv = ["joker-study", "--variant", "dithmarschen", "--deals", "2", "--cv-samples", "0", "--no-progress"]
+    assert main([*argv, "--strong-play", "my_net:MyNet", "--out", "study"]) == 0
+    results = json.loads((folder / "study" / "results.json").read_text())
+    assert "strong_play_my_net_MyNet" in results
+    _forget("my_net")
+    err = one_line_error(capsys, [*argv, "--strong-play", "my_agent:MyAgent", "--out", "other"])
+    assert "an agent of your own with a joker= parameter" in err

@@ -43,7 +43,10 @@ def parse_policies(spec: str | Sequence[str], players: int) -> list[str]:
     names = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else list(spec)
     for n in names:
         if n not in POLICIES:
-            raise ValueError(f"unknown compiled policy {n!r}; valid: {', '.join(POLICIES)}")
+            raise ValueError(
+                f"unknown compiled policy {n!r}; valid: {', '.join(POLICIES)} (self-play runs compiled policies only; "
+                "other agents, your own included, play in zwick tournament and zwick play)"
+            )
     if len(names) == 1:
         names = names * players
     if len(names) != players:

@@ -48,7 +48,8 @@ import numpy as np
 
 from zwick_ai import cards, zwicker
 from zwick_ai.agents import joker_policies, value_model
-from zwick_ai.agents.base import agent_params, make_agent
+from zwick_ai.agents.base import agent_params, make_agent, outside_modules
+from zwick_ai.agents.outside import ship_paths
 from zwick_ai.analysis.joker import net_play
 from zwick_ai.analysis.joker.deals import (
     KIND_NAMES,
@@ -115,8 +116,12 @@ class StrongConfig:
         if self.cv_model not in CV_MODELS:
             raise ValueError(f"cv model {self.cv_model!r} is not valid; valid: {', '.join(CV_MODELS)}")
         info, params = agent_params(self.agent)  # a clear error for a bad spec
-        if info.name not in STRONG_AGENTS:
-            raise ValueError(f"the strong joker study plays {' or '.join(STRONG_AGENTS)}, not {info.name!r}")
+        own = info.cls.__module__.split(".")[0] != "zwick_ai" and any(p.name == "joker" for p in info.params)
+        if info.name not in STRONG_AGENTS and not own:
+            raise ValueError(
+                f"the strong joker study plays {' or '.join(STRONG_AGENTS)} or an agent of your own with a "
+                f"joker= parameter (the rule it must follow), not {info.name!r}"
+            )
         if params.get("joker"):
             raise ValueError("give the unrestricted agent; the study adds each joker rule itself")
         if info.name == "expert" and params["time"] > 0:
@@ -139,6 +144,11 @@ class StrongConfig:
                 how = "zwick train net" if k == value_model.AFTER else "zwick train value"
                 raise ValueError(f"no shipped {k} model {path.name}; train one with `{how}`")
             out[path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
+        if agent_params(self.agent)[0].cls.__module__.split(".")[0] != "zwick_ai":  # an agent of your own:
+            ident = make_agent(self.agent, zwicker_game(r)).identity()  # its source and the files it reads
+            out.update(ident.get("files", {}))
+            if "source" in ident:
+                out[ident["source"]["module"]] = ident["source"]["sha256"]
         return out
 
     def tag(self) -> str:
@@ -612,7 +622,8 @@ def run_strong(
         progress(len(done))
     if tasks:
         # a torn last line (an interrupted write) is set aside first (zwick_ai.files)
-        with make_backend(backend, workers, address) as runner, JsonlAppender(path) as fh:
+        ship = ship_paths(outside_modules([cfg.agent]))
+        with make_backend(backend, workers, address, ship) as runner, JsonlAppender(path) as fh:
             for _, lines in runner.map_unordered(strong_task, tasks, chunksize=1):
                 for line in lines:
                     line["run"] = key

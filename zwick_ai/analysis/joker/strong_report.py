@@ -36,7 +36,7 @@ def result_key(agent: str) -> str:
     """The key of a run's object in ``results.json``: ``strong_play`` for ``net`` (the object
     DESIGN.md names), ``strong_play_<agent>`` for the others (``strong_play_expert``)."""
     name = agent_params(agent)[0].name
-    return "strong_play" if name == "net" else f"strong_play_{name}"
+    return "strong_play" if name == "net" else "strong_play_" + re.sub(r"[^\w.-]", "_", name)  # my_agent:X: a file name
 
 
 def _verdict(greedy: dict | None, strong: dict | None) -> str:
