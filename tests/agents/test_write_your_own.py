@@ -89,8 +89,8 @@ def test_the_report_s_command_reruns_in_a_shell_and_a_leaderboard_takes_the_agen
     assert again.returncode == 0, again.stderr[-2000:]
     assert json.loads((tmp_path / "out dir" / "summary.json").read_text())["pairs"] == summary["pairs"]
     (tmp_path / "board.toml").write_text(
-        'agents = ["my_agent:MyAgent", "random"]\nanchors = ["greedy"]\ndeals = 2\nworkers = 2\n'
-        '[[boards]]\ngame = "zwicker"\nvariant = "dithmarschen"\n'
+        'agents = ["my_agent:MyAgent", "greedy", "random"]\nanchors = ["greedy"]\ndeals = 2\nworkers = 2\n'
+        '[[board]]\ngame = "zwicker"\nvariant = "dithmarschen"\n'
     )
     board = subprocess.run(["zwick", "leaderboard", "board.toml", "--quiet"], cwd=tmp_path, env=env(),
                            capture_output=True, text=True)  # fmt: skip

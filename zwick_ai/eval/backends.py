@@ -13,7 +13,8 @@ exists. Results must not depend on where a task ran: every task carries its own 
 * ``ray`` connects to ``address`` (an existing cluster, e.g. ``auto`` or ``ray://host:10001``)
   or starts a local Ray instance with ``workers`` CPUs, and shuts that one down when done. Ray
   is optional: ``pip install 'zwick_ai[ray]'``. The modules of agents from outside the package
-  travel with the tasks (``runtime_env={"py_modules": ...}``), so the cluster needs only zwick_ai.
+  travel with the job (``runtime_env={"py_modules": ...}`` of ``ray.init``), so the cluster needs
+  only zwick_ai.
 
 >>> with make_backend("local", workers=1) as backend:
 ...     sorted(backend.map_unordered(abs, [-2, 1, -3]))
@@ -189,10 +190,13 @@ class RayBackend(Backend):
         self.address = address
         self.ship = list(ship)
         self._started = False
+        # the modules of agents from outside the package go with the job (local paths are uploaded
+        # at the job level only); a Ray session started elsewhere must reach them itself
+        job: dict[str, Any] = {"runtime_env": {"py_modules": self.ship}} if self.ship else {}
         if not ray.is_initialized():
             if address:
                 try:
-                    ray.init(address=address, log_to_driver=False)
+                    ray.init(address=address, log_to_driver=False, **job)
                 except (ConnectionError, RuntimeError) as error:
                     first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
                     raise ValueError(f"cannot connect to the Ray cluster at {address!r}: {first}") from None
@@ -203,13 +207,11 @@ class RayBackend(Backend):
                     include_dashboard=False,
                     object_store_memory=200 * 2**20,
                     log_to_driver=False,
+                    **job,
                 )
             self._started = True
         # a task whose worker or node dies is run again (its result is returned once either way)
-        options: dict[str, Any] = {"num_cpus": 1, "max_retries": RAY_TASK_RETRIES}
-        if self.ship:  # modules of agents from outside the package go with every task (runtime_env)
-            options["runtime_env"] = {"py_modules": self.ship}
-        self._remote = ray.remote(**options)(_run_batch)
+        self._remote = ray.remote(num_cpus=1, max_retries=RAY_TASK_RETRIES)(_run_batch)
 
     def map_unordered(
         self, fn: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 0
@@ -244,7 +246,7 @@ def make_backend(name: str, workers: int = 1, address: str | None = None, ship: 
     """The backend called ``name`` (``local`` or ``ray``); ``address`` is for Ray only. ``ship``:
     module files or package folders the workers must import (agents from outside the package,
     :func:`zwick_ai.agents.outside.ship_paths`); local workers find them where this process does,
-    Ray tasks carry them in their ``runtime_env`` (``py_modules``)."""
+    a Ray job this backend starts carries them in its ``runtime_env`` (``py_modules``)."""
     if name == "local":
         if address:
             raise ValueError("--address is for the ray backend; the local backend runs on this machine")
