@@ -144,6 +144,12 @@ def test_the_report_s_command_reruns_as_printed(folder, capsys):
     capsys.readouterr()
     assert main(argv[1:]) == 0  # reruns: the folder's games are all there, its result printed again
     assert json.loads((out / "summary.json").read_text())["pairs"] == summary["pairs"]
+    # the same agent values the moves of one of those games (zwick analyze --agent)
+    games = str(out / "games.jsonl")
+    assert (
+        main(["analyze", games, "--seat", "0", "--agent", "my_agent:MyAgent;worlds=2", "--out", "an", "--quiet"]) == 0
+    )
+    assert json.loads((folder / "an" / "analysis.json").read_text())["decisions"]
 
 
 def test_a_changed_outside_agent_never_reuses_a_folder(folder, capsys):

@@ -308,7 +308,7 @@ def check_identities(task: dict[str, Any], agents: Sequence[Any]) -> None:
     expected = dict(zip(task["agents"], task.get("identities") or [], strict=False))
     for spec, agent in zip(task["seats"], agents, strict=True):
         want = expected.get(spec)
-        if want is not None and json.loads(json.dumps(agent.identity())) != want:
+        if want is not None and json.loads(json.dumps(agent.identity())) != json.loads(json.dumps(want)):
             raise ValueError(
                 f"agent {spec!r} changed while the tournament ran ({_difference(RESOLVED, [want], [agent.identity()])}); "
                 "the games played before the change are kept, and the same command refuses the folder"
