@@ -307,3 +307,76 @@ def test_parallel_parts_give_the_same_numbers():
     for part in ("part1", "part2", "part3"):  # as JSON text: NaN (an n=1 interval) equals NaN there
         assert json.dumps(one[part], sort_keys=True) == json.dumps(two[part], sort_keys=True)
     assert two["config"]["backend"] == "local (2 workers)" and "strong" in two["part2"]
+
+
+# ------------------------------------------------------------------------------------------------
+# Rules on one joker
+# ------------------------------------------------------------------------------------------------
+def test_a_rule_on_the_highest_joker_leaves_the_others_to_greedy():
+    """``hold@high`` holds the deck's highest joker (X25 in Dithmarschen) to the end and scores
+    every other move, other jokers included, exactly as greedy does."""
+    rules = zwicker.rules("dithmarschen")
+    R = rules.array()
+    high = cards.joker_id(25)
+    code, word = joker_policies.POLICIES.index("hold"), joker_policies.parse_policy("hold@high")[1]
+    greedy = joker_policies.POLICIES.index("greedy")
+    high_moves = other_joker_moves = 0
+    for seed in range(8):
+        state = zwicker.deal(rules, seed)
+        while not zwicker.is_over(state):
+            rows = zwicker.legal_rows(state)
+            got = joker_policies.policy_values(R, state.arr, rows, code, word)
+            plain = joker_policies.policy_values(R, state.arr, rows, greedy, 0)
+            is_high = np.array([r[M_KIND] != KIND_ASK and int(r[M_CARD]) == high for r in rows])
+            np.testing.assert_allclose(got[~is_high], plain[~is_high])
+            np.testing.assert_allclose(got[is_high], plain[is_high] - joker_policies.BONUS)
+            high_moves += int(is_high.any())
+            other_joker_moves += sum(is_joker_row(r) and not h for r, h in zip(rows, is_high, strict=True))
+            zwicker.apply_row(state, rows[int(np.argmax(got))])
+    assert high_moves > 0 and other_joker_moves > 0
+
+
+@pytest.mark.parametrize(
+    ("variant", "scope", "covered"),
+    [
+        ("dithmarschen", "high", [25]),
+        ("dithmarschen", "rest", [15, 20]),
+        ("christiansen", "high", [30]),
+        ("christiansen", "X20", [20]),
+        ("grossenwiehe", "rest", [15, 17, 20, 22, 25]),
+    ],
+)
+def test_joker_scopes_name_the_jokers_of_the_deck(variant, scope, covered):
+    rules = zwicker.rules(variant)
+    word = joker_policies.parse_policy(f"hold@{scope}")[1]
+    on = [
+        cards.JOKER_VALUES[c - cards.VALUED_JOKER_BASE]
+        for c in joker_policies.joker_cards(rules)
+        if joker_policies.in_scope(rules.array(), c, word)
+    ]
+    assert on == covered
+
+
+def test_per_joker_rules_are_refused_when_meaningless():
+    with pytest.raises(ValueError, match="unknown joker scope 'top'"):
+        joker_policies.parse_policy("hold@top")
+    with pytest.raises(ValueError, match="greedy has no rule"):
+        joker_policies.parse_policy("greedy@high")
+    assert joker_policies.rule_param(*joker_policies.parse_policy("min_points:k=6@X25")) == "min_points=6@X25"
+
+
+def test_a_tie_is_called_a_tie():
+    """Two policies that play every deal alike are not ranked: the report says they tie."""
+    same = np.array([0.0, 1.0, -1.0, 2.0])
+    p2 = {
+        "best": "greedy",
+        "best_vs_second": {"second": "early", "lead": {"mean": 0.0, "ci95": [0.0, 0.0]}},
+        "called_best": None,
+        "tied": ["greedy", "early"],
+        "policies": {"greedy": {"deals": 4}},
+    }
+    assert report.verdict_text(p2).startswith("**No policy is best: `greedy`, `early` tie**")
+    from zwick_ai.eval.stats import best_or_tie
+
+    verdict = best_or_tie({"greedy": same * 0, "early": same * 0, "hold": same - 3})
+    assert verdict["best"] is None and verdict["tied"] == ["greedy", "early"]

@@ -263,3 +263,19 @@ def test_a_rerun_of_the_greedy_study_keeps_the_strong_play_objects(tmp_path):
     new = json.loads((tmp_path / "results.json").read_text())
     assert new["strong_play"] == {"agent": "net"} and new["part1"] != "old"
     assert "strong_play.md" in (tmp_path / "report.md").read_text()
+
+
+def test_rules_added_later_are_supplemented_not_replayed(tmp_path):
+    """A deal finished before a rule joined the study gets a supplement line with that rule's
+    margin; the reader merges it into the deal's line and a second supplement changes nothing."""
+    path = tmp_path / "run.jsonl"
+    first = {"run": "k", "deal": 0, "policies": {"hold": {"plain": 1.0, "cv": 1.0}}, "joker_value": {}}
+    extra = {"run": "k", "deal": 0, "supplement": True, "policies": {"hold@high": {"plain": 2.0, "cv": 2.0}}}
+    again = {"run": "k", "deal": 0, "supplement": True, "policies": {"hold@high": {"plain": 9.0, "cv": 9.0}}}
+    orphan = {"run": "k", "deal": 1, "supplement": True, "policies": {"hold": {"plain": 0.0, "cv": 0.0}}}
+    path.write_text("".join(json.dumps(x) + "\n" for x in (first, extra, again, orphan)))
+    lines = strong_play.read_lines(path, "k")
+    assert list(lines) == [0]
+    assert lines[0]["policies"] == {"hold": {"plain": 1.0, "cv": 1.0}, "hold@high": {"plain": 2.0, "cv": 2.0}}
+    assert "hold@high" not in strong_play.missing_rules(lines[0]) and "hold" not in strong_play.missing_rules(lines[0])
+    assert "early" in strong_play.missing_rules(lines[0])

@@ -183,7 +183,12 @@ def check(params: dict[str, Any]) -> None:
         Param(
             "reply", int, 0, "prior=: look one answer ahead in this many drawn worlds, as net's reply= (0 = one ply)"
         ),
-        Param("joker", str, "", "joker rule on its own choice: hold, early, min_points=K, build, last_stage"),
+        Param(
+            "joker",
+            str,
+            "",
+            "joker rule on its own choice: hold, early, min_points=K, build, last_stage, each optionally @high, @rest or @X25 (those jokers only)",
+        ),
     ],
     games=("zwicker",),
     summary="the strongest Zwicker search: ISMCTS, then exact alpha-beta on sampled endgame worlds; compiled.",

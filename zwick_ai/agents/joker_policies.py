@@ -22,6 +22,13 @@ card is an ordinary move. The policies differ only in how they score joker moves
 ``random``      uniform over the legal moves (a baseline for the study)
 ==============  ===================================================================================
 
+**Per joker.** A rule may act on some jokers only, named after ``@``: ``@high`` the highest
+joker of the deck (X25 in Dithmarschen, X30 in Christiansen and Großenwiehe; the identical wild
+jokers of Grupp all count as the highest), ``@rest`` every other joker, ``@X20`` one joker by
+value. The other jokers are played as plain greedy plays them. So ``hold@high`` holds only the
+highest joker, ``early@high`` plays the highest as soon as it captures, ``min_points:k=6@X25`` is
+a threshold for one joker, and ``hold@rest`` asks whether the others follow the same rule.
+
 ``early`` and ``last_stage`` follow the study's definitions; they turn out close to ``greedy`` (which
 already captures with a joker whenever it can, the joker's own points making that capture its
 best) before resp. in the last stage. Asking the partner (Großenwiehe) is never chosen unless it is
@@ -40,6 +47,8 @@ OpenSpiel tournaments.
 ((20, 2), True)
 >>> parse_policy("min_points:k=3")
 ('min_points', 3)
+>>> policy_label(*parse_policy("min_points=6@X25")), policy_label(*parse_policy("hold@high"))
+('min_points:k=6@X25', 'hold@high')
 >>> parse_policy("late")
 Traceback (most recent call last):
 ...
@@ -83,9 +92,46 @@ J_FIELDS = 9
 J_NAMES = ("played", "stage", "last_stage", "kind", "points_taken", "table_units", "hand_cards", "ply", "seat")
 
 
+#: The rule's parameter word ``k`` (one int64, as compiled code takes it): the threshold of
+#: ``min_points`` in the low bits, the jokers the rule acts on (none set: every joker) from
+#: :data:`SCOPE_SHIFT` on: bit 0 the highest joker of the deck, bit 1 the others, bit 2 + i the
+#: valued joker of value ``cards.JOKER_VALUES[i]``.
+SCOPE_SHIFT = 16
+K_MASK = (1 << SCOPE_SHIFT) - 1
+SCOPE_HIGH, SCOPE_REST = 1, 2
+#: the scope names after ``@`` (besides ``X15`` .. ``X30``)
+SCOPES = {"high": SCOPE_HIGH, "rest": SCOPE_REST}
+VJOKER_BASE = cards.VALUED_JOKER_BASE
+
+
+def parse_scope(text: str) -> int:
+    """The scope bits of ``high``, ``rest`` or a valued joker's name (``X25``)."""
+    word = text.strip()
+    if word.lower() in SCOPES:
+        return SCOPES[word.lower()]
+    digits = word[1:] if word[:1] in ("X", "x") else ""
+    if digits.isdigit() and int(digits) in cards.JOKER_VALUES:
+        return 1 << (2 + cards.JOKER_VALUES.index(int(digits)))
+    valid = ", ".join([*SCOPES, *(f"X{v}" for v in cards.JOKER_VALUES)])
+    raise ValueError(f"unknown joker scope {word!r} after '@'; valid: {valid}")
+
+
+def scope_text(scope: int) -> str:
+    """The name of scope bits (:func:`parse_scope` read backwards; ``""`` for every joker)."""
+    for name, bit in SCOPES.items():
+        if scope == bit:
+            return name
+    for i, v in enumerate(cards.JOKER_VALUES):
+        if scope == 1 << (2 + i):
+            return f"X{v}"
+    return ""
+
+
 def parse_policy(spec: str) -> tuple[str, int]:
-    """``name`` or ``min_points:k=K`` (also ``min_points=K``) -> (name, k)."""
-    text = spec.strip()
+    """``name``, ``min_points:k=K`` (also ``min_points=K``), each optionally followed by
+    ``@high``, ``@rest`` or ``@X25`` -> (name, parameter word ``k``: threshold and scope)."""
+    text, _, scope_word = spec.strip().partition("@")
+    scope = parse_scope(scope_word) if scope_word or "@" in spec else 0
     name, k = text, 0
     for sep in (":k=", "="):
         if sep in text:
@@ -97,14 +143,26 @@ def parse_policy(spec: str) -> tuple[str, int]:
             break
     if name not in POLICIES:
         raise ValueError(f"unknown joker policy {name!r}; valid: {', '.join(POLICIES)}")
-    if k < 0:
-        raise ValueError(f"joker policy {spec!r}: k must be at least 0")
-    return name, k
+    if not 0 <= k <= K_MASK:
+        raise ValueError(f"joker policy {spec!r}: k must be between 0 and {K_MASK}")
+    if scope and name in ("random", "greedy"):
+        raise ValueError(f"joker policy {spec!r}: {name} has no rule to put on one joker")
+    return name, k | (scope << SCOPE_SHIFT)
 
 
 def policy_label(name: str, k: int) -> str:
-    """The canonical text of a policy (``min_points:k=3``, ``hold``)."""
-    return f"{name}:k={k}" if name == "min_points" else name
+    """The canonical text of a policy (``min_points:k=3``, ``hold``, ``hold@high``)."""
+    scope = scope_text(k >> SCOPE_SHIFT)
+    base = f"{name}:k={k & K_MASK}" if name == "min_points" else name
+    return f"{base}@{scope}" if scope else base
+
+
+def rule_param(name: str, k: int) -> str:
+    """The ``joker=`` value of an agent spec for a parsed rule (``min_points=6@high``: no comma,
+    no colon, so it sits inside an agent spec)."""
+    scope = scope_text(k >> SCOPE_SHIFT)
+    base = f"{name}={k & K_MASK}" if name == "min_points" else name
+    return f"{base}@{scope}" if scope else base
 
 
 def constraint_code(text: str) -> tuple[int, int]:
@@ -134,6 +192,24 @@ def points_taken(R, S, mv):
     return pts + (arrays.zwick_points(R) if arrays.is_zwick(mv) else 0)
 
 
+@kernels.hot
+def in_scope(R, c, k):
+    """Joker ``c`` is one the rule with parameter word ``k`` acts on (:data:`SCOPE_SHIFT`)."""
+    scope = k >> SCOPE_SHIFT
+    if scope == 0:
+        return True
+    if R[layout.R_IS_WILD + c] == 1:  # identical wild jokers: each is "the highest"
+        return (scope & SCOPE_HIGH) != 0
+    if (scope >> (2 + c - VJOKER_BASE)) & 1:
+        return True
+    higher = 0
+    for i in range(R[layout.R_DECK_SIZE]):
+        d = R[layout.R_DECK + i]
+        if R[layout.R_IS_VJOKER + d] == 1 and R[layout.R_VAL1 + d] > R[layout.R_VAL1 + c]:
+            higher += 1
+    return (scope & (SCOPE_HIGH if higher == 0 else SCOPE_REST)) != 0
+
+
 #: tiers of a move under a joker rule: the rule prefers, allows or forbids it (a forbidden move is
 #: still played when nothing better is legal: "forced")
 TIER_PREFERRED, TIER_ALLOWED, TIER_FORBIDDEN = 1, 0, -1
@@ -147,13 +223,15 @@ def rule_tier(R, S, mv, policy, k):
     kind = mv[layout.M_KIND]
     if policy <= POLICY_GREEDY or kind == layout.KIND_ASK or not arrays.is_joker(R, mv[layout.M_CARD]):
         return TIER_ALLOWED
+    if not in_scope(R, mv[layout.M_CARD], k):
+        return TIER_ALLOWED
     capture = kind == layout.KIND_CAPTURE
     if policy == POLICY_EARLY:
         return TIER_PREFERRED if capture else TIER_ALLOWED
     if policy == POLICY_HOLD:
         return TIER_FORBIDDEN
     if policy == POLICY_MIN_POINTS:
-        return TIER_ALLOWED if capture and points_taken(R, S, mv) >= k else TIER_FORBIDDEN
+        return TIER_ALLOWED if capture and points_taken(R, S, mv) >= (k & K_MASK) else TIER_FORBIDDEN
     if policy == POLICY_BUILD:
         return TIER_PREFERRED if kind == layout.KIND_BUILD else TIER_FORBIDDEN
     # POLICY_LAST_STAGE
@@ -328,14 +406,29 @@ def joker_cards(rules: Rules) -> list[int]:
 # ------------------------------------------------------------------------------------------------
 # The agent
 # ------------------------------------------------------------------------------------------------
+def agent_rule(policy: str, k: int) -> tuple[int, int]:
+    """(code, parameter word) of the ``joker`` agent's ``policy`` and ``k`` (a threshold written in
+    the policy, ``min_points=6@high``, wins over ``k``)."""
+    text, at, scope = policy.partition("@")
+    if text.strip() == "min_points":
+        text = f"min_points:k={k}"
+    name, word = parse_policy(text + at + scope)
+    return POLICIES.index(name), word
+
+
 def _check(params: dict) -> None:
-    parse_policy(policy_label(params["policy"], params["k"]))
+    agent_rule(params["policy"], params["k"])
 
 
 @register(
     "joker",
     params=[
-        Param("policy", str, "hold", "joker policy: " + ", ".join(POLICIES)),
+        Param(
+            "policy",
+            str,
+            "hold",
+            "joker policy: " + ", ".join(POLICIES) + "; @high, @rest or @X25: on those jokers only",
+        ),
         Param("k", int, 3, "min_points: least table points a joker capture must take"),
     ],
     games=("zwicker",),
@@ -356,14 +449,14 @@ class JokerAgent(Agent):
 
     def __init__(self, game: pyspiel.Game, seed: int = 0, **params):
         super().__init__(game, seed, **params)
-        self.code = POLICIES.index(params["policy"])
+        self.code, self.word = agent_rule(params["policy"], params["k"])
 
     def act(self, state: pyspiel.State) -> list[int]:
         decision = state.decision()
         rows = decision.candidates
         if self.code == POLICY_RANDOM:
             return zwicker_bridge.move_actions(state, rows[int(self.rng.integers(len(rows)))])
-        values = policy_values(decision.rules_array, decision.position, rows, self.code, self.params["k"])
+        values = policy_values(decision.rules_array, decision.position, rows, self.code, self.word)
         best = np.flatnonzero(values >= values.max() - 1e-9)
         return zwicker_bridge.move_actions(state, rows[int(best[self.rng.integers(len(best))])])
 
@@ -376,6 +469,11 @@ __all__ = [
     "allowed_mask",
     "allowed_moves",
     "rule_tier",
+    "agent_rule",
+    "in_scope",
+    "parse_scope",
+    "rule_param",
+    "scope_text",
     "constraint_code",
     "Deals",
     "JokerAgent",

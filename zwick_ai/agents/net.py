@@ -159,7 +159,12 @@ def look_ahead(
             "",
             "after or move model .npz; 'after': the package's after model; empty: the package's move model",
         ),
-        Param("joker", str, "", "joker rule on its choice: hold, early, min_points=K, build, last_stage (empty: none)"),
+        Param(
+            "joker",
+            str,
+            "",
+            "joker rule on its choice: hold, early, min_points=K, build, last_stage, each optionally @high, @rest or @X25 (those jokers only; empty: none)",
+        ),
         Param(
             "reply",
             int,

@@ -162,7 +162,16 @@ def cmd_joker_study(args: argparse.Namespace) -> int:
         command = command_text(args, cfg.variant, cfg.options)
         files = write_study(res, out, command)
     p2 = res["part2"]
-    print(f"{cfg.slug()}: best joker policy {p2['best']} ({p2['best_margin']['mean']:+.3f} points per deal vs greedy)")
+    from zwick_ai.analysis.joker.report import called_best
+    from zwick_ai.eval.report import ci_text
+
+    lead = p2["best_vs_second"]
+    if called_best(p2) is None:
+        print(f"{cfg.slug()}: no best joker policy: {', '.join(p2['tied'])} tie "
+              f"(lead of {p2['best']} over {lead['second']} {ci_text(lead['lead'], 3)} points per deal)")  # fmt: skip
+    else:
+        print(f"{cfg.slug()}: best joker policy {p2['best']} "
+              f"(lead over {lead['second']} {ci_text(lead['lead'], 3)} points per deal)")  # fmt: skip
     print(f"wrote {len(files)} files to {out} in {res['config']['total_seconds']:.0f} s")
     return 0
 
@@ -252,10 +261,10 @@ def cmd_strong_play(args: argparse.Namespace, rules: Rules) -> int:
         summary = strong_stats.summarize(cfg, lines, path.name)
         summary["wall_seconds_this_call"] = time.perf_counter() - start
         files = strong_report.write_strong(out, cfg, summary, strong_command(args, rules.variant, cfg.options, deals))
-    b = summary["best_policy"]
-    print(
-        f"{slug} {args.strong_play}: {summary['deals']} deals; best joker use {b['policy']} ({b['margin']['mean_diff']:+.2f})"
-    )
+    from zwick_ai.analysis.joker.report import strong_best_text
+
+    use = strong_best_text(summary["best_policy"]).replace("`", "")
+    print(f"{slug} {args.strong_play}: {summary['deals']} deals; best joker use {use}")
     print(f"wrote {', '.join(str(f) for f in files)} ({path} holds the deals)")
     return 0
 

@@ -61,6 +61,48 @@ def paired_diff_ci(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndar
     return mean_ci(xa - xb, level)
 
 
+def best_or_tie(per_sample: dict[str, np.ndarray], level: float = 0.95) -> dict:
+    """Rank contestants measured on the same samples (paired: the same deals) by their mean and
+    say whether the first is **best**: only when the CI of its paired lead over the runner-up
+    lies above zero. Otherwise the first ties with every contestant whose paired difference to it
+    has a CI reaching zero.
+
+    Returns ``ranking`` (best mean first), ``top``, ``second``, ``lead`` (the top's paired lead over
+    the second, :meth:`Estimate.as_dict`), ``best`` (``top`` or None: a tie) and ``tied`` (the
+    contestants the top is not separated from, itself first).
+
+    >>> r = best_or_tie({"a": np.array([1.0, 2, 3]), "b": np.array([1.0, 2, 3]), "c": np.array([0.0, 0, 1])})
+    >>> r["best"], r["tied"]
+    (None, ['a', 'b'])
+    >>> best_or_tie({"a": np.array([2.0, 3, 4, 3]), "b": np.array([0.0, 1, 1, 0])})["best"]
+    'a'
+    """
+    if len(per_sample) < 2:
+        raise ValueError("best_or_tie needs at least two contestants")
+    ranking = sorted(per_sample, key=lambda k: -float(np.mean(per_sample[k])))
+    top, second = ranking[0], ranking[1]
+    lead = paired_diff_ci(per_sample[top], per_sample[second], level)
+    tied = [top] + [k for k in ranking[1:] if paired_diff_ci(per_sample[top], per_sample[k], level).ci95[0] <= 0]
+    return {
+        "ranking": ranking,
+        "top": top,
+        "second": second,
+        "lead": lead.as_dict(),
+        "best": top if lead.ci95[0] > 0 else None,
+        "tied": tied,
+    }
+
+
+def samples_to_separate(diff: Estimate, level: float = 0.95) -> int | None:
+    """How many paired samples a difference of this mean and spread would need for its CI to
+    exclude zero (``(z * sd / mean)^2``, the normal approximation); None when the mean is zero
+    or the spread unknown."""
+    if not np.isfinite(diff.std) or diff.mean == 0:
+        return None
+    z = float(scipy_stats.norm.ppf(0.5 + level / 2))
+    return max(diff.n, math.ceil((z * diff.std / abs(diff.mean)) ** 2))
+
+
 def proportion_ci(successes: int, trials: int, level: float = 0.95) -> Estimate:
     """A proportion with its Wilson score interval (good also near 0 and 1)."""
     if trials <= 0:

@@ -21,8 +21,14 @@ from zwick_ai.zwicker.rules import Rules
 
 #: the variants with jokers (classic has none)
 STUDY_VARIANTS = ("dithmarschen", "grossenwiehe", "christiansen", "grupp")
-#: policies of part 2 (``greedy`` is the opponent every policy is measured against)
-STUDY_POLICIES = ("early", "hold", "min_points:k=1", "min_points:k=3", "min_points:k=6", "build", "last_stage")
+#: rules of part 2 that act on every joker (``greedy`` is the opponent every policy is measured against)
+ALL_JOKER_POLICIES = ("early", "hold", "min_points:k=1", "min_points:k=3", "min_points:k=6", "build", "last_stage")
+#: rules of part 2 that act on some jokers only: when to play the highest joker (``@high``), and
+#: whether the others follow the same rule (``@rest``); the other jokers are played as greedy does
+PER_JOKER_POLICIES = tuple(
+    f"{rule}@{scope}" for scope in ("high", "rest") for rule in ("early", "hold", "min_points:k=6", "last_stage")
+)
+STUDY_POLICIES = ALL_JOKER_POLICIES + PER_JOKER_POLICIES
 #: the strong agent when ``ismcts`` is registered (``strong="auto"``)
 AUTO_STRONG = "ismcts:iters=500,rollout=greedy"
 KIND_NAMES = {layout.KIND_CAPTURE: "capture", layout.KIND_BUILD: "build", layout.KIND_TRAIL: "trail"}

@@ -24,7 +24,7 @@ from zwick_ai.analysis.joker.deals import (
 )
 from zwick_ai.eval.match import play_game
 from zwick_ai.eval.records import replay, zwicker_game
-from zwick_ai.eval.stats import mean_ci, paired_diff_ci, proportion_ci
+from zwick_ai.eval.stats import best_or_tie, mean_ci, paired_diff_ci, proportion_ci
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import arrays, layout
 from zwick_ai.zwicker import deals as zwicker_deals
@@ -214,7 +214,8 @@ def policy_study(rules: Rules, seeds: np.ndarray, strong: str, strong_seeds: np.
         if progress:
             progress("part 2 policies", len(seeds) * rules.num_sides)
     # greedy is a contestant too: its margin against itself is exactly 0 on every deal.
-    ranked = sorted(per_deal, key=lambda p: -per_deal[p].mean())
+    verdict = best_or_tie(per_deal)
+    ranked = verdict["ranking"]
     best, second = ranked[0], ranked[1]
     best_policy = next(p for p in ranked if p != "greedy")
     out = {
@@ -224,6 +225,9 @@ def policy_study(rules: Rules, seeds: np.ndarray, strong: str, strong_seeds: np.
         "best": best,
         "best_margin": results[best]["margin"],
         "best_vs_second": {"second": second, "lead": paired_diff_ci(per_deal[best], per_deal[second]).as_dict()},
+        # the top is called best only when its lead over the runner-up excludes zero
+        "called_best": verdict["best"],
+        "tied": verdict["tied"],
         "behaviour": {p: joker_behaviour(rules, plays[p]) for p in ("greedy", best_policy)},
     }
     if strong != "greedy" and len(strong_seeds):

@@ -188,8 +188,6 @@ def report_markdown(res: dict, command: str, figure_names: Sequence[str]) -> str
         "the holder a point-less card in exchange, so it measures the joker against an ordinary card.",
         "",
     ]
-    best = p2["best"]
-    lead = p2["best_vs_second"]
     lines += [
         "## 2. When and how to use a joker",
         "",
@@ -206,15 +204,9 @@ def report_markdown(res: dict, command: str, figure_names: Sequence[str]) -> str
             ["policy", "margin vs greedy"], ([pol, ci_text(p2["policies"][pol]["margin"], 3)] for pol in p2["ranking"])
         ),
         "",
-        f"**Best policy: `{best}`**"
-        + (
-            " (the plain greedy baseline: no joker rule beats it)"
-            if best == "greedy"
-            else f", margin {ci_text(p2['best_margin'], 3)} points per deal against greedy"
-        )
-        + f"; lead over the runner-up `{lead['second']}`: {ci_text(lead['lead'], 3)} points per deal (paired over "
-        "the same deals).",
+        verdict_text(p2, 3),
         "",
+        *per_joker_table({pol: p2["policies"][pol]["margin"] for pol in p2["ranking"]}, "greedy", n, 3),
         "Where jokers are played (compiled playouts, seats of the policy named; `plays` counts the plays from a "
         "hand, `cards in hand` the player's cards before the play, joker included, `table units` the units on the "
         "table before it). A hand is played out before the next deal, so a joker is played in the stage it was "
@@ -287,6 +279,57 @@ def write_study(res: dict, out: str | Path, command: str) -> list[Path]:
     return [out / "results.json", out / "report.md", *(out / n for n in names)]
 
 
+def strong_best_text(best: dict) -> str:
+    """A strong run's best joker use in a table cell: the rule (or ``unrestricted``) with its lead
+    over the runner-up, or the tie."""
+    if not best.get("lead"):  # written before ties were called: no rule's CI lay above 0
+        return f"`{best['policy']}` (best rule {ci_text(best['margin'])}; lead over the runner-up not recorded)"
+    lead = f"lead over `{best['second']}` {ci_text(best['lead'])}"
+    if best["policy"] == "tie":
+        return f"tie: `{best['top']}`, `{best['second']}` ({lead})"
+    return f"`{best['policy']}` ({lead})"
+
+
+def per_joker_table(margins: dict[str, dict], baseline: str, deals: int, digits: int = 2) -> list[str]:
+    """Markdown: each rule that also acts on one joker, on every joker, on the highest only and on
+    the others only (margins with CIs against ``baseline``): when to play the highest joker, and
+    whether the others follow the same rule. Empty when no per-joker rule was measured."""
+    rules = [r for r in margins if "@" not in r and f"{r}@high" in margins]
+    if not rules:
+        return []
+    rows = [[f"`{r}`", *(ci_text(margins.get(x), digits) for x in (r, f"{r}@high", f"{r}@rest"))] for r in rules]
+    return [
+        f"**Per joker** (margin against {baseline}, points per deal, 95% CI, {deals} deals; `@high`: the rule acts "
+        "on the deck's highest joker only, `@rest` on the others only, the remaining jokers played as "
+        f"{baseline} plays them):",
+        "",
+        *markdown_table(["rule", "on every joker", "on the highest joker only", "on the other jokers only"], rows),
+        "",
+    ]
+
+
+def called_best(p2: dict) -> str | None:
+    """The policy part 2 calls best (its lead over the runner-up excludes zero), else None; a
+    results file written before ties were called: the top policy when its lead's CI lies above 0."""
+    if "called_best" in p2:
+        return p2["called_best"]
+    return p2["best"] if p2["best_vs_second"]["lead"]["ci95"][0] > 0 else None
+
+
+def verdict_text(p2: dict, digits: int = 2) -> str:
+    """Part 2's answer in one sentence: the best policy with its lead over the runner-up, or the tie."""
+    top, lead = p2["best"], p2["best_vs_second"]
+    tail = (
+        f"lead of `{top}` over the runner-up `{lead['second']}`: {ci_text(lead['lead'], digits)} points per deal "
+        f"(paired over the same {p2['policies'][top]['deals']} deals)"
+    )
+    if called_best(p2) is None:
+        tied = p2.get("tied") or [top, lead["second"]]
+        return f"**No policy is best: {', '.join(f'`{t}`' for t in tied)} tie** (CIs of their paired differences include 0); {tail}."
+    margin = "" if top == "greedy" else f", margin {ci_text(p2['best_margin'], digits)} against greedy"
+    return f"**Best policy: `{top}`**{margin}; {tail}."
+
+
 def summary_markdown(root: str | Path) -> str:
     """One table over every study under ``root`` (each ``*/results.json``): the value of holding
     each joker, the best joker policy, what holding costs, and the rules' skill and forehand figures."""
@@ -308,7 +351,8 @@ def summary_markdown(root: str | Path) -> str:
                 f"[{path.parent.name}]({path.parent.name}/report.md)",
                 str(cfg["deals"]),
                 value,
-                f"`{p2['best']}` (lead over `{lead['second']}` {ci_text(lead['lead'])})",
+                (f"`{p2['best']}`" if called_best(p2) else f"tie: `{p2['best']}`, `{lead['second']}`")
+                + f" (lead {ci_text(lead['lead'])})",
                 ci_text(p2["policies"]["hold"]["margin"]),
                 ci_text(own["forehand_margin"]),
                 f"{own['skill_gap_per_sd']:.2f} ({none['label']}: {none['skill_gap_per_sd']:.2f})",
@@ -327,12 +371,17 @@ def summary_markdown(root: str | Path) -> str:
                         f"`{sp['agent']}`",
                         str(sp["deals"]),
                         vals,
-                        f"`{best['policy']}` (best rule {ci_text(best['margin'])})",
+                        strong_best_text(best),
                         ci_text(hold) if hold else "–",
                         ci_text(sp["vs_greedy"]),
                     ]
                 )
-    head = ["study", "deals", "points a joker gains its holder's side (greedy, swap)", "best joker policy"]
+    head = [
+        "study",
+        "deals",
+        "points a joker gains its holder's side (greedy, swap)",
+        "best joker policy (lead over runner-up)",
+    ]
     head += ["`hold` vs greedy", "forehand margin", "skill gap / sd: these rules (no jokers)", "strong agent vs greedy"]
     lines = markdown_table(head, rows)
     if strong_rows:

@@ -249,8 +249,10 @@ def _shipped(rules: Rules, kind: str) -> tuple:
     return value_model.load_model(value_model.shipped_model_path(rules.variant, rules.players, kind)).arrays()
 
 
-def net_block(cfg: StrongConfig, deals: Sequence[int]) -> list[dict[str, Any]]:
-    """The JSONL lines of deals ``deals`` (indices into the run's seeds) played by ``net``."""
+def net_block(cfg: StrongConfig, deals: Sequence[int], only: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """The JSONL lines of deals ``deals`` (indices into the run's seeds) played by ``net``; with
+    ``only``, supplement lines holding just those rules' margins (deals already finished before
+    the rules were added, :func:`read_lines`)."""
     rules = cfg.rules()
     R = rules.array()
     seeds_all = hand_seeds(cfg.seed, max(deals) + 1)
@@ -269,6 +271,15 @@ def net_block(cfg: StrongConfig, deals: Sequence[int]) -> list[dict[str, Any]]:
         pol, ks = joker_policies.policy_arrays(specs, rules.players)
         return net_play.play_net_deals(R, ords, dls, pl, kinds, pol, ks, mm, vm, cfg.cv_samples, cvs)
 
+    if only is not None:
+        extra: list[dict[str, Any]] = [
+            {"deal": int(d), "seed": int(s), "policies": {}} for d, s in zip(idx, seeds, strict=True)
+        ]
+        rule_margins(extra, list(only), run, orders, dealers, play, cv_seeds, side, rules.num_sides)
+        secs = (time.perf_counter() - t0) / len(idx)
+        for line in extra:
+            line["seconds"] = secs
+        return extra
     ref = run(orders, dealers, play, cv_seeds, ["greedy"])
     ref_m, ref_cv = _cv_margins(ref[0], ref[4])
     lines: list[dict[str, Any]] = [
@@ -293,18 +304,7 @@ def net_block(cfg: StrongConfig, deals: Sequence[int]) -> list[dict[str, Any]]:
         vs += margins(out[0])[:, s] / rules.num_sides
     for i in range(len(idx)):
         lines[i]["vs_greedy"] = float(vs[i])
-    for spec in STRONG_POLICIES:
-        label = joker_policies.policy_label(*joker_policies.parse_policy(spec))
-        plain = np.zeros(len(idx))
-        cv = np.zeros(len(idx))
-        for s in range(rules.num_sides):
-            specs = [spec if side[p] == s else "greedy" for p in range(rules.players)]
-            out = run(orders, dealers, play, cv_seeds, specs)
-            m, mc = _cv_margins(out[0], out[4])
-            plain += m[:, s] / rules.num_sides
-            cv += mc[:, s] / rules.num_sides
-        for i in range(len(idx)):
-            lines[i]["policies"][label] = {"plain": float(plain[i]), "cv": float(cv[i])}
+    rule_margins(lines, list(STRONG_POLICIES), run, orders, dealers, play, cv_seeds, side, rules.num_sides)
     for i in range(len(idx)):
         for jk in deal_jokers(rules, orders[i], int(dealers[i]), int(seeds[i])):
             lines[i]["joker_value"][jk["name"]] = jk
@@ -335,13 +335,40 @@ def net_block(cfg: StrongConfig, deals: Sequence[int]) -> list[dict[str, Any]]:
     return lines
 
 
+def rule_margins(
+    lines: list[dict[str, Any]],
+    specs: list[str],
+    run: Callable,
+    orders: np.ndarray,
+    dealers: np.ndarray,
+    play: np.ndarray,
+    cv_seeds: np.ndarray,
+    side: np.ndarray,
+    num_sides: int,
+) -> None:
+    """Each rule of ``specs`` on each side in turn against the unrestricted net: the side's
+    margin averaged over the seatings, plain and corrected, into ``lines[i]["policies"]``."""
+    for spec in specs:
+        label = joker_policies.policy_label(*joker_policies.parse_policy(spec))
+        plain = np.zeros(len(lines))
+        cv = np.zeros(len(lines))
+        for s in range(num_sides):
+            seat_specs = [spec if side[p] == s else "greedy" for p in range(len(side))]
+            out = run(orders, dealers, play, cv_seeds, seat_specs)
+            m, mc = _cv_margins(out[0], out[4])
+            plain += m[:, s] / num_sides
+            cv += mc[:, s] / num_sides
+        for i in range(len(lines)):
+            lines[i]["policies"][label] = {"plain": float(plain[i]), "cv": float(cv[i])}
+
+
 # ------------------------------------------------------------------------------------------------
 # expert: one deal at a time in OpenSpiel games
 # ------------------------------------------------------------------------------------------------
 def rule_param(spec: str) -> str:
-    """The agent's ``joker=`` value of joker rule ``spec`` (``min_points:k=6`` -> ``min_points=6``)."""
-    name, k = joker_policies.parse_policy(spec)
-    return f"{name}={k}" if name == "min_points" else name
+    """The agent's ``joker=`` value of joker rule ``spec`` (``min_points:k=6`` -> ``min_points=6``,
+    ``hold@high`` as it is)."""
+    return joker_policies.rule_param(*joker_policies.parse_policy(spec))
 
 
 def with_rule(agent: str, spec: str) -> str:
@@ -499,11 +526,15 @@ def restricted(fork: Game, side_seats: Sequence[int], rule: str) -> Game:
     return fork
 
 
-def expert_deal(cfg: StrongConfig, deal: int, share_prefix: bool = True) -> dict[str, Any]:
+def expert_deal(
+    cfg: StrongConfig, deal: int, share_prefix: bool = True, only: Sequence[str] | None = None
+) -> dict[str, Any]:
     """The JSONL line of deal ``deal`` played by the expert (module docstring). With
     ``share_prefix`` a restricted game continues the unrestricted one from the restricted side's
     first choice the rule changes (the same games, played faster); without, it is played from
-    the deal (the slow, obviously equal version the tests compare it with)."""
+    the deal (the slow, obviously equal version the tests compare it with). With ``only``, a
+    supplement line holding just those rules' margins (the joker values left out)."""
+    specs = list(STRONG_POLICIES if only is None else only)
     rules = cfg.rules()
     R = rules.array()
     game = zwicker_game(rules)
@@ -514,7 +545,7 @@ def expert_deal(cfg: StrongConfig, deal: int, share_prefix: bool = True) -> dict
     cv_seed = (seed * 2654435761 + 97) % (1 << 62)
     value = _shipped(rules, cfg.cv_model)
     side = side_of_seats(rules)
-    rules_watched = [joker_policies.parse_policy(s) for s in STRONG_POLICIES]
+    rules_watched = [joker_policies.parse_policy(s) for s in specs]
     watch = [(joker_policies.POLICIES.index(n), k) for n, k in rules_watched]
     t0 = time.perf_counter()
 
@@ -529,17 +560,12 @@ def expert_deal(cfg: StrongConfig, deal: int, share_prefix: bool = True) -> dict
     forks: dict[tuple[int, int], Game] | None = {} if share_prefix else None
     ref = play([cfg.agent] * rules.players, order, watch, forks)
     ref_m, ref_cv = _cv_margins(ref.scores[None], ref.corr[None])
-    line: dict[str, Any] = {
-        "deal": deal,
-        "seed": seed,
-        "policies": {},
-        "joker_value": {},
-        "ref_margin": ref_m[0].tolist(),
-        "ref_margin_cv": ref_cv[0].tolist(),
-    }
-    line["plays"] = _plays(rules, ref.jplays, ref.won_side)
+    line: dict[str, Any] = {"deal": deal, "seed": seed, "policies": {}}
+    if only is None:
+        line |= {"joker_value": {}, "ref_margin": ref_m[0].tolist(), "ref_margin_cv": ref_cv[0].tolist()}
+        line["plays"] = _plays(rules, ref.jplays, ref.won_side)
     replayed = 0
-    for w, spec in enumerate(STRONG_POLICIES):
+    for w, spec in enumerate(specs):
         plain = cv = 0.0
         for s in range(rules.num_sides):
             if ref.binds[w, s]:
@@ -557,7 +583,7 @@ def expert_deal(cfg: StrongConfig, deal: int, share_prefix: bool = True) -> dict
             plain += m[0, s] / rules.num_sides
             cv += mc[0, s] / rules.num_sides
         line["policies"][joker_policies.policy_label(*rules_watched[w])] = {"plain": float(plain), "cv": float(cv)}
-    for jk in deal_jokers(rules, order, dealer, seed):
+    for jk in deal_jokers(rules, order, dealer, seed) if only is None else []:
         g = play([cfg.agent] * rules.players, jk["order"])
         h, t = jk["side"], jk["stage"] + 1
         o_m, o_cv = _cv_margins(ref.scores[None], ref.corr[None], t)
@@ -577,7 +603,9 @@ def expert_deal(cfg: StrongConfig, deal: int, share_prefix: bool = True) -> dict
 # Runs: resumable JSONL, tasks on a backend
 # ------------------------------------------------------------------------------------------------
 def read_lines(path: Path, run_key: str) -> dict[int, dict[str, Any]]:
-    """The finished deals of run ``run_key`` in ``path`` (a half-written last line is skipped)."""
+    """The finished deals of run ``run_key`` in ``path`` (a half-written last line is skipped).
+    A deal's first line is its line; a later ``supplement`` line of the same deal adds the
+    margins of rules added to the study after the deal was played."""
     out: dict[int, dict[str, Any]] = {}
     if not path.is_file():
         return out
@@ -586,17 +614,38 @@ def read_lines(path: Path, run_key: str) -> dict[int, dict[str, Any]]:
             line = json.loads(text)
         except json.JSONDecodeError:
             continue
-        if isinstance(line, dict) and line.get("run") == run_key and isinstance(line.get("deal"), int):
-            out.setdefault(line["deal"], line)
+        if not (isinstance(line, dict) and line.get("run") == run_key and isinstance(line.get("deal"), int)):
+            continue
+        first = out.get(line["deal"])
+        if first is None and not line.get("supplement"):
+            out[line["deal"]] = line
+        elif first is not None and line.get("supplement"):
+            for label, value in line.get("policies", {}).items():
+                first["policies"].setdefault(label, value)
     return out
 
 
-def strong_task(task: tuple[StrongConfig, list[int]]) -> list[dict[str, Any]]:
-    """One task of a run: a block of deals (net) or one deal (expert)."""
-    cfg, deals = task
+def missing_rules(line: dict[str, Any]) -> tuple[str, ...]:
+    """The study rules (:data:`STRONG_POLICIES`) a finished deal has no margin of."""
+    return tuple(
+        s
+        for s in STRONG_POLICIES
+        if joker_policies.policy_label(*joker_policies.parse_policy(s)) not in line["policies"]
+    )
+
+
+def strong_task(task: tuple[StrongConfig, list[int], tuple[str, ...] | None]) -> list[dict[str, Any]]:
+    """One task of a run: a block of deals (net) or one deal (expert); with rules, the
+    supplement lines of those rules only."""
+    cfg, deals, only = task
     if cfg.kind() == "net":
-        return net_block(cfg, deals)
-    return [expert_deal(cfg, d) for d in deals]
+        lines = net_block(cfg, deals, only)
+    else:
+        lines = [expert_deal(cfg, d, only=only) for d in deals]
+    if only is not None:
+        for line in lines:
+            line["supplement"] = True
+    return lines
 
 
 def run_strong(
@@ -617,9 +666,18 @@ def run_strong(
     done = read_lines(path, key)
     todo = [d for d in range(cfg.deals) if d not in done]
     size = NET_BLOCK if cfg.kind() == "net" else 1
-    tasks = [(cfg, todo[i : i + size]) for i in range(0, len(todo), size)]
+    tasks: list[tuple[StrongConfig, list[int], tuple[str, ...] | None]] = [
+        (cfg, todo[i : i + size], None) for i in range(0, len(todo), size)
+    ]
+    # deals played before rules were added to the study: only the new rules, in deal order
+    short: dict[tuple[str, ...], list[int]] = {}
+    for d in sorted(x for x in done if x < cfg.deals):
+        if missing := missing_rules(done[d]):
+            short.setdefault(missing, []).append(d)
+    for missing, ds in short.items():
+        tasks = [(cfg, ds[i : i + size], missing) for i in range(0, len(ds), size)] + tasks
     if progress:
-        progress(len(done))
+        progress(len(done) - sum(map(len, short.values())))
     if tasks:
         # a torn last line (an interrupted write) is set aside first (zwick_ai.files)
         ship = ship_paths(outside_modules([cfg.agent]))
@@ -628,7 +686,10 @@ def run_strong(
                 for line in lines:
                     line["run"] = key
                     fh.write(line)
-                    done[line["deal"]] = line
+                    if line.get("supplement"):
+                        done[line["deal"]]["policies"].update(line["policies"])
+                    else:
+                        done[line["deal"]] = line
                 if progress:
                     progress(len(lines))
     return path, {d: done[d] for d in range(cfg.deals) if d in done}

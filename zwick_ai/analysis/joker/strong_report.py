@@ -12,6 +12,7 @@ import numpy as np
 
 from zwick_ai.agents import joker_policies
 from zwick_ai.agents.base import agent_params
+from zwick_ai.analysis.joker.report import called_best, per_joker_table, strong_best_text
 from zwick_ai.analysis.joker.strong_play import STRONG_POLICIES, StrongConfig
 from zwick_ai.eval.report import ci_text, error_bars, markdown_table, pyplot
 from zwick_ai.machine import describe
@@ -76,15 +77,34 @@ def findings_rows(res: dict) -> list[str]:
         ss = [next((p for p in s["policies"] if p["policy"] == label), None) for _, s in strong]
         row(f"`{label}` vs unrestricted play (margin)", pols[label], ss)
     if p2:
-        best = p2["best"]
-        text = f"`{best}`" if best != "greedy" else "unrestricted (`greedy`)"
-        cells = [f"`{s['best_policy']['policy']}` {ci_text(s['best_policy']['margin'])}" for _, s in strong]
-        verdicts = [
-            "**held**" if (s["best_policy"]["policy"] == "unrestricted") == (best == "greedy") and
-            (best == "greedy" or s["best_policy"]["policy"] == best) else "no" for _, s in strong
-        ]  # fmt: skip
+        greedy_best = called_best(p2)
+        if greedy_best is None:
+            text = f"tie (`{p2['best']}`, `{p2['best_vs_second']['second']}`: lead {ci_text(p2['best_vs_second']['lead'])})"
+        else:
+            text = f"`{greedy_best}`" if greedy_best != "greedy" else "unrestricted (`greedy`)"
+        cells = [strong_best_text(s["best_policy"]) for _, s in strong]
+        same = {"greedy": "unrestricted", None: "tie"}.get(greedy_best, greedy_best)
+        verdicts = ["**held**" if s["best_policy"]["policy"] == same else "no" for _, s in strong]
         rows.append(["best joker use", text, *cells, *verdicts])
     return markdown_table(head, rows)
+
+
+def strong_verdict(b: dict, deals: int) -> str:
+    """The best joker use in one sentence: called best only when its lead over the runner-up
+    excludes zero, otherwise the tie."""
+    if not b.get("lead"):  # written before ties were called: no rule's CI lay above 0
+        return (
+            f"**Best use:** `{b['policy']}` (the best rule's margin {ci_text(b['margin'])}; written before ties "
+            "were called, the lead over the runner-up is not recorded)."
+        )
+    lead = (
+        f"lead of `{b['top']}` over the runner-up `{b['second']}` {ci_text(b['lead'])} points per deal "
+        f"(paired over the same {deals} deals)"
+    )
+    if b["policy"] == "tie":
+        tied = ", ".join(f"`{t}`" for t in b["tied"])
+        return f"**No joker use is best: {tied} tie** (CIs of their paired differences include 0); {lead}."
+    return f"**Best use:** `{b['policy']}`; {lead}."
 
 
 def figure(res_key: str, s: dict, out: Path) -> str:
@@ -190,16 +210,10 @@ def strong_markdown(res: dict, variant_label: str) -> str:
             ),
         ]
         b = s["best_policy"]
+        lines += ["", strong_verdict(b, s["deals"])]
+        table = per_joker_table({p["policy"]: p for p in s["policies"]}, "the unrestricted agent", s["deals"])
+        lines += ["", *table[:-1]] if table else []
         lines += [
-            "",
-            f"**Best use:** `{b['policy']}`"
-            + (
-                " (no rule's CI lies above zero: restricting the agent's joker play gains nothing measurable; "
-                f"the best rule's margin {ci_text(b['margin'])})"
-                if b["policy"] == "unrestricted"
-                else f", margin {ci_text(b['margin'])} points per deal over the unrestricted agent"
-            )
-            + ".",
             "",
             "**What a joker is worth** (the same deals with the joker swapped to an opponent, every seat the "
             "unrestricted agent): change of the holder's points, and of its margin, plain and with the control variate "

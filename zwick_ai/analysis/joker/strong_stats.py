@@ -14,6 +14,7 @@ from zwick_ai.agents import joker_policies
 from zwick_ai.analysis.joker.deals import joker_name, study_jokers
 from zwick_ai.analysis.joker.strong_play import STRONG_POLICIES, StrongConfig
 from zwick_ai.eval.report import diff_estimate
+from zwick_ai.eval.stats import best_or_tie
 from zwick_ai.zwicker.rules import Rules
 
 
@@ -45,6 +46,11 @@ def summarize(cfg: StrongConfig, lines: dict[int, dict[str, Any]], file: str) ->
             }
         )
     ranked = sorted(policies, key=lambda p: -p["mean_diff"])
+    # the unrestricted agent is a contestant too: its margin against itself is 0 on every deal
+    per_deal = {"unrestricted": np.zeros(n)} | {
+        label: np.array([x["policies"][label]["plain"] for x in ordered]) for label in (p["policy"] for p in policies)
+    }
+    verdict = best_or_tie(per_deal) if n > 1 else None
     values = []
     for j in study_jokers(rules):
         name = joker_name(j)
@@ -77,8 +83,14 @@ def summarize(cfg: StrongConfig, lines: dict[int, dict[str, Any]], file: str) ->
         "policies": policies,
         "joker_value": values,
         "best_policy": {
-            "policy": best["policy"] if best["ci95"][0] > 0 else "unrestricted",
-            "note": "the best rule's margin over the unrestricted agent; 'unrestricted' when no rule's CI lies above 0",
+            "policy": (verdict["best"] or "tie") if verdict else "tie",
+            "note": "the top joker use (a rule or 'unrestricted') is called best only when the CI of its paired "
+            "lead over the runner-up excludes 0, else 'tie' with the uses it is not separated from; margin: the "
+            "best rule's margin over the unrestricted agent",
+            "top": verdict["top"] if verdict else best["policy"],
+            "second": verdict["second"] if verdict else None,
+            "lead": verdict["lead"] if verdict else None,
+            "tied": verdict["tied"] if verdict else [],
             "margin": {"mean_diff": best["mean_diff"], "ci95": best["ci95"]},
         },
         "behaviour": behaviour(rules, ordered),
