@@ -72,6 +72,34 @@ def test_obvious_best_move_ranked_first_with_a_clear_ci() -> None:
     assert lo > max(others)  # the CI of the best is clear of every other move's
 
 
+def level_position() -> pyspiel.State:
+    """Seat 1 to move with 9S, 9C, 8H and X20 against QD KH JS on the table: trailing 9S and
+    trailing 9C are the same move up to the suit (equal), trailing the 20-joker hands it to the
+    opponents (clearly worse)."""
+    game = pyspiel.load_game(GAME)
+    order = list(game.rules.deck)
+    for at, card in [("5D", "KH"), ("6D", "QD"), ("7D", "JS"), ("2C", "9S"), ("6C", "9C"), ("TC", "X20"), ("AC", "8H")]:
+        i, j = order.index(cards.parse_card(at)), order.index(cards.parse_card(card))
+        order[i], order[j] = order[j], order[i]
+    state = game.new_initial_state()
+    for a in zwicker_bridge.deal_actions(game, order, 0):
+        state.apply_action(a)
+    assert state.current_player() == 1
+    return state
+
+
+def test_only_a_move_clearly_worse_than_the_best_is_a_mistake() -> None:
+    """Two equal moves and one clearly worse: only the worse is called a mistake. The unpaired
+    CIs of the moves overlap; the loss measured on the same worlds separates the worse move."""
+    dv = decision_values(level_position(), worlds=100, seed=3)
+    i9s, i9c, ix = (dv.labels.index(x) for x in ("9S trails", "9C trails", "X20 trails"))
+    pair = np.mean(dv.values[:, i9s] - dv.values[:, i9c])
+    assert abs(pair) < 0.5  # the two trails are the same move up to the suit
+    assert dv.verdict(i9s) != "mistake" and dv.verdict(i9c) != "mistake"
+    assert dv.verdict(ix) == "mistake" and dv.loss(ix).ci95[0] > 0
+    assert [dv.labels[i] for i in range(len(dv.labels)) if dv.verdict(i) == "mistake"] == ["X20 trails"]
+
+
 def test_every_move_is_measured_on_the_same_worlds() -> None:
     state = joker_zwick_state()
     dv = decision_values(state, worlds=12, rollout="random", seed=5)
@@ -152,18 +180,23 @@ def test_analyze_command_schema_and_mistake(tmp_path: Path) -> None:
     assert set(data) == {"game", "agent", "decisions"} and data["game"] == str(pyspiel.load_game(GAME))
     assert data["agent"] == "rollouts:worlds=40,policy=greedy,playouts=1,seed=0"
     first = data["decisions"][0]
-    assert set(first) == {"move_index", "seat", "played", "loss", "moves"}
+    assert set(first) == {"move_index", "seat", "played", "loss", "loss_ci95", "verdict", "moves"}
     assert first["move_index"] == 0 and first["seat"] == 1 and first["played"] == "X20 trails"
     for d in data["decisions"]:
         assert d["seat"] == 1
         for m in d["moves"]:
-            assert set(m) == {"move", "mean", "ci95"} and m["ci95"][0] <= m["mean"] <= m["ci95"][1]
-        means = {m["move"]: m["mean"] for m in d["moves"]}
-        assert d["loss"] == pytest.approx(max(means.values()) - means[d["played"]], abs=1e-3)
-    best = max(first["moves"], key=lambda m: m["mean"])
-    assert best["move"] == ZWICK and first["loss"] > 10  # two jokers and a Zwick thrown away
+            assert set(m) == {"move", "mean", "ci95", "loss", "loss_ci95", "verdict", "to_separate"}
+            assert m["ci95"][0] <= m["mean"] <= m["ci95"][1]
+            assert m["verdict"] == "best" or (m["verdict"] == "mistake") == (m["loss_ci95"][0] > 0)
+        means = [m["mean"] for m in d["moves"]]
+        assert means == sorted(means, reverse=True)  # best first, as both tables show them
+        assert d["loss"] == pytest.approx(
+            means[0] - next(m["mean"] for m in d["moves"] if m["move"] == d["played"]), abs=1e-3
+        )
+    best = first["moves"][0]
+    assert best["move"] == ZWICK and first["loss"] > 10 and first["verdict"] == "mistake"  # two jokers and a Zwick
     md = (out / "analysis.md").read_text()
-    assert "## Biggest mistakes" in md and "`X20 trails`" in md.split("## Every decision")[0]
+    assert "## Mistakes" in md and "`X20 trails`" in md.split("## Every decision")[0]
     html = (out / "analysis.html").read_text()
     assert html.count("data-move-index=") == len(joker_record("X20 trails").moves)
     # a rerun never overwrites finished work: the same command finds it done, another evaluator is refused
@@ -185,6 +218,9 @@ def test_analyze_command_schema_and_mistake(tmp_path: Path) -> None:
         WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#values tr.played"))
         rows = driver.find_elements(By.CSS_SELECTOR, "#values tr")
         assert len(rows) == len(first["moves"]) + 1
+        # the page's table lists the moves in the order of analysis.md, with the paired loss and verdict
+        assert [r.text.split(" ")[0] for r in rows[1:]] == [m["move"].split(" ")[0] for m in first["moves"]]
+        assert driver.find_element(By.CSS_SELECTOR, "#values tr.played").text.endswith("mistake")
         played = driver.find_element(By.CSS_SELECTOR, "#values tr.played").text
         assert played.startswith("X20 trails")
         assert driver.find_element(By.CSS_SELECTOR, "#values tr.best").text.startswith(ZWICK)

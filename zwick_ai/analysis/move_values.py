@@ -15,7 +15,10 @@ Method (``rollout`` evaluation, the leaf evaluation of our compiled ISMCTS):
 3. *Value*: the mover's return at the end of the deal (Zwicker: the OpenSpiel return, with two
    sides the point margin of the mover's side; trick games: the mover's net chips), averaged over
    the playouts of a world, then over the worlds: the mean with a Student-t 95% CI over worlds.
-   Because all moves share the worlds, differences between moves are paired and sharp.
+   Because all moves share the worlds, differences between moves are paired and sharp: a move's
+   *loss* against the best move is the per-world difference with its own paired CI
+   (:meth:`DecisionValues.loss`), and a move is a *mistake* only when that CI excludes zero
+   (:meth:`DecisionValues.verdict`; otherwise it is *level* with the best).
 
 With an agent spec (``agent="ismcts:iters=100"``: the strongest agent's evaluation, much slower)
 step 2 plays the deal on after the move with that agent at every seat instead, each seat deciding
@@ -56,7 +59,7 @@ from zwick_ai.agents.tricks_search import TRIES as TRICK_TRIES
 from zwick_ai.agents.tricks_search import resample_into
 from zwick_ai.agents.tricks_search import seed as seed_compiled
 from zwick_ai.agents.zwicker_search import MT_SIZE, TRIES, det_draw
-from zwick_ai.eval.stats import mean_ci
+from zwick_ai.eval.stats import Estimate, mean_ci, paired_diff_ci
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.decisions import apply_decision, legal_decisions
 from zwick_ai.games.game_loop import play_to_end, stream_chance
@@ -99,6 +102,19 @@ class DecisionValues:
     def best(self) -> int:
         """The move with the highest mean (the first of equals)."""
         return int(np.argmax(self.values.mean(axis=0)))
+
+    def loss(self, i: int) -> Estimate:
+        """The loss of move ``i`` against the best move: best minus ``i`` in each world (or
+        search), paired because every move is measured on the same worlds and play-outs, with its
+        Student-t 95% CI over them. The best move's own loss is exactly 0."""
+        return paired_diff_ci(self.values[:, self.best()], self.values[:, i])
+
+    def verdict(self, i: int) -> str:
+        """``best``; ``mistake`` when the CI of the paired loss lies above 0; else ``level``
+        (the data cannot tell the move from the best)."""
+        if i == self.best():
+            return "best"
+        return "mistake" if self.loss(i).ci95[0] > 0 else "level"
 
     def index_of(self, actions: Sequence[int]) -> int:
         """The move whose actions are ``actions`` (``ValueError`` if none is)."""

@@ -4,10 +4,16 @@ valued for the mover on the same sampled worlds (:mod:`zwick_ai.analysis.move_va
 Writes, into a new folder ``--out DIR``:
 
 * ``analysis.json``: ``{"game": the record's game string, "agent": the evaluator's spec,
-  "decisions": [{"move_index": k, "seat": s, "played": label, "loss": x, "moves": [{"move":
-  label, "mean": x, "ci95": [lo, hi]}]}]}`` (``loss`` = best mean − played mean, >= 0; values in
-  points per deal for Zwicker, chips per deal for the trick games);
-* ``analysis.md``: the method, every decision, the biggest mistakes;
+  "decisions": [{"move_index": k, "seat": s, "played": label, "loss": x, "loss_ci95": [lo, hi],
+  "verdict": v, "moves": [{"move": label, "mean": x, "ci95": [lo, hi], "loss": x, "loss_ci95":
+  [lo, hi], "verdict": v, "to_separate": n}]}]}``, moves best first. ``loss`` = best mean − the
+  move's mean (>= 0), with the CI of that difference *paired* over the same worlds and play-outs
+  (common random numbers); ``verdict``: ``best``, ``mistake`` (the loss's CI excludes zero) or
+  ``level`` (it does not: the data cannot tell the move from the best); ``to_separate``: about how
+  many worlds (or searches) a level move's loss would need for its CI to exclude zero at the same
+  spread (the normal approximation; none when the loss is exactly 0). Values in points per deal for
+  Zwicker, chips per deal for the trick games;
+* ``analysis.md``: the method, the mistakes, every decision;
 * ``analysis.html``: the replay page with each decision's values beside the position.
 
 Forced moves (a single legal move) are not decisions and are left out.
@@ -45,7 +51,7 @@ METHOD = (
     "resampler of the ISMCTS agents; every legal move is applied in every one of these same worlds and the deal "
     "is played to its end by the compiled `{policy}` policy for every seat ({playouts} playout(s) per world, "
     "the same random stream for every move). A move's value is the mover's mean return ({unit} per deal) with "
-    "a Student-t 95% CI over the worlds; loss = best mean - played mean."
+    "a Student-t 95% CI over the worlds; " + "{loss}"
 )
 
 
@@ -58,14 +64,21 @@ METHOD_AGENT = (
     "compiled resampler; every legal move is applied in every one of these same worlds and the deal is played "
     "to its end by `{agent}` at every seat, each deciding from its own information (the same agent seeds and "
     "chance stream for every move). A move's value is the mover's mean return ({unit} per deal) with a "
-    "Student-t 95% CI over the worlds; loss = best mean - played mean."
+    "Student-t 95% CI over the worlds; " + "{loss}"
 )
 METHOD_SEARCHES = (
     "Evaluator `{agent}`'s own judgement: for each decision, {searches} independent searches of `{agent}` from "
     "the mover's information, each valuing every legal move by the mean return of its iterations that began with "
     "that move (the root statistics it chooses from). A move's value is the mean over the searches ({unit} per "
     "deal) with a Student-t 95% CI over them (how much the estimate varies between searches); moves the agent "
-    "thinks poor get few iterations, so their values are the least sure. loss = best mean - played mean."
+    "thinks poor get few iterations, so their values are the least sure. " + "{loss}"
+)
+
+
+LOSS = (
+    "a move's loss = best mean - its mean, with the 95% CI of that difference paired over the same {over} "
+    "(every move was measured on them); a move is called a mistake only when that CI excludes zero, "
+    "otherwise it is level with the best."
 )
 
 
@@ -145,20 +158,43 @@ def evaluator_spec(params: dict[str, int | str]) -> str:
 def method_text(params: dict[str, int | str], unit: str) -> str:
     """How the values were measured, for the Markdown and the page."""
     if "searches" in params:
-        return METHOD_SEARCHES.format(unit=unit, **params)
-    return (METHOD_AGENT if "agent" in params else METHOD).format(unit=unit, **params)
+        return METHOD_SEARCHES.format(unit=unit, loss=LOSS.format(over="searches"), **params)
+    loss = LOSS.format(over="worlds and play-outs")
+    return (METHOD_AGENT if "agent" in params else METHOD).format(unit=unit, loss=loss, **params)
 
 
 def decision_entry(k: int, dv: DecisionValues, played_actions: list[int], played_label: str) -> dict[str, Any]:
-    """One decision of ``analysis.json``."""
-    moves = []
+    """One decision of ``analysis.json`` (module docstring), its moves best first."""
+    from zwick_ai.eval.stats import samples_to_separate
+
+    moves: list[dict[str, Any]] = []
     for i, label in enumerate(dv.labels):
         mean, lo, hi = dv.mean_ci(i)
-        moves.append({"move": label, "mean": round(mean, 4), "ci95": [round(lo, 4), round(hi, 4)]})
-    means = dv.values.mean(axis=0)
+        loss = dv.loss(i)
+        verdict = dv.verdict(i)
+        moves.append(
+            {
+                "move": label,
+                "mean": round(mean, 4),
+                "ci95": [round(lo, 4), round(hi, 4)],
+                "loss": round(max(0.0, loss.mean), 4),
+                "loss_ci95": [round(loss.ci95[0], 4), round(loss.ci95[1], 4)],
+                "verdict": verdict,
+                "to_separate": samples_to_separate(loss) if verdict == "level" else None,
+            }
+        )
     played = dv.index_of(played_actions)
-    loss = float(means.max() - means[played])
-    return {"move_index": k, "seat": dv.seat, "played": played_label, "loss": round(loss, 4), "moves": moves}
+    mine = moves[played]
+    moves.sort(key=lambda m: -float(m["mean"]))
+    return {
+        "move_index": k,
+        "seat": dv.seat,
+        "played": played_label,
+        "loss": mine["loss"],
+        "loss_ci95": mine["loss_ci95"],
+        "verdict": mine["verdict"],
+        "moves": moves,
+    }
 
 
 def decisions_to_value(steps: list[ReplayStep], seats: list[int]) -> list[int]:
@@ -222,7 +258,7 @@ def analyse_record(
 def summary_markdown(
     rec: GameRecord, source: str, spec: str, method: str, decisions: list[dict[str, Any]], unit: str
 ) -> str:
-    """The Markdown summary: method, every decision, the biggest mistakes."""
+    """The Markdown summary: method, the mistakes (paired CI of the loss above zero), every decision."""
     from zwick_ai.eval.report import markdown_table
 
     lines = [
@@ -234,28 +270,61 @@ def summary_markdown(
         "",
         f"{len(decisions)} decisions analysed (forced moves left out). Values in {unit} per deal for the mover.",
         "",
-        "## Biggest mistakes",
+        "## Mistakes",
+        "",
+        "A move played is a mistake only when the 95% CI of its loss against the best move, paired over the same "
+        "samples, excludes zero.",
         "",
     ]
-    worst = sorted((d for d in decisions if d["loss"] > 0), key=lambda d: -d["loss"])[:5]
-    if not worst:
-        lines.append("None: every analysed move played was the best by this evaluation.")
+    mistakes = sorted((d for d in decisions if d["verdict"] == "mistake"), key=lambda d: -d["loss"])
+    if not mistakes:
+        lines.append("None: no move played is worse than the best by more than this evaluation can tell.")
     else:
         rows = []
-        for d in worst:
-            best = max(d["moves"], key=lambda m: m["mean"])
-            rows.append([d["move_index"] + 1, d["seat"], f"`{d['played']}`", f"{d['loss']:.2f}", f"`{best['move']}`"])
-        lines += markdown_table(["move", "seat", "played", "loss", "best instead"], rows)
-    lines += ["", "## Every decision", ""]
+        for d in mistakes:
+            best = d["moves"][0]
+            rows.append([d["move_index"] + 1, d["seat"], f"`{d['played']}`", loss_text(d), f"`{best['move']}`"])
+        lines += markdown_table(["move", "seat", "played", "loss [95% CI]", "best instead"], rows)
+    lines += ["", separation_text(decisions), "", "## Every decision", ""]
     for d in decisions:
-        lines.append(f"### Move {d['move_index'] + 1}, seat {d['seat']}: `{d['played']}` (loss {d['loss']:.2f})")
+        lines.append(
+            f"### Move {d['move_index'] + 1}, seat {d['seat']}: `{d['played']}` ({d['verdict']}, loss {loss_text(d)})"
+        )
         rows = []
-        for m in sorted(d["moves"], key=lambda m: -m["mean"]):
+        for m in d["moves"]:
             mark = " (played)" if m["move"] == d["played"] else ""
             lo, hi = m["ci95"]
-            rows.append([f"`{m['move']}`{mark}", f"{m['mean']:+.2f}", f"[{lo:+.2f}, {hi:+.2f}]"])
-        lines += ["", *markdown_table(["move", "mean", "95% CI"], rows), ""]
+            rows.append(
+                [f"`{m['move']}`{mark}", f"{m['mean']:+.2f}", f"[{lo:+.2f}, {hi:+.2f}]", loss_text(m), m["verdict"]]
+            )
+        lines += ["", *markdown_table(["move", "mean", "95% CI", "loss [95% CI]", "verdict"], rows), ""]
     return "\n".join(lines)
+
+
+def loss_text(entry: dict[str, Any]) -> str:
+    """``0.31 [0.12, 0.50]``: a loss with its paired CI."""
+    lo, hi = entry["loss_ci95"]
+    return f"{entry['loss']:.2f} [{lo:+.2f}, {hi:+.2f}]"
+
+
+def level_played(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The decisions whose move played is level with the best (below the best, not separated)."""
+    return [d for d in decisions if d["verdict"] == "level"]
+
+
+def separation_text(decisions: list[dict[str, Any]]) -> str:
+    """How many samples would separate the moves played that are level with the best."""
+    level = level_played(decisions)
+    if not level:
+        return "No move played is level with the best: each was the best or a clear mistake."
+    need = sorted(n for d in level if (n := next(m for m in d["moves"] if m["move"] == d["played"])["to_separate"]))
+    text = f"{len(level)} moves played are level with the best (their losses' CIs include zero)"
+    if not need:
+        return text + "."
+    return (
+        text + f"; at the same spread about {need[len(need) // 2]} samples per decision (the median; "
+        f"{need[0]} to {need[-1]}) would tell them from the best (samples: worlds, or searches for a search evaluator)."
+    )
 
 
 def read_partial(path: Path, identity: dict[str, Any]) -> dict[int, dict[str, Any]]:
@@ -286,6 +355,8 @@ def read_partial(path: Path, identity: dict[str, Any]) -> dict[int, dict[str, An
     for line in lines[1:]:
         try:
             entry = json.loads(line)
+            if "loss_ci95" not in entry:
+                continue  # valued before losses had paired CIs: valued again
             done[int(entry["move_index"])] = entry
         except (json.JSONDecodeError, KeyError, TypeError, ValueError):
             continue
@@ -348,11 +419,14 @@ def cmd_analyze(args: argparse.Namespace) -> int:
                 )
                 return 130
         write_analysis(out, rec, steps, f"game {args.game_index} of {args.file}", spec, method, decisions, unit)
-    worst = max(decisions, key=lambda d: d["loss"], default=None)
-    print(f"{len(decisions)} decisions analysed with {spec}", file=sys.stdout)
-    if worst is not None and worst["loss"] > 0:
+    mistakes = [d for d in decisions if d["verdict"] == "mistake"]
+    worst = max(mistakes, key=lambda d: d["loss"], default=None)
+    print(f"{len(decisions)} decisions analysed with {spec}; {len(mistakes)} mistakes (paired 95% CI of the loss "
+          "excluding zero)", file=sys.stdout)  # fmt: skip
+    if worst is not None:
         print(f"biggest mistake: move {worst['move_index'] + 1}, seat {worst['seat']}, {worst['played']!r}, "
-              f"loss {worst['loss']:.2f} {unit}", file=sys.stdout)  # fmt: skip
+              f"loss {loss_text(worst)} {unit}", file=sys.stdout)  # fmt: skip
+    print(separation_text(decisions), file=sys.stdout)
     print(f"wrote {out}/analysis.json, analysis.md, analysis.html", file=sys.stdout)
     return 0
 
@@ -374,8 +448,20 @@ def write_analysis(
     values: dict[int, tuple[list[MoveValue], float]] = {}
     for d in decisions:
         values[int(d["move_index"])] = (
-            [MoveValue(m["move"], m["mean"], m["ci95"][0], m["ci95"][1]) for m in d["moves"]],
-            float(d["loss"]),
+            [
+                MoveValue(
+                    m["move"],
+                    m["mean"],
+                    m["ci95"][0],
+                    m["ci95"][1],
+                    loss=m["loss"],
+                    loss_lo=m["loss_ci95"][0],
+                    loss_hi=m["loss_ci95"][1],
+                    verdict=m["verdict"],
+                )
+                for m in d["moves"]
+            ],
+            float(d["loss"]) if d["verdict"] == "mistake" else 0.0,  # the move list marks mistakes only
         )
     page = record_page(rec, steps, f"Analysis: {source}", values=values, note=f"Evaluator {spec}. {method}")
     write_text_atomic(out / "analysis.html", page_html(page))
@@ -391,7 +477,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="value every legal move of a recorded game's decisions (95%% CIs); resumable",
         description="For each decision of the chosen seat(s) in a recorded game, the value of every legal "
         "move for the mover (mean points or chips per deal, 95% CI), all moves measured on the same "
-        "sampled worlds; the loss of the move played; the biggest mistakes. Writes analysis.json, "
+        "sampled worlds; each move's loss against the best with a paired 95% CI; a mistake only where that CI "
+        "excludes zero, and how many worlds would separate the rest. Writes analysis.json, "
         "analysis.md and analysis.html into --out.",
         epilog=f"""evaluators and their cost (measured on a 44-decision dithmarschen game; see benchmarks/README.md):
   --agent "{evaluator_spec(DEFAULTS)}"

@@ -24,12 +24,17 @@ from html import escape
 
 @dataclass
 class MoveValue:
-    """One legal move of an analysed decision: its value for the mover and the 95% CI."""
+    """One legal move of an analysed decision: its value for the mover and the 95% CI; its loss
+    against the best move with the paired 95% CI, and the verdict (``best``, ``mistake``, ``level``)."""
 
     move: str
     mean: float
     lo: float
     hi: float
+    loss: float | None = None
+    loss_lo: float | None = None
+    loss_hi: float | None = None
+    verdict: str = ""
 
 
 @dataclass
@@ -88,6 +93,7 @@ h1 { font-size: 20px; margin: 0 0 4px 0; }
 #values td.m { text-align: left; }
 #values tr.played { background: #ffe08a; }
 #values tr.best td.m::after { content: " ★"; color: #1a7f37; }
+#values tr.mistake td:last-child { color: #b00020; font-weight: bold; }
 #final { margin-top: 10px; font-size: 14px; }
 .note { color: #555; font-size: 12px; margin-top: 6px; max-width: 900px; }
 """
@@ -111,13 +117,17 @@ SCRIPT = r"""
     head.textContent = 'seat ' + m.seat + ' to move: value of each move (' + data.unit + ' per deal, 95% CI)';
     values.appendChild(head);
     const t = document.createElement('table');
-    t.innerHTML = '<tr><th>move</th><th>mean</th><th>95% CI</th></tr>';
+    const paired = m.values.length > 0 && m.values[0].loss !== undefined;
+    t.innerHTML = '<tr><th>move</th><th>mean</th><th>95% CI</th>'
+      + (paired ? '<th>loss [paired 95% CI]</th><th>verdict</th>' : '') + '</tr>';
     const best = Math.max.apply(null, m.values.map(v => v.mean));
-    for (const v of m.values) {
+    for (const v of m.values) {  // best first, as in analysis.md
       const tr = document.createElement('tr');
       if (v.move === m.label) tr.className = 'played';
       if (v.mean === best) tr.className += ' best';
+      if (v.verdict === 'mistake') tr.className += ' mistake';
       const cells = [v.move, fmt(v.mean), '[' + fmt(v.lo) + ', ' + fmt(v.hi) + ']'];
+      if (paired) cells.push(v.loss.toFixed(2) + ' [' + fmt(v.llo) + ', ' + fmt(v.lhi) + ']', v.verdict);
       cells.forEach((c, i) => { const td = document.createElement('td'); td.textContent = c;
         if (i === 0) td.className = 'm'; tr.appendChild(td); });
       t.appendChild(tr);
@@ -165,6 +175,14 @@ def _json_for_script(obj: object) -> str:
     return json.dumps(obj, separators=(",", ":")).replace("</", "<\\/")
 
 
+def value_json(v: MoveValue) -> dict[str, object]:
+    """A move's value as the page's script reads it (loss and verdict when analysed)."""
+    out: dict[str, object] = {"move": v.move, "mean": v.mean, "lo": v.lo, "hi": v.hi}
+    if v.loss is not None:
+        out |= {"loss": v.loss, "llo": v.loss_lo, "lhi": v.loss_hi, "verdict": v.verdict}
+    return out
+
+
 def page_html(page: Page) -> str:
     """The page as one HTML document (see the module docstring)."""
     page.check()
@@ -176,7 +194,7 @@ def page_html(page: Page) -> str:
                 "label": m.label,
                 "capture": m.capture,
                 **(
-                    {"values": [{"move": v.move, "mean": v.mean, "lo": v.lo, "hi": v.hi} for v in m.values]}
+                    {"values": [value_json(v) for v in sorted(m.values, key=lambda v: -v.mean)]}
                     if m.values is not None
                     else {}
                 ),
