@@ -6,6 +6,7 @@ blank) for Zwicker variants and both trick games."""
 from __future__ import annotations
 
 import io
+import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -65,8 +66,15 @@ def test_page_is_self_contained(records_file: Path, tmp_path: Path, index: int) 
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)  # nothing fetched from anywhere
     rec = read_records(records_file)[0][index]
     assert html.count("data-move-index=") == len(rec.moves)
-    frames = re.findall(r'<svg xmlns="http://www.w3.org/2000/svg"', html.replace("\\", ""))
-    assert len(frames) == (len(rec.moves) + 1) * (len(rec.seats) + 1)  # every position, every view
+    assert _frame_count(html) == (len(rec.moves) + 1) * (len(rec.seats) + 1)  # every position, every view
+
+
+def _frame_count(html: str) -> int:
+    """The pictures in a page's data, each rebuilt from its pieces and checked to be one SVG."""
+    data = json.loads(re.search(r'id="zwick-data">(.*?)</script>', html, re.S).group(1).replace("<\\/", "</"))
+    pictures = ["".join(data["pool"][k] for k in f[view]) for f in data["frames"] for view in f]
+    assert all(p.startswith('<svg xmlns="http://www.w3.org/2000/svg"') and p.endswith("</svg>") for p in pictures)
+    return len(pictures)
 
 
 def test_refuses_to_overwrite(records_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -202,5 +210,51 @@ def test_selfplay_records_make_pages(tmp_path: Path, argv: list[str]) -> None:
     for index, rec in enumerate(read_records(records)[0]):
         html = _page(records, index, tmp_path / f"sp{index}.html")
         assert html.count("data-move-index=") == len(rec.moves) > 0
-        frames = re.findall(r'<svg xmlns="http://www.w3.org/2000/svg"', html.replace("\\", ""))
-        assert len(frames) == (len(rec.moves) + 1) * (len(rec.seats) + 1)  # every position, every view
+        assert _frame_count(html) == (len(rec.moves) + 1) * (len(rec.seats) + 1)  # every position, every view
+
+
+#: a committed game of four seats with long agent specs (``expert:time=0,iters=2000``)
+COMMITTED = Path("experiments/results/joker-study/dithmarschen/strength-expert_time=0_iters=2000/games.jsonl.gz")
+
+#: every pair of page blocks, and every text of the picture against every card, that overlap
+OVERLAPS = r"""
+const box = e => e.getBoundingClientRect();
+const meet = (a, b) => a.width > 0 && b.width > 0 && a.left < b.right - 1 && b.left < a.right - 1
+  && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+const out = [];
+const blocks = ['h1', '.sub', '.bar', '#board', '.side'].map(q => document.querySelector(q)).filter(e => e);
+for (let i = 0; i < blocks.length; i++) for (let j = i + 1; j < blocks.length; j++)
+  if (meet(box(blocks[i]), box(blocks[j]))) out.push(blocks[i].className || blocks[i].tagName, blocks[j].id);
+const texts = Array.from(document.querySelectorAll('#board text'));
+const cards = Array.from(document.querySelectorAll('#board g.card'));
+for (const t of texts) for (const c of cards) if (meet(box(t), box(c))) out.push(t.textContent + ' / ' + c.getAttribute('data-card'));
+const page = document.documentElement;
+if (page.scrollWidth > window.innerWidth + 1) out.push('page wider than the window: ' + page.scrollWidth);
+return out;
+"""
+
+
+def test_committed_game_page_is_light_and_nothing_overlaps(driver, tmp_path: Path) -> None:
+    """The page of a committed game is under 1 MB; at a desktop's 1280x800 and a phone's 390 px
+    width no block of the page overlaps another and no text of the picture overlaps a card
+    (seat labels with long agent specs included), at every step; screenshots of both are kept."""
+    out = tmp_path / "committed.html"
+    assert main(["replay", str(COMMITTED), "--html", str(out)]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert out.stat().st_size < 1_000_000, out.stat().st_size
+    assert html.count("<symbol ") < 120 and "<details" in html  # each card drawn once; the game string folded
+    rec = read_records(COMMITTED)[0][0]
+    try:
+        for width, height in ((1280, 800), (390, 844)):
+            driver.set_window_size(width, height)
+            for step in (0, len(rec.moves) // 2, len(rec.moves)):
+                _open(driver, out.resolve().as_uri() + f"#step={step}&view=all")
+                driver.refresh()
+                _open(driver, out.resolve().as_uri() + f"#step={step}&view=all")
+                assert driver.execute_script("return document.body.getAttribute('data-step')") == str(step)
+                assert driver.execute_script(OVERLAPS) == [], (width, step)
+            png = driver.get_screenshot_as_png()
+            (tmp_path / f"committed-{width}.png").write_bytes(png)
+            assert _not_blank(png)
+    finally:
+        driver.set_window_size(1400, 1000)

@@ -20,10 +20,11 @@ from zwick_ai.tricks import layout as tricks_layout
 
 
 def views(state: Any, names: Sequence[str], highlight: Sequence[str] = ()) -> dict[str, str]:
-    """The pictures of one position for the page: ``all`` (every hand open) and each seat's view."""
-    out = {"all": state_svg(state, None, names, highlight)}
+    """The pictures of one position for the page: ``all`` (every hand open) and each seat's view,
+    their cards ``<use>`` of the page's symbols (:func:`zwick_ai.render.svg.symbol_defs`)."""
+    out = {"all": state_svg(state, None, names, highlight, symbols=True)}
     for p in range(len(names)):
-        out[str(p)] = state_svg(state, p, names, highlight)
+        out[str(p)] = state_svg(state, p, names, highlight, symbols=True)
     return out
 
 

@@ -4,10 +4,14 @@ style or font: the page is one file that works offline.
 
 The page's data is one JSON object in ``<script type="application/json" id="zwick-data">``:
 ``frames[i][view]`` is the SVG after ``i`` moves (``i`` = 0: after the deal) for ``view`` ``all``
-(every hand open) or a seat number; ``moves[k]`` is ``{"seat", "label", "capture", "values"?}``.
+(every hand open) or a seat number, as the indices of its pieces in ``pool`` (:func:`svg_pieces`;
+joined they are the SVG); ``moves[k]`` is ``{"seat", "label", "capture", "values"?}``. Each card
+is drawn once, as a ``<symbol>`` in a hidden ``<svg>`` at the top of the page, and placed in the
+pictures with ``<use>``. A long subtitle (the game string with every rule option) is folded.
 
 Controls: the buttons, the arrow keys (left/right one move, Home/End), a click on a move, the seat
-selector; ``#step=N&view=V`` in the address opens step N from view V. Each move is an
+selector. The address may name where the page opens: ``#step=N`` the position after N moves
+(0: after the deal), ``view=V`` the view (``all`` or a seat number), e.g. ``game.html#step=12&view=2``. Each move is an
 ``<li data-move-index="k">`` (k from 0); the entry of the move that led to the shown position has
 class ``current``, the latest capture up to it class ``last-capture``. With move values (``zwick
 analyze``) the panel beside the picture lists every legal move of the decision at the shown
@@ -17,9 +21,15 @@ position with its mean and 95% CI, the move played and the best marked.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html import escape
+
+from zwick_ai.render.svg import symbol_defs
+
+#: a picture's use of a card symbol (the page draws each symbol used once)
+SYMBOL_USE = re.compile(r'<use href="#(\w+)"')
 
 
 @dataclass
@@ -73,14 +83,20 @@ class Page:
 
 STYLE = """
 body { font-family: DejaVu Sans, Arial, sans-serif; margin: 12px; background: #fafafa; color: #222; }
-h1 { font-size: 20px; margin: 0 0 4px 0; }
+h1 { font-size: 20px; margin: 0 0 4px 0; overflow-wrap: anywhere; }
 .sub { color: #555; margin-bottom: 8px; font-size: 13px; overflow-wrap: anywhere; }
+details.sub summary { cursor: pointer; }
+svg.defs { position: absolute; width: 0; height: 0; overflow: hidden; }
 .bar { display: flex; gap: 6px; align-items: center; margin: 8px 0; flex-wrap: wrap; }
 .bar button { font-size: 15px; padding: 3px 10px; }
-#where { font-weight: bold; min-width: 260px; }
-.main { display: flex; gap: 14px; align-items: flex-start; }
-#board svg { display: block; border: 1px solid #bbb; border-radius: 6px; }
-.side { min-width: 300px; max-width: 430px; }
+.bar select { max-width: 100%; }
+.bar label { max-width: 100%; }
+#where { font-weight: bold; }
+.main { display: flex; gap: 14px; align-items: flex-start; flex-wrap: wrap; }
+#board { width: 902px; max-width: 100%; min-width: 0; }
+#board svg { display: block; border: 1px solid #bbb; border-radius: 6px; width: 100%; height: auto; box-sizing: border-box; }
+.side { flex: 1 1 300px; min-width: 0; max-width: 430px; }
+#values { overflow-x: auto; }
 #moves { max-height: 420px; overflow-y: auto; margin: 0; padding-left: 34px; font-size: 13px; border: 1px solid #ccc;
          background: white; }
 #moves li { padding: 2px 4px; cursor: pointer; }
@@ -136,7 +152,8 @@ SCRIPT = r"""
   }
   function show(i) {
     step = Math.max(0, Math.min(last, i));
-    board.innerHTML = data.frames[step][view.value] || data.frames[step]['all'];
+    const f = data.frames[step][view.value] || data.frames[step]['all'];
+    board.innerHTML = f.map(k => data.pool[k]).join('');
     let cap = -1;
     items.forEach((li, k) => {
       li.classList.toggle('current', k === step - 1);
@@ -175,6 +192,32 @@ def _json_for_script(obj: object) -> str:
     return json.dumps(obj, separators=(",", ":")).replace("</", "<\\/")
 
 
+#: longer subtitles (a game string with every rule option) are folded: the first line shown, the rest
+#: opened on a click
+SUB_FOLD = 160
+
+
+def subtitle_html(text: str) -> str:
+    """The subtitle; a long one (the full game string) folded in a ``<details>`` element."""
+    if len(text) <= SUB_FOLD:
+        return f'<div class="sub">{escape(text)}</div>'
+    head = text[:SUB_FOLD].rsplit(",", 1)[0] if "," in text[:SUB_FOLD] else text[:SUB_FOLD]
+    return f'<details class="sub"><summary>{escape(head)}, …</summary>{escape(text)}</details>'
+
+
+#: where a picture is cut into pieces: before every element but a card's ``<use>`` and the closing tags,
+#: so each piece is one card, text or shape, and the same card in the same place is one piece
+PIECE = re.compile(r"(?=<(?!/|use)[a-z])")
+
+
+def svg_pieces(svg: str) -> list[str]:
+    """``svg`` cut into the pieces of :data:`PIECE` (joined they are ``svg`` again). The page keeps
+    each distinct piece once and every picture as the list of its pieces (most cards lie in the
+    same place from one position and view to the next), so a game of a hundred positions in five
+    views stays a few hundred kilobytes."""
+    return [x for x in PIECE.split(svg) if x]
+
+
 def value_json(v: MoveValue) -> dict[str, object]:
     """A move's value as the page's script reads it (loss and verdict when analysed)."""
     out: dict[str, object] = {"move": v.move, "mean": v.mean, "lo": v.lo, "hi": v.hi}
@@ -186,8 +229,13 @@ def value_json(v: MoveValue) -> dict[str, object]:
 def page_html(page: Page) -> str:
     """The page as one HTML document (see the module docstring)."""
     page.check()
+    pool: dict[str, int] = {}
+    frames = [
+        {view: [pool.setdefault(x, len(pool)) for x in svg_pieces(svg)] for view, svg in f.items()} for f in page.frames
+    ]
     data = {
-        "frames": [dict(f) for f in page.frames],
+        "pool": list(pool),
+        "frames": frames,
         "moves": [
             {
                 "seat": m.seat,
@@ -213,15 +261,21 @@ def page_html(page: Page) -> str:
     for k, m in enumerate(page.moves):
         loss = f'<span class="loss">−{m.loss:.2f}</span>' if m.loss is not None and m.loss > 0.005 else ""
         lis.append(f'<li data-move-index="{k}" data-seat="{m.seat}">seat {m.seat}: {escape(m.label)}{loss}</li>')
+    ids = sorted({sid for f in page.frames for svg in f.values() for sid in SYMBOL_USE.findall(svg)})
+    defs = (
+        f'<svg class="defs" width="0" height="0" aria-hidden="true"><defs>{symbol_defs(ids)}</defs></svg>'
+        if ids
+        else ""
+    )
     result = "".join(f"<div>{escape(line)}</div>" for line in page.result)
     note = f'<div class="note">{escape(page.note)}</div>' if page.note else ""
     refresh = f'<meta http-equiv="refresh" content="{page.refresh_seconds}">' if page.refresh_seconds > 0 else ""
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">{refresh}<title>{escape(page.title)}</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">{refresh}<title>{escape(page.title)}</title>
 <style>{STYLE}</style></head>
 <body>
-<h1>{escape(page.title)}</h1>
-<div class="sub">{escape(page.subtitle)}</div>
+{defs}<h1>{escape(page.title)}</h1>
+{subtitle_html(page.subtitle)}
 <div class="bar">
 <button id="first" title="first (Home)">|◀</button><button id="prev" title="left arrow">◀</button>
 <button id="next" title="right arrow">▶</button><button id="end" title="last (End)">▶|</button>

@@ -59,6 +59,7 @@ class _Canvas:
 
     parts: list[str] = field(default_factory=list)
     y: float = MARGIN
+    symbols: bool = False  # cards as ``<use>`` of the page's symbols (:func:`symbol_defs`), not drawn inline
 
     def text(
         self,
@@ -90,44 +91,21 @@ class _Canvas:
         """A card at (x, y): face up (``card`` an id) or face down (``card`` None)."""
         w, h = (MINI_W, MINI_H) if mini else (CARD_W, CARD_H)
         attrs = f' data-zone="{zone}"' + "".join(f' data-{k}="{escape(str(v))}"' for k, v in data.items())
-        stroke = f'stroke="{HIGHLIGHT}" stroke-width="3"' if highlight else 'stroke="#555" stroke-width="1"'
+        place = f' transform="translate({x:.0f},{y:.0f})"'
         if card is None:
-            self.parts.append(
-                f'<g class="card back"{attrs} transform="translate({x:.0f},{y:.0f})">'
-                f'<rect width="{w}" height="{h}" rx="4" fill="{BACK_COLOUR}" {stroke}/>'
-                f'<rect x="3" y="3" width="{w - 6}" height="{h - 6}" rx="3" fill="none" stroke="#9db3d9"/></g>'
+            head = f'<g class="card back"{attrs}{place}>'
+        else:
+            cls = "card joker" if cards.is_valued_joker(card) or cards.is_wild_joker(card) else "card"
+            head = f'<g class="{cls}" data-card="{cards.format_card(card)}"{attrs}{place}>'
+        if self.symbols:
+            ring = (
+                f'<rect width="{w}" height="{h}" rx="4" fill="none" stroke="{HIGHLIGHT}" stroke-width="3"/>'
+                if highlight
+                else ""
             )
+            self.parts.append(f'{head}<use href="#{symbol_id(card, mini)}"/>{ring}</g>')
             return
-        name = cards.format_card(card)
-        cls = "card joker" if cards.is_valued_joker(card) or cards.is_wild_joker(card) else "card"
-        head = f'<g class="{cls}" data-card="{name}"{attrs} transform="translate({x:.0f},{y:.0f})">'
-        body = f'<rect width="{w}" height="{h}" rx="4" fill="white" {stroke}/>'
-        joker = cards.is_valued_joker(card) or cards.is_wild_joker(card)
-        if joker:  # a star and the matching value (W: wild, any value)
-            top = "★"
-            big = "W" if cards.is_wild_joker(card) else str(cards.JOKER_VALUES[card - cards.VALUED_JOKER_BASE])
-            colour = JOKER_COLOUR
-        else:
-            top, big = _rank_text(card), cards.SUIT_SYMBOLS[cards.suit_of(card)]
-            colour = SUIT_COLOURS[cards.suit_of(card)]
-        if mini:
-            body += (
-                f'<text x="{w / 2:.0f}" y="15" font-size="11" font-weight="bold" text-anchor="middle" '
-                f'fill="{colour}">{escape(big if joker else top)}</text>'
-                f'<text x="{w / 2:.0f}" y="29" font-size="12" text-anchor="middle" fill="{colour}">'
-                f"{escape(top if joker else big)}</text>"
-            )
-        else:
-            body += (
-                f'<text x="5" y="17" font-size="15" font-weight="bold" fill="{colour}">{escape(top)}</text>'
-                f'<text x="{w / 2:.0f}" y="{h - 14}" font-size="{20 if joker else 26}" '
-                f'font-weight="bold" text-anchor="middle" fill="{colour}">{escape(big)}</text>'
-            )
-            if joker:
-                body += (
-                    f'<text x="{w / 2:.0f}" y="{h - 4}" font-size="8" text-anchor="middle" fill="{colour}">JOKER</text>'
-                )
-        self.parts.append(head + body + "</g>")
+        self.parts.append(head + card_body(card, mini, highlight) + "</g>")
 
     def row(
         self,
@@ -159,8 +137,69 @@ class _Canvas:
         )
 
 
+def symbol_id(card: int | None, mini: bool) -> str:
+    """The id of a card's symbol in a page (:func:`symbol_defs`): ``k12``, ``m12``, ``kb`` (back)."""
+    return ("m" if mini else "k") + ("b" if card is None else str(card))
+
+
+def symbol_defs(ids: Collection[str]) -> str:
+    """``<symbol>`` elements drawing the cards of ``ids`` (:func:`symbol_id`) once, for a page whose
+    pictures place them with ``<use>``."""
+    out = []
+    for sid in sorted(ids):
+        mini, rest = sid[0] == "m", sid[1:]
+        card = None if rest == "b" else int(rest)
+        w, h = (MINI_W, MINI_H) if mini else (CARD_W, CARD_H)
+        out.append(
+            f'<symbol id="{sid}" viewBox="0 0 {w} {h}" width="{w}" height="{h}">{card_body(card, mini)}</symbol>'
+        )
+    return "".join(out)
+
+
+def card_body(card: int | None, mini: bool = False, highlight: bool = False) -> str:
+    """The drawing of a card at (0, 0): face up (``card`` an id) or face down (``card`` None)."""
+    w, h = (MINI_W, MINI_H) if mini else (CARD_W, CARD_H)
+    stroke = f'stroke="{HIGHLIGHT}" stroke-width="3"' if highlight else 'stroke="#555" stroke-width="1"'
+    if card is None:
+        return (
+            f'<rect width="{w}" height="{h}" rx="4" fill="{BACK_COLOUR}" {stroke}/>'
+            f'<rect x="3" y="3" width="{w - 6}" height="{h - 6}" rx="3" fill="none" stroke="#9db3d9"/>'
+        )
+    body = f'<rect width="{w}" height="{h}" rx="4" fill="white" {stroke}/>'
+    joker = cards.is_valued_joker(card) or cards.is_wild_joker(card)
+    if joker:  # a star and the matching value (W: wild, any value)
+        top = "★"
+        big = "W" if cards.is_wild_joker(card) else str(cards.JOKER_VALUES[card - cards.VALUED_JOKER_BASE])
+        colour = JOKER_COLOUR
+    else:
+        top, big = _rank_text(card), cards.SUIT_SYMBOLS[cards.suit_of(card)]
+        colour = SUIT_COLOURS[cards.suit_of(card)]
+    if mini:
+        body += (
+            f'<text x="{w / 2:.0f}" y="15" font-size="11" font-weight="bold" text-anchor="middle" '
+            f'fill="{colour}">{escape(big if joker else top)}</text>'
+            f'<text x="{w / 2:.0f}" y="29" font-size="12" text-anchor="middle" fill="{colour}">'
+            f"{escape(top if joker else big)}</text>"
+        )
+    else:
+        body += (
+            f'<text x="5" y="17" font-size="15" font-weight="bold" fill="{colour}">{escape(top)}</text>'
+            f'<text x="{w / 2:.0f}" y="{h - 14}" font-size="{20 if joker else 26}" '
+            f'font-weight="bold" text-anchor="middle" fill="{colour}">{escape(big)}</text>'
+        )
+        if joker:
+            body += f'<text x="{w / 2:.0f}" y="{h - 4}" font-size="8" text-anchor="middle" fill="{colour}">JOKER</text>'
+    return body
+
+
+#: characters of a seat's label that fit left of its cards (LABEL_W at 13 px bold); longer agent
+#: specs are cut with "…" (the page's view selector names every seat in full)
+LABEL_CHARS = 27
+
+
 def _seat_label(seat: int, names: Sequence[str] | None) -> str:
-    return f"seat {seat}" + (f" · {names[seat]}" if names else "")
+    text = f"seat {seat}" + (f" · {names[seat]}" if names else "")
+    return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + "…"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -171,15 +210,17 @@ def zwicker_svg(
     seat: int | None = None,
     names: Sequence[str] | None = None,
     highlight: Collection[str] = (),
+    symbols: bool = False,
 ) -> str:
-    """The SVG of a Zwicker engine position (module docstring); ``highlight``: card names outlined."""
+    """The SVG of a Zwicker engine position (module docstring); ``highlight``: card names outlined;
+    ``symbols``: cards as ``<use>`` of a page's :func:`symbol_defs`."""
     r = es.rules
     snap = zwicker.snapshot(es)
     names_marked = set(highlight)  # by name: with two packs both copies of a card are outlined
     marked = {c for c in r.deck if cards.format_card(c) in names_marked}
     over = zwicker.is_over(es)
     to_move = -1 if over else zwicker.to_move(es)
-    cv = _Canvas()
+    cv = _Canvas(symbols=symbols)
     title = f"{r.describe()} | stage {snap.stage} | dealer {snap.dealer}"
     title += " | hand over" if over else f" | to move: seat {to_move}"
     cv.text(MARGIN, cv.y + 14, title, 14, "bold")
@@ -275,12 +316,14 @@ def _pf(p: int, f: int) -> int:
     return tricks_layout.S_PLAYERS + f * tricks_layout.NP + p
 
 
-def tricks_svg(ts: tricks.TrickState, seat: int | None = None, names: Sequence[str] | None = None) -> str:
+def tricks_svg(
+    ts: tricks.TrickState, seat: int | None = None, names: Sequence[str] | None = None, symbols: bool = False
+) -> str:
     """The SVG of a Zwikken/Zwicken engine position (module docstring)."""
     r, a = ts.rules, ts.arr
     over = tricks.is_over(ts)
     to_move = tricks.to_move(ts)
-    cv = _Canvas()
+    cv = _Canvas(symbols=symbols)
     params = r.params()
     game = f"{r.game} {params.get('variant', '')}".strip() + f" ({r.players} players)"
     title = f"{game} | {tricks.phase(ts)} | dealer {tricks.dealer(ts)} | pot {tricks.pot(ts)}"
@@ -406,11 +449,14 @@ def state_svg(
     seat: int | None = None,
     names: Sequence[str] | None = None,
     highlight: Collection[str] = (),
+    symbols: bool = False,
 ) -> str:
     """The SVG of ``state``: an OpenSpiel state of ``zwicker``, ``zwikken`` or ``zwicken``, or an
     engine :class:`~zwick_ai.zwicker.ZwickerState` / :class:`~zwick_ai.tricks.TrickState`.
     ``seat``: that seat's view (None: every hand open); ``names[p]`` labels seat p;
-    ``highlight`` (Zwicker): card names to outline, e.g. the cards of the last capture."""
+    ``highlight`` (Zwicker): card names to outline, e.g. the cards of the last capture;
+    ``symbols``: each card a ``<use>`` of the symbols :func:`symbol_defs` draws once (for a page
+    that holds them; a standalone SVG draws its cards inline)."""
     if hasattr(state, "engine_state"):
         if not state.dealt():
             raise ValueError("the cards are still being dealt: no picture before the deal is done")
@@ -425,8 +471,8 @@ def state_svg(
     if names is not None and len(names) != players:
         raise ValueError(f"give {players} names, one per seat, not {len(names)}")
     if isinstance(state, zwicker.ZwickerState):
-        return zwicker_svg(state, seat, names, highlight)
-    return tricks_svg(state, seat, names)
+        return zwicker_svg(state, seat, names, highlight, symbols)
+    return tricks_svg(state, seat, names, symbols)
 
 
 def save_svg(state: Any, path: str | Path, seat: int | None = None, names: Sequence[str] | None = None) -> Path:
