@@ -428,3 +428,29 @@ def test_an_interrupt_inside_a_compiled_callback_is_an_interrupt():
     with pytest.raises(SystemError, match="something else"):
         with reclaim():
             raise SystemError("something else")
+
+
+def test_the_default_tournament_is_described_once(capsys):
+    """``zwick --help``, ``zwick tournament --help``, docs/index.md and the README describe the
+    tournament that ``zwick tournament`` plays without arguments as the code defines it."""
+    from pathlib import Path
+
+    from zwick_ai.cli import defaults, tournament
+
+    assert tournament.DEFAULT_AGENTS == defaults.DEFAULT_AGENTS and tournament.DEFAULT_DEALS == defaults.DEFAULT_DEALS
+    for argv in (["--help"], ["tournament", "--help"]):
+        with pytest.raises(SystemExit):
+            main(argv)
+        text = " ".join(capsys.readouterr().out.split())
+        assert defaults.DEFAULT_SUMMARY in text, argv
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert ";".join(defaults.DEFAULT_AGENTS) in text and f"(default: {defaults.DEFAULT_DEALS})" in text
+    root = Path(__file__).resolve().parents[2]
+    assert defaults.DEFAULT_SUMMARY in (root / "docs" / "index.md").read_text()
+    readme = " ".join((root / "README.md").read_text().split())
+    assert f"{defaults.DEFAULT_ITERS:,} ISMCTS iterations" in readme
+    assert f"greedy heuristic on {defaults.DEFAULT_DEALS} duplicate Dithmarschen deals" in readme
+    for doc in (root / "README.md", root / "docs" / "index.md"):
+        assert "24 duplicate" not in doc.read_text()

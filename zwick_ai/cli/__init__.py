@@ -11,9 +11,10 @@ import importlib
 import sys
 
 import zwick_ai
+from zwick_ai.cli.defaults import DEFAULT_SUMMARY
 
-EPILOG = """examples:
-  zwick tournament                                ismcts, greedy and random on 24 duplicate dithmarschen deals
+EPILOG = f"""examples:
+  zwick tournament                                {DEFAULT_SUMMARY}
   zwick tournament --variant classic --players 2 --agents "ismcts:iters=500;greedy;random" --deals 200
   zwick run experiments/headline.toml             the README's agents-by-variants table
   zwick variants                                  the variants and their options

@@ -23,17 +23,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from zwick_ai.cli.agent_lists import split_agents
+from zwick_ai.cli.defaults import DEFAULT_AGENTS, DEFAULT_DEALS, DEFAULT_SUMMARY
 from zwick_ai.cli.game_args import add_game_args
 from zwick_ai.cli.interrupts import reclaim
 from zwick_ai.cli.paths import check_out_folder
 
-#: the agents of ``zwick tournament`` without ``--agents``: a small dithmarschen tournament that
-#: finishes in a few minutes on two cores (the expert at a small, reproducible iteration budget)
-DEFAULT_AGENTS = ("expert:time=0,iters=1000,worlds=8", "greedy")
-DEFAULT_DEALS = 60
-
-EXAMPLES = """examples:
-  zwick tournament                                  expert (1,000 iterations) and greedy on 60 dithmarschen deals
+EXAMPLES = f"""examples:
+  zwick tournament                                  {DEFAULT_SUMMARY}
   zwick tournament --variant classic --players 2 --agents "ismcts:iters=500,c=0.7;greedy;random" --deals 200
   zwick tournament --agents greedy --agents random --deals 100 --workers 2 --out results/gr
   zwick tournament --game zwikken --variant parlett --players 3 --agents ismcts,random --deals 100
