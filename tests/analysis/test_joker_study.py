@@ -260,8 +260,11 @@ def test_study_writes_its_report(tmp_path):
         if f.suffix == ".png":
             assert f.read_bytes()[:4] == b"\x89PNG"
     text = (tmp_path / "report.md").read_text()
-    assert "Best policy" in text and "zwick joker-study --variant grupp" in text and "joker_capture=joker_only" in text
+    assert "zwick joker-study --variant grupp" in text and "joker_capture=joker_only" in text
     data = json.loads((tmp_path / "results.json").read_text())
+    p2 = data["part2"]  # best only when its lead over the runner-up excludes zero, else the tie
+    assert (p2["called_best"] is not None) == (p2["best_vs_second"]["lead"]["ci95"][0] > 0)
+    assert ("Best policy" in text) == (p2["called_best"] is not None) != ("No policy is best" in text)
     assert data["part2"]["best"] in ("greedy", *deals.STUDY_POLICIES) and len(data["part3"]) == 8
     assert cfg.slug() == "grupp-joker_capture-joker_only"
     for b in data["part2"]["behaviour"]["greedy"]:
