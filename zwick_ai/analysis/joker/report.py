@@ -352,7 +352,7 @@ def summary_markdown(root: str | Path) -> str:
                 str(cfg["deals"]),
                 value,
                 (f"`{p2['best']}`" if called_best(p2) else f"tie: `{p2['best']}`, `{lead['second']}`")
-                + f" (lead {ci_text(lead['lead'])})",
+                + f" (lead {ci_text(lead['lead'], 3)})",
                 ci_text(p2["policies"]["hold"]["margin"]),
                 ci_text(own["forehand_margin"]),
                 f"{own['skill_gap_per_sd']:.2f} ({none['label']}: {none['skill_gap_per_sd']:.2f})",
