@@ -198,14 +198,14 @@ def in_scope(R, c, k):
     scope = k >> SCOPE_SHIFT
     if scope == 0:
         return True
-    if R[layout.R_IS_WILD + c] == 1:  # identical wild jokers: each is "the highest"
+    if arrays.is_wild(R, c):  # identical wild jokers: each is "the highest"
         return (scope & SCOPE_HIGH) != 0
     if (scope >> (2 + c - VJOKER_BASE)) & 1:
         return True
     higher = 0
     for i in range(R[layout.R_DECK_SIZE]):
-        d = R[layout.R_DECK + i]
-        if R[layout.R_IS_VJOKER + d] == 1 and R[layout.R_VAL1 + d] > R[layout.R_VAL1 + c]:
+        d = arrays.deck_card(R, i)
+        if arrays.is_valued_joker(R, d) and arrays.top_value(R, d) > arrays.top_value(R, c):
             higher += 1
     return (scope & (SCOPE_HIGH if higher == 0 else SCOPE_REST)) != 0
 

@@ -47,8 +47,8 @@ import pyspiel
 from zwick_ai import cards as zwick_cards
 from zwick_ai.tricks import api as tricks_api
 from zwick_ai.tricks import layout as tricks_layout
+from zwick_ai.zwicker import arrays, layout
 from zwick_ai.zwicker import engine as zwicker_engine
-from zwick_ai.zwicker import layout
 from zwick_ai.zwicker.engine import Move
 
 
@@ -144,15 +144,15 @@ def _zwicker_view(state: pyspiel.State, player: int) -> ZwickerView:
         table=units,
         won=tuple(tuple(w) for w in won),
         played=tuple(played),
-        hand_sizes=tuple(int(a[layout.S_HAND_N + p]) for p in range(rules.players)),
-        stock=int(a[layout.S_STOCK_LEN] - a[layout.S_STOCK_TOP]),
+        hand_sizes=tuple(int(arrays.hand_size(a, p)) for p in range(rules.players)),
+        stock=int(arrays.stock_left(a)),
         jokers_unseen=jokers,
         scores=zwicker_engine.score(es),
         zwicks=zwicker_engine.zwicks(es),
-        stage=int(a[layout.S_STAGE]),
-        dealer=int(a[layout.S_DEALER]),
-        last_capturer=int(a[layout.S_LAST_CAPT]),
-        asked=(int(a[layout.S_ASK_Q]), int(a[layout.S_ASK_N]), int(a[layout.S_ASK_ANS])),
+        stage=int(arrays.stage(a)),
+        dealer=int(arrays.dealer(a)),
+        last_capturer=int(arrays.last_capturer(a)),
+        asked=(int(arrays.asked_seat(a)), int(arrays.asked_value(a)), int(arrays.ask_answer(a))),
         moves=moves,
     )
 
