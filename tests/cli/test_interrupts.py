@@ -301,6 +301,11 @@ def _files(tmp_path: Path, name: str, out: Path) -> None:
         )
 
 
+def _resume(name: str, out: Path) -> list[str]:
+    """train mccfr continues a stopped run only with --resume (once it has a checkpoint)."""
+    return ["--resume"] if name == "train mccfr" and (out / "checkpoint.json").exists() else []
+
+
 @pytest.mark.parametrize("name", list(SWEEP))
 def test_every_command_stops_cleanly_at_any_moment_and_resumes(tmp_path, name):
     template, result = SWEEP[name]
@@ -325,14 +330,13 @@ def test_every_command_stops_cleanly_at_any_moment_and_resumes(tmp_path, name):
         (signal.SIGINT, True, lambda err, t: _has_results(out) and t > 2.0 or t > 20),
         (signal.SIGTERM, False, lambda err, t: t > 4.0),
     ]:  # fmt: skip
-        if _stop(argv, tmp_path, signum, to_group, when) == "":
+        if _stop(argv + _resume(name, out), tmp_path, signum, to_group, when) == "":
             finished = True
             break
     if result is None:
         return
     if not finished:  # the same command finishes the interrupted run (train cfr/mccfr: with --resume)
-        resume = ["--resume"] if name == "train mccfr" and (out / "checkpoint.json").exists() else []
-        assert main(argv + resume) == 0
+        assert main(argv + _resume(name, out)) == 0
     whole = tmp_path / "whole"
     _files(tmp_path, name, whole)
     assert main(_argv(template, whole, games)) == 0
