@@ -10,13 +10,13 @@ import sys
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python import policy as os_policy
 from open_spiel.python.algorithms import cfr, discounted_cfr, exploitability
 
 import zwick_ai.agents  # noqa: F401
 import zwick_ai.games  # noqa: F401
+from tests.tabular import tabular
 from zwick_ai.agents import make_agent
-from zwick_ai.agents.cfr import Policy, infoset_key, tricks_key
+from zwick_ai.agents.cfr import Policy, tricks_key
 from zwick_ai.agents.cfr.core import Table, lookup, lookup_or_add
 from zwick_ai.agents.cfr.policy_file import write_files
 from zwick_ai.eval.match import deal, play_game
@@ -45,26 +45,6 @@ def tree_of(name: str):
     if name not in _TREES:
         _TREES[name] = extract(pyspiel.load_game(name))
     return _TREES[name]
-
-
-def tabular(game, tree, pol: np.ndarray) -> os_policy.TabularPolicy:
-    """Our per-edge policy as an OpenSpiel TabularPolicy (by walking the tree's states)."""
-    out = os_policy.TabularPolicy(game)
-    by_key = {int(tree.iset_key[i]): i for i in range(tree.num_infosets)}
-    stack = [game.new_initial_state()]
-    while stack:
-        s = stack.pop()
-        if s.is_terminal():
-            continue
-        if not s.is_chance_node():
-            p = s.current_player()
-            i = by_key[infoset_key(s, p)]
-            o, n = tree.iset_off[i], tree.iset_n[i]
-            probs = out.policy_for_key(s.information_state_string(p))
-            probs[:] = 0
-            probs[tree.actions[o : o + n]] = pol[o : o + n]
-        stack.extend(s.child(a) for a in s.legal_actions())
-    return out
 
 
 # ---- exact CFR against OpenSpiel ---------------------------------------------------------------------
