@@ -454,3 +454,27 @@ def test_the_default_tournament_is_described_once(capsys):
     assert f"greedy heuristic on {defaults.DEFAULT_DEALS} duplicate Dithmarschen deals" in readme
     for doc in (root / "README.md", root / "docs" / "index.md"):
         assert "24 duplicate" not in doc.read_text()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_after_the_command_ended_exits_with_its_status_not_by_the_signal(tmp_path, signum):
+    """The window between the end of a command and the end of the process (pools joined, files
+    flushed at exit; here an exit hook that sleeps) still exits with 128 + signal, no traceback."""
+    script = (
+        "import atexit, sys, time\n"
+        "from zwick_ai.cli import run\n"
+        "atexit.register(time.sleep, 30)\n"
+        "sys.argv = ['zwick', '--version']\n"
+        "run()\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    line = process.stdout.readline()  # type: ignore[union-attr]
+    assert line.startswith("zwick"), line  # the command has ended and printed its output
+    time.sleep(0.5)
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=20)
+    assert process.returncode == 128 + signum, (process.returncode, err)
+    assert err == ""

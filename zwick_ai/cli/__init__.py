@@ -128,5 +128,19 @@ def main(argv: list[str] | None = None) -> int:
         return code
 
 
+def run() -> None:
+    """The ``zwick`` program: :func:`main` on the command line's arguments, then exit with its
+    status. A stop signal after the command has ended (the interpreter still shutting down) exits
+    at once with ``128 + signal``, as one during the command would."""
+    from zwick_ai.cli import interrupts
+
+    try:
+        code: int | str | None = main()
+    except SystemExit as stop:  # --help, --version and argparse's own errors
+        code = stop.code
+    interrupts.leave_at_once_from_now()
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -1,5 +1,3 @@
-import sys
+from zwick_ai.cli import run
 
-from zwick_ai.cli import main
-
-sys.exit(main())
+run()

@@ -24,7 +24,16 @@ import signal
 from collections.abc import Iterator
 from types import FrameType
 
-__all__ = ["EXIT_CODES", "Interrupt", "caused_by_interrupt", "exit_code", "handled", "received", "reclaim"]
+__all__ = [
+    "EXIT_CODES",
+    "Interrupt",
+    "caused_by_interrupt",
+    "exit_code",
+    "handled",
+    "leave_at_once_from_now",
+    "received",
+    "reclaim",
+]
 
 #: the stop signals and the exit status of a command they stopped (``128 + signal``, as shells report)
 EXIT_CODES = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
@@ -150,6 +159,25 @@ def reclaim() -> Iterator[None]:
         for signum, handler in previous.items():
             if handler is not _on_signal:
                 signal.signal(signum, handler)  # type: ignore[arg-type]
+
+
+def leave_at_once_from_now() -> None:
+    """For a process whose command has ended: a stop signal from now on (while the interpreter
+    shuts down, joining worker pools and flushing files) ends the process at once with
+    ``128 + signal`` and no traceback. The output so far is flushed first; ignored signals stay
+    ignored."""
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    for signum in EXIT_CODES:
+        if signal.getsignal(signum) != signal.SIG_IGN:
+            signal.signal(signum, _exit_at_once)
+
+
+def _exit_at_once(signum: int, frame: FrameType | None) -> None:
+    os._exit(EXIT_CODES.get(signal.Signals(signum), 128 + signum))
 
 
 def caused_by_interrupt(error: BaseException) -> bool:
