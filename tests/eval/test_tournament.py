@@ -227,6 +227,23 @@ def test_a_folder_from_before_the_guard_is_reported_but_not_extended(finished, t
     assert len(lines(old)) == 2 * DEALS  # nothing added
 
 
+def test_a_folder_from_before_file_digests_is_reported_but_not_extended(tmp_path):
+    """An agent with files (``mccfr``: its policy) recorded before identities held the files'
+    digests: the games may come from another policy, so the folder is reported, never extended."""
+    policy = Path(__file__).parents[2] / "experiments/results/mccfr-zwicker/classic2-coarse-probe/policy-min3000"
+    agents = [f"mccfr:policy={policy},fallback=greedy", "random"]
+    out = tmp_path / "undigested"
+    summary = T.run_tournament(tiny(1, agents=agents), out, progress=False)
+    config = json.loads((out / "config.json").read_text())
+    assert config["identity"][T.RESOLVED][0]["files"]  # today's identity digests the policy
+    del config["identity"][T.RESOLVED][0]["files"]
+    (out / "config.json").write_text(json.dumps(config))
+    assert stable(T.run_tournament(tiny(1, agents=agents), out, progress=False)) == stable(summary)
+    with pytest.raises(ValueError, match="digests of its files.*reported with --deals 1 or fewer but not extended"):
+        T.run_tournament(tiny(2, agents=agents), out, progress=False)
+    assert len(lines(out)) == 2  # nothing added
+
+
 # ------------------------------------------------------------------------------------------------
 # Interrupted and damaged runs
 # ------------------------------------------------------------------------------------------------

@@ -22,6 +22,8 @@ search         the floor of the ladder's room, an agent of every board (default:
 top            how many leaders then play every pair among them (default 3)
 seed           seed of the deals and agents (default 0)
 out            results folder (default ``results/<file name>``)
+pack           ``true``: a finished board keeps its pairs in two files, ``games.jsonl.gz`` (every
+               pair's games) and ``pairs.json``, not a folder per pair (default ``false``)
 workers        worker processes (default: as ``zwick tournament``; ``--workers`` overrides)
 backend        ``local`` (default) or ``ray``; ``address`` for an existing Ray cluster
 [[board]]      one per game: ``game``, ``variant``, ``players`` (default: the variant's),
@@ -48,7 +50,7 @@ from zwick_ai.cli.tournament import add_run_args, default_workers, shipped_modul
 
 KEYS = (
     "address", "agents", "anchors", "backend", "board", "clock", "deals", "description", "out", "references",
-    "search", "seatings", "seed", "top", "workers",
+    "pack", "search", "seatings", "seed", "top", "workers",
 )  # fmt: skip
 BOARD_KEYS = ("agents", "deals", "game", "options", "players", "references", "variant")
 EXAMPLES = """examples:
@@ -109,6 +111,8 @@ def parse_leaderboard(data: dict[str, Any], name: str) -> dict[str, Any]:
                 "deals": board_deals,
             }
         )
+    if not isinstance(data.get("pack", False), bool):
+        raise ValueError(f"{name}: pack must be true or false, not {data['pack']!r}")
     anchors = _strings(data.get("anchors", ["greedy", "ismcts:time=0.1"]), f"{name}: anchors")
     if not anchors:
         raise ValueError(f"{name}: anchors must name at least one agent (every agent is rated against them)")
@@ -120,6 +124,7 @@ def parse_leaderboard(data: dict[str, Any], name: str) -> dict[str, Any]:
         "deals": deals,
         "seatings": seating,
         "clock": clock,
+        "pack": data.get("pack", False),
         "top": top,
         "search": str(data["search"]).strip() if "search" in data else None,
         "seed": seed,
@@ -202,6 +207,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
                 )  # fmt: skip
                 if r is None:
                     raise KeyboardInterrupt
+                if spec["pack"]:
+                    leaderboard.pack(b, out)
                 results.append(r)
     except KeyboardInterrupt:
         print(f"\ninterrupted; finished games are kept under {out}; the same command resumes", file=sys.stderr)

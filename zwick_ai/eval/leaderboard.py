@@ -26,7 +26,9 @@ stopped (finished games are never replayed or overwritten). An agent that cannot
 that game) is left out of it, and the reason recorded.
 
 **Output**: ``OUT/leaderboard.md`` (agents by boards, rating and 95 % CI; then each board's
-pairs), ``OUT/leaderboard.json``, ``OUT/<board>/ratings.csv``.
+pairs), ``OUT/leaderboard.json``, ``OUT/<board>/ratings.csv``. With :func:`pack` (the file's
+``pack = true``) a finished board keeps its pairs' games and configs in two files,
+``OUT/<board>/games.jsonl.gz`` and ``pairs.json``, instead of a folder per pair.
 
 >>> gauntlet_pairs(["a", "b", "greedy", "ismcts"], ["greedy", "ismcts"])
 [('greedy', 'ismcts'), ('a', 'greedy'), ('a', 'ismcts'), ('b', 'greedy'), ('b', 'ismcts')]
@@ -49,6 +51,7 @@ import numpy as np
 from zwick_ai.agents import outside
 from zwick_ai.agents.base import agent_info, make_agent, parse_spec
 from zwick_ai.eval.backends import Backend
+from zwick_ai.eval.packed_pairs import pack_board, pair_folders, restore_pair
 from zwick_ai.eval.ratings import ratings_with_ci
 from zwick_ai.eval.report import markdown_table
 from zwick_ai.eval.stats import mean_ci
@@ -161,6 +164,7 @@ def play_pair(
         clock=clock,
     )
     folder = out / board.slug / f"{_slug(a)}--{_slug(b)}"
+    restore_pair(out / board.slug, folder.name, folder)  # a packed board's pair plays on in its folder
     summary = run_tournament(t, folder, backend, progress=progress, plots=False)
     if summary is None:
         return None
@@ -255,6 +259,12 @@ def run_board(
         "search": floor,
         "ladder": rows,
     }
+
+
+def pack(board: Board, out: Path) -> None:
+    """Keep the finished ``board``'s pair folders as two files (:mod:`zwick_ai.eval.packed_pairs`):
+    ``OUT/<board>/games.jsonl.gz`` and ``pairs.json``; a later run restores a pair it plays on."""
+    pack_board(out / board.slug, pair_folders(out / board.slug))
 
 
 def _pair_summary(a: str, b: str, d: np.ndarray) -> dict[str, Any]:
@@ -588,6 +598,7 @@ __all__ = [
     "make_board",
     "markdown",
     "merged",
+    "pack",
     "run_board",
     "write",
 ]

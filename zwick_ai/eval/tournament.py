@@ -381,8 +381,9 @@ def made_before_marks(out: Path) -> bool:
 
 def claim_folder(t: Tournament, out: Path) -> bool:
     """Write ``config.json``, or check that the folder holds this same tournament. Returns True
-    for a folder made before configs recorded what the agents resolved to: its games may come
-    from other defaults, so :func:`run_tournament` reports it but does not add games to it."""
+    for a folder made before configs recorded what the agents resolved to or their files'
+    digests: its games may come from other defaults or files, so :func:`run_tournament` reports
+    it but does not add games to it."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / "config.json"
     mine = json.loads(json.dumps(t.identity()))
@@ -395,7 +396,9 @@ def claim_folder(t: Tournament, out: Path) -> bool:
         legacy = isinstance(old, dict) and RESOLVED not in old
         want = {k: v for k, v in mine.items() if not (legacy and k == RESOLVED)}
         if isinstance(old, dict) and RESOLVED in want:
-            want[RESOLVED] = without_new_defaults(old.get(RESOLVED), want[RESOLVED])
+            resolved = without_new_defaults(old.get(RESOLVED), want[RESOLVED])
+            want[RESOLVED] = without_undigested_files(old.get(RESOLVED), resolved)
+            legacy = legacy or want[RESOLVED] != resolved
         if old != want:
             diff = [_difference(k, old.get(k), v) for k, v in want.items() if old.get(k) != v] if old else []
             raise ValueError(
@@ -431,6 +434,21 @@ def without_new_defaults(there: Any, now: list[Any]) -> list[Any]:
         }  # fmt: skip
         out.append({**new, "params": params})
     return out
+
+
+def without_undigested_files(there: Any, now: list[Any]) -> list[Any]:
+    """``now`` without the file digests (``files``) of the agents whose identity in ``there`` was
+    written before identities recorded them: such a folder's games may come from other files, so
+    it is reported but not extended (:func:`claim_folder`'s legacy)."""
+    if not isinstance(there, list) or len(there) != len(now):
+        return now
+    return [
+        {k: v for k, v in new.items() if k != "files"}
+        if isinstance(old, dict) and isinstance(new, dict) and "files" in new and "files" not in old
+        and old.get("name") == new.get("name")
+        else new
+        for old, new in zip(there, now, strict=True)
+    ]  # fmt: skip
 
 
 def _difference(key: str, there: Any, now: Any) -> str:
@@ -584,8 +602,9 @@ def _run_tournament(
         complete = min(x["deal"] for x in todo)  # deals 0 .. complete-1 have all their games
         can = f"reported with --deals {complete} or fewer" if complete else "read (it has no complete deal)"
         raise ValueError(
-            f"{out} was made before tournaments recorded what each agent resolves to, so its games "
-            f"may come from other defaults; it can be {can} but not extended: use another --out folder"
+            f"{out} was made before tournaments recorded everything that defines each agent (what it "
+            f"resolves to, the digests of its files), so its games may come from other defaults or files; "
+            f"it can be {can} but not extended: use another --out folder"
         )
     if stop_after is not None:
         todo = todo[:stop_after]

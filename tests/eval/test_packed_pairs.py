@@ -1,0 +1,113 @@
+"""A packed leaderboard board (zwick_ai.eval.packed_pairs): two files instead of a folder per pair,
+read by every reader of games, played on without replaying a game, extended with more deals, and
+refused in one line when its two files do not belong together."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from zwick_ai.cli import main
+from zwick_ai.eval import leaderboard
+from zwick_ai.eval.backends import LocalBackend
+from zwick_ai.eval.packed_pairs import GAMES, PAIRS, pack_board, packed_pairs, pair_folders
+from zwick_ai.eval.records import read_records
+
+AGENTS = ["random", "greedy", "joker:policy=early"]
+
+
+class NoGames(LocalBackend):
+    """A backend that fails the test if any game is played."""
+
+    def map_unordered(self, fn, tasks, chunksize=0):
+        raise AssertionError(f"{len(tasks)} games played again")
+
+
+def _board(tmp_path, deals=2, backend=None):
+    board = leaderboard.make_board("zwicker", "classic", 2, {}, AGENTS)
+    result = leaderboard.run_board(board, ["greedy"], deals=deals, top=2, seed=5, out=tmp_path, backend=backend,
+                                   progress=False)  # fmt: skip
+    return board, result
+
+
+def _lines(path):
+    with gzip.open(path, "rt") as f:
+        return f.read().splitlines()
+
+
+def test_a_packed_board_keeps_every_game_in_two_files_and_plays_on_without_replaying(tmp_path, capsys):
+    board, first = _board(tmp_path)
+    folder = tmp_path / board.slug
+    names = pair_folders(folder)
+    before = {name: (folder / name / "games.jsonl").read_text().splitlines() for name in names}
+    leaderboard.pack(board, tmp_path)
+    assert sorted(p.name for p in folder.iterdir()) == sorted([GAMES, PAIRS, "ratings.csv"])
+    packed = packed_pairs(folder)
+    assert {name: lines for name, (_, lines) in packed.items()} == before
+    # every reader of games takes the packed file: one record per game, every pair's
+    records, errors = read_records(folder / GAMES)
+    assert not errors and len(records) == sum(map(len, before.values()))
+    assert main(["replay", str(folder / GAMES), "--game-index", "3", "--all"]) == 0
+    capsys.readouterr()
+    # the same board again: the pairs come back from the pack, no game is played, same result
+    again = leaderboard.run_board(board, ["greedy"], deals=2, top=2, seed=5, out=tmp_path, backend=NoGames(1),
+                                  progress=False)  # fmt: skip
+    assert again == first
+    packed_bytes = (folder / GAMES).read_bytes()
+    leaderboard.pack(board, tmp_path)
+    assert (folder / GAMES).read_bytes() == packed_bytes  # the same games give the same bytes
+
+
+def test_a_packed_board_is_extended_with_more_deals_and_keeps_its_games(tmp_path):
+    board, _ = _board(tmp_path, deals=2)
+    leaderboard.pack(board, tmp_path)
+    folder = tmp_path / board.slug
+    old = {name: lines for name, (_, lines) in packed_pairs(folder).items()}
+    _, more = _board(tmp_path, deals=3)
+    assert more is not None and all(p["deals"] == 3 for p in more["pairs"])
+    leaderboard.pack(board, tmp_path)
+    new = {name: lines for name, (_, lines) in packed_pairs(folder).items()}
+    for name, lines in old.items():
+        assert new[name][: len(lines)] == lines and len(new[name]) == len(lines) * 3 // 2
+
+
+def test_the_two_files_must_belong_together(tmp_path):
+    board, _ = _board(tmp_path)
+    leaderboard.pack(board, tmp_path)
+    folder = tmp_path / board.slug
+    kept = (folder / GAMES).read_bytes()
+    lines = _lines(folder / GAMES)
+    with gzip.open(folder / GAMES, "wt") as f:
+        f.write("\n".join(lines[:-1]) + "\n")  # a game lost: the file no longer matches the index
+    with pytest.raises(ValueError, match="is not the games file .* lists") as error:
+        _board(tmp_path)
+    assert "\n" not in str(error.value)
+    (folder / GAMES).write_bytes(kept)
+    index = json.loads((folder / PAIRS).read_text())
+    first = next(iter(index["pairs"]))
+    index["pairs"][first]["games"] -= 1
+    (folder / PAIRS).write_text(json.dumps(index))
+    with pytest.raises(ValueError, match="lists .* games but"):
+        packed_pairs(folder)
+
+
+def test_packing_keeps_files_that_are_not_the_tournaments(tmp_path):
+    board, _ = _board(tmp_path)
+    folder = tmp_path / board.slug
+    name = pair_folders(folder)[0]
+    (folder / name / "games.rejected.jsonl").write_text('{"cut": \n')
+    pack_board(folder, pair_folders(folder))
+    assert [p.name for p in (folder / name).iterdir()] == ["games.rejected.jsonl"]
+    assert name in packed_pairs(folder)
+
+
+def test_the_file_says_whether_to_pack():
+    from zwick_ai.cli.leaderboard import parse_leaderboard
+
+    base = {"agents": ["greedy"], "deals": 2, "board": [{"game": "zwicken"}]}
+    assert parse_leaderboard(base, "x")["pack"] is False
+    assert parse_leaderboard({**base, "pack": True}, "x")["pack"] is True
+    with pytest.raises(ValueError, match="pack must be true or false"):
+        parse_leaderboard({**base, "pack": "yes"}, "x")
