@@ -51,6 +51,7 @@ from zwick_ai.agents import make_agent
 from zwick_ai.eval.match import play_game
 from zwick_ai.eval.stats import mean_ci
 from zwick_ai.learn.cfr import ExactSolver, MCCFRSolver, extract, save_policy
+from zwick_ai.plots import save_png
 
 ZWIKKEN = "zwikken(variant=parlett,players=3)"
 ZWICKEN = "zwicken(players=4)"
@@ -218,7 +219,7 @@ def _plot(results: dict, path: Path) -> None:
         ax.grid(True, alpha=0.3)
         ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    save_png(fig, path, dpi=100)
     plt.close(fig)
 
 

@@ -3,7 +3,7 @@ included, goes to the module's own package or to a lower layer. The layers, lowe
 
 0. the foundation modules at the top of the package (cards, seeded choices, the numba decorator
    and its cache, the perceptron's forward pass, option parsing, the machine's description,
-   safe file writing, worker processes and stop signals);
+   safe file writing, figures as PNG files, worker processes and stop signals);
    these may import one another;
 1. the engines ``zwicker`` and ``tricks``;
 2. the OpenSpiel games ``games``;
@@ -39,6 +39,7 @@ LAYERS = {
             "machine",
             "deferred_signals",
             "files",
+            "plots",
             "processes",
         ),
         FOUNDATION,

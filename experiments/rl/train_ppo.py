@@ -39,6 +39,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from zwick_ai.agents.maskable_ppo import policy_features
 from zwick_ai.envs import single_agent_env
 from zwick_ai.envs.vector import SeatVectorEnv, stable_baselines_vec_env
+from zwick_ai.plots import save_png
 
 GAME = "zwicker(variant=dithmarschen,players=2,ranks=9TJQKA)"
 
@@ -121,7 +122,7 @@ def plot_curve(path: Path, out: Path, title: str) -> None:
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(out, dpi=100)
+    save_png(fig, out, dpi=100)
     plt.close(fig)
 
 

@@ -16,6 +16,7 @@ from zwick_ai.cli.game_args import add_game_args
 from zwick_ai.cli.paths import check_out_folder
 from zwick_ai.cli.train_net import add_args as add_net_args
 from zwick_ai.cli.train_value import add_args as add_value_args
+from zwick_ai.plots import save_png
 
 EXAMPLES = """examples:
   zwick train mccfr --game "zwikken(players=3,variant=parlett)" --iterations 100000 --seed 1 --out runs/parlett --eval-every 10000
@@ -49,7 +50,7 @@ def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
     ax.set_title(title, fontsize=8)
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
-    fig.savefig(png_path, dpi=100)
+    save_png(fig, png_path, dpi=100)
     pyplot.close(fig)
 
 
@@ -74,7 +75,7 @@ def plot_strength(csv_path: Path, png_path: Path, title: str) -> None:
     ax.set_title(f"{title}\n({deals} deals per point, every seat, 95% CI)", fontsize=8)
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
-    fig.savefig(png_path, dpi=100)
+    save_png(fig, png_path, dpi=100)
     pyplot.close(fig)
 
 

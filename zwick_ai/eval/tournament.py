@@ -83,6 +83,7 @@ from zwick_ai.eval.report import interval_text, markdown_table, pyplot
 from zwick_ai.eval.stats import mean_ci
 from zwick_ai.files import JsonlAppender, replacing, set_aside
 from zwick_ai.games.game_strings import game_params
+from zwick_ai.plots import save_png
 
 #: bump when the meaning of games.jsonl lines or config.json changes
 FORMAT = 1
@@ -913,7 +914,7 @@ def plot_ratings(summary: dict[str, Any], path: Path) -> None:
     ax.set_xlabel("Bradley–Terry rating (Elo scale, mean 0), 95% bootstrap CI")
     ax.set_title(f"{summary['game']} {summary['params'].get('variant', '')}: {summary['deals']} duplicate deals")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    save_png(fig, path, dpi=100)
     plt.close(fig)
 
 
@@ -943,7 +944,7 @@ def plot_pairs(summary: dict[str, Any], path: Path) -> None:
     fig.colorbar(im, ax=ax, label=f"mean {unit} per deal, row minus column")
     ax.set_title("duplicate differences")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    save_png(fig, path, dpi=100)
     plt.close(fig)
 
 

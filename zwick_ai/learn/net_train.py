@@ -65,6 +65,7 @@ from zwick_ai.agents import value_model
 from zwick_ai.files import read_json, replacing
 from zwick_ai.learn import model_files, net_selfplay
 from zwick_ai.learn.search_teacher import SEARCH_TEACHERS, TEACHER_C, after_records
+from zwick_ai.plots import save_png
 from zwick_ai.zwicker import layout, policy_codes
 from zwick_ai.zwicker.features import NFEAT
 
@@ -529,7 +530,7 @@ def plot_curves(run: NetRun) -> None:
         ax.legend()
         ax.set_title(f"zwick train net: {run.cfg.variant} loss")
         fig.tight_layout()
-        fig.savefig(run.out / "loss.png", dpi=100)
+        save_png(fig, run.out / "loss.png", dpi=100)
         pyplot.close(fig)
     rows = read_rows(run.out / "strength.csv")
     if rows:
@@ -554,7 +555,7 @@ def plot_curves(run: NetRun) -> None:
         ax.legend()
         ax.set_title(f"zwick train net: {run.cfg.variant} strength")
         fig.tight_layout()
-        fig.savefig(run.out / "strength.png", dpi=100)
+        save_png(fig, run.out / "strength.png", dpi=100)
         pyplot.close(fig)
 
 

@@ -63,6 +63,7 @@ from zwick_ai.deferred_signals import deferred_signals
 from zwick_ai.files import load_npz
 from zwick_ai.learn import model_files, value_selfplay
 from zwick_ai.learn.search_teacher import SEARCH_TEACHERS, teacher_search
+from zwick_ai.plots import save_png
 from zwick_ai.zwicker import policy_codes
 
 CHUNK_HANDS = 250
@@ -463,7 +464,7 @@ def _write_curve(out: Path, history: list[dict[str, Any]]) -> None:
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(out / "loss.png", dpi=100)
+    save_png(fig, out / "loss.png", dpi=100)
     pyplot.close(fig)
 
 

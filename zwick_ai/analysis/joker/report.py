@@ -13,6 +13,7 @@ from zwick_ai import zwicker
 from zwick_ai.agents import joker_policies
 from zwick_ai.analysis.joker.deals import STUDY_POLICIES
 from zwick_ai.eval.report import bar_ci, ci_text, error_bars, markdown_table, percent_text, pyplot
+from zwick_ai.plots import save_png
 
 
 def figures(res: dict, out: Path) -> list[str]:
@@ -31,7 +32,7 @@ def figures(res: dict, out: Path) -> list[str]:
     ax.set_title(f"Value of holding a joker ({p1['greedy'][0]['deals']} deals each)")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(out / "part1_holding_value.png", dpi=110)
+    save_png(fig, out / "part1_holding_value.png", dpi=110)
     plt.close(fig)
     names.append("part1_holding_value.png")
 
@@ -47,7 +48,7 @@ def figures(res: dict, out: Path) -> list[str]:
     ax.set_title("Who captures the joker (its points)")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(out / "part1_capture_share.png", dpi=110)
+    save_png(fig, out / "part1_capture_share.png", dpi=110)
     plt.close(fig)
     names.append("part1_capture_share.png")
 
@@ -62,7 +63,7 @@ def figures(res: dict, out: Path) -> list[str]:
     ax.set_xlabel("margin per deal against greedy (points)")
     ax.set_title(f"Joker policies, duplicate vs greedy ({p2['policies']['greedy']['deals']} deals)")
     fig.tight_layout()
-    fig.savefig(out / "part2_policies.png", dpi=110)
+    save_png(fig, out / "part2_policies.png", dpi=110)
     plt.close(fig)
     names.append("part2_policies.png")
 
@@ -85,7 +86,7 @@ def figures(res: dict, out: Path) -> list[str]:
     axes[0][-1].legend(fontsize=6, title="cards in hand", title_fontsize=6)
     fig.suptitle("Cards in the player's hand when it plays the joker (number of plays in brackets)", fontsize=10)
     fig.tight_layout()
-    fig.savefig(out / "part2_when_played.png", dpi=110)
+    save_png(fig, out / "part2_when_played.png", dpi=110)
     plt.close(fig)
     names.append("part2_when_played.png")
 
@@ -109,7 +110,7 @@ def figures(res: dict, out: Path) -> list[str]:
     axes[1].set_xlabel("points")
     fig.suptitle(f"Rule sets ({p3[0]['deals']} deals each)", fontsize=10)
     fig.tight_layout()
-    fig.savefig(out / "part3_rule_sets.png", dpi=110)
+    save_png(fig, out / "part3_rule_sets.png", dpi=110)
     plt.close(fig)
     names.append("part3_rule_sets.png")
     return names

@@ -16,6 +16,7 @@ from zwick_ai.analysis.joker.report import called_best, per_joker_table, strong_
 from zwick_ai.analysis.joker.strong_play import STRONG_POLICIES, StrongConfig
 from zwick_ai.eval.report import ci_text, error_bars, markdown_table, pyplot
 from zwick_ai.machine import describe
+from zwick_ai.plots import save_png
 
 
 def _one_game_text(runs: list[tuple[str, dict]]) -> list[str]:
@@ -145,7 +146,7 @@ def figure(res_key: str, s: dict, out: Path) -> str:
         ax.set_xticks(x, labels, fontsize=7)
     fig.suptitle(f"How `{s['agent']}` uses each joker ({s['deals']} deals, every seat; plays in brackets)", fontsize=10)
     fig.tight_layout()
-    fig.savefig(out / name, dpi=110)
+    save_png(fig, out / name, dpi=110)
     plt.close(fig)
     return name
 
