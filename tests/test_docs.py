@@ -5,6 +5,7 @@ README's leaderboard is the committed one."""
 import importlib.util
 import json
 import re
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,21 @@ def test_the_readme_headline_is_the_committed_leaderboard():
     readme = (ROOT / "README.md").read_text()
     missing = [line for line in lines if line and line not in readme.splitlines()]
     assert not missing, missing
+
+
+@pytest.mark.slow
+def test_the_openspiel_nash_conv_example_runs_and_gives_its_numbers():
+    """docs/openspiel.md's nash_conv block, run as written: the figures in its comments hold."""
+    text = (ROOT / "docs" / "openspiel.md").read_text()
+    block = text.split("```python\n", 1)[1].split("```", 1)[0]
+    code = textwrap.dedent(block)
+    lines = [line for line in code.splitlines() if "nash_conv(" in line and "#" in line]
+    names = {}
+    for k, line in enumerate(lines):  # keep each nash_conv call's value
+        call = line.split("#")[0].strip()
+        code = code.replace(call, f"value_{k} = {call}", 1)
+        names[f"value_{k}"] = float(line.split("#")[1].split(",")[0])
+    scope: dict = {}
+    exec(compile(code, "docs/openspiel.md", "exec"), scope)
+    for name, shown in names.items():
+        assert round(scope[name], 2) == round(shown, 2), (name, scope[name], shown)
