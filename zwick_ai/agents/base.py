@@ -129,6 +129,12 @@ class Agent(abc.ABC):
     def act(self, state: pyspiel.State) -> list[int]:
         """The actions of one whole decision of ``state.current_player()`` (the state is not changed)."""
 
+    def decision_distribution(self, state: pyspiel.State) -> dict[tuple[int, ...], float] | None:
+        """The exact probability of each whole decision :meth:`act` can play at ``state``, when the
+        agent can say (a policy table); None (the default) when it cannot, and the decision has to
+        be sampled (``zwick exploitability`` then estimates its policy from repeated calls)."""
+        return None
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"
 

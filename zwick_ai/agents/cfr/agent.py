@@ -119,6 +119,50 @@ class PolicyFileAgent(Agent):
             if decision_over(work, player):
                 return actions
 
+    def decision_distribution(self, state: pyspiel.State) -> dict[tuple[int, ...], float] | None:
+        """The exact probabilities of the whole decisions :meth:`act` plays: the table's average
+        strategy; where a set is missing, the mass of that path goes to the fallback's decisions
+        (uniform: every legal decision alike; ``greedy`` breaks ties at random: None, sample it)."""
+        out: dict[tuple[int, ...], float] = {}
+        missing = 0.0
+        if self.policy.zwicker_abstraction is not None:
+            whole = self.policy.zwicker_lookup(state, self.params["min_visits"])
+            if whole is None:
+                missing = 1.0
+            else:
+                rows, index, chances = whole
+                for k in range(len(index)):
+                    move = tuple(int(a) for a in zwicker_bridge.move_actions(state, rows[index[k]]))
+                    out[move] = out.get(move, 0.0) + float(chances[k] / chances.sum())
+        else:
+            player = state.current_player()
+            stack: list[tuple[pyspiel.State, tuple[int, ...], float]] = [(state.clone(), (), 1.0)]
+            while stack:
+                work, prefix, mass = stack.pop()
+                found = self.policy.lookup(work, player, self.params["min_visits"])
+                if found is None:
+                    missing += mass
+                    continue
+                acts, probs = found
+                for a, q in zip(acts, probs / probs.sum(), strict=True):
+                    if q <= 0:
+                        continue
+                    child = work.clone()
+                    child.apply_action(int(a))
+                    if decision_over(child, player):
+                        key = (*prefix, int(a))
+                        out[key] = out.get(key, 0.0) + mass * float(q)
+                    else:
+                        stack.append((child, (*prefix, int(a)), mass * float(q)))
+        if missing > 0:
+            if self.fallback_agent is not None:
+                return None
+            options = legal_decisions(state)
+            for _, actions in options:
+                key = tuple(int(a) for a in actions)
+                out[key] = out.get(key, 0.0) + missing / len(options)
+        return out
+
     def act(self, state: pyspiel.State) -> list[int]:
         self.stats["decisions"] += 1
         actions = self._from_policy(state)
