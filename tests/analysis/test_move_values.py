@@ -133,52 +133,51 @@ def test_trick_game_values_on_common_worlds() -> None:
     assert dv.values.shape == (20, len(legal_decisions(state)))
 
 
-def python_trick_values(state: pyspiel.State, worlds: list[np.ndarray], rollout: str, playouts: int, seed: int):
-    """The trick games' move values played out one kernel call a step from Python (the reference
-    for the compiled play-out): the same seeds and the same draws of numba's generator."""
+def python_play_out(s: np.ndarray, cfg: np.ndarray, greedy: bool) -> None:
+    """The trick games' play-out one kernel call a step from Python (the reference for the compiled
+    one): the same policies and the same draws of numba's generator."""
     from zwick_ai.agents.tricks_greedy import greedy_action
-    from zwick_ai.agents.tricks_search import seed as seed_compiled
     from zwick_ai.tricks import kernels as K
     from zwick_ai.tricks import layout as L
 
-    cfg, p = state.rules.cfg, state.current_player()
-    seeds = np.random.default_rng([seed, len(worlds), playouts]).integers(2**31 - 1, size=(len(worlds), playouts))
     ids, probs = np.empty(L.NC, np.int32), np.empty(L.NC, np.float64)
     mask = np.zeros(L.NUM_ACTIONS, np.bool_)
-    moves = state.legal_actions()
-    out = np.zeros((len(worlds), len(moves)))
-    for w, world in enumerate(worlds):
-        for i, action in enumerate(moves):
-            total = 0.0
-            for j in range(playouts):
-                s = world.copy()
-                seed_compiled(int(seeds[w, j]))
-                K.apply_action(s, cfg, action)
-                while s[L.S_CUR] != L.CUR_OVER:
-                    if s[L.S_CUR] == L.CUR_CHANCE:
-                        K.apply_chance(s, cfg, K.sample_chance(s, cfg, ids, probs))
-                    elif rollout == "greedy":
-                        K.apply_action(s, cfg, greedy_action(s, cfg))
-                    else:
-                        K.legal_mask(s, cfg, mask)
-                        K.apply_action(s, cfg, K.random_action(mask))
-                total += float(s[L.S_PLAYERS + L.P_NET * L.NP + p])
-            out[w, i] = total / playouts
-    return out
+    while s[L.S_CUR] != L.CUR_OVER:
+        if s[L.S_CUR] == L.CUR_CHANCE:
+            K.apply_chance(s, cfg, K.sample_chance(s, cfg, ids, probs))
+        elif greedy:
+            K.apply_action(s, cfg, greedy_action(s, cfg))
+        else:
+            K.legal_mask(s, cfg, mask)
+            K.apply_action(s, cfg, K.random_action(mask))
 
 
 @pytest.mark.parametrize(
     "spec", ["zwikken(variant=parlett,players=3)", "zwicken", "zwikken(variant=historic,players=4)"]
 )
-@pytest.mark.parametrize("rollout", ["greedy", "random"])
-def test_compiled_trick_play_out_equals_the_python_one(spec: str, rollout: str) -> None:
+@pytest.mark.parametrize("greedy", [True, False])
+def test_compiled_trick_play_out_equals_the_python_one(spec: str, greedy: bool) -> None:
+    from zwick_ai.agents.tricks_search import play_out, seed
+    from zwick_ai.tricks import kernels as K
+    from zwick_ai.tricks import layout as L
+
     state = deal(pyspiel.load_game(spec), 4)
-    worlds = draw_worlds(state, 6, seed=2)
-    acts = [[a] for a in state.legal_actions()]
-    compiled = move_values(state, worlds, acts, rollout=rollout, playouts=3, seed=9)
-    reference = python_trick_values(state, worlds, rollout, 3, 9)
-    assert np.array_equal(compiled, reference)
-    assert len(np.unique(compiled)) > 1  # the play-outs differ: the equality says something
+    cfg = state.rules.cfg
+    ids, probs = np.empty(L.NC, np.int32), np.empty(L.NC, np.float64)
+    mask = np.zeros(L.NUM_ACTIONS, np.bool_)
+    ends = set()
+    for w, world in enumerate(draw_worlds(state, 4, seed=2)):
+        for action in state.legal_actions():
+            compiled, reference = world.copy(), world.copy()
+            for s in (compiled, reference):
+                K.apply_action(s, cfg, action)
+            seed(10 * w + action)
+            play_out(compiled, cfg, greedy, ids, probs, mask)
+            seed(10 * w + action)
+            python_play_out(reference, cfg, greedy)
+            assert np.array_equal(compiled, reference)  # the whole final position, history included
+            ends.add(compiled.tobytes())
+    assert len(ends) > 1  # the play-outs differ: the equality says something
 
 
 class Scripted:
