@@ -133,6 +133,53 @@ def test_trick_game_values_on_common_worlds() -> None:
     assert dv.values.shape == (20, len(legal_decisions(state)))
 
 
+def python_play_out(s: np.ndarray, cfg: np.ndarray, greedy: bool) -> None:
+    """The trick games' play-out one kernel call a step from Python (the reference for the compiled
+    one): the same policies and the same draws of numba's generator."""
+    from zwick_ai.agents.tricks_greedy import greedy_action
+    from zwick_ai.tricks import kernels as K
+    from zwick_ai.tricks import layout as L
+
+    ids, probs = np.empty(L.NC, np.int32), np.empty(L.NC, np.float64)
+    mask = np.zeros(L.NUM_ACTIONS, np.bool_)
+    while s[L.S_CUR] != L.CUR_OVER:
+        if s[L.S_CUR] == L.CUR_CHANCE:
+            K.apply_chance(s, cfg, K.sample_chance(s, cfg, ids, probs))
+        elif greedy:
+            K.apply_action(s, cfg, greedy_action(s, cfg))
+        else:
+            K.legal_mask(s, cfg, mask)
+            K.apply_action(s, cfg, K.random_action(mask))
+
+
+@pytest.mark.parametrize(
+    "spec", ["zwikken(variant=parlett,players=3)", "zwicken", "zwikken(variant=historic,players=4)"]
+)
+@pytest.mark.parametrize("greedy", [True, False])
+def test_compiled_trick_play_out_equals_the_python_one(spec: str, greedy: bool) -> None:
+    from zwick_ai.agents.tricks_search import play_out, seed
+    from zwick_ai.tricks import kernels as K
+    from zwick_ai.tricks import layout as L
+
+    state = deal(pyspiel.load_game(spec), 4)
+    cfg = state.rules.cfg
+    ids, probs = np.empty(L.NC, np.int32), np.empty(L.NC, np.float64)
+    mask = np.zeros(L.NUM_ACTIONS, np.bool_)
+    ends = set()
+    for w, world in enumerate(draw_worlds(state, 4, seed=2)):
+        for action in state.legal_actions():
+            compiled, reference = world.copy(), world.copy()
+            for s in (compiled, reference):
+                K.apply_action(s, cfg, action)
+            seed(10 * w + action)
+            play_out(compiled, cfg, greedy, ids, probs, mask)
+            seed(10 * w + action)
+            python_play_out(reference, cfg, greedy)
+            assert np.array_equal(compiled, reference)  # the whole final position, history included
+            ends.add(compiled.tobytes())
+    assert len(ends) > 1  # the play-outs differ: the equality says something
+
+
 class Scripted:
     """Plays ``first`` at its first decision, then like ``greedy``."""
 

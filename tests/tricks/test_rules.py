@@ -57,6 +57,23 @@ def test_seeded_deal_is_reproducible_and_scripted_checks_cards():
         )
 
 
+def test_run_session_carries_the_pot_and_passes_the_deal():
+    r = T.rules("zwikken", variant="historic", players=3, dealer=0)
+    seen = []
+
+    def play_deal(rules, d):
+        seen.append((rules.pot, rules.dealer))
+        st = T.deal(rules, seed=d)
+        while not T.is_over(st):
+            st = T.apply(st, T.legal_actions(st)[-1])
+        return st
+
+    out = T.run_session(r, play_deal, 6, start_pot=2)
+    assert [dealer for _, dealer in seen] == [0, 1, 2, 0, 1, 2]
+    assert [pot for pot, _ in seen] == [carried + 3 for carried in [2, *out.pots[:-1]]]  # the dealer antes 3
+    assert sum(out.chips) + out.final_pot - 2 == 0 and len(out.results) == 6
+
+
 def test_play_session_rotates_the_deal_and_charges_antes():
     r = T.rules("zwikken", variant="historic", players=3)
     out = T.play_session(r, [T.random_policy(p) for p in range(3)], deals=12, seed=2)

@@ -45,7 +45,7 @@ import pyspiel
 
 # the decisions an agent chooses live with the games; agents import them from here too
 from zwick_ai.agents import clock, outside
-from zwick_ai.games.decisions import apply_decision, decision_label, decision_over, legal_decisions  # noqa: F401
+from zwick_ai.games.decisions import apply_decision, compose_decision, decision_label, decision_over, legal_decisions  # noqa: F401
 
 GAMES = ("zwicker", "zwikken", "zwicken")
 
@@ -425,12 +425,4 @@ def as_bot(agent: Agent) -> pyspiel.Bot:
 
 def bot_decision(bot: pyspiel.Bot, state: pyspiel.State) -> list[int]:
     """Let an OpenSpiel ``bot`` choose one whole decision (one ``step`` per sub-action, on a clone)."""
-    player = state.current_player()
-    work = state.clone()
-    actions: list[int] = []
-    while True:
-        a = int(bot.step(work))
-        actions.append(a)
-        work.apply_action(a)
-        if decision_over(work, player):
-            return actions
+    return compose_decision(state, lambda work: int(bot.step(work)))

@@ -34,7 +34,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from zwick_ai.agents.base import Agent, decision_over
+from zwick_ai.agents.base import Agent
+from zwick_ai.games.decisions import compose_decision
 
 #: a policy: (observations [B, D] float32, legal masks [B, A] bool) -> logits or probabilities [B, A]
 PolicyFn = Callable[[np.ndarray, np.ndarray], Any]
@@ -105,15 +106,12 @@ class PolicyAgent(Agent):
         return p / total
 
     def act(self, state: pyspiel.State) -> list[int]:
-        player = state.current_player()
-        work = state.clone()
-        actions: list[int] = []
-        while not actions or not decision_over(work, player):
-            p = self.distribution(work)
-            a = int(self.rng.choice(len(p), p=p)) if self.sample else int(np.argmax(p))
-            actions.append(a)
-            work.apply_action(a)
-        return actions
+        return compose_decision(state, self._step)
+
+    def _step(self, state: pyspiel.State) -> int:
+        """One action of the decision: drawn from the masked policy (``sample``) or its most probable."""
+        p = self.distribution(state)
+        return int(self.rng.choice(len(p), p=p)) if self.sample else int(np.argmax(p))
 
 
 __all__ = ["PolicyAgent", "PolicyFn", "legal_mask", "observation"]

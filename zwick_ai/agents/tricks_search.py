@@ -369,6 +369,20 @@ def _policy_action(s, cfg, greedy, mask):
 
 
 @njit(cache=True)
+def play_out(s, cfg, greedy, ids, probs, mask):
+    """Play the position ``s`` to the end of the deal in place: chance drawn from numba's generator
+    (:func:`seed`), every seat by the rollout policy (``greedy``: the greedy baseline, else
+    uniform). ``ids``, ``probs`` and ``mask`` are work arrays (``NC`` int32, ``NC`` float64,
+    ``NUM_ACTIONS`` bool)."""
+    while s[tricks_layout.S_CUR] != tricks_layout.CUR_OVER:
+        if s[tricks_layout.S_CUR] == tricks_layout.CUR_CHANCE:
+            tricks_kernels.apply_chance(s, cfg, tricks_kernels.sample_chance(s, cfg, ids, probs))
+        else:
+            tricks_kernels.legal_mask(s, cfg, mask)
+            tricks_kernels.apply_action(s, cfg, _policy_action(s, cfg, greedy, mask))
+
+
+@njit(cache=True)
 def _hidden_move(s, cfg, obs, mask):
     """Is the pending player action invisible to the observer (another seat's discard or
     face-down play)?"""
@@ -467,13 +481,7 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
             node = ch
             path[depth] = node
             depth += 1
-        # rollout
-        while s[tricks_layout.S_CUR] != tricks_layout.CUR_OVER:
-            if s[tricks_layout.S_CUR] == tricks_layout.CUR_CHANCE:
-                tricks_kernels.apply_chance(s, cfg, tricks_kernels.sample_chance(s, cfg, ids, probs))
-            else:
-                tricks_kernels.legal_mask(s, cfg, mask)
-                tricks_kernels.apply_action(s, cfg, _policy_action(s, cfg, greedy, mask))
+        play_out(s, cfg, greedy, ids, probs, mask)
         for q in range(n):
             reward[q] = s[tricks_layout.S_PLAYERS + tricks_layout.P_NET * tricks_layout.NP + q] / scale
         ti[0, T_N] += 1

@@ -54,8 +54,8 @@ import pyspiel
 
 from zwick_ai import tricks
 from zwick_ai.agents.base import make_agent
-from zwick_ai.agents.tricks_greedy import greedy_action
 from zwick_ai.agents.tricks_search import TRIES as TRICK_TRIES
+from zwick_ai.agents.tricks_search import play_out as tricks_play_out
 from zwick_ai.agents.tricks_search import resample_into
 from zwick_ai.agents.tricks_search import seed as seed_compiled
 from zwick_ai.agents.zwicker_search import MT_SIZE, TRIES, det_draw
@@ -221,14 +221,7 @@ def _tricks_values(
                 s = world.copy()
                 seed_compiled(int(seeds[w, j]))
                 tricks_kernels.apply_action(s, cfg, action)
-                while s[tricks_layout.S_CUR] != tricks_layout.CUR_OVER:
-                    if s[tricks_layout.S_CUR] == tricks_layout.CUR_CHANCE:
-                        tricks_kernels.apply_chance(s, cfg, tricks_kernels.sample_chance(s, cfg, ids, probs))
-                    elif greedy:
-                        tricks_kernels.apply_action(s, cfg, greedy_action(s, cfg))
-                    else:
-                        tricks_kernels.legal_mask(s, cfg, mask)
-                        tricks_kernels.apply_action(s, cfg, tricks_kernels.random_action(mask))
+                tricks_play_out(s, cfg, greedy, ids, probs, mask)
                 total += float(s[net])
             out[w, i] = total / playouts
     return out

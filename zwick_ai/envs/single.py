@@ -33,7 +33,7 @@ from gymnasium import spaces
 
 from zwick_ai.agents import Agent, make_agent
 from zwick_ai.envs.episode import Episode, observation_bound
-from zwick_ai.games.decisions import apply_decision
+from zwick_ai.games.game_loop import at_seat, play_to_end, seeded_chance
 from zwick_ai.games.seeded_deals import default_agent_seeds
 
 #: render modes of the environments: ``"ansi"`` returns the state as text
@@ -131,12 +131,10 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _play_others(self) -> None:
         """Chance and the other seats play until the seat is to move or the deal is over."""
         ep = self.episode
-        while True:
-            ep.run_chance()
-            state = ep.state
-            if state.is_terminal() or state.current_player() == self.seat:
-                return
-            apply_decision(state, self.agents[state.current_player()].act(state))
+        play_to_end(ep.state, self._other_decides, seeded_chance(ep.deal_seed), until=at_seat(self.seat))
+
+    def _other_decides(self, state: pyspiel.State) -> list[int]:
+        return self.agents[state.current_player()].act(state)
 
     def _info(self) -> dict:
         info: dict[str, Any] = {"action_mask": self.episode.action_mask(self.seat), "deal_seed": self.episode.deal_seed}

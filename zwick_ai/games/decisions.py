@@ -14,7 +14,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import overload
 
 import pyspiel
 
@@ -28,6 +29,26 @@ def decision_over(state: pyspiel.State, player: int) -> bool:
         return True
     prefix = getattr(state, "move_prefix", None)
     return prefix is None or not prefix()
+
+
+@overload
+def compose_decision(state: pyspiel.State, step: Callable[[pyspiel.State], int]) -> list[int]: ...
+@overload
+def compose_decision(state: pyspiel.State, step: Callable[[pyspiel.State], int | None]) -> list[int] | None: ...
+def compose_decision(state: pyspiel.State, step: Callable[[pyspiel.State], int | None]) -> list[int] | None:
+    """One whole decision of the player to move built from sub-actions: ``step(work)`` chooses each
+    next action on a clone ``work`` of ``state`` (``state`` is not changed) until the decision is
+    over (:func:`decision_over`); ``None`` from ``step`` gives up (returns ``None``)."""
+    player = state.current_player()
+    work = state.clone()
+    actions: list[int] = []
+    while not actions or not decision_over(work, player):
+        a = step(work)
+        if a is None:
+            return None
+        actions.append(int(a))
+        work.apply_action(int(a))
+    return actions
 
 
 def legal_decisions(state: pyspiel.State) -> list[tuple[str, list[int]]]:

@@ -6,8 +6,10 @@ move (an agent, a search teacher, a study's agent under a rule that can fork the
 chooses), ``chance(state)`` draws a chance outcome (a deal seed's, :func:`seeded_chance`, or a
 random stream's, :func:`stream_chance`), and ``on_chance`` / ``on_decision`` / ``after_decision``
 record what happened. Tournaments (:func:`zwick_ai.eval.match.play_game`), the analysis of a
-position's moves (:mod:`zwick_ai.analysis.move_values`), the strong joker study and the value
-model's teacher all play through it; whole playouts of compiled agents stay in compiled code.
+position's moves (:mod:`zwick_ai.analysis.move_values`), the strong joker study, the value
+model's teacher, the trick games' sessions and the one-seat environment (which stops the loop
+when its learner is to move: ``until=at_seat(seat)``) all play through it; whole playouts of
+compiled agents stay in compiled code.
 
 >>> import pyspiel, zwick_ai.games
 >>> from zwick_ai.games.decisions import legal_decisions
@@ -77,6 +79,11 @@ def decision_actions(given: object, who: str) -> list[int]:
     return actions
 
 
+def at_seat(seat: int) -> Callable[[pyspiel.State], bool]:
+    """A stop condition for :func:`play_to_end`: ``seat`` is to move (not at a chance node)."""
+    return lambda state: state.current_player() == seat
+
+
 def play_to_end(
     state: pyspiel.State,
     decide: Decide,
@@ -85,14 +92,19 @@ def play_to_end(
     on_decision: DecisionHook | None = None,
     after_decision: DecisionHook | None = None,
     who: Callable[[int], str] | None = None,
+    until: Callable[[pyspiel.State], bool] | None = None,
 ) -> pyspiel.State:
     """Play ``state`` (changed in place and returned) to the end: each chance node gets
     ``chance(state)`` (then ``on_chance(action)``); each decision ``decide(state)``, checked and
     applied whole (:func:`zwick_ai.games.decisions.apply_decision`), with
     ``on_decision(state, seat, actions)`` before it is applied and ``after_decision(state, seat,
     actions)`` after. A decision that is not a list of action ids, or not a legal whole decision,
-    raises ``ValueError`` naming ``who(seat)`` (default: the seat)."""
+    raises ``ValueError`` naming ``who(seat)`` (default: the seat). With ``until``, play stops
+    earlier, at the first state (chance node or decision) where ``until(state)`` is true, before
+    anything is applied there (:func:`at_seat`: when a given seat is to move)."""
     while not state.is_terminal():
+        if until is not None and until(state):
+            break
         if state.is_chance_node():
             action = chance(state)
             state.apply_action(action)

@@ -18,6 +18,7 @@ import numpy as np
 import pyspiel
 
 from zwick_ai import tricks
+from zwick_ai.games.game_loop import play_to_end, stream_chance
 from zwick_ai.games.tricks_observer import (
     OBSERVATION_SIZE,
     fill_information_state_k,
@@ -277,36 +278,24 @@ def play_session(
     seed: int = 0,
     start_pot: int = 0,
 ) -> tricks.Session:
-    """Play ``deals`` OpenSpiel episodes with the pot carried over and the deal passing left.
+    """Play ``deals`` OpenSpiel episodes of a session (:func:`zwick_ai.tricks.run_session`: antes,
+    pot carried over, the deal passing left), each through :func:`zwick_ai.games.game_loop.play_to_end`.
 
-    ``agents[seat]`` is a ``pyspiel.Bot`` (its ``step``) or a callable ``state -> action``. Antes
-    as in :func:`zwick_ai.tricks.ante`. Chance events are sampled from ``seed``. Returns the chips
-    per seat (antes included) and the pot after each deal.
+    ``agents[seat]`` is a ``pyspiel.Bot`` (its ``step``) or a callable ``state -> action``. Chance
+    events are sampled from one random stream seeded by ``seed``. Returns the chips per seat (antes
+    included) and the pot after each deal.
     """
     base = tricks.rules(game, **(params or {}))
-    n = base.players
-    if len(agents) != n:
-        raise ValueError(f"need {n} agents, got {len(agents)}")
-    rng = np.random.default_rng(seed)
-    out = tricks.Session([0] * n, start_pot=start_pot)
-    carried, dealer = start_pot, base.dealer
-    for _ in range(deals):
-        antes = tricks.ante(base, carried, dealer)
-        for p in range(n):
-            out.chips[p] -= antes[p]
-        g = pyspiel.load_game(game, base.with_(pot=carried + sum(antes), dealer=dealer).params())
-        st = g.new_initial_state()
-        while not st.is_terminal():
-            if st.is_chance_node():
-                ids, probs = zip(*st.chance_outcomes(), strict=True)
-                st.apply_action(int(rng.choice(ids, p=np.asarray(probs) / sum(probs))))
-                continue
-            agent = agents[st.current_player()]
-            st.apply_action(int(agent.step(st) if isinstance(agent, pyspiel.Bot) else agent(st)))
-        for p, x in enumerate(st.returns()):
-            out.chips[p] += int(x)
-        carried = st.pot()
-        out.pots.append(carried)
-        out.results.append(tricks.result(st.trick_state()))
-        dealer = (int(st.array[tricks_layout.S_DEALER]) + 1) % n
-    return out
+    if len(agents) != base.players:
+        raise ValueError(f"need {base.players} agents, got {len(agents)}")
+    chance = stream_chance(np.random.default_rng(seed))
+
+    def decide(state: pyspiel.State) -> list[int]:
+        agent = agents[state.current_player()]
+        return [int(agent.step(state) if isinstance(agent, pyspiel.Bot) else agent(state))]
+
+    def play_deal(rules: tricks.TrickRules, d: int) -> tricks.TrickState:
+        state = pyspiel.load_game(game, rules.params()).new_initial_state()
+        return play_to_end(state, decide, chance).trick_state()
+
+    return tricks.run_session(base, play_deal, deals, start_pot)

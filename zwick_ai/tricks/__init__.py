@@ -25,7 +25,8 @@ Rule choices where docs/rules.md is silent (each documented where it is implemen
 
 - One episode is one deal. ``pot`` is the pot when the deal starts, this deal's opening ante
   already in it (default: one ante round, 3 chips or one per player); antes paid *inside* the
-  deal (re-turns, Hupf) count in the returns. :func:`play_session` charges the opening antes.
+  deal (re-turns, Hupf) count in the returns. A session (:func:`run_session`, :func:`play_session`)
+  charges the opening antes.
 - Chance: each hand (and each exchange draw) is dealt as one increasing run of cards with exact
   probabilities (one chance path per set of cards, which keeps exact solving small); the upcard is
   turned after the hands are complete (Zwicken deals 2, turns, deals 1: the same distribution).
@@ -85,6 +86,7 @@ from zwick_ai.tricks.api import (
     resample,
     result,
     returns,
+    run_session,
     scripted,
     to_move,
     tricks_won,
@@ -121,6 +123,7 @@ __all__ = [
     "parse_action",
     "phase",
     "play_session",
+    "run_session",
     "pot",
     "random_policy",
     "render",

@@ -620,18 +620,21 @@ class Session:
         return self.pots[-1] if self.pots else self.start_pot
 
 
-def play_session(
-    rules: TrickRules, policies: Sequence[Policy], deals: int, seed: int = 0, start_pot: int = 0
-) -> Session:
-    """Play ``deals`` deals with the pot carried over and the deal passing left.
+#: plays deal ``d`` of a session (0, 1, …) under the given rules (that deal's pot and dealer) to its
+#: end and returns the final position
+PlayDeal = Callable[[TrickRules, int], TrickState]
 
-    Before each deal the session charges the antes (:func:`ante`) and plays one episode with
-    ``pot`` = carried chips + antes. ``policies[seat](state)`` returns an action (id or name).
-    Chips are conserved: ``sum(chips) + final_pot - start_pot == 0``.
+
+def run_session(rules: TrickRules, play_deal: PlayDeal, deals: int, start_pot: int = 0) -> Session:
+    """A session's rule, in one place: ``deals`` deals with the pot carried over and the deal
+    passing left.
+
+    Before each deal the antes (:func:`ante`) are charged and ``play_deal(deal_rules, d)`` plays
+    deal ``d`` with ``pot`` = carried chips + antes and this deal's dealer (``rules.dealer`` first;
+    -1 draws it); its returns are booked, what stays in its pot is carried over, and the seat left
+    of its dealer deals next. Chips are conserved: ``sum(chips) + final_pot - start_pot == 0``.
     """
     n = rules.players
-    if len(policies) != n:
-        raise ValueError(f"need {n} policies, got {len(policies)}")
     out = Session([0] * n, start_pot=start_pot)
     carried = start_pot
     dealer_seat = rules.dealer
@@ -639,14 +642,29 @@ def play_session(
         antes = ante(rules, carried, dealer_seat)
         for p in range(n):
             out.chips[p] -= antes[p]
-        pot_now = carried + sum(antes)
-        st = deal(rules.with_(pot=pot_now, dealer=dealer_seat), seed=(seed * 1_000_003 + d) % MAX_SEED)
-        while not is_over(st):
-            st = apply(st, policies[to_move(st)](st))
+        st = play_deal(rules.with_(pot=carried + sum(antes), dealer=dealer_seat), d)
         for p, x in enumerate(returns(st)):
             out.chips[p] += x
         carried = pot(st)
         out.pots.append(carried)
         out.results.append(result(st))
-        dealer_seat = (int(st.arr[tricks_layout.S_DEALER]) + 1) % n
+        dealer_seat = (dealer(st) + 1) % n
     return out
+
+
+def play_session(
+    rules: TrickRules, policies: Sequence[Policy], deals: int, seed: int = 0, start_pot: int = 0
+) -> Session:
+    """Play ``deals`` deals of a session (:func:`run_session`: antes, pot carried over, the deal
+    passing left), each dealt by its own seed from ``seed``; ``policies[seat](state)`` returns an
+    action (id or name)."""
+    if len(policies) != rules.players:
+        raise ValueError(f"need {rules.players} policies, got {len(policies)}")
+
+    def play_deal(deal_rules: TrickRules, d: int) -> TrickState:
+        st = deal(deal_rules, seed=(seed * 1_000_003 + d) % MAX_SEED)
+        while not is_over(st):
+            st = apply(st, policies[to_move(st)](st))
+        return st
+
+    return run_session(rules, play_deal, deals, start_pot)

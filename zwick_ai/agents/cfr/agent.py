@@ -25,9 +25,10 @@ from pathlib import Path
 
 import pyspiel
 
-from zwick_ai.agents.base import Agent, Param, decision_over, legal_decisions, make_agent, register
+from zwick_ai.agents.base import Agent, Param, legal_decisions, make_agent, register
 from zwick_ai.agents.cfr.policy_file import Policy
 from zwick_ai.games import zwicker_bridge
+from zwick_ai.games.decisions import compose_decision
 
 FALLBACKS = ("uniform", "greedy")
 _CACHE: dict[tuple, Policy] = {}
@@ -106,18 +107,15 @@ class PolicyFileAgent(Agent):
             k = int(self.rng.choice(len(index), p=chances / chances.sum()))
             return zwicker_bridge.move_actions(state, rows[index[k]])
         player = state.current_player()
-        work = state.clone()
-        actions: list[int] = []
-        while True:
-            found = self.policy.lookup(work, player, self.params["min_visits"])
-            if found is None:
-                return None
-            acts, probs = found
-            a = int(acts[int(self.rng.choice(len(acts), p=probs / probs.sum()))])
-            actions.append(a)
-            work.apply_action(a)
-            if decision_over(work, player):
-                return actions
+        return compose_decision(state, lambda work: self._step(work, player))
+
+    def _step(self, state: pyspiel.State, player: int) -> int | None:
+        """One action of ``player``'s decision drawn from the policy; ``None`` for an unseen set."""
+        found = self.policy.lookup(state, player, self.params["min_visits"])
+        if found is None:
+            return None
+        acts, probs = found
+        return int(acts[int(self.rng.choice(len(acts), p=probs / probs.sum()))])
 
     def decision_distribution(self, state: pyspiel.State) -> dict[tuple[int, ...], float] | None:
         """The exact probabilities of the whole decisions :meth:`act` plays: the table's average
