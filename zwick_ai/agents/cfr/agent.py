@@ -28,7 +28,7 @@ import pyspiel
 from zwick_ai.agents.base import Agent, Param, legal_decisions, make_agent, register
 from zwick_ai.agents.cfr.policy_file import Policy
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.games.decisions import compose_decision
+from zwick_ai.games.decisions import compose_decision, decision_over
 
 FALLBACKS = ("uniform", "greedy")
 _CACHE: dict[tuple, Policy] = {}
