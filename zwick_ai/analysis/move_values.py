@@ -55,16 +55,16 @@ import pyspiel
 from zwick_ai import tricks
 from zwick_ai.agents.base import make_agent
 from zwick_ai.agents.tricks_greedy import greedy_action
-from zwick_ai.agents.tricks_search import TRIES as TRICK_TRIES
-from zwick_ai.agents.tricks_search import resample_into
-from zwick_ai.agents.tricks_search import seed as seed_compiled
 from zwick_ai.agents.zwicker_search import MT_SIZE, TRIES, det_draw
 from zwick_ai.eval.stats import Estimate, mean_ci, paired_diff_ci
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.decisions import apply_decision, legal_decisions
 from zwick_ai.games.game_loop import play_to_end, stream_chance
+from zwick_ai.tricks import arrays as trick_arrays
 from zwick_ai.tricks import kernels as tricks_kernels
-from zwick_ai.tricks import layout as tricks_layout
+from zwick_ai.tricks.worlds import TRIES as TRICK_TRIES
+from zwick_ai.tricks.worlds import resample_into
+from zwick_ai.tricks.worlds import seed as seed_compiled
 from zwick_ai.zwicker import arrays, policy_codes
 from zwick_ai.zwicker import kernels as zwicker_kernels
 from zwick_ai.zwicker.resample import resample_setup
@@ -157,7 +157,7 @@ def draw_worlds(state: pyspiel.State, worlds: int, seed: int) -> list[np.ndarray
     view = state.decision()
     a, cfg = view.position, view.config
     for _ in range(worlds):
-        world = np.empty(tricks_layout.S_SIZE, dtype=np.int32)
+        world = np.empty_like(a)
         if not resample_into(a, cfg, p, world, TRICK_TRIES):
             raise RuntimeError("no position consistent with the mover's information was found")
         out.append(world)
@@ -208,10 +208,9 @@ def _tricks_values(
 ) -> np.ndarray:
     cfg = state.rules.cfg
     p = state.current_player()
-    net = tricks_layout.S_PLAYERS + tricks_layout.P_NET * tricks_layout.NP + p
-    ids = np.empty(tricks_layout.NC, dtype=np.int32)
-    probs = np.empty(tricks_layout.NC, dtype=np.float64)
-    mask = np.zeros(tricks_layout.NUM_ACTIONS, dtype=np.bool_)
+    ids = np.empty(trick_arrays.NC, dtype=np.int32)
+    probs = np.empty(trick_arrays.NC, dtype=np.float64)
+    mask = np.zeros(trick_arrays.NUM_ACTIONS, dtype=np.bool_)
     greedy = rollout == "greedy"
     out = np.zeros((len(worlds), len(moves)))
     for w, world in enumerate(worlds):
@@ -221,15 +220,15 @@ def _tricks_values(
                 s = world.copy()
                 seed_compiled(int(seeds[w, j]))
                 tricks_kernels.apply_action(s, cfg, action)
-                while s[tricks_layout.S_CUR] != tricks_layout.CUR_OVER:
-                    if s[tricks_layout.S_CUR] == tricks_layout.CUR_CHANCE:
+                while not trick_arrays.is_over(s):
+                    if trick_arrays.is_chance(s):
                         tricks_kernels.apply_chance(s, cfg, tricks_kernels.sample_chance(s, cfg, ids, probs))
                     elif greedy:
                         tricks_kernels.apply_action(s, cfg, greedy_action(s, cfg))
                     else:
                         tricks_kernels.legal_mask(s, cfg, mask)
                         tricks_kernels.apply_action(s, cfg, tricks_kernels.random_action(mask))
-                total += float(s[net])
+                total += float(trick_arrays.net(s, p))
             out[w, i] = total / playouts
     return out
 
