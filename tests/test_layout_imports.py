@@ -35,7 +35,7 @@ class Ratchet(NamedTuple):
 
 RATCHETS = (
     Ratchet(("zwick_ai.zwicker.layout",), "zwick_ai/zwicker/", 18),
-    Ratchet(("zwick_ai.zwicker.history",), "zwick_ai/zwicker/", 29),
+    Ratchet(("zwick_ai.zwicker.history",), "zwick_ai/zwicker/", 18),
     Ratchet(("zwick_ai.tricks._layout", "zwick_ai.tricks.arrays"), "zwick_ai/tricks/", 18),
 )
 
