@@ -83,7 +83,8 @@ def unseen_higher(s, cfg, p, c):
 def card_value(s, cfg, p, c):
     """Rough number of tricks card ``c`` takes for seat ``p`` (module docstring)."""
     h = unseen_higher(s, cfg, p, c)
-    if is_trump(s, cfg, c):
+    t = ta.trump(s)
+    if t >= 0 and tricks_kernels.eff_suit(c, t, ta.permanent_trump(cfg)) == t:
         if h == 0:
             return 1.0
         if h == 1:
