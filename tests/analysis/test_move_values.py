@@ -157,7 +157,8 @@ def python_play_out(s: np.ndarray, cfg: np.ndarray, greedy: bool) -> None:
 )
 @pytest.mark.parametrize("greedy", [True, False])
 def test_compiled_trick_play_out_equals_the_python_one(spec: str, greedy: bool) -> None:
-    from zwick_ai.agents.tricks_search import play_out, seed
+    from zwick_ai.agents.tricks_search import play_out
+    from zwick_ai.tricks.worlds import seed
     from zwick_ai.tricks import kernels as K
     from zwick_ai.tricks import layout as L
 

@@ -283,7 +283,6 @@ def stage_start_world(R, a, S0, Sw, p, t0):
     """The stage-start state of the world whose current state is ``Sw``: the public stage start
     ``S0`` with every other seat's hand replaced by its hand in ``Sw`` plus the cards it played
     since ply ``t0`` (the stock is not needed to replay a stage)."""
-    X = a[zwicker_history.XB :]
     S = S0.copy()
     for q in range(arrays.players(R)):
         if q == p:
@@ -291,10 +290,10 @@ def stage_start_world(R, a, S0, Sw, p, t0):
         arrays.empty_hand(S, q)
         for i in range(arrays.hand_size(Sw, q)):
             kernels.hand_insert(S, q, arrays.hand_card(Sw, q, i))
-        for t in range(t0, X[zwicker_history.X_NPLY]):
-            e = zwicker_history.X_LOG + t * zwicker_history.LOGW
-            if X[e + zwicker_history.L_SEAT] == q and X[e + zwicker_history.L_KIND] != layout.KIND_ASK:
-                kernels.hand_insert(S, q, X[e + zwicker_history.L_CARD])
+        for t in range(t0, zwicker_history.ply_count(a)):
+            e = zwicker_history.log_entry(a, t)
+            if e[zwicker_history.L_SEAT] == q and e[zwicker_history.L_KIND] != layout.KIND_ASK:
+                kernels.hand_insert(S, q, e[zwicker_history.L_CARD])
     return S
 
 
@@ -335,13 +334,13 @@ def world_log_weight(R, a, S0, Sw, p, t0, tau, W, mm):
     picks move ``m`` with probability ``softmax(value(m) / tau)`` among his legal moves, ``value``
     the opponent model of :func:`opponent_values` (questions excluded: their answers are already
     constraints of the sampler)."""
-    X = a[zwicker_history.XB :]
+    X = zwicker_history.extras(a)
     S = stage_start_world(R, a, S0, Sw, p, t0)
     row = np.zeros(layout.MOVE_WIDTH, np.int64)
     buf, XX = kernels.new_buffers()
     vals = np.empty(buf.shape[0], np.float64)
     logw = 0.0
-    for t in range(t0, X[zwicker_history.X_NPLY]):
+    for t in range(t0, zwicker_history.ply_count(a)):
         zwicker_history.logged_row_into(X, t, row)
         q = arrays.to_move(S)
         if q != p and row[layout.M_KIND] != layout.KIND_ASK:

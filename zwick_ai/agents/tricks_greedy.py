@@ -50,8 +50,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from zwick_ai.tricks import arrays as ta
 from zwick_ai.tricks import kernels as tricks_kernels
-from zwick_ai.tricks import layout as tricks_layout
 
 BID_BASE = 1.6  # strength needed to bid against nobody (about two tricks)
 BID_STEP = 0.3  # extra strength per level already bid
@@ -63,20 +63,14 @@ EXCHANGE_BELOW = 0.3  # Zwicken: exchange cards worth less
 def unseen_higher(s, cfg, p, c):
     """Cards of ``c``'s effective suit that beat it and that seat ``p`` has not seen (not in his
     hand, not an upcard, not the shown bottom card, not played face up, not in the trick)."""
-    trump = s[tricks_layout.S_TRUMP]
-    perm = cfg[tricks_layout.C_PERM]
+    trump = ta.trump(s)
+    perm = ta.permanent_trump(cfg)
     suit = tricks_kernels.eff_suit(c, trump, perm)
     k = 0
-    for x in range(tricks_layout.NC):
-        if x == c or cfg[tricks_layout.C_INPACK + x] == 0:
+    for x in range(ta.NC):
+        if x == c or not ta.in_pack(cfg, x):
             continue
-        loc = s[tricks_layout.S_LOC + x]
-        if (
-            loc == tricks_layout.L_HAND + p
-            or loc == tricks_layout.L_UP
-            or loc == tricks_layout.L_BOTTOM
-            or loc == tricks_layout.L_PLAYED
-        ):
+        if ta.in_hand(s, x, p) or ta.is_upcard(s, x) or ta.is_bottom(s, x) or ta.is_played(s, x):
             continue
         if tricks_kernels.eff_suit(x, trump, perm) == suit and tricks_kernels.strength(
             x, perm
@@ -89,10 +83,8 @@ def unseen_higher(s, cfg, p, c):
 def card_value(s, cfg, p, c):
     """Rough number of tricks card ``c`` takes for seat ``p`` (module docstring)."""
     h = unseen_higher(s, cfg, p, c)
-    if (
-        s[tricks_layout.S_TRUMP] >= 0
-        and tricks_kernels.eff_suit(c, s[tricks_layout.S_TRUMP], cfg[tricks_layout.C_PERM]) == s[tricks_layout.S_TRUMP]
-    ):
+    t = ta.trump(s)
+    if t >= 0 and tricks_kernels.eff_suit(c, t, ta.permanent_trump(cfg)) == t:
         if h == 0:
             return 1.0
         if h == 1:
@@ -112,7 +104,7 @@ def card_value(s, cfg, p, c):
 @njit(cache=True)
 def strength(s, cfg, p):
     """Sum of :func:`card_value` over seat ``p``'s hand."""
-    hc = np.empty(tricks_layout.NC, dtype=np.int32)
+    hc = np.empty(ta.NC, dtype=np.int32)
     m = tricks_kernels.hand(s, p, hc)
     total = 0.0
     for i in range(m):
@@ -123,10 +115,8 @@ def strength(s, cfg, p):
 @njit(cache=True)
 def is_trump(s, cfg, c):
     """Card ``c`` is a trump (in the trump suit under the deal's card order)."""
-    return (
-        s[tricks_layout.S_TRUMP] >= 0
-        and tricks_kernels.eff_suit(c, s[tricks_layout.S_TRUMP], cfg[tricks_layout.C_PERM]) == s[tricks_layout.S_TRUMP]
-    )
+    t = ta.trump(s)
+    return t >= 0 and tricks_kernels.eff_suit(c, t, ta.permanent_trump(cfg)) == t
 
 
 @njit(cache=True)
@@ -136,20 +126,20 @@ def cheapness(s, cfg, c):
     return (
         (1000 if is_trump(s, cfg, c) else 0)
         + 100 * tricks_kernels.POINTS[c % 13]
-        + tricks_kernels.strength(c, cfg[tricks_layout.C_PERM])
+        + tricks_kernels.strength(c, ta.permanent_trump(cfg))
     )
 
 
 @njit(cache=True)
 def winning(s, cfg):
     """(seat, card) now winning the trick among face-up cards; (-1, -1) if none."""
-    n = s[tricks_layout.S_N]
-    q = s[tricks_layout.S_LEADER]
+    n = ta.seat_count(s)
+    q = ta.leader(s)
     best, who = -1, -1
     for _ in range(n):
-        c = s[tricks_kernels.pf(q, tricks_layout.P_TCARD)]
-        if c >= 0 and s[tricks_kernels.pf(q, tricks_layout.P_TFD)] == 0:
-            if best < 0 or tricks_kernels.beats(c, best, s[tricks_layout.S_TRUMP], cfg[tricks_layout.C_PERM]):
+        c = ta.trick_card(s, q)
+        if c >= 0 and not ta.face_down(s, q):
+            if best < 0 or tricks_kernels.beats(c, best, ta.trump(s), ta.permanent_trump(cfg)):
                 best, who = c, q
         q = (q + 1) % n
     return who, best
@@ -159,21 +149,21 @@ def winning(s, cfg):
 def _play(s, cfg, p, mask):
     best = winning(s, cfg)[1]
     pick = -1
-    if s[tricks_layout.S_NPLAYED] == 0:
+    if ta.played_to_trick(s) == 0:
         # lead a sure winner (trumps first), else the cheapest card
         score = -1
-        for c in range(tricks_layout.NC):
+        for c in range(ta.NC):
             if mask[c] and unseen_higher(s, cfg, p, c) == 0:
-                v = (2 if is_trump(s, cfg, c) else 1) * 100 + tricks_kernels.strength(c, cfg[tricks_layout.C_PERM])
+                v = (2 if is_trump(s, cfg, c) else 1) * 100 + tricks_kernels.strength(c, ta.permanent_trump(cfg))
                 if v > score:
                     score, pick = v, c
         if pick >= 0:
             return pick
     elif best >= 0:
-        last = s[tricks_layout.S_NPLAYED] == s[tricks_layout.S_NPART] - 1
+        last = ta.played_to_trick(s) == ta.taking_part(s) - 1
         cheapest, cheapest_sure = -1, -1
-        for c in range(tricks_layout.NC):
-            if mask[c] and tricks_kernels.beats(c, best, s[tricks_layout.S_TRUMP], cfg[tricks_layout.C_PERM]):
+        for c in range(ta.NC):
+            if mask[c] and tricks_kernels.beats(c, best, ta.trump(s), ta.permanent_trump(cfg)):
                 if cheapest < 0 or cheapness(s, cfg, c) < cheapness(s, cfg, cheapest):
                     cheapest = c
                 if unseen_higher(s, cfg, p, c) == 0:
@@ -181,7 +171,7 @@ def _play(s, cfg, p, mask):
                         cheapest_sure = c
         if cheapest >= 0:
             return cheapest if last or cheapest_sure < 0 else cheapest_sure
-    for c in range(tricks_layout.NC):
+    for c in range(ta.NC):
         if mask[c] and (pick < 0 or cheapness(s, cfg, c) < cheapness(s, cfg, pick)):
             pick = c
     return pick
@@ -199,59 +189,59 @@ def _first(mask, lo, hi):
 def _auction(s, cfg, p, mask):
     zwik = tricks_kernels.combo_value(s, cfg, p) > 0
     est = strength(s, cfg, p)
-    ken = mask[tricks_layout.A_PASS_KEN]
+    ken = mask[ta.A_PASS_KEN]
     if ken:
         # the announced ten may be swapped for the upcard: count the upcard instead
-        up = s[tricks_layout.S_UP + s[tricks_layout.S_NUP] - 1]
-        ten = (up // 13) * 13 + tricks_layout.TEN
+        up = ta.upcard(s, ta.upcard_count(s) - 1)
+        ten = ta.ten_of(up)
         est += max(0.0, card_value(s, cfg, p, up) - card_value(s, cfg, p, ten))
-    if zwik or est >= BID_BASE + BID_STEP * s[tricks_layout.S_HIGH]:
-        a = _first(mask, tricks_layout.A_BID_KEN, tricks_layout.A_BID_KEN + 4) if ken else -1
+    if zwik or est >= BID_BASE + BID_STEP * ta.high_bid(s):
+        a = _first(mask, ta.A_BID_KEN, ta.A_BID_KEN + 4) if ken else -1
         if a < 0:
-            a = _first(mask, tricks_layout.A_BID, tricks_layout.A_BID + 4)
+            a = _first(mask, ta.A_BID, ta.A_BID + 4)
         if a >= 0:
             return a
-    return tricks_layout.A_PASS_KEN if ken else tricks_layout.A_PASS
+    return ta.A_PASS_KEN if ken else ta.A_PASS
 
 
 @njit(cache=True)
 def _declare(s, cfg, p, mask):
     zwik = tricks_kernels.combo_value(s, cfg, p) > 0
     est = strength(s, cfg, p)
-    if cfg[tricks_layout.C_DECLARE] == tricks_layout.DECL_PLAYPASS:
-        if mask[tricks_layout.A_PLAYDECL] and (zwik or est >= PLAY_MIN or not mask[tricks_layout.A_PASS]):
-            return tricks_layout.A_PLAYDECL
-        return tricks_layout.A_PASS
-    n = s[tricks_layout.S_N]
+    if ta.declares_play_or_pass(cfg):
+        if mask[ta.A_PLAYDECL] and (zwik or est >= PLAY_MIN or not mask[ta.A_PASS]):
+            return ta.A_PLAYDECL
+        return ta.A_PASS
+    n = ta.seat_count(s)
     nobody = True
     for q in range(n):
-        if s[tricks_kernels.pf(q, tricks_layout.P_STATUS)] == 1:
+        if ta.status(s, q) == 1:
             nobody = False
-    if est >= PLAY_MIN or (nobody and s[tricks_layout.S_TURN] == n - 1):
-        hc = np.empty(tricks_layout.NC, dtype=np.int32)
+    if est >= PLAY_MIN or (nobody and ta.turn(s) == n - 1):
+        hc = np.empty(ta.NC, dtype=np.int32)
         m = tricks_kernels.hand(s, p, hc)
         weak = 0
         for i in range(m):
             if card_value(s, cfg, p, hc[i]) < EXCHANGE_BELOW:
                 weak += 1
         for k in range(weak, -1, -1):
-            if mask[tricks_layout.A_EXCH + k]:
-                return tricks_layout.A_EXCH + k
-    return tricks_layout.A_PASS
+            if mask[ta.A_EXCH + k]:
+                return ta.A_EXCH + k
+    return ta.A_PASS
 
 
 @njit(cache=True)
 def _discard(s, cfg, p, mask):
     """Discard the weakest cards: of the cards still allowed (above the last discard), the
     ``left`` weakest, lowest id first (discards go in increasing order)."""
-    hc = np.empty(tricks_layout.NC, dtype=np.int32)
+    hc = np.empty(ta.NC, dtype=np.int32)
     m = tricks_kernels.hand(s, p, hc)
-    left = s[tricks_layout.S_EXK] - s[tricks_layout.S_EXD]
+    left = ta.exchange_declared(s) - ta.exchange_discarded(s)
     val = np.empty(m, dtype=np.float64)
     cand = np.zeros(m, dtype=np.bool_)
     for i in range(m):
         val[i] = card_value(s, cfg, p, hc[i])
-        cand[i] = hc[i] > s[tricks_layout.S_LAST]
+        cand[i] = hc[i] > ta.run_last(s)
     chosen = np.zeros(m, dtype=np.bool_)
     for _ in range(left):
         j = -1
@@ -261,64 +251,59 @@ def _discard(s, cfg, p, mask):
         if j >= 0:
             chosen[j] = True
     for i in range(m):
-        if chosen[i] and mask[tricks_layout.A_DISCARD + hc[i]]:
-            return tricks_layout.A_DISCARD + hc[i]
-    return _first(mask, tricks_layout.A_DISCARD, tricks_layout.A_DISCARD + tricks_layout.NC)
+        if chosen[i] and mask[ta.A_DISCARD + hc[i]]:
+            return ta.A_DISCARD + hc[i]
+    return _first(mask, ta.A_DISCARD, ta.A_DISCARD + ta.NC)
 
 
 @njit(cache=True)
 def _swap(s, cfg, p):
-    up = s[tricks_layout.S_UP + s[tricks_layout.S_SWAPK]]
-    ten = (up // 13) * 13 + tricks_layout.TEN
+    up = ta.offered_upcard(s)
+    ten = ta.ten_of(up)
     before = tricks_kernels.combo_value(s, cfg, p)
-    s[tricks_layout.S_LOC + up], s[tricks_layout.S_LOC + ten] = (
-        tricks_layout.L_HAND + p,
-        tricks_layout.L_UP,
-    )  # try the swap on the array, then undo it
+    ta.swap_places(s, up, ten)  # try the swap on the array (the ten in p's hand), then undo it
     after = tricks_kernels.combo_value(s, cfg, p)
-    s[tricks_layout.S_LOC + up], s[tricks_layout.S_LOC + ten] = tricks_layout.L_UP, tricks_layout.L_HAND + p
+    ta.swap_places(s, up, ten)
     if after > before:
-        return tricks_layout.A_SWAP
-    if before == 0 and tricks_kernels.strength(up, cfg[tricks_layout.C_PERM]) > tricks_kernels.strength(
-        ten, cfg[tricks_layout.C_PERM]
-    ):
-        return tricks_layout.A_SWAP
-    return tricks_layout.A_KEEP
+        return ta.A_SWAP
+    perm = ta.permanent_trump(cfg)
+    if before == 0 and tricks_kernels.strength(up, perm) > tricks_kernels.strength(ten, perm):
+        return ta.A_SWAP
+    return ta.A_KEEP
 
 
 @njit(cache=True)
 def _search(s, p):
-    for c in range(tricks_layout.NC):
-        if s[tricks_layout.S_LOC + c] == tricks_layout.L_HAND + p and c % 13 == tricks_layout.ACE:
-            return tricks_layout.A_SEARCH
-    return tricks_layout.A_STOP
+    for c in range(ta.NC):
+        if ta.in_hand(s, c, p) and ta.is_ace(c):
+            return ta.A_SEARCH
+    return ta.A_STOP
 
 
 @njit(cache=True)
 def greedy_action(s, cfg):
     """The greedy action of the player to move (module docstring); -1 at chance or terminal nodes."""
-    p = s[tricks_layout.S_CUR]
+    p = ta.to_move(s)
     if p < 0:
         return -1
-    mask = np.zeros(tricks_layout.NUM_ACTIONS, dtype=np.bool_)
+    mask = np.zeros(ta.NUM_ACTIONS, dtype=np.bool_)
     tricks_kernels.legal_mask(s, cfg, mask)
-    ph = s[tricks_layout.S_PHASE]
-    if ph == tricks_layout.PH_PLAY:
+    if ta.in_play(s):
         a = _play(s, cfg, p, mask)
-    elif ph == tricks_layout.PH_AUCTION:
+    elif ta.in_auction(s):
         a = _auction(s, cfg, p, mask)
-    elif ph == tricks_layout.PH_DECLARE:
+    elif ta.in_declare(s):
         a = _declare(s, cfg, p, mask)
-    elif ph == tricks_layout.PH_DISCARD:
+    elif ta.in_discard(s):
         a = _discard(s, cfg, p, mask)
-    elif ph == tricks_layout.PH_SWAP:
+    elif ta.in_swap(s):
         a = _swap(s, cfg, p)
-    elif ph == tricks_layout.PH_SEARCH:
+    elif ta.in_search(s):
         a = _search(s, p)
     else:
         a = -1
     if a < 0 or not mask[a]:
-        a = _first(mask, 0, tricks_layout.NUM_ACTIONS)  # never reached with legal rules; keeps the policy total
+        a = _first(mask, 0, ta.NUM_ACTIONS)  # never reached with legal rules; keeps the policy total
     return a
 
 

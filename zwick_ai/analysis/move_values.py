@@ -5,7 +5,7 @@ Method (``rollout`` evaluation, the leaf evaluation of our compiled ISMCTS):
 1. *Worlds*: ``worlds`` full positions are drawn, each consistent with everything the mover has
    seen, by the compiled resamplers the ISMCTS agents use (Zwicker:
    :func:`zwick_ai.agents.zwicker_search.det_draw`, exact rejection sampling with the Markov-chain
-   fallback; trick games: :func:`zwick_ai.agents.tricks_search.resample_into`). The worlds are
+   fallback; trick games: :func:`zwick_ai.tricks.worlds.resample_into`). The worlds are
    drawn once per decision, before any move is looked at.
 2. *Every move in every world*: each legal move is applied to a copy of each world and the deal is
    played to its end by the compiled rollout policy for every seat (``greedy``: the greedy
@@ -54,17 +54,17 @@ import pyspiel
 
 from zwick_ai import tricks
 from zwick_ai.agents.base import make_agent
-from zwick_ai.agents.tricks_search import TRIES as TRICK_TRIES
 from zwick_ai.agents.tricks_search import play_out as tricks_play_out
-from zwick_ai.agents.tricks_search import resample_into
-from zwick_ai.agents.tricks_search import seed as seed_compiled
 from zwick_ai.agents.zwicker_search import MT_SIZE, TRIES, det_draw
 from zwick_ai.eval.stats import Estimate, mean_ci, paired_diff_ci
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.decisions import apply_decision, legal_decisions
 from zwick_ai.games.game_loop import play_to_end, stream_chance
+from zwick_ai.tricks import arrays as trick_arrays
 from zwick_ai.tricks import kernels as tricks_kernels
-from zwick_ai.tricks import layout as tricks_layout
+from zwick_ai.tricks.worlds import TRIES as TRICK_TRIES
+from zwick_ai.tricks.worlds import resample_into
+from zwick_ai.tricks.worlds import seed as seed_compiled
 from zwick_ai.zwicker import arrays, policy_codes
 from zwick_ai.zwicker import kernels as zwicker_kernels
 from zwick_ai.zwicker.resample import resample_setup
@@ -157,7 +157,7 @@ def draw_worlds(state: pyspiel.State, worlds: int, seed: int) -> list[np.ndarray
     view = state.decision()
     a, cfg = view.position, view.config
     for _ in range(worlds):
-        world = np.empty(tricks_layout.S_SIZE, dtype=np.int32)
+        world = np.empty_like(a)
         if not resample_into(a, cfg, p, world, TRICK_TRIES):
             raise RuntimeError("no position consistent with the mover's information was found")
         out.append(world)
@@ -208,10 +208,9 @@ def _tricks_values(
 ) -> np.ndarray:
     cfg = state.rules.cfg
     p = state.current_player()
-    net = tricks_layout.S_PLAYERS + tricks_layout.P_NET * tricks_layout.NP + p
-    ids = np.empty(tricks_layout.NC, dtype=np.int32)
-    probs = np.empty(tricks_layout.NC, dtype=np.float64)
-    mask = np.zeros(tricks_layout.NUM_ACTIONS, dtype=np.bool_)
+    ids = np.empty(trick_arrays.NC, dtype=np.int32)
+    probs = np.empty(trick_arrays.NC, dtype=np.float64)
+    mask = np.zeros(trick_arrays.NUM_ACTIONS, dtype=np.bool_)
     greedy = rollout == "greedy"
     out = np.zeros((len(worlds), len(moves)))
     for w, world in enumerate(worlds):
@@ -222,7 +221,7 @@ def _tricks_values(
                 seed_compiled(int(seeds[w, j]))
                 tricks_kernels.apply_action(s, cfg, action)
                 tricks_play_out(s, cfg, greedy, ids, probs, mask)
-                total += float(s[net])
+                total += float(trick_arrays.net(s, p))
             out[w, i] = total / playouts
     return out
 

@@ -46,7 +46,7 @@ import pyspiel
 
 from zwick_ai import cards as zwick_cards
 from zwick_ai.tricks import api as tricks_api
-from zwick_ai.tricks import layout as tricks_layout
+from zwick_ai.tricks import arrays as trick_arrays
 from zwick_ai.zwicker import arrays, layout
 from zwick_ai.zwicker import engine as zwicker_engine
 from zwick_ai.zwicker.engine import Move
@@ -213,23 +213,19 @@ def _tricks_view(state: pyspiel.State, player: int) -> TricksView:
     a = ts.arr
     n = state.rules.players
 
-    def per_seat(field: int) -> tuple[int, ...]:
-        return tuple(int(a[tricks_layout.S_PLAYERS + field * tricks_layout.NP + p]) for p in range(n))
+    def per_seat(read) -> tuple[int, ...]:
+        return tuple(int(read(a, p)) for p in range(n))
 
     moves: tuple[ActionView, ...] = ()
     if state.current_player() == player:
-        before = per_seat(tricks_layout.P_TRICKS)[player]
+        before = int(trick_arrays.tricks_won(a, player))
         out = []
         for action in state.legal_actions():
             after = state.child(action).trick_state().arr
-            won = int(after[tricks_layout.S_PLAYERS + tricks_layout.P_TRICKS * tricks_layout.NP + player])
+            won = int(trick_arrays.tricks_won(after, player))
             out.append(ActionView(int(action), state.action_to_string(player, action), won - before))
         moves = tuple(out)
-    played = tuple(
-        zwick_cards.format_card(c)
-        for c in range(tricks_layout.NC)
-        if a[tricks_layout.S_LOC + c] == tricks_layout.L_PLAYED
-    )
+    played = tuple(zwick_cards.format_card(c) for c in range(trick_arrays.NC) if trick_arrays.is_played(a, c))
     return TricksView(
         player=player,
         hand=tuple(tricks_api.hand(ts, player)),
@@ -240,9 +236,9 @@ def _tricks_view(state: pyspiel.State, player: int) -> TricksView:
         upcards=tuple(tricks_api.upcards(ts)),
         trick=tuple(tricks_api.current_trick(ts)),
         played=played,
-        status=per_seat(tricks_layout.P_STATUS),
-        bids=per_seat(tricks_layout.P_BID),
-        tricks=per_seat(tricks_layout.P_TRICKS),
+        status=per_seat(trick_arrays.status),
+        bids=per_seat(trick_arrays.bid),
+        tricks=per_seat(trick_arrays.tricks_won),
         scores=tricks_api.returns(ts),
         moves=moves,
     )

@@ -3,7 +3,7 @@
 One episode is one deal against a starting pot (parameter ``pot``); returns are each seat's net
 chip change (general-sum: the pot keeps what nobody wins). Chance nodes are the cut (Zwicken with
 Hupf), each dealt card (each hand dealt as an increasing run), each turn-up and each exchange draw.
-Action ids are those of :mod:`zwick_ai.tricks.layout` (123 of them); chance outcomes are card ids.
+Action ids are those of :mod:`zwick_ai.tricks._layout` (123 of them); chance outcomes are card ids.
 
 The state keeps only the engine's int32 array and a key into a module-level table of rules, so
 OpenSpiel's clone (a deep copy of ``__dict__``) stays cheap and pickling works.
@@ -25,9 +25,10 @@ from zwick_ai.games.tricks_observer import (
     fill_observation_k,
     information_state_size,
 )
+from zwick_ai.tricks import arrays as trick_arrays
 from zwick_ai.tricks import kernels as tricks_kernels
-from zwick_ai.tricks import layout as tricks_layout
 from zwick_ai.tricks.decision import TrickDecision
+from zwick_ai.tricks.rules import max_length, utility_bounds
 
 _RULES: dict[str, tricks.TrickRules] = {}
 
@@ -62,41 +63,6 @@ def game_type(game: str, long_name: str, min_players: int, max_players: int) -> 
     )
 
 
-def max_length(rules: tricks.TrickRules) -> int:
-    """Upper bound on the number of moves (chance and decisions) in one deal."""
-    cfg = rules.cfg
-    n, h = rules.players, rules.tricks
-    searches = int(cfg[tricks_layout.C_MAXSEARCH])
-    exch = min(3, h) if cfg[tricks_layout.C_DECLARE] == tricks_layout.DECL_EXCHANGE else 0
-    cuts = n + 1 if cfg[tricks_layout.C_HUPF] else 0
-    if cfg[tricks_layout.C_AUCTION] == tricks_layout.AUCTION_CYCLIC:
-        per_auction = int(cfg[tricks_layout.C_MAXLEVEL]) + n
-    elif cfg[tricks_layout.C_AUCTION] == tricks_layout.AUCTION_TWO_ROUNDS:
-        per_auction = 2 * n
-    else:
-        per_auction = n  # the declaring round
-    auctions = 1 + searches
-    deal_and_play = 2 * n * h + 2 * n * exch  # cards dealt and played; discards and draws
-    total = cuts + deal_and_play + auctions * (2 + per_auction) + searches + 1  # + upcards, swaps
-    assert total <= tricks_layout.MAXH, "history array too small for this rule set"
-    return total
-
-
-def utility_bounds(rules: tricks.TrickRules) -> tuple[float, float]:
-    """Bounds on a seat's net chip change in one deal."""
-    cfg = rules.cfg
-    n = rules.players
-    if cfg[tricks_layout.C_HUPF]:
-        extra = 3 * n * (n - 1)  # every Hupf/Sprung adds at most 3 per seat but one
-        own = 3 * n
-    else:
-        searches = int(cfg[tricks_layout.C_MAXSEARCH])
-        per = searches if cfg[tricks_layout.C_SEARCH_ANTE] == tricks_layout.SEARCH_ANTE_EVERY else min(searches, 1)
-        extra, own = n * per, per
-    top = rules.pot + extra
-    return -float(top + own + 6), float(top + 3)
-
-
 class TricksGame(pyspiel.Game):
     """Base of the ``zwikken`` and ``zwicken`` OpenSpiel games."""
 
@@ -108,8 +74,8 @@ class TricksGame(pyspiel.Game):
         rules = tricks.rules(self.GAME, **params)
         lo, hi = utility_bounds(rules)
         info = pyspiel.GameInfo(
-            num_distinct_actions=tricks_layout.NUM_ACTIONS,
-            max_chance_outcomes=tricks_layout.NC,
+            num_distinct_actions=trick_arrays.NUM_ACTIONS,
+            max_chance_outcomes=trick_arrays.NC,
             num_players=rules.players,
             min_utility=lo,
             max_utility=hi,
@@ -145,7 +111,7 @@ class TricksState(pyspiel.State):
 
     @property
     def array(self) -> np.ndarray:
-        """The state's int array in the trick engine's layout (:mod:`zwick_ai.tricks.layout`), as
+        """The state's int array in the trick engine's layout (:mod:`zwick_ai.tricks._layout`), as
         the kernels take it, for the wrapper and its tests (searches and solvers read
         :meth:`decision`). Read it, do not write it (copy first)."""
         return self._arr
@@ -161,10 +127,10 @@ class TricksState(pyspiel.State):
 
     # -- pyspiel.State API
     def current_player(self) -> int:
-        p = int(self._arr[tricks_layout.S_CUR])
-        if p == tricks_layout.CUR_CHANCE:
+        p = int(trick_arrays.to_move(self._arr))
+        if trick_arrays.is_chance(self._arr):
             return pyspiel.PlayerId.CHANCE
-        if p == tricks_layout.CUR_OVER:
+        if trick_arrays.is_over(self._arr):
             return pyspiel.PlayerId.TERMINAL
         return p
 
@@ -181,7 +147,7 @@ class TricksState(pyspiel.State):
         return tricks.action_string(self.trick_state(), action)
 
     def is_terminal(self) -> bool:
-        return bool(self._arr[tricks_layout.S_CUR] == tricks_layout.CUR_OVER)
+        return bool(trick_arrays.is_over(self._arr))
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
@@ -189,7 +155,7 @@ class TricksState(pyspiel.State):
         return [float(x) for x in tricks.returns(self.trick_state())]
 
     def pot(self) -> int:
-        return int(self._arr[tricks_layout.S_POT])
+        return int(trick_arrays.pot(self._arr))
 
     def __str__(self) -> str:
         return tricks.render(self.trick_state())
@@ -215,24 +181,24 @@ class TricksObserver:
 
     def __init__(self, game: TricksGame, perfect_recall: bool):
         self.perfect_recall = perfect_recall
-        np_ = tricks_layout.NP
+        np_ = trick_arrays.NP
         pieces: list[tuple[str, int, tuple[int, ...]]]
         if perfect_recall:
-            pieces = [("player", np_, (np_,)), ("hand", tricks_layout.NC, (tricks_layout.NC,))]
+            pieces = [("player", np_, (np_,)), ("hand", trick_arrays.NC, (trick_arrays.NC,))]
             steps = game.max_game_length()
-            pieces.append(("events", steps * tricks_layout.TOKEN, (steps, tricks_layout.TOKEN)))
+            pieces.append(("events", steps * trick_arrays.TOKEN, (steps, trick_arrays.TOKEN)))
         else:
             pieces = [
                 ("player", np_, (np_,)),
                 ("dealer", np_, (np_,)),
                 ("to_move", np_ + 2, (np_ + 2,)),
-                ("phase", len(tricks_layout.PHASE_NAMES), (len(tricks_layout.PHASE_NAMES),)),
-                ("hand", tricks_layout.NC, (tricks_layout.NC,)),
-                ("upcards", tricks_layout.NC, (tricks_layout.NC,)),
+                ("phase", len(trick_arrays.PHASE_NAMES), (len(trick_arrays.PHASE_NAMES),)),
+                ("hand", trick_arrays.NC, (trick_arrays.NC,)),
+                ("upcards", trick_arrays.NC, (trick_arrays.NC,)),
                 ("trump", 4, (4,)),
-                ("cut", tricks_layout.NC, (tricks_layout.NC,)),
-                ("played", tricks_layout.NC, (tricks_layout.NC,)),
-                ("trick", np_ * tricks_layout.NC, (np_, tricks_layout.NC)),
+                ("cut", trick_arrays.NC, (trick_arrays.NC,)),
+                ("played", trick_arrays.NC, (trick_arrays.NC,)),
+                ("trick", np_ * trick_arrays.NC, (np_, trick_arrays.NC)),
                 ("trick_face_down", np_, (np_,)),
                 ("status", np_ * 3, (np_, 3)),
                 ("bid", np_ * 5, (np_, 5)),

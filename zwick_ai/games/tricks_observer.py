@@ -6,50 +6,45 @@ Observation pieces, in order (``NP`` = 6 seats, ``NC`` = 52 cards): player NP, d
 to_move NP+2 (seat, chance, over), phase 11, hand NC, upcards NC, trump 4, cut NC, played NC,
 trick NP x NC, trick_face_down NP, status NP x 3, bid NP x 5, announced NP, tricks NP x 4,
 points NP, net NP, pot 1, speler NP, searches 4. Information state: player NP, hand NC, then
-``max_game_length`` event rows of :data:`zwick_ai.tricks.layout.TOKEN` entries.
+``max_game_length`` event rows of :data:`zwick_ai.tricks.arrays.TOKEN` entries.
 """
 
 from __future__ import annotations
 
 import numba
 
+from zwick_ai.tricks import arrays as ta
 from zwick_ai.tricks import kernels as trick_kernels
-from zwick_ai.tricks import layout as tricks_layout
 
-NPHASES = len(tricks_layout.PHASE_NAMES)
+NPHASES = len(ta.PHASE_NAMES)
 #: length of the observation tensor
 OBSERVATION_SIZE = (
-    tricks_layout.NP
-    + tricks_layout.NP
-    + (tricks_layout.NP + 2)
+    ta.NP
+    + ta.NP
+    + (ta.NP + 2)
     + NPHASES
-    + tricks_layout.NC
-    + tricks_layout.NC
+    + ta.NC
+    + ta.NC
     + 4
-    + tricks_layout.NC
-    + tricks_layout.NC
-    + tricks_layout.NP * tricks_layout.NC
-    + tricks_layout.NP
-    + tricks_layout.NP * 3
-    + tricks_layout.NP * 5
-    + tricks_layout.NP
-    + tricks_layout.NP * 4
-    + tricks_layout.NP
-    + tricks_layout.NP
+    + ta.NC
+    + ta.NC
+    + ta.NP * ta.NC
+    + ta.NP
+    + ta.NP * 3
+    + ta.NP * 5
+    + ta.NP
+    + ta.NP * 4
+    + ta.NP
+    + ta.NP
     + 1
-    + tricks_layout.NP
+    + ta.NP
     + 4
 )
 
 
 def information_state_size(steps: int) -> int:
     """Length of the information-state tensor of a game of at most ``steps`` moves."""
-    return tricks_layout.NP + tricks_layout.NC + steps * tricks_layout.TOKEN
-
-
-@numba.njit(cache=True)
-def _field(a, p, k):
-    return a[tricks_layout.S_PLAYERS + k * tricks_layout.NP + p]
+    return ta.NP + ta.NC + steps * ta.TOKEN
 
 
 @numba.njit(cache=True)
@@ -57,59 +52,59 @@ def fill_observation_k(a, player, out):
     """Write ``player``'s observation tensor of the state array ``a`` into ``out``."""
     out[:] = 0.0
     out[player] = 1.0
-    o = tricks_layout.NP
-    out[o + a[tricks_layout.S_DEALER]] = 1.0
-    o += tricks_layout.NP
-    cur = a[tricks_layout.S_CUR]
-    out[o + (cur if cur >= 0 else tricks_layout.NP + (0 if cur == tricks_layout.CUR_CHANCE else 1))] = 1.0
-    o += tricks_layout.NP + 2
-    out[o + a[tricks_layout.S_PHASE]] = 1.0
+    o = ta.NP
+    out[o + ta.dealer(a)] = 1.0
+    o += ta.NP
+    cur = ta.to_move(a)
+    out[o + (cur if cur >= 0 else ta.NP + (0 if ta.is_chance(a) else 1))] = 1.0
+    o += ta.NP + 2
+    out[o + ta.phase(a)] = 1.0
     o += NPHASES
-    for c in range(tricks_layout.NC):
-        if a[tricks_layout.S_LOC + c] == tricks_layout.L_HAND + player:
+    for c in range(ta.NC):
+        if ta.in_hand(a, c, player):
             out[o + c] = 1.0
-    o += tricks_layout.NC
-    for k in range(a[tricks_layout.S_NUP]):
-        out[o + a[tricks_layout.S_UP + k]] = 1.0
-    o += tricks_layout.NC
-    if a[tricks_layout.S_TRUMP] >= 0:
-        out[o + a[tricks_layout.S_TRUMP]] = 1.0
+    o += ta.NC
+    for k in range(ta.upcard_count(a)):
+        out[o + ta.upcard(a, k)] = 1.0
+    o += ta.NC
+    if ta.trump(a) >= 0:
+        out[o + ta.trump(a)] = 1.0
     o += 4
-    if a[tricks_layout.S_CUTCARD] >= 0:
-        out[o + a[tricks_layout.S_CUTCARD]] = 1.0
-    o += tricks_layout.NC
-    for c in range(tricks_layout.NC):
-        if a[tricks_layout.S_LOC + c] == tricks_layout.L_PLAYED:
+    if ta.cut_card(a) >= 0:
+        out[o + ta.cut_card(a)] = 1.0
+    o += ta.NC
+    for c in range(ta.NC):
+        if ta.is_played(a, c):
             out[o + c] = 1.0
-    o += tricks_layout.NC
+    o += ta.NC
     trick = o
-    face_down = trick + tricks_layout.NP * tricks_layout.NC
-    status = face_down + tricks_layout.NP
-    bid = status + tricks_layout.NP * 3
-    announced = bid + tricks_layout.NP * 5
-    tricks = announced + tricks_layout.NP
-    points = tricks + tricks_layout.NP * 4
-    net = points + tricks_layout.NP
-    pot = net + tricks_layout.NP
+    face_down = trick + ta.NP * ta.NC
+    status = face_down + ta.NP
+    bid = status + ta.NP * 3
+    announced = bid + ta.NP * 5
+    tricks = announced + ta.NP
+    points = tricks + ta.NP * 4
+    net = points + ta.NP
+    pot = net + ta.NP
     speler = pot + 1
-    searches = speler + tricks_layout.NP
-    for p in range(a[tricks_layout.S_N]):
-        card = _field(a, p, tricks_layout.P_TCARD)
+    searches = speler + ta.NP
+    for p in range(ta.seat_count(a)):
+        card = ta.trick_card(a, p)
         if card >= 0:
-            if _field(a, p, tricks_layout.P_TFD):
+            if ta.face_down(a, p):
                 out[face_down + p] = 1.0
             else:
-                out[trick + p * tricks_layout.NC + card] = 1.0
-        out[status + p * 3 + _field(a, p, tricks_layout.P_STATUS)] = 1.0
-        out[bid + p * 5 + _field(a, p, tricks_layout.P_BID)] = 1.0
-        out[announced + p] = 1.0 if _field(a, p, tricks_layout.P_ANN) else 0.0
-        out[tricks + p * 4 + _field(a, p, tricks_layout.P_TRICKS)] = 1.0
-        out[points + p] = _field(a, p, tricks_layout.P_POINTS)
-        out[net + p] = _field(a, p, tricks_layout.P_NET)
-    out[pot] = a[tricks_layout.S_POT]
-    if a[tricks_layout.S_SPELER] >= 0:
-        out[speler + a[tricks_layout.S_SPELER]] = 1.0
-    out[searches + a[tricks_layout.S_NSEARCH]] = 1.0
+                out[trick + p * ta.NC + card] = 1.0
+        out[status + p * 3 + ta.status(a, p)] = 1.0
+        out[bid + p * 5 + ta.bid(a, p)] = 1.0
+        out[announced + p] = 1.0 if ta.announced(a, p) else 0.0
+        out[tricks + p * 4 + ta.tricks_won(a, p)] = 1.0
+        out[points + p] = ta.card_points(a, p)
+        out[net + p] = ta.net(a, p)
+    out[pot] = ta.pot(a)
+    if ta.speler(a) >= 0:
+        out[speler + ta.speler(a)] = 1.0
+    out[searches + ta.searches(a)] = 1.0
 
 
 @numba.njit(cache=True)
@@ -117,10 +112,8 @@ def fill_information_state_k(a, player, out):
     """Write ``player``'s information-state tensor of the state array ``a`` into ``out``."""
     out[:] = 0.0
     out[player] = 1.0
-    for c in range(tricks_layout.NC):
-        if a[tricks_layout.S_LOC + c] == tricks_layout.L_HAND + player:
-            out[tricks_layout.NP + c] = 1.0
-    steps = (out.shape[0] - tricks_layout.NP - tricks_layout.NC) // tricks_layout.TOKEN
-    trick_kernels.fill_info_tokens(
-        a, player, out[tricks_layout.NP + tricks_layout.NC :].reshape((steps, tricks_layout.TOKEN))
-    )
+    for c in range(ta.NC):
+        if ta.in_hand(a, c, player):
+            out[ta.NP + c] = 1.0
+    steps = (out.shape[0] - ta.NP - ta.NC) // ta.TOKEN
+    trick_kernels.fill_info_tokens(a, player, out[ta.NP + ta.NC :].reshape((steps, ta.TOKEN)))

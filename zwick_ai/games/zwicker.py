@@ -223,19 +223,7 @@ class Tables:
         self.chance_positions = layouts[0][1]
         self.G = game_table(rules, codec, self.groups)
         self.W = np.zeros(zwicker_kernels.WS_SIZE, np.int64)
-        init = np.zeros(
-            zwicker_history.XB + zwicker_history.X_LOG + zwicker_history.LOGW * (2 * self.hand_cards() + 8), np.int32
-        )
-        init[: zwicker_history.SS] = zwicker_kernels.empty_state(rules.array())
-        x = init[zwicker_history.XB :]
-        x[zwicker_history.X_DEALER] = -1
-        x[zwicker_history.X_GLAST] = -1
-        nc = arrays.NUM_CARDS
-        x[zwicker_history.X_CUT : zwicker_history.X_CUT + nc] = -1
-        x[zwicker_history.X_ORDER : zwicker_history.X_ORDER + nc] = -1
-        x[zwicker_history.X_CDEST : zwicker_history.X_CDEST + nc] = -1
-        x[zwicker_history.X_DEAL_STAGE : zwicker_history.X_DEAL_STAGE + nc] = -1
-        self.init = init
+        self.init = zwicker_history.initial_array(rules.array(), 2 * self.hand_cards() + 8)
         self.game: ZwickerGame | None = None  # the first game made with these tables
         self.stats = {"resamples": 0, "fallbacks": 0}
 
@@ -343,7 +331,7 @@ class ZwickerState(pyspiel.State):
 
     def dealt(self) -> bool:
         """True once the chance nodes are over."""
-        return bool(self._a[zwicker_history.XB + zwicker_history.X_DEALT])
+        return bool(zwicker_history.is_dealt(self._a))
 
     def move_prefix(self) -> list[int]:
         """The sub-actions chosen so far in the current move."""
@@ -354,19 +342,15 @@ class ZwickerState(pyspiel.State):
 
     def deck_order(self) -> list[int]:
         """The deck order (card ids, first dealt first); -1 where not yet dealt by chance."""
-        return self._a[
-            zwicker_history.XB + zwicker_history.X_ORDER : zwicker_history.XB
-            + zwicker_history.X_ORDER
-            + self.rules.deck_size
-        ].tolist()
+        return zwicker_history.deck_order(self._a)[: self.rules.deck_size].tolist()
 
     def dealer(self) -> int:
         """The dealer's seat, -1 before it is known."""
-        return int(self._a[zwicker_history.XB + zwicker_history.X_DEALER])
+        return int(zwicker_history.dealer(self._a))
 
     def num_plies(self) -> int:
         """Whole moves (questions included) made so far."""
-        return int(self._a[zwicker_history.XB + zwicker_history.X_NPLY])
+        return int(zwicker_history.ply_count(self._a))
 
     def logged_row(self, ply: int) -> np.ndarray:
         """The kernel move record (``M_*`` columns) of whole move number ``ply`` of this hand."""
@@ -447,8 +431,7 @@ class ZwickerState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         t = _TABLES[self._key]
         if player == CHANCE:
-            x = self._a[zwicker_history.XB :]
-            if x[zwicker_history.X_DEALER] < 0:
+            if zwicker_history.dealer(self._a) < 0:
                 if t.rules.first_dealer == "random":
                     return f"dealer {action}"
                 return f"cut {t.codec.names[action]}"
@@ -463,16 +446,11 @@ class ZwickerState(pyspiel.State):
 
     def __str__(self) -> str:
         t = _TABLES[self._key]
-        x = self._a[zwicker_history.XB :]
-        if not x[zwicker_history.X_DEALT]:
-            cut = card_names(x[zwicker_history.X_CUT : zwicker_history.X_CUT + x[zwicker_history.X_NCUT]].tolist())
-            order = " ".join(
-                NAMES[c] if c >= 0 else "-"
-                for c in x[zwicker_history.X_ORDER : zwicker_history.X_ORDER + t.codec.D].tolist()
-            )
-            return (
-                f"{t.rules.describe()}\ndealing; dealer {int(x[zwicker_history.X_DEALER])}; cut: {cut}\norder: {order}"
-            )
+        a = self._a
+        if not zwicker_history.is_dealt(a):
+            cut = card_names(zwicker_history.cut_cards(a).tolist())
+            order = " ".join(NAMES[c] if c >= 0 else "-" for c in zwicker_history.deck_order(a)[: t.codec.D].tolist())
+            return f"{t.rules.describe()}\ndealing; dealer {int(zwicker_history.dealer(a))}; cut: {cut}\norder: {order}"
         a = self._a
         lines = [t.rules.describe()]
         for p in range(t.rules.players):
@@ -515,13 +493,10 @@ def resample(state: ZwickerState, player: int, sampler: Callable[[], float] | in
     t.stats["resamples"] += 1
     if status == 2:
         t.stats["fallbacks"] += 1
-    order = resampled_deck_order(
-        a, player, hidden, cards, t.codec.deck, t.groups[int(a[zwicker_history.XB + zwicker_history.X_DEALER])]
-    )
+    order = resampled_deck_order(a, player, hidden, cards, t.codec.deck, t.groups[int(zwicker_history.dealer(a))])
     history = state.history()
-    x = a[zwicker_history.XB :]
-    n_chance = int(x[zwicker_history.X_NCHANCE])
-    d = int(x[zwicker_history.X_DEALER])
+    n_chance = int(zwicker_history.chance_count(a))
+    d = int(zwicker_history.dealer(a))
     assert t.game is not None, "tables are registered by the game that made them"
     out = t.game.new_initial_state()
     for act in history[: n_chance - t.chance_positions]:

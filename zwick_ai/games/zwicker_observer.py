@@ -56,23 +56,21 @@ def history_lines(state: ZwickerState, player: int) -> list[str]:
     """The public history (and ``player``'s own deals, if ``player`` >= 0), one line per item."""
     g = state.tables
     a = state.array
-    x = a[zwicker_history.XB :]
     deck = g.rules.deck
-    head = f"dealer {int(x[zwicker_history.X_DEALER])}" if x[zwicker_history.X_DEALER] >= 0 else "dealer ?"
-    if x[zwicker_history.X_NCUT]:
-        head += " cut " + card_names(
-            x[zwicker_history.X_CUT : zwicker_history.X_CUT + x[zwicker_history.X_NCUT]].tolist()
-        )
+    dealer = int(zwicker_history.dealer(a))
+    head = f"dealer {dealer}" if dealer >= 0 else "dealer ?"
+    cut = zwicker_history.cut_cards(a).tolist()
+    if cut:
+        head += " cut " + card_names(cut)
     lines = [head]
-    nc = arrays.NUM_CARDS
-    if not x[zwicker_history.X_DEALT]:
-        dest = x[zwicker_history.X_CDEST : zwicker_history.X_CDEST + nc].tolist()
+    if not zwicker_history.is_dealt(a):
+        dest = zwicker_history.stage0_seats(a).tolist()
         if player >= 0:
             lines.append("dealt: " + card_names(c for c in deck if dest[c] == player))
         lines.append("table dealt: " + card_names(c for c in deck if dest[c] == zwicker_history.DEST_TABLE))
         return lines
     stages = int(arrays.stage(a)) + 1
-    deal_stage = x[zwicker_history.X_DEAL_STAGE : zwicker_history.X_DEAL_STAGE + nc].tolist()
+    deal_stage = zwicker_history.deal_stages(a).tolist()
     if player >= 0:
         dealt_to = arrays.dealt_seats(a).tolist()
         mine: list[list[int]] = [[] for _ in range(stages)]
@@ -80,16 +78,16 @@ def history_lines(state: ZwickerState, player: int) -> list[str]:
             if dealt_to[c] == player and deal_stage[c] >= 0:
                 mine[deal_stage[c]].append(c)
         lines.append("dealt: " + " | ".join(card_names(m) for m in mine))
-    table_stage = x[zwicker_history.X_TABLE_STAGE : zwicker_history.X_TABLE_STAGE + nc].tolist()
+    table_stage = zwicker_history.table_stages(a).tolist()
     tab: list[list[int]] = [[] for _ in range(stages)]
     for c in deck:
         if table_stage[c]:
             tab[table_stage[c] - 1].append(c)
     lines.append("table dealt: " + " | ".join(card_names(m) for m in tab))
-    n = int(x[zwicker_history.X_NPLY])
+    n = int(zwicker_history.ply_count(a))
     lines.append(plies_text(state, n))
     if arrays.is_over(a):
-        capt = x[zwicker_history.X_CAPT : zwicker_history.X_CAPT + nc].tolist()
+        capt = zwicker_history.capture_plies(a).tolist()
         swept = [c for c in deck if capt[c] == n + 1]
         if swept:
             lines.append("sweep: " + card_names(swept))
@@ -105,20 +103,16 @@ def plies_text(state: ZwickerState, n: int) -> str:
     if done > n:
         done, text = 0, ""
     g = state.tables
-    x = state.array[zwicker_history.XB :]
-    capt = x[zwicker_history.X_CAPT : zwicker_history.X_CAPT + arrays.NUM_CARDS].tolist()
+    a = state.array
+    capt = zwicker_history.capture_plies(a).tolist()
     taken: dict[int, list[int]] = {}
     for c in g.rules.deck:
         if done < capt[c] <= n:
             taken.setdefault(capt[c] - 1, []).append(c)
     players = g.rules.players
     lines = [text] if text else []
-    log = (
-        x[zwicker_history.X_LOG + done * zwicker_history.LOGW : zwicker_history.X_LOG + n * zwicker_history.LOGW]
-        .reshape(n - done, zwicker_history.LOGW)
-        .tolist()
-    )
-    for t, e in enumerate(log, start=done):
+    for t in range(done, n):
+        e = zwicker_history.log_entry(a, t).tolist()
         seat, kind, card, value = (
             e[zwicker_history.L_SEAT],
             e[zwicker_history.L_KIND],
@@ -152,11 +146,10 @@ def observation_text(state: ZwickerState, player: int, private: bool = True) -> 
     """The position as ``player`` sees it now."""
     g = state.tables
     a = state.array
-    x = a[zwicker_history.XB :]
     r = g.rules
-    if not x[zwicker_history.X_DEALT]:
-        dest = x[zwicker_history.X_CDEST : zwicker_history.X_CDEST + arrays.NUM_CARDS].tolist()
-        lines = [f"p{player} dealing; dealer {int(x[zwicker_history.X_DEALER])}"]
+    if not zwicker_history.is_dealt(a):
+        dest = zwicker_history.stage0_seats(a).tolist()
+        lines = [f"p{player} dealing; dealer {int(zwicker_history.dealer(a))}"]
         if private:
             lines.append("hand: " + card_names(c for c in r.deck if dest[c] == player))
         lines.append("table: " + card_names(c for c in r.deck if dest[c] == zwicker_history.DEST_TABLE))
@@ -164,7 +157,7 @@ def observation_text(state: ZwickerState, player: int, private: bool = True) -> 
     phase = int(arrays.phase(a))
     who = "over" if arrays.is_over(a) else f"p{int(arrays.to_move(a))} to move"
     lines = [
-        f"p{player}; {who} ({PHASE_NAMES[phase]}); dealer {int(x[zwicker_history.X_DEALER])}; stage {int(arrays.stage(a))}"
+        f"p{player}; {who} ({PHASE_NAMES[phase]}); dealer {int(zwicker_history.dealer(a))}; stage {int(arrays.stage(a))}"
     ]
     if private:
         lines.append("hand: " + card_names(arrays.hand_cards(a, player).tolist()))
@@ -185,7 +178,7 @@ def observation_text(state: ZwickerState, player: int, private: bool = True) -> 
         off = (int(arrays.asked_seat(a)) - int(arrays.to_move(a))) % r.players
         answer = "yes" if arrays.ask_answer(a) == 1 else "no"
         lines.append(f"asked partner +{off} for {int(arrays.asked_value(a))}: {answer}")
-    if x[zwicker_history.X_PLEN]:
+    if state.move_prefix():
         lines.append("move: " + ", ".join(g.codec.action_string(t) for t in state.move_prefix()))
     return "\n".join(lines)
 
@@ -238,7 +231,8 @@ class ZwickerObserver:
             a = state.array
             hand = [int(c) for c in arrays.hand_cards(a, player)]
             if not state.dealt():
-                hand = [c for c in g.rules.deck if a[zwicker_history.XB + zwicker_history.X_CDEST + c] == player]
+                dest = zwicker_history.stage0_seats(a)
+                hand = [c for c in g.rules.deck if dest[c] == player]
             return f"p{player} hand: " + " ".join(card_name(c) for c in hand)
         if self.perfect_recall:
             return information_state_text(state, player, self.private)

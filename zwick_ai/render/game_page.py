@@ -16,7 +16,7 @@ from zwick_ai import cards
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.render.html import MoveValue, Page, PageMove
 from zwick_ai.render.svg import state_svg
-from zwick_ai.tricks import layout as tricks_layout
+from zwick_ai.tricks import arrays as trick_arrays
 
 
 def views(state: Any, names: Sequence[str], highlight: Sequence[str] = ()) -> dict[str, str]:
@@ -37,8 +37,8 @@ def capture_cards(before: pyspiel.State, actions: Sequence[int], after: pyspiel.
             return None
         return [cards.format_card(c) for c in (move.key.card, *move.key.taken)]  # builds taken: their cards
     a, b = before.trick_state().arr, after.trick_state().arr
-    k = int(a[tricks_layout.S_TRICK])
-    if int(b[tricks_layout.S_TRICK]) <= k:
+    k = int(trick_arrays.trick_number(a))
+    if int(trick_arrays.trick_number(b)) <= k:
         return None
     return [f"trick {k + 1}"]
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from zwick_ai import cards, tricks, zwicker
-from zwick_ai.tricks import layout as tricks_layout
+from zwick_ai.tricks import arrays as trick_arrays
 from zwick_ai.tricks.api import bid_name
 
 SUIT_COLOURS = ("#1a7f37", "#1f5fbf", "#c62828", "#202020")  # clubs, diamonds, hearts, spades
@@ -312,10 +312,6 @@ def zwicker_svg(
 _STATUS = {0: "undecided", 1: "in", 2: "passed"}
 
 
-def _pf(p: int, f: int) -> int:
-    return tricks_layout.S_PLAYERS + f * tricks_layout.NP + p
-
-
 def tricks_svg(
     ts: tricks.TrickState, seat: int | None = None, names: Sequence[str] | None = None, symbols: bool = False
 ) -> str:
@@ -330,7 +326,7 @@ def tricks_svg(
     title += f" | {tricks.result(ts)}" if over else (f" | to move: seat {to_move}" if to_move >= 0 else "")
     cv.text(MARGIN, cv.y + 14, title, 14, "bold")
     cv.y += 24
-    trump = int(a[tricks_layout.S_TRUMP])
+    trump = int(trick_arrays.trump(a))
     suit = (
         f'<tspan font-size="17" font-weight="bold" fill="{SUIT_COLOURS[trump]}">{cards.SUIT_SYMBOLS[trump]}</tspan>'
         if trump >= 0
@@ -340,8 +336,8 @@ def tricks_svg(
         f'<text class="pot" data-pot="{tricks.pot(ts)}" x="{MARGIN}" y="{cv.y + 15:.0f}" font-size="13">'
         f"pot {tricks.pot(ts)} chips · trump {suit}</text>"
     )
-    speler = int(a[tricks_layout.S_SPELER])
-    high, highp = int(a[tricks_layout.S_HIGH]), int(a[tricks_layout.S_HIGHP])
+    speler = int(trick_arrays.speler(a))
+    high, highp = int(trick_arrays.high_bid(a)), int(trick_arrays.high_bidder(a))
     info = []
     if highp >= 0 and high > 0:
         info.append(f"highest bid: {bid_name(r, high)} by seat {highp}")
@@ -353,20 +349,20 @@ def tricks_svg(
     if seat is not None:
         cv.text(MARGIN, cv.y + 12, f"seen by seat {seat}", 12, fill="#555")
         cv.y += LINE_H
-    loc = [int(a[tricks_layout.S_LOC + c]) for c in range(tricks_layout.NC)]
-    stock_n = sum(1 for c in range(tricks_layout.NC) if loc[c] == tricks_layout.L_STOCK)
-    ups = [int(c) for c in a[tricks_layout.S_UP : tricks_layout.S_UP + a[tricks_layout.S_NUP]]]
-    bottom = int(a[tricks_layout.S_BOTTOM])
+    deck = range(trick_arrays.NC)
+    stock_n = sum(1 for c in deck if trick_arrays.in_stock(a, c))
+    ups = [int(trick_arrays.upcard(a, k)) for k in range(trick_arrays.upcard_count(a))]
+    bottom = int(trick_arrays.bottom_card(a))
     # upcards, the cut card at the bottom, stock and discards on one row
     top = cv.y + LINE_H
     cv.text(MARGIN, cv.y + 14, "upcards", 13, "bold")
     x = float(MARGIN)
     for c in ups:
-        if loc[c] == tricks_layout.L_UP:  # a swapped upcard is in a hand now and drawn there
+        if trick_arrays.is_upcard(a, c):  # a swapped upcard is in a hand now and drawn there
             cv.card(x, top, c, "upcard")
             x += CARD_W + GAP
     x = max(x, MARGIN + 70.0) + 2 * GAP  # room for the label
-    if bottom >= 0 and loc[bottom] == tricks_layout.L_BOTTOM:
+    if bottom >= 0 and trick_arrays.is_bottom(a, bottom):
         cv.text(x, cv.y + 14, "bottom", 13, "bold")
         cv.card(x, top, bottom, "bottom")
         x += CARD_W + 3 * GAP
@@ -376,7 +372,7 @@ def tricks_svg(
         cv.card(x, top, None, "stock-pile")
     cv.parts.append("</g>")
     x += CARD_W + 3 * GAP
-    discards = [c for c in range(tricks_layout.NC) if loc[c] == tricks_layout.L_DISC]
+    discards = [c for c in deck if trick_arrays.is_discarded(a, c)]
     if discards:
         own = _own_discards(ts, seat) if seat is not None else set(discards)
         cv.text(x, cv.y + 14, f"discards {len(discards)}", 13, "bold")
@@ -388,15 +384,15 @@ def tricks_svg(
     # seats: status, bid, tricks and chips, hand
     tricks_won, net = tricks.tricks_won(ts), tricks.returns(ts)
     for p in range(r.players):
-        hand = [c for c in range(tricks_layout.NC) if loc[c] == tricks_layout.L_HAND + p]
+        hand = [int(c) for c in trick_arrays.hand(a, p)]
         if p == to_move:
             cv.parts.append(
                 f'<rect class="to-move" x="{MARGIN / 2:.0f}" y="{cv.y - 4:.0f}" width="{WIDTH - MARGIN}" '
                 f'height="{ROW_H}" rx="6" fill="{MOVER}"/>'
             )
         cv.text(MARGIN, cv.y + 16, ("▶ " if p == to_move else "") + _seat_label(p, names), 13, "bold")
-        status = _STATUS.get(int(a[_pf(p, tricks_layout.P_STATUS)]), "?")
-        bid = int(a[_pf(p, tricks_layout.P_BID)])
+        status = _STATUS.get(int(trick_arrays.status(a, p)), "?")
+        bid = int(trick_arrays.bid(a, p))
         words = status + (f" · {bid_name(r, bid)}" if bid > 0 else "")
         cv.text(MARGIN, cv.y + 34, words, 12, attrs={"class": "bid", "data-seat": p})
         cv.text(MARGIN, cv.y + 52, f"{tricks_won[p]} trick{'s' if tricks_won[p] != 1 else ''} · {net[p]:+d} chips", 12)
@@ -408,16 +404,17 @@ def tricks_svg(
             cv.text(MARGIN + LABEL_W, cv.y + 36, "-", 12, fill="#777")
             cv.y += ROW_H
     # the tricks: one row per trick, each card under its seat's number
-    played = int(a[tricks_layout.S_TRICK]) + (0 if over else 1)
-    for k in range(min(played, r.cfg[tricks_layout.C_H])):
-        cells = [(p, int(a[tricks_layout.S_TL + k * tricks_layout.NP + p])) for p in range(r.players)]
+    current = int(trick_arrays.trick_number(a))
+    played = current + (0 if over else 1)
+    for k in range(min(played, r.tricks)):
+        cells = [(p, int(trick_arrays.trick_log(a, k, p))) for p in range(r.players)]
         cells = [(p, v) for p, v in cells if v >= 0]
         if not cells:
             continue
         cv.text(
             MARGIN,
             cv.y + 36,
-            f"trick {k + 1}" + (" (current)" if k == int(a[tricks_layout.S_TRICK]) else ""),
+            f"trick {k + 1}" + (" (current)" if k == current else ""),
             13,
             "bold",
         )
@@ -434,10 +431,13 @@ def tricks_svg(
 
 def _own_discards(ts: tricks.TrickState, seat: int) -> set[int]:
     """The cards ``seat`` discarded (only he saw them)."""
+    a = ts.arr
     return {
-        v - tricks_layout.A_DISCARD
-        for kind, who, v in tricks.history(ts)
-        if kind == tricks_layout.H_HIDDEN and who == seat and tricks_layout.A_DISCARD <= v < tricks_layout.A_PASS
+        int(trick_arrays.discarded_card(trick_arrays.event_value(a, i)))
+        for i in range(trick_arrays.history_length(a))
+        if trick_arrays.event_seat(a, i) == seat
+        and trick_arrays.is_action(a, i)
+        and trick_arrays.discarded_card(trick_arrays.event_value(a, i)) >= 0
     }
 
 

@@ -1,7 +1,7 @@
 """Rule sets of the trick-and-pot games (docs/rules.md Parts B and C) as data.
 
 One engine plays every rule set; a rule set is a row of integers (the ``cfg`` array the kernels
-read, layout in :mod:`zwick_ai.tricks.layout`). :func:`rules` validates a game, variant and options
+read, layout in :mod:`zwick_ai.tricks._layout`). :func:`rules` validates a game, variant and options
 and returns a frozen :class:`TrickRules` holding that array.
 
 >>> r = rules("zwikken", variant="parlett")
@@ -24,7 +24,7 @@ import numpy as np
 
 from zwick_ai import cards as zwick_cards
 from zwick_ai.options import format_value, parse_bool, parse_int
-from zwick_ai.tricks import layout as tricks_layout
+from zwick_ai.tricks import _layout as tricks_layout
 
 GAMES = ("zwikken", "zwicken")
 VARIANTS = {"zwikken": ("historic", "parlett", "modern"), "zwicken": ("standard",)}
@@ -300,3 +300,38 @@ def _build_cfg(
     cfg[tricks_layout.C_WIN] = tricks_layout.WIN_GAMBLER if parlett else tricks_layout.WIN_POINTS
     cfg[tricks_layout.C_LUBBERS] = int(bool(o["lubbers"]))
     return cfg
+
+
+def max_length(rules: TrickRules) -> int:
+    """Upper bound on the number of moves (chance and decisions) in one deal."""
+    cfg = rules.cfg
+    n, h = rules.players, rules.tricks
+    searches = int(cfg[tricks_layout.C_MAXSEARCH])
+    exch = min(3, h) if cfg[tricks_layout.C_DECLARE] == tricks_layout.DECL_EXCHANGE else 0
+    cuts = n + 1 if cfg[tricks_layout.C_HUPF] else 0
+    if cfg[tricks_layout.C_AUCTION] == tricks_layout.AUCTION_CYCLIC:
+        per_auction = int(cfg[tricks_layout.C_MAXLEVEL]) + n
+    elif cfg[tricks_layout.C_AUCTION] == tricks_layout.AUCTION_TWO_ROUNDS:
+        per_auction = 2 * n
+    else:
+        per_auction = n  # the declaring round
+    auctions = 1 + searches
+    deal_and_play = 2 * n * h + 2 * n * exch  # cards dealt and played; discards and draws
+    total = cuts + deal_and_play + auctions * (2 + per_auction) + searches + 1  # + upcards, swaps
+    assert total <= tricks_layout.MAXH, "history array too small for this rule set"
+    return total
+
+
+def utility_bounds(rules: TrickRules) -> tuple[float, float]:
+    """Bounds on a seat's net chip change in one deal."""
+    cfg = rules.cfg
+    n = rules.players
+    if cfg[tricks_layout.C_HUPF]:
+        extra = 3 * n * (n - 1)  # every Hupf/Sprung adds at most 3 per seat but one
+        own = 3 * n
+    else:
+        searches = int(cfg[tricks_layout.C_MAXSEARCH])
+        per = searches if cfg[tricks_layout.C_SEARCH_ANTE] == tricks_layout.SEARCH_ANTE_EVERY else min(searches, 1)
+        extra, own = n * per, per
+    top = rules.pot + extra
+    return -float(top + own + 6), float(top + 3)

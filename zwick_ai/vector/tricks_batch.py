@@ -20,8 +20,8 @@ import numpy as np
 
 from zwick_ai.games.tricks_observer import fill_information_state_k, fill_observation_k
 from zwick_ai.seeded_choice import seeded_choice
+from zwick_ai.tricks import arrays as trick_arrays
 from zwick_ai.tricks import kernels as trick_kernels
-from zwick_ai.tricks import layout as tricks_layout
 from zwick_ai.zwicker.policy_codes import POLICY_CALLER
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -42,7 +42,7 @@ def _splitmix(rng, i):
 @numba.njit(cache=True)
 def _chance(cfg, a, seed, hlen, i, ids, probs, cdf):
     """Resolve the chance nodes of game ``i`` by its deal seed (module docstring)."""
-    while a[tricks_layout.S_CUR] == tricks_layout.CUR_CHANCE:
+    while trick_arrays.is_chance(a):
         k = trick_kernels.chance_outcomes(a, cfg, ids, probs)
         trick_kernels.apply_chance(a, cfg, seeded_choice(ids, probs, k, seed, hlen[i], cdf))
         hlen[i] += 1
@@ -57,9 +57,9 @@ def _decision(shard, i):
     a = A[i]
     while True:
         _chance(cfg, a, seeds[i], hlen, i, ids, probs, cdf)
-        p = a[tricks_layout.S_CUR]
-        if p == tricks_layout.CUR_OVER:
+        if trick_arrays.is_over(a):
             return -1
+        p = trick_arrays.to_move(a)
         if opponent[p] == POLICY_CALLER:
             trick_kernels.legal_mask(a, cfg, mask[i])
             if recall:
@@ -105,7 +105,7 @@ def _step_one(shard, i):
         return False
     done[i] = True
     for p in range(rewards.shape[1]):
-        rewards[i, p] = a[tricks_layout.S_PLAYERS + tricks_layout.P_NET * tricks_layout.NP + p]
+        rewards[i, p] = trick_arrays.net(a, p)
     return True
 
 
@@ -192,8 +192,8 @@ def step_serial(shards, next_seed):
 def scratch(num_actions: int) -> tuple[np.ndarray, ...]:
     """One shard's scratch: chance outcome ids, probabilities, the cdf, an opponent's mask."""
     return (
-        np.zeros(tricks_layout.NC, np.int32),
-        np.zeros(tricks_layout.NC, np.float64),
-        np.zeros(tricks_layout.NC, np.float64),
+        np.zeros(trick_arrays.NC, np.int32),
+        np.zeros(trick_arrays.NC, np.float64),
+        np.zeros(trick_arrays.NC, np.float64),
         np.zeros(num_actions, np.bool_),
     )

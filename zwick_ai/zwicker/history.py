@@ -57,6 +57,100 @@ GB_CD = layout.RULES_SIZE
 GB_CH = GB_CD + CODEC_SIZE
 
 
+# ---- readers of the state array ``a`` (code outside the engine reads the history through these) ----
+#: the decorator of the readers: compiled without reference counting and inlined into compiled callers
+reader = kernel(nrt=False, inline="always")
+
+
+def initial_array(R: np.ndarray, plies: int) -> np.ndarray:
+    """The state array of a hand before the deal (dealer unknown, nothing cut, ordered or dealt),
+    with room for ``plies`` log rows; ``R`` is the rules array."""
+    a = np.zeros(XB + X_LOG + LOGW * plies, np.int32)
+    a[:SS] = kernels.empty_state(R)
+    x = a[XB:]
+    x[X_DEALER] = -1
+    x[X_GLAST] = -1
+    for field in (X_CUT, X_ORDER, X_CDEST, X_DEAL_STAGE):
+        x[field : field + layout.NC] = -1
+    return a
+
+
+@kernel(inline="always")
+def extras(a):
+    """The part of ``a`` after the engine state: the record of the deal and the move log (a view;
+    what :func:`logged_row_into` and :func:`record_move` index as ``X``)."""
+    return a[XB:]
+
+
+@reader
+def dealer(a):
+    """The dealer's seat (-1 until it is known)."""
+    return a[XB + X_DEALER]
+
+
+@reader
+def is_dealt(a):
+    """The engine has dealt the first stage (the chance nodes of the deal are over)."""
+    return a[XB + X_DEALT] != 0
+
+
+@reader
+def chance_count(a):
+    """Chance outcomes so far."""
+    return a[XB + X_NCHANCE]
+
+
+@reader
+def ply_count(a):
+    """Whole moves (questions included) logged so far."""
+    return a[XB + X_NPLY]
+
+
+@kernel(inline="always")
+def cut_cards(a):
+    """The cards cut so far, in the order cut (a view)."""
+    return a[XB + X_CUT : XB + X_CUT + a[XB + X_NCUT]]
+
+
+@kernel(inline="always")
+def deck_order(a):
+    """The deck order, card ids next dealt first, -1 where not yet placed (a view of ``NC``
+    entries: the deck's first ``D``)."""
+    return a[XB + X_ORDER : XB + X_ORDER + layout.NC]
+
+
+@kernel(inline="always")
+def stage0_seats(a):
+    """Per card id: the seat it was dealt to in the first stage, ``DEST_TABLE`` (to the table) or
+    -1 (a view)."""
+    return a[XB + X_CDEST : XB + X_CDEST + layout.NC]
+
+
+@kernel(inline="always")
+def deal_stages(a):
+    """Per card id: the stage it was dealt in (to a hand or the table), -1 while in the stock (a view)."""
+    return a[XB + X_DEAL_STAGE : XB + X_DEAL_STAGE + layout.NC]
+
+
+@kernel(inline="always")
+def table_stages(a):
+    """Per card id: 1 + the stage it was dealt to the table in, 0 if not (a view)."""
+    return a[XB + X_TABLE_STAGE : XB + X_TABLE_STAGE + layout.NC]
+
+
+@kernel(inline="always")
+def capture_plies(a):
+    """Per card id: 1 + the ply it was captured in, 0 if not (a view)."""
+    return a[XB + X_CAPT : XB + X_CAPT + layout.NC]
+
+
+@kernel(inline="always")
+def log_entry(a, t):
+    """Log row ``t`` (``L_*`` fields) of whole move ``t`` (a view)."""
+    e = XB + X_LOG + t * LOGW
+    return a[e : e + LOGW]
+
+
 @kernel
 def _split_mask(mask):
     lo = mask & 0xFFFFFFFF

@@ -56,8 +56,8 @@ from zwick_ai.agents.cfr.core import mix64, sort_together
 from zwick_ai.agents.cfr.keys import tricks_key
 from zwick_ai.agents.tricks_greedy import cheapness, is_trump, unseen_higher, winning
 from zwick_ai.agents.tricks_greedy import strength as hand_strength
+from zwick_ai.tricks import arrays as ta
 from zwick_ai.tricks import kernels as tricks_kernels
-from zwick_ai.tricks import layout as tricks_layout
 
 TRICK_ABSTRACTIONS = ("none", "suits", "buckets")
 NONE, SUITS, BUCKETS = 0, 1, 2
@@ -74,37 +74,10 @@ def _chain(h, token):
 def suit_symmetric(cfg):
     """Do all four suits hold the same ranks in this pack?"""
     for r in range(13):
-        f = cfg[tricks_layout.C_INPACK + r]
+        f = ta.in_pack(cfg, r)
         for su in range(1, 4):
-            if cfg[tricks_layout.C_INPACK + 13 * su + r] != f:
+            if ta.in_pack(cfg, 13 * su + r) != f:
                 return False
-    return True
-
-
-@njit(cache=True)
-def _card_of(kind, v):
-    """The card an observed history event shows (-1 none)."""
-    if (
-        kind == tricks_layout.H_DEAL
-        or kind == tricks_layout.H_UP
-        or kind == tricks_layout.H_CUT
-        or kind == tricks_layout.H_DRAW
-        or kind == tricks_layout.H_DRAWPUB
-    ):
-        return v
-    if kind == tricks_layout.H_ACT or kind == tricks_layout.H_HIDDEN:
-        if tricks_layout.A_PLAY <= v < tricks_layout.A_PLAY + tricks_layout.NC:
-            return v - tricks_layout.A_PLAY
-        if tricks_layout.A_DISCARD <= v < tricks_layout.A_DISCARD + tricks_layout.NC:
-            return v - tricks_layout.A_DISCARD
-    return -1
-
-
-@njit(cache=True)
-def _visible(kind, who, player):
-    """Does ``player`` see the card of this history event?"""
-    if kind == tricks_layout.H_DEAL or kind == tricks_layout.H_DRAW or kind == tricks_layout.H_HIDDEN:
-        return who == player
     return True
 
 
@@ -115,8 +88,8 @@ def suit_labels(s, cfg, player, label):
         label[su] = su
     if not suit_symmetric(cfg):
         return
-    trump = s[tricks_layout.S_TRUMP]
-    perm = cfg[tricks_layout.C_PERM]
+    trump = ta.trump(s)
+    perm = ta.permanent_trump(cfg)
     psuit = perm // 13 if perm >= 0 else -1
     fixed = np.full(4, -1, np.int64)
     if trump >= 0:
@@ -125,13 +98,11 @@ def suit_labels(s, cfg, player, label):
         fixed[psuit] = 1
     owned = np.zeros(4, np.int64)  # rank bits of the cards dealt to or drawn by the player
     first = np.full(4, 1 << 30, np.int64)  # first other observation of the suit
-    for i in range(s[tricks_layout.S_HLEN]):
-        kind = s[tricks_layout.S_HIST + 3 * i]
-        who = s[tricks_layout.S_HIST + 3 * i + 1]
-        c = _card_of(kind, s[tricks_layout.S_HIST + 3 * i + 2])
-        if c < 0 or not _visible(kind, who, player):
+    for i in range(ta.history_length(s)):
+        c = ta.event_card(s, i)
+        if c < 0 or not ta.seen_by(s, i, player):
             continue
-        if (kind == tricks_layout.H_DEAL or kind == tricks_layout.H_DRAW) and who == player:
+        if ta.received_by(s, i) == player:
             owned[c // 13] |= 1 << (c % 13)
         elif first[c // 13] > i:
             first[c // 13] = i
@@ -168,11 +139,11 @@ def _relabel_card(c, label):
 
 @njit(cache=True)
 def _relabel_action(a, label):
-    if tricks_layout.A_PLAY <= a < tricks_layout.A_PLAY + tricks_layout.NC:
-        return tricks_layout.A_PLAY + _relabel_card(a - tricks_layout.A_PLAY, label)
-    if tricks_layout.A_DISCARD <= a < tricks_layout.A_DISCARD + tricks_layout.NC:
-        return tricks_layout.A_DISCARD + _relabel_card(a - tricks_layout.A_DISCARD, label)
-    return a
+    """Action ``a`` with its card (of a play or a discard) relabelled."""
+    c = ta.played_card(a)
+    if c < 0:
+        c = ta.discarded_card(a)
+    return a if c < 0 else a - c + _relabel_card(c, label)
 
 
 @njit(cache=True)
@@ -182,32 +153,16 @@ def _suits_key(s, cfg, player, mask, out):
     h = mix64(np.uint64(player + 1) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(77))
     run_kind = -1
     run = np.uint64(0)
-    for i in range(s[tricks_layout.S_HLEN]):
-        kind = s[tricks_layout.S_HIST + 3 * i]
-        who = s[tricks_layout.S_HIST + 3 * i + 1]
-        v = s[tricks_layout.S_HIST + 3 * i + 2]
-        mine = who == player
-        if kind == tricks_layout.H_DEAL and not mine:
+    for i in range(ta.history_length(s)):
+        kind, who, v = ta.observed_event(s, i, player)
+        if kind < 0:
             continue
-        rk = -1  # which sorted run this event belongs to
-        if kind == tricks_layout.H_DEAL:
-            rk = 0
-        elif kind == tricks_layout.H_DRAW and mine:
-            rk = 1
-        elif kind == tricks_layout.H_HIDDEN and mine and v >= tricks_layout.A_DISCARD:
-            rk = 2
-        if kind == tricks_layout.H_UP or kind == tricks_layout.H_CUT:
-            who = tricks_layout.NP
-        if kind == tricks_layout.H_DRAW and not mine:
-            v = -1
-        elif kind == tricks_layout.H_HIDDEN and not mine:
-            v = 1 if v < tricks_layout.A_DISCARD else 0
-        elif kind == tricks_layout.H_ACT or kind == tricks_layout.H_HIDDEN:
-            v = _relabel_action(v, label)
-        elif v >= 0:
-            v = _relabel_card(v, label)
-        if kind == tricks_layout.H_HIDDEN and mine:
-            kind = 8
+        rk = ta.private_run(s, i, player)  # which sorted run this event belongs to
+        if ta.seen_by(s, i, player):
+            if ta.is_action(s, i):
+                v = _relabel_action(v, label)
+            elif v >= 0:
+                v = _relabel_card(v, label)
         token = np.uint64(kind) | (np.uint64(who + 1) << np.uint64(8)) | (np.uint64(v + 2) << np.uint64(16))
         if rk != run_kind and run_kind >= 0:
             h = _chain(h, run + np.uint64(run_kind))
@@ -220,9 +175,9 @@ def _suits_key(s, cfg, player, mask, out):
     if run_kind >= 0:
         h = _chain(h, run + np.uint64(run_kind))
     tricks_kernels.legal_mask(s, cfg, mask)
-    vals = np.empty(tricks_layout.NUM_ACTIONS, np.int64)
+    vals = np.empty(ta.NUM_ACTIONS, np.int64)
     n = 0
-    for a in range(tricks_layout.NUM_ACTIONS):
+    for a in range(ta.NUM_ACTIONS):
         if mask[a]:
             out[n] = a
             vals[n] = _relabel_action(a, label)
@@ -236,32 +191,27 @@ def _suits_key(s, cfg, player, mask, out):
 
 @njit(cache=True)
 def _buckets_key(s, cfg, player, mask, out):
-    n_pl = s[tricks_layout.S_N]
-    ph = s[tricks_layout.S_PHASE]
-    perm = cfg[tricks_layout.C_PERM]
-    rel_dealer = (player - s[tricks_layout.S_DEALER] - 1) % n_pl
+    n_pl = ta.seat_count(s)
+    ph = ta.phase(s)
+    perm = ta.permanent_trump(cfg)
+    rel_dealer = (player - ta.dealer(s) - 1) % n_pl
     h = mix64(np.uint64(ph + 1) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(991))
     h = _chain(h, np.uint64(rel_dealer))
-    hp = s[tricks_layout.S_HIGHP]
-    h = _chain(h, np.uint64(s[tricks_layout.S_HIGH] * 16 + ((hp - player) % n_pl if hp >= 0 else 9)))
+    hp = ta.high_bidder(s)
+    h = _chain(h, np.uint64(ta.high_bid(s) * 16 + ((hp - player) % n_pl if hp >= 0 else 9)))
     for k in range(n_pl):
         q = (player + k) % n_pl
-        st = s[tricks_kernels.pf(q, tricks_layout.P_STATUS)]
-        bid = s[tricks_kernels.pf(q, tricks_layout.P_BID)]
-        tin = s[tricks_kernels.pf(q, tricks_layout.P_IN)]
-        tr = min(s[tricks_kernels.pf(q, tricks_layout.P_TRICKS)], 2)
+        st = ta.status(s, q)
+        bid = ta.bid(s, q)
+        tin = 1 if ta.in_tricks(s, q) else 0
+        tr = min(ta.tricks_won(s, q), 2)
         h = _chain(h, np.uint64(((st * 8 + bid) * 2 + tin) * 4 + tr))
-    sp = s[tricks_layout.S_SPELER]
-    h = _chain(
-        h,
-        np.uint64(
-            s[tricks_layout.S_NUP] * 64 + s[tricks_layout.S_NSEARCH] * 8 + ((sp - player) % n_pl if sp >= 0 else 7)
-        ),
-    )
-    h = _chain(h, np.uint64(s[tricks_layout.S_EXK] * 8 + s[tricks_layout.S_EXD] + 64 * s[tricks_layout.S_ROUND]))
+    sp = ta.speler(s)
+    h = _chain(h, np.uint64(ta.upcard_count(s) * 64 + ta.searches(s) * 8 + ((sp - player) % n_pl if sp >= 0 else 7)))
+    h = _chain(h, np.uint64(ta.exchange_declared(s) * 8 + ta.exchange_discarded(s) + 64 * ta.auction_round(s)))
     # the private hand bucket
-    trump = s[tricks_layout.S_TRUMP]
-    hc = np.empty(tricks_layout.NC, np.int32)
+    trump = ta.trump(s)
+    hc = np.empty(ta.NC, np.int32)
     m = tricks_kernels.hand(s, player, hc)
     ntr = 0
     sure_t = 0
@@ -279,32 +229,30 @@ def _buckets_key(s, cfg, player, mask, out):
     zwik = 1 if tricks_kernels.combo_value(s, cfg, player) > 0 else 0
     h = _chain(h, np.uint64((((ntr * 4 + sure_t) * 4 + sure_s) * 16 + st4) * 2 + zwik))
     who, best = -1, -1
-    if ph == tricks_layout.PH_PLAY:
+    if ta.in_play(s):
         who, best = winning(s, cfg)
-        led = s[tricks_layout.S_LEDSUIT]
+        led = ta.led_suit(s)
         lt = 2 if led < 0 else (1 if led == trump else 0)
         bt = 2 if best < 0 else (1 if is_trump(s, cfg, best) else 0)
         rw = (who - player) % n_pl if who >= 0 else 7
-        h = _chain(
-            h, np.uint64((((s[tricks_layout.S_TRICK] * 8 + s[tricks_layout.S_NPLAYED]) * 4 + lt) * 4 + bt) * 8 + rw)
-        )
+        h = _chain(h, np.uint64((((ta.trick_number(s) * 8 + ta.played_to_trick(s)) * 4 + lt) * 4 + bt) * 8 + rw))
     # abstract actions: one per group, its representative in out, groups in descriptor order
     tricks_kernels.legal_mask(s, cfg, mask)
-    desc = np.empty(tricks_layout.NUM_ACTIONS, np.int64)
-    rank = np.empty(tricks_layout.NUM_ACTIONS, np.int64)
+    desc = np.empty(ta.NUM_ACTIONS, np.int64)
+    rank = np.empty(ta.NUM_ACTIONS, np.int64)
     n = 0
-    for a in range(tricks_layout.NUM_ACTIONS):
+    for a in range(ta.NUM_ACTIONS):
         if not mask[a]:
             continue
-        if ph == tricks_layout.PH_PLAY and a < tricks_layout.A_PLAY + tricks_layout.NC:
-            c = a - tricks_layout.A_PLAY
+        if ta.in_play(s) and ta.played_card(a) >= 0:
+            c = ta.played_card(a)
             beat = 2 if best < 0 else (1 if tricks_kernels.beats(c, best, trump, perm) else 0)
             d = (((1 if is_trump(s, cfg, c) else 0) * 4 + beat) * 4 + min(unseen_higher(s, cfg, player, c), 2)) * 2 + (
                 1 if tricks_kernels.POINTS[c % 13] > 0 else 0
             )
             cost = cheapness(s, cfg, c)
-        elif tricks_layout.A_DISCARD <= a < tricks_layout.A_DISCARD + tricks_layout.NC:
-            c = a - tricks_layout.A_DISCARD
+        elif ta.discarded_card(a) >= 0:
+            c = ta.discarded_card(a)
             d = 100 + (1 if is_trump(s, cfg, c) else 0) * 4 + min(unseen_higher(s, cfg, player, c), 2)
             cost = c
         else:
@@ -334,7 +282,7 @@ def decision(s, cfg, player, abstraction, mask, out):
     if abstraction == NONE:
         tricks_kernels.legal_mask(s, cfg, mask)
         n = 0
-        for a in range(tricks_layout.NUM_ACTIONS):
+        for a in range(ta.NUM_ACTIONS):
             if mask[a]:
                 out[n] = a
                 n += 1

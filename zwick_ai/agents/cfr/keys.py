@@ -22,7 +22,7 @@ import pyspiel
 from numba import njit
 
 from zwick_ai.agents.cfr.core import mix64
-from zwick_ai.tricks import layout as tricks_layout
+from zwick_ai.tricks import arrays as ta
 
 TRICK_GAMES = ("zwikken", "zwicken")
 ABSTRACTIONS = ("none", "observation")
@@ -41,24 +41,10 @@ def tricks_key(s, player):
     with the card, others' draws without, open draws, actions, own hidden actions with the card,
     others' hidden actions as face-down play or discard). Never 0."""
     h = mix64(np.uint64(player + 1) * np.uint64(0x9E3779B97F4A7C15))
-    for i in range(s[tricks_layout.S_HLEN]):
-        kind = s[tricks_layout.S_HIST + 3 * i]
-        who = s[tricks_layout.S_HIST + 3 * i + 1]
-        v = s[tricks_layout.S_HIST + 3 * i + 2]
-        mine = who == player
-        if kind == tricks_layout.H_DEAL:
-            if not mine:
-                continue
-        elif kind == tricks_layout.H_UP or kind == tricks_layout.H_CUT:
-            who = tricks_layout.NP
-        elif kind == tricks_layout.H_DRAW:
-            if not mine:
-                v = -1
-        elif kind == tricks_layout.H_HIDDEN:
-            if mine:
-                kind = 8  # own hidden action: the string shows the card
-            else:
-                v = 1 if v < tricks_layout.A_DISCARD else 0
+    for i in range(ta.history_length(s)):
+        kind, who, v = ta.observed_event(s, i, player)
+        if kind < 0:
+            continue
         token = np.uint64(kind) | (np.uint64(who + 1) << np.uint64(8)) | (np.uint64(v + 2) << np.uint64(16))
         h = mix64(h ^ (token + np.uint64(0x632BE59BD9B4E019)))
     k = np.int64(h)

@@ -62,8 +62,8 @@ from zwick_ai.learn.cfr.exact import nash_conv as tree_nash_conv
 from zwick_ai.learn.cfr.tree import NODE_CHANCE, NODE_TERMINAL, GameTree, extract
 from zwick_ai.learn.cfr.zwicker_mccfr import ZWICKER_SAMPLINGS, run_zwicker
 from zwick_ai.learn.cfr.zwicker_mccfr import buffers as zwicker_buffers
+from zwick_ai.tricks import arrays as trick_arrays
 from zwick_ai.tricks import kernels as tricks_kernels
-from zwick_ai.tricks import layout as tricks_layout
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_RANDOM_ACTION
 
 SAMPLINGS = ("external", "outcome", "probe")  # probe: the full Zwicker games only (zwicker_mccfr)
@@ -73,8 +73,8 @@ _GREEDY_FIELD = FIELDS.index("greedy")
 # (:mod:`~zwick_ai.learn.cfr.zwicker_mccfr`), the tree otherwise
 BACKENDS = ("auto", "engine", "tree", "zwicker")
 _ES, _OS = 0, 1
-_MAXA = tricks_layout.NUM_ACTIONS
-_DEPTH = tricks_layout.MAXH + 2
+_MAXA = trick_arrays.NUM_ACTIONS
+_DEPTH = trick_arrays.MAXH + 2
 
 
 # ---- trick-game traversals ---------------------------------------------------------------------------
@@ -91,10 +91,10 @@ def _next_decision(s, cfg, abst, field, who, keys, rowof, rows, acts, meta, rng,
     in ``legal_row`` and the visit counted, or (-1, -1, 0) when the deal ends."""
     mask, ids, probs = bufs[0], bufs[1], bufs[2]
     while True:
-        cur = s[tricks_layout.S_CUR]
-        if cur == tricks_layout.CUR_OVER:
+        if trick_arrays.is_over(s):
             return -1, -1, 0
-        if cur == tricks_layout.CUR_CHANCE:
+        cur = trick_arrays.to_move(s)
+        if trick_arrays.is_chance(s):
             _chance_step(s, cfg, ids, probs, rng)
             continue
         if field == _GREEDY_FIELD and cur != who:
@@ -157,7 +157,7 @@ def _tricks_es(stack, cfg, abst, field, who, n_players, keys, rowof, rows, acts,
             tricks_kernels.apply_action(stack[f + 1], cfg, legal[f, 0])
             frames = f + 1
             continue
-        v = float(s[tricks_kernels.pf(who, tricks_layout.P_NET)])
+        v = float(trick_arrays.net(s, who))
         while True:
             if frames == 0:
                 return v
@@ -201,14 +201,14 @@ def _tricks_os(s, cfg, abst, field, who, keys, rowof, rows, acts, regret, avg, m
         j = os_step(cur, who, k, rows[r, R_OFF], n, regret, pol, sp, path, reach, rng)
         tricks_kernels.apply_action(s, cfg, legal[k, j])
         k += 1
-    return os_backward(k, float(s[tricks_kernels.pf(who, tricks_layout.P_NET)]), who, path, reach, pol, sp, regret, avg)
+    return os_backward(k, float(trick_arrays.net(s, who)), who, path, reach, pol, sp, regret, avg)
 
 
 def _buffers(depth: int, width: int) -> tuple:
     return (
         np.zeros(_MAXA, np.bool_),
-        np.zeros(tricks_layout.NC, np.int32),
-        np.zeros(tricks_layout.NC, np.float64),
+        np.zeros(trick_arrays.NC, np.int32),
+        np.zeros(trick_arrays.NC, np.float64),
         np.zeros((depth, width), np.int64),
         np.zeros((depth, width), np.float64),
         np.zeros((depth, width), np.float64),
@@ -221,8 +221,8 @@ def _run_tricks(
 ):
     """Up to ``count`` iterations (one traversal per player each); stops early when the table has
     less room than the margins (the caller grows it). Returns the iterations done."""
-    n_players = cfg[tricks_layout.C_N]
-    stack = np.empty((_DEPTH, tricks_layout.S_SIZE), np.int32)
+    n_players = trick_arrays.players(cfg)
+    stack = np.empty((_DEPTH, trick_arrays.S_SIZE), np.int32)
     path = np.zeros((_DEPTH, 4), np.int64)
     reach = np.zeros((_DEPTH + 1, 3), np.float64)
     for it in range(count):
@@ -376,10 +376,10 @@ def _eval(cfg, abst, deals, opponent, min_visits, fallback, keys, rowof, rows, a
     """Mean net chips per deal of the table's average strategy at each seat in turn against
     uniformly random (``opponent`` is ``POLICY_RANDOM_ACTION``) or greedy (``POLICY_GREEDY``) opponents
     (``deals`` deals per seat), and the fraction of its decisions taken from the table (not the fallback)."""
-    n_players = cfg[tricks_layout.C_N]
+    n_players = trick_arrays.players(cfg)
     mask = np.zeros(_MAXA, np.bool_)
-    ids = np.zeros(tricks_layout.NC, np.int32)
-    probs = np.zeros(tricks_layout.NC, np.float64)
+    ids = np.zeros(trick_arrays.NC, np.int32)
+    probs = np.zeros(trick_arrays.NC, np.float64)
     legal = np.zeros(_MAXA, np.int64)
     pol = np.zeros(_MAXA, np.float64)
     total = 0.0
@@ -388,9 +388,9 @@ def _eval(cfg, abst, deals, opponent, min_visits, fallback, keys, rowof, rows, a
     for seat in range(n_players):
         for _ in range(deals):
             s = tricks_kernels.new_state(cfg)
-            while s[tricks_layout.S_CUR] != tricks_layout.CUR_OVER:
-                cur = s[tricks_layout.S_CUR]
-                if cur == tricks_layout.CUR_CHANCE:
+            while not trick_arrays.is_over(s):
+                cur = trick_arrays.to_move(s)
+                if trick_arrays.is_chance(s):
                     _chance_step(s, cfg, ids, probs, rng)
                     continue
                 if cur == seat:
@@ -405,7 +405,7 @@ def _eval(cfg, abst, deals, opponent, min_visits, fallback, keys, rowof, rows, a
                 else:
                     key, n = decision(s, cfg, cur, 0, mask, legal)
                     tricks_kernels.apply_action(s, cfg, legal[min(int(rand_float(rng) * n), n - 1)])
-            total += s[tricks_kernels.pf(seat, tricks_layout.P_NET)]
+            total += trick_arrays.net(s, seat)
     return total / (deals * n_players), seen / max(asked, 1)
 
 
