@@ -137,13 +137,13 @@ def python_play_out(s: np.ndarray, cfg: np.ndarray, greedy: bool) -> None:
     """The trick games' play-out one kernel call a step from Python (the reference for the compiled
     one): the same policies and the same draws of numba's generator."""
     from zwick_ai.agents.tricks_greedy import greedy_action
+    from zwick_ai.tricks import arrays as L
     from zwick_ai.tricks import kernels as K
-    from zwick_ai.tricks import layout as L
 
     ids, probs = np.empty(L.NC, np.int32), np.empty(L.NC, np.float64)
     mask = np.zeros(L.NUM_ACTIONS, np.bool_)
-    while s[L.S_CUR] != L.CUR_OVER:
-        if s[L.S_CUR] == L.CUR_CHANCE:
+    while not L.is_over(s):
+        if L.is_chance(s):
             K.apply_chance(s, cfg, K.sample_chance(s, cfg, ids, probs))
         elif greedy:
             K.apply_action(s, cfg, greedy_action(s, cfg))
@@ -158,9 +158,9 @@ def python_play_out(s: np.ndarray, cfg: np.ndarray, greedy: bool) -> None:
 @pytest.mark.parametrize("greedy", [True, False])
 def test_compiled_trick_play_out_equals_the_python_one(spec: str, greedy: bool) -> None:
     from zwick_ai.agents.tricks_search import play_out
-    from zwick_ai.tricks.worlds import seed
+    from zwick_ai.tricks import arrays as L
     from zwick_ai.tricks import kernels as K
-    from zwick_ai.tricks import layout as L
+    from zwick_ai.tricks.worlds import seed
 
     state = deal(pyspiel.load_game(spec), 4)
     cfg = state.rules.cfg
