@@ -2,6 +2,8 @@
 MCCFR, compiled) read for play.
 
 * :mod:`~zwick_ai.agents.cfr.agent`: the ``mccfr`` and ``cfr`` agents playing policy files;
+* :mod:`~zwick_ai.agents.cfr.search`: the ``cfr-search`` agent, decision-time CFR+ on a
+  depth-limited Zwicker subgame (its compiled kernel: :mod:`~zwick_ai.agents.cfr.subgame`);
 * :mod:`~zwick_ai.agents.cfr.policy_file`: policy files read for play (and the file pair format
   the solvers' checkpoints share);
 * :mod:`~zwick_ai.agents.cfr.abstraction`: the trick games' information abstractions (lossless
@@ -17,9 +19,11 @@ from zwick_ai.agents.cfr.abstraction import TRICK_ABSTRACTIONS, decision
 from zwick_ai.agents.cfr.agent import CFRAgent, MCCFRAgent, PolicyFileAgent, load_policy
 from zwick_ai.agents.cfr.keys import infoset_key, tricks_key
 from zwick_ai.agents.cfr.policy_file import Policy
+from zwick_ai.agents.cfr.search import CfrSearchAgent
 
 __all__ = [
     "CFRAgent",
+    "CfrSearchAgent",
     "MCCFRAgent",
     "Policy",
     "PolicyFileAgent",

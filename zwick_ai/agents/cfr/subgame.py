@@ -1,0 +1,450 @@
+"""Compiled depth-limited subgames of Zwicker and their CFR+ solver: the kernel of ``cfr-search``
+(:mod:`zwick_ai.agents.cfr.search`).
+
+**The subgame.** A decision of player ``p`` is re-solved over a set of worlds (whole deals
+consistent with ``p``'s view, each with a probability: a chance node at the root). In each world
+the game tree is grown from the real position to a depth limit: ``max_depth`` plies (whole moves
+and questions) or the end of the current stage (a new deal), whichever comes first. A node is a
+**leaf** when the hand is over (its true side rewards, :func:`zwick_ai.agents.zwicker_search.side_rewards`),
+or when the limit is reached (the leaf evaluator: the afterstate network of every side's view,
+:func:`zwick_ai.agents.expert_search.after_side_rewards`, or a greedy play-out to the end of the
+hand). Every other node belongs to an information set of the seat to move.
+
+**Information sets** are keyed by what the seat to move sees inside the subgame (:func:`view_key`):
+its seat, its own hand, the public part of the position (the table units, the won piles, the hand
+sizes, the turn, the phase, the question and its answer, the Zwicks), the public history since the
+root (each move's mover and what it does, in card ids) and its legal moves (which a player
+knows). The hidden cards (other hands, the stock order) enter no key, so no seat's strategy can
+depend on a card it cannot see; the root is one information set of ``p`` in every world (its
+actions are the real position's candidate rows; a world where they are not exactly the legal moves
+is left out). With perfect recall by construction (the history is in the key).
+
+**The tree** is stored flat: node ``i`` has its information set's row ``t_row[i]`` (-1 for a
+leaf), its children ``t_first[i] .. t_first[i] + t_n[i] - 1`` (contiguous, all after ``i``) and,
+for a leaf, its side rewards ``t_val[i]``. Rows live in the open-addressing table of
+:mod:`zwick_ai.agents.cfr.core` (one action per legal move, in the move generator's order).
+
+**CFR+** (Tammelin 2014) runs on the flat tree: alternating updates (seat 0, 1, ... in turn), per
+seat one forward pass (reach probabilities, in node order) and one backward pass (values, regrets
+and the linearly weighted average strategy, in reverse order), regrets floored at zero after each
+pass. Every seat's utility is its side's reward, so with more than two sides (or partners) the
+subgame is general-sum for the solver: CFR+ then is a heuristic without an equilibrium guarantee.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from zwick_ai.agents import expert_search, zwicker_search
+from zwick_ai.agents.cfr import core
+from zwick_ai.jit import kernel
+from zwick_ai.zwicker import arrays, kernels, layout
+from zwick_ai.zwicker import history as zwicker_history
+from zwick_ai.zwicker.model_scores import after_values_memo, layer_memo
+from zwick_ai.zwicker.policy_codes import POLICY_GREEDY
+
+LEAF_AFTER = 0  # the afterstate network from every side's view
+LEAF_ROLLOUT = 1  # a greedy play-out to the end of the hand
+
+MAX_LEVELS = 64  # plies below the root a subgame may reach
+MAX_MOVES = 1024  # legal moves a node may have (a node with more is made a leaf)
+ROOT_KEY = 1  # the key of the root information set (view keys are never 1 but by a 2**-63 chance)
+
+# Build counters (``out``).
+B_NODES = 0  # nodes of the tree
+B_LEAVES = 1  # leaves
+B_CUT = 2  # leaves made by the depth limit (0: the tree reaches the stage's end everywhere)
+B_WORLDS = 3  # worlds in the tree
+B_FULL = 4  # 1 when the node cap stopped the build (the tree is incomplete: do not use it)
+B_DEPTH = 5  # deepest node (plies below the root)
+B_SIZE = 6
+
+
+# ------------------------------------------------------------------------------------------------
+# Views: information-set keys
+# ------------------------------------------------------------------------------------------------
+@kernel
+def public_hash(R, S):
+    """64-bit hash of the public part of ``S``: where each seen card is (the table units with their
+    value, owner and build flag; the won piles), the hand sizes, the stock's top, the turn, phase,
+    stage, question state, last capturing side and Zwicks. Cards in hands or the stock enter only
+    as counts."""
+    h = np.uint64(0x452821E638D01377)
+    for k in range(R[layout.R_DECK_SIZE]):
+        c = R[layout.R_DECK + k]
+        loc = S[layout.S_LOC + c]
+        if loc == layout.LOC_TABLE:
+            an = S[layout.S_ANCHOR + c]
+            h = arrays.mix_hash(h, c * 256 + loc + 1)
+            h = arrays.mix_hash(h, an + 1)
+            if an == c:
+                h = arrays.mix_hash(
+                    h, S[layout.S_UVALUE + c] * 4096 + (S[layout.S_UOWNER + c] + 1) * 2 + S[layout.S_UBUILD + c]
+                )
+        elif loc >= layout.LOC_WON and loc < layout.LOC_STOCK:
+            h = arrays.mix_hash(h, c * 256 + loc + 1)
+    for q in range(R[layout.R_PLAYERS]):
+        h = arrays.mix_hash(h, S[layout.S_HAND_N + q] * 64 + q)
+    h = arrays.mix_hash(h, S[layout.S_STOCK_TOP] * 64 + S[layout.S_STAGE])
+    h = arrays.mix_hash(h, (S[layout.S_TO_MOVE] + 2) * 64 + S[layout.S_PHASE])
+    h = arrays.mix_hash(h, S[layout.S_AZ_LEFT] * 1024 + (S[layout.S_LAST_CAPT] + 2))
+    h = arrays.mix_hash(h, (S[layout.S_ASK_Q] + 2) * 4096 + (S[layout.S_ASK_N] + 2) * 4 + (S[layout.S_ASK_ANS] + 2))
+    for s in range(R[layout.R_NSIDES]):
+        h = arrays.mix_hash(h, S[layout.S_ZWICKS + s] * 16 + s)
+    return h
+
+
+@kernel
+def hand_hash(S, q):
+    """64-bit hash of seat ``q``'s hand (its card ids, in the engine's sorted order)."""
+    h = np.uint64(0x13198A2E03707344) + np.uint64(q)
+    for i in range(arrays.hand_size(S, q)):
+        h = arrays.mix_hash(h, arrays.hand_card(S, q, i) + 1)
+    return arrays.mix_hash(h, arrays.hand_size(S, q))
+
+
+@kernel
+def move_hash(S, row, lo, hi, key):
+    """64-bit hash of what move ``row`` does in ``S`` and who makes it (the ISMCTS node key of
+    :func:`zwick_ai.agents.zwicker_search.move_key`, in card ids; ``lo``/``hi`` from
+    :func:`~zwick_ai.agents.zwicker_search.unit_cards` of ``S``; ``key`` is scratch)."""
+    zwicker_search.move_key(S, row, lo, hi, 0, key)
+    h = np.uint64(0xA4093822299F31D0)
+    for j in range(zwicker_search.NKW):
+        h = arrays.mix_hash(h, key[j] & 0xFFFFFFFF)
+        h = arrays.mix_hash(h, (key[j] >> 32) & 0xFFFFFFFF)
+    return h
+
+
+@kernel
+def legal_hash(S, buf, n, lo, hi, key):
+    """64-bit hash of the legal moves ``buf[:n]`` of ``S``, in order."""
+    zwicker_search.unit_cards(S, lo, hi)
+    h = np.uint64(0x082EFA98EC4E6C89) + np.uint64(n)
+    for k in range(n):
+        mh = move_hash(S, buf[k], lo, hi, key)
+        h = arrays.mix_hash(h, mh & np.uint64(0xFFFFFFFF))
+        h = arrays.mix_hash(h, mh >> np.uint64(32))
+    return h
+
+
+@kernel
+def view_key(R, S, history, legal):
+    """The information-set key (a positive int64, never 0) of the seat to move in ``S``: its seat,
+    its own hand, the public position (:func:`public_hash`), the public ``history`` hash since the
+    root and the ``legal`` moves' hash. Nothing hidden from that seat enters it."""
+    q = arrays.to_move(S)
+    h = arrays.mix_hash(history, q + 1)
+    ph = public_hash(R, S)
+    h = arrays.mix_hash(h, ph & np.uint64(0xFFFFFFFF))
+    h = arrays.mix_hash(h, ph >> np.uint64(32))
+    hh = hand_hash(S, q)
+    h = arrays.mix_hash(h, hh & np.uint64(0xFFFFFFFF))
+    h = arrays.mix_hash(h, hh >> np.uint64(32))
+    h = arrays.mix_hash(h, legal & np.uint64(0xFFFFFFFF))
+    h = arrays.mix_hash(h, legal >> np.uint64(32))
+    k = np.int64(h & np.uint64(0x7FFFFFFFFFFFFFFF))
+    return k if k > ROOT_KEY else k + 2
+
+
+@kernel
+def history_step(history, mh):
+    """The public history hash after a move of hash ``mh``."""
+    h = arrays.mix_hash(history, mh & np.uint64(0xFFFFFFFF))
+    return arrays.mix_hash(h, mh >> np.uint64(32))
+
+
+# ------------------------------------------------------------------------------------------------
+# Leaves
+# ------------------------------------------------------------------------------------------------
+@kernel
+def leaf_rewards(R, P, row, S, leaf, m, memo, total, win_loss, buf, X, W, out):
+    """``out[s]``: side ``s``'s reward at the leaf ``S`` (unchanged), reached by the move ``row``
+    (a one-row array) from ``P``: the true one when the hand is over, else the leaf evaluator's.
+    ``LEAF_AFTER``: the after model ``m``'s value of that move for its mover's side
+    (:func:`~zwick_ai.zwicker.model_scores.after_values_memo`, first layers carried in ``memo``
+    from the last leaf; a question, which the model does not score: the model from every side's
+    view of ``S``), the other sides sharing its opposite; ``LEAF_ROLLOUT``: a greedy play-out to
+    the end of the hand."""
+    ns = arrays.sides(R)
+    if arrays.is_over(S):
+        r = zwicker_search.side_rewards(R, S, win_loss, total)
+    elif leaf == LEAF_AFTER and row[0, layout.M_KIND] != layout.KIND_ASK:
+        v = after_values_memo(R, P, row, 1, m, W, memo)[0]
+        side = arrays.side_of(R, arrays.to_move(P))
+        r = np.empty(ns, np.float64)
+        for k in range(ns):
+            dk = v if k == side else -v / (ns - 1)
+            r[k] = min(1.0, max(-1.0, dk / total))
+    elif leaf == LEAF_AFTER:
+        r = expert_search.after_side_rewards(R, S, m, memo[0], total)
+    else:
+        T = S.copy()
+        policies = np.full(arrays.players(R), POLICY_GREEDY, np.int64)
+        kernels.play_out_to(R, T, policies, W, arrays.max_stages(R), buf, X)
+        r = zwicker_search.side_rewards(R, T, win_loss, total)
+    for s in range(ns):
+        out[s] = r[s]
+
+
+# ------------------------------------------------------------------------------------------------
+# Building the tree
+# ------------------------------------------------------------------------------------------------
+@kernel
+def new_context():
+    """The per-ply stacks and buffers of :func:`build` (made once per agent): states, move
+    buffers, counts and positions, node ids, history hashes, a workspace, move scratch, the
+    play-outs' move buffers and the move-key scratch."""
+    levels = MAX_LEVELS + 1
+    states = np.zeros((levels, zwicker_history.SS), np.int32)
+    bufs = np.zeros((levels, MAX_MOVES, layout.MOVE_WIDTH), np.int64)
+    n = np.zeros(levels, np.int64)
+    i = np.zeros(levels, np.int64)
+    node = np.zeros(levels, np.int64)
+    hist = np.zeros(levels, np.uint64)
+    W = kernels.new_workspace()
+    X = np.empty(1 << 14, np.int64)
+    buf, X2 = kernels.new_buffers()
+    lo = np.zeros(64, np.int64)
+    hi = np.zeros(64, np.int64)
+    key = np.zeros(zwicker_search.NKW, np.int64)
+    return states, bufs, n, i, node, hist, W, X, buf, X2, lo, hi, key
+
+
+@kernel
+def _add_node(R, P, row, S, d, hist, leaf, m, memo, total, win_loss, max_depth, stage0, node, ctx, table, tree, out):
+    """Make ``node`` (at ``d`` plies below the root, position ``S`` reached from ``P`` by the
+    one-row ``row``, history hash ``hist``) a leaf or an interior node whose children are
+    allocated (returned True: descend into it)."""
+    states, bufs, cnt, pos, ids, hists, W, X, buf, X2, lo, hi, key = ctx
+    keys, rowof, trows, acts, tmeta, legal = table
+    t_row, t_first, t_n, t_val = tree
+    cut = d >= max_depth and not arrays.is_over(S)
+    interior = not arrays.is_over(S) and not cut and arrays.stage(S) == stage0 and d < MAX_LEVELS
+    n = 0
+    r = -1
+    if interior:
+        n = kernels.gen_moves_ws(R, S, bufs[d], W, X)
+        if n <= 0 or n > legal.shape[0]:
+            interior = False  # more moves than a level holds (or none): a leaf
+    if interior:
+        if out[B_NODES] + n > t_row.shape[0]:
+            out[B_FULL] = 1
+            return False
+        k = view_key(R, S, hist, legal_hash(S, bufs[d], n, lo, hi, key))
+        r = core.lookup(keys, rowof, k)
+        if r < 0:
+            r = core.lookup_or_add(keys, rowof, trows, acts, tmeta, k, arrays.to_move(S), legal, n)
+        elif trows[r, core.R_N] != n or trows[r, core.R_PLAYER] != arrays.to_move(S):
+            interior = False  # a 64-bit key collision: keep the node out of every information set
+    if not interior:
+        t_row[node] = -1
+        t_n[node] = 0
+        leaf_rewards(R, P, row, S, leaf, m, memo, total, win_loss, buf, X2, W, t_val[node])
+        out[B_LEAVES] += 1
+        if cut:
+            out[B_CUT] += 1
+        return False
+    t_row[node] = r
+    t_first[node] = out[B_NODES]
+    t_n[node] = n
+    out[B_NODES] += n
+    cnt[d] = n
+    pos[d] = 0
+    ids[d] = node
+    hists[d] = hist
+    if d > out[B_DEPTH]:
+        out[B_DEPTH] = d
+    return True
+
+
+@kernel
+def build(R, worlds, rows, max_depth, leaf, m, total, win_loss, ctx, table, tree, w_root, out):
+    """Grow the subgame of the decision with candidate ``rows`` in each world (``worlds``: engine
+    states, one per row) to ``max_depth`` plies or the end of the stage (module docstring); the
+    root is information set row 0 (key :data:`ROOT_KEY`). ``table`` = (keys, rowof, rows, acts,
+    meta, legal) of :mod:`~zwick_ai.agents.cfr.core` (empty on entry; ``legal`` = 0..L-1 as
+    int16); ``tree`` = (t_row, t_first, t_n, t_val); ``w_root[w]`` gets world ``w``'s root node, or
+    -1 when its legal moves are not exactly ``rows``. ``out``: the counters ``B_*``; the build
+    stops (``out[B_FULL]`` = 1) when the nodes would exceed the tree's arrays."""
+    states, bufs, cnt, pos, ids, hists, W, X, buf, X2, lo, hi, key = ctx
+    keys, rowof, trows, acts, tmeta, legal = table
+    t_row, t_first, t_n, t_val = tree
+    nr = rows.shape[0]
+    for j in range(B_SIZE):
+        out[j] = 0
+    memo = layer_memo(m)
+    core.lookup_or_add(keys, rowof, trows, acts, tmeta, ROOT_KEY, arrays.to_move(worlds[0]), legal, nr)
+    for w in range(worlds.shape[0]):
+        w_root[w] = -1
+        S = states[0]
+        for j in range(S.shape[0]):
+            S[j] = worlds[w, j]
+        n = kernels.gen_moves_ws(R, S, bufs[0], W, X)
+        if n != nr:
+            continue
+        same = True
+        for k in range(nr):
+            if arrays.find_move(bufs[0][:n], rows[k]) < 0:
+                same = False
+                break
+        if not same:
+            continue
+        if out[B_NODES] + 1 + nr > t_row.shape[0]:
+            out[B_FULL] = 1
+            return
+        root = out[B_NODES]
+        w_root[w] = root
+        out[B_WORLDS] += 1
+        t_row[root] = 0
+        t_first[root] = root + 1
+        t_n[root] = nr
+        out[B_NODES] += 1 + nr
+        for k in range(nr):  # the root's actions are the candidate rows, in their order
+            for j in range(layout.MOVE_WIDTH):
+                bufs[0][k, j] = rows[k, j]
+        cnt[0] = nr
+        pos[0] = 0
+        ids[0] = root
+        hists[0] = np.uint64(0x3243F6A8885A308D)
+        stage0 = arrays.stage(S)
+        d = 0
+        while d >= 0:
+            if pos[d] >= cnt[d]:
+                d -= 1
+                continue
+            k = pos[d]
+            pos[d] += 1
+            parent = states[d]
+            child = states[d + 1]
+            for j in range(child.shape[0]):
+                child[j] = parent[j]
+            zwicker_search.unit_cards(parent, lo, hi)
+            h = history_step(hists[d], move_hash(parent, bufs[d][k], lo, hi, key))
+            kernels.apply_move(R, child, bufs[d][k], W)
+            node = t_first[ids[d]] + k
+            if _add_node(
+                R, parent, bufs[d][k : k + 1], child, d + 1, h, leaf, m, memo, total, win_loss, max_depth, stage0,
+                node, ctx, table, tree, out,
+            ):  # fmt: skip
+                d += 1
+            elif out[B_FULL]:
+                return
+
+
+# ------------------------------------------------------------------------------------------------
+# CFR+
+# ------------------------------------------------------------------------------------------------
+@kernel
+def cfr_plus(tree, nnodes, w_root, w_prob, trows, nrows, regret, avg, work, side_of, players, t0, iters):
+    """``iters`` iterations of CFR+ on the flat tree (module docstring), numbered ``t0 + 1 ..``
+    (the average strategy's weights); ``work`` = (cur, own, opp, v) scratch, the current strategy
+    per edge and per node the own and others' reach and the value."""
+    t_row, t_first, t_n, t_val = tree
+    cur, own, opp, v = work
+    for it in range(iters):
+        t = float(t0 + it + 1)
+        for i in range(players):
+            for r in range(nrows):  # regret matching (regrets are never negative in CFR+)
+                off = trows[r, core.R_OFF]
+                n = trows[r, core.R_N]
+                total = 0.0
+                for a in range(n):
+                    total += regret[off + a]
+                for a in range(n):
+                    cur[off + a] = regret[off + a] / total if total > 0.0 else 1.0 / n
+            for w in range(w_root.shape[0]):
+                if w_root[w] >= 0:
+                    own[w_root[w]] = 1.0
+                    opp[w_root[w]] = w_prob[w]
+            for node in range(nnodes):
+                r = t_row[node]
+                if r < 0:
+                    continue
+                off = trows[r, core.R_OFF]
+                f = t_first[node]
+                if trows[r, core.R_PLAYER] == i:
+                    for a in range(t_n[node]):
+                        own[f + a] = own[node] * cur[off + a]
+                        opp[f + a] = opp[node]
+                else:
+                    for a in range(t_n[node]):
+                        own[f + a] = own[node]
+                        opp[f + a] = opp[node] * cur[off + a]
+            si = side_of[i]
+            for node in range(nnodes - 1, -1, -1):
+                r = t_row[node]
+                if r < 0:
+                    v[node] = t_val[node, si]
+                    continue
+                off = trows[r, core.R_OFF]
+                f = t_first[node]
+                n = t_n[node]
+                s = 0.0
+                for a in range(n):
+                    s += cur[off + a] * v[f + a]
+                v[node] = s
+                if trows[r, core.R_PLAYER] == i:
+                    for a in range(n):
+                        regret[off + a] += opp[node] * (v[f + a] - s)
+                        avg[off + a] += t * own[node] * cur[off + a]
+            for r in range(nrows):
+                if trows[r, core.R_PLAYER] == i:
+                    off = trows[r, core.R_OFF]
+                    for a in range(trows[r, core.R_N]):
+                        if regret[off + a] < 0.0:
+                            regret[off + a] = 0.0
+
+
+@kernel
+def average_values(tree, nnodes, trows, nrows, avg, work, side, w_root, w_prob, out):
+    """``out[a]``: the value of root action ``a`` for ``side`` when every seat plays its average
+    strategy (``avg`` normalized) below, averaged over the worlds by ``w_prob``. Uses ``work``'s
+    ``cur`` and ``v``."""
+    t_row, t_first, t_n, t_val = tree
+    cur, own, opp, v = work
+    for r in range(nrows):
+        off = trows[r, core.R_OFF]
+        core.normalised(avg, off, trows[r, core.R_N], cur[off:])
+    for node in range(nnodes - 1, -1, -1):
+        r = t_row[node]
+        if r < 0:
+            v[node] = t_val[node, side]
+            continue
+        off = trows[r, core.R_OFF]
+        f = t_first[node]
+        s = 0.0
+        for a in range(t_n[node]):
+            s += cur[off + a] * v[f + a]
+        v[node] = s
+    total = 0.0
+    for a in range(out.shape[0]):
+        out[a] = 0.0
+    for w in range(w_root.shape[0]):
+        root = w_root[w]
+        if root < 0:
+            continue
+        total += w_prob[w]
+        for a in range(t_n[root]):
+            out[a] += w_prob[w] * v[t_first[root] + a]
+    if total > 0.0:
+        for a in range(out.shape[0]):
+            out[a] /= total
+
+
+__all__ = [
+    "LEAF_AFTER",
+    "LEAF_ROLLOUT",
+    "MAX_LEVELS",
+    "average_values",
+    "ROOT_KEY",
+    "build",
+    "cfr_plus",
+    "hand_hash",
+    "leaf_rewards",
+    "legal_hash",
+    "move_hash",
+    "new_context",
+    "public_hash",
+    "view_key",
+]
