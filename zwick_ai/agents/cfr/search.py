@@ -250,7 +250,6 @@ def search_root(
     side under the average strategies, counters) of ``cfr-search``'s subgame at ``state``
     (module docstring). ``agent`` lends its arrays, models and build-rate estimate."""
     t0 = clock.now()
-    seconds = float(params["time"])
     if agent is None:
         agent = CfrSearchAgent(state.get_game(), 0, **params)
     d = zwicker_search.DecisionSetup(state, rng)
@@ -262,6 +261,25 @@ def search_root(
     )  # fmt: skip
     w_prob = np.exp(logw - logw.max())
     w_prob /= w_prob.sum()
+    strategy, values, stats = solve_subgame(d, worlds, w_prob, params, agent, t0)
+    stats["chain"] = int(meta[zwicker_search.MT_CHAIN])
+    return d.rows, strategy, values, stats
+
+
+def solve_subgame(
+    d: zwicker_search.DecisionSetup,
+    worlds: np.ndarray,
+    w_prob: np.ndarray,
+    params: dict[str, Any],
+    agent: CfrSearchAgent,
+    t0: float,
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """(the root's average strategy over ``d.rows``, each row's value for the mover's side, counters)
+    of CFR+ on the subgame of the decision ``d`` over ``worlds`` (engine states, one a row) with
+    the chance probabilities ``w_prob``: built to ``params["depth"]`` plies (iterative deepening
+    under a time budget), solved for ``params["iters"]`` iterations and/or the rest of
+    ``params["time"]`` seconds counted from ``t0`` (a ``clock.now()`` reading)."""
+    seconds = float(params["time"])
     R = d.rules_array
     players = int(arrays.players(R))
     side_of = np.array([R[layout.R_SIDE_OF + q] for q in range(players)], np.int64)
@@ -269,7 +287,7 @@ def search_root(
     solver = agent.solver()
     w_root = np.full(len(worlds), -1, np.int64)
     limit = int(params["depth"]) or subgame.MAX_LEVELS
-    stats: dict[str, Any] = {"leaf": agent.leaf, "chain": int(meta[zwicker_search.MT_CHAIN])}
+    stats: dict[str, Any] = {"leaf": agent.leaf}
     built, depth = 0, 1
     while True:
         cap = solver.cap
@@ -305,7 +323,7 @@ def search_root(
         strategy = np.zeros(len(rows))
         strategy[int(np.argmax(values))] = 1.0
         stats.update(mode="fallback", iters=0)
-        return rows, strategy, values, stats
+        return strategy, values, stats
     edges = int(solver.tmeta[core.M_EDGES])
     solver.regret[:edges] = 0.0
     solver.avg[:edges] = 0.0
@@ -336,7 +354,17 @@ def search_root(
         int(side_of[d.player]), w_root, w_prob, values,
     )  # fmt: skip
     stats.update(mode="cfr", iters=done, seconds=clock.now() - t0)
-    return rows, strategy, values, stats
+    return strategy, values, stats
 
 
-__all__ = ["LEAVES", "PLAYS", "CfrSearchAgent", "check", "resolved_leaf", "search_root"]
+__all__ = [
+    "LEAVES",
+    "PLAYS",
+    "CfrSearchAgent",
+    "Solver",
+    "check",
+    "predicted_nodes",
+    "resolved_leaf",
+    "search_root",
+    "solve_subgame",
+]
