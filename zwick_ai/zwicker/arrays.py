@@ -465,3 +465,43 @@ def position_hash(R, S):
     for s in range(R[layout.R_NSIDES]):
         h = mix_hash(h, S[layout.S_ZWICKS + s] * 16 + s)
     return h
+
+
+@kernel
+def public_hash(R, S):
+    """64-bit hash of the public part of ``S``: where each seen card is (the table units with their
+    value, owner and build flag; the won piles), the hand sizes, the stock's top, the turn, phase,
+    stage, question state, last capturing side and Zwicks. Cards in hands or the stock enter only
+    as counts."""
+    h = np.uint64(0x452821E638D01377)
+    for k in range(R[layout.R_DECK_SIZE]):
+        c = R[layout.R_DECK + k]
+        loc = S[layout.S_LOC + c]
+        if loc == layout.LOC_TABLE:
+            an = S[layout.S_ANCHOR + c]
+            h = mix_hash(h, c * 256 + loc + 1)
+            h = mix_hash(h, an + 1)
+            if an == c:
+                h = mix_hash(
+                    h, S[layout.S_UVALUE + c] * 4096 + (S[layout.S_UOWNER + c] + 1) * 2 + S[layout.S_UBUILD + c]
+                )
+        elif loc >= layout.LOC_WON and loc < layout.LOC_STOCK:
+            h = mix_hash(h, c * 256 + loc + 1)
+    for q in range(R[layout.R_PLAYERS]):
+        h = mix_hash(h, S[layout.S_HAND_N + q] * 64 + q)
+    h = mix_hash(h, S[layout.S_STOCK_TOP] * 64 + S[layout.S_STAGE])
+    h = mix_hash(h, (S[layout.S_TO_MOVE] + 2) * 64 + S[layout.S_PHASE])
+    h = mix_hash(h, S[layout.S_AZ_LEFT] * 1024 + (S[layout.S_LAST_CAPT] + 2))
+    h = mix_hash(h, (S[layout.S_ASK_Q] + 2) * 4096 + (S[layout.S_ASK_N] + 2) * 4 + (S[layout.S_ASK_ANS] + 2))
+    for s in range(R[layout.R_NSIDES]):
+        h = mix_hash(h, S[layout.S_ZWICKS + s] * 16 + s)
+    return h
+
+
+@kernel
+def hand_hash(S, q):
+    """64-bit hash of seat ``q``'s hand (its card ids, in the engine's sorted order)."""
+    h = np.uint64(0x13198A2E03707344) + np.uint64(q)
+    for i in range(hand_size(S, q)):
+        h = mix_hash(h, hand_card(S, q, i) + 1)
+    return mix_hash(h, hand_size(S, q))

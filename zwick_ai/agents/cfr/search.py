@@ -53,7 +53,7 @@ from zwick_ai.agents.base import Agent, Param, check_search_iters, register
 from zwick_ai.agents.cfr import core, subgame
 from zwick_ai.agents.net import model_for
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.zwicker import arrays, kernels, layout
+from zwick_ai.zwicker import arrays, kernels
 
 LEAVES = ("auto", "after", "rollout")
 PLAYS = ("sample", "argmax")
@@ -282,7 +282,7 @@ def solve_subgame(
     seconds = float(params["time"])
     R = d.rules_array
     players = int(arrays.players(R))
-    side_of = np.array([R[layout.R_SIDE_OF + q] for q in range(players)], np.int64)
+    side_of = np.array([arrays.side_of(R, q) for q in range(players)], np.int64)
     leaf = subgame.LEAF_AFTER if agent.leaf == "after" else subgame.LEAF_ROLLOUT
     solver = agent.solver()
     w_root = np.full(len(worlds), -1, np.int64)

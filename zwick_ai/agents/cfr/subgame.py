@@ -64,46 +64,6 @@ B_SIZE = 6
 # Views: information-set keys
 # ------------------------------------------------------------------------------------------------
 @kernel
-def public_hash(R, S):
-    """64-bit hash of the public part of ``S``: where each seen card is (the table units with their
-    value, owner and build flag; the won piles), the hand sizes, the stock's top, the turn, phase,
-    stage, question state, last capturing side and Zwicks. Cards in hands or the stock enter only
-    as counts."""
-    h = np.uint64(0x452821E638D01377)
-    for k in range(R[layout.R_DECK_SIZE]):
-        c = R[layout.R_DECK + k]
-        loc = S[layout.S_LOC + c]
-        if loc == layout.LOC_TABLE:
-            an = S[layout.S_ANCHOR + c]
-            h = arrays.mix_hash(h, c * 256 + loc + 1)
-            h = arrays.mix_hash(h, an + 1)
-            if an == c:
-                h = arrays.mix_hash(
-                    h, S[layout.S_UVALUE + c] * 4096 + (S[layout.S_UOWNER + c] + 1) * 2 + S[layout.S_UBUILD + c]
-                )
-        elif loc >= layout.LOC_WON and loc < layout.LOC_STOCK:
-            h = arrays.mix_hash(h, c * 256 + loc + 1)
-    for q in range(R[layout.R_PLAYERS]):
-        h = arrays.mix_hash(h, S[layout.S_HAND_N + q] * 64 + q)
-    h = arrays.mix_hash(h, S[layout.S_STOCK_TOP] * 64 + S[layout.S_STAGE])
-    h = arrays.mix_hash(h, (S[layout.S_TO_MOVE] + 2) * 64 + S[layout.S_PHASE])
-    h = arrays.mix_hash(h, S[layout.S_AZ_LEFT] * 1024 + (S[layout.S_LAST_CAPT] + 2))
-    h = arrays.mix_hash(h, (S[layout.S_ASK_Q] + 2) * 4096 + (S[layout.S_ASK_N] + 2) * 4 + (S[layout.S_ASK_ANS] + 2))
-    for s in range(R[layout.R_NSIDES]):
-        h = arrays.mix_hash(h, S[layout.S_ZWICKS + s] * 16 + s)
-    return h
-
-
-@kernel
-def hand_hash(S, q):
-    """64-bit hash of seat ``q``'s hand (its card ids, in the engine's sorted order)."""
-    h = np.uint64(0x13198A2E03707344) + np.uint64(q)
-    for i in range(arrays.hand_size(S, q)):
-        h = arrays.mix_hash(h, arrays.hand_card(S, q, i) + 1)
-    return arrays.mix_hash(h, arrays.hand_size(S, q))
-
-
-@kernel
 def move_hash(S, row, lo, hi, key):
     """64-bit hash of what move ``row`` does in ``S`` and who makes it (the ISMCTS node key of
     :func:`zwick_ai.agents.zwicker_search.move_key`, in card ids; ``lo``/``hi`` from
@@ -131,14 +91,15 @@ def legal_hash(S, buf, n, lo, hi, key):
 @kernel
 def view_key(R, S, history, legal):
     """The information-set key (a positive int64, never 0) of the seat to move in ``S``: its seat,
-    its own hand, the public position (:func:`public_hash`), the public ``history`` hash since the
+    its own hand (:func:`~zwick_ai.zwicker.arrays.hand_hash`), the public position
+    (:func:`~zwick_ai.zwicker.arrays.public_hash`), the public ``history`` hash since the
     root and the ``legal`` moves' hash. Nothing hidden from that seat enters it."""
     q = arrays.to_move(S)
     h = arrays.mix_hash(history, q + 1)
-    ph = public_hash(R, S)
+    ph = arrays.public_hash(R, S)
     h = arrays.mix_hash(h, ph & np.uint64(0xFFFFFFFF))
     h = arrays.mix_hash(h, ph >> np.uint64(32))
-    hh = hand_hash(S, q)
+    hh = arrays.hand_hash(S, q)
     h = arrays.mix_hash(h, hh & np.uint64(0xFFFFFFFF))
     h = arrays.mix_hash(h, hh >> np.uint64(32))
     h = arrays.mix_hash(h, legal & np.uint64(0xFFFFFFFF))
@@ -440,11 +401,9 @@ __all__ = [
     "ROOT_KEY",
     "build",
     "cfr_plus",
-    "hand_hash",
     "leaf_rewards",
     "legal_hash",
     "move_hash",
     "new_context",
-    "public_hash",
     "view_key",
 ]
