@@ -1,6 +1,14 @@
-"""``kernel``: numba's ``njit(cache=True)`` that compiles one specialisation per array layout.
+"""The package's one numba decorator, :func:`kernel`, and its variant for one-line readers, :data:`reader`.
 
-numba compiles a function once per tuple of argument types, and a call from compiled code is
+``@kernel`` is numba's ``njit(cache=True)`` that compiles one specialisation per array layout; its
+keyword arguments say what differs: ``@kernel(nrt=False)`` for kernels that allocate nothing (no
+reference counting), ``@kernel(nrt=True)`` for an allocating kernel reached from those,
+``@kernel(inline="always")`` for small helpers inlined into their callers, and
+``@kernel(parallel=True)`` for ``numba.prange`` loops. ``@reader`` is
+``@kernel(nrt=False, inline="always")``: a one-line reader of an engine array, which costs what the
+raw offset costs. ``tests/test_house.py`` holds the package to these two spellings.
+
+Why it widens: numba compiles a function once per tuple of argument types, and a call from compiled code is
 typed with the caller's argument types as they are: a literal (``push_move(buf, 0, KIND_TRAIL,
 ...)`` is typed ``Literal[int](0), Literal[int](3)``), an int32 read from a state array or an
 int64 loop counter. Type inference also resolves a call first with a variable's literal start
@@ -39,19 +47,24 @@ class WideningDispatcher(CPUDispatcher):
         return super().get_call_template(tuple(widened(a) for a in args), {k: widened(v) for k, v in kws.items()})
 
 
-def kernel(func: Callable[..., Any] | None = None, *, nrt: bool | None = None, inline: str = "never") -> Any:
+def kernel(
+    func: Callable[..., Any] | None = None, *, nrt: bool | None = None, inline: str = "never", parallel: bool = False
+) -> Any:
     """``njit(cache=True)`` with :class:`WideningDispatcher`. ``nrt=False`` compiles without
     numba's reference counting (for kernels that allocate nothing: a call with array arguments
     then costs about 1 ns instead of 45); ``nrt=True`` with it even when called from a kernel
     without it (an allocating kernel that such callers reach: it must return no arrays); the
     default (``None``) is the caller's choice, with it from Python. ``inline="always"`` inlines the
-    function into its compiled callers (numba's option of that name). Use as ``@kernel`` or
+    function into its compiled callers (numba's option of that name); ``parallel=True`` runs
+    ``numba.prange`` loops on threads (numba's option of that name). Use as ``@kernel`` or
     ``@kernel(nrt=False)``."""
     options: dict[str, Any] = {"nopython": True, "boundscheck": None}
     if nrt is not None:
         options["_nrt"] = nrt
     if inline != "never":
         options["inline"] = inline
+    if parallel:
+        options["parallel"] = True
 
     def wrap(f: Callable[..., Any]) -> WideningDispatcher:
         dispatcher = WideningDispatcher(py_func=f, locals={}, targetoptions=options)
@@ -59,3 +72,8 @@ def kernel(func: Callable[..., Any] | None = None, *, nrt: bool | None = None, i
         return dispatcher
 
     return wrap(func) if func is not None else wrap
+
+
+#: the decorator of the one-line readers of engine arrays: compiled without reference counting
+#: and inlined into compiled callers, so a read costs what the raw offset costs
+reader = kernel(nrt=False, inline="always")

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
+
+from zwick_ai.jit import kernel
 
 #: the arrays of a weights file, in the order the compiled code takes them
 ARRAY_NAMES = ("mean", "scale", "W1", "b1", "W2", "b2", "W3", "b3")
@@ -114,7 +115,7 @@ def compiled_arrays(mean: np.ndarray, scale: np.ndarray, layers: Layers) -> tupl
     return tuple(out)
 
 
-@njit(cache=True)
+@kernel
 def mlp_first_layer(x, m, h1):
     """Sets ``h1`` to the first hidden layer's input sums (before the ReLU) of the model ``m`` on
     the raw input ``x``."""
@@ -127,7 +128,7 @@ def mlp_first_layer(x, m, h1):
                 h1[j] += z * W1[i, j]
 
 
-@njit(cache=True)
+@kernel
 def mlp_first_layer_update(x, x_old, m, h1):
     """Turns ``h1``, the first layer's sums on ``x_old``, into those on ``x``, and ``x_old`` into
     ``x``, touching only the inputs that differ: the moves of one decision change a few of a
@@ -143,7 +144,7 @@ def mlp_first_layer_update(x, x_old, m, h1):
             x_old[i] = x[i]
 
 
-@njit(cache=True)
+@kernel
 def mlp_head(h1, m):
     """The model's output from its first layer's sums ``h1`` (:func:`mlp_first_layer`)."""
     W2, b2, W3, b3 = m[4], m[5], m[6], m[7]
@@ -159,7 +160,7 @@ def mlp_head(h1, m):
     return out
 
 
-@njit(cache=True)
+@kernel
 def mlp_forward(x, m):
     """The model ``m`` (the eight arrays above) on one raw input vector ``x``."""
     h1 = np.empty(m[3].shape[0], np.float64)

@@ -16,8 +16,9 @@ The tests check it against NumPy itself on many seeds and outcome lists.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from zwick_ai.jit import kernel
 
 _M32 = np.uint64(0xFFFFFFFF)
 _INIT_A = np.uint64(0x43B0D7E5)
@@ -32,7 +33,7 @@ _PCG_MUL_HI = np.uint64(2549297995355413924)
 _PCG_MUL_LO = np.uint64(4865540595714422341)
 
 
-@numba.njit(cache=True)
+@kernel
 def _hashmix(value, hash_const):
     """SeedSequence's hashmix (uint32 arithmetic in uint64 words); returns (value, new const)."""
     value = (value ^ hash_const[0]) & _M32
@@ -42,14 +43,14 @@ def _hashmix(value, hash_const):
     return value
 
 
-@numba.njit(cache=True)
+@kernel
 def _mix(x, y):
     result = ((_MIX_MULT_L * x) - (_MIX_MULT_R * y)) & _M32
     result ^= result >> _XSHIFT
     return result
 
 
-@numba.njit(cache=True)
+@kernel
 def _mul64(a, b):
     """Full 64 x 64 -> 128-bit product as (high, low) words."""
     a_lo = a & _M32
@@ -66,7 +67,7 @@ def _mul64(a, b):
     return hi, lo
 
 
-@numba.njit(cache=True)
+@kernel
 def _pcg_step(s_hi, s_lo, inc_hi, inc_lo):
     """state * MULT + inc (mod 2**128)."""
     hi, lo = _mul64(s_lo, _PCG_MUL_LO)
@@ -76,7 +77,7 @@ def _pcg_step(s_hi, s_lo, inc_hi, inc_lo):
     return hi + inc_hi + carry, lo2
 
 
-@numba.njit(cache=True)
+@kernel
 def _words(x, out, n):
     """Append the 32-bit little-endian words of the non-negative integer ``x`` (NumPy's
     ``_int_to_uint32_array``: 0 is one word) to ``out[n:]``; returns the new length."""
@@ -91,7 +92,7 @@ def _words(x, out, n):
     return n
 
 
-@numba.njit(cache=True)
+@kernel
 def seeded_uniform(seed, count):
     """``numpy.random.default_rng([seed, count]).random()`` (``seed``, ``count`` >= 0)."""
     entropy = np.empty(4, np.uint64)
@@ -140,7 +141,7 @@ def seeded_uniform(seed, count):
     return np.float64(out >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@numba.njit(cache=True)
+@kernel
 def pairwise_sum(a, n):
     """NumPy's sum of ``a[:n]`` (float64, contiguous): its pairwise summation, exact to the bit."""
     if n < 8:
@@ -172,7 +173,7 @@ def pairwise_sum(a, n):
     return pairwise_sum(a, half) + pairwise_sum(a[half:], n - half)
 
 
-@numba.njit(cache=True)
+@kernel
 def seeded_choice(ids, probs, k, seed, count, cdf):
     """``numpy.random.default_rng([seed, count]).choice(ids[:k], p=probs[:k] / probs[:k].sum())``;
     ``cdf`` (float64, at least ``k``) is scratch."""

@@ -62,11 +62,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyspiel
-from numba import njit
 
 from zwick_ai import cards
 from zwick_ai.agents.base import Agent, Param, register
 from zwick_ai.games import zwicker_bridge
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import arrays, kernels, layout
 from zwick_ai.zwicker.deals import deal_orders
 from zwick_ai.zwicker.policy_codes import (
@@ -179,7 +179,7 @@ def constraint_code(text: str) -> tuple[int, int]:
 # ------------------------------------------------------------------------------------------------
 # Compiled scoring
 # ------------------------------------------------------------------------------------------------
-@kernels.hot
+@kernel(nrt=False)
 def points_taken(R, S, mv):
     """Points a capture takes from the table, Zwick bonus included (the played card's not)."""
     pts = 0
@@ -192,7 +192,7 @@ def points_taken(R, S, mv):
     return pts + (arrays.zwick_points(R) if arrays.is_zwick(mv) else 0)
 
 
-@kernels.hot
+@kernel(nrt=False)
 def in_scope(R, c, k):
     """Joker ``c`` is one the rule with parameter word ``k`` acts on (:data:`SCOPE_SHIFT`)."""
     scope = k >> SCOPE_SHIFT
@@ -215,7 +215,7 @@ def in_scope(R, c, k):
 TIER_PREFERRED, TIER_ALLOWED, TIER_FORBIDDEN = 1, 0, -1
 
 
-@kernels.hot
+@kernel(nrt=False)
 def rule_tier(R, S, mv, policy, k):
     """The joker rule's verdict on move ``mv`` (:data:`TIER_PREFERRED`, ``_ALLOWED`` or
     ``_FORBIDDEN``): the one place each rule is written. Moves that play no joker from the hand,
@@ -238,7 +238,7 @@ def rule_tier(R, S, mv, policy, k):
     return TIER_ALLOWED if arrays.last_stage(R, S) else TIER_FORBIDDEN
 
 
-@kernels.hot
+@kernel(nrt=False)
 def policy_value(R, S, mv, policy, k):
     """The score of move ``mv`` under joker policy ``policy`` (higher is better): the greedy value
     lifted or lowered by :data:`BONUS` by the rule's tier, so a rule decides before greedy does."""
@@ -247,7 +247,7 @@ def policy_value(R, S, mv, policy, k):
     return kernels.greedy_value(R, S, mv) + BONUS * rule_tier(R, S, mv, policy, k)
 
 
-@kernels.hot
+@kernel(nrt=False)
 def allowed_moves(R, S, rows, n, policy, k, asks, out):
     """Mark in ``out[:n]`` the moves of ``rows[:n]`` a strong agent under joker rule ``policy`` may
     choose from: those of the best tier :func:`rule_tier` gives (so a preferred joker move must be
@@ -268,7 +268,7 @@ def allowed_moves(R, S, rows, n, policy, k, asks, out):
     return cnt
 
 
-@njit(cache=True)
+@kernel
 def allowed_mask(R, S, rows, policy, k, asks):
     """:func:`allowed_moves` of every row of ``rows`` as a new boolean array (for the agents)."""
     out = np.zeros(rows.shape[0], np.bool_)
@@ -276,7 +276,7 @@ def allowed_mask(R, S, rows, policy, k, asks):
     return out
 
 
-@kernels.hot
+@kernel(nrt=False)
 def choose_move(R, S, buf, n, policy, k):
     """Index of the move of ``buf[:n]`` that ``policy`` plays (ties at random via ``np.random``)."""
     if policy == POLICY_RANDOM:
@@ -287,7 +287,7 @@ def choose_move(R, S, buf, n, policy, k):
     return pick
 
 
-@njit(cache=True)
+@kernel
 def policy_values(R, S, rows, policy, k):
     """Scores of every row of ``rows`` under ``policy`` (for the agent and tests)."""
     out = np.empty(rows.shape[0], np.float64)
@@ -296,7 +296,7 @@ def policy_values(R, S, rows, policy, k):
     return out
 
 
-@kernels.hot
+@kernel(nrt=False)
 def joker_play_info(R, S, mv, out):
     """Fill ``out`` (J_FIELDS) with the situation in which ``mv`` plays a joker, before it is played."""
     out[J_PLAYED] = 1
@@ -313,7 +313,7 @@ def joker_play_info(R, S, mv, out):
 # ------------------------------------------------------------------------------------------------
 # Compiled deals and playouts
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def play_rule_deals(R, orders, dealers, play_seeds, policies, ks):
     """Play one hand per deck order (``orders[h]`` dealt by ``dealers[h]``), seat p using joker
     policy ``policies[p]`` with parameter ``ks[p]``; ``np.random`` is seeded with ``play_seeds[h]``

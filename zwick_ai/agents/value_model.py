@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
 
+from zwick_ai.jit import kernel
 from zwick_ai.mlp import (
     compiled_arrays,
     fit_problem,
@@ -166,7 +166,7 @@ def shipped_model_path(variant: str, players: int, kind: str = "move") -> Path:
 # ------------------------------------------------------------------------------------------------
 # Compiled evaluation
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def seat_value(R, S, q, m, x):
     """Model ``m``'s expected final point difference of seat ``q``'s side in the running position
     ``S``, read as ``q``'s afterstate (``S`` as the position before and after the move): the lead
@@ -176,7 +176,7 @@ def seat_value(R, S, q, m, x):
     return x[F_LEAD] + x[F_ZWICK] + mlp_forward(x, m)
 
 
-@njit(cache=True)
+@kernel
 def leaf_side_values(R, S, m, x, out):
     """Per side, model ``m``'s expected final point difference (the side minus the mean of the
     others) of position ``S``, each by :func:`seat_value` of the side's first seat, exact if the
@@ -195,19 +195,19 @@ def leaf_side_values(R, S, m, x, out):
     return out
 
 
-@njit(cache=True)
+@kernel
 def net_pick(R, S, rows, n, m, W):
     """Index of a best move by :func:`net_values` (ties uniformly at random)."""
     return best_index(net_values(R, S, rows, n, m, W))
 
 
-@njit(cache=True)
+@kernel
 def after_pick(R, S, rows, n, m, W):
     """Index of a best move by :func:`after_values` (ties uniformly at random)."""
     return best_index(after_values(R, S, rows, n, m, W))
 
 
-@njit(cache=True)
+@kernel
 def best_index(v):
     """Index of a largest entry of ``v`` (within :data:`TIE`; ties uniformly at random)."""
     best, ties, pick = -np.inf, 0, 0

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyspiel
-from numba import njit
 
 from zwick_ai import cards, zwicker
 from zwick_ai.eval.match import GameRecord
@@ -31,6 +30,7 @@ from zwick_ai.eval.report import markdown_table
 from zwick_ai.eval.stats import Estimate, mean_ci, proportion_ci
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.decisions import apply_decision
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import arrays, kernels, layout, policy_codes
 from zwick_ai.zwicker.engine import move_from_row
 from zwick_ai.zwicker.rules import Rules
@@ -213,7 +213,7 @@ def run_selfplay(
 # ------------------------------------------------------------------------------------------------
 # Game records of compiled self-play
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def play_hand_log(R, seed, policies):
     """The move rows of one hand exactly as :func:`kernels.play_hands` plays hand ``seed`` (the same
     deal, the same reseeding and random calls, the same policy choices), in play order. Only

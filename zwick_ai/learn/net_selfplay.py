@@ -28,10 +28,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from zwick_ai.agents import value_model, zwicker_search
 from zwick_ai.files import load_npz, replacing
+from zwick_ai.jit import kernel
 from zwick_ai.mlp import mlp_forward
 from zwick_ai.zwicker import kernels, layout
 from zwick_ai.zwicker.features import CARD_BLOCK, F_LEAD, F_ZWICK, NFEAT, after_input, side_diff
@@ -41,7 +41,7 @@ RECORDS_START = 4096  # record rows before the first doubling
 SHARD_FIELDS = ("features", "cards", "lead", "final", "value", "player", "hand")
 
 
-@njit(cache=True)
+@kernel
 def _random_card_move(buf, n):
     """A uniformly random index among the first ``n`` moves that are not questions."""
     cards = 0
@@ -56,14 +56,14 @@ def _random_card_move(buf, n):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def seed_hand_stream(seed):
     """Seed the compiled random stream of the self-play hand ``seed`` (exploration, tie-breaks, the
     teacher's search): each hand's choices depend on its seed alone."""
     np.random.seed((seed * 69069 + 12345) % 4294967296)
 
 
-@njit(cache=True)
+@kernel
 def _moves(R, S, buf, W, Xb):
     """The legal moves of ``S`` into ``buf`` (grown if needed): (buf, Xb, their count, how many of
     them are card moves, not questions)."""
@@ -76,7 +76,7 @@ def _moves(R, S, buf, W, Xb):
     return buf, Xb, n, cards
 
 
-@njit(cache=True)
+@kernel
 def _pick(R, S, buf, n, cards, policy, eps, m, W):
     """The self-play choice among the ``n`` moves ``buf``: with two or more card moves a random card
     move with probability ``eps``, else the after model's best (``POLICY_NET_AFTER``); greedy's
@@ -88,7 +88,7 @@ def _pick(R, S, buf, n, cards, policy, eps, m, W):
     return kernels.choose(R, S, buf, n, POLICY_GREEDY)
 
 
-@njit(cache=True)
+@kernel
 def _new_records(cap, width):
     """Empty record buffers of ``cap`` rows for inputs of ``width``: (features, card-level view,
     lead, final, value, side, mover, hand)."""
@@ -104,7 +104,7 @@ def _new_records(cap, width):
     )
 
 
-@njit(cache=True)
+@kernel
 def _add_record(rec, nrow, x, final, value, side, player, hand):
     """Row ``nrow`` of the buffers ``rec`` (:func:`_new_records`, doubled first when full): the
     input ``x`` (features, then the card-level view), its lead and the other fields. Returns the
@@ -133,7 +133,7 @@ def _add_record(rec, nrow, x, final, value, side, player, hand):
     return rec
 
 
-@njit(cache=True)
+@kernel
 def _records_out(rec, nrow):
     """The first ``nrow`` records in the order of :data:`SHARD_FIELDS` (the side left out)."""
     return (
@@ -147,7 +147,7 @@ def _records_out(rec, nrow):
     )
 
 
-@njit(cache=True)
+@kernel
 def selfplay_afterstates(R, seeds, policy, eps, m):
     """Play one hand per seed (module docstring). Returns, one row per recorded afterstate in the
     order played: (features[N, NFEAT] float32, card-level view[N, CARD_BLOCK * deck] uint8, lead
@@ -184,7 +184,7 @@ def selfplay_afterstates(R, seeds, policy, eps, m):
     return _records_out(rec, nrow)
 
 
-@njit(cache=True)
+@kernel
 def selfplay_search_targets(R, seeds, policy, eps, m, iters, c, rollout, total, min_visits):
     """Play one hand per seed as :func:`selfplay_afterstates` does, and at every decision with two
     or more card moves run ``iters`` iterations of ``peek-uct`` from the true position (UCB constant
@@ -227,7 +227,7 @@ def selfplay_search_targets(R, seeds, policy, eps, m, iters, c, rollout, total, 
     return _records_out(rec, nrow)
 
 
-@njit(cache=True)
+@kernel
 def lambda_returns(final, value, player, hand, lam):
     """Per record, the lambda-return of its afterstate (TD(lambda) over the same player's
     afterstates in its hand): ``G_t = (1 - lam) * value_t' + lam * G_t'`` with ``t'`` the player's

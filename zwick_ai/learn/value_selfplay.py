@@ -8,15 +8,15 @@ training data of the move and value models of :mod:`zwick_ai.agents.value_model`
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from zwick_ai.agents.value_model import net_pick
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import kernels, layout
 from zwick_ai.zwicker.features import F_LEAD, F_ZWICK, NFEAT, after_move_features, side_diff
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET
 
 
-@njit(cache=True)
+@kernel
 def selfplay_positions(R, seeds, policy, eps, record, m):
     """Play one hand per seed (module docstring). At a decision recorded with probability
     ``record`` that has two or more card moves, every card move is applied to a copy and played

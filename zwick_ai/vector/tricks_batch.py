@@ -19,6 +19,7 @@ import numba
 import numpy as np
 
 from zwick_ai.games.tricks_observer import fill_information_state_k, fill_observation_k
+from zwick_ai.jit import kernel
 from zwick_ai.seeded_choice import seeded_choice
 from zwick_ai.tricks import arrays as trick_arrays
 from zwick_ai.tricks import kernels as trick_kernels
@@ -29,7 +30,7 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-@numba.njit(cache=True)
+@kernel
 def _splitmix(rng, i):
     """The next 64-bit number of game ``i``'s stream ``rng[i]`` (splitmix64)."""
     rng[i] += _GOLDEN
@@ -39,7 +40,7 @@ def _splitmix(rng, i):
     return z ^ (z >> np.uint64(31))
 
 
-@numba.njit(cache=True)
+@kernel
 def _chance(cfg, a, seed, hlen, i, ids, probs, cdf):
     """Resolve the chance nodes of game ``i`` by its deal seed (module docstring)."""
     while trick_arrays.is_chance(a):
@@ -48,7 +49,7 @@ def _chance(cfg, a, seed, hlen, i, ids, probs, cdf):
         hlen[i] += 1
 
 
-@numba.njit(cache=True)
+@kernel
 def _decision(shard, i):
     """Play chance and the compiled opponents until the caller's turn (write its mask and
     observation) or the end. Returns the player to move, or -1 at the end."""
@@ -81,7 +82,7 @@ def _decision(shard, i):
                 r -= np.uint64(1)
 
 
-@numba.njit(cache=True)
+@kernel
 def _reset_one(shard, i):
     init, A, hlen, cur = shard[1], shard[4], shard[5], shard[6]
     A[i, :] = init
@@ -89,7 +90,7 @@ def _reset_one(shard, i):
     cur[i] = _decision(shard, i)
 
 
-@numba.njit(cache=True)
+@kernel
 def _step_one(shard, i):
     """Step game ``i`` by its action; returns True when the game ended."""
     cfg, A, hlen, cur, rewards, done, actions = shard[0], shard[4], shard[5], shard[6], shard[9], shard[10], shard[13]
@@ -109,13 +110,13 @@ def _step_one(shard, i):
     return True
 
 
-@numba.njit(cache=True)
+@kernel
 def _reset_shard(shard):
     for i in range(shard[4].shape[0]):
         _reset_one(shard, i)
 
 
-@numba.njit(cache=True)
+@kernel
 def _step_shard(shard):
     ended = 0
     for i in range(shard[4].shape[0]):
@@ -124,7 +125,7 @@ def _step_shard(shard):
     return ended
 
 
-@numba.njit(cache=True)
+@kernel
 def _restart_shard(shard):
     done = shard[10]
     for i in range(done.shape[0]):
@@ -132,7 +133,7 @@ def _restart_shard(shard):
             _reset_one(shard, i)
 
 
-@numba.njit(cache=True)
+@kernel
 def _next_seeds(shards, next_seed):
     """Give the games that ended the next unused deal seeds, in game order."""
     for t in range(len(shards)):
@@ -145,21 +146,21 @@ def _next_seeds(shards, next_seed):
     return next_seed
 
 
-@numba.njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def reset_parallel(shards):
     """Deal every game by its deal seed, play chance and the compiled opponents, observe it."""
     for t in numba.prange(len(shards)):
         _reset_shard(shards[t])
 
 
-@numba.njit(cache=True)
+@kernel
 def reset_serial(shards):
     """:func:`reset_parallel` on the calling thread."""
     for t in range(len(shards)):
         _reset_shard(shards[t])
 
 
-@numba.njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def step_parallel(shards, next_seed):
     """Apply every game's action (legal: checked by the caller), then chance and the compiled
     opponents; games that end write their returns and restart with the next unused deal seeds
@@ -175,7 +176,7 @@ def step_parallel(shards, next_seed):
     return next_seed
 
 
-@numba.njit(cache=True)
+@kernel
 def step_serial(shards, next_seed):
     """:func:`step_parallel` on the calling thread."""
     ended = 0

@@ -32,14 +32,10 @@ from __future__ import annotations
 import numpy as np
 
 import zwick_ai.cards
-from zwick_ai.jit import kernel
+from zwick_ai.jit import kernel, reader
 from zwick_ai.zwicker import layout
 
 NUM_CARDS = zwick_ai.cards.NUM_CARDS  # card ids are 0..NUM_CARDS-1 in every rule set
-
-#: the decorator of the one-line readers: compiled without reference counting and inlined into
-#: compiled callers, so a read costs what the raw offset costs
-reader = kernel(nrt=False, inline="always")
 
 
 # ------------------------------------------------------------------------------------------------

@@ -15,15 +15,15 @@ True
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 import zwick_ai.cards
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import kernels, layout
 
 NC = zwick_ai.cards.NUM_CARDS
 
 
-@njit(cache=True)
+@kernel
 def deal_orders(R, seeds):
     """(orders[N, deck], dealers[N]) of the engine's seeded deals (``zwicker.deal(rules, seed)``)."""
     n = seeds.shape[0]
@@ -36,7 +36,7 @@ def deal_orders(R, seeds):
     return orders, dealers
 
 
-@njit(cache=True)
+@kernel
 def deal_map(R, order, dealer):
     """(seat[NC], stage[NC]) each card of deck ``order`` is dealt to and in which stage (seat -1:
     table or never dealt; stage -1: never dealt). Later stages depend only on the stock left, so a

@@ -23,8 +23,8 @@ about points; the side's lead so far in card points plus Zwicks is feature ``F_L
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import arrays, kernels, layout
 
 NBINS = 15  # values 1..14, then one bin for the joker values
@@ -93,12 +93,12 @@ FEATURE_NAMES: tuple[str, ...] = (
 )
 
 
-@njit(cache=True)
+@kernel
 def value_bin(v):
     return v - 1 if v < NBINS else NBINS - 1
 
 
-@njit(cache=True)
+@kernel
 def side_diff(x, side, ns):
     """``x[side]`` minus the mean of the other sides' ``x``."""
     if ns < 2:
@@ -109,7 +109,7 @@ def side_diff(x, side, ns):
     return (ns * x[side] - total) / (ns - 1)
 
 
-@njit(cache=True)
+@kernel
 def table_capture_points(R, Spre, Spost, match, best):
     """Per value ``v`` (1..MAX_SUM): ``match[v]`` the points of the units of exactly value ``v``;
     ``best[v]`` the most points of one set of units whose values (one choice per unit) add up to
@@ -143,7 +143,7 @@ def table_capture_points(R, Spre, Spost, match, best):
         best[:] = tmp
 
 
-@njit(cache=True)
+@kernel
 def after_move_features(R, Spre, Spost, p, out):
     """Fill ``out`` (NFEAT floats) with the features of ``Spost`` as seat ``p`` sees it right after
     its move from ``Spre`` (module docstring)."""
@@ -263,7 +263,7 @@ C_WON_OWN = 2
 C_WON_OTHER = 3
 
 
-@njit(cache=True)
+@kernel
 def card_features(R, Spre, Spost, p, out, off):
     """Fill ``out[off : off + CARD_BLOCK * deck size]`` with the card-level view of ``Spost`` by seat
     ``p`` right after its move from ``Spre`` (:data:`CARD_BLOCK`); cards the move made the engine
@@ -287,7 +287,7 @@ def card_features(R, Spre, Spost, p, out, off):
     return out
 
 
-@njit(cache=True)
+@kernel
 def candidate_features(R, S, rows, n, W, F):
     """Row k of ``F`` (n x NFEAT): the features after move ``rows[k]`` from the mover's view.
     Returns the mask of the moves that are not questions (only those are scored)."""
@@ -305,7 +305,7 @@ def candidate_features(R, S, rows, n, W, F):
     return ok
 
 
-@njit(cache=True)
+@kernel
 def move_input(F, ok, k, x):
     """The input of the *move* model for candidate ``k``: its features minus the mean over the
     decision's scored candidates, then that mean (the context)."""
@@ -324,7 +324,7 @@ def move_input(F, ok, k, x):
         x[nf + i] = mean
 
 
-@njit(cache=True)
+@kernel
 def after_input(R, Spre, Spost, p, x):
     """The input of an *after* model (``x``: NFEAT + CARD_BLOCK * deck floats, or NFEAT without the
     card-level view): the features of ``Spost`` as seat ``p`` sees it right after its move from

@@ -34,9 +34,8 @@ AZ_NEXT = 0
 AZ_ZWICKER = 1
 AZ_ALL = 2
 
-# Kernels that allocate nothing skip numba's reference counting (_nrt=False): a call with array
-# arguments then costs about 1 ns instead of about 45 ns, which dominates move generation.
-hot = kernel(nrt=False)
+# Kernels that allocate nothing skip numba's reference counting (``@kernel(nrt=False)``): a call
+# with array arguments then costs about 1 ns instead of about 45 ns, which dominates move generation.
 
 MAX_OPTS = 13  # a wild joker takes any value 2..14
 ONE = np.int64(1)
@@ -116,12 +115,12 @@ popcount: Any = intrinsic(_popcount)
 # ------------------------------------------------------------------------------------------------
 # Small helpers
 # ------------------------------------------------------------------------------------------------
-@hot
+@kernel(nrt=False)
 def hand_card(S, p, i):
     return S[layout.S_HANDS + p * layout.MAX_HAND + i]
 
 
-@hot
+@kernel(nrt=False)
 def hand_insert(S, p, c):
     n = S[layout.S_HAND_N + p]
     base = layout.S_HANDS + p * layout.MAX_HAND
@@ -134,7 +133,7 @@ def hand_insert(S, p, c):
     S[layout.S_LOC + c] = layout.LOC_HAND + p
 
 
-@hot
+@kernel(nrt=False)
 def hand_remove(S, p, c):
     n = S[layout.S_HAND_N + p]
     base = layout.S_HANDS + p * layout.MAX_HAND
@@ -147,7 +146,7 @@ def hand_remove(S, p, c):
     S[layout.S_HAND_N + p] = j
 
 
-@hot
+@kernel(nrt=False)
 def add_unit(S, c, value, owner, build):
     n = S[layout.S_NUNITS]
     S[layout.S_UNITS + n] = c
@@ -160,7 +159,7 @@ def add_unit(S, c, value, owner, build):
     S[layout.S_UBUILD + c] = build
 
 
-@hot
+@kernel(nrt=False)
 def unit_has_wild(R, S, a):
     c = a
     while c != -1:
@@ -170,7 +169,7 @@ def unit_has_wild(R, S, a):
     return False
 
 
-@hot
+@kernel(nrt=False)
 def is_playable_copy(R, S, p, i):
     """Only the first of identical copies in a hand is played (RULE_CHOICES: identical copies)."""
     c = hand_card(S, p, i)
@@ -181,7 +180,7 @@ def is_playable_copy(R, S, p, i):
     return True
 
 
-@hot
+@kernel(nrt=False)
 def card_values(R, c, out):
     """Write the values a played card may take into ``out``; return how many (ascending)."""
     if R[layout.R_IS_WILD + c]:
@@ -195,7 +194,7 @@ def card_values(R, c, out):
     return 1
 
 
-@hot
+@kernel(nrt=False)
 def unit_values(R, S, a, out):
     """Values a table unit counts as (build: its value; loose: the card's values)."""
     if S[layout.S_UBUILD + a]:
@@ -207,7 +206,7 @@ def unit_values(R, S, a, out):
 # ------------------------------------------------------------------------------------------------
 # Owner's duty: the distinct values of one's builds matched to distinct hand cards
 # ------------------------------------------------------------------------------------------------
-@hot
+@kernel(nrt=False)
 def cards_meet_values(R, cards, start, n, values, removed_card):
     """True when the distinct values in the bitmask ``values`` can each be matched to a different
     card of ``cards[start : start + n]`` other than ``removed_card`` (Hall's condition: every
@@ -227,14 +226,14 @@ def cards_meet_values(R, cards, start, n, values, removed_card):
     return True
 
 
-@hot
+@kernel(nrt=False)
 def duty_holds(R, S, p, values, removed_card):
     """True when the distinct build values in the bitmask ``values`` can each be matched to a
     different card of seat ``p``'s hand without ``removed_card``."""
     return cards_meet_values(R, S, layout.S_HANDS + p * layout.MAX_HAND, S[layout.S_HAND_N + p], values, removed_card)
 
 
-@hot
+@kernel(nrt=False)
 def owned_build_values(S, p, excl_mask):
     """Bit mask of the values of seat ``p``'s builds at the table indices not in ``excl_mask``."""
     values = np.int64(0)
@@ -247,7 +246,7 @@ def owned_build_values(S, p, excl_mask):
     return values
 
 
-@hot
+@kernel(nrt=False)
 def duty_ok(R, S, p, excl_mask, add_value, removed_card, W):
     """True when seat ``p``'s builds (those at table indices not in ``excl_mask``, plus a new one of
     value ``add_value`` if > 0) can be matched to distinct cards of his hand without
@@ -257,7 +256,7 @@ def duty_ok(R, S, p, excl_mask, add_value, removed_card, W):
     return duty_holds(R, S, p, values, removed_card)
 
 
-@hot
+@kernel(nrt=False)
 def has_duty_trail(R, S, p, W):
     for i in range(S[layout.S_HAND_N + p]):
         if duty_ok(R, S, p, 0, 0, hand_card(S, p, i), W):
@@ -265,7 +264,7 @@ def has_duty_trail(R, S, p, W):
     return False
 
 
-@hot
+@kernel(nrt=False)
 def magger_answer(R, S, q, n, W):
     return duty_ok(R, S, q, 0, n, -1, W)
 
@@ -287,7 +286,7 @@ def sort_unique(a, n):
     return k
 
 
-@hot
+@kernel(nrt=False)
 def enum_groups(W, natoms, avail, v, groups, ng):
     """Append to ``groups`` every atom mask whose values (one option per atom) add up to ``v``.
     A group of two or more atoms may only contain sum-allowed atoms. Returns the new count, or
@@ -330,7 +329,7 @@ def enum_groups(W, natoms, avail, v, groups, ng):
     return ng
 
 
-@hot
+@kernel(nrt=False)
 def enum_unions(W, groups, ng, out):
     """Write every union of pairwise disjoint groups to ``out``; return the count or OVERFLOW_X."""
     cap = out.shape[0]
@@ -430,14 +429,14 @@ def enum_unions_by_lowest(groups, ng, natoms, out):
     return nout
 
 
-@hot
+@kernel(nrt=False)
 def set_atom(R, W, na, c_or_build_values, count):
     for t in range(count):
         W[W_AOPT + na * MAX_OPTS + t] = c_or_build_values[t]
     W[W_ANOPT + na] = count
 
 
-@hot
+@kernel(nrt=False)
 def build_atoms(R, S, W):
     """Fill the capture atoms in ``W``: one per table unit, plus (``dietze_loose_builds``) one per
     card of every build. Returns the number of atoms."""
@@ -475,7 +474,7 @@ def build_atoms(R, S, W):
     return na
 
 
-@hot
+@kernel(nrt=False)
 def fill_sum_table(W, na):
     """W_SUMS[mask] = bitmask of the totals the atoms in ``mask`` can make (one option each);
     0 for a subset of two or more atoms that holds an atom barred from sums."""
@@ -508,7 +507,7 @@ def fill_sum_table(W, na):
             W[W_SUMS + (bit | prev)] = total
 
 
-@hot
+@kernel(nrt=False)
 def fill_union_table(W, na, need, found):
     """W_UNI[M] = bitmask of the values v in ``need`` for which the atoms M split into groups each
     adding up to v (from W_SUMS); 0 for every other M. The group holding M's lowest atom decides,
@@ -543,7 +542,7 @@ def fill_union_table(W, na, need, found):
     W[W_UNI] = 0
 
 
-@hot
+@kernel(nrt=False)
 def value_bits(R, c):
     if R[layout.R_IS_WILD + c]:
         return np.int64(0x7FFC)  # 2..14
@@ -553,7 +552,7 @@ def value_bits(R, c):
 DP_ATOMS = 22  # plain tables up to this many units use the subset DP (2^n table)
 
 
-@hot
+@kernel(nrt=False)
 def plain_capture_sets(W, natoms, need, X):
     """Every capturable set of a plain table: unit masks M (second quarter of ``X``) with the
     bitmask of the values in ``need`` that prove them (third quarter), in increasing M.
@@ -569,7 +568,7 @@ def plain_capture_sets(W, natoms, need, X):
     return large_capture_sets(W, natoms, need, X)
 
 
-@hot
+@kernel(nrt=False)
 def small_capture_sets(W, natoms, need, X):
     """:func:`plain_capture_sets` for up to TABLE_ATOMS units (allocates nothing)."""
     cap = X.shape[0] // 4
@@ -773,7 +772,7 @@ def captures_for_card(R, S, c, natoms, W, X):
 # ------------------------------------------------------------------------------------------------
 # Legal moves
 # ------------------------------------------------------------------------------------------------
-@hot
+@kernel(nrt=False)
 def push_move(buf, n, kind, card, value, mask, target, owner, zwick):
     """Write a move row; return the new count or OVERFLOW_MOVES when ``buf`` is full."""
     if n >= buf.shape[0]:
@@ -789,7 +788,7 @@ def push_move(buf, n, kind, card, value, mask, target, owner, zwick):
     return n + 1
 
 
-@hot
+@kernel(nrt=False)
 def has_build_move(buf, start, n, card, target, value, owner):
     for k in range(start, n):
         if (
@@ -803,7 +802,7 @@ def has_build_move(buf, start, n, card, target, value, owner):
     return False
 
 
-@hot
+@kernel(nrt=False)
 def capture_keeps_duty(R, S, p, i, m, own_units, W):
     """The mover's duty after capturing the units ``m`` with his i-th card (W_KEEPOK holds the
     answer when none of his builds is taken)."""
@@ -812,7 +811,7 @@ def capture_keeps_duty(R, S, p, i, m, own_units, W):
     return duty_ok(R, S, p, m, 0, hand_card(S, p, i), W)
 
 
-@hot
+@kernel(nrt=False)
 def gen_moves_ws(R, S, buf, W, X):
     """Every legal whole move of the player to move, written into ``buf``. Returns the count, or
     OVERFLOW_X / OVERFLOW_MOVES when a buffer is too small (see :func:`gen_moves`)."""
@@ -933,7 +932,7 @@ def gen_moves(R, S, buf, W, X):
             return buf, X, n
 
 
-@hot
+@kernel(nrt=False)
 def builds_kept(S, W, q, u, tgt_owner):
     """Values of seat ``q``'s builds other than the one at table index ``u`` (from W_OWNED and
     W_OWNED2, which :func:`gen_builds` fills)."""
@@ -943,7 +942,7 @@ def builds_kept(S, W, q, u, tgt_owner):
     return (W[W_OWNED + q] & ~bit) | (W[W_OWNED2 + q] & bit)
 
 
-@hot
+@kernel(nrt=False)
 def gen_builds(R, S, p, buf, nm, W):
     """Append seat ``p``'s legal builds (and Magger questions) to ``buf`` from row ``nm``; return
     the new row count, or a negative count when ``buf`` is full (``push_move``).
@@ -1124,7 +1123,7 @@ def legal_moves(R, S, W):
 # ------------------------------------------------------------------------------------------------
 # Dealing and turn sequencing
 # ------------------------------------------------------------------------------------------------
-@hot
+@kernel(nrt=False)
 def give_card(S, p):
     top = S[layout.S_STOCK_TOP]
     c = S[layout.S_STOCK + top]
@@ -1133,7 +1132,7 @@ def give_card(S, p):
     S[layout.S_DEALT_TO + c] = p
 
 
-@hot
+@kernel(nrt=False)
 def table_card(S):
     top = S[layout.S_STOCK_TOP]
     c = S[layout.S_STOCK + top]
@@ -1141,7 +1140,7 @@ def table_card(S):
     add_unit(S, c, 0, -1, 0)
 
 
-@hot
+@kernel(nrt=False)
 def deal_hands(R, S, each, packet):
     players = R[layout.R_PLAYERS]
     forehand = (S[layout.S_DEALER] + 1) % players
@@ -1151,7 +1150,7 @@ def deal_hands(R, S, each, packet):
                 give_card(S, (forehand + i) % players)
 
 
-@hot
+@kernel(nrt=False)
 def deal_stage(R, S):
     players = R[layout.R_PLAYERS]
     if S[layout.S_STAGE] == 0:
@@ -1178,7 +1177,7 @@ def deal_stage(R, S):
             i += 1
 
 
-@hot
+@kernel(nrt=False)
 def begin_turn(R, S, q, W):
     S[layout.S_TO_MOVE] = q
     S[layout.S_PHASE] = layout.PHASE_NORMAL
@@ -1189,7 +1188,7 @@ def begin_turn(R, S, q, W):
         S[layout.S_PHASE] = layout.PHASE_DIETZE_TRAIL
 
 
-@hot
+@kernel(nrt=False)
 def finish_hand(R, S):
     side = S[layout.S_LAST_CAPT]
     if side >= 0:
@@ -1207,7 +1206,7 @@ def finish_hand(R, S):
     S[layout.S_ASK_ANS] = -1
 
 
-@hot
+@kernel(nrt=False)
 def next_normal_turn(R, S, p, W):
     """Give the next normal turn after seat ``p``; end stages and the hand as needed."""
     players = R[layout.R_PLAYERS]
@@ -1229,7 +1228,7 @@ def next_normal_turn(R, S, p, W):
         return
 
 
-@hot
+@kernel(nrt=False)
 def continue_all_trail(R, S, last, W):
     players = R[layout.R_PLAYERS]
     while S[layout.S_AZ_LEFT] > 0:
@@ -1246,7 +1245,7 @@ def continue_all_trail(R, S, last, W):
     next_normal_turn(R, S, last, W)
 
 
-@hot
+@kernel(nrt=False)
 def end_turn(R, S, p, zwick, W):
     phase = S[layout.S_PHASE]
     S[layout.S_ASK_Q] = -1
@@ -1283,7 +1282,7 @@ def end_turn(R, S, p, zwick, W):
 # ------------------------------------------------------------------------------------------------
 # Apply
 # ------------------------------------------------------------------------------------------------
-@hot
+@kernel(nrt=False)
 def apply_move(R, S, mv, W):
     """Apply one move row to ``S`` in place (the caller guarantees it is legal)."""
     p = S[layout.S_TO_MOVE]
@@ -1406,7 +1405,7 @@ def cut_dealer(R, cut, ncut, n):
             return last
 
 
-@hot
+@kernel(nrt=False)
 def start_hand(R, S, order, dealer, W):
     """Lay ``order`` (the whole deck, next card first) as the stock and deal stage 0."""
     n = order.shape[0]
@@ -1464,7 +1463,7 @@ def score(R, S):
     return out
 
 
-@hot
+@kernel(nrt=False)
 def score_into(R, S, out):
     """:func:`score` written into ``out`` (int64, at least one entry per side; nothing allocated,
     nothing returned: an array returned from a kernel without reference counting would be freed
@@ -1479,7 +1478,7 @@ def score_into(R, S, out):
     add_bonuses(R, S, out)
 
 
-@hot
+@kernel(nrt=False)
 def add_bonuses(R, S, out):
     """Add the rest of the score to ``out``, each side's points of the cards it won: the most-cards
     bonus and the Zwicks (a reader that sums the card points itself, such as the observation,
@@ -1507,7 +1506,7 @@ def add_bonuses(R, S, out):
 # ------------------------------------------------------------------------------------------------
 
 
-@hot
+@kernel(nrt=False)
 def greedy_value(R, S, mv):
     """The greedy baseline's score of a move (higher is better); documented in agents."""
     kind = mv[layout.M_KIND]
@@ -1550,7 +1549,7 @@ def best_so_far(v, k, best, ties, pick):
     return best, ties, pick
 
 
-@hot
+@kernel(nrt=False)
 def choose(R, S, buf, n, policy):
     if policy == POLICY_GREEDY:
         best, ties, pick = -1e18, 0, 0

@@ -17,8 +17,8 @@ Questions (Großenwiehe) score ``-inf``: like greedy, the net never asks.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from zwick_ai.jit import kernel
 from zwick_ai.mlp import mlp_first_layer_update, mlp_forward, mlp_head
 from zwick_ai.zwicker import kernels, layout
 from zwick_ai.zwicker.features import F_LEAD, F_ZWICK, NFEAT, after_input, candidate_features, move_input, side_diff
@@ -27,7 +27,7 @@ from zwick_ai.zwicker.features import F_LEAD, F_ZWICK, NFEAT, after_input, candi
 TIE = kernels.TIE
 
 
-@njit(cache=True)
+@kernel
 def net_values(R, S, rows, n, m, W):
     """The move model's advantage of each of the first ``n`` move ``rows`` for the player to move
     in ``S``: expected final points over the mean of the decision's moves (questions: -inf)."""
@@ -42,7 +42,7 @@ def net_values(R, S, rows, n, m, W):
     return out
 
 
-@njit(cache=True)
+@kernel
 def after_values(R, S, rows, n, m, W):
     """The *after* model's value of each of the first ``n`` move ``rows`` for the player to move
     in ``S``: the exact lead after the move (card points and Zwicks, own side minus the mean of
@@ -51,7 +51,7 @@ def after_values(R, S, rows, n, m, W):
     return after_values_memo(R, S, rows, n, m, W, layer_memo(m))
 
 
-@njit(cache=True)
+@kernel
 def layer_memo(m):
     """Buffers that let :func:`after_values_memo` carry the model ``m``'s first layer from one
     candidate and one call to the next: (an input, the last input, its first layer), starting from
@@ -59,7 +59,7 @@ def layer_memo(m):
     return np.zeros(m[0].shape[0], np.float64), m[0].copy(), m[3].copy()
 
 
-@njit(cache=True)
+@kernel
 def after_values_memo(R, S, rows, n, m, W, memo):
     """:func:`after_values`, each candidate's first layer updated from the last input evaluated
     (:func:`~zwick_ai.mlp.mlp_first_layer_update`: only the inputs that differ), the previous
@@ -83,7 +83,7 @@ def after_values_memo(R, S, rows, n, m, W, memo):
     return out
 
 
-@njit(cache=True)
+@kernel
 def count_best(v):
     """How many entries of ``v`` are within :data:`TIE` of its largest."""
     top = -np.inf
@@ -96,7 +96,7 @@ def count_best(v):
     return count
 
 
-@njit(cache=True)
+@kernel
 def nth_best(v, r):
     """Index of the ``r``-th (from 0, in order) entry of ``v`` within :data:`TIE` of its largest:
     a choice among the tied best moves with a random ``r`` below :func:`count_best`."""

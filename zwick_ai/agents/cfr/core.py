@@ -21,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+
+from zwick_ai.jit import kernel
 
 # meta slots of a table
 M_ROWS, M_EDGES = 0, 1
@@ -34,7 +35,7 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
-@njit(cache=True)
+@kernel
 def sort_together(vals, out, n):
     """Insertion sort of ``out[:n]`` and ``vals[:n]`` together by ``vals`` (stable: a handful of
     abstract actions)."""
@@ -48,7 +49,7 @@ def sort_together(vals, out, n):
 
 
 # ---- random stream (splitmix64) -------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def mix64(z):
     """The splitmix64 finaliser: a bijective scramble of a uint64."""
     z = (z ^ (z >> np.uint64(30))) * _M1
@@ -56,14 +57,14 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def rand_u64(state):
     """Next uint64 of the splitmix64 stream whose state is ``state[0]`` (advanced in place)."""
     state[0] += _GOLDEN
     return mix64(state[0])
 
 
-@njit(cache=True)
+@kernel
 def rand_float(state):
     """A uniform float in [0, 1) with 53 random bits."""
     return np.float64(rand_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
@@ -76,7 +77,7 @@ def seed_state(seed: int) -> np.ndarray:
     return np.array([int(seed) * 0x9E3779B97F4A7C15 % 2**64], dtype=np.uint64)
 
 
-@njit(cache=True)
+@kernel
 def sample_index(probs, n, state):
     """Index drawn from the first ``n`` entries of ``probs`` (they sum to 1)."""
     u = rand_float(state)
@@ -93,7 +94,7 @@ def sample_index(probs, n, state):
 
 
 # ---- regret matching --------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def regret_matching(regret, off, n, out):
     """``out[:n]`` = positive regrets normalised (uniform when none is positive), like OpenSpiel."""
     total = 0.0
@@ -108,7 +109,7 @@ def regret_matching(regret, off, n, out):
             out[i] = 1.0 / n
 
 
-@njit(cache=True)
+@kernel
 def normalised(weights, off, n, out):
     """``out[:n]`` = the weights normalised (uniform when they sum to zero): an average strategy."""
     total = 0.0
@@ -122,7 +123,7 @@ def normalised(weights, off, n, out):
 EXPLORATION = 0.6  # OpenSpiel's outcome-sampling default
 
 
-@njit(cache=True)
+@kernel
 def os_update(mine, off, n, j, child, pol, sp, my, opp, samp, regret, avg):
     """OpenSpiel's outcome-sampling update at a node; returns the value estimate."""
     cj = child / sp[j]
@@ -136,7 +137,7 @@ def os_update(mine, off, n, j, child, pol, sp, my, opp, samp, regret, avg):
     return value
 
 
-@njit(cache=True)
+@kernel
 def os_backward(d, v, who, path, reach, pol, sp, regret, avg):
     """The outcome-sampling updates along a sampled path, deepest decision first."""
     for k in range(d - 1, -1, -1):
@@ -145,7 +146,7 @@ def os_backward(d, v, who, path, reach, pol, sp, regret, avg):
     return v
 
 
-@njit(cache=True)
+@kernel
 def os_step(cur, who, k, off, n, regret, pol, sp, path, reach, rng):
     """Sample the action at the ``k``-th decision of an outcome-sampling path; record it."""
     regret_matching(regret, off, n, pol[k])
@@ -161,7 +162,7 @@ def os_step(cur, who, k, off, n, regret, pol, sp, path, reach, rng):
 
 
 # ---- hash map ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _slot(keys, key):
     """The slot holding ``key``, or the empty slot where it would go (linear probing)."""
     mask = keys.shape[0] - 1
@@ -171,14 +172,14 @@ def _slot(keys, key):
     return i
 
 
-@njit(cache=True)
+@kernel
 def lookup(keys, rowof, key):
     """The row of ``key`` (non-zero), or -1."""
     i = _slot(keys, key)
     return rowof[i] if keys[i] == key else -1
 
 
-@njit(cache=True)
+@kernel
 def lookup_or_add(keys, rowof, rows, acts, meta, key, player, legal, n):
     """The row of ``key``; a new row with actions ``legal[:n]`` (zero regrets and weights) if absent.
     The caller keeps the table at most half full (see :meth:`Table.reserve`)."""
@@ -202,7 +203,7 @@ def lookup_or_add(keys, rowof, rows, acts, meta, key, player, legal, n):
     return r
 
 
-@njit(cache=True)
+@kernel
 def rebuild_index(keys, rowof, rows, nrows):
     """Re-insert rows ``0..nrows-1`` into an empty index (after growing it)."""
     for r in range(nrows):

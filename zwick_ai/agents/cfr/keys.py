@@ -19,9 +19,9 @@ import hashlib
 
 import numpy as np
 import pyspiel
-from numba import njit
 
 from zwick_ai.agents.cfr.core import mix64
+from zwick_ai.jit import kernel
 from zwick_ai.tricks import arrays as ta
 
 TRICK_GAMES = ("zwikken", "zwicken")
@@ -34,7 +34,7 @@ def string_key(text: str) -> int:
     return k or 1
 
 
-@njit(cache=True)
+@kernel
 def tricks_key(s, player):
     """64-bit key of ``player``'s information state: a chained hash of the events he observed,
     each mapped as in ``tricks.api.information_state_string`` (own deals, upcards, cuts, own draws

@@ -50,9 +50,9 @@ True
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from zwick_ai.agents.cfr.core import mix64, sort_together
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import arrays, kernels, layout
 
 ZWICKER_ABSTRACTIONS = ("buckets", "coarse")
@@ -69,17 +69,17 @@ def zwicker_abstraction_id(name: str) -> int:
     return ZWICKER_ABSTRACTIONS.index(name)
 
 
-@njit(cache=True)
+@kernel
 def _chain(h, token):
     return mix64(h ^ (np.uint64(token) + _SALT))
 
 
-@njit(cache=True)
+@kernel
 def _cap(x, hi):
     return hi if x > hi else (0 if x < 0 else x)
 
 
-@njit(cache=True)
+@kernel
 def _lead(R, S, side):
     """Own side's points (cards and Zwicks) minus the best other side's."""
     ns = arrays.sides(R)
@@ -94,7 +94,7 @@ def _lead(R, S, side):
     return mine - best
 
 
-@njit(cache=True)
+@kernel
 def _lead_bucket(lead, coarse):
     if coarse:
         return 0 if lead < -3 else (1 if lead <= 3 else 2)
@@ -113,7 +113,7 @@ def _lead_bucket(lead, coarse):
     return 6
 
 
-@njit(cache=True)
+@kernel
 def move_descriptor(R, S, mv, table_pts, coarse):
     """The abstract action of move ``mv`` (module docstring): a small non-negative integer."""
     kind = mv[layout.M_KIND]
@@ -162,7 +162,7 @@ def move_descriptor(R, S, mv, table_pts, coarse):
     return 4 * 1000 + (0 if coarse else (0 if v <= 7 else (1 if v <= 10 else 2)))
 
 
-@njit(cache=True)
+@kernel
 def _better(R, S, mv, val, best_mv, best_val):
     """Is ``mv`` (greedy score ``val``) a better representative than ``best_mv``? Higher greedy
     score first, then the smallest move record (card, value, mask, target, owner)."""
@@ -173,7 +173,7 @@ def _better(R, S, mv, val, best_mv, best_val):
     return arrays.before(mv, best_mv)
 
 
-@njit(cache=True)
+@kernel
 def state_features(R, S, coarse):
     """The key of the position part of the player to move's abstract information set (a hash)."""
     p = arrays.to_move(S)
@@ -221,7 +221,7 @@ def state_features(R, S, coarse):
     return h, table_pts
 
 
-@njit(cache=True)
+@kernel
 def zwicker_decision(R, S, moves, n, abstraction, out):
     """(key, m): the table key of the player to move's abstracted information set at ``S`` and in
     ``out[:m]`` the index (into ``moves[:n]``, the legal whole moves) of the move each abstract

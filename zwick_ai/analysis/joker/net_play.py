@@ -27,9 +27,9 @@ selected by what a stage holds (a joker dealt to a hand) can keep only the later
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from zwick_ai.agents import joker_policies, value_model
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import arrays, kernels, layout
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET
 
@@ -41,7 +41,7 @@ MAX_STAGES = 16
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
-@njit(cache=True)
+@kernel
 def _next(st):
     """splitmix64: the control variate's own random stream (``st``: one uint64)."""
     st[0] = st[0] + _GOLDEN
@@ -51,12 +51,12 @@ def _next(st):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def _randint(st, n):
     return np.int64(_next(st) % np.uint64(n))
 
 
-@njit(cache=True)
+@kernel
 def net_choose(R, S, buf, n, policy, k, m, W, allowed):
     """Index of the move ``net`` plays under joker rule ``policy``: the move model's best among the
     allowed moves, never a question unless only questions are legal (ties at random)."""
@@ -79,7 +79,7 @@ def net_choose(R, S, buf, n, policy, k, m, W, allowed):
     return pick
 
 
-@njit(cache=True)
+@kernel
 def _factorial_at_most(r, cap):
     """r! if it is at most ``cap``, else ``cap + 1``."""
     out = 1
@@ -90,7 +90,7 @@ def _factorial_at_most(r, cap):
     return out
 
 
-@njit(cache=True)
+@kernel
 def _outcome_values(R, Spre, mv, vm, W, f, vals, acc):
     """Add to ``acc`` every side's value after ``mv`` applied to ``Spre`` (whose stock may have been
     permuted)."""
@@ -101,7 +101,7 @@ def _outcome_values(R, Spre, mv, vm, W, f, vals, acc):
         acc[s] += vals[s]
 
 
-@njit(cache=True)
+@kernel
 def expected_values(R, Spre, mv, vm, W, samples, st, out):
     """``out[s]``: the model's expectation of side s's value after ``mv`` from ``Spre`` over the
     orders of the stock left (exact over every permutation up to :data:`EXACT_PERMUTATIONS`, else
@@ -155,7 +155,7 @@ def expected_values(R, Spre, mv, vm, W, samples, st, out):
     return count
 
 
-@njit(cache=True)
+@kernel
 def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, samples, cv_seeds):
     """Play one hand per deck order (``orders[h]`` dealt by ``dealers[h]``; ``np.random`` seeded
     with ``play_seeds[h]`` for the agents' tie-breaks), seat p agent ``kinds[p]`` under joker rule

@@ -21,9 +21,9 @@ True
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from zwick_ai.agents.cfr.core import normalised, regret_matching
+from zwick_ai.jit import kernel
 from zwick_ai.learn.cfr.tree import NODE_CHANCE, NODE_DECISION, NODE_TERMINAL, GameTree, extract
 
 METHODS = ("cfr", "cfr+", "dcfr")
@@ -32,7 +32,7 @@ __all__ = ["METHODS", "ExactSolver", "exploitability", "extract", "nash_conv", "
 
 
 # ---- compiled kernels -------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _current_policy(regret, iset_off, iset_n, iset_player, player, cur):
     """Regret matching for every information set of ``player`` (all players when -1)."""
     for i in range(iset_off.shape[0]):
@@ -40,7 +40,7 @@ def _current_policy(regret, iset_off, iset_n, iset_player, player, cur):
             regret_matching(regret, iset_off[i], iset_n[i], cur[iset_off[i] :])
 
 
-@njit(cache=True)
+@kernel
 def _reach(kind, player, iset, start, count, child, prob, pol, iset_off, who, own, other):
     """Forward loop: ``own[h]`` = ``who``'s reach probability of node h, ``other[h]`` = everybody
     else's including chance (the counterfactual reach)."""
@@ -65,7 +65,7 @@ def _reach(kind, player, iset, start, count, child, prob, pol, iset_off, who, ow
                     other[c] = other[h] * q
 
 
-@njit(cache=True)
+@kernel
 def _cfr_player(tree_arrays, regret, cum, cur, who, weight, plus, own, other, value):
     """One CFR traversal for player ``who``: regrets and average weights of its information sets."""
     kind, player, iset, start, count, child, prob, returns, iset_off, iset_n, iset_player = tree_arrays
@@ -98,7 +98,7 @@ def _cfr_player(tree_arrays, regret, cum, cur, who, weight, plus, own, other, va
                         regret[iset_off[i] + j] = 0.0
 
 
-@njit(cache=True)
+@kernel
 def _discount(regret, iset_off, iset_n, iset_player, who, t, alpha, beta):
     pos = t**alpha / (t**alpha + 1.0)
     neg = t**beta / (t**beta + 1.0)
@@ -109,7 +109,7 @@ def _discount(regret, iset_off, iset_n, iset_player, who, t, alpha, beta):
                 regret[e] *= pos if regret[e] >= 0.0 else neg
 
 
-@njit(cache=True)
+@kernel
 def _iterations(tree_arrays, regret, cum, cur, first, count_it, method, alpha, beta, gamma, n_players):
     """Iterations ``first+1 .. first+count_it`` (OpenSpiel numbering: the first iteration is 1)."""
     kind = tree_arrays[0]
@@ -132,7 +132,7 @@ def _iterations(tree_arrays, regret, cum, cur, first, count_it, method, alpha, b
             _current_policy(regret, iset_off, iset_n, iset_player, -1, cur)
 
 
-@njit(cache=True)
+@kernel
 def _values(kind, player, iset, start, count, child, prob, returns, pol, iset_off, who, value):
     """Backward loop: every node's expected return for ``who`` under ``pol``; returns the root's."""
     for h in range(kind.shape[0] - 1, -1, -1):
@@ -149,7 +149,7 @@ def _values(kind, player, iset, start, count, child, prob, returns, pol, iset_of
     return value[0]
 
 
-@njit(cache=True)
+@kernel
 def _best_response_value(tree_arrays, br_arrays, pol, who):
     """Value for ``who`` of a best response to the others' ``pol``. ``br_arrays`` = (br_iset,
     br_off, br_n, br_player): the best responder's true (perfect-recall) information sets."""
@@ -213,7 +213,7 @@ def average_policy(tree: GameTree, cum: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@kernel
 def normalise_all(cum, iset_off, iset_n, out):
     """Every row's weights normalised (:func:`~zwick_ai.agents.cfr.core.normalised`) into ``out``."""
     for i in range(iset_off.shape[0]):

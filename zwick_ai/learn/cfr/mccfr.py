@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import numpy as np
 import pyspiel
-from numba import njit
 
 from zwick_ai.agents.cfr.abstraction import TRICK_ABSTRACTIONS, abstraction_id, decision
 from zwick_ai.agents.cfr.core import (
@@ -58,6 +57,7 @@ from zwick_ai.agents.cfr.core import (
 from zwick_ai.agents.cfr.keys import TRICK_GAMES, is_trick_game
 from zwick_ai.agents.cfr.zwicker_abstraction import ZWICKER_ABSTRACTIONS, zwicker_abstraction_id
 from zwick_ai.agents.tricks_greedy import greedy_action
+from zwick_ai.jit import kernel
 from zwick_ai.learn.cfr.exact import nash_conv as tree_nash_conv
 from zwick_ai.learn.cfr.tree import NODE_CHANCE, NODE_TERMINAL, GameTree, extract
 from zwick_ai.learn.cfr.zwicker_mccfr import ZWICKER_SAMPLINGS, run_zwicker
@@ -78,13 +78,13 @@ _DEPTH = trick_arrays.MAXH + 2
 
 
 # ---- trick-game traversals ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _chance_step(s, cfg, ids, probs, rng):
     k = tricks_kernels.chance_outcomes(s, cfg, ids, probs)
     tricks_kernels.apply_chance(s, cfg, ids[sample_index(probs, k, rng)])
 
 
-@njit(cache=True)
+@kernel
 def _next_decision(s, cfg, abst, field, who, keys, rowof, rows, acts, meta, rng, bufs, legal_row):
     """Play chance (and, with the greedy ``field``, the other players' greedy actions) in place up
     to the next table decision: returns (player, its row, its action count) with the legal actions
@@ -106,7 +106,7 @@ def _next_decision(s, cfg, abst, field, who, keys, rowof, rows, acts, meta, rng,
         return cur, r, n
 
 
-@njit(cache=True)
+@kernel
 def _tricks_advance(s, cfg, abst, field, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, d):
     """External sampling between the traverser's decisions: play chance and the other players'
     sampled actions (greedy actions with the greedy ``field``) in place until the traverser moves
@@ -127,7 +127,7 @@ def _tricks_advance(s, cfg, abst, field, who, n_players, keys, rowof, rows, acts
         tricks_kernels.apply_action(s, cfg, legal[d, j])
 
 
-@njit(cache=True)
+@kernel
 def _tricks_es(stack, cfg, abst, field, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs):
     """One external-sampling traversal for ``who`` from ``stack[0]`` (an explicit depth-first
     stack: frame ``f`` is a traverser decision whose state is ``stack[f]``; the state being played
@@ -174,7 +174,7 @@ def _tricks_es(stack, cfg, abst, field, who, n_players, keys, rowof, rows, acts,
             frames = f
 
 
-@njit(cache=True)
+@kernel
 def _add_regrets(regret, off, n, pol, vals):
     """External sampling at a traverser's decision: add each action's regret against the
     policy's value and return that value."""
@@ -186,7 +186,7 @@ def _add_regrets(regret, off, n, pol, vals):
     return v
 
 
-@njit(cache=True)
+@kernel
 def _tricks_os(s, cfg, abst, field, who, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, path, reach):
     """One outcome-sampling episode for ``who`` from ``s`` (changed in place); chance
     probabilities cancel in the opponents' and the sampling reach, so they are left out of both
@@ -215,7 +215,7 @@ def _buffers(depth: int, width: int) -> tuple:
     )
 
 
-@njit(cache=True)
+@kernel
 def _run_tricks(
     cfg, abst, field, sampling, count, margin_rows, margin_edges, keys, rowof, rows, acts, regret, avg, meta, rng, bufs
 ):
@@ -242,7 +242,7 @@ def _run_tricks(
 
 
 # ---- tree traversals (rows = the tree's information sets in order) ---------------------------------
-@njit(cache=True)
+@kernel
 def _tree_advance(h, who, n_players, tr, regret, avg, rng, pol):
     """Tree external sampling between the traverser's decisions (see :func:`_tricks_advance`):
     returns the traverser's next node or the terminal node reached."""
@@ -267,7 +267,7 @@ def _tree_advance(h, who, n_players, tr, regret, avg, rng, pol):
         h = child[s + j]
 
 
-@njit(cache=True)
+@kernel
 def _tree_es(who, n_players, tr, regret, avg, rng, pol, vals, node):
     """One external-sampling traversal of the tree for ``who`` (explicit stack as in
     :func:`_tricks_es`; ``node[f]`` is frame ``f``'s decision node)."""
@@ -300,7 +300,7 @@ def _tree_es(who, n_players, tr, regret, avg, rng, pol, vals, node):
             frames = f
 
 
-@njit(cache=True)
+@kernel
 def _tree_os(who, tr, regret, avg, rng, pol, sp, path, reach):
     kind, player, iset, start, count, child, prob, returns, iset_off = tr
     h = 0
@@ -317,7 +317,7 @@ def _tree_os(who, tr, regret, avg, rng, pol, sp, path, reach):
     return os_backward(k, returns[h, who], who, path, reach, pol, sp, regret, avg)
 
 
-@njit(cache=True)
+@kernel
 def _run_tree(tr, n_players, sampling, count, regret, avg, rng, pol, vals):
     depth = pol.shape[0]
     node = np.zeros(depth, np.int64)
@@ -332,7 +332,7 @@ def _run_tree(tr, n_players, sampling, count, regret, avg, rng, pol, vals):
 
 
 # ---- playing the average strategy (compiled evaluation of trick-game policies) ---------------------
-@njit(cache=True)
+@kernel
 def average_strategy(keys, rowof, rows, avg, key, n, out):
     """``out[:n]`` = the average strategy at ``key``; uniform (and returns False) if unseen."""
     r = lookup(keys, rowof, key)
@@ -350,7 +350,7 @@ FALLBACKS = ("uniform", "greedy")
 _GREEDY_FALLBACK = FALLBACKS.index("greedy")
 
 
-@njit(cache=True)
+@kernel
 def _policy_index(cfg, s, cur, abst, keys, rowof, rows, avg, min_visits, fallback, mask, legal, pol, rng):
     """Index into ``legal`` of the table's action at ``s`` (sampled from the average strategy), or
     of the fallback when the set is unseen or visited fewer than ``min_visits`` times; and whether
@@ -371,7 +371,7 @@ def _policy_index(cfg, s, cur, abst, keys, rowof, rows, avg, min_visits, fallbac
     return min(int(rand_float(rng) * n), n - 1), False
 
 
-@njit(cache=True)
+@kernel
 def _eval(cfg, abst, deals, opponent, min_visits, fallback, keys, rowof, rows, avg, rng):
     """Mean net chips per deal of the table's average strategy at each seat in turn against
     uniformly random (``opponent`` is ``POLICY_RANDOM_ACTION``) or greedy (``POLICY_GREEDY``) opponents
@@ -657,7 +657,7 @@ class MCCFRSolver:
         )
 
 
-@njit(cache=True)
+@kernel
 def _max_depth(start, count, child):
     depth = np.zeros(start.shape[0], np.int64)
     for h in range(start.shape[0]):

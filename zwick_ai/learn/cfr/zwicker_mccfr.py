@@ -37,7 +37,6 @@ random stream and checkpoints are those of :class:`~zwick_ai.learn.cfr.mccfr.MCC
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 import zwick_ai.cards
 from zwick_ai.agents.cfr.core import (
@@ -59,6 +58,7 @@ from zwick_ai.agents.cfr.core import (
     seed_state,
 )
 from zwick_ai.agents.cfr.zwicker_abstraction import MAX_GROUPS, zwicker_decision
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import arrays, kernels
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_RANDOM
 
@@ -68,7 +68,7 @@ OUTCOME, PROBE = 0, 1
 OPPONENTS = {"greedy": POLICY_GREEDY, "random": POLICY_RANDOM}
 
 
-@njit(cache=True)
+@kernel
 def hand_returns(R, S, out):
     """``out[p]`` = the points utility of seat ``p`` at the end of the hand (``NS * s_k - sum``)."""
     sc = kernels.score(R, S)
@@ -80,12 +80,12 @@ def hand_returns(R, S, out):
         out[p] = float(ns * sc[arrays.side_of(R, p)] - tot)
 
 
-@njit(cache=True)
+@kernel
 def _deal_seed(rng):
     return np.int64(rand_u64(rng) >> np.uint64(34))
 
 
-@njit(cache=True)
+@kernel
 def _enter_decision(R, S, buf, n, abst, idx, keys, rowof, rows, acts, meta, legal, rng, W):
     """The table row of the decision at ``S`` (added if new, its visits counted) and its number of
     abstract actions m, their moves in ``idx[:m]``; after a 64-bit key collision a uniformly drawn
@@ -99,7 +99,7 @@ def _enter_decision(R, S, buf, n, abst, idx, keys, rowof, rows, acts, meta, lega
     return r, m
 
 
-@njit(cache=True)
+@kernel
 def _os_hand(R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W, buf, X, bufs):
     """One outcome-sampling episode for ``who`` on a freshly dealt hand. Returns (value, buf, X)."""
     idx, legal, pol, sp, path, reach, ret = bufs
@@ -119,7 +119,7 @@ def _os_hand(R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W, b
     return os_backward(k, ret[who], who, path, reach, pol, sp, regret, avg), buf, X
 
 
-@njit(cache=True)
+@kernel
 def _current_policy(R, S, moves, n, abst, keys, rowof, rows, regret, idx, pol):
     """The regret-matching strategy of the player to move (uniform at an unseen set) in ``pol[:m]``,
     its abstract actions' moves in ``idx[:m]``; returns m."""
@@ -133,7 +133,7 @@ def _current_policy(R, S, moves, n, abst, keys, rowof, rows, regret, idx, pol):
     return m
 
 
-@njit(cache=True)
+@kernel
 def _probe(R, S, abst, keys, rowof, rows, regret, rng, W, buf, X, idx, pol, ret):
     """Play ``S`` (changed in place) to the end, every player sampling its current strategy; the
     returns are in ``ret``. Returns the (possibly grown) move buffers."""
@@ -145,7 +145,7 @@ def _probe(R, S, abst, keys, rowof, rows, regret, rng, W, buf, X, idx, pol, ret)
     return buf, X
 
 
-@njit(cache=True)
+@kernel
 def _probe_hand(R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W, bufs, pbufs):
     """One probing episode for ``who`` (module docstring): one hand played on-policy by everybody;
     at each of ``who``'s decisions every other abstract action is valued by one probe."""
@@ -188,7 +188,7 @@ def _probe_hand(R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W
     return buf, X, buf2, X2
 
 
-@njit(cache=True)
+@kernel
 def run_zwicker(
     R, abst, sampling, count, margin_rows, margin_edges, keys, rowof, rows, acts, regret, avg, meta, rng, bufs
 ):
@@ -230,7 +230,7 @@ def buffers() -> tuple:
     )
 
 
-@njit(cache=True)
+@kernel
 def table_move(R, S, moves, n, abst, keys, rowof, rows, avg, min_visits, rng, idx, pol):
     """Index into ``moves[:n]`` of the move the table's average strategy plays at ``S`` (sampled),
     or -1 when the abstract set is unseen or was visited fewer than ``min_visits`` times."""
@@ -242,7 +242,7 @@ def table_move(R, S, moves, n, abst, keys, rowof, rows, avg, min_visits, rng, id
     return idx[sample_index(pol, m, rng)]
 
 
-@njit(cache=True)
+@kernel
 def eval_vs(R, abst, seeds, opponent, min_visits, keys, rowof, rows, avg, rng):
     """Per deal seed and per seat of ours: the points utility of the table's average strategy (greedy
     where the set is unseen) against ``opponent`` (``POLICY_GREEDY`` or ``POLICY_RANDOM``) at every other seat,
@@ -279,7 +279,7 @@ def eval_vs(R, abst, seeds, opponent, min_visits, keys, rowof, rows, avg, rng):
     return out, asked, seen
 
 
-@njit(cache=True)
+@kernel
 def baseline_vs(R, seeds, policy, opponent):
     """``eval_vs``'s deals with a plain engine policy (POLICY_GREEDY or POLICY_RANDOM) in our seats:
     the baseline the table's strategy is compared with, deal by deal."""
