@@ -114,12 +114,11 @@ def run_ismcts(mods: dict[str, ModuleType], setups: list, iters: int) -> list[in
     for s in setups:
         zs._seed(s.seed)
         tree = zs.new_tree(iters + 2)
-        det_cards, chain = s.det.truth.copy(), s.det.truth.copy()
-        zs.search(
-            s.game_table, s.state_array, s.player, np.zeros(0, np.int32), iters, 0.7, POLICY_RANDOM,
-            s.win_loss, s.total, zs.TRIES, tree, s.det, det_cards, chain, s.workspace,
-        )  # fmt: skip
-        out.append(int(tree[1][0]))  # root visits
+        worlds = zs.Worlds(
+            s.game_table, s.state_array, s.player, s.det, s.det.truth.copy(), s.det.truth.copy(), s.workspace
+        )
+        zs.search(worlds, np.zeros(0, np.int32), iters, zs.Settings(0.7, POLICY_RANDOM, s.win_loss, s.total), tree)
+        out.append(int(tree.visits[0]))  # root visits
         out += [int(v) for v in zs.root_stats(s.real, s.rows, tree)[0]]
     return out
 
@@ -130,7 +129,8 @@ def run_endgame(mods: dict[str, ModuleType], positions: list) -> list[float]:
     for R, S, side in positions:
         ctx = es.new_context(16)
         stats = np.zeros(es.ST_SIZE, np.int64)
-        out.append(float(es.solve(R, S, side, -2.0, 2.0, 0, ctx, stats, 2_000_000, True, False, 100.0)))
+        settings = es.SolveSettings(2_000_000, True, False, 100.0)
+        out.append(float(es.solve(R, S, side, -2.0, 2.0, 0, ctx, stats, settings)))
         out.append(float(stats[es.ST_NODES]))
     return out
 

@@ -38,11 +38,12 @@ def main() -> None:
             states.append(zwicker_bridge.engine_state(st).arr)
     for use_tt in (True, False):
         ctx = expert_search.new_context(expert_search.TT_BITS)  # a fresh table per position set
+        settings = expert_search.SolveSettings(10**9, use_tt, False, float(rules.card_total))
         nodes, secs = [], 0.0
         for S in states:
             stats = np.zeros(expert_search.ST_SIZE, np.int64)
             t = time.perf_counter()
-            expert_search.solve(R, S.copy(), 0, -2.0, 2.0, 0, ctx, stats, 10**9, use_tt, False, float(rules.card_total))
+            expert_search.solve(R, S.copy(), 0, -2.0, 2.0, 0, ctx, stats, settings)
             secs += time.perf_counter() - t
             nodes.append(int(stats[expert_search.ST_NODES]))
         print(

@@ -58,19 +58,8 @@ class Probe(Agent):
         if len(state.candidate_rows()) > 1:
             d = zwicker_search.DecisionSetup(state, np.random.default_rng(len(self.rows)))
             meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
-            states, _ = expert_search.draw_pool(
-                d.game_table,
-                d.state_array,
-                d.player,
-                d.det,
-                d.cards,
-                d.chain,
-                meta,
-                self.pool,
-                0.0,
-                d.workspace,
-                value_model.empty_model(),
-            )
+            inference = expert_search.Inference(0.0, value_model.empty_model())
+            states, _ = expert_search.draw_pool(d.worlds, meta, self.pool, inference)
             acc = np.array([hand_accuracy(d.rules_array, d.real, s, d.player) for s in states])
             if np.isfinite(acc).all():
                 row: dict = {"stage_plies": int(d.state_array[history.XB + history.X_NPLY]) - int(d.det.t0)}

@@ -12,11 +12,15 @@ to use as it is, with its compiled cache), still in alternating rounds. Run::
     python benchmarks/vector_ab.py --old 4b81133                 # 1,024 games, 2 threads
     python benchmarks/vector_ab.py --old 4b81133 --games 1024 --threads 1 --rounds 8 --seconds 2
     python benchmarks/vector_ab.py --old b84ece5 --whole         # the engine's changes too
+    python benchmarks/vector_ab.py --whole --old-dir /tmp/old --opponents 1=greedy,3=random
+
+``--opponents`` plays those seats by the compiled opponents (``VectorGame(opponents=...)``).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import subprocess
 import sys
@@ -66,15 +70,21 @@ def rate(cls: type, n: int, threads: int, seconds: float) -> tuple[float, float]
     return vector_rate(GAME, n, seconds, threads, cls)
 
 
-def worker(games: int, threads: int) -> None:
+def opponent_seats(text: str) -> dict[int, str]:
+    """``1=greedy,3=random`` as ``{1: "greedy", 3: "random"}``."""
+    return {int(seat): name for seat, name in (part.split("=") for part in text.split(",") if part)}
+
+
+def worker(games: int, threads: int, opponents: str) -> None:
     """A side of a ``--whole`` A/B: the ``VectorGame`` of the package on ``sys.path``, timed for
     the seconds named on each line of stdin; prints wall and CPU steps per second per line."""
     from zwick_ai.vector import VectorGame
 
-    rate(VectorGame, 64, threads, 0.2)  # compile and warm
+    cls = functools.partial(VectorGame, opponents=opponent_seats(opponents))
+    rate(cls, 64, threads, 0.2)  # compile and warm
     print("ready", flush=True)
     for line in sys.stdin:
-        wall, cpu = rate(VectorGame, games, threads, float(line))
+        wall, cpu = rate(cls, games, threads, float(line))
         print(f"{wall} {cpu}", flush=True)
 
 
@@ -90,7 +100,7 @@ def whole(args: argparse.Namespace) -> None:
         for name, tree in (("old", Path(old_dir)), ("new", ROOT)):
             env = dict(os.environ, PYTHONPATH=str(tree))
             cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "--games", str(args.games)]
-            cmd += ["--threads", str(args.threads)]
+            cmd += ["--threads", str(args.threads), "--opponents", args.opponents]
             sides[name] = subprocess.Popen(
                 cmd, cwd=tree, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
             )
@@ -142,10 +152,11 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=2.0, help="seconds per side and round (default: 2)")
     ap.add_argument("--whole", action="store_true", help="compare the whole packages (engine too), in two processes")
     ap.add_argument("--old-dir", help="with --whole: an older tree to use as it is instead of extracting --old")
+    ap.add_argument("--opponents", default="", help="seats of compiled opponents, e.g. 1=greedy,3=random")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
-        worker(args.games, args.threads)
+        worker(args.games, args.threads, args.opponents)
         return
     if args.old is None and args.old_dir is None:
         ap.error("give --old REV (or --whole --old-dir DIR)")

@@ -16,13 +16,30 @@ ROOT = Path(__file__).resolve().parents[1]
 # The one decorator (zwick_ai.jit.kernel) and its documented variant for inlined readers
 # (zwick_ai.jit.reader). ``numba.vectorize``/``guvectorize`` etc. are not used.
 ALLOWED_DECORATORS = {"kernel", "reader"}
+# Files still spelling the decorator otherwise (bare ``njit``, ``hot``), being rewritten elsewhere:
+# their decorators become ``@kernel(...)`` once that work lands. The list may only shrink.
+PENDING_DECORATORS = {
+    "zwick_ai/agents/cfr/abstraction.py",
+    "zwick_ai/agents/tricks_greedy.py",
+    "zwick_ai/agents/tricks_search.py",
+    "zwick_ai/games/tricks_observer.py",
+    "zwick_ai/tricks/kernels.py",
+}
 # Functions of at least this many parameters are "many".
 MANY = 10
-# Functions kept with many parameters (each one's reason is written at the function).
-MANY_CEILING = 99
+# Functions of many parameters today: the ceiling may only go down. Kept, and why:
+# - command entry points whose parameters are the command's options, named at every call and most
+#   with defaults (a bundle would repeat the same names): cli/tournament.py prepare, command_line,
+#   run; eval/leaderboard.py play_pair, run_board; learn/cfr/train.py train; zwicker/engine.py
+#   position (keyword arguments of a position written by hand);
+# - analysis/joker: net_play.play_net_deals and strong_play.play_game_from, the joker study's
+#   per-seat arrays and models;
+# - agents/tricks_search.py search, zwicker/resample.py _world and _prefilter: modules whose
+#   layout reads are being rewritten (the trick engine's readers, the Zwicker history's).
+MANY_CEILING = 12
 # Tuple-indexed reads of compiled data bundles (``shard[3]``, ``shard[17:25]``).
 BUNDLE_NAMES = {"shard"}
-BUNDLE_CEILING = 99
+BUNDLE_CEILING = 0
 
 
 def python_files(root: Path = ROOT) -> list[Path]:
@@ -89,7 +106,12 @@ def positional_bundle_reads(root: Path = ROOT) -> list[str]:
 
 def test_one_decorator_spelling():
     spellings = decorator_spellings()
-    assert set(spellings) <= ALLOWED_DECORATORS, {k: v[:3] for k, v in spellings.items() if k not in ALLOWED_DECORATORS}
+    other = {
+        k: [f for f in v if f.split(":")[0] not in PENDING_DECORATORS]
+        for k, v in spellings.items()
+        if k not in ALLOWED_DECORATORS
+    }
+    assert not any(other.values()), {k: v[:3] for k, v in other.items() if v}
 
 
 def test_many_parameter_functions_do_not_grow():

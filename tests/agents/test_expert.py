@@ -75,9 +75,8 @@ def _brute(rules, s: zwicker.ZwickerState, side: int) -> float:
 def _solve(rules, s: zwicker.ZwickerState, side: int, use_tt: bool, ctx=None) -> float:
     ctx = ctx if ctx is not None else expert_search.new_context(12)
     stats = np.zeros(expert_search.ST_SIZE, np.int64)
-    v = expert_search.solve(
-        rules.array(), s.arr.copy(), side, -2.0, 2.0, 0, ctx, stats, 10**9, use_tt, False, float(rules.card_total)
-    )
+    settings = expert_search.SolveSettings(10**9, use_tt, False, float(rules.card_total))
+    v = expert_search.solve(rules.array(), s.arr.copy(), side, -2.0, 2.0, 0, ctx, stats, settings)
     assert stats[expert_search.ST_ABORT] == 0
     return v
 
@@ -244,7 +243,7 @@ def test_inference_weights_equal_the_exact_posterior() -> None:
     weighted: dict[tuple[int, ...], float] = {}
     R = rules.array()
     for _ in range(3000):
-        Sw = zwicker_search.det_draw(G, a, p, det, cards, chain, 2000, meta, W)
+        Sw = zwicker_search.det_draw(zwicker_search.Worlds(G, a, p, det, cards, chain, W), 2000, meta)
         hand = _hand(Sw, 1)
         lw = expert_search.world_log_weight(R, a, det.S0, Sw, p, det.t0, TAU, W, value_model.empty_model())
         start = _with_hand(rules, start_pub, 1, list(hand) + played)
@@ -277,7 +276,8 @@ def test_net_opponent_model_weights_equal_the_python_likelihood() -> None:
     expert_search.seed(4)
     differs = 0
     for _ in range(40):
-        Sw = zwicker_search.det_draw(G, a, 0, det, det.truth.copy(), det.truth.copy(), 2000, meta, W)
+        worlds = zwicker_search.Worlds(G, a, 0, det, det.truth.copy(), det.truth.copy(), W)
+        Sw = zwicker_search.det_draw(worlds, 2000, meta)
         start = _with_hand(rules, start_pub, 1, list(_hand(Sw, 1)) + played)
         lw = expert_search.world_log_weight(R, a, det.S0, Sw, 0, det.t0, TAU, W, mm)
         assert math.exp(lw) == pytest.approx(_likelihood(rules, start, moves, 0, TAU, mm), rel=1e-9)
@@ -302,7 +302,8 @@ def test_after_opponent_model_weights_equal_the_python_likelihood() -> None:
     expert_search.seed(6)
     differs = 0
     for _ in range(40):
-        Sw = zwicker_search.det_draw(G, a, 0, det, det.truth.copy(), det.truth.copy(), 2000, meta, W)
+        worlds = zwicker_search.Worlds(G, a, 0, det, det.truth.copy(), det.truth.copy(), W)
+        Sw = zwicker_search.det_draw(worlds, 2000, meta)
         start = _with_hand(rules, start_pub, 1, list(_hand(Sw, 1)) + played)
         lw = expert_search.world_log_weight(R, a, det.S0, Sw, 0, det.t0, TAU, W, after)
         assert math.exp(lw) == pytest.approx(_likelihood(rules, start, moves, 0, TAU, after_model=after), rel=1e-9)
@@ -355,9 +356,9 @@ def test_ismcts_pool_resamples_the_exact_posterior() -> None:
     W = np.zeros(kernels.WS_SIZE, np.int64)
     meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
     expert_search.seed(5)
-    states, logw = expert_search.draw_pool(
-        G, a, 0, det, det.truth.copy(), det.truth.copy(), meta, 3000, tau, W, value_model.empty_model()
-    )
+    worlds = zwicker_search.Worlds(G, a, 0, det, det.truth.copy(), det.truth.copy(), W)
+    inference = expert_search.Inference(tau, value_model.empty_model())
+    states, logw = expert_search.draw_pool(worlds, meta, 3000, inference)
     assert states.shape == (3000, det.S0.shape[0]) and states.dtype == det.S0.dtype
     R = state.rules.array()
     for i in range(0, 3000, 500):  # each row's weight is its world's likelihood
@@ -656,14 +657,11 @@ def _pool_of_one_world_stats(
     meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
     expert_search.seed(seed)
     none = value_model.empty_model()
-    pool, _ = expert_search.draw_pool(
-        d.game_table, d.state_array, d.player, d.det, d.cards, d.chain, meta, 1, 0.0, d.workspace, none
-    )
+    pool, _ = expert_search.draw_pool(d.worlds, meta, 1, expert_search.Inference(0.0, none))
     tree = zwicker_search.new_tree(4 * len(d.rows) + 8)
-    expert_search.ismcts(
-        d.game_table, d.state_array, d.player, len(d.rows), 1, 0.7, expert_search.LEAF_ROLLOUT, d.win_loss,
-        d.total, tree, d.det, d.cards, d.chain, d.workspace, none, pool, np.ones(1), 1.0, policy,
-    )  # fmt: skip
+    settings = zwicker_search.Settings(0.7, policy, d.win_loss, d.total)
+    leaf = expert_search.Leaf(expert_search.LEAF_ROLLOUT, none, 1.0)
+    expert_search.ismcts(d.worlds, len(d.rows), 1, settings, tree, leaf, expert_search.Pool(pool, np.ones(1)))
     visits, qsum = zwicker_search.root_stats(d.real, d.rows, tree)
     return visits, qsum / np.maximum(visits, 1), pool[0]
 

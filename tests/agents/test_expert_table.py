@@ -49,7 +49,9 @@ def _endgame(game: pyspiel.Game, seed: int, lo: int, hi: int) -> pyspiel.State |
 def _solve(rules, arr: np.ndarray, side: int, alpha: float, beta: float, ctx, use_tt: bool, cap: int) -> tuple:
     stats = np.zeros(ES.ST_SIZE, np.int64)
     total = float(rules.card_total)
-    v = ES.solve(rules.array(), arr.copy(), side, alpha, beta, 0, ctx, stats, cap, use_tt, False, total)
+    v = ES.solve(
+        rules.array(), arr.copy(), side, alpha, beta, 0, ctx, stats, ES.SolveSettings(cap, use_tt, False, total)
+    )
     return v, bool(stats[ES.ST_ABORT]), int(stats[ES.ST_HITS])
 
 

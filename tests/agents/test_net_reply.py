@@ -73,7 +73,6 @@ def test_with_nothing_hidden_the_look_ahead_is_the_true_positions(tmp_path):
                     net_agent.REPLY_TOP,
                     3,
                     agent.model,
-                    kernels.new_workspace(),
                 )
                 want = plain_two_ply(
                     decision.rules_array, decision.position, rows, first, agent.model, net_agent.REPLY_TOP
@@ -92,7 +91,7 @@ def _setup_arguments(state, agent):
 
     s = zwicker_search.DecisionSetup(state, np.random.default_rng(0))
     meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
-    return s.game_table, s.state_array, s.player, s.det, s.cards, s.chain, meta
+    return s.worlds, meta
 
 
 def test_only_the_best_moves_are_looked_at_and_games_finish():
@@ -115,7 +114,6 @@ def test_only_the_best_moves_are_looked_at_and_games_finish():
                 net_agent.REPLY_TOP,
                 2,
                 agent.model,
-                kernels.new_workspace(),
             )
             best = set(np.argsort(-first, kind="stable")[: net_agent.REPLY_TOP])
             assert {i for i in range(len(v)) if np.isfinite(v[i])} <= best

@@ -159,9 +159,7 @@ def test_worlds_keep_the_searchers_information(spec):
         meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
         for _ in range(10):
             # Few tries, so that rarely-accepting positions exercise the Markov chain too.
-            S = zwicker_search._draw_world(
-                setup.game_table, setup.state_array, p, setup.det, setup.cards, setup.chain, 50, meta, setup.workspace
-            )
+            S = zwicker_search._draw_world(setup.worlds, 50, meta)
             assert all(
                 kernels.duty_ok(setup.rules_array, S, q, 0, 0, -1, setup.workspace) for q in range(players)
             )  # owners hold their values
@@ -190,17 +188,8 @@ def test_worlds_equal_the_python_resamplers_for_the_same_seed(spec):
         for seed in (5, 123456):
             zwicker_search._seed(seed)
             world_cards = setup.det.truth.copy()
-            w = zwicker_search._draw_world(
-                setup.game_table,
-                setup.state_array,
-                setup.player,
-                setup.det,
-                world_cards,
-                world_cards.copy(),
-                zwicker_game.RESAMPLE_TRIES,
-                meta,
-                setup.workspace,
-            )
+            worlds = setup.worlds._replace(cards=world_cards, chain=world_cards.copy())
+            w = zwicker_search._draw_world(worlds, zwicker_game.RESAMPLE_TRIES, meta)
             r = s.resample_from_infostate(setup.player, seed)
             want = engine_facts(r.array[: zwicker_history.SS], players)
             got = engine_facts(w, players)
@@ -326,7 +315,7 @@ def test_cheat_uct_searches_only_the_true_deal():
         tree = zwicker_search.new_tree(params["iters"] + 2)
         world = setup.real.copy() if cheat else np.zeros(0, np.int32)
         zwicker_search._search_budget(setup, tree, world, params)
-        NKEY, meta = tree[0], tree[-1]
+        NKEY, meta = tree.keys, tree.counts
         nodes = NKEY[1 : meta[zwicker_search.MT_NODES]]
         first = set(np.flatnonzero(NKEY[: meta[zwicker_search.MT_NODES], zwicker_search.NK_PARENT] == 0).tolist())
         second = nodes[np.isin(nodes[:, zwicker_search.NK_PARENT], list(first))]

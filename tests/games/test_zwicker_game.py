@@ -277,10 +277,10 @@ def test_action_strings_are_readable():
     c = game.codec
     qs = c.index(zwick_ai.cards.parse_card("QS"))
     assert c.action_string(qs) == "QS"
-    assert c.action_string(c.as_ + 13) == "as 13"
+    assert c.action_string(c.as_value + 13) == "as 13"
     assert c.action_string(c.take + c.index(zwick_ai.cards.parse_card("9C"))) == "take 9C"
     assert c.action_string(c.on + c.index(zwick_ai.cards.parse_card("9C"))) == "on 9C"
-    assert [c.action_string(a) for a in (c.done, c.trail, c.new, c.build + 10, c.for_)] == [
+    assert [c.action_string(a) for a in (c.done, c.trail, c.new, c.build + 10, c.for_partner)] == [
         "done",
         "trail",
         "new build",
@@ -434,13 +434,13 @@ def test_convert_round_trips():
 # ------------------------------------------------------------------------------------------------
 def test_tensor_pieces_in_order_and_sizes():
     game = pyspiel.load_game("zwicker(variant=grossenwiehe,players=4)")
-    d, p, ns, a = game.codec.D, 4, 2, game.num_distinct_actions()
+    d, p, ns, a = game.codec.deck_size, 4, 2, game.num_distinct_actions()
     for recall in (False, True):
         obs = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=recall))
         names = list(obs.dict)
         assert names[:3] == ["player", "current", "dealer"]
         assert obs.dict["table"].shape == (d, 2) and obs.dict["won"].shape == (d, ns)
-        assert obs.dict["move"].shape == (a,) and obs.dict["asked"].shape == (game.codec.J_ask + 2,)
+        assert obs.dict["move"].shape == (a,) and obs.dict["asked"].shape == (game.codec.num_ask_offsets + 2,)
         at = 0
         for arr in obs.dict.values():
             assert np.shares_memory(arr, obs.tensor)
@@ -465,7 +465,7 @@ def test_observation_hides_other_hands_and_stock():
         for q in range(4):
             assert set(zwicker.hand(es, q)) <= words if q == p else not set(zwicker.hand(es, q)) & words
         assert not hidden & words
-        hand = np.zeros(game.codec.D)
+        hand = np.zeros(game.codec.deck_size)
         for card in zwicker.hand(es, p):
             hand[game.codec.index(zwick_ai.cards.parse_card(card))] = 1
         o = game.make_py_observer()

@@ -40,7 +40,8 @@ def _first_decision_search(R, seed, iters, c, total):
         buf, Xb, n = kernels.gen_moves(R, S, buf, W, Xb)
     rows = buf[:n].copy()
     tree = zwicker_search.new_tree(iters + 2)
-    zwicker_search.peek_search(R, S, iters, c, policy_codes.POLICY_RANDOM, False, total, tree, W)
+    settings = zwicker_search.Settings(c, policy_codes.POLICY_RANDOM, False, total)
+    zwicker_search.peek_search(R, S, iters, settings, tree, W)
     visits, qsum = zwicker_search.root_stats(S, rows, tree)
     return S, rows, visits, qsum
 
@@ -53,10 +54,17 @@ def test_teacher_records_are_the_searchs_values_of_the_first_decisions_moves() -
     R = game.rules.array()
     total = float(game.rules.card_total)
     seed = next(s for s in range(20, 80) if len(_first_decision_search(R, s, ITERS, C, total)[1]) >= 3)
+    settings = zwicker_search.Settings(C, policy_codes.POLICY_RANDOM, False, total)
     records = net_selfplay.selfplay_search_targets(
-        R, np.array([seed], np.int64), policy_codes.POLICY_GREEDY, 0.0, value_model.empty_model(), ITERS, C,
-        policy_codes.POLICY_RANDOM, total, VISITS,
-    )  # fmt: skip
+        R,
+        np.array([seed], np.int64),
+        policy_codes.POLICY_GREEDY,
+        0.0,
+        value_model.empty_model(),
+        ITERS,
+        settings,
+        VISITS,
+    )
     features, cards, lead, target, value, player, hand = records
     assert np.isnan(value).all() and (hand == 0).all()
     assert np.all(np.abs(target) <= total + 1e-6)

@@ -200,7 +200,7 @@ class ExpertAgent(Agent):
 
     def __init__(self, game: pyspiel.Game, seed: int = 0, **params: Any):
         super().__init__(game, seed, **params)
-        self._ctx: tuple | None = None
+        self._ctx: expert_search.SolverContext | None = None
         self.last: dict[str, Any] = {}  # counters of the last decision (for reports and tests)
         self.node_rate = START_NODE_RATE  # endgame positions per second, a running estimate
         self.leaf = resolved_leaf(game, params)
@@ -235,7 +235,7 @@ class ExpertAgent(Agent):
             del params["mix"]
         return {**ident, "params": params, "leaf_resolved": self.leaf, "models": self.model_digests}
 
-    def context(self) -> tuple:
+    def context(self) -> expert_search.SolverContext:
         """The endgame search's buffers and transposition table (made once per agent)."""
         if self._ctx is None:
             self._ctx = expert_search.new_context(expert_search.TT_BITS)
@@ -307,7 +307,7 @@ def expert_root(
 def _endgame(
     d: zwicker_search.DecisionSetup,
     params: dict[str, Any],
-    ctx: tuple,
+    ctx: expert_search.SolverContext,
     t0: float,
     seconds: float,
     stats: dict[str, Any],
@@ -323,7 +323,7 @@ def _endgame(
     vals = np.zeros((cap, len(d.rows)))
     logw = np.zeros(cap)
     st = np.zeros(expert_search.ST_SIZE, np.int64)
-    tau = float(params["infer"])
+    inference = expert_search.Inference(float(params["infer"]), opp)
     batch = 1
     while int(st[expert_search.ST_WORLDS]) < cap:
         before = int(st[expert_search.ST_NODES])
@@ -334,10 +334,8 @@ def _endgame(
             left = seconds - (clock.now() - t0)
             node_cap = min(node_cap, max(1, int(rate * left * FIRST_WORLD_SHARE)))
         tick = clock.now()
-        expert_search.endgame_worlds(
-            d.game_table, d.state_array, d.player, d.det, d.cards, d.chain, d.rows, batch, ctx, st,
-            node_cap, bool(params["tt"]), d.win_loss, d.total, tau, logw, vals, d.workspace, opp,
-        )  # fmt: skip
+        settings = expert_search.SolveSettings(node_cap, bool(params["tt"]), d.win_loss, d.total)
+        expert_search.endgame_worlds(d.worlds, d.rows, batch, ctx, st, settings, inference, logw, vals)
         if first:
             stats.update(first_nodes=int(st[expert_search.ST_NODES]), first_seconds=clock.now() - tick)
         st[expert_search.ST_NODES] += before
@@ -454,58 +452,43 @@ def _ismcts(
         finite = np.isfinite(values)  # questions (-inf) get no prior
         rewards = np.where(finite, np.clip(np.where(finite, values, 0.0) / d.total, -1.0, 1.0), -np.inf)
         expert_search.root_prior(d.real, d.rows, rewards, int(params["prior"]), tree)
-    leaf = LEAF_CODES[params["leaf"]]
+    leaf = expert_search.Leaf(LEAF_CODES[params["leaf"]], value, float(params["mix"]))
+    settings = d.settings(params)
     t0 = clock.now()
-    meta = tree[-1]
-    pool, cum = _pool(d, params, meta, stats, opp)
+    meta = tree.counts
+    pool = _pool(d, params, meta, stats, opp)
     batch = FIRST_BATCH if seconds > 0 else iters
     while True:
-        done = int(tree[-1][zwicker_search.MT_ITERS])
+        done = int(meta[zwicker_search.MT_ITERS])
         left = iters - done if iters > 0 else batch
         if left <= 0:
             break
-        expert_search.ismcts(
-            d.game_table, d.state_array, d.player, min(batch, left), int(params["reuse"]), float(params["c"]), leaf,
-            d.win_loss, d.total, tree, d.det, d.cards, d.chain, d.workspace, value, pool, cum, float(params["mix"]),
-            policy_codes.PLAYOUT_POLICIES[params["rollout"]],
-        )  # fmt: skip
+        expert_search.ismcts(d.worlds, min(batch, left), int(params["reuse"]), settings, tree, leaf, pool)
         if seconds <= 0:
             continue
         spent = clock.now() - t0
-        if spent >= seconds or int(tree[-1][zwicker_search.MT_NODES]) >= cap:
+        if spent >= seconds or int(meta[zwicker_search.MT_NODES]) >= cap:
             break
-        rate = tree[-1][zwicker_search.MT_ITERS] / max(spent, 1e-9)
+        rate = meta[zwicker_search.MT_ITERS] / max(spent, 1e-9)
         batch = int(max(1, min(4096, rate * (seconds - spent) / 4)))
-    stats["iters"] = int(tree[-1][zwicker_search.MT_ITERS])
+    stats["iters"] = int(meta[zwicker_search.MT_ITERS])
     visits, qsum = zwicker_search.root_stats(d.real, d.rows, tree)
     return visits, qsum / np.maximum(visits, 1)
 
 
 def _pool(
     d: zwicker_search.DecisionSetup, params: dict[str, Any], meta: np.ndarray, stats: dict[str, Any], opp: tuple
-) -> tuple:
-    """The ISMCTS world pool and its cumulative weights (empty arrays when ``pool`` is off;
-    ``opp``: the opponent model's arrays, :func:`_opponent_arrays`)."""
+) -> expert_search.Pool:
+    """The ISMCTS world pool (no rows when ``pool`` is off; ``opp``: the opponent model's arrays,
+    :func:`_opponent_arrays`)."""
     n = int(params["pool"])
     if n == 0:
-        return np.zeros((0, d.real.shape[0]), d.real.dtype), np.zeros(0)
+        return expert_search.Pool(np.zeros((0, d.real.shape[0]), d.real.dtype), np.zeros(0))
     tick = clock.now()
-    states, logw = expert_search.draw_pool(
-        d.game_table,
-        d.state_array,
-        d.player,
-        d.det,
-        d.cards,
-        d.chain,
-        meta,
-        n,
-        float(params["infer"]),
-        d.workspace,
-        opp,
-    )
+    states, logw = expert_search.draw_pool(d.worlds, meta, n, expert_search.Inference(float(params["infer"]), opp))
     w = np.exp(logw - logw.max())
     stats.update(pool_ess=float(w.sum() ** 2 / (w * w).sum()), pool_seconds=clock.now() - tick)
-    return states, expert_search.pool_cumulative(logw)
+    return expert_search.Pool(states, expert_search.pool_cumulative(logw))
 
 
 def _allowed(state: pyspiel.State, rows: np.ndarray, params: dict[str, Any]) -> np.ndarray | None:

@@ -43,10 +43,12 @@ seen.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
-from numba import njit
 
 from zwick_ai.agents import value_model, zwicker_search
+from zwick_ai.jit import kernel
 from zwick_ai.zwicker import arrays, kernels, layout
 from zwick_ai.zwicker import features as zwicker_features
 from zwick_ai.zwicker import history as zwicker_history
@@ -74,10 +76,64 @@ ST_DRAWS = 4  # permutations drawn by the determinizer
 ST_SIZE = 5
 
 
+class SolverContext(NamedTuple):
+    """The endgame solver's memory (:func:`new_context`): per-depth stacks (row ``d`` for the node
+    at depth ``d``), workspaces and the transposition table, kept across worlds and decisions."""
+
+    states: np.ndarray  # (levels, SS) int32: the engine state at each depth
+    bufs: np.ndarray  # (levels, MAX_MOVES, MOVE_WIDTH) int64: each depth's legal moves
+    orders: np.ndarray  # (levels, MAX_MOVES) int64: each depth's move indices, best first
+    vals: np.ndarray  # (levels, MAX_MOVES) float64: the greedy values that order them
+    workspace: np.ndarray  # the engine's scratch workspace
+    scratch: np.ndarray  # the move generator's scratch (int64)
+    tt_keys: np.ndarray  # uint64: the transposition table's position hashes
+    tt_values: np.ndarray  # float64: their values
+    tt_flags: np.ndarray  # int8: ``TT_EXACT``/``TT_LOWER``/``TT_UPPER``, 0 empty
+    n: np.ndarray  # int64 per depth: moves generated
+    i: np.ndarray  # int64 per depth: the next move to search
+    alpha: np.ndarray  # float64 per depth: the window's lower bound
+    beta: np.ndarray  # float64 per depth: its upper bound
+    alpha0: np.ndarray  # float64 per depth: the window on entry (for the table's flag)
+    beta0: np.ndarray  # float64 per depth
+    best: np.ndarray  # float64 per depth: the best child value so far
+    hash: np.ndarray  # uint64 per depth: the node's position hash
+
+
+class SolveSettings(NamedTuple):
+    """How :func:`solve` searches and scores."""
+
+    node_cap: int  # positions searched before a world is given up (``ST_ABORT``)
+    use_tt: bool  # read and write the transposition table
+    win_loss: bool  # rewards are the game's win/loss returns (else scaled point differences)
+    total: float  # the points for cards and most cards: the scale of the rewards
+
+
+class Inference(NamedTuple):
+    """The opponent model that weights worlds (:func:`world_log_weight`)."""
+
+    tau: float  # the softmax temperature; 0: no inference (every weight 1)
+    model: tuple  # the model's arrays (the empty model: greedy; :func:`opponent_values`)
+
+
+class Leaf(NamedTuple):
+    """The leaf evaluator of :func:`ismcts`."""
+
+    kind: int  # ``LEAF_*``
+    model: tuple  # the value or after model's arrays (the empty model for ``LEAF_ROLLOUT``)
+    mix: float  # ``LEAF_AFTER``: the after model's share of the reward (the rest a play-out's)
+
+
+class Pool(NamedTuple):
+    """The world pool of :func:`ismcts` (:func:`draw_pool`); no rows: a fresh world per draw."""
+
+    states: np.ndarray  # one world's engine state per row
+    cum: np.ndarray  # the rows' cumulative normalized weights (:func:`pool_cumulative`)
+
+
 # ------------------------------------------------------------------------------------------------
 # Transposition table
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def new_table(bits):
     """An empty transposition table of ``2**bits`` entries: (keys, values, flags)."""
     n = 1 << bits
@@ -87,7 +143,7 @@ def new_table(bits):
 # ------------------------------------------------------------------------------------------------
 # The endgame search
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _ordered(R, S, buf, n, order, vals):
     """Move indices of ``buf[:n]`` by the greedy value, best first (``order[:n]``)."""
     for k in range(n):
@@ -100,7 +156,7 @@ def _ordered(R, S, buf, n, order, vals):
             j -= 1
 
 
-@njit(cache=True)
+@kernel
 def _probe(tt_keys, tt_vals, tt_flags, slot, h, alpha, beta):
     """(hit, value, alpha, beta): a stored value that decides the node, or the window narrowed."""
     if tt_flags[slot] != 0 and tt_keys[slot] == h:
@@ -115,34 +171,21 @@ def _probe(tt_keys, tt_vals, tt_flags, slot, h, alpha, beta):
     return False, 0.0, alpha, beta
 
 
-@njit(cache=True)
-def solve(R, S, side, alpha, beta, depth, ctx, stats, node_cap, use_tt, win_loss, total):
+@kernel
+def solve(R, S, side, alpha, beta, depth, ctx, stats, settings):
     """The exact value for ``side`` (its [-1, 1] reward at the end of the hand) of the
     perfect-information position ``S`` when ``side`` maximizes and every other side minimizes,
     by alpha-beta in the window (``alpha``, ``beta``) (fail-soft), searching below ``depth`` of
     the context's per-depth stacks (iterative: numba's cache cannot hold recursive functions).
-    ``ctx`` (:func:`new_context`) holds the stacks, workspaces and the transposition table.
-    Returns 0 and sets ``stats[ST_ABORT]`` once ``node_cap`` positions were searched, or when a
-    position has more moves or the line more plies than the stacks hold (nothing is stored then)."""
-    (
-        states,
-        bufs,
-        orders,
-        vals,
-        W,
-        X,
-        tt_keys,
-        tt_vals,
-        tt_flags,
-        st_n,
-        st_i,
-        st_a,
-        st_b,
-        st_a0,
-        st_b0,
-        st_best,
-        st_h,
-    ) = ctx
+    ``ctx`` (:class:`SolverContext`) holds the stacks, workspaces and the transposition table.
+    Returns 0 and sets ``stats[ST_ABORT]`` once ``settings.node_cap`` positions were searched, or
+    when a position has more moves or the line more plies than the stacks hold (nothing is stored
+    then)."""
+    node_cap, use_tt, win_loss, total = settings.node_cap, settings.use_tt, settings.win_loss, settings.total
+    states, bufs, orders, vals, W, X = ctx.states, ctx.bufs, ctx.orders, ctx.vals, ctx.workspace, ctx.scratch
+    tt_keys, tt_vals, tt_flags = ctx.tt_keys, ctx.tt_values, ctx.tt_flags
+    st_n, st_i, st_a, st_b, st_a0, st_b0 = ctx.n, ctx.i, ctx.alpha, ctx.beta, ctx.alpha0, ctx.beta0
+    st_best, st_h = ctx.best, ctx.hash
     depths = states.shape[0] - 1
     mask = np.uint64(tt_keys.shape[0] - 1)
     d0 = depth
@@ -223,7 +266,7 @@ def solve(R, S, side, alpha, beta, depth, ctx, stats, node_cap, use_tt, win_loss
         _update(R, states[d], side, ret, d, st_a, st_b, st_best)
 
 
-@njit(cache=True)
+@kernel
 def _update(R, S, side, v, d, st_a, st_b, st_best):
     """A child's value ``v`` backed up into node ``d`` (position ``S``): best and window."""
     if arrays.side_of(R, arrays.to_move(S)) == side:
@@ -238,9 +281,9 @@ def _update(R, S, side, v, d, st_a, st_b, st_best):
             st_b[d] = st_best[d]
 
 
-@njit(cache=True)
+@kernel
 def new_context(tt_bits):
-    """Per-depth state and move buffers, workspaces and a transposition table for :func:`solve`."""
+    """A :class:`SolverContext` with a transposition table of ``2**tt_bits`` entries."""
     levels = MAX_PLY + 2
     states = np.zeros((levels, zwicker_history.SS), np.int32)
     bufs = np.zeros((levels, MAX_MOVES, layout.MOVE_WIDTH), np.int64)
@@ -257,19 +300,19 @@ def new_context(tt_bits):
     b0 = np.zeros(levels, np.float64)
     best = np.zeros(levels, np.float64)
     h = np.zeros(levels, np.uint64)
-    return states, bufs, orders, vals, W, X, keys, values, flags, n, i, a, b, a0, b0, best, h
+    return SolverContext(states, bufs, orders, vals, W, X, keys, values, flags, n, i, a, b, a0, b0, best, h)
 
 
-@njit(cache=True)
-def root_values(R, S, rows, side, ctx, stats, node_cap, use_tt, win_loss, total, out):
+@kernel
+def root_values(R, S, rows, side, ctx, stats, settings, out):
     """``out[k]``: the exact value for ``side`` of playing ``rows[k]`` in the perfect-information
     position ``S`` (full window each). Returns False when the node cap was hit."""
     child = S.copy()
-    W = ctx[4]
+    W = ctx.workspace
     for k in range(rows.shape[0]):
         child[:] = S
         kernels.apply_move(R, child, rows[k], W)
-        out[k] = solve(R, child, side, -2.0, 2.0, 0, ctx, stats, node_cap, use_tt, win_loss, total)
+        out[k] = solve(R, child, side, -2.0, 2.0, 0, ctx, stats, settings)
         if stats[ST_ABORT]:
             return False
     return True
@@ -278,7 +321,7 @@ def root_values(R, S, rows, side, ctx, stats, node_cap, use_tt, win_loss, total,
 # ------------------------------------------------------------------------------------------------
 # Inference: the opponent model's likelihood of a world
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def stage_start_world(R, a, S0, Sw, p, t0):
     """The stage-start state of the world whose current state is ``Sw``: the public stage start
     ``S0`` with every other seat's hand replaced by its hand in ``Sw`` plus the cards it played
@@ -309,7 +352,7 @@ def opponent_model_kind(mm: tuple) -> str:
     return "move" if mm[0].shape[0] == MOVE_MODEL_INPUTS else "after"
 
 
-@njit(cache=True)
+@kernel
 def opponent_values(R, S, buf, n, mm, W, out):
     """The opponent model's score of each of the first ``n`` moves ``buf`` for the player to move
     in ``S`` (questions: -inf): the greedy value when ``mm`` is the empty model, else the learned
@@ -328,7 +371,7 @@ def opponent_values(R, S, buf, n, mm, W, out):
         out[k] = -np.inf if buf[k, layout.M_KIND] == layout.KIND_ASK else kernels.greedy_value(R, S, buf[k])
 
 
-@njit(cache=True)
+@kernel
 def world_log_weight(R, a, S0, Sw, p, t0, tau, W, mm):
     """Log-likelihood of the other players' moves of the current stage in world ``Sw`` when each
     picks move ``m`` with probability ``softmax(value(m) / tau)`` among his legal moves, ``value``
@@ -369,35 +412,35 @@ def world_log_weight(R, a, S0, Sw, p, t0, tau, W, mm):
 # ------------------------------------------------------------------------------------------------
 # Endgame decision: PIMC with exact values
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def in_endgame(R, S, max_cards):
     """True when the stock is empty and at most ``max_cards`` cards are left in the hands."""
     return max_cards > 0 and arrays.stock_left(S) <= 0 and arrays.cards_in_hands(R, S) <= max_cards
 
 
-@njit(cache=True)
-def endgame_worlds(
-    G, a, p, det, cards, chain, rows, nworlds, ctx, stats, node_cap, use_tt, win_loss, total, tau, logw, vals, W, mm
-):
-    """Draw ``nworlds`` worlds (exact determinizer of :mod:`zwicker_search`) and solve each:
-    world ``w``'s root move values go to ``vals[done + w]``, its log weight (0 without inference)
-    to ``logw[done + w]`` where ``done = stats[ST_WORLDS]`` on entry. Stops early when the node cap
-    is hit (that world is not counted)."""
-    R = G[: layout.RULES_SIZE]
+@kernel
+def endgame_worlds(worlds, rows, nworlds, ctx, stats, settings, inference, logw, vals):
+    """Draw ``nworlds`` worlds (the exact determinizer ``worlds``, a
+    :class:`~zwick_ai.agents.zwicker_search.Worlds`) and solve each (:func:`root_values` under
+    ``settings``): world ``w``'s root move values go to ``vals[done + w]``, its log weight under
+    ``inference`` (0 without) to ``logw[done + w]`` where ``done = stats[ST_WORLDS]`` on entry.
+    Stops early when the node cap is hit (that world is not counted)."""
+    a, p, W = worlds.record, worlds.player, worlds.workspace
+    R = worlds.game[: layout.RULES_SIZE]
     side = arrays.side_of(R, p)
-    t0 = det.t0
-    S0 = det.S0
+    t0 = worlds.setup.t0
+    S0 = worlds.setup.S0
+    tau, mm = inference.tau, inference.model
     meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
     out = np.zeros(rows.shape[0], np.float64)
     for _ in range(nworlds):
         w = stats[ST_WORLDS]
         if w >= vals.shape[0]:
             return
-        k = zwicker_search.TRIES if meta[zwicker_search.MT_CHAIN] == 0 else zwicker_search.TRIES_AFTER
-        Sw = zwicker_search.det_draw(G, a, p, det, cards, chain, k, meta, W)
+        Sw = zwicker_search.next_world(worlds, meta)
         stats[ST_DRAWS] = stats[ST_DRAWS] + meta[zwicker_search.MT_DRAWS]
         meta[zwicker_search.MT_DRAWS] = 0
-        if not root_values(R, Sw, rows, side, ctx, stats, node_cap, use_tt, win_loss, total, out):
+        if not root_values(R, Sw, rows, side, ctx, stats, settings, out):
             return
         vals[w, :] = out
         logw[w] = world_log_weight(R, a, S0, Sw, p, t0, tau, W, mm) if tau > 0 else 0.0
@@ -407,7 +450,7 @@ def endgame_worlds(
 # ------------------------------------------------------------------------------------------------
 # ISMCTS with world reuse and a leaf-evaluator switch
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def value_rewards(R, S, m, f, total):
     """Leaf rewards by the value model ``m``: each side's expected final point difference over
     ``total``, clipped to [-1, 1] (the scale of :func:`zwicker_search.side_rewards`)."""
@@ -418,7 +461,7 @@ def value_rewards(R, S, m, f, total):
     return vals
 
 
-@njit(cache=True)
+@kernel
 def after_rewards(R, S, q, m, x, total):
     """Leaf rewards by the *after* model ``m`` (``zwick train net``): the exact lead of seat
     ``q``'s side plus the model's points still to come, read as ``q``'s afterstate (``q`` moved into
@@ -437,7 +480,7 @@ def after_rewards(R, S, q, m, x, total):
     return out
 
 
-@njit(cache=True)
+@kernel
 def after_side_rewards(R, S, m, x, total):
     """Leaf rewards by the *after* model ``m`` read from every side's view (its first seat's,
     :func:`after_rewards`'s value), made zero-sum: side ``s`` gets ``v_s`` minus the mean of the
@@ -452,13 +495,13 @@ def after_side_rewards(R, S, m, x, total):
     return v
 
 
-@njit(cache=True)
+@kernel
 def root_prior(S, rows, values, visits, tree):
     """Prior knowledge at the root (Gelly and Silver 2007): each legal row ``rows[k]`` of the real
     state ``S`` with a finite ``values[k]`` (a reward in [-1, 1]) gets a root child that starts with
     ``visits`` virtual visits of that mean reward, so UCB tries the moves the prior likes first and
     the search's own results outweigh the prior as its visits grow. Returns the children added."""
-    NKEY, NV, NA, NQ, H, meta = tree
+    NKEY, NV, NA, NQ, H, meta = tree.keys, tree.visits, tree.avail, tree.reward, tree.slots, tree.counts
     lo = np.zeros(64, np.int64)
     hi = np.zeros(64, np.int64)
     key = np.zeros(zwicker_search.NKW, np.int64)
@@ -483,29 +526,26 @@ def root_prior(S, rows, values, visits, tree):
     return added
 
 
-@njit(cache=True)
-def draw_pool(G, a, p, det, cards, chain, meta, n, tau, W, mm):
-    """``n`` worlds of the exact determinizer (their current engine states, one row each) and
-    their log weights under the opponent model of :func:`world_log_weight` (all 0 when ``tau``
-    is 0): the pool the ISMCTS iterations draw their worlds from."""
-    R = G[: layout.RULES_SIZE]
+@kernel
+def draw_pool(worlds, meta, n, inference):
+    """``n`` worlds of the exact determinizer ``worlds`` (their current engine states, one row
+    each) and their log weights under ``inference`` (:func:`world_log_weight`; all 0 when its
+    ``tau`` is 0): the pool the ISMCTS iterations draw their worlds from."""
+    R = worlds.game[: layout.RULES_SIZE]
+    det = worlds.setup
+    tau, mm = inference.tau, inference.model
     states = np.empty((n, det.S0.shape[0]), det.S0.dtype)
     logw = np.zeros(n, np.float64)
     for i in range(n):
-        k = (
-            zwicker_search.TRIES
-            if meta[zwicker_search.MT_CHAIN] == 0
-            else min(zwicker_search.TRIES, zwicker_search.TRIES_AFTER)
-        )
-        Sw = zwicker_search.det_draw(G, a, p, det, cards, chain, k, meta, W)
+        Sw = zwicker_search.next_world(worlds, meta)
         for j in range(Sw.shape[0]):  # element copies: no numba shape-error code (zwick_ai.jit)
             states[i, j] = Sw[j]
         if tau > 0:
-            logw[i] = world_log_weight(R, a, det.S0, Sw, p, det.t0, tau, W, mm)
+            logw[i] = world_log_weight(R, worlds.record, det.S0, Sw, worlds.player, det.t0, tau, worlds.workspace, mm)
     return states, logw
 
 
-@njit(cache=True)
+@kernel
 def pool_cumulative(logw):
     """Cumulative normalized weights ``exp(logw)`` (for :func:`pool_pick`)."""
     top = logw.max()
@@ -519,52 +559,49 @@ def pool_cumulative(logw):
     return cum
 
 
-@njit(cache=True)
+@kernel
 def pool_pick(cum):
     """A pool index drawn with the probabilities whose cumulative sums are ``cum``."""
     i = np.searchsorted(cum, np.random.random(), side="right")
     return min(i, cum.shape[0] - 1)
 
 
-@njit(cache=True)
-def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, chain, W, m, pool, cum, mix, policy):
-    """``iters`` ISMCTS iterations on ``tree`` (the descent and backup of :mod:`zwicker_search`), each
-    drawn world serving ``reuse`` consecutive iterations; ``leaf`` picks the leaf evaluator
-    (``m``: the value model's arrays for ``LEAF_VALUE``/``LEAF_STAGE``, the after model's for
+@kernel
+def ismcts(worlds, iters, reuse, settings, tree, leaf, pool):
+    """``iters`` ISMCTS iterations on ``tree`` (the descent and backup of :mod:`zwicker_search`,
+    under its :class:`~zwick_ai.agents.zwicker_search.Settings`), each drawn world serving
+    ``reuse`` consecutive iterations; ``leaf`` (:class:`Leaf`) picks the leaf evaluator (its
+    ``model``: the value model's arrays for ``LEAF_VALUE``/``LEAF_STAGE``, the after model's for
     ``LEAF_STAGE_AFTER`` (:func:`after_side_rewards` at the next stage's start) and
     ``LEAF_AFTER``, whose reward is ``mix`` times the after model's (:func:`after_rewards`) plus
-    ``1 - mix`` times a random play-out's). With a non-empty ``pool`` (rows of
-    :func:`draw_pool`) each world is a pool row drawn by the weights ``cum``
-    (:func:`pool_cumulative`: sampling-importance-resampling of the opponent model's posterior)
-    instead of a fresh draw of the determinizer. Every play-out plays ``policy`` at every seat
-    (:mod:`zwick_ai.zwicker.policy_codes`: ``POLICY_RANDOM`` or ``POLICY_GREEDY``)."""
-    R = G[: layout.RULES_SIZE]
-    meta = tree[-1]
+    ``1 - mix`` times a random play-out's). With a non-empty ``pool`` (:class:`Pool`) each world
+    is a pool row drawn by its weights (sampling-importance-resampling of the opponent model's
+    posterior) instead of a fresh draw of the determinizer ``worlds``. Every play-out plays
+    ``settings.policy`` at every seat (:mod:`zwick_ai.zwicker.policy_codes`: ``POLICY_RANDOM`` or
+    ``POLICY_GREEDY``)."""
+    R = worlds.game[: layout.RULES_SIZE]
+    p, W = worlds.player, worlds.workspace
+    c, policy, win_loss, total = settings.c, settings.policy, settings.win_loss, settings.total
+    kind, m, mix = leaf.kind, leaf.model, leaf.mix
+    meta = tree.counts
     players = arrays.players(R)
     policies = np.full(players, policy, np.int64)
     buf, X = kernels.new_buffers()
-    key = np.zeros(zwicker_search.NKW, np.int64)
-    lo = np.zeros(64, np.int64)
-    hi = np.zeros(64, np.int64)
-    path = np.zeros(zwicker_search.MAX_DEPTH + 1, np.int64)
+    scratch = zwicker_search.new_scratch()
+    path = scratch.path
     kid = np.empty(64, np.int64)
-    world = det.S0[:0]
+    world = worlds.setup.S0[:0]
     f = np.zeros(m[0].shape[0], np.float64)
     for it in range(iters):
         if it % reuse == 0 or world.shape[0] == 0:
-            if pool.shape[0] > 0:
-                world = pool[pool_pick(cum)]
+            if pool.states.shape[0] > 0:
+                world = pool.states[pool_pick(pool.cum)]
             else:
-                k = (
-                    zwicker_search.TRIES
-                    if meta[zwicker_search.MT_CHAIN] == 0
-                    else min(zwicker_search.TRIES, zwicker_search.TRIES_AFTER)
-                )
-                world = zwicker_search.det_draw(G, a, p, det, cards, chain, k, meta, W)
+                world = zwicker_search.next_world(worlds, meta)
         S = world.copy()
-        depth, buf, X, kid = zwicker_search.descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
-        if leaf == LEAF_AFTER and not arrays.is_over(S):
-            q = tree[0][path[depth], zwicker_search.NK_MOVER] if depth > 0 else p
+        depth, buf, X, kid = zwicker_search.descend(R, S, tree, c, scratch, buf, X, W, kid)
+        if kind == LEAF_AFTER and not arrays.is_over(S):
+            q = tree.keys[path[depth], zwicker_search.NK_MOVER] if depth > 0 else p
             rew = after_rewards(R, S, q, m, f, total)
             if mix < 1.0:
                 _, buf, X = kernels.play_out_to(R, S, policies, W, arrays.max_stages(R), buf, X)
@@ -573,10 +610,10 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
                     rew[s] = mix * rew[s] + (1.0 - mix) * played[s]
             zwicker_search.backup(R, tree, path, depth, rew)
             continue
-        if not arrays.is_over(S) and leaf != LEAF_VALUE:  # the play-out reuses the search's buffers
-            last = arrays.stage(S) if leaf == LEAF_STAGE or leaf == LEAF_STAGE_AFTER else arrays.max_stages(R)
+        if not arrays.is_over(S) and kind != LEAF_VALUE:  # the play-out reuses the search's buffers
+            last = arrays.stage(S) if kind == LEAF_STAGE or kind == LEAF_STAGE_AFTER else arrays.max_stages(R)
             _, buf, X = kernels.play_out_to(R, S, policies, W, last, buf, X)
-        if not arrays.is_over(S) and leaf == LEAF_STAGE_AFTER:
+        if not arrays.is_over(S) and kind == LEAF_STAGE_AFTER:
             rew = after_side_rewards(R, S, m, f, total)
         elif not arrays.is_over(S):
             rew = value_rewards(R, S, m, f, total)
@@ -585,12 +622,17 @@ def ismcts(G, a, p, iters, reuse, c, leaf, win_loss, total, tree, det, cards, ch
         zwicker_search.backup(R, tree, path, depth, rew)
 
 
-@njit(cache=True)
+@kernel
 def seed(s):
     np.random.seed(s)
 
 
 __all__ = [
+    "Inference",
+    "Leaf",
+    "Pool",
+    "SolveSettings",
+    "SolverContext",
     "LEAF_AFTER",
     "LEAF_STAGE_AFTER",
     "LEAF_ROLLOUT",

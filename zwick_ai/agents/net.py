@@ -91,14 +91,16 @@ def _check(params: dict[str, Any]) -> None:
 
 
 @kernel
-def reply_values(G, a, p, det, cards, chain, meta, rows, first, top, worlds, m, W):
+def reply_values(worlds, meta, rows, first, top, nworlds, m):
     """Two-ply values of the ``top`` best of ``rows`` by ``first`` (the after model's one-ply
-    values; the other moves get -inf): in each of ``worlds`` worlds drawn for player ``p``'s view
-    (:func:`~zwick_ai.agents.zwicker_search.det_draw`), the move is applied, the next player
+    values; the other moves get -inf): in each of ``nworlds`` worlds drawn for the view of
+    ``worlds.player`` (:func:`~zwick_ai.agents.zwicker_search.det_draw` of ``worlds``, a
+    :class:`~zwick_ai.agents.zwicker_search.Worlds`), the move is applied, the next player
     answers with his best move by the same after model from his own view of that world, and the
     move's value is p's side's after that answer (in a game of two sides, minus the answering
     side's after value; exact where the hand ends), averaged over the worlds."""
-    R = G[: layout.RULES_SIZE]
+    R = worlds.game[: layout.RULES_SIZE]
+    p, W = worlds.player, worlds.workspace
     n = rows.shape[0]
     out = np.full(n, -np.inf)
     order = np.argsort(-first, kind="mergesort")  # stable: ties keep the rows' order
@@ -108,8 +110,8 @@ def reply_values(G, a, p, det, cards, chain, meta, rows, first, top, worlds, m, 
     ns = R[layout.R_NSIDES]
     buf, XX = kernels.new_buffers()
     memo = layer_memo(m)  # the answers' inputs differ in a few cards from one to the next
-    for _ in range(worlds):
-        world = zwicker_search.det_draw(G, a, p, det, cards, chain, zwicker_search.TRIES, meta, W)
+    for _ in range(nworlds):
+        world = zwicker_search.det_draw(worlds, zwicker_search.TRIES, meta)
         for j in range(keep):
             i = order[j]
             if first[i] == -np.inf:
@@ -127,7 +129,7 @@ def reply_values(G, a, p, det, cards, chain, meta, rows, first, top, worlds, m, 
     for j in range(keep):
         i = order[j]
         if first[i] > -np.inf:
-            out[i] = total[i] / worlds
+            out[i] = total[i] / nworlds
     return out
 
 
@@ -144,10 +146,7 @@ def look_ahead(
     """:func:`reply_values` of the decision ``d`` (its worlds drawn from ``d``'s view and random
     stream): the ``top`` best of ``rows`` by ``first`` looked one answer ahead in ``worlds``
     worlds by the after model ``m``, the other moves -inf."""
-    return reply_values(
-        d.game_table, d.state_array, d.player, d.det, d.cards, d.chain, np.zeros(zwicker_search.MT_SIZE, np.int64),
-        rows, first, top, worlds, m, d.workspace,
-    )  # fmt: skip
+    return reply_values(d.worlds, np.zeros(zwicker_search.MT_SIZE, np.int64), rows, first, top, worlds, m)
 
 
 @register(

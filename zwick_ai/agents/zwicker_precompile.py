@@ -52,6 +52,16 @@ def _world_setup() -> resample.WorldSetup:
     return resample.WorldSetup(I64, I64, I64, 0, 0, 0, I32, I64_2D, I64, I64)
 
 
+def _worlds() -> zwicker_search.Worlds:
+    """An example of the determinizer's bundle (the types of ``DecisionSetup.worlds``)."""
+    return zwicker_search.Worlds(I32, I32, 0, _world_setup(), I64, I64, I64)
+
+
+def _settings() -> zwicker_search.Settings:
+    """An example of the search's settings (the types of ``DecisionSetup.settings``)."""
+    return zwicker_search.Settings(0.0, 0, False, 0.0)
+
+
 def _compile(dispatcher: Any, *examples: object) -> None:
     """Compile ``dispatcher`` for the types of ``examples`` (or load it from the cache)."""
     dispatcher.compile(tuple(typeof(x) for x in examples))
@@ -65,54 +75,18 @@ def _moves() -> None:
 
 def _search() -> None:
     """ISMCTS/PIMC's search, as ``DecisionSetup.run`` calls it."""
-    _compile(
-        zwicker_search.search,
-        I32,
-        I32,
-        0,
-        I32,
-        0,
-        0.0,
-        0,
-        False,
-        0.0,
-        0,
-        zwicker_search.new_tree(2),
-        _world_setup(),
-        I64,
-        I64,
-        I64,
-    )
+    _compile(zwicker_search.search, _worlds(), I32, 0, _settings(), zwicker_search.new_tree(2))
 
 
 def _expert_ismcts() -> None:
     """``expert``'s ISMCTS and its world pool, as ``expert._ismcts`` and ``expert._pool`` call them
     (a value model has the empty model's types)."""
-    det, tree = _world_setup(), zwicker_search.new_tree(2)
-    _compile(expert_search.draw_pool, I32, I32, 0, det, I64, I64, I64, 0, 0.0, I64, value_model.empty_model())
+    worlds, tree = _worlds(), zwicker_search.new_tree(2)
+    inference = expert_search.Inference(0.0, value_model.empty_model())
+    _compile(expert_search.draw_pool, worlds, I64, 0, inference)
     _compile(expert_search.pool_cumulative, F64)
-    _compile(
-        expert_search.ismcts,
-        I32,
-        I32,
-        0,
-        0,
-        0,
-        0.0,
-        0,
-        False,
-        0.0,
-        tree,
-        det,
-        I64,
-        I64,
-        I64,
-        value_model.empty_model(),
-        I32_2D,
-        F64,
-        0.0,
-        0,
-    )
+    leaf = expert_search.Leaf(0, value_model.empty_model(), 0.0)
+    _compile(expert_search.ismcts, worlds, 0, 0, _settings(), tree, leaf, expert_search.Pool(I32_2D, F64))
 
 
 def _expert_endgame() -> None:
@@ -120,8 +94,9 @@ def _expert_endgame() -> None:
     _compile(expert_search.new_context, 0)
     _compile(expert_search.in_endgame, I32, I32, 0)
     ctx = expert_search.new_context(1)
-    args = (I32, I32, 0, _world_setup(), I64, I64, I64_2D, 0, ctx, I64, 0, False, False, 0.0, 0.0, F64, F64_2D, I64)
-    _compile(expert_search.endgame_worlds, *args, value_model.empty_model())
+    settings = expert_search.SolveSettings(0, False, False, 0.0)
+    inference = expert_search.Inference(0.0, value_model.empty_model())
+    _compile(expert_search.endgame_worlds, _worlds(), I64_2D, 0, ctx, I64, settings, inference, F64, F64_2D)
 
 
 def _chance_and_setup(search: bool) -> None:  # search: the determinizer's setup too

@@ -53,7 +53,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
@@ -64,6 +64,7 @@ from zwick_ai.games import zwicker_bridge
 from zwick_ai.jit import kernel
 from zwick_ai.zwicker import arrays, kernels, layout, policy_codes
 from zwick_ai.zwicker.resample import (
+    WorldSetup,
     resample_chain,
     resample_draw,
     resample_setup,
@@ -87,7 +88,7 @@ NK_OWNER = 7
 NK_MOVER = 8  # seat making the move (turn order can depend on hidden hands)
 NKW = 9
 
-# Search counters (``meta``).
+# Search counters (``SearchTree.counts``).
 MT_NODES = 0
 MT_ITERS = 1
 MT_CHAIN = 2  # iterations whose world came from the Markov chain
@@ -95,22 +96,75 @@ MT_DRAWS = 3  # permutations drawn (accepted or not)
 MT_SIZE = 4
 
 
+class SearchTree(NamedTuple):
+    """One search's tree (:func:`new_tree`): node ``i`` is row ``i`` of each array, node 0 the root.
+    Compiled code takes and returns it like any tuple of arrays."""
+
+    keys: np.ndarray  # (capacity, NKW) int64: each node's move key (columns ``NK_*``)
+    visits: np.ndarray  # int64: iterations that went through the node
+    avail: np.ndarray  # int64: iterations in which the node's move was legal (UCB's availability)
+    reward: np.ndarray  # float64: the sum of the rewards backed up into the node
+    slots: np.ndarray  # int64: open-addressing hash map of the keys to nodes, -1 empty
+    counts: np.ndarray  # int64: the search's counters (``MT_*``)
+
+
+class Worlds(NamedTuple):
+    """What draws the worlds of one decision for player ``player`` of the state array ``record``
+    (:func:`det_draw`)."""
+
+    game: np.ndarray  # the game table (rules, codec; ``zwick_ai.zwicker.history``)
+    record: np.ndarray  # the OpenSpiel state array (engine state and history)
+    player: int  # the searching player
+    setup: WorldSetup  # the determinizer's setup (:func:`~zwick_ai.zwicker.resample.resample_setup`)
+    cards: np.ndarray  # the hidden cards, permuted in place by each rejection-sampling draw
+    chain: np.ndarray  # the Markov chain's consistent assignment (its fallback)
+    workspace: np.ndarray  # the engine's scratch workspace (``kernels.WS_SIZE`` int64)
+
+
+class Settings(NamedTuple):
+    """How a tree search scores and plays out."""
+
+    c: float  # the exploration constant of UCB
+    policy: int  # the play-out policy at every seat (``zwick_ai.zwicker.policy_codes``)
+    win_loss: bool  # rewards are the game's win/loss returns (else scaled point differences)
+    total: float  # the points for cards and most cards: the scale of the rewards
+
+
+class Scratch(NamedTuple):
+    """A descent's scratch arrays (:func:`new_scratch`)."""
+
+    key: np.ndarray  # NKW int64: the key of the move looked at
+    lo: np.ndarray  # 64 int64: per table unit, the bits of its card ids 0..63
+    hi: np.ndarray  # 64 int64: the same for card ids 64..
+    path: np.ndarray  # MAX_DEPTH + 1 int64: the nodes of the iteration's walk from the root
+
+
 # ------------------------------------------------------------------------------------------------
 # Determinization
 # ------------------------------------------------------------------------------------------------
 @kernel(inline="always")
-def det_draw(G, a, p, det, cards, chain, tries, meta, W):
-    """One world for player ``p``: an engine state equal to the real one except for the hidden
-    cards. ``det`` (a :class:`~zwick_ai.zwicker.resample.WorldSetup`) comes from :func:`~zwick_ai.zwicker.resample.resample_setup`; ``cards`` is
-    permuted in place (exact rejection sampling, at most ``tries`` draws); when every draw is
-    rejected, ``chain`` (a consistent assignment) takes one sweep of swaps and gives the world."""
-    draws, Sw = resample_draw(G, a, p, det, cards, tries, W)
+def det_draw(worlds, tries, meta):
+    """One world for ``worlds.player``: an engine state equal to the real one except for the
+    hidden cards. ``worlds.cards`` is permuted in place (exact rejection sampling, at most
+    ``tries`` draws); when every draw is rejected, ``worlds.chain`` (a consistent assignment)
+    takes one sweep of swaps and gives the world. Counts draws and chain worlds in ``meta``
+    (``MT_DRAWS``, ``MT_CHAIN``)."""
+    G, a, p, det, W = worlds.game, worlds.record, worlds.player, worlds.setup, worlds.workspace
+    draws, Sw = resample_draw(G, a, p, det, worlds.cards, tries, W)
     meta[MT_DRAWS] += draws
     if Sw.shape[0] > 0:
         return Sw
     meta[MT_CHAIN] += 1
+    chain = worlds.chain
     resample_chain(G, a, p, det, chain, chain.shape[0], W)
     return resample_world(G, a, p, det, chain, det.S0.copy(), W)
+
+
+@kernel(inline="always")
+def next_world(worlds, meta):
+    """:func:`det_draw` with the search's tries: :data:`TRIES` until the Markov chain was needed
+    in this decision, :data:`TRIES_AFTER` after."""
+    return det_draw(worlds, TRIES if meta[MT_CHAIN] == 0 else TRIES_AFTER, meta)
 
 
 _draw_world = det_draw  # the name the tests use
@@ -192,8 +246,7 @@ def lookup(H, NKEY, key):
 # ------------------------------------------------------------------------------------------------
 @kernel
 def new_tree(cap):
-    """Preallocated tree for ``cap`` nodes: (keys, visits, availability, reward sums, hash map,
-    counters). Node 0 is the root."""
+    """A preallocated :class:`SearchTree` for ``cap`` nodes, holding the root."""
     NKEY = np.zeros((cap, NKW), np.int64)
     NV = np.zeros(cap, np.int64)
     NA = np.zeros(cap, np.int64)
@@ -205,7 +258,15 @@ def new_tree(cap):
     meta = np.zeros(MT_SIZE, np.int64)
     meta[MT_NODES] = 1
     NKEY[0, NK_PARENT] = -1
-    return NKEY, NV, NA, NQ, H, meta
+    return SearchTree(NKEY, NV, NA, NQ, H, meta)
+
+
+@kernel
+def new_scratch():
+    """The scratch arrays of :func:`descend` (:class:`Scratch`)."""
+    return Scratch(
+        np.zeros(NKW, np.int64), np.zeros(64, np.int64), np.zeros(64, np.int64), np.zeros(MAX_DEPTH + 1, np.int64)
+    )
 
 
 @kernel
@@ -223,12 +284,14 @@ def side_rewards(R, S, win_loss, total):
 
 
 @kernel(inline="always")
-def descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid):
-    """One iteration's walk down ``tree`` in world ``S`` (changed in place): UCB among the children
-    whose moves are legal here (each counts one more availability), then one untried move (uniform)
-    expanded, or stop when the tree is full. Fills ``path[1..depth]`` with the nodes entered;
-    returns (depth, and the move buffers and child scratch, which may have grown)."""
-    NKEY, NV, NA, NQ, H, meta = tree
+def descend(R, S, tree, c, scratch, buf, X, W, kid):
+    """One iteration's walk down ``tree`` in world ``S`` (changed in place): UCB (exploration
+    constant ``c``) among the children whose moves are legal here (each counts one more
+    availability), then one untried move (uniform) expanded, or stop when the tree is full. Fills
+    ``scratch.path[1..depth]`` with the nodes entered; returns (depth, and the move buffers and
+    child scratch, which may have grown)."""
+    NKEY, NV, NA, NQ, H, meta = tree.keys, tree.visits, tree.avail, tree.reward, tree.slots, tree.counts
+    key, lo, hi, path = scratch.key, scratch.lo, scratch.hi, scratch.path
     cap = NV.shape[0]
     node = 0
     depth = 0
@@ -286,7 +349,7 @@ def descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid):
 def backup(R, tree, path, depth, rew):
     """Credit the iteration's side rewards ``rew`` to the nodes of ``path``: each node gets the
     reward of the side of the seat that moved into it (partners share a side's reward)."""
-    NKEY, NV, NA, NQ, H, meta = tree
+    NKEY, NV, NQ, meta = tree.keys, tree.visits, tree.reward, tree.counts
     NV[0] += 1
     for d in range(1, depth + 1):
         nd = path[d]
@@ -296,31 +359,28 @@ def backup(R, tree, path, depth, rew):
 
 
 @kernel
-def search(G, a, p, world, iters, c, policy, win_loss, total, tries, tree, det, cards, chain, W):
-    """Run ``iters`` iterations on ``tree`` for player ``p`` of OpenSpiel state array ``a``.
-    ``world``: a fixed engine state to search (PIMC), or an empty array to determinize every
-    iteration (ISMCTS) with ``det`` (from :func:`~zwick_ai.zwicker.resample.resample_setup`)."""
-    R = G[: layout.RULES_SIZE]
-    meta = tree[-1]
+def search(worlds, world, iters, settings, tree):
+    """Run ``iters`` iterations on ``tree`` (a :class:`SearchTree`) for ``worlds.player`` under
+    ``settings`` (:class:`Settings`). ``world``: a fixed engine state to search (PIMC), or an
+    empty array to determinize every iteration (ISMCTS) by ``worlds`` (:class:`Worlds`)."""
+    R = worlds.game[: layout.RULES_SIZE]
+    W = worlds.workspace
+    meta = tree.counts
     players = arrays.players(R)
-    policies = np.full(players, policy, np.int64)
+    policies = np.full(players, settings.policy, np.int64)
     buf, X = kernels.new_buffers()
-    key = np.zeros(NKW, np.int64)
-    lo = np.zeros(64, np.int64)
-    hi = np.zeros(64, np.int64)
-    path = np.zeros(MAX_DEPTH + 1, np.int64)
+    scratch = new_scratch()
     kid = np.empty(64, np.int64)
     fixed = world.shape[0] > 0
     for _ in range(iters):
         if fixed:
             S = world.copy()
         else:
-            k = tries if meta[MT_CHAIN] == 0 else min(tries, TRIES_AFTER)
-            S = det_draw(G, a, p, det, cards, chain, k, meta, W)
-        depth, buf, X, kid = descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
+            S = next_world(worlds, meta)
+        depth, buf, X, kid = descend(R, S, tree, settings.c, scratch, buf, X, W, kid)
         if not arrays.is_over(S):  # roll out with the search's own move buffers
             _, buf, X = kernels.play_out_to(R, S, policies, W, arrays.max_stages(R), buf, X)
-        backup(R, tree, path, depth, side_rewards(R, S, win_loss, total))
+        backup(R, tree, scratch.path, depth, side_rewards(R, S, settings.win_loss, settings.total))
 
 
 @kernel
@@ -338,33 +398,30 @@ def peek_draw(real, world):
 
 
 @kernel
-def peek_search(G, real, iters, c, policy, win_loss, total, tree, W):
-    """Run ``iters`` iterations of UCT on ``tree`` where every iteration's world is the true state
-    ``real`` with the stock freshly shuffled (:func:`peek_draw`): ``peek-uct``'s search (the
-    descent, play-out and backup of :func:`search`)."""
+def peek_search(G, real, iters, settings, tree, W):
+    """Run ``iters`` iterations of UCT on ``tree`` under ``settings`` where every iteration's world
+    is the true state ``real`` with the stock freshly shuffled (:func:`peek_draw`): ``peek-uct``'s
+    search (the descent, play-out and backup of :func:`search`)."""
     R = G[: layout.RULES_SIZE]
     players = arrays.players(R)
-    policies = np.full(players, policy, np.int64)
+    policies = np.full(players, settings.policy, np.int64)
     buf, X = kernels.new_buffers()
-    key = np.zeros(NKW, np.int64)
-    lo = np.zeros(64, np.int64)
-    hi = np.zeros(64, np.int64)
-    path = np.zeros(MAX_DEPTH + 1, np.int64)
+    scratch = new_scratch()
     kid = np.empty(64, np.int64)
     S = real.copy()
     for _ in range(iters):
         peek_draw(real, S)
-        depth, buf, X, kid = descend(R, S, tree, c, buf, X, W, key, lo, hi, path, kid)
+        depth, buf, X, kid = descend(R, S, tree, settings.c, scratch, buf, X, W, kid)
         if not arrays.is_over(S):
             _, buf, X = kernels.play_out_to(R, S, policies, W, arrays.max_stages(R), buf, X)
-        backup(R, tree, path, depth, side_rewards(R, S, win_loss, total))
+        backup(R, tree, scratch.path, depth, side_rewards(R, S, settings.win_loss, settings.total))
 
 
 @kernel
 def root_stats(S, rows, tree):
     """Visits and reward sums of the root children for the legal move ``rows`` of the real
     state ``S`` (0 for a move the search never tried)."""
-    NKEY, NV, NA, NQ, H, meta = tree
+    NKEY, NV, NQ, H = tree.keys, tree.visits, tree.reward, tree.slots
     n = rows.shape[0]
     visits = np.zeros(n, np.int64)
     qsum = np.zeros(n, np.float64)
@@ -389,7 +446,7 @@ def block_root(S, rows, blocked, tree):
     """Keep the search away from the root moves ``rows[k]`` with ``blocked[k]`` (rows of the real
     state ``S``): each gets a root child with one visit and reward sum :data:`BLOCKED_REWARD`, so
     that it is neither untried nor ever chosen by UCB (root pruning). Returns the nodes added."""
-    NKEY, NV, NA, NQ, H, meta = tree
+    NKEY, NV, NA, NQ, H, meta = tree.keys, tree.visits, tree.avail, tree.reward, tree.slots, tree.counts
     lo = np.zeros(64, np.int64)
     hi = np.zeros(64, np.int64)
     key = np.zeros(NKW, np.int64)
@@ -440,28 +497,19 @@ class DecisionSetup:
         self.det = resample_setup(self.game_table, self.state_array, self.player, self.workspace)
         self.cards = self.det.truth.copy()
         self.chain = self.det.truth.copy()
+        #: the compiled determinizer's bundle (it shares ``cards``, ``chain`` and ``workspace``)
+        self.worlds = Worlds(
+            self.game_table, self.state_array, self.player, self.det, self.cards, self.chain, self.workspace
+        )
         self.seed = int(rng.integers(2**31))
         _seed(self.seed)
 
-    def run(self, tree, world: np.ndarray, iters: int, params: dict[str, Any]) -> None:
-        policy = policy_codes.PLAYOUT_POLICIES[params["rollout"]]
-        search(
-            self.game_table,
-            self.state_array,
-            self.player,
-            world,
-            int(iters),
-            float(params["c"]),
-            policy,
-            self.win_loss,
-            self.total,
-            TRIES,
-            tree,
-            self.det,
-            self.cards,
-            self.chain,
-            self.workspace,
-        )
+    def settings(self, params: dict[str, Any]) -> Settings:
+        """The compiled search's :class:`Settings` under ``params`` (``c``, ``rollout``)."""
+        return Settings(float(params["c"]), policy_codes.PLAYOUT_POLICIES[params["rollout"]], self.win_loss, self.total)
+
+    def run(self, tree: SearchTree, world: np.ndarray, iters: int, params: dict[str, Any]) -> None:
+        search(self.worlds, world, int(iters), self.settings(params), tree)
 
 
 @kernel
@@ -469,13 +517,13 @@ def _seed(seed):
     np.random.seed(seed)
 
 
-def _search_budget(setup: DecisionSetup, tree: tuple, world: np.ndarray, params: dict[str, Any]) -> None:
+def _search_budget(setup: DecisionSetup, tree: SearchTree, world: np.ndarray, params: dict[str, Any]) -> None:
     """Run ``params``' budget on ``tree``: ``iters`` iterations (0 = no limit) within ``time``
     seconds of wall clock (0 = no limit), the clock checked between compiled batches."""
     _run_budget(tree, params, lambda n: setup.run(tree, world, n, params))
 
 
-def _run_budget(tree: tuple, params: dict[str, Any], run: Callable[[int], None]) -> None:
+def _run_budget(tree: SearchTree, params: dict[str, Any], run: Callable[[int], None]) -> None:
     """:func:`_search_budget` for any compiled search: ``run(n)`` adds ``n`` iterations to ``tree``."""
     iters, seconds = int(params["iters"]), float(params.get("time", 0.0))
     if seconds <= 0:
@@ -484,14 +532,14 @@ def _run_budget(tree: tuple, params: dict[str, Any], run: Callable[[int], None])
     t0 = clock.now()
     batch = 16
     while True:
-        left = iters - int(tree[-1][MT_ITERS]) if iters > 0 else batch
+        left = iters - int(tree.counts[MT_ITERS]) if iters > 0 else batch
         if left <= 0:
             break
         run(min(batch, left))
         spent = clock.now() - t0
         if spent >= seconds:
             break
-        rate = tree[-1][MT_ITERS] / max(spent, 1e-9)
+        rate = tree.counts[MT_ITERS] / max(spent, 1e-9)
         batch = int(max(1, min(4096, rate * (seconds - spent) / 4)))
 
 
@@ -547,19 +595,9 @@ def pimc_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.G
     meta = np.zeros(MT_SIZE, np.int64)
 
     def draw() -> np.ndarray:
-        return _draw_world(
-            setup.game_table,
-            setup.state_array,
-            setup.player,
-            setup.det,
-            setup.cards,
-            setup.chain,
-            TRIES,
-            meta,
-            setup.workspace,
-        )
+        return _draw_world(setup.worlds, TRIES, meta)
 
-    def searched(world: np.ndarray) -> tuple:
+    def searched(world: np.ndarray) -> SearchTree:
         tree = new_tree(iters + 2)
         setup.run(tree, world, iters, params)
         return tree
@@ -572,7 +610,7 @@ def _world_vote(
     setup: DecisionSetup,
     worlds: int,
     draw: Callable[[], np.ndarray],
-    searched: Callable[[np.ndarray], tuple],
+    searched: Callable[[np.ndarray], SearchTree],
 ) -> list[int]:
     """PIMC's vote: ``worlds`` times a world from ``draw`` and its tree from ``searched``; the
     move with the largest sum of root visit shares (ties: the higher mean reward)."""
@@ -618,7 +656,7 @@ def peek_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.G
     per_world = {**params, "time": float(params.get("time", 0.0)) / worlds}
     iters = int(params["iters"])
 
-    def searched(world: np.ndarray) -> tuple:
+    def searched(world: np.ndarray) -> SearchTree:
         tree = new_tree(iters + 2 if iters > 0 else int(params.get("nodes", 1 << 16)))
         _search_budget(setup, tree, world, per_world)
         return tree
@@ -631,13 +669,10 @@ def peek_root(setup: DecisionSetup, params: dict[str, Any]) -> tuple[np.ndarray,
     (:func:`peek_search`) of ``setup``'s decision under ``params``' budget."""
     iters = int(params["iters"])
     tree = new_tree(iters + 2 if iters > 0 else int(params.get("nodes", 1 << 18)))
-    policy = policy_codes.PLAYOUT_POLICIES[params["rollout"]]
+    settings = setup.settings(params)
 
     def run(n: int) -> None:
-        peek_search(
-            setup.game_table, setup.real, int(n), float(params["c"]), policy, setup.win_loss, setup.total, tree,
-            setup.workspace,
-        )  # fmt: skip
+        peek_search(setup.game_table, setup.real, int(n), settings, tree, setup.workspace)
 
     _run_budget(tree, params, run)
     visits, qsum = root_stats(setup.real, setup.rows, tree)
@@ -656,11 +691,18 @@ def best_index(score: np.ndarray, tie: np.ndarray) -> int:
 
 __all__ = [
     "BLOCKED_REWARD",
+    "Scratch",
+    "SearchTree",
+    "Settings",
+    "Worlds",
     "block_root",
     "best_index",
     "cheat_decision",
     "root_search",
     "det_draw",
+    "new_scratch",
+    "new_tree",
+    "next_world",
     "ismcts_decision",
     "peek_decision",
     "peek_draw",

@@ -55,7 +55,7 @@ import pyspiel
 from zwick_ai import tricks
 from zwick_ai.agents.base import make_agent
 from zwick_ai.agents.tricks_search import play_out as tricks_play_out
-from zwick_ai.agents.zwicker_search import MT_SIZE, TRIES, det_draw
+from zwick_ai.agents.zwicker_search import MT_SIZE, TRIES, Worlds, det_draw
 from zwick_ai.eval.stats import Estimate, mean_ci, paired_diff_ci
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.decisions import apply_decision, legal_decisions
@@ -149,10 +149,10 @@ def draw_worlds(state: pyspiel.State, worlds: int, seed: int) -> list[np.ndarray
         G, a = decision.game_table, decision.record
         W = np.zeros(zwicker_kernels.WS_SIZE, np.int64)
         det = resample_setup(G, a, p, W)
-        cards, chain = det.truth.copy(), det.truth.copy()
+        drawn = Worlds(G, a, p, det, det.truth.copy(), det.truth.copy(), W)
         meta = np.zeros(MT_SIZE, np.int64)
         for _ in range(worlds):
-            out.append(det_draw(G, a, p, det, cards, chain, TRIES, meta, W).copy())
+            out.append(det_draw(drawn, TRIES, meta).copy())
         return out
     view = state.decision()
     a, cfg = view.position, view.config

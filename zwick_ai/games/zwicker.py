@@ -243,7 +243,7 @@ class ZwickerGame(pyspiel.Game):
         codec = Codec(rules)
         key = str(sorted(norm.items()))
         t = _TABLES.get(key) or Tables(rules, codec, norm["utility"] == "win_loss")
-        players, d, ns = rules.players, codec.D, rules.num_sides
+        players, d, ns = rules.players, codec.deck_size, rules.num_sides
         hands = t.hand_cards()
         max_decisions = 5 * hands + d + 2
         max_chance = (1 if rules.first_dealer == "random" else d) + t.chance_positions
@@ -449,7 +449,9 @@ class ZwickerState(pyspiel.State):
         a = self._a
         if not zwicker_history.is_dealt(a):
             cut = card_names(zwicker_history.cut_cards(a).tolist())
-            order = " ".join(NAMES[c] if c >= 0 else "-" for c in zwicker_history.deck_order(a)[: t.codec.D].tolist())
+            order = " ".join(
+                NAMES[c] if c >= 0 else "-" for c in zwicker_history.deck_order(a)[: t.codec.deck_size].tolist()
+            )
             return f"{t.rules.describe()}\ndealing; dealer {int(zwicker_history.dealer(a))}; cut: {cut}\norder: {order}"
         a = self._a
         lines = [t.rules.describe()]

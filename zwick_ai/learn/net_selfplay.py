@@ -185,11 +185,11 @@ def selfplay_afterstates(R, seeds, policy, eps, m):
 
 
 @kernel
-def selfplay_search_targets(R, seeds, policy, eps, m, iters, c, rollout, total, min_visits):
+def selfplay_search_targets(R, seeds, policy, eps, m, iters, settings, min_visits):
     """Play one hand per seed as :func:`selfplay_afterstates` does, and at every decision with two
-    or more card moves run ``iters`` iterations of ``peek-uct`` from the true position (UCB constant
-    ``c``, play-outs by policy code ``rollout``; ``total``: the pack's card points, the search's
-    reward scale). Records every card move with at least ``min_visits`` root visits that does not
+    or more card moves run ``iters`` iterations of ``peek-uct`` from the true position under
+    ``settings`` (a :class:`~zwick_ai.agents.zwicker_search.Settings`: UCB constant, play-out
+    policy code, points rewards, ``total`` the pack's card points, the search's reward scale). Records every card move with at least ``min_visits`` root visits that does not
     end the hand: its afterstate's input and lead as :func:`selfplay_afterstates` records them, and
     in place of the final difference the search's mean value of the move (the mover's side minus
     the mean of the others, in points); ``value`` is NaN (the targets are not chained)."""
@@ -209,7 +209,7 @@ def selfplay_search_targets(R, seeds, policy, eps, m, iters, c, rollout, total, 
             if cards >= 2:
                 rows = buf[:n]  # the search keeps its own move buffers
                 tree = zwicker_search.new_tree(iters + 2)
-                zwicker_search.peek_search(R, S, iters, c, rollout, False, total, tree, W)
+                zwicker_search.peek_search(R, S, iters, settings, tree, W)
                 visits, qsum = zwicker_search.root_stats(S, rows, tree)
                 for k in range(n):
                     if rows[k, layout.M_KIND] == layout.KIND_ASK or visits[k] < min_visits:
@@ -219,7 +219,7 @@ def selfplay_search_targets(R, seeds, policy, eps, m, iters, c, rollout, total, 
                     if Sc[layout.S_PHASE] == layout.PHASE_OVER:
                         continue
                     after_input(R, S, Sc, p, x)
-                    target = qsum[k] / visits[k] * total
+                    target = qsum[k] / visits[k] * settings.total
                     rec = _add_record(rec, nrow, x, target, np.nan, R[layout.R_SIDE_OF + p], p, h)
                     nrow += 1
             k = _pick(R, S, buf, n, cards, policy, eps, m, W)

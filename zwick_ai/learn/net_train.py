@@ -61,7 +61,7 @@ from typing import Any
 
 import numpy as np
 
-from zwick_ai.agents import value_model
+from zwick_ai.agents import value_model, zwicker_search
 from zwick_ai.files import read_json, replacing
 from zwick_ai.learn import model_files, net_selfplay
 from zwick_ai.learn.search_teacher import SEARCH_TEACHERS, TEACHER_C, after_records
@@ -317,10 +317,11 @@ def play_chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str) -> tuple[np.n
         )
     R = rules_array(cfg)
     if cfg.teacher == "peek":
+        rollout = policy_codes.PLAYOUT_POLICIES[cfg.teacher_rollout]
+        settings = zwicker_search.Settings(TEACHER_C, rollout, False, card_total(cfg))
         return net_selfplay.selfplay_search_targets(
-            R, seeds, policy, cfg.eps, arrays, cfg.teacher_iters, TEACHER_C, policy_codes.PLAYOUT_POLICIES[cfg.teacher_rollout],
-            card_total(cfg), cfg.teacher_visits,
-        )  # fmt: skip
+            R, seeds, policy, cfg.eps, arrays, cfg.teacher_iters, settings, cfg.teacher_visits
+        )
     return net_selfplay.selfplay_afterstates(R, seeds, policy, cfg.eps, arrays)
 
 

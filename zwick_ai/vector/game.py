@@ -150,33 +150,33 @@ class VectorGame:
         sides = int(tables.rules.num_sides)
         for part in self._parts:
             self._shards.append(
-                (
-                    tables.G.copy(),
-                    tables.init.copy(),
-                    off.copy(),
-                    self._opponent.copy(),
-                    bool(tables.win_loss),
-                    self._states[part],
-                    self._mv[part],
-                    self._tk[part],
-                    self._rows[part],
-                    self._cur[part],
-                    self._mask[part],
-                    self._obs[part],
-                    self._rewards[part],
-                    self._done[part],
-                    self._seeds[part],
-                    self._rng[part],
-                    self._actions[part],
-                    np.zeros(engine_kernels.WS_SIZE, np.int64),
-                    np.zeros((zwicker_batch.BUF_ROWS, layout.MOVE_WIDTH), np.int64),
-                    np.zeros(zwicker_batch.XS_SIZE, np.int64),
-                    np.zeros(MAXTOK + 8, np.int64),
-                    np.zeros(layout.MOVE_WIDTH, np.int64),
-                    np.zeros(max(sides, 1), np.int64),
-                    np.zeros(self.num_actions, np.bool_),
-                    tuple(tuple(x.copy() for x in model) for model in models),
-                    np.zeros(part.stop - part.start, np.int64),  # the step's games that complete a move
+                zwicker_batch.Shard(
+                    game=tables.G.copy(),
+                    init=tables.init.copy(),
+                    off=off.copy(),
+                    opponent=self._opponent.copy(),
+                    win_loss=bool(tables.win_loss),
+                    states=self._states[part],
+                    moves=self._mv[part],
+                    tokens=self._tk[part],
+                    kept=self._rows[part],
+                    cur=self._cur[part],
+                    mask=self._mask[part],
+                    obs=self._obs[part],
+                    rewards=self._rewards[part],
+                    done=self._done[part],
+                    seeds=self._seeds[part],
+                    rng=self._rng[part],
+                    actions=self._actions[part],
+                    workspace=np.zeros(engine_kernels.WS_SIZE, np.int64),
+                    move_buf=np.zeros((zwicker_batch.BUF_ROWS, layout.MOVE_WIDTH), np.int64),
+                    capture_buf=np.zeros(zwicker_batch.XS_SIZE, np.int64),
+                    token_buf=np.zeros(MAXTOK + 8, np.int64),
+                    row=np.zeros(layout.MOVE_WIDTH, np.int64),
+                    score_buf=np.zeros(max(sides, 1), np.int64),
+                    opponent_mask=np.zeros(self.num_actions, np.bool_),
+                    models=tuple(tuple(x.copy() for x in model) for model in models),
+                    heavy=np.zeros(part.stop - part.start, np.int64),
                 )
             )
 
@@ -212,7 +212,7 @@ class VectorGame:
         self._own = (self._states, self._hlen)
         for part in self._parts:
             self._shards.append(
-                (
+                tricks_batch.Shard(
                     cfg.copy(),
                     init.copy(),
                     self._opponent.copy(),

@@ -15,6 +15,8 @@ stream.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba
 import numpy as np
 
@@ -28,6 +30,31 @@ from zwick_ai.zwicker.policy_codes import POLICY_CALLER
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+class Shard(NamedTuple):
+    """One thread's games (consecutive rows of the batch arrays, as views) with its own copies of
+    the read-only tables and its own scratch (:func:`scratch`): what the batch kernels take, one
+    per thread, in a typed list. Row ``i`` of each per-game array belongs to the shard's game ``i``."""
+
+    cfg: np.ndarray  # the trick engine's rules array, a copy
+    init: np.ndarray  # the state array of a game before its deal, a copy
+    opponent: np.ndarray  # per seat: ``POLICY_CALLER`` or ``POLICY_RANDOM_ACTION``
+    recall: bool  # observe the information state (perfect recall) instead of the observation
+    states: np.ndarray  # (games, state size) int32: each game's state array
+    hlen: np.ndarray  # int64 per game: the length of its OpenSpiel history
+    cur: np.ndarray  # int64 per game: the player to move (the caller's seat)
+    mask: np.ndarray  # (games, actions) bool: the legal mask
+    obs: np.ndarray  # (games, observation size) float32: the observation of the player to move
+    rewards: np.ndarray  # (games, players) float32: the returns of the games that ended this step
+    done: np.ndarray  # bool per game: ended this step
+    seeds: np.ndarray  # int64 per game: its deal seed
+    rng: np.ndarray  # uint64 per game: its splitmix64 stream
+    actions: np.ndarray  # int64 per game: the caller's action of this step
+    ids: np.ndarray  # scratch: a chance node's outcome ids
+    probs: np.ndarray  # scratch: their probabilities
+    cdf: np.ndarray  # scratch: their cumulative probabilities
+    opponent_mask: np.ndarray  # scratch: an opponent's legal mask
 
 
 @kernel
@@ -53,20 +80,19 @@ def _chance(cfg, a, seed, hlen, i, ids, probs, cdf):
 def _decision(shard, i):
     """Play chance and the compiled opponents until the caller's turn (write its mask and
     observation) or the end. Returns the player to move, or -1 at the end."""
-    cfg, init, opponent, recall, A, hlen, cur, mask, obs, rewards, done, seeds, rng, actions = shard[:14]
-    ids, probs, cdf, omask = shard[14:]
-    a = A[i]
+    cfg, hlen, rng, omask = shard.cfg, shard.hlen, shard.rng, shard.opponent_mask
+    a = shard.states[i]
     while True:
-        _chance(cfg, a, seeds[i], hlen, i, ids, probs, cdf)
+        _chance(cfg, a, shard.seeds[i], hlen, i, shard.ids, shard.probs, shard.cdf)
         if trick_arrays.is_over(a):
             return -1
         p = trick_arrays.to_move(a)
-        if opponent[p] == POLICY_CALLER:
-            trick_kernels.legal_mask(a, cfg, mask[i])
-            if recall:
-                fill_information_state_k(a, p, obs[i])
+        if shard.opponent[p] == POLICY_CALLER:
+            trick_kernels.legal_mask(a, cfg, shard.mask[i])
+            if shard.recall:
+                fill_information_state_k(a, p, shard.obs[i])
             else:
-                fill_observation_k(a, p, obs[i])
+                fill_observation_k(a, p, shard.obs[i])
             return p
         trick_kernels.legal_mask(a, cfg, omask)
         count = 0
@@ -84,24 +110,23 @@ def _decision(shard, i):
 
 @kernel
 def _reset_one(shard, i):
-    init, A, hlen, cur = shard[1], shard[4], shard[5], shard[6]
-    A[i, :] = init
-    hlen[i] = 0
-    cur[i] = _decision(shard, i)
+    shard.states[i, :] = shard.init
+    shard.hlen[i] = 0
+    shard.cur[i] = _decision(shard, i)
 
 
 @kernel
 def _step_one(shard, i):
     """Step game ``i`` by its action; returns True when the game ended."""
-    cfg, A, hlen, cur, rewards, done, actions = shard[0], shard[4], shard[5], shard[6], shard[9], shard[10], shard[13]
+    rewards, done = shard.rewards, shard.done
     if done[i]:
         rewards[i, :] = 0.0
         done[i] = False
-    a = A[i]
-    trick_kernels.apply_action(a, cfg, actions[i])
-    hlen[i] += 1
+    a = shard.states[i]
+    trick_kernels.apply_action(a, shard.cfg, shard.actions[i])
+    shard.hlen[i] += 1
     c = _decision(shard, i)
-    cur[i] = c
+    shard.cur[i] = c
     if c >= 0:
         return False
     done[i] = True
@@ -112,14 +137,14 @@ def _step_one(shard, i):
 
 @kernel
 def _reset_shard(shard):
-    for i in range(shard[4].shape[0]):
+    for i in range(shard.states.shape[0]):
         _reset_one(shard, i)
 
 
 @kernel
 def _step_shard(shard):
     ended = 0
-    for i in range(shard[4].shape[0]):
+    for i in range(shard.states.shape[0]):
         if _step_one(shard, i):
             ended += 1
     return ended
@@ -127,7 +152,7 @@ def _step_shard(shard):
 
 @kernel
 def _restart_shard(shard):
-    done = shard[10]
+    done = shard.done
     for i in range(done.shape[0]):
         if done[i]:
             _reset_one(shard, i)
@@ -137,8 +162,8 @@ def _restart_shard(shard):
 def _next_seeds(shards, next_seed):
     """Give the games that ended the next unused deal seeds, in game order."""
     for t in range(len(shards)):
-        done = shards[t][10]
-        seeds = shards[t][11]
+        done = shards[t].done
+        seeds = shards[t].seeds
         for i in range(done.shape[0]):
             if done[i]:
                 seeds[i] = next_seed

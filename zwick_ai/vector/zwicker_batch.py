@@ -35,7 +35,7 @@ play does not depend on the thread count.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -64,18 +64,51 @@ XS_SIZE = 4 * 1024
 #: how many of a shard's move-completing games ahead of the one stepped the memory is asked for
 PREFETCH_AHEAD = 2
 
+
+class Shard(NamedTuple):
+    """One thread's games (consecutive rows of the batch arrays, as views) with its own copies of
+    the read-only tables and its own scratch: what the batch kernels take, one per thread, in a
+    typed list. Row ``i`` of each per-game array belongs to the shard's game ``i``."""
+
+    game: np.ndarray  # the game table (rules, codec; ``zwick_ai.zwicker.history``), a copy
+    init: np.ndarray  # the state array of a game before its deal, a copy
+    off: np.ndarray  # the observation's piece offsets (``ZwickerObserver._off``; -1: no such piece)
+    opponent: np.ndarray  # per seat: ``POLICY_CALLER`` or a compiled opponent's code (module docstring)
+    win_loss: bool  # the returns are win/loss (the game's ``win_loss`` rule)
+    states: np.ndarray  # (games, state size) int32: each game's OpenSpiel state array
+    moves: np.ndarray  # (games, CAP, MOVE_WIDTH) int64: the kept candidate moves' engine rows
+    tokens: np.ndarray  # (games, CAP, TCAP) int16: their sub-action tokens
+    kept: np.ndarray  # int64 per game: how many rows are kept, or ``_OVERFLOW``
+    cur: np.ndarray  # int64 per game: the player to move (the caller's seat)
+    mask: np.ndarray  # (games, actions) bool: the legal mask
+    obs: np.ndarray  # (games, observation size) float32: the observation of the player to move
+    rewards: np.ndarray  # (games, players) float32: the returns of the games that ended this step
+    done: np.ndarray  # bool per game: ended this step
+    seeds: np.ndarray  # int64 per game: its deal seed
+    rng: np.ndarray  # uint64 per game: its splitmix64 stream
+    actions: np.ndarray  # int64 per game: the caller's action of this step
+    workspace: np.ndarray  # the engine's scratch workspace (``WS_SIZE`` int64)
+    move_buf: np.ndarray  # (BUF_ROWS, MOVE_WIDTH) int64: the engine's move buffer
+    capture_buf: np.ndarray  # XS_SIZE int64: the engine's capture scratch
+    token_buf: np.ndarray  # int64: one move's sub-action tokens (``encode_row``)
+    row: np.ndarray  # MOVE_WIDTH int64: one whole move
+    score_buf: np.ndarray  # int64 per side: the observation's score scratch (``fill_into_k``)
+    opponent_mask: np.ndarray  # bool per action: a random opponent's legal mask
+    models: tuple  # the ``net`` opponents' (move model, after model) arrays
+    heavy: np.ndarray  # int64 per game: the step's games that complete a move (:func:`_step_shard`)
+
+
 # _scan's results besides a count of kept rows
 _OVERFLOW = -1  # too many candidates (or too long) to keep: generate again at the next sub-action
 _COMPLETE = -2  # the prefix is a whole move (copied into ``row``)
 
-#: the step's kernels: they allocate nothing, so they run without numba's reference counting (an
-#: array view or an array argument then costs no atomic increments: those took about 40% of the
-#: step's compiled time). A function they call inherits that unless it says otherwise, so what
-#: allocates (a grown move buffer, the opponents' move generation, the returns) is reached through
-#: kernels compiled with reference counting explicitly (:data:`counted`), which return no arrays.
-#: (The engine's ``gen_moves_ws`` does so itself for its allocating capture searches.)
-hot = kernel(nrt=False)
-counted = kernel(nrt=True)
+# The step's kernels (``@kernel(nrt=False)``) allocate nothing, so they run without numba's
+# reference counting (an array view or an array argument then costs no atomic increments: those
+# took about 40% of the step's compiled time). A function they call inherits that unless it says
+# otherwise, so what allocates (a grown move buffer, the opponents' move generation, the returns)
+# is reached through kernels compiled with reference counting explicitly (``@kernel(nrt=True)``),
+# which return no arrays. (The engine's ``gen_moves_ws`` does so itself for its allocating capture
+# searches.)
 
 # the splitmix64 constants of each game's random stream
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -83,7 +116,7 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-@hot
+@kernel(nrt=False)
 def _splitmix(rng, i):
     """The next 64-bit number of game ``i``'s stream ``rng[i]`` (splitmix64)."""
     rng[i] += _GOLDEN
@@ -93,32 +126,36 @@ def _splitmix(rng, i):
     return z ^ (z >> np.uint64(31))
 
 
-@hot
-def _scan(G, a, W, buf, xs, tmp, row, mv, tk, mask_row):
-    """Generate the turn's candidate moves that start with the current prefix: mark each one's
-    next token in ``mask_row`` and keep them in ``mv``/``tk``. Returns how many were kept, or
-    _OVERFLOW (they do not fit: nothing kept, the mask is still complete), or _COMPLETE (the
-    prefix is a whole move: its row copied into ``row``)."""
-    n = _generate(G, a, buf, W, xs)
+@kernel(nrt=False)
+def _scan(shard, i, mask_row):
+    """Generate the candidate moves of game ``i``'s turn that start with the current prefix: mark
+    each one's next token in ``mask_row`` and keep them in the game's ``moves``/``tokens`` rows.
+    Returns how many were kept, or _OVERFLOW (they do not fit: nothing kept, the mask is still
+    complete), or _COMPLETE (the prefix is a whole move: its row copied into ``shard.row``)."""
+    a = shard.states[i]
+    buf = shard.move_buf
+    n = _generate(shard.game, a, buf, shard.workspace, shard.capture_buf)
     if n < 0:  # a turn larger than the buffers (rare)
-        return _scan_grown(G, a, W, buf, xs, tmp, row, mv, tk, mask_row)
-    return _scan_rows(G, a, buf, n, tmp, row, mv, tk, mask_row)
+        return _scan_grown(shard, i, mask_row)
+    return _scan_rows(shard.game, a, buf, n, shard.token_buf, shard.row, shard.moves[i], shard.tokens[i], mask_row)
 
 
-@hot
+@kernel(nrt=False)
 def _generate(G, a, buf, W, xs):
     """The engine's moves of game state ``a`` into ``buf`` (:func:`~zwick_ai.zwicker.kernels.gen_moves_ws`)."""
     return engine_kernels.gen_moves_ws(G[: layout.RULES_SIZE], a[:SS], buf, W, xs)
 
 
-@counted
-def _scan_grown(G, a, W, buf, xs, tmp, row, mv, tk, mask_row):
+@kernel(nrt=True)
+def _scan_grown(shard, i, mask_row):
     """:func:`_scan` of a turn larger than the buffers: with grown copies of them."""
-    big, xs2, n = engine_kernels.gen_moves(G[: layout.RULES_SIZE], a[:SS], buf.copy(), W, xs.copy())
-    return _scan_rows(G, a, big, n, tmp, row, mv, tk, mask_row)
+    G, a = shard.game, shard.states[i]
+    buf, xs = shard.move_buf.copy(), shard.capture_buf.copy()
+    big, xs2, n = engine_kernels.gen_moves(G[: layout.RULES_SIZE], a[:SS], buf, shard.workspace, xs)
+    return _scan_rows(G, a, big, n, shard.token_buf, shard.row, shard.moves[i], shard.tokens[i], mask_row)
 
 
-@hot
+@kernel(nrt=False)
 def _scan_rows(G, a, buf, n, tmp, row, mv, tk, mask_row):
     """:func:`_scan` of the turn's ``n`` generated moves ``buf[:n]``."""
     R = G[: layout.RULES_SIZE]
@@ -175,11 +212,13 @@ def _scan_rows(G, a, buf, n, tmp, row, mv, tk, mask_row):
     return m if fits else _OVERFLOW
 
 
-@hot
-def _advance(G, a, tok, W, buf, xs, tmp, row, mv, tk, nr, i, mask_row):
+@kernel(nrt=False)
+def _advance(shard, i, tok, mask_row):
     """Apply the legal sub-action ``tok`` to game ``i``. Returns True when it completed a whole
     move (applied); else the move's prefix grows, the kept rows narrow and ``mask_row`` (all
     False on entry) gets the next legal sub-actions."""
+    G, W, tmp, row, nr = shard.game, shard.workspace, shard.token_buf, shard.row, shard.kept
+    a, mv, tk = shard.states[i], shard.moves[i], shard.tokens[i]
     R = G[: layout.RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     k = a[XB + X_PLEN]
@@ -220,7 +259,7 @@ def _advance(G, a, tok, W, buf, xs, tmp, row, mv, tk, nr, i, mask_row):
     old = a[XB + X_PREFIX + k]
     a[XB + X_PREFIX + k] = tok
     a[XB + X_PLEN] = k + 1
-    res = _scan(G, a, W, buf, xs, tmp, row, mv, tk, mask_row)
+    res = _scan(shard, i, mask_row)
     if res == _COMPLETE:
         a[XB + X_PREFIX + k] = old
         a[XB + X_PLEN] = k
@@ -231,7 +270,7 @@ def _advance(G, a, tok, W, buf, xs, tmp, row, mv, tk, nr, i, mask_row):
     return False
 
 
-@numba.njit(cache=True)
+@kernel
 def _greedy_move(R, S, buf, n, rng, i):
     """The engine's greedy choice among ``buf[:n]``; its random tie-break (numba's generator) is
     seeded from game ``i``'s stream only when the best value is tied."""
@@ -252,7 +291,7 @@ def _greedy_move(R, S, buf, n, rng, i):
     return pick
 
 
-@numba.njit(cache=True)
+@kernel
 def _net_move(R, S, buf, n, model, after, W, rng, i):
     """The ``net`` agent's choice among ``buf[:n]`` by ``model`` (an after model if ``after``):
     a best-scored move, ties broken by game ``i``'s stream."""
@@ -262,7 +301,7 @@ def _net_move(R, S, buf, n, model, after, W, rng, i):
     return nth_best(values, r)
 
 
-@numba.njit(cache=True)
+@kernel
 def _opponent_move(R, S, kind, models, buf, n, rng, i, W):
     """Index of the move the compiled opponent ``kind`` (greedy or net) plays among ``buf[:n]``."""
     if kind == POLICY_GREEDY:
@@ -272,7 +311,7 @@ def _opponent_move(R, S, kind, models, buf, n, rng, i, W):
     return _net_move(R, S, buf, n, models[1], True, W, rng, i)
 
 
-@hot
+@kernel(nrt=False)
 def _nth_set(row, r):
     """Index of the ``r``-th (uint64) True entry of ``row``."""
     for t in range(row.shape[0]):
@@ -283,12 +322,20 @@ def _nth_set(row, r):
     return -1
 
 
-@counted
-def _opponent_row(G, a, kind, models, buf, xs, W, rng, i, row):
-    """Write into ``row`` the whole move that the compiled opponent ``kind`` (greedy or net) plays
-    in game ``i`` (its state ``a``)."""
-    R = G[: layout.RULES_SIZE]
-    S = a[:SS]
+@kernel(nrt=True)
+def _opponent_row(shard, i, kind):
+    """Write into ``shard.row`` the whole move that the compiled opponent ``kind`` (greedy or net)
+    plays in game ``i``."""
+    buf, xs, W, rng, row, models = (
+        shard.move_buf,
+        shard.capture_buf,
+        shard.workspace,
+        shard.rng,
+        shard.row,
+        shard.models,
+    )
+    R = shard.game[: layout.RULES_SIZE]
+    S = shard.states[i, :SS]
     n = engine_kernels.gen_moves_ws(R, S, buf, W, xs)
     if n < 0:
         big, xs2, n = engine_kernels.gen_moves(R, S, buf.copy(), W, xs.copy())
@@ -301,10 +348,15 @@ def _opponent_row(G, a, kind, models, buf, xs, W, rng, i, row):
             row[j] = buf[pick, j]
 
 
-@hot
-def _decision(G, a, OFF, opponent, models, rng, i, W, buf, xs, tmp, row, sc, omask, mv, tk, nr, mask_row, obs_row):
-    """After a whole move or a deal: play the compiled opponents' seats until the caller's turn
-    (write its legal mask and observation) or the end. Returns the player to move or TERMINAL."""
+@kernel(nrt=False)
+def _decision(shard, i):
+    """After a whole move or a deal in game ``i``: play the compiled opponents' seats until the
+    caller's turn (write its legal mask and observation) or the end. Returns the player to move or
+    TERMINAL."""
+    G, opponent, rng, W, tmp, row, nr = (
+        shard.game, shard.opponent, shard.rng, shard.workspace, shard.token_buf, shard.row, shard.kept
+    )  # fmt: skip
+    a = shard.states[i]
     R = G[: layout.RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     S = a[:SS]
@@ -314,31 +366,33 @@ def _decision(G, a, OFF, opponent, models, rng, i, W, buf, xs, tmp, row, sc, oma
         cur = S[layout.S_TO_MOVE]
         kind = opponent[cur]
         if kind == POLICY_CALLER:
+            mask_row = shard.mask[i]
             mask_row[:] = False
-            nr[i] = _scan(G, a, W, buf, xs, tmp, row, mv, tk, mask_row)
-            fill_into_k(G, a, OFF, cur, obs_row, sc)
+            nr[i] = _scan(shard, i, mask_row)
+            fill_into_k(G, a, shard.off, cur, shard.obs[i], shard.score_buf)
             return cur
         if kind != POLICY_RANDOM_ACTION:  # a whole move: greedy or net
-            _opponent_row(G, a, kind, models, buf, xs, W, rng, i, row)
+            _opponent_row(shard, i, kind)
             ln = encode_row(R, S, CD, row, tmp)
             for j in range(ln - 1):  # as if chosen sub-action by sub-action (the state array's prefix)
                 a[XB + X_PREFIX + j] = tmp[j]
             record_move(R, a, CD, row, ln, W)
             continue
         # uniformly random legal sub-actions until the move is made
+        omask = shard.opponent_mask
         omask[:] = False
-        nr[i] = _scan(G, a, W, buf, xs, tmp, row, mv, tk, omask)
+        nr[i] = _scan(shard, i, omask)
         while True:
             count = 0
             for t in range(omask.shape[0]):
                 count += omask[t]
             tok = _nth_set(omask, _splitmix(rng, i) % np.uint64(count))
             omask[:] = False
-            if _advance(G, a, tok, W, buf, xs, tmp, row, mv, tk, nr, i, omask):
+            if _advance(shard, i, tok, omask):
                 break
 
 
-@numba.njit(cache=True)
+@kernel
 def _deal(G, init, a, seed, W):
     """Start ``a`` as a fresh game dealt by deal ``seed``."""
     a[:] = init
@@ -346,18 +400,14 @@ def _deal(G, init, a, seed, W):
         chance_step_k(G, a, W, outcome)
 
 
-@numba.njit(cache=True)
+@kernel
 def _reset_one(shard, i):
     """Deal game ``i`` of ``shard`` by its deal seed and bring it to the caller's decision."""
-    G, init, OFF, opponent, win_loss, A, mv, tk, nr, cur, mask, obs, rewards, done, seeds, rng, actions = shard[:17]
-    W, buf, xs, tmp, row, sc, omask, models = shard[17:25]
-    _deal(G, init, A[i], seeds[i], W)
-    cur[i] = _decision(
-        G, A[i], OFF, opponent, models, rng, i, W, buf, xs, tmp, row, sc, omask, mv[i], tk[i], nr, mask[i], obs[i]
-    )
+    _deal(shard.game, shard.init, shard.states[i], shard.seeds[i], shard.workspace)
+    shard.cur[i] = _decision(shard, i)
 
 
-@hot
+@kernel(nrt=False)
 def _inside_move(A, OFF, actions, mv, tk, nr, mask, obs, i):
     """The step of game ``i`` when its kept rows show that ``actions[i]`` does not complete the
     move: narrow the rows, extend the prefix, write the mask and the observation's one changed
@@ -397,7 +447,7 @@ def _inside_move(A, OFF, actions, mv, tk, nr, mask, obs, i):
     return True
 
 
-@counted
+@kernel(nrt=True)
 def _write_returns(G, a, win_loss, rewards, i):
     """Write the returns of game ``i`` (ended, its state ``a``) into ``rewards[i]``."""
     r = returns_k(G, a, win_loss)
@@ -426,13 +476,13 @@ def _prefetch_write_typing(typingctx, address):
 _prefetch_write: Any = intrinsic(_prefetch_write_typing)
 
 
-@hot
+@kernel(nrt=False)
 def _prefetch_heavy(shard, j):
     """Ask the memory for the lines that completing a move in game ``j`` of ``shard`` writes first:
     the head of its history, the log entry it appends and its legal mask. (Asking for its whole
     engine state or observation row as well cost more than it saved: tens of lines a game
     outrun the core's few outstanding requests.)"""
-    A, mask = shard[5], shard[10]
+    A, mask = shard.states, shard.mask
     state = A.ctypes.data + j * A.strides[0]
     _prefetch_write(state + XB * A.itemsize)
     _prefetch_write(state + (XB + X_LOG + A[j, XB + X_NPLY] * LOGW) * A.itemsize)
@@ -441,53 +491,41 @@ def _prefetch_heavy(shard, j):
         _prefetch_write(legal + b)
 
 
-@hot
+@kernel(nrt=False)
 def _step_light(shard, i):
     """Step game ``i`` of ``shard`` if its action stays inside its kept rows (:func:`_inside_move`);
     returns False (the ended game's rewards cleared, nothing else done) when it does not."""
-    OFF, A, mv, tk, nr, mask, obs, rewards, done, actions = (
-        shard[2],
-        shard[5],
-        shard[6],
-        shard[7],
-        shard[8],
-        shard[10],
-        shard[11],
-        shard[12],
-        shard[13],
-        shard[16],
-    )
+    rewards, done = shard.rewards, shard.done
     if done[i]:
         for q in range(rewards.shape[1]):
             rewards[i, q] = 0.0
         done[i] = False
-    return _inside_move(A, OFF, actions, mv, tk, nr, mask, obs, i)
+    return _inside_move(
+        shard.states, shard.off, shard.actions, shard.moves, shard.tokens, shard.kept, shard.mask, shard.obs, i
+    )
 
 
-@hot
+@kernel(nrt=False)
 def _step_one(shard, i):
     """Step game ``i`` of ``shard`` by its action, one that :func:`_step_light` did not take;
     returns True when the game ended."""
-    G, init, OFF, opponent, win_loss, A, mv, tk, nr, cur, mask, obs, rewards, done, seeds, rng, actions = shard[:17]
-    W, buf, xs, tmp, row, sc, omask, models = shard[17:25]
-    a = A[i]
-    tok = actions[i]
-    mask[i, :] = False
-    if not _advance(G, a, tok, W, buf, xs, tmp, row, mv[i], tk[i], nr, i, mask[i]):
+    OFF, done = shard.off, shard.done
+    tok = shard.actions[i]
+    mask_row = shard.mask[i]
+    mask_row[:] = False
+    if not _advance(shard, i, tok, mask_row):
         if OFF[P_MOVE] >= 0:
-            obs[i, OFF[P_MOVE] + tok] = 1.0
+            shard.obs[i, OFF[P_MOVE] + tok] = 1.0
         return False
-    c = _decision(
-        G, a, OFF, opponent, models, rng, i, W, buf, xs, tmp, row, sc, omask, mv[i], tk[i], nr, mask[i], obs[i]
-    )
-    cur[i] = c
+    c = _decision(shard, i)
+    shard.cur[i] = c
     done[i] = c == TERMINAL
     if done[i]:
-        _write_returns(G, a, win_loss, rewards, i)
+        _write_returns(shard.game, shard.states[i], shard.win_loss, shard.rewards, i)
     return done[i]
 
 
-@numba.njit(cache=True)
+@kernel
 def first_illegal(actions, mask):
     """Index of the first game whose action is not legal (-1: all legal)."""
     A = mask.shape[1]
@@ -498,19 +536,19 @@ def first_illegal(actions, mask):
     return -1
 
 
-@numba.njit(cache=True)
+@kernel
 def _reset_shard(shard):
-    for i in range(shard[5].shape[0]):
+    for i in range(shard.states.shape[0]):
         _reset_one(shard, i)
 
 
-@hot
+@kernel(nrt=False)
 def _step_shard(shard):
     """Step the shard's games: the light steps first, then the games that complete a move (their
-    indices in the shard's scratch ``shard[25]``), asking ahead for those games' memory."""
-    heavy = shard[25]
+    indices in the shard's scratch ``heavy``), asking ahead for those games' memory."""
+    heavy = shard.heavy
     count = 0
-    for i in range(shard[5].shape[0]):
+    for i in range(shard.states.shape[0]):
         if not _step_light(shard, i):
             heavy[count] = i
             count += 1
@@ -523,21 +561,21 @@ def _step_shard(shard):
     return ended
 
 
-@numba.njit(cache=True)
+@kernel
 def _restart_shard(shard):
-    done = shard[13]
+    done = shard.done
     for i in range(done.shape[0]):
         if done[i]:
             _reset_one(shard, i)
 
 
-@numba.njit(cache=True)
+@kernel
 def _next_seeds(shards, next_seed):
     """Give the games that ended the next unused deal seeds, in game order (shards are
     consecutive runs of games)."""
     for t in range(len(shards)):
-        done = shards[t][13]
-        seeds = shards[t][14]
+        done = shards[t].done
+        seeds = shards[t].seeds
         for i in range(done.shape[0]):
             if done[i]:
                 seeds[i] = next_seed
@@ -545,25 +583,25 @@ def _next_seeds(shards, next_seed):
     return next_seed
 
 
-# The batch kernels take the games as a typed list of shards, one per thread: each shard a tuple of
-# its own arrays (views of the batch arrays, and its own copies of the read-only tables and its own
+# The batch kernels take the games as a typed list of shards, one per thread: each shard a
+# :class:`Shard` of its own arrays (views of the batch arrays, and its own copies of the read-only tables and its own
 # scratch), so that no two threads touch the same array object: numba's reference counts of the
 # views made inside the step then stay in each thread's own cache lines.
-@numba.njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def reset_parallel(shards):
     """Deal every game by its deal seed, play the compiled opponents' seats and observe it."""
     for t in numba.prange(len(shards)):
         _reset_shard(shards[t])
 
 
-@numba.njit(cache=True)
+@kernel
 def reset_serial(shards):
     """:func:`reset_parallel` on the calling thread."""
     for t in range(len(shards)):
         _reset_shard(shards[t])
 
 
-@numba.njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def step_parallel(shards, next_seed):
     """Apply every game's action (legal: :func:`first_illegal`), then the compiled opponents'
     moves; games that end write their returns to ``rewards`` and restart with the next unused
@@ -579,7 +617,7 @@ def step_parallel(shards, next_seed):
     return next_seed
 
 
-@numba.njit(cache=True)
+@kernel
 def step_serial(shards, next_seed):
     """:func:`step_parallel` on the calling thread."""
     ended = 0

@@ -24,8 +24,9 @@ engine's anchor), which stays its first card until the unit is taken. With
 ``capture_values=several`` a dual card captures without one announced value: its value token is
 ``capture`` (``as 0``).
 
-Action ids (``D`` = deck size, ``V`` = largest build or capture value, ``J`` = number of partner
-seat offsets, 0 without builds for partners; ``Jask`` = ``J`` with asking, else 0)::
+Action ids (``D`` = deck size, :attr:`Codec.deck_size`; ``V`` = largest build or capture value,
+:attr:`Codec.max_value`; ``J`` = number of partner seat offsets, 0 without builds for partners,
+:attr:`Codec.num_offsets`; ``Jask`` = ``J`` with asking, else 0, :attr:`Codec.num_ask_offsets`)::
 
     [0, D)              play deck[i]                       "QS"
     [D, 2D)             take the unit whose first card is deck[i]     "take QS"
@@ -39,14 +40,16 @@ seat offsets, 0 without builds for partners; ``Jask`` = ``J`` with asking, else 
     ASK + j*V + n-1     ask the partner offsets[j] seats left about value n          "ask partner +2 for 13"
 
 with ``AS = 3D+3``, ``BUILD = AS+V+1``, ``FOR = BUILD+V``, ``ASK = FOR+J``, and
-``num_distinct_actions = ASK + Jask*V`` (at most 344, classic with 12 players).
+``num_distinct_actions = ASK + Jask*V`` (at most 344, classic with 12 players). A :class:`Codec`
+holds each range's first id by name (``play``, ``take``, ``on``, ``trail``, ``new``, ``done``,
+``as_value``, ``build``, ``for_partner``, ``ask``) and ``num_actions``.
 
 Cards are named as in :mod:`zwick_ai.cards`; a second-pack copy gets a prime (``TD'``) and wild
 jokers are numbered (``XW1`` .. ``XW6``) so that units on the table have distinct names.
 
 >>> from zwick_ai import zwicker
 >>> codec = Codec(zwicker.rules("dithmarschen", players=4))
->>> codec.num_actions, codec.action_string(codec.as_ + 13), codec.action_string(codec.take + 0)
+>>> codec.num_actions, codec.action_string(codec.as_value + 13), codec.action_string(codec.take + 0)
 (220, 'as 13', 'take 2C')
 """
 
@@ -61,9 +64,10 @@ from zwick_ai.zwicker import layout
 from zwick_ai.zwicker.rules import Rules
 
 # ---- layout of the codec array handed to the kernels ----------------------------------------------
-CD_D = 0
-CD_V = 1
-CD_J = 2
+# (each entry holds the Codec attribute of that name: the first id of an action range, or a count)
+CD_D = 0  # deck_size
+CD_V = 1  # max_value
+CD_J = 2  # num_offsets
 CD_PLAY = 3
 CD_TAKE = 4
 CD_ON = 5
@@ -108,23 +112,23 @@ class Codec:
     def __init__(self, rules: Rules):
         self.rules = rules
         self.deck = tuple(rules.deck)
-        d = self.D = len(self.deck)
-        v = self.V = rules.max_build
+        d = self.deck_size = len(self.deck)
+        v = self.max_value = rules.max_build
         self.offsets = partner_offsets(rules) if rules.partner_builds else ()
-        j = self.J = len(self.offsets)
-        self.J_ask = j if rules.magger else 0
+        j = self.num_offsets = len(self.offsets)
+        self.num_ask_offsets = j if rules.magger else 0
         self.play, self.take, self.on = 0, d, 2 * d
         self.trail, self.new, self.done = 3 * d, 3 * d + 1, 3 * d + 2
-        self.as_ = 3 * d + 3
-        self.build = self.as_ + v + 1
-        self.for_ = self.build + v
-        self.ask = self.for_ + j
-        self.num_actions = self.ask + self.J_ask * v
+        self.as_value = 3 * d + 3
+        self.build = self.as_value + v + 1
+        self.for_partner = self.build + v
+        self.ask = self.for_partner + j
+        self.num_actions = self.ask + self.num_ask_offsets * v
         a = np.full(CODEC_SIZE, -1, np.int64)
         a[CD_D], a[CD_V], a[CD_J] = d, v, j
         a[CD_PLAY], a[CD_TAKE], a[CD_ON] = self.play, self.take, self.on
         a[CD_TRAIL], a[CD_NEW], a[CD_DONE] = self.trail, self.new, self.done
-        a[CD_AS], a[CD_BUILD], a[CD_FOR], a[CD_ASK] = self.as_, self.build, self.for_, self.ask
+        a[CD_AS], a[CD_BUILD], a[CD_FOR], a[CD_ASK] = self.as_value, self.build, self.for_partner, self.ask
         a[CD_NUM] = self.num_actions
         for k, off in enumerate(self.offsets):
             a[CD_OFS_INDEX + off] = k
@@ -141,7 +145,7 @@ class Codec:
     def action_string(self, action: int) -> str:
         """The readable meaning of an action id (the same in every state)."""
         a = int(action)
-        d, v = self.D, self.V
+        d, v = self.deck_size, self.max_value
         if 0 <= a < d:
             return self.names[a]
         if a < 2 * d:
@@ -154,13 +158,13 @@ class Codec:
             return "new build"
         if a == self.done:
             return "done"
-        if self.as_ <= a < self.build:
-            x = a - self.as_
+        if self.as_value <= a < self.build:
+            x = a - self.as_value
             return f"as {x}" if x else "capture"
-        if self.build <= a < self.for_:
+        if self.build <= a < self.for_partner:
             return f"build {a - self.build + 1}"
-        if self.for_ <= a < self.ask:
-            return f"for partner +{self.offsets[a - self.for_]}"
+        if self.for_partner <= a < self.ask:
+            return f"for partner +{self.offsets[a - self.for_partner]}"
         if self.ask <= a < self.num_actions:
             j, n = divmod(a - self.ask, v)
             return f"ask partner +{self.offsets[j]} for {n + 1}"
@@ -176,7 +180,7 @@ class Codec:
 
     def describe(self) -> list[tuple[int, int, str]]:
         """(first id, count, meaning) for every range of ids, for documentation and reports."""
-        d, v = self.D, self.V
+        d, v = self.deck_size, self.max_value
         out = [
             (self.play, d, "play card deck[i]"),
             (self.take, d, "take the unit whose first card is deck[i]"),
@@ -184,13 +188,13 @@ class Codec:
             (self.trail, 1, "trail"),
             (self.new, 1, "new single-card build"),
             (self.done, 1, "capture complete"),
-            (self.as_, v + 1, "capture as value v = 0..V (0: several values)"),
+            (self.as_value, v + 1, "capture as value v = 0..V (0: several values)"),
             (self.build, v, "announce build value v = 1..V"),
         ]
-        if self.J:
-            out.append((self.for_, self.J, f"build for the partner at seat offset {self.offsets}"))
-        if self.J_ask:
-            out.append((self.ask, self.J_ask * v, "ask the partner at offset j about value n"))
+        if self.num_offsets:
+            out.append((self.for_partner, self.num_offsets, f"build for the partner at seat offset {self.offsets}"))
+        if self.num_ask_offsets:
+            out.append((self.ask, self.num_ask_offsets * v, "ask the partner at offset j about value n"))
         return out
 
 

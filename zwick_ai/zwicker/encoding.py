@@ -114,7 +114,7 @@ PRIVATE_PIECES = (P_HAND, P_DEALT_TO_ME)
 
 def piece_shapes(rules: Rules, codec: Codec) -> list[tuple[int, tuple[int, ...]]]:
     """(piece id, shape) of every piece of the information-state tensor, in tensor order."""
-    d, p, ns, j, a = codec.D, rules.players, rules.num_sides, codec.J_ask, codec.num_actions
+    d, p, ns, j, a = codec.deck_size, rules.players, rules.num_sides, codec.num_ask_offsets, codec.num_actions
     shapes = {
         P_PLAYER: (p,),
         P_CURRENT: (p + 2,),

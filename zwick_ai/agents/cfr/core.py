@@ -8,7 +8,7 @@ stored in insertion order, so growing the hash index never changes what a traver
 
 >>> t = Table.empty(16)
 >>> acts = np.array([3, 7], dtype=np.int16)
->>> r = lookup_or_add(t.keys, t.rowof, t.rows, t.acts, t.meta, 12345, 1, acts, 2)
+>>> r = lookup_or_add(t.compiled(), 12345, 1, acts, 2)
 >>> r, lookup(t.keys, t.rowof, 12345), lookup(t.keys, t.rowof, 999)
 (0, 0, -1)
 >>> s = np.array([7], dtype=np.uint64); a = rand_float(s); b = rand_float(s)
@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -123,9 +124,23 @@ def normalised(weights, off, n, out):
 EXPLORATION = 0.6  # OpenSpiel's outcome-sampling default
 
 
+class Walk(NamedTuple):
+    """The per-depth scratch of one outcome-sampling episode (:func:`os_step`, :func:`os_backward`):
+    row ``k`` is the episode's ``k``-th decision."""
+
+    pol: np.ndarray  # (depth, width) float64: the current (regret-matching) strategy
+    sp: np.ndarray  # (depth, width) float64: the sampling policy
+    path: np.ndarray  # (depth, 4) int64: (player, edge offset, action count, action taken)
+    reach: np.ndarray  # (depth + 1, 3) float64: (own reach, the others' reach, sampling reach)
+
+
 @kernel
-def os_update(mine, off, n, j, child, pol, sp, my, opp, samp, regret, avg):
-    """OpenSpiel's outcome-sampling update at a node; returns the value estimate."""
+def os_update(who, step, child, pol, sp, reach, regret, avg):
+    """OpenSpiel's outcome-sampling update at a node (``step``: its row of :attr:`Walk.path`,
+    ``reach``: its row of :attr:`Walk.reach`) for the traverser ``who``; returns the value estimate."""
+    mine = step[0] == who
+    off, n, j = step[1], step[2], step[3]
+    my, opp, samp = reach[0], reach[1], reach[2]
     cj = child / sp[j]
     value = pol[j] * cj
     if mine:
@@ -138,17 +153,17 @@ def os_update(mine, off, n, j, child, pol, sp, my, opp, samp, regret, avg):
 
 
 @kernel
-def os_backward(d, v, who, path, reach, pol, sp, regret, avg):
-    """The outcome-sampling updates along a sampled path, deepest decision first."""
+def os_backward(d, v, who, walk, regret, avg):
+    """The outcome-sampling updates along the first ``d`` decisions of ``walk``, deepest first."""
     for k in range(d - 1, -1, -1):
-        cur, off, n, j = path[k, 0], path[k, 1], path[k, 2], path[k, 3]
-        v = os_update(cur == who, off, n, j, v, pol[k], sp[k], reach[k, 0], reach[k, 1], reach[k, 2], regret, avg)
+        v = os_update(who, walk.path[k], v, walk.pol[k], walk.sp[k], walk.reach[k], regret, avg)
     return v
 
 
 @kernel
-def os_step(cur, who, k, off, n, regret, pol, sp, path, reach, rng):
-    """Sample the action at the ``k``-th decision of an outcome-sampling path; record it."""
+def os_step(cur, who, k, off, n, regret, walk, rng):
+    """Sample the action at the ``k``-th decision of an outcome-sampling ``walk``; record it."""
+    pol, sp, path, reach = walk.pol, walk.sp, walk.path, walk.reach
     regret_matching(regret, off, n, pol[k])
     for i in range(n):
         sp[k, i] = EXPLORATION / n + (1.0 - EXPLORATION) * pol[k, i] if cur == who else pol[k, i]
@@ -180,9 +195,11 @@ def lookup(keys, rowof, key):
 
 
 @kernel
-def lookup_or_add(keys, rowof, rows, acts, meta, key, player, legal, n):
-    """The row of ``key``; a new row with actions ``legal[:n]`` (zero regrets and weights) if absent.
-    The caller keeps the table at most half full (see :meth:`Table.reserve`)."""
+def lookup_or_add(table, key, player, legal, n):
+    """The row of ``key`` in ``table`` (:class:`TableArrays`); a new row with actions
+    ``legal[:n]`` (zero regrets and weights) if absent. The caller keeps the table at most half
+    full (see :meth:`Table.reserve`)."""
+    keys, rowof, rows, acts, meta = table.keys, table.rowof, table.rows, table.acts, table.meta
     i = _slot(keys, key)
     if keys[i] == key:
         return rowof[i]
@@ -210,6 +227,19 @@ def rebuild_index(keys, rowof, rows, nrows):
         i = _slot(keys, rows[r, R_KEY])
         keys[i] = rows[r, R_KEY]
         rowof[i] = r
+
+
+class TableArrays(NamedTuple):
+    """A :class:`Table`'s arrays as compiled code takes them (:meth:`Table.compiled`); the fields
+    are the table's."""
+
+    keys: np.ndarray
+    rowof: np.ndarray
+    rows: np.ndarray
+    acts: np.ndarray
+    regret: np.ndarray
+    avg: np.ndarray
+    meta: np.ndarray
 
 
 @dataclass
@@ -277,6 +307,10 @@ class Table:
                 new = np.zeros(cap_e, dtype)
                 new[:ne] = old[:ne]
                 setattr(self, name, new)
+
+    def compiled(self) -> TableArrays:
+        """The arrays as compiled code takes them (the current ones: :meth:`reserve` replaces them)."""
+        return TableArrays(self.keys, self.rowof, self.rows, self.acts, self.regret, self.avg, self.meta)
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The used part, for saving (the index is rebuilt on load)."""

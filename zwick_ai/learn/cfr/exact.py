@@ -20,6 +20,8 @@ True
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from zwick_ai.agents.cfr.core import normalised, regret_matching
@@ -32,6 +34,14 @@ __all__ = ["METHODS", "ExactSolver", "exploitability", "extract", "nash_conv", "
 
 
 # ---- compiled kernels -------------------------------------------------------------------------------
+class EdgeArrays(NamedTuple):
+    """A solver's per-edge arrays (one entry per action of each information set)."""
+
+    regret: np.ndarray  # cumulative regrets
+    cum: np.ndarray  # cumulative average-strategy weights
+    cur: np.ndarray  # the current (regret-matching) policy
+
+
 @kernel
 def _current_policy(regret, iset_off, iset_n, iset_player, player, cur):
     """Regret matching for every information set of ``player`` (all players when -1)."""
@@ -41,9 +51,19 @@ def _current_policy(regret, iset_off, iset_n, iset_player, player, cur):
 
 
 @kernel
-def _reach(kind, player, iset, start, count, child, prob, pol, iset_off, who, own, other):
-    """Forward loop: ``own[h]`` = ``who``'s reach probability of node h, ``other[h]`` = everybody
-    else's including chance (the counterfactual reach)."""
+def _reach(tree, pol, who, own, other):
+    """Forward loop over ``tree`` (a :class:`~zwick_ai.learn.cfr.tree.TreeArrays`) under ``pol``:
+    ``own[h]`` = ``who``'s reach probability of node h, ``other[h]`` = everybody else's including
+    chance (the counterfactual reach)."""
+    kind, player, iset, start, count, child = (
+        tree.kind,
+        tree.player,
+        tree.iset,
+        tree.start,
+        tree.num_children,
+        tree.child,
+    )
+    prob, iset_off = tree.prob, tree.iset_off
     own[0] = 1.0
     other[0] = 1.0
     for h in range(kind.shape[0]):
@@ -66,10 +86,20 @@ def _reach(kind, player, iset, start, count, child, prob, pol, iset_off, who, ow
 
 
 @kernel
-def _cfr_player(tree_arrays, regret, cum, cur, who, weight, plus, own, other, value):
-    """One CFR traversal for player ``who``: regrets and average weights of its information sets."""
-    kind, player, iset, start, count, child, prob, returns, iset_off, iset_n, iset_player = tree_arrays
-    _reach(kind, player, iset, start, count, child, prob, cur, iset_off, who, own, other)
+def _cfr_player(tree, edges, who, weight, plus, own, other, value):
+    """One CFR traversal of ``tree`` for player ``who``: regrets and average weights of its
+    information sets (``edges``, :class:`EdgeArrays`)."""
+    kind, player, iset, start, count, child = (
+        tree.kind,
+        tree.player,
+        tree.iset,
+        tree.start,
+        tree.num_children,
+        tree.child,
+    )
+    prob, returns, iset_off, iset_n, iset_player = tree.prob, tree.returns, tree.iset_off, tree.iset_n, tree.iset_player
+    regret, cum, cur = edges.regret, edges.cum, edges.cur
+    _reach(tree, cur, who, own, other)
     for h in range(kind.shape[0] - 1, -1, -1):
         k = kind[h]
         if k == NODE_TERMINAL:
@@ -110,11 +140,11 @@ def _discount(regret, iset_off, iset_n, iset_player, who, t, alpha, beta):
 
 
 @kernel
-def _iterations(tree_arrays, regret, cum, cur, first, count_it, method, alpha, beta, gamma, n_players):
+def _iterations(tree, edges, first, count_it, method, alpha, beta, gamma, n_players):
     """Iterations ``first+1 .. first+count_it`` (OpenSpiel numbering: the first iteration is 1)."""
-    kind = tree_arrays[0]
-    iset_off, iset_n, iset_player = tree_arrays[8], tree_arrays[9], tree_arrays[10]
-    n = kind.shape[0]
+    iset_off, iset_n, iset_player = tree.iset_off, tree.iset_n, tree.iset_player
+    regret, cur = edges.regret, edges.cur
+    n = tree.kind.shape[0]
     own = np.empty(n)
     other = np.empty(n)
     value = np.empty(n)
@@ -126,15 +156,17 @@ def _iterations(tree_arrays, regret, cum, cur, first, count_it, method, alpha, b
                 w = float(it)
             else:
                 w = float(it) ** gamma
-            _cfr_player(tree_arrays, regret, cum, cur, who, w, method == 1, own, other, value)
+            _cfr_player(tree, edges, who, w, method == 1, own, other, value)
             if method == 2:
                 _discount(regret, iset_off, iset_n, iset_player, who, float(it), alpha, beta)
             _current_policy(regret, iset_off, iset_n, iset_player, -1, cur)
 
 
 @kernel
-def _values(kind, player, iset, start, count, child, prob, returns, pol, iset_off, who, value):
+def _values(tree, pol, who, value):
     """Backward loop: every node's expected return for ``who`` under ``pol``; returns the root's."""
+    kind, iset, start, count, child = tree.kind, tree.iset, tree.start, tree.num_children, tree.child
+    prob, returns, iset_off = tree.prob, tree.returns, tree.iset_off
     for h in range(kind.shape[0] - 1, -1, -1):
         k = kind[h]
         if k == NODE_TERMINAL:
@@ -149,17 +181,34 @@ def _values(kind, player, iset, start, count, child, prob, returns, pol, iset_of
     return value[0]
 
 
+class ResponderSets(NamedTuple):
+    """The best responder's true (perfect-recall) information sets (the tree's ``br_*`` arrays)."""
+
+    iset: np.ndarray  # per node: the responder's set
+    off: np.ndarray  # per set: its first edge
+    n: np.ndarray  # per set: its actions
+    player: np.ndarray  # per set: its player
+
+
 @kernel
-def _best_response_value(tree_arrays, br_arrays, pol, who):
-    """Value for ``who`` of a best response to the others' ``pol``. ``br_arrays`` = (br_iset,
-    br_off, br_n, br_player): the best responder's true (perfect-recall) information sets."""
-    kind, player, iset, start, count, child, prob, returns, iset_off, iset_n, iset_player = tree_arrays
-    br_iset, br_off, br_n, br_player = br_arrays
+def _best_response_value(tree, sets, pol, who):
+    """Value for ``who`` of a best response to the others' ``pol`` over ``sets``
+    (:class:`ResponderSets`)."""
+    kind, player, iset, start, count, child = (
+        tree.kind,
+        tree.player,
+        tree.iset,
+        tree.start,
+        tree.num_children,
+        tree.child,
+    )
+    prob, returns, iset_off = tree.prob, tree.returns, tree.iset_off
+    br_iset, br_off, br_n, br_player = sets.iset, sets.off, sets.n, sets.player
     n = kind.shape[0]
     own = np.empty(n)
     other = np.empty(n)
     value = np.empty(n)
-    _reach(kind, player, iset, start, count, child, prob, pol, iset_off, who, own, other)
+    _reach(tree, pol, who, own, other)
     # own decisions before each node: the order in which the responder's sets are decided
     depth = np.zeros(n, np.int64)
     for h in range(n):
@@ -224,7 +273,7 @@ def policy_values(tree: GameTree, pol: np.ndarray) -> np.ndarray:
     """Expected return of every player when everybody follows ``pol`` (per-edge probabilities)."""
     value = np.empty(tree.num_nodes)
     a = tree.solver_arrays()
-    return np.array([_values(*a[:8], pol, tree.iset_off, p, value) for p in range(tree.num_players)])
+    return np.array([_values(a, pol, p, value) for p in range(tree.num_players)])
 
 
 def nash_conv(tree: GameTree, pol: np.ndarray) -> float:
@@ -233,7 +282,7 @@ def nash_conv(tree: GameTree, pol: np.ndarray) -> float:
     if pol.shape != (tree.num_edges,):
         raise ValueError(f"policy has {pol.shape[0]} entries, the tree has {tree.num_edges} actions")
     a = tree.solver_arrays()
-    br = (tree.br_iset, tree.br_off, tree.br_n, tree.br_player)
+    br = ResponderSets(tree.br_iset, tree.br_off, tree.br_n, tree.br_player)
     best = [_best_response_value(a, br, pol, p) for p in range(tree.num_players)]
     return float(sum(best) - policy_values(tree, pol).sum())
 
@@ -266,9 +315,7 @@ class ExactSolver:
         """Run ``iterations`` more iterations."""
         _iterations(
             self.tree.solver_arrays(),
-            self.regret,
-            self.cum,
-            self.cur,
+            EdgeArrays(self.regret, self.cum, self.cur),
             self.iteration,
             int(iterations),
             METHODS.index(self.method),

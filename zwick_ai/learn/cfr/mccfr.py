@@ -33,6 +33,8 @@ True
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import pyspiel
 
@@ -44,6 +46,7 @@ from zwick_ai.agents.cfr.core import (
     R_OFF,
     R_VIS,
     Table,
+    Walk,
     lookup,
     lookup_or_add,
     normalised,
@@ -78,6 +81,17 @@ _DEPTH = trick_arrays.MAXH + 2
 
 
 # ---- trick-game traversals ---------------------------------------------------------------------------
+class Buffers(NamedTuple):
+    """A trick-game traversal's scratch (:func:`_buffers`): per depth ``d`` of the traversal, row ``d``."""
+
+    mask: np.ndarray  # bool per action: a legal mask
+    ids: np.ndarray  # a chance node's outcome ids
+    probs: np.ndarray  # their probabilities
+    legal: np.ndarray  # (depth, width) int64: each decision's legal actions
+    pol: np.ndarray  # (depth, width) float64: each decision's strategy
+    vals: np.ndarray  # (depth, width) float64: external sampling's action values; outcome sampling's sampling policy
+
+
 @kernel
 def _chance_step(s, cfg, ids, probs, rng):
     k = tricks_kernels.chance_outcomes(s, cfg, ids, probs)
@@ -85,11 +99,12 @@ def _chance_step(s, cfg, ids, probs, rng):
 
 
 @kernel
-def _next_decision(s, cfg, abst, field, who, keys, rowof, rows, acts, meta, rng, bufs, legal_row):
+def _next_decision(s, cfg, abst, field, who, table, rng, bufs, legal_row):
     """Play chance (and, with the greedy ``field``, the other players' greedy actions) in place up
-    to the next table decision: returns (player, its row, its action count) with the legal actions
-    in ``legal_row`` and the visit counted, or (-1, -1, 0) when the deal ends."""
-    mask, ids, probs = bufs[0], bufs[1], bufs[2]
+    to the next decision of ``table`` (:class:`~zwick_ai.agents.cfr.core.TableArrays`): returns
+    (player, its row, its action count) with the legal actions in ``legal_row`` and the visit
+    counted, or (-1, -1, 0) when the deal ends."""
+    mask, ids, probs = bufs.mask, bufs.ids, bufs.probs
     while True:
         if trick_arrays.is_over(s):
             return -1, -1, 0
@@ -101,19 +116,21 @@ def _next_decision(s, cfg, abst, field, who, keys, rowof, rows, acts, meta, rng,
             tricks_kernels.apply_action(s, cfg, greedy_action(s, cfg))
             continue
         key, n = decision(s, cfg, cur, abst, mask, legal_row)
-        r = lookup_or_add(keys, rowof, rows, acts, meta, key, cur, legal_row, n)
-        rows[r, R_VIS] += 1
+        r = lookup_or_add(table, key, cur, legal_row, n)
+        table.rows[r, R_VIS] += 1
         return cur, r, n
 
 
 @kernel
-def _tricks_advance(s, cfg, abst, field, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, d):
+def _tricks_advance(s, cfg, abst, field, who, table, rng, bufs, d):
     """External sampling between the traverser's decisions: play chance and the other players'
     sampled actions (greedy actions with the greedy ``field``) in place until the traverser moves
     (returns its row) or the deal ends (-1)."""
-    legal, pol = bufs[3], bufs[4]
+    n_players = trick_arrays.players(cfg)
+    rows, regret, avg = table.rows, table.regret, table.avg
+    legal, pol = bufs.legal, bufs.pol
     while True:
-        cur, r, n = _next_decision(s, cfg, abst, field, who, keys, rowof, rows, acts, meta, rng, bufs, legal[d])
+        cur, r, n = _next_decision(s, cfg, abst, field, who, table, rng, bufs, legal[d])
         if cur < 0:
             return -1
         if cur == who:
@@ -128,22 +145,21 @@ def _tricks_advance(s, cfg, abst, field, who, n_players, keys, rowof, rows, acts
 
 
 @kernel
-def _tricks_es(stack, cfg, abst, field, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs):
+def _tricks_es(stack, cfg, abst, field, who, table, rng, bufs):
     """One external-sampling traversal for ``who`` from ``stack[0]`` (an explicit depth-first
     stack: frame ``f`` is a traverser decision whose state is ``stack[f]``; the state being played
     is ``stack[frames]``). Returns ``who``'s value. With the greedy field nobody else has a table
     strategy to average, so the traverser's own average is accumulated at its decisions, weighted
     by its own reach (``my[f]``: every action of a traverser decision is walked)."""
-    mask, ids, probs, legal, pol, vals = bufs
+    rows, regret, avg = table.rows, table.regret, table.avg
+    legal, pol, vals = bufs.legal, bufs.pol, bufs.vals
     frames = 0
     nxt = np.zeros(stack.shape[0], np.int64)
     row = np.zeros(stack.shape[0], np.int64)
     my = np.ones(stack.shape[0] + 1)
     while True:
         s = stack[frames]
-        r = _tricks_advance(
-            s, cfg, abst, field, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, frames
-        )
+        r = _tricks_advance(s, cfg, abst, field, who, table, rng, bufs, frames)
         if r >= 0:  # a traverser decision: open a frame and play its first action
             f = frames
             row[f] = r
@@ -187,25 +203,25 @@ def _add_regrets(regret, off, n, pol, vals):
 
 
 @kernel
-def _tricks_os(s, cfg, abst, field, who, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, path, reach):
+def _tricks_os(s, cfg, abst, field, who, table, rng, bufs, walk):
     """One outcome-sampling episode for ``who`` from ``s`` (changed in place); chance
     probabilities cancel in the opponents' and the sampling reach, so they are left out of both
     (so do the greedy field's actions: probability 1 in both)."""
-    legal, pol, sp = bufs[3], bufs[4], bufs[5]
+    legal, reach = bufs.legal, walk.reach
     k = 0
     reach[0, 0] = reach[0, 1] = reach[0, 2] = 1.0
     while True:
-        cur, r, n = _next_decision(s, cfg, abst, field, who, keys, rowof, rows, acts, meta, rng, bufs, legal[k])
+        cur, r, n = _next_decision(s, cfg, abst, field, who, table, rng, bufs, legal[k])
         if cur < 0:
             break
-        j = os_step(cur, who, k, rows[r, R_OFF], n, regret, pol, sp, path, reach, rng)
+        j = os_step(cur, who, k, table.rows[r, R_OFF], n, table.regret, walk, rng)
         tricks_kernels.apply_action(s, cfg, legal[k, j])
         k += 1
-    return os_backward(k, float(trick_arrays.net(s, who)), who, path, reach, pol, sp, regret, avg)
+    return os_backward(k, float(trick_arrays.net(s, who)), who, walk, table.regret, table.avg)
 
 
-def _buffers(depth: int, width: int) -> tuple:
-    return (
+def _buffers(depth: int, width: int) -> Buffers:
+    return Buffers(
         np.zeros(_MAXA, np.bool_),
         np.zeros(trick_arrays.NC, np.int32),
         np.zeros(trick_arrays.NC, np.float64),
@@ -216,28 +232,26 @@ def _buffers(depth: int, width: int) -> tuple:
 
 
 @kernel
-def _run_tricks(
-    cfg, abst, field, sampling, count, margin_rows, margin_edges, keys, rowof, rows, acts, regret, avg, meta, rng, bufs
-):
-    """Up to ``count`` iterations (one traversal per player each); stops early when the table has
-    less room than the margins (the caller grows it). Returns the iterations done."""
+def _run_tricks(cfg, abst, field, sampling, count, margin, table, rng, bufs):
+    """Up to ``count`` iterations (one traversal per player each) on ``table``
+    (:class:`~zwick_ai.agents.cfr.core.TableArrays`); stops early when the table has room for
+    fewer than ``margin`` rows or ``4 * margin`` edges (the caller grows it). Returns the
+    iterations done."""
     n_players = trick_arrays.players(cfg)
     stack = np.empty((_DEPTH, trick_arrays.S_SIZE), np.int32)
     path = np.zeros((_DEPTH, 4), np.int64)
     reach = np.zeros((_DEPTH + 1, 3), np.float64)
+    walk = Walk(bufs.pol, bufs.vals, path, reach)
+    rows, acts, meta = table.rows, table.acts, table.meta
     for it in range(count):
-        if rows.shape[0] - meta[M_ROWS] < margin_rows or acts.shape[0] - meta[M_EDGES] < margin_edges:
+        if rows.shape[0] - meta[M_ROWS] < margin or acts.shape[0] - meta[M_EDGES] < 4 * margin:
             return it
         for who in range(n_players):
             stack[0, :] = tricks_kernels.new_state(cfg)
             if sampling == _ES:
-                _tricks_es(
-                    stack, cfg, abst, field, who, n_players, keys, rowof, rows, acts, regret, avg, meta, rng, bufs
-                )
+                _tricks_es(stack, cfg, abst, field, who, table, rng, bufs)
             else:
-                _tricks_os(
-                    stack[0], cfg, abst, field, who, keys, rowof, rows, acts, regret, avg, meta, rng, bufs, path, reach
-                )
+                _tricks_os(stack[0], cfg, abst, field, who, table, rng, bufs, walk)
     return count
 
 
@@ -246,7 +260,8 @@ def _run_tricks(
 def _tree_advance(h, who, n_players, tr, regret, avg, rng, pol):
     """Tree external sampling between the traverser's decisions (see :func:`_tricks_advance`):
     returns the traverser's next node or the terminal node reached."""
-    kind, player, iset, start, count, child, prob, returns, iset_off = tr
+    kind, player, iset, start, count, child = tr.kind, tr.player, tr.iset, tr.start, tr.num_children, tr.child
+    prob, iset_off = tr.prob, tr.iset_off
     while True:
         k = kind[h]
         if k == NODE_TERMINAL:
@@ -271,7 +286,8 @@ def _tree_advance(h, who, n_players, tr, regret, avg, rng, pol):
 def _tree_es(who, n_players, tr, regret, avg, rng, pol, vals, node):
     """One external-sampling traversal of the tree for ``who`` (explicit stack as in
     :func:`_tricks_es`; ``node[f]`` is frame ``f``'s decision node)."""
-    kind, player, iset, start, count, child, prob, returns, iset_off = tr
+    kind, iset, start, count, child = tr.kind, tr.iset, tr.start, tr.num_children, tr.child
+    returns, iset_off = tr.returns, tr.iset_off
     frames = 0
     nxt = np.zeros(node.shape[0], np.int64)
     h = 0
@@ -301,8 +317,10 @@ def _tree_es(who, n_players, tr, regret, avg, rng, pol, vals, node):
 
 
 @kernel
-def _tree_os(who, tr, regret, avg, rng, pol, sp, path, reach):
-    kind, player, iset, start, count, child, prob, returns, iset_off = tr
+def _tree_os(who, tr, regret, avg, rng, walk):
+    kind, player, iset, start, count, child = tr.kind, tr.player, tr.iset, tr.start, tr.num_children, tr.child
+    prob, returns, iset_off = tr.prob, tr.returns, tr.iset_off
+    reach = walk.reach
     h = 0
     k = 0
     reach[0, 0] = reach[0, 1] = reach[0, 2] = 1.0
@@ -311,10 +329,10 @@ def _tree_os(who, tr, regret, avg, rng, pol, sp, path, reach):
         if kind[h] == NODE_CHANCE:
             h = child[s + sample_index(prob[s:], count[h], rng)]
             continue
-        j = os_step(player[h], who, k, iset_off[iset[h]], count[h], regret, pol, sp, path, reach, rng)
+        j = os_step(player[h], who, k, iset_off[iset[h]], count[h], regret, walk, rng)
         h = child[s + j]
         k += 1
-    return os_backward(k, returns[h, who], who, path, reach, pol, sp, regret, avg)
+    return os_backward(k, returns[h, who], who, walk, regret, avg)
 
 
 @kernel
@@ -328,19 +346,19 @@ def _run_tree(tr, n_players, sampling, count, regret, avg, rng, pol, vals):
             if sampling == _ES:
                 _tree_es(who, n_players, tr, regret, avg, rng, pol, vals, node)
             else:
-                _tree_os(who, tr, regret, avg, rng, pol, vals, path, reach)
+                _tree_os(who, tr, regret, avg, rng, Walk(pol, vals, path, reach))
 
 
 # ---- playing the average strategy (compiled evaluation of trick-game policies) ---------------------
 @kernel
-def average_strategy(keys, rowof, rows, avg, key, n, out):
-    """``out[:n]`` = the average strategy at ``key``; uniform (and returns False) if unseen."""
-    r = lookup(keys, rowof, key)
-    if r < 0 or rows[r, R_N] != n:
+def average_strategy(table, key, n, out):
+    """``out[:n]`` = the average strategy of ``table`` at ``key``; uniform (and returns False) if unseen."""
+    r = lookup(table.keys, table.rowof, key)
+    if r < 0 or table.rows[r, R_N] != n:
         for i in range(n):
             out[i] = 1.0 / n
         return False
-    normalised(avg, rows[r, R_OFF], n, out)
+    normalised(table.avg, table.rows[r, R_OFF], n, out)
     return True
 
 
@@ -351,14 +369,16 @@ _GREEDY_FALLBACK = FALLBACKS.index("greedy")
 
 
 @kernel
-def _policy_index(cfg, s, cur, abst, keys, rowof, rows, avg, min_visits, fallback, mask, legal, pol, rng):
-    """Index into ``legal`` of the table's action at ``s`` (sampled from the average strategy), or
-    of the fallback when the set is unseen or visited fewer than ``min_visits`` times; and whether
-    the table was used."""
-    key, n = decision(s, cfg, cur, abst, mask, legal)
-    r = lookup(keys, rowof, key)
+def _policy_index(cfg, s, abst, table, min_visits, fallback, bufs, rng):
+    """Index into ``bufs.legal[0]`` (the legal actions, written) of the action of ``table`` for the
+    player to move at ``s`` (sampled from the average strategy), or of the fallback when the set
+    is unseen or visited fewer than ``min_visits`` times; and whether the table was used."""
+    cur = trick_arrays.to_move(s)
+    legal, pol, rows = bufs.legal[0], bufs.pol[0], table.rows
+    key, n = decision(s, cfg, cur, abst, bufs.mask, legal)
+    r = lookup(table.keys, table.rowof, key)
     if r >= 0 and rows[r, R_N] == n and rows[r, R_VIS] >= min_visits:
-        normalised(avg, rows[r, R_OFF], n, pol)
+        normalised(table.avg, rows[r, R_OFF], n, pol)
         return sample_index(pol, n, rng), True
     if fallback == _GREEDY_FALLBACK:
         g = greedy_action(s, cfg)
@@ -372,16 +392,20 @@ def _policy_index(cfg, s, cur, abst, keys, rowof, rows, avg, min_visits, fallbac
 
 
 @kernel
-def _eval(cfg, abst, deals, opponent, min_visits, fallback, keys, rowof, rows, avg, rng):
+def _eval(cfg, abst, deals, opponent, min_visits, fallback, table, rng):
     """Mean net chips per deal of the table's average strategy at each seat in turn against
     uniformly random (``opponent`` is ``POLICY_RANDOM_ACTION``) or greedy (``POLICY_GREEDY``) opponents
     (``deals`` deals per seat), and the fraction of its decisions taken from the table (not the fallback)."""
     n_players = trick_arrays.players(cfg)
-    mask = np.zeros(_MAXA, np.bool_)
-    ids = np.zeros(trick_arrays.NC, np.int32)
-    probs = np.zeros(trick_arrays.NC, np.float64)
-    legal = np.zeros(_MAXA, np.int64)
-    pol = np.zeros(_MAXA, np.float64)
+    bufs = Buffers(
+        np.zeros(_MAXA, np.bool_),
+        np.zeros(trick_arrays.NC, np.int32),
+        np.zeros(trick_arrays.NC, np.float64),
+        np.zeros((1, _MAXA), np.int64),
+        np.zeros((1, _MAXA), np.float64),
+        np.zeros((1, _MAXA), np.float64),
+    )
+    mask, ids, probs, legal = bufs.mask, bufs.ids, bufs.probs, bufs.legal[0]
     total = 0.0
     seen = 0
     asked = 0
@@ -395,9 +419,7 @@ def _eval(cfg, abst, deals, opponent, min_visits, fallback, keys, rowof, rows, a
                     continue
                 if cur == seat:
                     asked += 1
-                    j, used = _policy_index(
-                        cfg, s, cur, abst, keys, rowof, rows, avg, min_visits, fallback, mask, legal, pol, rng
-                    )
+                    j, used = _policy_index(cfg, s, abst, table, min_visits, fallback, bufs, rng)
                     seen += used
                     tricks_kernels.apply_action(s, cfg, legal[j])
                 elif opponent == POLICY_GREEDY:
@@ -417,9 +439,7 @@ def tree_table(tree: GameTree) -> Table:
     for i in range(tree.num_infosets):
         o, n = tree.iset_off[i], tree.iset_n[i]
         legal = tree.actions[o : o + n].astype(np.int16)
-        lookup_or_add(
-            t.keys, t.rowof, t.rows, t.acts, t.meta, int(tree.iset_key[i]), int(tree.iset_player[i]), legal, n
-        )
+        lookup_or_add(t.compiled(), int(tree.iset_key[i]), int(tree.iset_player[i]), legal, n)
     if not np.array_equal(t.rows[: tree.num_infosets, R_OFF], tree.iset_off):
         raise ValueError("information-set keys collide in this tree")
     return t
@@ -430,7 +450,7 @@ def table_policy(tree: GameTree, table: Table) -> np.ndarray:
     pol = np.empty(tree.num_edges)
     for i in range(tree.num_infosets):
         o, n = int(tree.iset_off[i]), int(tree.iset_n[i])
-        average_strategy(table.keys, table.rowof, table.rows, table.avg, int(tree.iset_key[i]), n, pol[o:])
+        average_strategy(table.compiled(), int(tree.iset_key[i]), n, pol[o:])
     return pol
 
 
@@ -553,10 +573,8 @@ class MCCFRSolver:
         training excludes numba's first compile. The solver itself is unchanged."""
         if self.zwicker:
             t = Table.empty(1 << 12)
-            run_zwicker(
-                self.cfg, self._abst, ZWICKER_SAMPLINGS.index(self.sampling), 1, 0, 0, t.keys, t.rowof, t.rows, t.acts, t.regret, t.avg, t.meta,
-                seed_state(0), zwicker_buffers(),
-            )  # fmt: skip
+            sampling = ZWICKER_SAMPLINGS.index(self.sampling)
+            run_zwicker(self.cfg, self._abst, sampling, 1, 0, t.compiled(), seed_state(0), zwicker_buffers())
 
     def run(self, iterations: int) -> None:
         """Run ``iterations`` more iterations (one traversal per player each)."""
@@ -565,11 +583,9 @@ class MCCFRSolver:
             while left > 0:
                 margin = max(1 << 13, self.table.rows.shape[0] // 4)
                 self.table.reserve(2 * margin, 8 * margin)
-                t = self.table
-                done = run_zwicker(
-                    self.cfg, self._abst, ZWICKER_SAMPLINGS.index(self.sampling), left, margin, 4 * margin, t.keys, t.rowof, t.rows, t.acts, t.regret, t.avg,
-                    t.meta, self.rng, self._zbufs,
-                )  # fmt: skip
+                sampling = ZWICKER_SAMPLINGS.index(self.sampling)
+                table = self.table.compiled()
+                done = run_zwicker(self.cfg, self._abst, sampling, left, margin, table, self.rng, self._zbufs)
                 left -= done
                 self.iteration += done
             return
@@ -578,32 +594,16 @@ class MCCFRSolver:
             while left > 0:
                 margin = max(1 << 13, self.table.rows.shape[0] // 4)
                 self.table.reserve(2 * margin, 8 * margin)
-                t = self.table
-                done = _run_tricks(
-                    self.cfg,
-                    self._abst,
-                    FIELDS.index(self.field),
-                    samp,
-                    left,
-                    margin,
-                    4 * margin,
-                    t.keys,
-                    t.rowof,
-                    t.rows,
-                    t.acts,
-                    t.regret,
-                    t.avg,
-                    t.meta,
-                    self.rng,
-                    self._bufs,
-                )
+                field = FIELDS.index(self.field)
+                table = self.table.compiled()
+                done = _run_tricks(self.cfg, self._abst, field, samp, left, margin, table, self.rng, self._bufs)
                 left -= done
                 self.iteration += done
             return
         t = self.table
         assert self.tree is not None, "a solver without trick kernels extracts its tree on creation"
         _run_tree(
-            self.tree.solver_arrays()[:9],
+            self.tree.solver_arrays(),
             self.tree.num_players,
             SAMPLINGS.index(self.sampling),
             left,
@@ -641,7 +641,6 @@ class MCCFRSolver:
             raise ValueError("value_vs is compiled for the trick games; tree games have nash_conv")
         if opponent not in OPPONENTS or fallback not in FALLBACKS:
             raise ValueError(f"opponent must be one of {tuple(OPPONENTS)} and fallback one of {FALLBACKS}")
-        t = self.table
         return _eval(
             self.cfg,
             self._abst,
@@ -649,10 +648,7 @@ class MCCFRSolver:
             OPPONENTS[opponent],
             int(min_visits),
             FALLBACKS.index(fallback),
-            t.keys,
-            t.rowof,
-            t.rows,
-            t.avg,
+            self.table.compiled(),
             seed_state(seed),
         )
 

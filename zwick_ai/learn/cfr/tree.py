@@ -26,7 +26,7 @@ shrinks the tables, not the walk. Best responses (``nash_conv``) still use the t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import NamedTuple
 
 import numpy as np
 import pyspiel
@@ -37,20 +37,21 @@ NODE_TERMINAL, NODE_CHANCE, NODE_DECISION = 0, 1, 2  # node kinds of a GameTree
 MAX_PACK = 8  # our games with bigger packs have far too many nodes to walk in Python
 
 
-# kind, player, iset, start, count, child, prob, returns, iset_off, iset_n, iset_player
-SolverArrays: TypeAlias = tuple[
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-]
+class TreeArrays(NamedTuple):
+    """The arrays of a :class:`GameTree` that the compiled solvers walk
+    (:meth:`GameTree.solver_arrays`); the fields are the tree's (see its docstring)."""
+
+    kind: np.ndarray
+    player: np.ndarray
+    iset: np.ndarray
+    start: np.ndarray
+    num_children: np.ndarray  # the GameTree's ``count``
+    child: np.ndarray
+    prob: np.ndarray
+    returns: np.ndarray
+    iset_off: np.ndarray
+    iset_n: np.ndarray
+    iset_player: np.ndarray
 
 
 @dataclass
@@ -84,10 +85,9 @@ class GameTree:
     br_n: np.ndarray
     abstraction: str = "none"
 
-    def solver_arrays(self) -> SolverArrays:
-        """The arrays the compiled solvers walk, in their argument order: kind, player, iset,
-        start, count, child, prob, returns, iset_off, iset_n, iset_player."""
-        return (
+    def solver_arrays(self) -> TreeArrays:
+        """The arrays the compiled solvers walk (:class:`TreeArrays`)."""
+        return TreeArrays(
             self.kind,
             self.player,
             self.iset,

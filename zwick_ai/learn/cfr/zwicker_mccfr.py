@@ -36,6 +36,8 @@ random stream and checkpoints are those of :class:`~zwick_ai.learn.cfr.mccfr.MCC
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 import zwick_ai.cards
@@ -46,6 +48,7 @@ from zwick_ai.agents.cfr.core import (
     R_OFF,
     R_VIS,
     Table,
+    Walk,
     lookup,
     lookup_or_add,
     normalised,
@@ -85,78 +88,116 @@ def _deal_seed(rng):
     return np.int64(rand_u64(rng) >> np.uint64(34))
 
 
+class Buffers(NamedTuple):
+    """A traversal's scratch (:func:`buffers`)."""
+
+    idx: np.ndarray  # the moves of the abstract actions of a decision
+    legal: np.ndarray  # int16 0, 1, ...: a new table row's actions (abstract action indices)
+    pol: np.ndarray  # (DEPTH, MAX_GROUPS) float64: each decision's strategy
+    vals: np.ndarray  # (DEPTH, MAX_GROUPS) float64: probing's action values; outcome sampling's sampling policy
+    path: np.ndarray  # (DEPTH, 4) int64: the decisions of the hand (``Walk.path``)
+    reach: np.ndarray  # (DEPTH + 1, 3) float64: the reach probabilities (``Walk.reach``)
+    ret: np.ndarray  # 16 float64: a hand's returns per seat
+
+
+class Moves(NamedTuple):
+    """Move generation's buffers, which grow (a traversal returns the grown ones)."""
+
+    buf: np.ndarray  # the move rows
+    scratch: np.ndarray  # the capture scratch
+
+
 @kernel
-def _enter_decision(R, S, buf, n, abst, idx, keys, rowof, rows, acts, meta, legal, rng, W):
-    """The table row of the decision at ``S`` (added if new, its visits counted) and its number of
-    abstract actions m, their moves in ``idx[:m]``; after a 64-bit key collision a uniformly drawn
-    move is played on ``S`` instead, like a chance event, and the row is -1."""
-    key, m = zwicker_decision(R, S, buf, n, abst, idx)
-    r = lookup_or_add(keys, rowof, rows, acts, meta, key, arrays.to_move(S), legal, m)
+def _enter_decision(R, S, moves, n, abst, table, bufs, rng, W):
+    """The row in ``table`` of the decision at ``S`` (added if new, its visits counted) and its
+    number of abstract actions m, their moves (rows of ``moves``) in ``bufs.idx[:m]``; after a
+    64-bit key collision a uniformly drawn move is played on ``S`` instead, like a chance event,
+    and the row is -1."""
+    idx, rows = bufs.idx, table.rows
+    key, m = zwicker_decision(R, S, moves, n, abst, idx)
+    r = lookup_or_add(table, key, arrays.to_move(S), bufs.legal, m)
     if rows[r, R_N] != m:
-        kernels.apply_move(R, S, buf[idx[min(int(rand_float(rng) * m), m - 1)]], W)
+        kernels.apply_move(R, S, moves[idx[min(int(rand_float(rng) * m), m - 1)]], W)
         return -1, m
     rows[r, R_VIS] += 1
     return r, m
 
 
 @kernel
-def _os_hand(R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W, buf, X, bufs):
-    """One outcome-sampling episode for ``who`` on a freshly dealt hand. Returns (value, buf, X)."""
-    idx, legal, pol, sp, path, reach, ret = bufs
+def _os_hand(R, abst, who, table, rng, W, moves, bufs):
+    """One outcome-sampling episode for ``who`` on a freshly dealt hand. Returns (value, the move
+    buffers ``moves``, grown)."""
+    idx, ret = bufs.idx, bufs.ret
+    walk = Walk(bufs.pol, bufs.vals, bufs.path, bufs.reach)
+    buf, X = moves.buf, moves.scratch
     S = kernels.new_hand(R, _deal_seed(rng), W)
     k = 0
-    reach[0, 0] = reach[0, 1] = reach[0, 2] = 1.0
+    walk.reach[0, 0] = walk.reach[0, 1] = walk.reach[0, 2] = 1.0
     while not arrays.is_over(S):
         buf, X, n = kernels.gen_moves(R, S, buf, W, X)
         cur = arrays.to_move(S)
-        r, m = _enter_decision(R, S, buf, n, abst, idx, keys, rowof, rows, acts, meta, legal, rng, W)
+        r, m = _enter_decision(R, S, buf, n, abst, table, bufs, rng, W)
         if r < 0:
             continue
-        j = os_step(cur, who, k, rows[r, R_OFF], m, regret, pol, sp, path, reach, rng)
+        j = os_step(cur, who, k, table.rows[r, R_OFF], m, table.regret, walk, rng)
         kernels.apply_move(R, S, buf[idx[j]], W)
         k += 1
     hand_returns(R, S, ret)
-    return os_backward(k, ret[who], who, path, reach, pol, sp, regret, avg), buf, X
+    return os_backward(k, ret[who], who, walk, table.regret, table.avg), Moves(buf, X)
 
 
 @kernel
-def _current_policy(R, S, moves, n, abst, keys, rowof, rows, regret, idx, pol):
-    """The regret-matching strategy of the player to move (uniform at an unseen set) in ``pol[:m]``,
-    its abstract actions' moves in ``idx[:m]``; returns m."""
+def _current_policy(R, S, moves, n, abst, table, idx, pol):
+    """The regret-matching strategy of ``table`` for the player to move (uniform at an unseen
+    set) in ``pol[:m]``, its abstract actions' moves in ``idx[:m]``; returns m."""
     key, m = zwicker_decision(R, S, moves, n, abst, idx)
-    r = lookup(keys, rowof, key)
-    if r >= 0 and rows[r, R_N] == m:
-        regret_matching(regret, rows[r, R_OFF], m, pol)
+    r = lookup(table.keys, table.rowof, key)
+    if r >= 0 and table.rows[r, R_N] == m:
+        regret_matching(table.regret, table.rows[r, R_OFF], m, pol)
     else:
         for i in range(m):
             pol[i] = 1.0 / m
     return m
 
 
+class Probe(NamedTuple):
+    """A probe's own scratch (:func:`_probe`)."""
+
+    buf: np.ndarray  # the move rows (grows)
+    scratch: np.ndarray  # the capture scratch (grows)
+    state: np.ndarray  # the probed position, copied in first
+    idx: np.ndarray  # the moves of the abstract actions
+    pol: np.ndarray  # the current strategy
+
+
 @kernel
-def _probe(R, S, abst, keys, rowof, rows, regret, rng, W, buf, X, idx, pol, ret):
-    """Play ``S`` (changed in place) to the end, every player sampling its current strategy; the
-    returns are in ``ret``. Returns the (possibly grown) move buffers."""
+def _probe(R, S, abst, table, rng, W, probe, ret):
+    """Play ``S`` (changed in place) to the end, every player sampling its current strategy of
+    ``table``; the returns are in ``ret``. Returns ``probe`` with its (possibly grown) move buffers."""
+    buf, X, idx, pol = probe.buf, probe.scratch, probe.idx, probe.pol
     while not arrays.is_over(S):
         buf, X, n = kernels.gen_moves(R, S, buf, W, X)
-        m = _current_policy(R, S, buf, n, abst, keys, rowof, rows, regret, idx, pol)
+        m = _current_policy(R, S, buf, n, abst, table, idx, pol)
         kernels.apply_move(R, S, buf[idx[sample_index(pol, m, rng)]], W)
     hand_returns(R, S, ret)
-    return buf, X
+    return Probe(buf, X, probe.state, idx, pol)
 
 
 @kernel
-def _probe_hand(R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W, bufs, pbufs):
+def _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe):
     """One probing episode for ``who`` (module docstring): one hand played on-policy by everybody;
-    at each of ``who``'s decisions every other abstract action is valued by one probe."""
-    idx, legal, pol, vals, path, _, ret = bufs
-    buf, X, buf2, X2, S2, idx2, pol2 = pbufs
+    at each of ``who``'s decisions every other abstract action is valued by one probe. Returns the
+    (possibly grown) ``moves`` and ``probe``."""
+    idx, pol, vals, path, ret = bufs.idx, bufs.pol, bufs.vals, bufs.path, bufs.ret
+    rows, regret, avg = table.rows, table.regret, table.avg
+    buf, X = moves.buf, moves.scratch
+    S2 = probe.state
     S = kernels.new_hand(R, _deal_seed(rng), W)
     k = 0
     while not arrays.is_over(S):
         buf, X, n = kernels.gen_moves(R, S, buf, W, X)
         cur = arrays.to_move(S)
-        r, m = _enter_decision(R, S, buf, n, abst, idx, keys, rowof, rows, acts, meta, legal, rng, W)
+        r, m = _enter_decision(R, S, buf, n, abst, table, bufs, rng, W)
         if r < 0:
             continue
         off = rows[r, R_OFF]
@@ -168,7 +209,7 @@ def _probe_hand(R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W
                 if a != j:
                     S2[:] = S
                     kernels.apply_move(R, S2, buf[idx[a]], W)
-                    buf2, X2 = _probe(R, S2, abst, keys, rowof, rows, regret, rng, W, buf2, X2, idx2, pol2, ret)
+                    probe = _probe(R, S2, abst, table, rng, W, probe, ret)
                     vals[k, a] = ret[who]
             path[k, 0], path[k, 1], path[k, 2], path[k, 3] = off, m, j, 0
             kernels.apply_move(R, S, buf[idx[j]], W)
@@ -185,41 +226,38 @@ def _probe_hand(R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W
             base += pol[d, a] * vals[d, a]
         for a in range(m):
             regret[off + a] += vals[d, a] - base
-    return buf, X, buf2, X2
+    return Moves(buf, X), probe
 
 
 @kernel
-def run_zwicker(
-    R, abst, sampling, count, margin_rows, margin_edges, keys, rowof, rows, acts, regret, avg, meta, rng, bufs
-):
-    """Up to ``count`` iterations (one episode per player each) of ``sampling`` (OUTCOME or PROBE);
-    stops early when the table has less room than the margins (the caller grows it). Returns the
+def run_zwicker(R, abst, sampling, count, margin, table, rng, bufs):
+    """Up to ``count`` iterations (one episode per player each) of ``sampling`` (OUTCOME or PROBE)
+    on ``table`` (:class:`~zwick_ai.agents.cfr.core.TableArrays`); stops early when the table has
+    room for fewer than ``margin`` rows or ``4 * margin`` edges (the caller grows it). Returns the
     iterations done."""
     W = kernels.new_workspace()
     buf, X = kernels.new_buffers()
+    moves = Moves(buf, X)
     buf2, X2 = kernels.new_buffers()
     S2 = kernels.empty_state(R)  # scratch: each use copies a position in first
-    idx2 = np.zeros(MAX_GROUPS, np.int64)
-    pol2 = np.zeros(MAX_GROUPS, np.float64)
+    probe = Probe(buf2, X2, S2, np.zeros(MAX_GROUPS, np.int64), np.zeros(MAX_GROUPS, np.float64))
     n_players = arrays.players(R)
+    rows, acts, meta = table.rows, table.acts, table.meta
     for it in range(count):
-        if rows.shape[0] - meta[M_ROWS] < margin_rows or acts.shape[0] - meta[M_EDGES] < margin_edges:
+        if rows.shape[0] - meta[M_ROWS] < margin or acts.shape[0] - meta[M_EDGES] < 4 * margin:
             return it
         for who in range(n_players):
             if sampling == OUTCOME:
-                _, buf, X = _os_hand(R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W, buf, X, bufs)
+                _, moves = _os_hand(R, abst, who, table, rng, W, moves, bufs)
             else:
-                buf, X, buf2, X2 = _probe_hand(
-                    R, abst, who, keys, rowof, rows, acts, regret, avg, meta, rng, W, bufs,
-                    (buf, X, buf2, X2, S2, idx2, pol2),
-                )  # fmt: skip
+                moves, probe = _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe)
     return count
 
 
-def buffers() -> tuple:
-    """Scratch arrays of a traversal (move indices, row actions, policies, path, reach, returns)."""
+def buffers() -> Buffers:
+    """Scratch arrays of a traversal (:class:`Buffers`)."""
     legal = np.arange(MAX_GROUPS, dtype=np.int16)
-    return (
+    return Buffers(
         np.zeros(MAX_GROUPS, np.int64),
         legal,
         np.zeros((DEPTH, MAX_GROUPS), np.float64),
@@ -231,19 +269,19 @@ def buffers() -> tuple:
 
 
 @kernel
-def table_move(R, S, moves, n, abst, keys, rowof, rows, avg, min_visits, rng, idx, pol):
-    """Index into ``moves[:n]`` of the move the table's average strategy plays at ``S`` (sampled),
-    or -1 when the abstract set is unseen or was visited fewer than ``min_visits`` times."""
+def table_move(R, S, moves, n, abst, table, rng, idx, pol):
+    """Index into ``moves[:n]`` of the move the average strategy of ``table`` plays at ``S``
+    (sampled), or -1 when the abstract set is unseen."""
     key, m = zwicker_decision(R, S, moves, n, abst, idx)
-    r = lookup(keys, rowof, key)
-    if r < 0 or rows[r, R_N] != m or rows[r, R_VIS] < min_visits:
+    r = lookup(table.keys, table.rowof, key)
+    if r < 0 or table.rows[r, R_N] != m:
         return -1
-    normalised(avg, rows[r, R_OFF], m, pol)
+    normalised(table.avg, table.rows[r, R_OFF], m, pol)
     return idx[sample_index(pol, m, rng)]
 
 
 @kernel
-def eval_vs(R, abst, seeds, opponent, min_visits, keys, rowof, rows, avg, rng):
+def eval_vs(R, abst, seeds, opponent, table, rng):
     """Per deal seed and per seat of ours: the points utility of the table's average strategy (greedy
     where the set is unseen) against ``opponent`` (``POLICY_GREEDY`` or ``POLICY_RANDOM``) at every other seat,
     and the count of our decisions and of those taken from the table. The same deals are played
@@ -266,7 +304,7 @@ def eval_vs(R, abst, seeds, opponent, min_visits, keys, rowof, rows, avg, rng):
                 cur = arrays.to_move(S)
                 if arrays.side_of(R, cur) == arrays.side_of(R, seat):
                     asked += 1
-                    k = table_move(R, S, buf, n, abst, keys, rowof, rows, avg, min_visits, rng, idx, pol)
+                    k = table_move(R, S, buf, n, abst, table, rng, idx, pol)
                     if k >= 0:
                         seen += 1
                     else:
@@ -316,9 +354,7 @@ def strength(
         raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}, not {opponent!r}")
     seeds = np.arange(deals, dtype=np.int64) + int(seed)
     opp = OPPONENTS[opponent]
-    ours, asked, seen = eval_vs(
-        R, abst, seeds, opp, 0, table.keys, table.rowof, table.rows, table.avg, seed_state(seed)
-    )
+    ours, asked, seen = eval_vs(R, abst, seeds, opp, table.compiled(), seed_state(seed))
     base = baseline_vs(R, seeds, POLICY_GREEDY, opp)
     d = (ours - base).mean(axis=1)
     ci = 1.96 * float(d.std(ddof=1)) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
