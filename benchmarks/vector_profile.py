@@ -83,7 +83,8 @@ def main() -> None:
         random_legal(ts.legal_mask, actions, rng)
         ts = vector.step(actions)
     shard = vector._shards[0]
-    G, OFF, W, buf, xs, sc = shard.game, shard.off, shard.workspace, shard.move_buf, shard.capture_buf, shard.score_buf
+    G, OFF, scratch = shard.game, shard.off, shard.scratch
+    W, buf, xs, sc = scratch.workspace, scratch.move_buf, scratch.capture_buf, scratch.score_buf
     A, cur = vector._states.copy(), vector._cur.copy()
     obs = np.zeros_like(vector._obs)
     hot = max(1, n // 16)  # 16 games: their data stays in the caches

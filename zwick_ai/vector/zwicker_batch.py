@@ -65,6 +65,18 @@ XS_SIZE = 4 * 1024
 PREFETCH_AHEAD = 2
 
 
+class Scratch(NamedTuple):
+    """One thread's scratch arrays, allocated once (:class:`Shard`'s ``scratch``)."""
+
+    workspace: np.ndarray  # the engine's scratch workspace (``WS_SIZE`` int64)
+    move_buf: np.ndarray  # (BUF_ROWS, MOVE_WIDTH) int64: the engine's move buffer
+    capture_buf: np.ndarray  # XS_SIZE int64: the engine's capture scratch
+    token_buf: np.ndarray  # int64: one move's sub-action tokens (``encode_row``)
+    row: np.ndarray  # MOVE_WIDTH int64: one whole move
+    score_buf: np.ndarray  # int64 per side: the observation's score scratch (``fill_into_k``)
+    opponent_mask: np.ndarray  # bool per action: a random opponent's legal mask
+
+
 class Shard(NamedTuple):
     """One thread's games (consecutive rows of the batch arrays, as views) with its own copies of
     the read-only tables and its own scratch: what the batch kernels take, one per thread, in a
@@ -87,13 +99,7 @@ class Shard(NamedTuple):
     seeds: np.ndarray  # int64 per game: its deal seed
     rng: np.ndarray  # uint64 per game: its splitmix64 stream
     actions: np.ndarray  # int64 per game: the caller's action of this step
-    workspace: np.ndarray  # the engine's scratch workspace (``WS_SIZE`` int64)
-    move_buf: np.ndarray  # (BUF_ROWS, MOVE_WIDTH) int64: the engine's move buffer
-    capture_buf: np.ndarray  # XS_SIZE int64: the engine's capture scratch
-    token_buf: np.ndarray  # int64: one move's sub-action tokens (``encode_row``)
-    row: np.ndarray  # MOVE_WIDTH int64: one whole move
-    score_buf: np.ndarray  # int64 per side: the observation's score scratch (``fill_into_k``)
-    opponent_mask: np.ndarray  # bool per action: a random opponent's legal mask
+    scratch: Scratch  # the thread's scratch arrays
     models: tuple  # the ``net`` opponents' (move model, after model) arrays
     heavy: np.ndarray  # int64 per game: the step's games that complete a move (:func:`_step_shard`)
 
@@ -127,17 +133,16 @@ def _splitmix(rng, i):
 
 
 @kernel(nrt=False)
-def _scan(shard, i, mask_row):
-    """Generate the candidate moves of game ``i``'s turn that start with the current prefix: mark
-    each one's next token in ``mask_row`` and keep them in the game's ``moves``/``tokens`` rows.
+def _scan(G, a, scratch, mv, tk, mask_row):
+    """Generate the turn's candidate moves of game state ``a`` that start with the current prefix:
+    mark each one's next token in ``mask_row`` and keep them in the game's rows ``mv``/``tk``.
     Returns how many were kept, or _OVERFLOW (they do not fit: nothing kept, the mask is still
-    complete), or _COMPLETE (the prefix is a whole move: its row copied into ``shard.row``)."""
-    a = shard.states[i]
-    buf = shard.move_buf
-    n = _generate(shard.game, a, buf, shard.workspace, shard.capture_buf)
+    complete), or _COMPLETE (the prefix is a whole move: its row copied into ``scratch.row``)."""
+    buf = scratch.move_buf
+    n = _generate(G, a, buf, scratch.workspace, scratch.capture_buf)
     if n < 0:  # a turn larger than the buffers (rare)
-        return _scan_grown(shard, i, mask_row)
-    return _scan_rows(shard.game, a, buf, n, shard.token_buf, shard.row, shard.moves[i], shard.tokens[i], mask_row)
+        return _scan_grown(G, a, scratch, mv, tk, mask_row)
+    return _scan_rows(G, a, buf, n, scratch.token_buf, scratch.row, mv, tk, mask_row)
 
 
 @kernel(nrt=False)
@@ -147,12 +152,11 @@ def _generate(G, a, buf, W, xs):
 
 
 @kernel(nrt=True)
-def _scan_grown(shard, i, mask_row):
+def _scan_grown(G, a, scratch, mv, tk, mask_row):
     """:func:`_scan` of a turn larger than the buffers: with grown copies of them."""
-    G, a = shard.game, shard.states[i]
-    buf, xs = shard.move_buf.copy(), shard.capture_buf.copy()
-    big, xs2, n = engine_kernels.gen_moves(G[: layout.RULES_SIZE], a[:SS], buf, shard.workspace, xs)
-    return _scan_rows(G, a, big, n, shard.token_buf, shard.row, shard.moves[i], shard.tokens[i], mask_row)
+    buf, xs = scratch.move_buf.copy(), scratch.capture_buf.copy()
+    big, xs2, n = engine_kernels.gen_moves(G[: layout.RULES_SIZE], a[:SS], buf, scratch.workspace, xs)
+    return _scan_rows(G, a, big, n, scratch.token_buf, scratch.row, mv, tk, mask_row)
 
 
 @kernel(nrt=False)
@@ -213,12 +217,12 @@ def _scan_rows(G, a, buf, n, tmp, row, mv, tk, mask_row):
 
 
 @kernel(nrt=False)
-def _advance(shard, i, tok, mask_row):
-    """Apply the legal sub-action ``tok`` to game ``i``. Returns True when it completed a whole
-    move (applied); else the move's prefix grows, the kept rows narrow and ``mask_row`` (all
-    False on entry) gets the next legal sub-actions."""
-    G, W, tmp, row, nr = shard.game, shard.workspace, shard.token_buf, shard.row, shard.kept
-    a, mv, tk = shard.states[i], shard.moves[i], shard.tokens[i]
+def _advance(G, a, tok, scratch, mv, tk, nr, i, mask_row):
+    """Apply the legal sub-action ``tok`` to game ``i`` (its state ``a``, its kept rows ``mv``,
+    ``tk`` and their count ``nr[i]``). Returns True when it completed a whole move (applied); else
+    the move's prefix grows, the kept rows narrow and ``mask_row`` (all False on entry) gets the
+    next legal sub-actions."""
+    W, tmp, row = scratch.workspace, scratch.token_buf, scratch.row
     R = G[: layout.RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     k = a[XB + X_PLEN]
@@ -259,7 +263,7 @@ def _advance(shard, i, tok, mask_row):
     old = a[XB + X_PREFIX + k]
     a[XB + X_PREFIX + k] = tok
     a[XB + X_PLEN] = k + 1
-    res = _scan(shard, i, mask_row)
+    res = _scan(G, a, scratch, mv, tk, mask_row)
     if res == _COMPLETE:
         a[XB + X_PREFIX + k] = old
         a[XB + X_PLEN] = k
@@ -323,19 +327,12 @@ def _nth_set(row, r):
 
 
 @kernel(nrt=True)
-def _opponent_row(shard, i, kind):
-    """Write into ``shard.row`` the whole move that the compiled opponent ``kind`` (greedy or net)
-    plays in game ``i``."""
-    buf, xs, W, rng, row, models = (
-        shard.move_buf,
-        shard.capture_buf,
-        shard.workspace,
-        shard.rng,
-        shard.row,
-        shard.models,
-    )
-    R = shard.game[: layout.RULES_SIZE]
-    S = shard.states[i, :SS]
+def _opponent_row(G, a, kind, models, scratch, rng, i):
+    """Write into ``scratch.row`` the whole move that the compiled opponent ``kind`` (greedy or
+    net) plays in game ``i`` (its state ``a``)."""
+    buf, xs, W, row = scratch.move_buf, scratch.capture_buf, scratch.workspace, scratch.row
+    R = G[: layout.RULES_SIZE]
+    S = a[:SS]
     n = engine_kernels.gen_moves_ws(R, S, buf, W, xs)
     if n < 0:
         big, xs2, n = engine_kernels.gen_moves(R, S, buf.copy(), W, xs.copy())
@@ -353,10 +350,9 @@ def _decision(shard, i):
     """After a whole move or a deal in game ``i``: play the compiled opponents' seats until the
     caller's turn (write its legal mask and observation) or the end. Returns the player to move or
     TERMINAL."""
-    G, opponent, rng, W, tmp, row, nr = (
-        shard.game, shard.opponent, shard.rng, shard.workspace, shard.token_buf, shard.row, shard.kept
-    )  # fmt: skip
-    a = shard.states[i]
+    G, opponent, rng, nr, scratch = shard.game, shard.opponent, shard.rng, shard.kept, shard.scratch
+    W, tmp, row = scratch.workspace, scratch.token_buf, scratch.row
+    a, mv, tk = shard.states[i], shard.moves[i], shard.tokens[i]
     R = G[: layout.RULES_SIZE]
     CD = G[GB_CD : GB_CD + CODEC_SIZE]
     S = a[:SS]
@@ -368,27 +364,27 @@ def _decision(shard, i):
         if kind == POLICY_CALLER:
             mask_row = shard.mask[i]
             mask_row[:] = False
-            nr[i] = _scan(shard, i, mask_row)
-            fill_into_k(G, a, shard.off, cur, shard.obs[i], shard.score_buf)
+            nr[i] = _scan(G, a, scratch, mv, tk, mask_row)
+            fill_into_k(G, a, shard.off, cur, shard.obs[i], scratch.score_buf)
             return cur
         if kind != POLICY_RANDOM_ACTION:  # a whole move: greedy or net
-            _opponent_row(shard, i, kind)
+            _opponent_row(G, a, kind, shard.models, scratch, rng, i)
             ln = encode_row(R, S, CD, row, tmp)
             for j in range(ln - 1):  # as if chosen sub-action by sub-action (the state array's prefix)
                 a[XB + X_PREFIX + j] = tmp[j]
             record_move(R, a, CD, row, ln, W)
             continue
         # uniformly random legal sub-actions until the move is made
-        omask = shard.opponent_mask
+        omask = scratch.opponent_mask
         omask[:] = False
-        nr[i] = _scan(shard, i, omask)
+        nr[i] = _scan(G, a, scratch, mv, tk, omask)
         while True:
             count = 0
             for t in range(omask.shape[0]):
                 count += omask[t]
             tok = _nth_set(omask, _splitmix(rng, i) % np.uint64(count))
             omask[:] = False
-            if _advance(shard, i, tok, omask):
+            if _advance(G, a, tok, scratch, mv, tk, nr, i, omask):
                 break
 
 
@@ -403,7 +399,7 @@ def _deal(G, init, a, seed, W):
 @kernel
 def _reset_one(shard, i):
     """Deal game ``i`` of ``shard`` by its deal seed and bring it to the caller's decision."""
-    _deal(shard.game, shard.init, shard.states[i], shard.seeds[i], shard.workspace)
+    _deal(shard.game, shard.init, shard.states[i], shard.seeds[i], shard.scratch.workspace)
     shard.cur[i] = _decision(shard, i)
 
 
@@ -513,7 +509,8 @@ def _step_one(shard, i):
     tok = shard.actions[i]
     mask_row = shard.mask[i]
     mask_row[:] = False
-    if not _advance(shard, i, tok, mask_row):
+    a = shard.states[i]
+    if not _advance(shard.game, a, tok, shard.scratch, shard.moves[i], shard.tokens[i], shard.kept, i, mask_row):
         if OFF[P_MOVE] >= 0:
             shard.obs[i, OFF[P_MOVE] + tok] = 1.0
         return False
@@ -521,7 +518,7 @@ def _step_one(shard, i):
     shard.cur[i] = c
     done[i] = c == TERMINAL
     if done[i]:
-        _write_returns(shard.game, shard.states[i], shard.win_loss, shard.rewards, i)
+        _write_returns(shard.game, a, shard.win_loss, shard.rewards, i)
     return done[i]
 
 
