@@ -48,8 +48,8 @@ rotated, 2,000 deals, 95% CI; table in ``benchmarks/README.md``): modern Zwikken
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from zwick_ai.jit import kernel
 from zwick_ai.tricks import arrays as ta
 from zwick_ai.tricks import kernels as tricks_kernels
 
@@ -59,7 +59,7 @@ PLAY_MIN = 1.0  # 1853 play / Zwicken stay
 EXCHANGE_BELOW = 0.3  # Zwicken: exchange cards worth less
 
 
-@njit(cache=True)
+@kernel
 def unseen_higher(s, cfg, p, c):
     """Cards of ``c``'s effective suit that beat it and that seat ``p`` has not seen (not in his
     hand, not an upcard, not the shown bottom card, not played face up, not in the trick)."""
@@ -79,7 +79,7 @@ def unseen_higher(s, cfg, p, c):
     return k
 
 
-@njit(cache=True)
+@kernel
 def card_value(s, cfg, p, c):
     """Rough number of tricks card ``c`` takes for seat ``p`` (module docstring)."""
     h = unseen_higher(s, cfg, p, c)
@@ -101,7 +101,7 @@ def card_value(s, cfg, p, c):
     return 0.05
 
 
-@njit(cache=True)
+@kernel
 def strength(s, cfg, p):
     """Sum of :func:`card_value` over seat ``p``'s hand."""
     hc = np.empty(ta.NC, dtype=np.int32)
@@ -112,14 +112,14 @@ def strength(s, cfg, p):
     return total
 
 
-@njit(cache=True)
+@kernel
 def is_trump(s, cfg, c):
     """Card ``c`` is a trump (in the trump suit under the deal's card order)."""
     t = ta.trump(s)
     return t >= 0 and tricks_kernels.eff_suit(c, t, ta.permanent_trump(cfg)) == t
 
 
-@njit(cache=True)
+@kernel
 def cheapness(s, cfg, c):
     """Order of cheapness for throwing or winning: side cards before trumps, then card points,
     then rank."""
@@ -130,7 +130,7 @@ def cheapness(s, cfg, c):
     )
 
 
-@njit(cache=True)
+@kernel
 def winning(s, cfg):
     """(seat, card) now winning the trick among face-up cards; (-1, -1) if none."""
     n = ta.seat_count(s)
@@ -145,7 +145,7 @@ def winning(s, cfg):
     return who, best
 
 
-@njit(cache=True)
+@kernel
 def _play(s, cfg, p, mask):
     best = winning(s, cfg)[1]
     pick = -1
@@ -177,7 +177,7 @@ def _play(s, cfg, p, mask):
     return pick
 
 
-@njit(cache=True)
+@kernel
 def _first(mask, lo, hi):
     for a in range(lo, hi):
         if mask[a]:
@@ -185,7 +185,7 @@ def _first(mask, lo, hi):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def _auction(s, cfg, p, mask):
     zwik = tricks_kernels.combo_value(s, cfg, p) > 0
     est = strength(s, cfg, p)
@@ -204,7 +204,7 @@ def _auction(s, cfg, p, mask):
     return ta.A_PASS_KEN if ken else ta.A_PASS
 
 
-@njit(cache=True)
+@kernel
 def _declare(s, cfg, p, mask):
     zwik = tricks_kernels.combo_value(s, cfg, p) > 0
     est = strength(s, cfg, p)
@@ -230,7 +230,7 @@ def _declare(s, cfg, p, mask):
     return ta.A_PASS
 
 
-@njit(cache=True)
+@kernel
 def _discard(s, cfg, p, mask):
     """Discard the weakest cards: of the cards still allowed (above the last discard), the
     ``left`` weakest, lowest id first (discards go in increasing order)."""
@@ -256,7 +256,7 @@ def _discard(s, cfg, p, mask):
     return _first(mask, ta.A_DISCARD, ta.A_DISCARD + ta.NC)
 
 
-@njit(cache=True)
+@kernel
 def _swap(s, cfg, p):
     up = ta.offered_upcard(s)
     ten = ta.ten_of(up)
@@ -272,7 +272,7 @@ def _swap(s, cfg, p):
     return ta.A_KEEP
 
 
-@njit(cache=True)
+@kernel
 def _search(s, p):
     for c in range(ta.NC):
         if ta.in_hand(s, c, p) and ta.is_ace(c):
@@ -280,7 +280,7 @@ def _search(s, p):
     return ta.A_STOP
 
 
-@njit(cache=True)
+@kernel
 def greedy_action(s, cfg):
     """The greedy action of the player to move (module docstring); -1 at chance or terminal nodes."""
     p = ta.to_move(s)

@@ -38,10 +38,10 @@ True
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from zwick_ai.agents import clock
 from zwick_ai.agents.tricks_greedy import greedy_action
+from zwick_ai.jit import kernel
 from zwick_ai.tricks import arrays as ta
 from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.tricks.worlds import TRIES, resample_into, seed
@@ -66,7 +66,7 @@ def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return ti, np.zeros(capacity, dtype=np.float64), np.ones(1, dtype=np.int64)
 
 
-@njit(cache=True)
+@kernel
 def _child(ti, node, key):
     c = ti[node, T_FIRST]
     while c >= 0:
@@ -76,7 +76,7 @@ def _child(ti, node, key):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def _add(ti, meta, node, key, actor):
     m = meta[0]
     if m >= ti.shape[0]:
@@ -92,7 +92,7 @@ def _add(ti, meta, node, key, actor):
     return m
 
 
-@njit(cache=True)
+@kernel
 def _policy_action(s, cfg, greedy, mask):
     """The rollout policy's action (mask already filled with the legal actions)."""
     if greedy:
@@ -100,7 +100,7 @@ def _policy_action(s, cfg, greedy, mask):
     return tricks_kernels.random_action(mask)
 
 
-@njit(cache=True)
+@kernel
 def play_out(s, cfg, greedy, ids, probs, mask):
     """Play the position ``s`` to the end of the deal in place: chance drawn from numba's generator
     (:func:`seed`), every seat by the rollout policy (``greedy``: the greedy baseline, else
@@ -114,7 +114,7 @@ def play_out(s, cfg, greedy, ids, probs, mask):
             tricks_kernels.apply_action(s, cfg, _policy_action(s, cfg, greedy, mask))
 
 
-@njit(cache=True)
+@kernel
 def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, greedy, scale, tries):
     """Run ``iters`` iterations on the tree (``ti``, ``tw``, ``meta``). ISMCTS: ``resample`` True,
     each iteration draws a world for ``player`` from ``root`` and ``obs`` = ``player``. PIMC:

@@ -11,8 +11,7 @@ points NP, net NP, pot 1, speler NP, searches 4. Information state: player NP, h
 
 from __future__ import annotations
 
-import numba
-
+from zwick_ai.jit import kernel
 from zwick_ai.tricks import arrays as ta
 from zwick_ai.tricks import kernels as trick_kernels
 
@@ -47,7 +46,7 @@ def information_state_size(steps: int) -> int:
     return ta.NP + ta.NC + steps * ta.TOKEN
 
 
-@numba.njit(cache=True)
+@kernel
 def fill_observation_k(a, player, out):
     """Write ``player``'s observation tensor of the state array ``a`` into ``out``."""
     out[:] = 0.0
@@ -107,7 +106,7 @@ def fill_observation_k(a, player, out):
     out[searches + ta.searches(a)] = 1.0
 
 
-@numba.njit(cache=True)
+@kernel
 def fill_information_state_k(a, player, out):
     """Write ``player``'s information-state tensor of the state array ``a`` into ``out``."""
     out[:] = 0.0

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from zwick_ai.jit import kernel
+from zwick_ai.jit import kernel, reader
 from zwick_ai.tricks import _layout as L
 from zwick_ai.tricks._layout import (  # the public vocabulary (module docstring)
     A_BID,
@@ -57,10 +57,6 @@ from zwick_ai.tricks._layout import (  # the public vocabulary (module docstring
     S_SIZE,
     TOKEN,
 )
-
-#: the decorator of the one-line readers: compiled without reference counting and inlined into
-#: compiled callers, so a read costs what the raw offset costs
-reader = kernel(nrt=False, inline="always")
 
 
 # ------------------------------------------------------------------------------------------------

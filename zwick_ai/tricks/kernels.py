@@ -8,28 +8,28 @@ small); upcards, re-turns and cuts are uniform over the cards still unseen.
 """
 
 import numpy as np
-from numba import njit
 
 from zwick_ai.chance_runs import run_probabilities
+from zwick_ai.jit import kernel
 from zwick_ai.tricks import _layout as tricks_layout
 
 POINTS = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4], dtype=np.int32)  # 2..A: J1 Q2 K3 A4
 
 
 # ---- small helpers ---------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def pf(p, f):
     """Index of player field ``f`` of seat ``p``."""
     return tricks_layout.S_PLAYERS + f * tricks_layout.NP + p
 
 
-@njit(cache=True)
+@kernel
 def seat(s, i):
     """Seat of the ``i``-th player from forehand (the dealer's left)."""
     return (s[tricks_layout.S_DEALER] + 1 + i) % s[tricks_layout.S_N]
 
 
-@njit(cache=True)
+@kernel
 def hand(s, p, out):
     """Fill ``out`` with seat ``p``'s cards in id order; returns how many."""
     k = 0
@@ -41,7 +41,7 @@ def hand(s, p, out):
     return k
 
 
-@njit(cache=True)
+@kernel
 def eff_suit(c, trump, perm):
     """The suit a card counts as: the permanent trump (7D) belongs to the trump suit only."""
     if c == perm and trump >= 0:
@@ -49,7 +49,7 @@ def eff_suit(c, trump, perm):
     return c // 13
 
 
-@njit(cache=True)
+@kernel
 def strength(c, perm):
     """Rank order within a suit; the permanent trump ranks between the trump Ace and King."""
     if c == perm:
@@ -57,7 +57,7 @@ def strength(c, perm):
     return 2 * (c % 13)
 
 
-@njit(cache=True)
+@kernel
 def beats(c, best, trump, perm):
     """Does card ``c`` beat the card ``best`` now winning the trick?"""
     sc = eff_suit(c, trump, perm)
@@ -67,7 +67,7 @@ def beats(c, best, trump, perm):
     return sc == trump
 
 
-@njit(cache=True)
+@kernel
 def stock_count(s, with_bottom):
     k = 0
     for c in range(tricks_layout.NC):
@@ -77,7 +77,7 @@ def stock_count(s, with_bottom):
     return k
 
 
-@njit(cache=True)
+@kernel
 def push_hist(s, kind, who, value):
     h = s[tricks_layout.S_HLEN]
     if h < tricks_layout.MAXH:
@@ -87,14 +87,14 @@ def push_hist(s, kind, who, value):
         s[tricks_layout.S_HLEN] = h + 1
 
 
-@njit(cache=True)
+@kernel
 def pay(s, p, amount):
     """Seat ``p`` pays ``amount`` into the pot (negative: takes it out)."""
     s[pf(p, tricks_layout.P_NET)] -= amount
     s[tricks_layout.S_POT] += amount
 
 
-@njit(cache=True)
+@kernel
 def end_deal(s, result):
     s[tricks_layout.S_PHASE] = tricks_layout.PH_END
     s[tricks_layout.S_CUR] = tricks_layout.CUR_OVER
@@ -102,7 +102,7 @@ def end_deal(s, result):
 
 
 # ---- setting up --------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def new_state(cfg):
     """The position before the shuffle: every pack card in the stock, the first chance node next."""
     s = np.zeros(tricks_layout.S_SIZE, dtype=np.int32)
@@ -137,7 +137,7 @@ def new_state(cfg):
 
 
 # ---- chance ------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _sorted_run(s, need, ids, probs, k0):
     """Outcomes for the next card of an increasing run of ``need`` cards from the stock (no bottom)."""
     last = s[tricks_layout.S_LAST]
@@ -156,7 +156,7 @@ def _sorted_run(s, need, ids, probs, k0):
     return k
 
 
-@njit(cache=True)
+@kernel
 def chance_outcomes(s, cfg, ids, probs):
     """Fill the chance outcomes (card ids, ascending) and their probabilities; returns how many."""
     ph = s[tricks_layout.S_PHASE]
@@ -187,7 +187,7 @@ def chance_outcomes(s, cfg, ids, probs):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def _start_deal(s):
     s[tricks_layout.S_PHASE] = tricks_layout.PH_DEAL
     s[tricks_layout.S_DEAL_Q] = 0
@@ -196,7 +196,7 @@ def _start_deal(s):
     s[tricks_layout.S_CUR] = tricks_layout.CUR_CHANCE
 
 
-@njit(cache=True)
+@kernel
 def _cut(s, cfg, c):
     """Hupf und Sprung: an Ace or a Seven passes the deal; 7D jumps it (docs/rules.md C)."""
     push_hist(s, tricks_layout.H_CUT, -1, c)
@@ -226,7 +226,7 @@ def _cut(s, cfg, c):
     _start_deal(s)
 
 
-@njit(cache=True)
+@kernel
 def _begin_round(s, cfg):
     """After a trump is turned: the declaring round or the auction starts with forehand."""
     s[tricks_layout.S_TURN] = 0
@@ -246,7 +246,7 @@ def _begin_round(s, cfg):
     s[tricks_layout.S_PHASE] = tricks_layout.PH_AUCTION
 
 
-@njit(cache=True)
+@kernel
 def _turn_up(s, cfg, c):
     k = s[tricks_layout.S_NUP]
     repeated = False
@@ -263,7 +263,7 @@ def _turn_up(s, cfg, c):
     _begin_round(s, cfg)
 
 
-@njit(cache=True)
+@kernel
 def apply_chance(s, cfg, c):
     ph = s[tricks_layout.S_PHASE]
     if ph == tricks_layout.PH_CUT:
@@ -294,7 +294,7 @@ def apply_chance(s, cfg, c):
 
 
 # ---- legal actions ---------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _holds_ten(s, p, k):
     """Does seat ``p`` hold the ten of the suit of upcard ``k``?"""
     up = s[tricks_layout.S_UP + k]
@@ -302,7 +302,7 @@ def _holds_ten(s, p, k):
     return s[tricks_layout.S_LOC + ten] == tricks_layout.L_HAND + p
 
 
-@njit(cache=True)
+@kernel
 def legal_plays(s, cfg, p, mask):
     """Mark the cards seat ``p`` may play now (trick duties per rule set)."""
     hc = np.empty(tricks_layout.NC, dtype=np.int32)
@@ -388,7 +388,7 @@ def legal_plays(s, cfg, p, mask):
         mask[hc[i]] = True
 
 
-@njit(cache=True)
+@kernel
 def legal_mask(s, cfg, mask):
     """Mark every legal player action of the position (nothing at chance or terminal nodes)."""
     mask[:] = False
@@ -439,7 +439,7 @@ def legal_mask(s, cfg, mask):
         mask[tricks_layout.A_KEEP] = True
 
 
-@njit(cache=True)
+@kernel
 def legal_actions(s, cfg):
     """Legal player actions, ascending (empty at chance and terminal nodes)."""
     mask = np.zeros(tricks_layout.NUM_ACTIONS, dtype=np.bool_)
@@ -448,7 +448,7 @@ def legal_actions(s, cfg):
 
 
 # ---- applying player actions -----------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _next_declarer(s, cfg):
     n = s[tricks_layout.S_N]
     s[tricks_layout.S_TURN] += 1
@@ -473,7 +473,7 @@ def _next_declarer(s, cfg):
         _before_play(s, cfg)
 
 
-@njit(cache=True)
+@kernel
 def _auction_next(s, cfg):
     """Move the auction on; at its end start the swaps, a search decision, or end the deal."""
     n = s[tricks_layout.S_N]
@@ -518,7 +518,7 @@ def _auction_next(s, cfg):
                 return
 
 
-@njit(cache=True)
+@kernel
 def _all_passed(s, cfg):
     if s[tricks_layout.S_NSEARCH] < cfg[tricks_layout.C_MAXSEARCH] and stock_count(s, False) > 0:
         s[tricks_layout.S_PHASE] = tricks_layout.PH_SEARCH
@@ -527,7 +527,7 @@ def _all_passed(s, cfg):
         end_deal(s, tricks_layout.R_VOID)
 
 
-@njit(cache=True)
+@kernel
 def _auction_won(s, cfg):
     s[tricks_layout.S_SPELER] = s[tricks_layout.S_HIGHP]
     for p in range(s[tricks_layout.S_N]):
@@ -535,14 +535,14 @@ def _auction_won(s, cfg):
     _before_play(s, cfg)
 
 
-@njit(cache=True)
+@kernel
 def _before_play(s, cfg):
     """Ten swaps, then the zwik check, then the tricks."""
     s[tricks_layout.S_SWAPK] = -1
     _advance_swap(s, cfg)
 
 
-@njit(cache=True)
+@kernel
 def _advance_swap(s, cfg):
     mode = cfg[tricks_layout.C_TENSWAP]
     n = s[tricks_layout.S_N]
@@ -563,7 +563,7 @@ def _advance_swap(s, cfg):
     _start_play(s, cfg)
 
 
-@njit(cache=True)
+@kernel
 def combo_value(s, cfg, p):
     """Value of seat ``p``'s winning combination (0: none); higher wins (docs/rules.md B)."""
     h = cfg[tricks_layout.C_H]
@@ -594,7 +594,7 @@ def combo_value(s, cfg, p):
     return 1000 + r
 
 
-@njit(cache=True)
+@kernel
 def _zwik(s, cfg):
     """Zwik check before play; settles and returns True when a combination wins the pot."""
     who = cfg[tricks_layout.C_ZWIK_WHO]
@@ -643,7 +643,7 @@ def _zwik(s, cfg):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _start_play(s, cfg):
     s[tricks_layout.S_POT0] = s[tricks_layout.S_POT]
     s[tricks_layout.S_TRICK] = 0
@@ -664,7 +664,7 @@ def _start_play(s, cfg):
     s[tricks_layout.S_PHASE] = tricks_layout.PH_PLAY
 
 
-@njit(cache=True)
+@kernel
 def trick_winner(s, cfg):
     """Seat winning the current (complete) trick."""
     n = s[tricks_layout.S_N]
@@ -686,7 +686,7 @@ def trick_winner(s, cfg):
     return win
 
 
-@njit(cache=True)
+@kernel
 def _play(s, cfg, p, c):
     trump = s[tricks_layout.S_TRUMP]
     perm = cfg[tricks_layout.C_PERM]
@@ -717,7 +717,7 @@ def _play(s, cfg, p, c):
     _finish_trick(s, cfg)
 
 
-@njit(cache=True)
+@kernel
 def _finish_trick(s, cfg):
     n = s[tricks_layout.S_N]
     h = cfg[tricks_layout.C_H]
@@ -758,7 +758,7 @@ def _finish_trick(s, cfg):
         _settle(s, cfg)
 
 
-@njit(cache=True)
+@kernel
 def stake(s, cfg):
     """The gambler's stake: the pot, or the bid's fraction of it (rounded down)."""
     pot0 = s[tricks_layout.S_POT0]
@@ -774,7 +774,7 @@ def stake(s, cfg):
     return pot0
 
 
-@njit(cache=True)
+@kernel
 def gambler_won(s, cfg):
     g = s[tricks_layout.S_SPELER]
     n = s[tricks_layout.S_N]
@@ -792,7 +792,7 @@ def gambler_won(s, cfg):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _settle(s, cfg):
     n = s[tricks_layout.S_N]
     win = cfg[tricks_layout.C_WIN]
@@ -813,7 +813,7 @@ def _settle(s, cfg):
     end_deal(s, tricks_layout.R_TRICKS)
 
 
-@njit(cache=True)
+@kernel
 def apply_action(s, cfg, a):
     """Apply a legal player action (no legality check: use :func:`legal_mask`)."""
     p = s[tricks_layout.S_CUR]
@@ -892,7 +892,7 @@ def apply_action(s, cfg, a):
         _advance_swap(s, cfg)
 
 
-@njit(cache=True)
+@kernel
 def apply(s, cfg, a):
     """Apply a chance outcome (card id) or a player action, whichever the node expects."""
     if s[tricks_layout.S_CUR] == tricks_layout.CUR_CHANCE:
@@ -902,7 +902,7 @@ def apply(s, cfg, a):
 
 
 # ---- playouts ----------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def sample_chance(s, cfg, ids, probs):
     k = chance_outcomes(s, cfg, ids, probs)
     # numba supports only numpy's legacy random API
@@ -915,7 +915,7 @@ def sample_chance(s, cfg, ids, probs):
     return ids[k - 1]
 
 
-@njit(cache=True)
+@kernel
 def random_action(mask):
     """A uniformly random action among those set in ``mask`` (at least one; one
     ``np.random.randint`` draw)."""
@@ -932,7 +932,7 @@ def random_action(mask):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def random_playout(s, cfg):
     """Play uniformly random actions (and chance) to the end of the deal; returns the steps taken."""
     ids = np.empty(tricks_layout.NC, dtype=np.int32)
@@ -949,7 +949,7 @@ def random_playout(s, cfg):
     return steps
 
 
-@njit(cache=True)
+@kernel
 def random_deals(cfg, count, seed):
     """Play ``count`` random deals; rows of (pot change, net 0..5, result, steps) per deal."""
     np.random.seed(seed)  # noqa: NPY002
@@ -965,7 +965,7 @@ def random_deals(cfg, count, seed):
     return out
 
 
-@njit(cache=True)
+@kernel
 def check_invariants(s, cfg):
     """0 when the position is consistent; otherwise a code naming the broken invariant."""
     n = s[tricks_layout.S_N]
@@ -991,7 +991,7 @@ def check_invariants(s, cfg):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def fill_info_tokens(s, player, ev):
     """Write ``player``'s observed events as one-hot tokens into ``ev`` (rows x TOKEN, zeroed by
     the caller); returns the number of rows used. Other seats' deals are not observed; their

@@ -23,8 +23,8 @@ sample has the player's information state exactly.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from zwick_ai.jit import kernel
 from zwick_ai.tricks import _layout as tricks_layout
 from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.tricks.api import TrickState
@@ -32,13 +32,13 @@ from zwick_ai.tricks.api import TrickState
 TRIES = 5000  # rejections before the resampler gives up
 
 
-@njit(cache=True)
+@kernel
 def seed(value):
     """Seed numba's random generator (shared by every compiled random choice: the resampler's and the searches')."""
     np.random.seed(value)  # noqa: NPY002
 
 
-@njit(cache=True)
+@kernel
 def knowledge(s, player, seen, public, open_draws):
     """What ``player`` has seen (``seen[card]``) and, per other seat, the cards publicly seen in
     its hand (``public[seat, card]``), as :func:`zwick_ai.tricks.api._known_to`."""
@@ -86,7 +86,7 @@ def knowledge(s, player, seen, public, open_draws):
                 public[q, c] = False
 
 
-@njit(cache=True)
+@kernel
 def _replay(s, cfg, player, assign, disc, ndisc, out):
     """Replay ``s``'s history into ``out`` with the hidden cards of ``assign`` (per history index)
     and the discards ``disc[seat]``; False when an observed event becomes impossible."""
@@ -185,7 +185,7 @@ def _replay(s, cfg, player, assign, disc, ndisc, out):
     return out[tricks_layout.S_CUR] == s[tricks_layout.S_CUR] and out[tricks_layout.S_PHASE] == s[tricks_layout.S_PHASE]
 
 
-@njit(cache=True)
+@kernel
 def resample_into(s, cfg, player, out, tries):
     """Write into ``out`` a full position consistent with everything ``player`` has observed in
     ``s`` (module docstring); returns False after ``tries`` rejections."""

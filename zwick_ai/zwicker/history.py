@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from zwick_ai.jit import kernel
+from zwick_ai.jit import kernel, reader
 from zwick_ai.zwicker import kernels, layout
 from zwick_ai.zwicker.codec import (
     CD_D,
@@ -58,8 +58,6 @@ GB_CH = GB_CD + CODEC_SIZE
 
 
 # ---- readers of the state array ``a`` (code outside the engine reads the history through these) ----
-#: the decorator of the readers: compiled without reference counting and inlined into compiled callers
-reader = kernel(nrt=False, inline="always")
 
 
 def initial_array(R: np.ndarray, plies: int) -> np.ndarray:

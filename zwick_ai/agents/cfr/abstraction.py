@@ -50,12 +50,12 @@ False
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from zwick_ai.agents.cfr.core import mix64, sort_together
 from zwick_ai.agents.cfr.keys import tricks_key
 from zwick_ai.agents.tricks_greedy import cheapness, is_trump, unseen_higher, winning
 from zwick_ai.agents.tricks_greedy import strength as hand_strength
+from zwick_ai.jit import kernel
 from zwick_ai.tricks import arrays as ta
 from zwick_ai.tricks import kernels as tricks_kernels
 
@@ -65,12 +65,12 @@ _SALT = np.uint64(0x632BE59BD9B4E019)
 _RUN_KINDS = 3  # own deal, own draw, own discard: sorted runs hashed as sets
 
 
-@njit(cache=True)
+@kernel
 def _chain(h, token):
     return mix64(h ^ (np.uint64(token) + _SALT))
 
 
-@njit(cache=True)
+@kernel
 def suit_symmetric(cfg):
     """Do all four suits hold the same ranks in this pack?"""
     for r in range(13):
@@ -81,7 +81,7 @@ def suit_symmetric(cfg):
     return True
 
 
-@njit(cache=True)
+@kernel
 def suit_labels(s, cfg, player, label):
     """``label[suit]`` = the canonical label of each suit for ``player`` (module docstring)."""
     for su in range(4):
@@ -132,12 +132,12 @@ def suit_labels(s, cfg, player, label):
         done[best] = True
 
 
-@njit(cache=True)
+@kernel
 def _relabel_card(c, label):
     return label[c // 13] * 13 + c % 13
 
 
-@njit(cache=True)
+@kernel
 def _relabel_action(a, label):
     """Action ``a`` with its card (of a play or a discard) relabelled."""
     c = ta.played_card(a)
@@ -146,7 +146,7 @@ def _relabel_action(a, label):
     return a if c < 0 else a - c + _relabel_card(c, label)
 
 
-@njit(cache=True)
+@kernel
 def _suits_key(s, cfg, player, mask, out):
     label = np.zeros(4, np.int64)
     suit_labels(s, cfg, player, label)
@@ -189,7 +189,7 @@ def _suits_key(s, cfg, player, mask, out):
     return h, n
 
 
-@njit(cache=True)
+@kernel
 def _buckets_key(s, cfg, player, mask, out):
     n_pl = ta.seat_count(s)
     ph = ta.phase(s)
@@ -274,7 +274,7 @@ def _buckets_key(s, cfg, player, mask, out):
     return h, n
 
 
-@njit(cache=True)
+@kernel
 def decision(s, cfg, player, abstraction, mask, out):
     """(key, n): the table key of ``player``'s (abstracted) information set at ``s`` (the player to
     move) and in ``out[:n]`` his actions in the set's order, one per abstract action (module
