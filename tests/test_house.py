@@ -26,8 +26,10 @@ MANY = 10
 # - analysis/joker: net_play.play_net_deals and strong_play.play_game_from, the joker study's
 #   per-seat arrays and models;
 # - agents/tricks_search.py search (the trick ISMCTS: a tree bundle like zwicker_search's would
-#   serve), zwicker/resample.py _world and _prefilter (the determinizer's setup arrays): not yet.
-MANY_CEILING = 12
+#   serve), zwicker/resample.py _world and _prefilter (the determinizer's setup arrays), and
+#   agents/cfr/subgame.py's builder and solver (its table and tree tuples would serve as
+#   TableArrays and named tree bundles): not yet.
+MANY_CEILING = 17
 # Tuple-indexed reads of compiled data bundles (``shard[3]``, ``shard[17:25]``).
 BUNDLE_NAMES = {"shard"}
 BUNDLE_CEILING = 0

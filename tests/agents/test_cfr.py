@@ -219,7 +219,7 @@ def test_table_lookup_and_growth_keep_rows():
     legal = np.array([1, 2, 3], np.int16)
     for k in range(1, 200):
         t.reserve(1, 3)
-        assert lookup_or_add(t.compiled(), k * 7919, k % 3, legal, 3) == k - 1
+        assert lookup_or_add(t.keys, t.rowof, t.rows, t.acts, t.meta, k * 7919, k % 3, legal, 3) == k - 1
     assert t.num_rows == 199 and t.rows.shape[0] >= 199
     assert all(lookup(t.keys, t.rowof, k * 7919) == k - 1 for k in range(1, 200))
     assert lookup(t.keys, t.rowof, 5) == -1

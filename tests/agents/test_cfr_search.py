@@ -27,10 +27,7 @@ def _setup(state: pyspiel.State, seed: int) -> tuple[zwicker_search.DecisionSetu
     d = zwicker_search.DecisionSetup(state, np.random.default_rng(seed))
     d.cards = np.sort(d.det.truth)
     meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
-    worlds, _ = expert_search.draw_pool(
-        d.game_table, d.state_array, d.player, d.det, d.cards, d.chain, meta, 8, 0.0, d.workspace,
-        value_model.empty_model(),
-    )  # fmt: skip
+    worlds, _ = expert_search.draw_pool(d.worlds, meta, 8, expert_search.Inference(0.0, value_model.empty_model()))
     return d, worlds
 
 
@@ -94,10 +91,7 @@ def test_the_true_deal_is_not_what_the_worlds_are_drawn_from() -> None:
     d2 = zwicker_search.DecisionSetup(state, np.random.default_rng(3))
     d2.cards = d2.det.truth[::-1].copy()
     meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
-    other, _ = expert_search.draw_pool(
-        d2.game_table, d2.state_array, d2.player, d2.det, d2.cards, d2.chain, meta, 8, 0.0, d2.workspace,
-        value_model.empty_model(),
-    )  # fmt: skip
+    other, _ = expert_search.draw_pool(d2.worlds, meta, 8, expert_search.Inference(0.0, value_model.empty_model()))
     assert not np.array_equal(worlds, other)
 
 

@@ -497,12 +497,14 @@ class DecisionSetup:
         self.det = resample_setup(self.game_table, self.state_array, self.player, self.workspace)
         self.cards = self.det.truth.copy()
         self.chain = self.det.truth.copy()
-        #: the compiled determinizer's bundle (it shares ``cards``, ``chain`` and ``workspace``)
-        self.worlds = Worlds(
-            self.game_table, self.state_array, self.player, self.det, self.cards, self.chain, self.workspace
-        )
         self.seed = int(rng.integers(2**31))
         _seed(self.seed)
+
+    @property
+    def worlds(self) -> Worlds:
+        """The compiled determinizer's bundle of this decision (its current ``cards``, ``chain``
+        and ``workspace``)."""
+        return Worlds(self.game_table, self.state_array, self.player, self.det, self.cards, self.chain, self.workspace)
 
     def settings(self, params: dict[str, Any]) -> Settings:
         """The compiled search's :class:`Settings` under ``params`` (``c``, ``rollout``)."""

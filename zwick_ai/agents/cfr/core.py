@@ -8,7 +8,7 @@ stored in insertion order, so growing the hash index never changes what a traver
 
 >>> t = Table.empty(16)
 >>> acts = np.array([3, 7], dtype=np.int16)
->>> r = lookup_or_add(t.compiled(), 12345, 1, acts, 2)
+>>> r = lookup_or_add(t.keys, t.rowof, t.rows, t.acts, t.meta, 12345, 1, acts, 2)
 >>> r, lookup(t.keys, t.rowof, 12345), lookup(t.keys, t.rowof, 999)
 (0, 0, -1)
 >>> s = np.array([7], dtype=np.uint64); a = rand_float(s); b = rand_float(s)
@@ -195,11 +195,9 @@ def lookup(keys, rowof, key):
 
 
 @kernel
-def lookup_or_add(table, key, player, legal, n):
-    """The row of ``key`` in ``table`` (:class:`TableArrays`); a new row with actions
-    ``legal[:n]`` (zero regrets and weights) if absent. The caller keeps the table at most half
-    full (see :meth:`Table.reserve`)."""
-    keys, rowof, rows, acts, meta = table.keys, table.rowof, table.rows, table.acts, table.meta
+def lookup_or_add(keys, rowof, rows, acts, meta, key, player, legal, n):
+    """The row of ``key``; a new row with actions ``legal[:n]`` (zero regrets and weights) if absent.
+    The caller keeps the table at most half full (see :meth:`Table.reserve`)."""
     i = _slot(keys, key)
     if keys[i] == key:
         return rowof[i]

@@ -255,10 +255,8 @@ def search_root(
     d = zwicker_search.DecisionSetup(state, rng)
     d.cards = np.sort(d.det.truth)  # draws depend on the hidden cards' set only, not on where they are
     meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
-    worlds, logw = expert_search.draw_pool(
-        d.game_table, d.state_array, d.player, d.det, d.cards, d.chain, meta, int(params["worlds"]),
-        float(params["infer"]), d.workspace, value_model.empty_model(),
-    )  # fmt: skip
+    inference = expert_search.Inference(float(params["infer"]), value_model.empty_model())
+    worlds, logw = expert_search.draw_pool(d.worlds, meta, int(params["worlds"]), inference)
     w_prob = np.exp(logw - logw.max())
     w_prob /= w_prob.sum()
     strategy, values, stats = solve_subgame(d, worlds, w_prob, params, agent, t0)

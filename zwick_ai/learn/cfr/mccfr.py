@@ -116,7 +116,7 @@ def _next_decision(s, cfg, abst, field, who, table, rng, bufs, legal_row):
             tricks_kernels.apply_action(s, cfg, greedy_action(s, cfg))
             continue
         key, n = decision(s, cfg, cur, abst, mask, legal_row)
-        r = lookup_or_add(table, key, cur, legal_row, n)
+        r = lookup_or_add(table.keys, table.rowof, table.rows, table.acts, table.meta, key, cur, legal_row, n)
         table.rows[r, R_VIS] += 1
         return cur, r, n
 
@@ -439,7 +439,9 @@ def tree_table(tree: GameTree) -> Table:
     for i in range(tree.num_infosets):
         o, n = tree.iset_off[i], tree.iset_n[i]
         legal = tree.actions[o : o + n].astype(np.int16)
-        lookup_or_add(t.compiled(), int(tree.iset_key[i]), int(tree.iset_player[i]), legal, n)
+        lookup_or_add(
+            t.keys, t.rowof, t.rows, t.acts, t.meta, int(tree.iset_key[i]), int(tree.iset_player[i]), legal, n
+        )
     if not np.array_equal(t.rows[: tree.num_infosets, R_OFF], tree.iset_off):
         raise ValueError("information-set keys collide in this tree")
     return t

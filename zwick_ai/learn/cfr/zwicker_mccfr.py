@@ -115,7 +115,7 @@ def _enter_decision(R, S, moves, n, abst, table, bufs, rng, W):
     and the row is -1."""
     idx, rows = bufs.idx, table.rows
     key, m = zwicker_decision(R, S, moves, n, abst, idx)
-    r = lookup_or_add(table, key, arrays.to_move(S), bufs.legal, m)
+    r = lookup_or_add(table.keys, table.rowof, rows, table.acts, table.meta, key, arrays.to_move(S), bufs.legal, m)
     if rows[r, R_N] != m:
         kernels.apply_move(R, S, moves[idx[min(int(rand_float(rng) * m), m - 1)]], W)
         return -1, m
