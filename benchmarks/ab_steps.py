@@ -26,12 +26,12 @@ def play_games(steps, game, seeds: np.ndarray) -> int:
         rng = np.random.default_rng(int(seed))
         a = t.init.copy()
         cur = -1
-        for outcome in steps.seed_chance_k(t.G, int(seed)):
-            cur = steps.chance_step_k(t.G, a, t.W, int(outcome))
-        m, sel, la, cur = steps.turn_start_k(t.G, a, t.W)
+        for outcome in steps.seed_chance_k(t.game_table, int(seed)):
+            cur = steps.chance_step_k(t.game_table, a, t.workspace, int(outcome))
+        m, sel, la, cur = steps.turn_start_k(t.game_table, a, t.workspace)
         while cur >= 0:
             tok = int(la[int(rng.integers(len(la)))])
-            m, sel, la, cur = steps.step_k(t.G, a, m, sel, tok, t.W)
+            m, sel, la, cur = steps.step_k(t.game_table, a, m, sel, tok, t.workspace)
             total += 1
     return total
 

@@ -206,7 +206,7 @@ def _posterior_case(tau: float = TAU, min_tv: float = 0.0) -> tuple:
         if state is None or len(state.candidate_rows()) < 2:
             continue
         a = state.array
-        det = resample.resample_setup(state.tables.G, a, 0, np.zeros(kernels.WS_SIZE, np.int64))
+        det = resample.resample_setup(state.tables.game_table, a, 0, np.zeros(kernels.WS_SIZE, np.int64))
         start_pub = zwicker.ZwickerState(rules, det.S0.copy())
         moves = _stage_moves(state, int(det.t0))
         hidden_n = int(a[S_HAND_N + 1])
@@ -235,7 +235,7 @@ def test_inference_weights_equal_the_exact_posterior() -> None:
     his possible hands under the determinizer equal the exact posterior, and each world's weight
     equals the Python likelihood."""
     state, det, played, start_pub, moves, exact = _posterior_case()
-    p, G, a, rules = 0, state.tables.G, state.array, state.rules
+    p, G, a, rules = 0, state.tables.game_table, state.array, state.rules
     W = np.zeros(kernels.WS_SIZE, np.int64)
     expert_search.seed(11)
     cards, chain = det.truth.copy(), det.truth.copy()
@@ -269,7 +269,7 @@ def test_net_opponent_model_weights_equal_the_python_likelihood() -> None:
     positions; and it differs from the greedy model's weight (the model is really used)."""
     state, det, played, start_pub, moves, _ = _posterior_case()
     mm = _random_move_model(3)
-    G, a, rules = state.tables.G, state.array, state.rules
+    G, a, rules = state.tables.game_table, state.array, state.rules
     R = rules.array()
     W = np.zeros(kernels.WS_SIZE, np.int64)
     meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
@@ -295,7 +295,7 @@ def test_after_opponent_model_weights_equal_the_python_likelihood() -> None:
     assert expert_search.opponent_model_kind(after) == "after"
     assert expert_search.opponent_model_kind(_random_move_model(5)) == "move"
     assert expert_search.opponent_model_kind(value_model.empty_model()) == "greedy"
-    G, a, rules = state.tables.G, state.array, state.rules
+    G, a, rules = state.tables.game_table, state.array, state.rules
     R = rules.array()
     W = np.zeros(kernels.WS_SIZE, np.int64)
     meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
@@ -352,7 +352,7 @@ def test_ismcts_pool_resamples_the_exact_posterior() -> None:
     tau = 0.2  # a sharp opponent model, so that the posterior is far from uniform
     state, det, _, _, _, exact = _posterior_case(tau, min_tv=0.15)
     uniform = {h: 1 / len(exact) for h in exact}  # every hand consistent with the moves, equally likely
-    G, a = state.tables.G, state.array
+    G, a = state.tables.game_table, state.array
     W = np.zeros(kernels.WS_SIZE, np.int64)
     meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
     expert_search.seed(5)
@@ -416,7 +416,7 @@ def _stage_moves(state: pyspiel.State, t0: int) -> list[tuple[int, np.ndarray]]:
 def _plies_this_stage(state: pyspiel.State, seat: int) -> int:
     a = state.array
     X = a[zwicker_history.XB :]
-    t0 = int(resample.resample_setup(state.tables.G, a, 0, np.zeros(kernels.WS_SIZE, np.int64)).t0)
+    t0 = int(resample.resample_setup(state.tables.game_table, a, 0, np.zeros(kernels.WS_SIZE, np.int64)).t0)
     return sum(
         1
         for t in range(t0, int(X[zwicker_history.X_NPLY]))

@@ -210,14 +210,14 @@ def check_bijection(state: pyspiel.State, api: bool = True) -> int:
                 else:
                     finish(c.array, c.logged_row(base), (*seq, a))
     else:
-        m0 = zwicker_steps.turn_k(t.G, state.array, t.W)
+        m0 = zwicker_steps.turn_k(t.game_table, state.array, t.workspace)
         kstack = [(state.array.copy(), np.arange(len(m0)), zwicker_steps.legal_k(state.array, m0).tolist(), ())]
         while kstack:
             arr, sel, legal, seq = kstack.pop()
             assert legal and legal == sorted(set(legal))
             for a in legal:
                 arr2 = arr.copy()
-                m2, sel2, la, cur = zwicker_steps.step_k(t.G, arr2, m0, sel, a, t.W)
+                m2, sel2, la, cur = zwicker_steps.step_k(t.game_table, arr2, m0, sel, a, t.workspace)
                 assert cur != zwicker_steps.ILLEGAL
                 if arr2[zwicker_history.XB + zwicker_history.X_NPLY] == base:
                     assert cur == player and np.array_equal(arr2[:SS], es.arr) and m2 is m0
@@ -617,7 +617,7 @@ def test_decision_view_holds_the_states_arrays(spec):
     for state in random_states(game, 25, 3, accept=at_turn_start):
         d = state.decision()
         assert d.player == state.current_player()
-        assert d.record is state.array and d.game_table is game.tables.G
+        assert d.record is state.array and d.game_table is game.tables.game_table
         assert np.array_equal(d.position, state.engine_state().arr)
         assert np.array_equal(d.rules_array, game.rules.array())
         engine_moves = zwicker.legal_moves(state.engine_state())

@@ -51,7 +51,7 @@ def owned_values(state: pyspiel.State) -> dict[int, list[int]]:
 def test_prefilter_is_necessary_and_rejects_owners_without_their_values(spec):
     game = pyspiel.load_game(spec)
     t = game.tables
-    R = t.G[:RULES_SIZE]
+    R = t.game_table[:RULES_SIZE]
     rules = game.rules
     rng = np.random.default_rng(0)
     buf = np.empty(NC + 8, np.int64)
@@ -59,7 +59,7 @@ def test_prefilter_is_necessary_and_rejects_owners_without_their_values(spec):
     for s in random_states(game, 400, seed=1, keep=0.5, accept=at_turn_start):
         p = s.current_player()
         owners = owned_values(s)
-        setup = resample.resample_setup(t.G, s.array, p, t.W)
+        setup = resample.resample_setup(t.game_table, s.array, p, t.workspace)
         hidden, need, truth = setup.hidden, setup.need, setup.truth
         if not set(owners) & set(hidden.tolist()):
             continue  # no hidden seat owns a build: nothing for the owner's duty to say
@@ -69,7 +69,7 @@ def test_prefilter_is_necessary_and_rejects_owners_without_their_values(spec):
         for _ in range(DRAWS):
             cards = rng.permutation(truth)
             passed = resample._setup_ok(R, setup, cards, buf)
-            consistent = resample.resample_world(t.G, s.array, p, setup, cards, S0w, t.W).shape[0] > 0
+            consistent = resample.resample_world(t.game_table, s.array, p, setup, cards, S0w, t.workspace).shape[0] > 0
             starts = np.concatenate([[0], np.cumsum(need)])
             lacks = any(
                 not holds_owned_values(rules, cards[starts[h] : starts[h + 1]].tolist(), owners.get(int(q), []))

@@ -102,7 +102,7 @@ def test_fast_legality_check_agrees_with_the_engine(spec):
 
     game = pyspiel.load_game(spec)
     t = game.tables
-    R, CD = t.G[:RULES_SIZE], t.G[zwicker_history.GB_CD : zwicker_history.GB_CD + CODEC_SIZE]
+    R, CD = t.game_table[:RULES_SIZE], t.game_table[zwicker_history.GB_CD : zwicker_history.GB_CD + CODEC_SIZE]
     rng = np.random.default_rng(1)
     accepted = rejected = 0
     for s in random_states(game, 30, seed=2, keep=0.1):
@@ -114,13 +114,13 @@ def test_fast_legality_check_agrees_with_the_engine(spec):
         pool = [c for q in hidden for c in np.flatnonzero(es.arr[S_LOC : S_LOC + 116] == LOC_HAND + q)]
         pool += list(es.arr[S_STOCK + es.arr[S_STOCK_TOP] : S_STOCK + es.arr[S_STOCK_LEN]])
         t0 = resample._stage_start(a)
-        S0 = resample._stage_start_state(R, a, t0, t.W)
+        S0 = resample._stage_start_state(R, a, t0, t.workspace)
         S0w = S0.copy()
         for _ in range(20):
             cards = rng.permutation(np.array(pool, np.int64))
             resample._world(R, a, S0, S0w, p, -1, -1, t0, cards, np.array(hidden, np.int64), need)
-            fast = resample._replay_ok(R, a, CD, S0w, t0, t.W, False).shape[0] > 0
-            full = resample._replay_ok(R, a, CD, S0w, t0, t.W, True).shape[0] > 0
+            fast = resample._replay_ok(R, a, CD, S0w, t0, t.workspace, False).shape[0] > 0
+            full = resample._replay_ok(R, a, CD, S0w, t0, t.workspace, True).shape[0] > 0
             assert fast == full
             accepted += fast
             rejected += not fast

@@ -188,7 +188,7 @@ class NetAgent(Agent):
         self.kind = str(model.meta.get("kind", "move"))
         self.after = self.kind == value_model.AFTER
         self.model_digest = model.digest()
-        self.W = kernels.new_workspace()
+        self.workspace = kernels.new_workspace()
         self.joker = joker_policies.constraint_code(params["joker"])
         self.reply = int(params["reply"])
         self.top = int(params["top"])
@@ -207,7 +207,7 @@ class NetAgent(Agent):
         rows = decision.candidates
         S = decision.position.copy()
         score = after_values if self.after else net_values
-        return rows, score(decision.rules_array, S, rows, len(rows), self.model, self.W)
+        return rows, score(decision.rules_array, S, rows, len(rows), self.model, self.workspace)
 
     def act(self, state: pyspiel.State) -> list[int]:
         rows, values = self.values(state)

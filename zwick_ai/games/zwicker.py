@@ -188,22 +188,22 @@ GAME_TYPE = pyspiel.GameType(
 # Game
 # ------------------------------------------------------------------------------------------------
 class _Cache:
-    """An immutable pair of derived values kept on a state: (candidate moves, legal sub-actions) or
-    (plies, history text). A copied state may share it (``__deepcopy__`` returns it), which keeps
+    """The derived values kept on a state: its candidate move rows, its legal sub-actions and the
+    rows still selected by the sub-actions taken. A copied state may share it (``__deepcopy__`` returns it), which keeps
     OpenSpiel's clone (a deep copy of the state's ``__dict__``) cheap; it is replaced, never changed."""
 
-    __slots__ = ("mv", "sel", "la")
+    __slots__ = ("moves", "selected", "legal")
 
-    def __init__(self, mv, la, sel=None):
-        self.mv = mv
-        self.la = la
-        self.sel = sel
+    def __init__(self, moves, legal, selected=None):
+        self.moves = moves
+        self.legal = legal
+        self.selected = selected
 
     def __deepcopy__(self, memo) -> _Cache:
         return self
 
     def __reduce__(self):
-        return (_Cache, (self.mv, self.la, self.sel))
+        return (_Cache, (self.moves, self.legal, self.selected))
 
 
 _NO_CACHE = _Cache(None, None)
@@ -212,7 +212,18 @@ _NO_CACHE = _Cache(None, None)
 class Tables:
     """Read-only data shared by the states of one game (kept off the states so clones stay cheap)."""
 
-    __slots__ = ("rules", "codec", "G", "W", "init", "win_loss", "groups", "chance_positions", "game", "stats")
+    __slots__ = (
+        "rules",
+        "codec",
+        "game_table",
+        "workspace",
+        "init",
+        "win_loss",
+        "groups",
+        "chance_positions",
+        "game",
+        "stats",
+    )
 
     def __init__(self, rules: Rules, codec: Codec, win_loss: bool):
         self.rules = rules
@@ -221,8 +232,8 @@ class Tables:
         layouts = [deal_layout(rules, dealer) for dealer in range(rules.players)]
         self.groups = [g for g, _ in layouts]
         self.chance_positions = layouts[0][1]
-        self.G = game_table(rules, codec, self.groups)
-        self.W = np.zeros(zwicker_kernels.WS_SIZE, np.int64)
+        self.game_table = game_table(rules, codec, self.groups)
+        self.workspace = np.zeros(zwicker_kernels.WS_SIZE, np.int64)
         self.init = zwicker_history.initial_array(rules.array(), 2 * self.hand_cards() + 8)
         self.game: ZwickerGame | None = None  # the first game made with these tables
         self.stats = {"resamples": 0, "fallbacks": 0}
@@ -302,9 +313,9 @@ class ZwickerState(pyspiel.State):
     def __init__(self, game: ZwickerGame):
         super().__init__(game)
         self._key = game.key
-        self._a = _TABLES[game.key].init
-        self._c = _NO_CACHE  # candidate moves and legal sub-actions (see ``_Cache``)
-        self._cur = CHANCE
+        self._array = _TABLES[game.key].init
+        self._cache = _NO_CACHE  # candidate moves and legal sub-actions (see ``_Cache``)
+        self._to_move = CHANCE
         self.history_text_cache: tuple[int, str] = (0, "")  # (plies, text): see ``zwicker_observer.plies_text``
         self._replay: np.ndarray | None = None  # while a resampled state is rebuilt: the original's array
 
@@ -315,7 +326,7 @@ class ZwickerState(pyspiel.State):
         followed by the deal record and move log (:mod:`zwick_ai.zwicker.history`), as the kernels
         and the resampler take it. Read it, do not write it (copy first): a fresh state shares
         the game's initial array."""
-        return self._a
+        return self._array
 
     @property
     def rules(self) -> Rules:
@@ -327,111 +338,111 @@ class ZwickerState(pyspiel.State):
 
     def engine_state(self) -> zwicker.ZwickerState:
         """A copy of the engine position (meaningful once the deal is done)."""
-        return zwicker.ZwickerState(self.rules, self._a[: zwicker_history.SS].copy())
+        return zwicker.ZwickerState(self.rules, self._array[: zwicker_history.SS].copy())
 
     def dealt(self) -> bool:
         """True once the chance nodes are over."""
-        return bool(zwicker_history.is_dealt(self._a))
+        return bool(zwicker_history.is_dealt(self._array))
 
     def move_prefix(self) -> list[int]:
         """The sub-actions chosen so far in the current move."""
-        n = int(self._a[zwicker_history.XB + zwicker_history.X_PLEN])
-        return self._a[
+        n = int(self._array[zwicker_history.XB + zwicker_history.X_PLEN])
+        return self._array[
             zwicker_history.XB + zwicker_history.X_PREFIX : zwicker_history.XB + zwicker_history.X_PREFIX + n
         ].tolist()
 
     def deck_order(self) -> list[int]:
         """The deck order (card ids, first dealt first); -1 where not yet dealt by chance."""
-        return zwicker_history.deck_order(self._a)[: self.rules.deck_size].tolist()
+        return zwicker_history.deck_order(self._array)[: self.rules.deck_size].tolist()
 
     def dealer(self) -> int:
         """The dealer's seat, -1 before it is known."""
-        return int(zwicker_history.dealer(self._a))
+        return int(zwicker_history.dealer(self._array))
 
     def num_plies(self) -> int:
         """Whole moves (questions included) made so far."""
-        return int(zwicker_history.ply_count(self._a))
+        return int(zwicker_history.ply_count(self._array))
 
     def logged_row(self, ply: int) -> np.ndarray:
         """The kernel move record (``M_*`` columns) of whole move number ``ply`` of this hand."""
         if not 0 <= ply < self.num_plies():
             raise ValueError(f"ply must be in 0..{self.num_plies() - 1}")
-        return logged_row_into(self._a[zwicker_history.XB :], ply, np.zeros(layout.MOVE_WIDTH, np.int64))
+        return logged_row_into(self._array[zwicker_history.XB :], ply, np.zeros(layout.MOVE_WIDTH, np.int64))
 
     def decision(self) -> Decision:
         """This decision's arrays for compiled searches and learners (:mod:`zwick_ai.zwicker.decision`):
         the candidate move rows, the engine position, the rules, the hand's array and the game table."""
         t = _TABLES[self._key]
-        return Decision(t.rules, self._cur, self._a, self.candidate_rows(), t.G, t.win_loss)
+        return Decision(t.rules, self._to_move, self._array, self.candidate_rows(), t.game_table, t.win_loss)
 
     def candidate_rows(self) -> np.ndarray:
         """Engine move records (n, 8) still reachable from the current partial move."""
-        if self._cur < 0:
+        if self._to_move < 0:
             return np.zeros((0, layout.MOVE_WIDTH), np.int64)
         t = _TABLES[self._key]
-        c = self._c
-        if c.mv is None:
-            m = turn_k(t.G, self._a, t.W)
-            c = self._c = _Cache(m, legal_k(self._a, m).tolist(), np.arange(len(m)))
-        out = c.mv[c.sel, : layout.MOVE_WIDTH].copy()
+        c = self._cache
+        if c.moves is None:
+            m = turn_k(t.game_table, self._array, t.workspace)
+            c = self._cache = _Cache(m, legal_k(self._array, m).tolist(), np.arange(len(m)))
+        out = c.moves[c.selected, : layout.MOVE_WIDTH].copy()
         out[:, COL_NTOK] = 0
         return out
 
     # -- pyspiel.State API --------------------------------------------------------------------
     def current_player(self) -> int:
-        return self._cur
+        return self._to_move
 
     def is_terminal(self) -> bool:
-        return self._cur == TERMINAL
+        return self._to_move == TERMINAL
 
     def _legal_actions(self, player: int) -> list[int]:
-        la = self._c.la
+        la = self._cache.legal
         if la is None:
-            if self._cur < 0:
+            if self._to_move < 0:
                 return []
             t = _TABLES[self._key]
-            m = turn_k(t.G, self._a, t.W)
-            la = legal_k(self._a, m).tolist()
-            self._c = _Cache(m, la, np.arange(len(m)))
+            m = turn_k(t.game_table, self._array, t.workspace)
+            la = legal_k(self._array, m).tolist()
+            self._cache = _Cache(m, la, np.arange(len(m)))
         return la
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self._cur != CHANCE:
+        if self._to_move != CHANCE:
             return []
-        ids, probs = chance_outcomes_k(_TABLES[self._key].G, self._a)
+        ids, probs = chance_outcomes_k(_TABLES[self._key].game_table, self._array)
         return list(zip(ids.tolist(), probs.tolist(), strict=True))
 
     def _apply_action(self, action: int) -> None:
         t = _TABLES[self._key]
-        if self._cur == CHANCE:
-            if self._a is t.init:
-                self._a = t.init.copy()
-            cur = chance_step_k(t.G, self._a, t.W, action)
+        if self._to_move == CHANCE:
+            if self._array is t.init:
+                self._array = t.init.copy()
+            cur = chance_step_k(t.game_table, self._array, t.workspace, action)
             if cur < 0:  # the deal goes on
-                self._c = _NO_CACHE
-                self._cur = int(cur)
+                self._cache = _NO_CACHE
+                self._to_move = int(cur)
                 return
-            m, sel, la, cur = turn_start_k(t.G, self._a, t.W)
+            m, sel, la, cur = turn_start_k(t.game_table, self._array, t.workspace)
         elif self._replay is not None:  # rebuilding a resampled state: moves come from the log
-            self._cur = int(replay_token_k(t.G, self._a, self._replay, action, t.W))
-            self._c = _NO_CACHE
+            self._to_move = int(replay_token_k(t.game_table, self._array, self._replay, action, t.workspace))
+            self._cache = _NO_CACHE
             return
         else:
-            c = self._c
-            m, sel = c.mv, c.sel
+            c = self._cache
+            m, sel = c.moves, c.selected
             if m is None:
-                m = turn_k(t.G, self._a, t.W)
+                m = turn_k(t.game_table, self._array, t.workspace)
                 sel = np.arange(len(m))
-            m, sel, la, cur = step_k(t.G, self._a, m, sel, action, t.W)
+            m, sel, la, cur = step_k(t.game_table, self._array, m, sel, action, t.workspace)
             if cur == ILLEGAL:
                 raise ValueError(f"illegal action {action} ({t.codec.action_string(action)}) here")
-        self._c = _Cache(m, la.tolist(), sel) if cur >= 0 else _NO_CACHE
-        self._cur = int(cur)
+        self._cache = _Cache(m, la.tolist(), sel) if cur >= 0 else _NO_CACHE
+        self._to_move = int(cur)
 
     def _action_to_string(self, player: int, action: int) -> str:
         t = _TABLES[self._key]
         if player == CHANCE:
-            if zwicker_history.dealer(self._a) < 0:
+            if zwicker_history.dealer(self._array) < 0:
                 if t.rules.first_dealer == "random":
                     return f"dealer {action}"
                 return f"cut {t.codec.names[action]}"
@@ -440,20 +451,20 @@ class ZwickerState(pyspiel.State):
 
     def returns(self) -> list[float]:
         t = _TABLES[self._key]
-        if self._cur != TERMINAL:
+        if self._to_move != TERMINAL:
             return [0.0] * t.rules.players
-        return returns_k(t.G, self._a, t.win_loss).tolist()
+        return returns_k(t.game_table, self._array, t.win_loss).tolist()
 
     def __str__(self) -> str:
         t = _TABLES[self._key]
-        a = self._a
+        a = self._array
         if not zwicker_history.is_dealt(a):
             cut = card_names(zwicker_history.cut_cards(a).tolist())
             order = " ".join(
                 NAMES[c] if c >= 0 else "-" for c in zwicker_history.deck_order(a)[: t.codec.deck_size].tolist()
             )
             return f"{t.rules.describe()}\ndealing; dealer {int(zwicker_history.dealer(a))}; cut: {cut}\norder: {order}"
-        a = self._a
+        a = self._array
         lines = [t.rules.describe()]
         for p in range(t.rules.players):
             lines.append(f"{p}: " + card_names(arrays.hand_cards(a, p).tolist()))
@@ -463,7 +474,7 @@ class ZwickerState(pyspiel.State):
         return "\n".join(lines)
 
     def _stock(self) -> list[int]:
-        return arrays.undealt(self._a).tolist()
+        return arrays.undealt(self._array).tolist()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float] | None = None):
         """A state drawn uniformly from those consistent with ``player_id``'s information.
@@ -491,7 +502,9 @@ def resample(state: ZwickerState, player: int, sampler: Callable[[], float] | in
         raise ValueError(f"player must be a seat in 0..{t.rules.players - 1}")
     a = state.array
     hidden_n = int(arrays.stock_left(a)) + int(arrays.cards_in_hands(t.rules.array(), a))
-    status, hidden, cards = resample_k(t.G, a, player, _seed_from(sampler), RESAMPLE_TRIES, 10 * hidden_n + 50, t.W)
+    status, hidden, cards = resample_k(
+        t.game_table, a, player, _seed_from(sampler), RESAMPLE_TRIES, 10 * hidden_n + 50, t.workspace
+    )
     t.stats["resamples"] += 1
     if status == 2:
         t.stats["fallbacks"] += 1

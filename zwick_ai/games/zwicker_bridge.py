@@ -80,7 +80,7 @@ def deal_actions(game: pyspiel.Game, order: Sequence[int], dealer: int, cut: Seq
 
 def seed_actions(game: pyspiel.Game, seed: int) -> list[int]:
     """Chance actions for the deal ``zwicker.deal(game.rules, seed)`` makes."""
-    return [int(a) for a in seed_chance_k(game.tables.G, int(seed))]
+    return [int(a) for a in seed_chance_k(game.tables.game_table, int(seed))]
 
 
 def state_from_seed(game: pyspiel.Game, seed: int) -> pyspiel.State:
@@ -125,9 +125,9 @@ def move_actions(state: pyspiel.State, move: Move | MoveKey | str | np.ndarray |
     out = np.empty(zwicker_codec.TOK0 + 70, np.int64)
     es = engine_state(state)
     n = zwicker_codec.encode_row(
-        t.G[: zwicker_history.GB_CD],
+        t.game_table[: zwicker_history.GB_CD],
         es.arr,
-        t.G[zwicker_history.GB_CD : zwicker_history.GB_CD + zwicker_codec.CODEC_SIZE],
+        t.game_table[zwicker_history.GB_CD : zwicker_history.GB_CD + zwicker_codec.CODEC_SIZE],
         row,
         out,
     )

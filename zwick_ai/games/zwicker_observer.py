@@ -171,7 +171,7 @@ def observation_text(state: ZwickerState, player: int, private: bool = True) -> 
         if won_by[c] >= 0:
             won[won_by[c]].append(c)
     lines.append("won: " + " | ".join(card_names(w) or "-" for w in won))
-    sc = kernels.score(g.G[: layout.RULES_SIZE], a[: zwicker_history.SS]).tolist()
+    sc = kernels.score(g.game_table[: layout.RULES_SIZE], a[: zwicker_history.SS]).tolist()
     zw = " ".join(str(int(arrays.zwicks(a, s))) for s in range(r.num_sides))
     lines.append(f"zwicks: {zw}; score: {' '.join(map(str, sc))}; last capture: side {int(arrays.last_capturer(a))}")
     if arrays.asked_seat(a) >= 0:
@@ -223,7 +223,7 @@ class ZwickerObserver:
         self._public = public
 
     def set_from(self, state: ZwickerState, player: int) -> None:
-        fill_k(state.tables.G, state.array, self._off, player, self.tensor)
+        fill_k(state.tables.game_table, state.array, self._off, player, self.tensor)
 
     def string_from(self, state: ZwickerState, player: int) -> str:
         if not self._public:

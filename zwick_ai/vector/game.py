@@ -151,7 +151,7 @@ class VectorGame:
         for part in self._parts:
             self._shards.append(
                 zwicker_batch.Shard(
-                    game=tables.G.copy(),
+                    game=tables.game_table.copy(),
                     init=tables.init.copy(),
                     off=off.copy(),
                     opponent=self._opponent.copy(),
