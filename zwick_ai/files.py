@@ -53,7 +53,16 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-__all__ = ["JsonlAppender", "check_jsonl", "load_npz", "read_json", "rejected_path", "replacing", "set_aside"]
+__all__ = [
+    "JsonlAppender",
+    "check_jsonl",
+    "load_npz",
+    "load_torch_tensors",
+    "read_json",
+    "rejected_path",
+    "replacing",
+    "set_aside",
+]
 
 #: how much of a file :func:`check_jsonl` reads to find its first line
 _HEAD = 1 << 20
@@ -236,3 +245,23 @@ def load_npz(path: str | Path, names: tuple[str, ...] | None = None) -> dict[str
     except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise ValueError(f"{p} is damaged or not ours ({first}); move it away or restore it") from None
+
+
+def load_torch_tensors(data: bytes, what: str) -> dict[str, Any]:
+    """The tensors of a PyTorch file (its bytes ``data``; ``what`` names it in errors) as float32
+    numpy arrays by name, read with ``torch.load(weights_only=True)``: plain tensors only, never a
+    pickled object. ``ValueError`` naming ``what`` for anything else; ``ImportError`` without torch."""
+    import io
+
+    import numpy as np
+    import torch
+
+    try:
+        state = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    except (OSError, EOFError, RuntimeError, ValueError) as error:
+        raise ValueError(f"{what} is not a readable PyTorch file ({error})") from None
+    except Exception as error:  # torch's weights-only unpickler refuses pickled code with its own errors
+        raise ValueError(f"{what} holds pickled objects, not plain weights ({type(error).__name__})") from None
+    if not isinstance(state, dict) or not all(isinstance(t, torch.Tensor) for t in state.values()):
+        raise ValueError(f"{what} holds no plain tensors")
+    return {str(k): t.detach().numpy().astype(np.float32) for k, t in state.items()}

@@ -12,7 +12,8 @@ A Stable-Baselines3 zip holds pickled Python objects (the policy class, the spac
 and ``MaskablePPO.load`` unpickles them: loading a zip that way runs whatever code it carries.
 This agent never does. It reads only the zip's ``data`` as JSON (the observation shape and the
 number of actions, written there as plain text) and the policy's weights from ``policy.pth`` with
-``torch.load(weights_only=True)`` (tensors only; anything else is refused), and evaluates the
+:func:`zwick_ai.files.load_torch_tensors` (``torch.load(weights_only=True)``: tensors only;
+anything else is refused), and evaluates the
 policy network in numpy (:class:`PolicyWeights`). It plays the ``MlpPolicy`` of MaskablePPO on a
 flat observation: a ``tanh`` multi-layer perceptron (``mlp_extractor.policy_net``) and the linear
 ``action_net``. A file whose keyword arguments were pickled (a custom activation or extractor) is
@@ -21,7 +22,7 @@ refused, as is one whose weights are not that network.
 
 from __future__ import annotations
 
-import io
+import importlib.util
 import json
 import zipfile
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ import pyspiel
 
 from zwick_ai.agents.base import Param, register
 from zwick_ai.agents.policy import PolicyAgent
+from zwick_ai.files import load_torch_tensors
 
 #: what to install when torch is missing
 INSTALL_HINT = 'the ppo agent reads policy files with torch, of the "rl" extra: pip install -e ".[rl]"'
@@ -74,16 +76,14 @@ def _space(data: dict[str, Any], name: str, field: str) -> Any:
 
 def read_policy(path: str) -> PolicyWeights:
     """The policy network of a MaskablePPO zip, read without unpickling anything (module docstring)."""
-    try:
-        import torch
-    except ImportError as e:
-        raise ValueError(f"{INSTALL_HINT} ({e})") from None
+    if importlib.util.find_spec("torch") is None:
+        raise ValueError(INSTALL_HINT)
     if not Path(path).is_file():
         raise ValueError(f"ppo: no policy file {path!r}")
     try:
         with zipfile.ZipFile(path) as z:
             data = json.loads(z.read("data").decode())
-            state = torch.load(io.BytesIO(z.read("policy.pth")), map_location="cpu", weights_only=True)
+            arrays = load_torch_tensors(z.read("policy.pth"), "its policy.pth")
         kwargs = data.get("policy_kwargs", {})
         if not isinstance(kwargs, dict) or ":serialized:" in kwargs:
             raise ValueError(
@@ -91,13 +91,8 @@ def read_policy(path: str) -> PolicyWeights:
             )
         shape = tuple(int(n) for n in _space(data, "observation_space", "_shape"))
         actions = int(_space(data, "action_space", "n"))
-        if not isinstance(state, dict) or not all(isinstance(t, torch.Tensor) for t in state.values()):
-            raise ValueError("its policy.pth holds no plain tensors")
-        arrays = {str(k): t.detach().numpy().astype(np.float32) for k, t in state.items()}
     except (OSError, KeyError, ValueError, TypeError, EOFError, RuntimeError, zipfile.BadZipFile) as e:
         raise ValueError(f"ppo: {path} is not a MaskablePPO policy this agent reads ({e})") from None
-    except Exception as e:  # torch's weights-only unpickler refuses pickled code with its own errors
-        raise ValueError(f"ppo: {path} holds pickled objects, not plain weights ({type(e).__name__})") from None
     hidden: list[tuple[np.ndarray, np.ndarray]] = []
     while f"mlp_extractor.policy_net.{2 * len(hidden)}.weight" in arrays:
         i = 2 * len(hidden)  # Linear, Tanh, Linear, Tanh, ...: the linear layers are the even ones
