@@ -6,8 +6,8 @@ picture: a plot has few colours, and 256 keep a colour map's gradient smooth).
 >>> from pathlib import Path
 >>> import matplotlib
 >>> matplotlib.use("Agg")
->>> import matplotlib.pyplot as plt
->>> fig, ax = plt.subplots(figsize=(3, 2))
+>>> from matplotlib import pyplot
+>>> fig, ax = pyplot.subplots(figsize=(3, 2))
 >>> _ = ax.plot([0, 1, 2], [1, 0, 2])
 >>> path = Path(tempfile.mkdtemp()) / "line.png"
 >>> save_png(fig, path)
@@ -22,8 +22,6 @@ from __future__ import annotations
 import io
 from pathlib import Path
 from typing import Any
-
-from zwick_ai.files import replacing
 
 __all__ = ["PALETTE_COLOURS", "palette_png", "save_png"]
 
@@ -44,6 +42,8 @@ def palette_png(png: bytes) -> bytes:
 
 def save_png(fig: Any, path: str | Path, dpi: int = 100) -> None:
     """Write the matplotlib figure ``fig`` to ``path`` as a palette PNG (whole or not at all)."""
+    from zwick_ai.files import replacing
+
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi)
     with replacing(path) as tmp:

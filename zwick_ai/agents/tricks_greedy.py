@@ -50,7 +50,7 @@ from __future__ import annotations
 import numpy as np
 
 from zwick_ai.jit import kernel
-from zwick_ai.tricks import arrays as ta
+from zwick_ai.tricks import arrays as trick_arrays
 from zwick_ai.tricks import kernels as tricks_kernels
 
 BID_BASE = 1.6  # strength needed to bid against nobody (about two tricks)
@@ -63,14 +63,19 @@ EXCHANGE_BELOW = 0.3  # Zwicken: exchange cards worth less
 def unseen_higher(s, cfg, p, c):
     """Cards of ``c``'s effective suit that beat it and that seat ``p`` has not seen (not in his
     hand, not an upcard, not the shown bottom card, not played face up, not in the trick)."""
-    trump = ta.trump(s)
-    perm = ta.permanent_trump(cfg)
+    trump = trick_arrays.trump(s)
+    perm = trick_arrays.permanent_trump(cfg)
     suit = tricks_kernels.eff_suit(c, trump, perm)
     k = 0
-    for x in range(ta.NC):
-        if x == c or not ta.in_pack(cfg, x):
+    for x in range(trick_arrays.NC):
+        if x == c or not trick_arrays.in_pack(cfg, x):
             continue
-        if ta.in_hand(s, x, p) or ta.is_upcard(s, x) or ta.is_bottom(s, x) or ta.is_played(s, x):
+        if (
+            trick_arrays.in_hand(s, x, p)
+            or trick_arrays.is_upcard(s, x)
+            or trick_arrays.is_bottom(s, x)
+            or trick_arrays.is_played(s, x)
+        ):
             continue
         if tricks_kernels.eff_suit(x, trump, perm) == suit and tricks_kernels.strength(
             x, perm
@@ -83,8 +88,8 @@ def unseen_higher(s, cfg, p, c):
 def card_value(s, cfg, p, c):
     """Rough number of tricks card ``c`` takes for seat ``p`` (module docstring)."""
     h = unseen_higher(s, cfg, p, c)
-    t = ta.trump(s)
-    if t >= 0 and tricks_kernels.eff_suit(c, t, ta.permanent_trump(cfg)) == t:
+    t = trick_arrays.trump(s)
+    if t >= 0 and tricks_kernels.eff_suit(c, t, trick_arrays.permanent_trump(cfg)) == t:
         if h == 0:
             return 1.0
         if h == 1:
@@ -104,7 +109,7 @@ def card_value(s, cfg, p, c):
 @kernel
 def strength(s, cfg, p):
     """Sum of :func:`card_value` over seat ``p``'s hand."""
-    hc = np.empty(ta.NC, dtype=np.int32)
+    hc = np.empty(trick_arrays.NC, dtype=np.int32)
     m = tricks_kernels.hand(s, p, hc)
     total = 0.0
     for i in range(m):
@@ -115,8 +120,8 @@ def strength(s, cfg, p):
 @kernel
 def is_trump(s, cfg, c):
     """Card ``c`` is a trump (in the trump suit under the deal's card order)."""
-    t = ta.trump(s)
-    return t >= 0 and tricks_kernels.eff_suit(c, t, ta.permanent_trump(cfg)) == t
+    t = trick_arrays.trump(s)
+    return t >= 0 and tricks_kernels.eff_suit(c, t, trick_arrays.permanent_trump(cfg)) == t
 
 
 @kernel
@@ -126,20 +131,20 @@ def cheapness(s, cfg, c):
     return (
         (1000 if is_trump(s, cfg, c) else 0)
         + 100 * tricks_kernels.POINTS[c % 13]
-        + tricks_kernels.strength(c, ta.permanent_trump(cfg))
+        + tricks_kernels.strength(c, trick_arrays.permanent_trump(cfg))
     )
 
 
 @kernel
 def winning(s, cfg):
     """(seat, card) now winning the trick among face-up cards; (-1, -1) if none."""
-    n = ta.seat_count(s)
-    q = ta.leader(s)
+    n = trick_arrays.seat_count(s)
+    q = trick_arrays.leader(s)
     best, who = -1, -1
     for _ in range(n):
-        c = ta.trick_card(s, q)
-        if c >= 0 and not ta.face_down(s, q):
-            if best < 0 or tricks_kernels.beats(c, best, ta.trump(s), ta.permanent_trump(cfg)):
+        c = trick_arrays.trick_card(s, q)
+        if c >= 0 and not trick_arrays.face_down(s, q):
+            if best < 0 or tricks_kernels.beats(c, best, trick_arrays.trump(s), trick_arrays.permanent_trump(cfg)):
                 best, who = c, q
         q = (q + 1) % n
     return who, best
@@ -149,21 +154,23 @@ def winning(s, cfg):
 def _play(s, cfg, p, mask):
     best = winning(s, cfg)[1]
     pick = -1
-    if ta.played_to_trick(s) == 0:
+    if trick_arrays.played_to_trick(s) == 0:
         # lead a sure winner (trumps first), else the cheapest card
         score = -1
-        for c in range(ta.NC):
+        for c in range(trick_arrays.NC):
             if mask[c] and unseen_higher(s, cfg, p, c) == 0:
-                v = (2 if is_trump(s, cfg, c) else 1) * 100 + tricks_kernels.strength(c, ta.permanent_trump(cfg))
+                v = (2 if is_trump(s, cfg, c) else 1) * 100 + tricks_kernels.strength(
+                    c, trick_arrays.permanent_trump(cfg)
+                )
                 if v > score:
                     score, pick = v, c
         if pick >= 0:
             return pick
     elif best >= 0:
-        last = ta.played_to_trick(s) == ta.taking_part(s) - 1
+        last = trick_arrays.played_to_trick(s) == trick_arrays.taking_part(s) - 1
         cheapest, cheapest_sure = -1, -1
-        for c in range(ta.NC):
-            if mask[c] and tricks_kernels.beats(c, best, ta.trump(s), ta.permanent_trump(cfg)):
+        for c in range(trick_arrays.NC):
+            if mask[c] and tricks_kernels.beats(c, best, trick_arrays.trump(s), trick_arrays.permanent_trump(cfg)):
                 if cheapest < 0 or cheapness(s, cfg, c) < cheapness(s, cfg, cheapest):
                     cheapest = c
                 if unseen_higher(s, cfg, p, c) == 0:
@@ -171,7 +178,7 @@ def _play(s, cfg, p, mask):
                         cheapest_sure = c
         if cheapest >= 0:
             return cheapest if last or cheapest_sure < 0 else cheapest_sure
-    for c in range(ta.NC):
+    for c in range(trick_arrays.NC):
         if mask[c] and (pick < 0 or cheapness(s, cfg, c) < cheapness(s, cfg, pick)):
             pick = c
     return pick
@@ -189,59 +196,59 @@ def _first(mask, lo, hi):
 def _auction(s, cfg, p, mask):
     zwik = tricks_kernels.combo_value(s, cfg, p) > 0
     est = strength(s, cfg, p)
-    ken = mask[ta.A_PASS_KEN]
+    ken = mask[trick_arrays.A_PASS_KEN]
     if ken:
         # the announced ten may be swapped for the upcard: count the upcard instead
-        up = ta.upcard(s, ta.upcard_count(s) - 1)
-        ten = ta.ten_of(up)
+        up = trick_arrays.upcard(s, trick_arrays.upcard_count(s) - 1)
+        ten = trick_arrays.ten_of(up)
         est += max(0.0, card_value(s, cfg, p, up) - card_value(s, cfg, p, ten))
-    if zwik or est >= BID_BASE + BID_STEP * ta.high_bid(s):
-        a = _first(mask, ta.A_BID_KEN, ta.A_BID_KEN + 4) if ken else -1
+    if zwik or est >= BID_BASE + BID_STEP * trick_arrays.high_bid(s):
+        a = _first(mask, trick_arrays.A_BID_KEN, trick_arrays.A_BID_KEN + 4) if ken else -1
         if a < 0:
-            a = _first(mask, ta.A_BID, ta.A_BID + 4)
+            a = _first(mask, trick_arrays.A_BID, trick_arrays.A_BID + 4)
         if a >= 0:
             return a
-    return ta.A_PASS_KEN if ken else ta.A_PASS
+    return trick_arrays.A_PASS_KEN if ken else trick_arrays.A_PASS
 
 
 @kernel
 def _declare(s, cfg, p, mask):
     zwik = tricks_kernels.combo_value(s, cfg, p) > 0
     est = strength(s, cfg, p)
-    if ta.declares_play_or_pass(cfg):
-        if mask[ta.A_PLAYDECL] and (zwik or est >= PLAY_MIN or not mask[ta.A_PASS]):
-            return ta.A_PLAYDECL
-        return ta.A_PASS
-    n = ta.seat_count(s)
+    if trick_arrays.declares_play_or_pass(cfg):
+        if mask[trick_arrays.A_PLAYDECL] and (zwik or est >= PLAY_MIN or not mask[trick_arrays.A_PASS]):
+            return trick_arrays.A_PLAYDECL
+        return trick_arrays.A_PASS
+    n = trick_arrays.seat_count(s)
     nobody = True
     for q in range(n):
-        if ta.status(s, q) == 1:
+        if trick_arrays.status(s, q) == 1:
             nobody = False
-    if est >= PLAY_MIN or (nobody and ta.turn(s) == n - 1):
-        hc = np.empty(ta.NC, dtype=np.int32)
+    if est >= PLAY_MIN or (nobody and trick_arrays.turn(s) == n - 1):
+        hc = np.empty(trick_arrays.NC, dtype=np.int32)
         m = tricks_kernels.hand(s, p, hc)
         weak = 0
         for i in range(m):
             if card_value(s, cfg, p, hc[i]) < EXCHANGE_BELOW:
                 weak += 1
         for k in range(weak, -1, -1):
-            if mask[ta.A_EXCH + k]:
-                return ta.A_EXCH + k
-    return ta.A_PASS
+            if mask[trick_arrays.A_EXCH + k]:
+                return trick_arrays.A_EXCH + k
+    return trick_arrays.A_PASS
 
 
 @kernel
 def _discard(s, cfg, p, mask):
     """Discard the weakest cards: of the cards still allowed (above the last discard), the
     ``left`` weakest, lowest id first (discards go in increasing order)."""
-    hc = np.empty(ta.NC, dtype=np.int32)
+    hc = np.empty(trick_arrays.NC, dtype=np.int32)
     m = tricks_kernels.hand(s, p, hc)
-    left = ta.exchange_declared(s) - ta.exchange_discarded(s)
+    left = trick_arrays.exchange_declared(s) - trick_arrays.exchange_discarded(s)
     val = np.empty(m, dtype=np.float64)
     cand = np.zeros(m, dtype=np.bool_)
     for i in range(m):
         val[i] = card_value(s, cfg, p, hc[i])
-        cand[i] = hc[i] > ta.run_last(s)
+        cand[i] = hc[i] > trick_arrays.run_last(s)
     chosen = np.zeros(m, dtype=np.bool_)
     for _ in range(left):
         j = -1
@@ -251,59 +258,59 @@ def _discard(s, cfg, p, mask):
         if j >= 0:
             chosen[j] = True
     for i in range(m):
-        if chosen[i] and mask[ta.A_DISCARD + hc[i]]:
-            return ta.A_DISCARD + hc[i]
-    return _first(mask, ta.A_DISCARD, ta.A_DISCARD + ta.NC)
+        if chosen[i] and mask[trick_arrays.A_DISCARD + hc[i]]:
+            return trick_arrays.A_DISCARD + hc[i]
+    return _first(mask, trick_arrays.A_DISCARD, trick_arrays.A_DISCARD + trick_arrays.NC)
 
 
 @kernel
 def _swap(s, cfg, p):
-    up = ta.offered_upcard(s)
-    ten = ta.ten_of(up)
+    up = trick_arrays.offered_upcard(s)
+    ten = trick_arrays.ten_of(up)
     before = tricks_kernels.combo_value(s, cfg, p)
-    ta.swap_places(s, up, ten)  # try the swap on the array (the ten in p's hand), then undo it
+    trick_arrays.swap_places(s, up, ten)  # try the swap on the array (the ten in p's hand), then undo it
     after = tricks_kernels.combo_value(s, cfg, p)
-    ta.swap_places(s, up, ten)
+    trick_arrays.swap_places(s, up, ten)
     if after > before:
-        return ta.A_SWAP
-    perm = ta.permanent_trump(cfg)
+        return trick_arrays.A_SWAP
+    perm = trick_arrays.permanent_trump(cfg)
     if before == 0 and tricks_kernels.strength(up, perm) > tricks_kernels.strength(ten, perm):
-        return ta.A_SWAP
-    return ta.A_KEEP
+        return trick_arrays.A_SWAP
+    return trick_arrays.A_KEEP
 
 
 @kernel
 def _search(s, p):
-    for c in range(ta.NC):
-        if ta.in_hand(s, c, p) and ta.is_ace(c):
-            return ta.A_SEARCH
-    return ta.A_STOP
+    for c in range(trick_arrays.NC):
+        if trick_arrays.in_hand(s, c, p) and trick_arrays.is_ace(c):
+            return trick_arrays.A_SEARCH
+    return trick_arrays.A_STOP
 
 
 @kernel
 def greedy_action(s, cfg):
     """The greedy action of the player to move (module docstring); -1 at chance or terminal nodes."""
-    p = ta.to_move(s)
+    p = trick_arrays.to_move(s)
     if p < 0:
         return -1
-    mask = np.zeros(ta.NUM_ACTIONS, dtype=np.bool_)
+    mask = np.zeros(trick_arrays.NUM_ACTIONS, dtype=np.bool_)
     tricks_kernels.legal_mask(s, cfg, mask)
-    if ta.in_play(s):
+    if trick_arrays.in_play(s):
         a = _play(s, cfg, p, mask)
-    elif ta.in_auction(s):
+    elif trick_arrays.in_auction(s):
         a = _auction(s, cfg, p, mask)
-    elif ta.in_declare(s):
+    elif trick_arrays.in_declare(s):
         a = _declare(s, cfg, p, mask)
-    elif ta.in_discard(s):
+    elif trick_arrays.in_discard(s):
         a = _discard(s, cfg, p, mask)
-    elif ta.in_swap(s):
+    elif trick_arrays.in_swap(s):
         a = _swap(s, cfg, p)
-    elif ta.in_search(s):
+    elif trick_arrays.in_search(s):
         a = _search(s, p)
     else:
         a = -1
     if a < 0 or not mask[a]:
-        a = _first(mask, 0, ta.NUM_ACTIONS)  # never reached with legal rules; keeps the policy total
+        a = _first(mask, 0, trick_arrays.NUM_ACTIONS)  # never reached with legal rules; keeps the policy total
     return a
 
 

@@ -42,13 +42,13 @@ import numpy as np
 from zwick_ai.agents import clock
 from zwick_ai.agents.tricks_greedy import greedy_action
 from zwick_ai.jit import kernel
-from zwick_ai.tricks import arrays as ta
+from zwick_ai.tricks import arrays as trick_arrays
 from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.tricks.worlds import TRIES, resample_into, seed
 
 ROLLOUTS = ("random", "greedy")
-CHANCE_KEY = ta.NUM_ACTIONS  # tree key of a visible chance card: CHANCE_KEY + card
-HIDDEN_KEY = ta.NUM_ACTIONS + ta.NC  # tree key of a hidden event of seat q: HIDDEN_KEY + q
+CHANCE_KEY = trick_arrays.NUM_ACTIONS  # tree key of a visible chance card: CHANCE_KEY + card
+HIDDEN_KEY = trick_arrays.NUM_ACTIONS + trick_arrays.NC  # tree key of a hidden event of seat q: HIDDEN_KEY + q
 
 # tree node fields (int32 table)
 T_KEY, T_ACTOR, T_FIRST, T_NEXT, T_N, T_AVAIL = 0, 1, 2, 3, 4, 5
@@ -106,8 +106,8 @@ def play_out(s, cfg, greedy, ids, probs, mask):
     (:func:`seed`), every seat by the rollout policy (``greedy``: the greedy baseline, else
     uniform). ``ids``, ``probs`` and ``mask`` are work arrays (``NC`` int32, ``NC`` float64,
     ``NUM_ACTIONS`` bool)."""
-    while not ta.is_over(s):
-        if ta.is_chance(s):
+    while not trick_arrays.is_over(s):
+        if trick_arrays.is_chance(s):
             tricks_kernels.apply_chance(s, cfg, tricks_kernels.sample_chance(s, cfg, ids, probs))
         else:
             tricks_kernels.legal_mask(s, cfg, mask)
@@ -120,14 +120,14 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
     each iteration draws a world for ``player`` from ``root`` and ``obs`` = ``player``. PIMC:
     ``resample`` False, every iteration starts from ``world`` and ``obs`` = -1 (all visible).
     Returns the iterations done (fewer when the resampler fails)."""
-    s = np.empty(ta.S_SIZE, dtype=np.int32)
-    ids = np.empty(ta.NC, dtype=np.int32)
-    probs = np.empty(ta.NC, dtype=np.float64)
-    mask = np.zeros(ta.NUM_ACTIONS, dtype=np.bool_)
-    untried = np.empty(ta.NUM_ACTIONS, dtype=np.int32)
+    s = np.empty(trick_arrays.S_SIZE, dtype=np.int32)
+    ids = np.empty(trick_arrays.NC, dtype=np.int32)
+    probs = np.empty(trick_arrays.NC, dtype=np.float64)
+    mask = np.zeros(trick_arrays.NUM_ACTIONS, dtype=np.bool_)
+    untried = np.empty(trick_arrays.NUM_ACTIONS, dtype=np.int32)
     path = np.empty(512, dtype=np.int32)
-    reward = np.zeros(ta.NP, dtype=np.float64)
-    n = ta.seat_count(root)
+    reward = np.zeros(trick_arrays.NP, dtype=np.float64)
+    n = trick_arrays.seat_count(root)
     for it in range(iters):
         if resample:
             if not resample_into(root, cfg, player, s, tries):
@@ -137,12 +137,12 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
         node = 0
         depth = 0
         grown = False
-        while not ta.is_over(s) and not grown and depth < 511:
-            p = ta.to_move(s)
-            if ta.is_chance(s):
+        while not trick_arrays.is_over(s) and not grown and depth < 511:
+            p = trick_arrays.to_move(s)
+            if trick_arrays.is_chance(s):
                 card = tricks_kernels.sample_chance(s, cfg, ids, probs)
                 tricks_kernels.apply_chance(s, cfg, card)
-                who = ta.received_by(s, ta.history_length(s) - 1)
+                who = trick_arrays.received_by(s, trick_arrays.history_length(s) - 1)
                 if obs >= 0 and who >= 0 and who != obs:
                     key = HIDDEN_KEY + who
                 else:
@@ -150,13 +150,13 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
                 actor = -1
             else:
                 tricks_kernels.legal_mask(s, cfg, mask)
-                if ta.hidden_move(s, cfg, obs, mask):
+                if trick_arrays.hidden_move(s, cfg, obs, mask):
                     a = _policy_action(s, cfg, greedy, mask)
                     key = HIDDEN_KEY + p
                 else:
                     # expand an untried action if any, else UCB1 with availability counts
                     nun = 0
-                    for x in range(ta.NUM_ACTIONS):
+                    for x in range(trick_arrays.NUM_ACTIONS):
                         if mask[x] and _child(ti, node, x) < 0:
                             untried[nun] = x
                             nun += 1
@@ -166,7 +166,7 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
                         a = -1
                         best = -1e300
                         ties = 0
-                        for x in range(ta.NUM_ACTIONS):
+                        for x in range(trick_arrays.NUM_ACTIONS):
                             if mask[x]:
                                 ch = _child(ti, node, x)
                                 ti[ch, T_AVAIL] += 1
@@ -193,7 +193,7 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
             depth += 1
         play_out(s, cfg, greedy, ids, probs, mask)
         for q in range(n):
-            reward[q] = ta.net(s, q) / scale
+            reward[q] = trick_arrays.net(s, q) / scale
         ti[0, T_N] += 1
         for d in range(depth):
             nd = path[d]
@@ -205,12 +205,12 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
 
 def root_stats(ti: np.ndarray, tw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(visits, summed reward) of each root action id (0 for untried actions)."""
-    visits = np.zeros(ta.NUM_ACTIONS, dtype=np.int64)
-    total = np.zeros(ta.NUM_ACTIONS, dtype=np.float64)
+    visits = np.zeros(trick_arrays.NUM_ACTIONS, dtype=np.int64)
+    total = np.zeros(trick_arrays.NUM_ACTIONS, dtype=np.float64)
     c = int(ti[0, T_FIRST])
     while c >= 0:
         key = int(ti[c, T_KEY])
-        if key < ta.NUM_ACTIONS:
+        if key < trick_arrays.NUM_ACTIONS:
             visits[key] += int(ti[c, T_N])
             total[key] += float(tw[c])
         c = int(ti[c, T_NEXT])
@@ -234,7 +234,7 @@ def _choose(legal: list[int], visits: np.ndarray, total: np.ndarray) -> int:
 
 
 def _scale(arr: np.ndarray) -> float:
-    return float(max(1, int(ta.deal_pot(arr))))
+    return float(max(1, int(trick_arrays.deal_pot(arr))))
 
 
 def _root(state, rng: np.random.Generator) -> tuple[list[int], np.ndarray, np.ndarray, int]:
@@ -292,9 +292,9 @@ def pimc_decision(state, params: dict, rng: np.random.Generator) -> list[int]:
     if len(legal) == 1:
         return legal
     greedy = params["rollout"] == "greedy"
-    visits = np.zeros(ta.NUM_ACTIONS, dtype=np.int64)
-    total = np.zeros(ta.NUM_ACTIONS, dtype=np.float64)
-    world = np.empty(ta.S_SIZE, dtype=np.int32)
+    visits = np.zeros(trick_arrays.NUM_ACTIONS, dtype=np.int64)
+    total = np.zeros(trick_arrays.NUM_ACTIONS, dtype=np.float64)
+    world = np.empty(trick_arrays.S_SIZE, dtype=np.int32)
     t0 = clock.now()
     for w in range(worlds):
         if w > 0 and seconds > 0 and clock.now() - t0 >= seconds:

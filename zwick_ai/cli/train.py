@@ -16,7 +16,6 @@ from zwick_ai.cli.game_args import add_game_args
 from zwick_ai.cli.paths import check_out_folder
 from zwick_ai.cli.train_net import add_args as add_net_args
 from zwick_ai.cli.train_value import add_args as add_value_args
-from zwick_ai.plots import save_png
 
 EXAMPLES = """examples:
   zwick train mccfr --game "zwikken(players=3,variant=parlett)" --iterations 100000 --seed 1 --out runs/parlett --eval-every 10000
@@ -32,6 +31,7 @@ EXAMPLES = """examples:
 def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
     """Draw ``convergence.csv`` (value against iterations; log scale for nash_conv) as a PNG."""
     from zwick_ai.eval import report  # here: building the parser imports no numpy
+    from zwick_ai.plots import save_png
 
     pyplot = report.pyplot()
 
@@ -58,6 +58,7 @@ def plot_strength(csv_path: Path, png_path: Path, title: str) -> None:
     """Draw ``strength.csv`` (points per deal against greedy minus greedy's own, with 95% CIs,
     against training seconds) as a PNG."""
     from zwick_ai.eval import report  # here: building the parser imports no numpy
+    from zwick_ai.plots import save_png
 
     pyplot = report.pyplot()
 

@@ -56,7 +56,7 @@ from zwick_ai.agents.cfr.keys import tricks_key
 from zwick_ai.agents.tricks_greedy import cheapness, is_trump, unseen_higher, winning
 from zwick_ai.agents.tricks_greedy import strength as hand_strength
 from zwick_ai.jit import kernel
-from zwick_ai.tricks import arrays as ta
+from zwick_ai.tricks import arrays as trick_arrays
 from zwick_ai.tricks import kernels as tricks_kernels
 
 TRICK_ABSTRACTIONS = ("none", "suits", "buckets")
@@ -74,9 +74,9 @@ def _chain(h, token):
 def suit_symmetric(cfg):
     """Do all four suits hold the same ranks in this pack?"""
     for r in range(13):
-        f = ta.in_pack(cfg, r)
+        f = trick_arrays.in_pack(cfg, r)
         for su in range(1, 4):
-            if ta.in_pack(cfg, 13 * su + r) != f:
+            if trick_arrays.in_pack(cfg, 13 * su + r) != f:
                 return False
     return True
 
@@ -88,8 +88,8 @@ def suit_labels(s, cfg, player, label):
         label[su] = su
     if not suit_symmetric(cfg):
         return
-    trump = ta.trump(s)
-    perm = ta.permanent_trump(cfg)
+    trump = trick_arrays.trump(s)
+    perm = trick_arrays.permanent_trump(cfg)
     psuit = perm // 13 if perm >= 0 else -1
     fixed = np.full(4, -1, np.int64)
     if trump >= 0:
@@ -98,11 +98,11 @@ def suit_labels(s, cfg, player, label):
         fixed[psuit] = 1
     owned = np.zeros(4, np.int64)  # rank bits of the cards dealt to or drawn by the player
     first = np.full(4, 1 << 30, np.int64)  # first other observation of the suit
-    for i in range(ta.history_length(s)):
-        c = ta.event_card(s, i)
-        if c < 0 or not ta.seen_by(s, i, player):
+    for i in range(trick_arrays.history_length(s)):
+        c = trick_arrays.event_card(s, i)
+        if c < 0 or not trick_arrays.seen_by(s, i, player):
             continue
-        if ta.received_by(s, i) == player:
+        if trick_arrays.received_by(s, i) == player:
             owned[c // 13] |= 1 << (c % 13)
         elif first[c // 13] > i:
             first[c // 13] = i
@@ -140,9 +140,9 @@ def _relabel_card(c, label):
 @kernel
 def _relabel_action(a, label):
     """Action ``a`` with its card (of a play or a discard) relabelled."""
-    c = ta.played_card(a)
+    c = trick_arrays.played_card(a)
     if c < 0:
-        c = ta.discarded_card(a)
+        c = trick_arrays.discarded_card(a)
     return a if c < 0 else a - c + _relabel_card(c, label)
 
 
@@ -153,13 +153,13 @@ def _suits_key(s, cfg, player, mask, out):
     h = mix64(np.uint64(player + 1) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(77))
     run_kind = -1
     run = np.uint64(0)
-    for i in range(ta.history_length(s)):
-        kind, who, v = ta.observed_event(s, i, player)
+    for i in range(trick_arrays.history_length(s)):
+        kind, who, v = trick_arrays.observed_event(s, i, player)
         if kind < 0:
             continue
-        rk = ta.private_run(s, i, player)  # which sorted run this event belongs to
-        if ta.seen_by(s, i, player):
-            if ta.is_action(s, i):
+        rk = trick_arrays.private_run(s, i, player)  # which sorted run this event belongs to
+        if trick_arrays.seen_by(s, i, player):
+            if trick_arrays.is_action(s, i):
                 v = _relabel_action(v, label)
             elif v >= 0:
                 v = _relabel_card(v, label)
@@ -175,9 +175,9 @@ def _suits_key(s, cfg, player, mask, out):
     if run_kind >= 0:
         h = _chain(h, run + np.uint64(run_kind))
     tricks_kernels.legal_mask(s, cfg, mask)
-    vals = np.empty(ta.NUM_ACTIONS, np.int64)
+    vals = np.empty(trick_arrays.NUM_ACTIONS, np.int64)
     n = 0
-    for a in range(ta.NUM_ACTIONS):
+    for a in range(trick_arrays.NUM_ACTIONS):
         if mask[a]:
             out[n] = a
             vals[n] = _relabel_action(a, label)
@@ -191,27 +191,39 @@ def _suits_key(s, cfg, player, mask, out):
 
 @kernel
 def _buckets_key(s, cfg, player, mask, out):
-    n_pl = ta.seat_count(s)
-    ph = ta.phase(s)
-    perm = ta.permanent_trump(cfg)
-    rel_dealer = (player - ta.dealer(s) - 1) % n_pl
+    n_pl = trick_arrays.seat_count(s)
+    ph = trick_arrays.phase(s)
+    perm = trick_arrays.permanent_trump(cfg)
+    rel_dealer = (player - trick_arrays.dealer(s) - 1) % n_pl
     h = mix64(np.uint64(ph + 1) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(991))
     h = _chain(h, np.uint64(rel_dealer))
-    hp = ta.high_bidder(s)
-    h = _chain(h, np.uint64(ta.high_bid(s) * 16 + ((hp - player) % n_pl if hp >= 0 else 9)))
+    hp = trick_arrays.high_bidder(s)
+    h = _chain(h, np.uint64(trick_arrays.high_bid(s) * 16 + ((hp - player) % n_pl if hp >= 0 else 9)))
     for k in range(n_pl):
         q = (player + k) % n_pl
-        st = ta.status(s, q)
-        bid = ta.bid(s, q)
-        tin = 1 if ta.in_tricks(s, q) else 0
-        tr = min(ta.tricks_won(s, q), 2)
+        st = trick_arrays.status(s, q)
+        bid = trick_arrays.bid(s, q)
+        tin = 1 if trick_arrays.in_tricks(s, q) else 0
+        tr = min(trick_arrays.tricks_won(s, q), 2)
         h = _chain(h, np.uint64(((st * 8 + bid) * 2 + tin) * 4 + tr))
-    sp = ta.speler(s)
-    h = _chain(h, np.uint64(ta.upcard_count(s) * 64 + ta.searches(s) * 8 + ((sp - player) % n_pl if sp >= 0 else 7)))
-    h = _chain(h, np.uint64(ta.exchange_declared(s) * 8 + ta.exchange_discarded(s) + 64 * ta.auction_round(s)))
+    sp = trick_arrays.speler(s)
+    h = _chain(
+        h,
+        np.uint64(
+            trick_arrays.upcard_count(s) * 64 + trick_arrays.searches(s) * 8 + ((sp - player) % n_pl if sp >= 0 else 7)
+        ),
+    )
+    h = _chain(
+        h,
+        np.uint64(
+            trick_arrays.exchange_declared(s) * 8
+            + trick_arrays.exchange_discarded(s)
+            + 64 * trick_arrays.auction_round(s)
+        ),
+    )
     # the private hand bucket
-    trump = ta.trump(s)
-    hc = np.empty(ta.NC, np.int32)
+    trump = trick_arrays.trump(s)
+    hc = np.empty(trick_arrays.NC, np.int32)
     m = tricks_kernels.hand(s, player, hc)
     ntr = 0
     sure_t = 0
@@ -229,30 +241,35 @@ def _buckets_key(s, cfg, player, mask, out):
     zwik = 1 if tricks_kernels.combo_value(s, cfg, player) > 0 else 0
     h = _chain(h, np.uint64((((ntr * 4 + sure_t) * 4 + sure_s) * 16 + st4) * 2 + zwik))
     who, best = -1, -1
-    if ta.in_play(s):
+    if trick_arrays.in_play(s):
         who, best = winning(s, cfg)
-        led = ta.led_suit(s)
+        led = trick_arrays.led_suit(s)
         lt = 2 if led < 0 else (1 if led == trump else 0)
         bt = 2 if best < 0 else (1 if is_trump(s, cfg, best) else 0)
         rw = (who - player) % n_pl if who >= 0 else 7
-        h = _chain(h, np.uint64((((ta.trick_number(s) * 8 + ta.played_to_trick(s)) * 4 + lt) * 4 + bt) * 8 + rw))
+        h = _chain(
+            h,
+            np.uint64(
+                (((trick_arrays.trick_number(s) * 8 + trick_arrays.played_to_trick(s)) * 4 + lt) * 4 + bt) * 8 + rw
+            ),
+        )
     # abstract actions: one per group, its representative in out, groups in descriptor order
     tricks_kernels.legal_mask(s, cfg, mask)
-    desc = np.empty(ta.NUM_ACTIONS, np.int64)
-    rank = np.empty(ta.NUM_ACTIONS, np.int64)
+    desc = np.empty(trick_arrays.NUM_ACTIONS, np.int64)
+    rank = np.empty(trick_arrays.NUM_ACTIONS, np.int64)
     n = 0
-    for a in range(ta.NUM_ACTIONS):
+    for a in range(trick_arrays.NUM_ACTIONS):
         if not mask[a]:
             continue
-        if ta.in_play(s) and ta.played_card(a) >= 0:
-            c = ta.played_card(a)
+        if trick_arrays.in_play(s) and trick_arrays.played_card(a) >= 0:
+            c = trick_arrays.played_card(a)
             beat = 2 if best < 0 else (1 if tricks_kernels.beats(c, best, trump, perm) else 0)
             d = (((1 if is_trump(s, cfg, c) else 0) * 4 + beat) * 4 + min(unseen_higher(s, cfg, player, c), 2)) * 2 + (
                 1 if tricks_kernels.POINTS[c % 13] > 0 else 0
             )
             cost = cheapness(s, cfg, c)
-        elif ta.discarded_card(a) >= 0:
-            c = ta.discarded_card(a)
+        elif trick_arrays.discarded_card(a) >= 0:
+            c = trick_arrays.discarded_card(a)
             d = 100 + (1 if is_trump(s, cfg, c) else 0) * 4 + min(unseen_higher(s, cfg, player, c), 2)
             cost = c
         else:
@@ -282,7 +299,7 @@ def decision(s, cfg, player, abstraction, mask, out):
     if abstraction == NONE:
         tricks_kernels.legal_mask(s, cfg, mask)
         n = 0
-        for a in range(ta.NUM_ACTIONS):
+        for a in range(trick_arrays.NUM_ACTIONS):
             if mask[a]:
                 out[n] = a
                 n += 1

@@ -22,7 +22,7 @@ import pyspiel
 
 from zwick_ai.agents.cfr.core import mix64
 from zwick_ai.jit import kernel
-from zwick_ai.tricks import arrays as ta
+from zwick_ai.tricks import arrays as trick_arrays
 
 TRICK_GAMES = ("zwikken", "zwicken")
 ABSTRACTIONS = ("none", "observation")
@@ -41,8 +41,8 @@ def tricks_key(s, player):
     with the card, others' draws without, open draws, actions, own hidden actions with the card,
     others' hidden actions as face-down play or discard). Never 0."""
     h = mix64(np.uint64(player + 1) * np.uint64(0x9E3779B97F4A7C15))
-    for i in range(ta.history_length(s)):
-        kind, who, v = ta.observed_event(s, i, player)
+    for i in range(trick_arrays.history_length(s)):
+        kind, who, v = trick_arrays.observed_event(s, i, player)
         if kind < 0:
             continue
         token = np.uint64(kind) | (np.uint64(who + 1) << np.uint64(8)) | (np.uint64(v + 2) << np.uint64(16))
