@@ -439,6 +439,18 @@ def mix_hash(h, x):
 
 
 @kernel
+def _mix_turn(R, S, h):
+    """``h`` with the turn, phase, last capture, question state and Zwicks of ``S`` mixed in (the
+    part :func:`position_hash` and :func:`public_hash` share)."""
+    h = mix_hash(h, (S[layout.S_TO_MOVE] + 2) * 64 + S[layout.S_PHASE])
+    h = mix_hash(h, S[layout.S_AZ_LEFT] * 1024 + (S[layout.S_LAST_CAPT] + 2))
+    h = mix_hash(h, (S[layout.S_ASK_Q] + 2) * 4096 + (S[layout.S_ASK_N] + 2) * 4 + (S[layout.S_ASK_ANS] + 2))
+    for s in range(R[layout.R_NSIDES]):
+        h = mix_hash(h, S[layout.S_ZWICKS + s] * 16 + s)
+    return h
+
+
+@kernel
 def position_hash(R, S):
     """64-bit hash of everything a hand's outcome from here depends on: each card's location, the
     table units (anchor, value, owner, build flag), whose turn and phase, the question state, the
@@ -455,12 +467,7 @@ def position_hash(R, S):
                 h = mix_hash(
                     h, S[layout.S_UVALUE + c] * 4096 + (S[layout.S_UOWNER + c] + 1) * 2 + S[layout.S_UBUILD + c]
                 )
-    h = mix_hash(h, (S[layout.S_TO_MOVE] + 2) * 64 + S[layout.S_PHASE])
-    h = mix_hash(h, S[layout.S_AZ_LEFT] * 1024 + (S[layout.S_LAST_CAPT] + 2))
-    h = mix_hash(h, (S[layout.S_ASK_Q] + 2) * 4096 + (S[layout.S_ASK_N] + 2) * 4 + (S[layout.S_ASK_ANS] + 2))
-    for s in range(R[layout.R_NSIDES]):
-        h = mix_hash(h, S[layout.S_ZWICKS + s] * 16 + s)
-    return h
+    return _mix_turn(R, S, h)
 
 
 @kernel
@@ -486,12 +493,7 @@ def public_hash(R, S):
     for q in range(R[layout.R_PLAYERS]):
         h = mix_hash(h, S[layout.S_HAND_N + q] * 64 + q)
     h = mix_hash(h, S[layout.S_STOCK_TOP] * 64 + S[layout.S_STAGE])
-    h = mix_hash(h, (S[layout.S_TO_MOVE] + 2) * 64 + S[layout.S_PHASE])
-    h = mix_hash(h, S[layout.S_AZ_LEFT] * 1024 + (S[layout.S_LAST_CAPT] + 2))
-    h = mix_hash(h, (S[layout.S_ASK_Q] + 2) * 4096 + (S[layout.S_ASK_N] + 2) * 4 + (S[layout.S_ASK_ANS] + 2))
-    for s in range(R[layout.R_NSIDES]):
-        h = mix_hash(h, S[layout.S_ZWICKS + s] * 16 + s)
-    return h
+    return _mix_turn(R, S, h)
 
 
 @kernel
