@@ -1,10 +1,13 @@
 """The documentation: nothing in the package or README points outside the repository, every
 module the API reference lists exists, the docstring rewriting for the site is right, and the
-README's leaderboard is the committed one."""
+README's leaderboard is the committed one, and the documents and results stay within the sizes a
+reader can take in."""
 
 import importlib.util
 import json
 import re
+import shutil
+import subprocess
 import textwrap
 from pathlib import Path
 
@@ -83,3 +86,34 @@ def test_the_openspiel_nash_conv_example_runs_and_gives_its_numbers():
     exec(compile(code, "docs/openspiel.md", "exec"), scope)
     for name, shown in names.items():
         assert round(scope[name], 2) == round(shown, 2), (name, scope[name], shown)
+
+
+README_MAX_LINES = 250
+BENCHMARKS_MAX_LINES = 300
+CHANGELOG_MAX_LINE = 300
+RESULTS_MAX_FILES = 600
+RESULTS_MAX_BYTES = 25_000_000
+
+
+def test_the_readme_and_the_benchmarks_page_stay_short_and_the_changelog_lines_readable():
+    readme = (ROOT / "README.md").read_text().splitlines()
+    benchmarks = (ROOT / "benchmarks" / "README.md").read_text().splitlines()
+    assert len(readme) <= README_MAX_LINES, f"README.md has {len(readme)} lines"
+    assert len(benchmarks) <= BENCHMARKS_MAX_LINES, f"benchmarks/README.md has {len(benchmarks)} lines"
+    long = [
+        i + 1
+        for i, line in enumerate((ROOT / "CHANGELOG.md").read_text().splitlines())
+        if len(line) > CHANGELOG_MAX_LINE
+    ]
+    assert not long, f"CHANGELOG.md lines over {CHANGELOG_MAX_LINE} characters: {long}"
+
+
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs the git checkout")
+def test_the_committed_results_stay_within_25_mb_and_600_files():
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "experiments/results"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    files = [ROOT / name.decode() for name in listed if name]
+    size = sum(f.stat().st_size for f in files if f.exists())
+    assert len(files) <= RESULTS_MAX_FILES, f"{len(files)} files committed under experiments/results"
+    assert size <= RESULTS_MAX_BYTES, f"{size / 1e6:.1f} MB committed under experiments/results"
