@@ -3,8 +3,9 @@
 ``@kernel`` is numba's ``njit(cache=True)`` that compiles one specialisation per array layout; its
 keyword arguments say what differs: ``@kernel(nrt=False)`` for kernels that allocate nothing (no
 reference counting), ``@kernel(nrt=True)`` for an allocating kernel reached from those,
-``@kernel(inline="always")`` for small helpers inlined into their callers, and
-``@kernel(parallel=True)`` for ``numba.prange`` loops. ``@reader`` is
+``@kernel(inline="always")`` for small helpers inlined into their callers,
+``@kernel(parallel=True)`` for ``numba.prange`` loops, and ``@kernel(nogil=True)`` for kernels
+that Python threads run side by side. ``@reader`` is
 ``@kernel(nrt=False, inline="always")``: a one-line reader of an engine array, which costs what the
 raw offset costs. ``tests/test_house.py`` holds the package to these two spellings.
 
@@ -48,7 +49,12 @@ class WideningDispatcher(CPUDispatcher):
 
 
 def kernel(
-    func: Callable[..., Any] | None = None, *, nrt: bool | None = None, inline: str = "never", parallel: bool = False
+    func: Callable[..., Any] | None = None,
+    *,
+    nrt: bool | None = None,
+    inline: str = "never",
+    parallel: bool = False,
+    nogil: bool = False,
 ) -> Any:
     """``njit(cache=True)`` with :class:`WideningDispatcher`. ``nrt=False`` compiles without
     numba's reference counting (for kernels that allocate nothing: a call with array arguments
@@ -56,8 +62,9 @@ def kernel(
     without it (an allocating kernel that such callers reach: it must return no arrays); the
     default (``None``) is the caller's choice, with it from Python. ``inline="always"`` inlines the
     function into its compiled callers (numba's option of that name); ``parallel=True`` runs
-    ``numba.prange`` loops on threads (numba's option of that name). Use as ``@kernel`` or
-    ``@kernel(nrt=False)``."""
+    ``numba.prange`` loops on threads (numba's option of that name); ``nogil=True`` releases
+    Python's lock while the kernel runs, so Python threads can run it side by side (numba's option
+    of that name). Use as ``@kernel`` or ``@kernel(nrt=False)``."""
     options: dict[str, Any] = {"nopython": True, "boundscheck": None}
     if nrt is not None:
         options["_nrt"] = nrt
@@ -65,6 +72,8 @@ def kernel(
         options["inline"] = inline
     if parallel:
         options["parallel"] = True
+    if nogil:
+        options["nogil"] = True
 
     def wrap(f: Callable[..., Any]) -> WideningDispatcher:
         dispatcher = WideningDispatcher(py_func=f, locals={}, targetoptions=options)

@@ -181,7 +181,8 @@ def test_train_writes_the_strength_curve_resumes_and_never_overwrites(tmp_path):
     r = train(CLASSIC2, "mccfr", iterations=4, resume=True, **kw)
     assert [c[0] for c in r.curve] == [2, 4] and r.curve[-1][2] == "vs_greedy"
     rows = (out / "strength.csv").read_text().splitlines()
-    assert rows[0] == "iteration,seconds,deals,ours,greedy,diff,ci95,table_share" and len(rows) == 3
+    assert rows[0] == "iteration,seconds,deals,ours,greedy,diff,ci95,table_share,random_diff,random_ci95"
+    assert len(rows) == 3
     straight = train(CLASSIC2, "mccfr", iterations=4, **{**kw, "out": tmp_path / "straight"})
     a, b = straight.solver.table.arrays(), r.solver.table.arrays()
     assert all(np.array_equal(a[k], b[k]) for k in ("rows", "acts", "regret", "avg"))

@@ -55,8 +55,8 @@ def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
 
 
 def plot_strength(csv_path: Path, png_path: Path, title: str) -> None:
-    """Draw ``strength.csv`` (points per deal against greedy minus greedy's own, with 95% CIs,
-    against training seconds) as a PNG."""
+    """Draw ``strength.csv`` (points per deal against greedy minus greedy's own and against random
+    minus random's own, with 95% CIs, against training seconds) as a PNG."""
     from zwick_ai.eval import report  # here: building the parser imports no numpy
     from zwick_ai.plots import save_png
 
@@ -64,14 +64,21 @@ def plot_strength(csv_path: Path, png_path: Path, title: str) -> None:
 
     with csv_path.open() as f:
         rows = list(csv.DictReader(f))
-    xs = [float(r["seconds"]) for r in rows]
-    ys = [float(r["diff"]) for r in rows]
-    ci = [float(r["ci95"]) for r in rows]
     fig, ax = pyplot.subplots(figsize=(6, 4))
-    ax.errorbar(xs, ys, yerr=ci, marker="o", capsize=3)
+    for diff, ci, label in (
+        ("diff", "ci95", "greedy field, minus greedy's"),
+        ("random_diff", "random_ci95", "random field, minus random's"),
+    ):
+        have = [r for r in rows if r.get(diff)]
+        if have:
+            ax.errorbar(
+                [float(r["seconds"]) for r in have], [float(r[diff]) for r in have],
+                yerr=[float(r[ci]) for r in have], marker="o", capsize=3, label=label,
+            )  # fmt: skip
     ax.axhline(0.0, color="grey", lw=0.8)
     ax.set_xlabel("training seconds")
-    ax.set_ylabel("points/deal vs greedy field, minus greedy's")
+    ax.set_ylabel("points/deal against the field, minus the field's own agent")
+    ax.legend(fontsize=7)
     deals = rows[-1]["deals"] if rows else "?"
     ax.set_title(f"{title}\n({deals} deals per point, every seat, 95% CI)", fontsize=8)
     ax.grid(True, alpha=0.3)
@@ -114,7 +121,7 @@ DEFAULTS: dict[str, object] = {
     "epochs": None, "hidden": None, "eps": None, "teacher": None, "teacher_iters": None, "workers": 1,
     "install": False, "hours": None, "generations": None, "window": None, "strength_deals": None,
     "ismcts_deals": None, "teacher_visits": None, "teacher_rollout": None, "init": None,
-    "lam": None, "batch": None, "lr": None, "average": 0, "no_cards": False,
+    "lam": None, "batch": None, "lr": None, "average": 0, "no_cards": False, "sync": None,
 }  # fmt: skip
 #: the options each method reads (``--seed`` and ``--out`` are everyone's)
 USED = {
@@ -126,7 +133,7 @@ USED = {
             "strength_deals", "ismcts_deals", "teacher", "teacher_iters", "teacher_visits", "teacher_rollout", "init",
             "workers", "lam", "batch", "lr", "average", "no_cards"},
 }  # fmt: skip
-USED["mccfr"] = USED["cfr"]
+USED["mccfr"] = USED["cfr"] | {"workers", "sync"}
 
 
 def refuse_ignored(args: argparse.Namespace) -> None:
@@ -190,6 +197,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise ValueError(f"--iterations must be at least 1, not {args.iterations}")
     if args.eval_every < 0:
         raise ValueError(f"--eval-every must be at least 0, not {args.eval_every}")
+    if args.workers < 1 or (args.sync is not None and args.sync < 1):
+        raise ValueError(f"--workers and --sync must be at least 1, not {args.workers} and {args.sync}")
+    if args.sync is not None and args.workers == 1:
+        raise ValueError("--sync: used with --workers 2 or more; leave it out")
     game = game_string(args)
     bars: list[tqdm] = []  # made at the first report, so a refused run shows no bar
 
@@ -216,6 +227,8 @@ def cmd_train(args: argparse.Namespace) -> int:
                 abstraction=args.abstraction,
                 eval_deals=args.eval_deals,
                 progress=progress,
+                workers=args.workers,
+                **({} if args.sync is None else {"sync": args.sync}),
             )
     finally:
         for bar in bars:
@@ -275,6 +288,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--eval-deals", type=int, default=2000,
         help="deals per seat of the value_vs_random evaluation; Zwicker: deals of the strength curve against "
         "greedy (default: %(default)s)",
+    )  # fmt: skip
+    p.add_argument(
+        "--sync", type=int, default=None,
+        help="mccfr with --workers 2 or more: iterations each worker runs between merges of the tables "
+        "(default: 1000, the solver's DEFAULT_SYNC); --iterations and --eval-every are then multiples of "
+        "workers x sync",
     )  # fmt: skip
     add_value_args(p)
     add_net_args(p)

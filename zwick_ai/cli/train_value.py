@@ -46,7 +46,11 @@ def add_args(p: argparse.ArgumentParser) -> None:
         help="value: the teacher's ISMCTS iterations per decision (2000); net: the teacher's (200)",
     )
     g.add_argument(
-        "--workers", type=int, default=1, help="value: processes generating the positions (default: %(default)s)"
+        "--workers",
+        type=int,
+        default=1,
+        help="value, net: processes generating the positions; mccfr: threads running the traversals, their "
+        "tables merged every --sync iterations each (default: %(default)s)",
     )
     g.add_argument(
         "--install", action="store_true", help="value: also copy the models into the package (never overwritten)"

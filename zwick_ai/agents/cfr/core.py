@@ -306,6 +306,10 @@ class Table:
                 new[:ne] = old[:ne]
                 setattr(self, name, new)
 
+    def copy(self) -> Table:
+        """An independent copy (every array copied)."""
+        return Table(*(a.copy() for a in self.compiled()))
+
     def compiled(self) -> TableArrays:
         """The arrays as compiled code takes them (the current ones: :meth:`reserve` replaces them)."""
         return TableArrays(self.keys, self.rowof, self.rows, self.acts, self.regret, self.avg, self.meta)

@@ -63,6 +63,10 @@ def save_checkpoint(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: i
             "backend": solver.backend,
             "field": solver.field,
         }
+        if solver.workers > 1:
+            meta["workers"] = solver.workers
+            meta["sync"] = solver.sync
+            meta["worker_rng_states"] = [str(int(r[0])) for r in solver.rngs]
         arrays = solver.table.arrays()
     write_files(file_stem(path), "checkpoint", meta, arrays)
 
@@ -106,6 +110,7 @@ def load_checkpoint(
         meta["abstraction"],
         backend=meta.get("backend", "auto"),
         field=meta.get("field", "self"),
+        **_workers(meta, where),
     )
     table = Table.from_arrays(arrays["rows"], arrays["acts"], arrays["regret"], arrays["avg"])
     if solver.tree is not None and table.num_rows != solver.table.num_rows:
@@ -118,8 +123,27 @@ def load_checkpoint(
         raise ValueError(f"{where}: information sets do not match the game's tree")
     solver.table = table
     solver.rng[0] = np.uint64(int(meta["rng_state"]))
+    for w, state in enumerate(meta.get("worker_rng_states", [])):
+        solver.rngs[w, 0] = np.uint64(int(state))
     solver.iteration = int(meta["iterations"])
     return solver, meta
+
+
+def _workers(meta: dict, where: str) -> dict[str, int]:
+    """The ``workers`` and ``sync`` of a parallel MCCFR checkpoint (none for one worker), checked."""
+    if "workers" not in meta:
+        return {}
+    workers, sync, states = meta["workers"], meta.get("sync"), meta.get("worker_rng_states")
+    for name, value in (("workers", workers), ("sync", sync)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{where}: {name} must be a whole number >= 1, not {value!r}")
+    if (
+        not isinstance(states, list)
+        or len(states) != workers
+        or not all(isinstance(x, str) and x.isdigit() and int(x) < 2**64 for x in states)
+    ):
+        raise ValueError(f"{where}: worker_rng_states must list one stream state per worker")
+    return {"workers": workers, "sync": sync}
 
 
 # ---- policy files -----------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ True
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numpy as np
@@ -62,6 +63,7 @@ from zwick_ai.agents.cfr.zwicker_abstraction import ZWICKER_ABSTRACTIONS, zwicke
 from zwick_ai.agents.tricks_greedy import greedy_action
 from zwick_ai.jit import kernel
 from zwick_ai.learn.cfr.exact import nash_conv as tree_nash_conv
+from zwick_ai.learn.cfr.merge import Snapshot, add_changes
 from zwick_ai.learn.cfr.tree import NODE_CHANCE, NODE_TERMINAL, GameTree, extract
 from zwick_ai.learn.cfr.zwicker_mccfr import ZWICKER_SAMPLINGS, run_zwicker
 from zwick_ai.learn.cfr.zwicker_mccfr import buffers as zwicker_buffers
@@ -76,8 +78,19 @@ _GREEDY_FIELD = FIELDS.index("greedy")
 # (:mod:`~zwick_ai.learn.cfr.zwicker_mccfr`), the tree otherwise
 BACKENDS = ("auto", "engine", "tree", "zwicker")
 _ES, _OS = 0, 1
+# the workers' stream offsets: multiples of an odd constant unrelated to the stream's own step, so
+# no two workers' streams meet within any feasible run
+_WORKER_STRIDE = 0xD1B54A32D192ED03
+DEFAULT_SYNC = 1000  # iterations each worker runs between two merges of the tables
 _MAXA = trick_arrays.NUM_ACTIONS
 _DEPTH = trick_arrays.MAXH + 2
+
+
+def worker_streams(seed: int, workers: int) -> np.ndarray:
+    """The random streams of ``workers`` workers (rows, each a one-element state): row 0 is
+    :func:`~zwick_ai.agents.cfr.core.seed_state` of ``seed``, the others start far apart from it."""
+    first = int(seed_state(seed)[0])
+    return np.array([[(first + w * _WORKER_STRIDE) % 2**64] for w in range(workers)], dtype=np.uint64)
 
 
 # ---- trick-game traversals ---------------------------------------------------------------------------
@@ -231,7 +244,7 @@ def _buffers(depth: int, width: int) -> Buffers:
     )
 
 
-@kernel
+@kernel(nogil=True)  # parallel MCCFR runs one per worker thread
 def _run_tricks(cfg, abst, field, sampling, count, margin, table, rng, bufs):
     """Up to ``count`` iterations (one traversal per player each) on ``table``
     (:class:`~zwick_ai.agents.cfr.core.TableArrays`); stops early when the table has room for
@@ -498,6 +511,8 @@ class MCCFRSolver:
         max_nodes: int = 2_000_000,
         backend: str = "auto",
         field: str = "self",
+        workers: int = 1,
+        sync: int = DEFAULT_SYNC,
     ):
         if sampling not in SAMPLINGS:
             raise ValueError(f"unknown MCCFR sampling {sampling!r}; valid: {', '.join(SAMPLINGS)}")
@@ -505,10 +520,18 @@ class MCCFRSolver:
             raise ValueError(f"unknown MCCFR field {field!r}; valid: {', '.join(FIELDS)}")
         if backend not in BACKENDS:
             raise ValueError(f"unknown MCCFR backend {backend!r}; valid: {', '.join(BACKENDS)}")
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"workers must be a whole number >= 1, not {workers!r}")
+        if isinstance(sync, bool) or not isinstance(sync, int) or sync < 1:
+            raise ValueError(f"sync must be a whole number >= 1, not {sync!r}")
         self.game = game
         self.sampling = sampling
         self.seed = seed
-        self.rng = seed_state(seed)
+        self.workers = workers
+        self.sync = sync
+        # one stream per worker (rows); worker 0's is the one-worker solver's stream
+        self.rngs = worker_streams(seed, workers)
+        self.rng = self.rngs[0]
         self.iteration = 0
         if backend == "engine" and not is_trick_game(game):
             raise ValueError(
@@ -521,6 +544,10 @@ class MCCFRSolver:
                 backend = "zwicker"
         if backend == "zwicker":
             _check_zwicker(is_zwicker, abstraction, sampling, field, game)
+        if workers > 1 and backend == "tree":
+            raise ValueError(
+                f"workers > 1 needs a compiled engine traversal (trick games, or Zwicker with an abstraction), not {game}"
+            )
         self.backend = backend
         self.tricks = self.backend == "engine"
         self.zwicker = self.backend == "zwicker"
@@ -577,10 +604,22 @@ class MCCFRSolver:
             t = Table.empty(1 << 12)
             sampling = ZWICKER_SAMPLINGS.index(self.sampling)
             run_zwicker(self.cfg, self._abst, sampling, 1, 0, t.compiled(), seed_state(0), zwicker_buffers())
+        if self.workers > 1:
+            throwaway = MCCFRSolver(self.game, self.sampling, 0, self.abstraction, field=self.field, workers=2, sync=1)
+            throwaway.run(throwaway.round)
+
+    @property
+    def round(self) -> int:
+        """Iterations of one round of the workers (``workers * sync``; 1 with one worker)."""
+        return self.workers * self.sync if self.workers > 1 else 1
 
     def run(self, iterations: int) -> None:
-        """Run ``iterations`` more iterations (one traversal per player each)."""
+        """Run ``iterations`` more iterations (one traversal per player each). With several workers
+        both the iterations done and ``iterations`` must be whole rounds (:attr:`round`)."""
         left = int(iterations)
+        if self.workers > 1:
+            self._run_rounds(left)
+            return
         if self.zwicker:
             while left > 0:
                 margin = max(1 << 13, self.table.rows.shape[0] // 4)
@@ -616,6 +655,43 @@ class MCCFRSolver:
             self._vals,
         )
         self.iteration += left
+
+    def _run_rounds(self, iterations: int) -> None:
+        """Whole rounds of the workers on threads (:mod:`~zwick_ai.learn.cfr.merge`)."""
+        if iterations % self.round or self.iteration % self.round:
+            raise ValueError(
+                f"with {self.workers} workers the iterations go in rounds of {self.round} "
+                f"(workers x sync {self.sync}); {iterations} more after {self.iteration} is not whole rounds"
+            )
+        n = self.workers
+        bufs = [zwicker_buffers() if self.zwicker else _buffers(_DEPTH, _MAXA) for _ in range(n)]
+        with ThreadPoolExecutor(n) as pool:  # the kernels release Python's lock: one core per worker
+            for _ in range(iterations // self.round):
+                self._round(pool, bufs)
+
+    def _traverse(self, count: int, margin: int, table: Table, rng: np.ndarray, bufs: NamedTuple) -> int:
+        """Up to ``count`` iterations on ``table`` with the stream ``rng`` (one worker's share)."""
+        if self.zwicker:
+            sampling = ZWICKER_SAMPLINGS.index(self.sampling)
+            return int(run_zwicker(self.cfg, self._abst, sampling, count, margin, table.compiled(), rng, bufs))
+        field, samp = FIELDS.index(self.field), SAMPLINGS.index(self.sampling)
+        return int(_run_tricks(self.cfg, self._abst, field, samp, count, margin, table.compiled(), rng, bufs))
+
+    def _round(self, pool: ThreadPoolExecutor, bufs: list) -> None:
+        """One round: every worker from the merged table, then their changes added up."""
+        n = self.workers
+        start = Snapshot.of(self.table)
+        tables = [self.table] + [self.table.copy() for _ in range(n - 1)]
+        todo = np.full(n, self.sync, np.int64)
+        while todo.any():
+            margin = max(1 << 13, max(t.rows.shape[0] for t in tables) // 4)
+            for t in tables:
+                t.reserve(2 * margin, 8 * margin)
+            jobs = [pool.submit(self._traverse, todo[w], margin, tables[w], self.rngs[w], bufs[w]) for w in range(n)]
+            todo -= [job.result() for job in jobs]
+        for t in tables[1:]:
+            add_changes(self.table, t, start)
+        self.iteration += self.round
 
     def nash_conv(self, tree: GameTree | None = None) -> float:
         """``nash_conv`` of the average strategy on ``tree`` (default: the solver's own tree; trick

@@ -11,7 +11,8 @@ On the full Zwicker games (MCCFR with a Zwicker abstraction) the metric is ``vs_
 average strategy (greedy where a set is unseen) against greedy opponents minus the greedy heuristic
 in the same seats on the same ``eval_deals`` deals (points per deal, every seat in turn), and
 ``strength.csv`` holds the whole curve against training seconds (``iteration, seconds, deals,
-ours, greedy, diff, ci95, table_share``).
+ours, greedy, diff, ci95, table_share, random_diff, random_ci95``; the last two: against random
+opponents, minus a random player in the same seats).
 
 ``resume=True`` continues the checkpoint in ``out`` up to ``iterations`` in total; the result is
 the same as one uninterrupted run with the same seed.
@@ -38,15 +39,17 @@ from zwick_ai.agents.cfr.zwicker_abstraction import ZWICKER_ABSTRACTIONS
 from zwick_ai.files import replacing
 from zwick_ai.learn.cfr.checkpoint import load_checkpoint, save_checkpoint, save_policy
 from zwick_ai.learn.cfr.exact import METHODS, ExactSolver
-from zwick_ai.learn.cfr.mccfr import SAMPLINGS, MCCFRSolver
+from zwick_ai.learn.cfr.mccfr import DEFAULT_SYNC, SAMPLINGS, MCCFRSolver
 from zwick_ai.learn.cfr.tree import GameTree, extract
 from zwick_ai.learn.cfr.zwicker_mccfr import strength
 
 TRAIN_METHODS = ("cfr", "mccfr")
 CSV_HEADER = ["iteration", "seconds", "metric", "value"]
 STRENGTH_CSV = "strength.csv"  # Zwicker: the strength curve against greedy by training time
-STRENGTH_KEYS = ("ours", "greedy", "diff", "ci95", "table_share")
+STRENGTH_KEYS = ("ours", "greedy", "diff", "ci95", "table_share", "random_diff", "random_ci95")
 STRENGTH_HEADER = ["iteration", "seconds", "deals", *STRENGTH_KEYS]
+# a strength log written before the columns against random: read, and its rows padded
+_OLD_STRENGTH_HEADER = STRENGTH_HEADER[:-2]
 SMALL_PACK = 8  # trick games with at most this many cards are small enough for exact nash_conv
 
 
@@ -78,8 +81,12 @@ def evaluate(
 
 def zwicker_strength(solver: MCCFRSolver, deals: int) -> dict[str, float]:
     """A Zwicker solver's average strategy against greedy opponents on ``deals`` fixed deals (seeds
-    12345...), next to greedy itself (:func:`~zwick_ai.learn.cfr.zwicker_mccfr.strength`)."""
-    return strength(solver.cfg, solver._abst, solver.table, deals)
+    12345...), next to greedy itself (:func:`~zwick_ai.learn.cfr.zwicker_mccfr.strength`), and
+    against random opponents next to a random player in the same seats (``random_diff``,
+    ``random_ci95``)."""
+    st = strength(solver.cfg, solver._abst, solver.table, deals)
+    rnd = strength(solver.cfg, solver._abst, solver.table, deals, opponent="random", baseline="random")
+    return {**st, "random_diff": rnd["diff"], "random_ci95": rnd["ci95"]}
 
 
 def train(
@@ -94,6 +101,8 @@ def train(
     abstraction: str = "none",
     eval_deals: int = 2000,
     progress: Callable[[int, int, str | None, float | None], None] | None = None,
+    workers: int = 1,
+    sync: int = DEFAULT_SYNC,
 ) -> TrainResult:
     """Train ``method`` (``cfr``: exact CFR on the extracted tree, ``variant`` cfr, cfr+ [default]
     or dcfr; ``mccfr``: ``variant`` outcome [default] or external sampling, on the full Zwicker
@@ -102,7 +111,11 @@ def train(
     (0: at the end only). ``progress(done, total, metric, value)`` is called after every chunk.
     ``abstraction``: ``none``/``observation`` (tree games) or ``none``/``suits``/``buckets`` (MCCFR
     on the trick games, :mod:`~zwick_ai.agents.cfr.abstraction`); recorded in the checkpoint and
-    the policy file (``key_scheme``), which the ``mccfr`` agent then uses."""
+    the policy file (``key_scheme``), which the ``mccfr`` agent then uses. ``workers`` > 1 (MCCFR on
+    the trick games or Zwicker with an abstraction) runs the traversals on that many threads, merging
+    their tables every ``sync`` iterations each (:mod:`~zwick_ai.learn.cfr.merge`); ``iterations``
+    and ``eval_every`` are then whole rounds of ``workers * sync`` iterations, and a resumed run
+    keeps its workers."""
     if method not in TRAIN_METHODS:
         raise ValueError(f"unknown training method {method!r}; valid: {', '.join(TRAIN_METHODS)}")
     valid = METHODS if method == "cfr" else SAMPLINGS
@@ -113,6 +126,14 @@ def train(
         raise ValueError(f"unknown {method} variant {variant!r}; valid: {', '.join(valid)}")
     if iterations < 1 or eval_every < 0:
         raise ValueError("iterations must be positive and eval_every non-negative")
+    if workers > 1 and method != "mccfr":
+        raise ValueError(f"{method} runs on one worker; workers > 1 is for mccfr")
+    rnd = workers * sync if workers > 1 else 1
+    if iterations % rnd or eval_every % rnd:
+        raise ValueError(
+            f"with {workers} workers syncing every {sync} iterations, iterations and eval_every must be "
+            f"multiples of {rnd}, not {iterations} and {eval_every}"
+        )
     out = Path(out)
     g = pyspiel.load_game(game)
     ckpt = out / "checkpoint"
@@ -121,10 +142,13 @@ def train(
     elapsed = 0.0
     if resume:
         solver, meta = load_checkpoint(ckpt, game=str(g), method=method)
-        if meta["variant"] != variant or int(meta["seed"]) != seed or meta["abstraction"] != abstraction:
+        made = (meta["variant"], int(meta["seed"]), meta["abstraction"], meta.get("workers", 1))
+        if made != (variant, seed, abstraction, workers) or (workers > 1 and meta.get("sync") != sync):
             raise ValueError(
                 f"checkpoint {ckpt} was made with variant={meta['variant']}, seed={meta['seed']}, "
-                f"abstraction={meta['abstraction']}; resume with the same options"
+                f"abstraction={meta['abstraction']}, workers={meta.get('workers', 1)}"
+                + (f", sync={meta['sync']}" if "sync" in meta else "")
+                + "; resume with the same options"
             )
         curve = _read_curve(out / "convergence.csv", solver.iteration)
         elapsed = curve[-1][1] if curve else 0.0
@@ -137,7 +161,7 @@ def train(
         if method == "cfr":
             solver = ExactSolver(extract(g, abstraction), variant)
         else:
-            solver = MCCFRSolver(g, variant, seed, abstraction)
+            solver = MCCFRSolver(g, variant, seed, abstraction, workers=workers, sync=sync)
     if solver.iteration > iterations:
         raise ValueError(f"the checkpoint is already at {solver.iteration} iterations (> {iterations})")
     out.mkdir(parents=True, exist_ok=True)
@@ -149,7 +173,7 @@ def train(
     # the progress bar moves every 1% (the chunks do not change the result: the random stream and
     # the tables carry over from one call of ``run`` to the next); evaluations fall on multiples of
     # ``eval_every``
-    report = max(1, iterations // 100)
+    report = max(rnd, iterations // 100 // rnd * rnd)
     if progress is not None:
         progress(solver.iteration, iterations, None, None)
     while solver.iteration < iterations:
@@ -196,10 +220,11 @@ def _read_strength(path: Path, upto: int) -> list[list[str]]:
         return []
     with path.open() as f:
         rows = list(csv.reader(f))
-    if not rows or rows[0] != STRENGTH_HEADER:
+    if not rows or rows[0] not in (STRENGTH_HEADER, _OLD_STRENGTH_HEADER):
         raise ValueError(f"{path}: not a strength log (header {rows[0] if rows else None})")
+    pad = [""] * (len(STRENGTH_HEADER) - len(rows[0]))
     try:
-        return [r for r in rows[1:] if int(r[0]) <= upto]
+        return [r + pad for r in rows[1:] if int(r[0]) <= upto]
     except (ValueError, IndexError):
         raise ValueError(f"{path}: corrupt strength log") from None
 

@@ -229,7 +229,7 @@ def _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe):
     return Moves(buf, X), probe
 
 
-@kernel
+@kernel(nogil=True)  # parallel MCCFR runs one per worker thread
 def run_zwicker(R, abst, sampling, count, margin, table, rng, bufs):
     """Up to ``count`` iterations (one episode per player each) of ``sampling`` (OUTCOME or PROBE)
     on ``table`` (:class:`~zwick_ai.agents.cfr.core.TableArrays`); stops early when the table has
@@ -344,18 +344,25 @@ def baseline_vs(R, seeds, policy, opponent):
 
 
 def strength(
-    R: np.ndarray, abst: int, table: Table, deals: int, seed: int = 12345, opponent: str = "greedy"
+    R: np.ndarray,
+    abst: int,
+    table: Table,
+    deals: int,
+    seed: int = 12345,
+    opponent: str = "greedy",
+    baseline: str = "greedy",
 ) -> dict[str, float]:
     """The table's average strategy (greedy where unseen) against ``opponent`` on ``deals`` deals,
-    our agent at each seat in turn, next to the greedy heuristic in the same seats on the same deals:
-    ``ours`` and ``greedy`` (points per deal), ``diff`` (paired, per deal averaged over the seats)
-    with its 95% CI half-width ``ci95``, and ``table_share`` (decisions taken from the table)."""
-    if opponent not in OPPONENTS:
-        raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}, not {opponent!r}")
+    our agent at each seat in turn, next to the ``baseline`` policy (greedy or random) in the same
+    seats on the same deals: ``ours`` and ``greedy`` (points per deal; ``greedy`` is the
+    baseline's), ``diff`` (paired, per deal averaged over the seats) with its 95% CI half-width
+    ``ci95``, and ``table_share`` (decisions taken from the table)."""
+    if opponent not in OPPONENTS or baseline not in OPPONENTS:
+        raise ValueError(f"opponent and baseline must be one of {', '.join(OPPONENTS)}, not {opponent!r}, {baseline!r}")
     seeds = np.arange(deals, dtype=np.int64) + int(seed)
     opp = OPPONENTS[opponent]
     ours, asked, seen = eval_vs(R, abst, seeds, opp, table.compiled(), seed_state(seed))
-    base = baseline_vs(R, seeds, POLICY_GREEDY, opp)
+    base = baseline_vs(R, seeds, OPPONENTS[baseline], opp)
     d = (ours - base).mean(axis=1)
     ci = 1.96 * float(d.std(ddof=1)) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
     return {
