@@ -246,3 +246,14 @@ def test_train_reports_every_percent_and_evaluates_on_multiples_of_eval_every(tm
     solver.run(250)
     a, b = solver.table.arrays(), r.solver.table.arrays()
     assert all(np.array_equal(a[k], b[k]) for k in ("rows", "acts", "regret", "avg"))
+
+
+def test_a_policy_plays_its_game_written_another_way_and_no_other(tmp_path):
+    solver = MCCFRSolver(pyspiel.load_game("zwicker(variant=dithmarschen,players=4)"), "probe", 1, "coarse")
+    solver.run(1)
+    save_policy(solver, tmp_path / "p", 1)
+    spec = f"mccfr:policy={tmp_path / 'p'},fallback=greedy"
+    make_agent(spec, pyspiel.load_game("zwicker(variant=dithmarschen)"))  # players=0: the variant's 4
+    for other in ("zwicker(variant=dithmarschen,players=2)", "zwicker(variant=grupp)"):
+        with pytest.raises(ValueError, match="is for zwicker"):
+            make_agent(spec, pyspiel.load_game(other))

@@ -77,13 +77,26 @@ _PARAMS = [
 ]
 
 
+def same_game(name: str, game: pyspiel.Game) -> bool:
+    """Whether the game string ``name`` is ``game``: the same string, or our game with the same
+    rules written another way (``players=0``, the variant's count, is ``players=4`` in Dithmarschen)."""
+    if name == str(game):
+        return True
+    rules = getattr(game, "rules", None)
+    try:
+        other = getattr(pyspiel.load_game(name), "rules", None)
+    except (pyspiel.SpielError, RuntimeError, ValueError):
+        return False
+    return rules is not None and other is not None and rules == other
+
+
 class PolicyFileAgent(Agent):
     """Plays the average strategy of a trained policy file (module docstring: fallback, counts)."""
 
     def __init__(self, game: pyspiel.Game, seed: int = 0, **params):
         super().__init__(game, seed, **params)
         self.policy = load_policy(params["policy"])
-        if self.policy.game != str(game):
+        if not same_game(self.policy.game, game):
             raise ValueError(f"policy {params['policy']} is for {self.policy.game}, not {game}")
         self.fallback_agent = make_agent("greedy", game, seed) if params["fallback"] == "greedy" else None
         self.stats = {"decisions": 0, "fallbacks": 0}
