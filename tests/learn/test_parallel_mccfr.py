@@ -6,6 +6,9 @@ resumes to exactly the uninterrupted run, and a table full mid-round does not ch
 
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
 import pyspiel
 import pytest
@@ -149,3 +152,42 @@ def test_bad_worker_settings_are_refused_in_one_line(tmp_path, capsys):
         err = capsys.readouterr().err.strip()
         assert message in err and len(err.splitlines()) == 1
     assert not (tmp_path / "x" / "checkpoint.json").exists()
+
+
+@pytest.mark.slow
+def test_ray_tasks_give_the_tables_of_local_threads_even_when_a_node_is_lost(tmp_path):
+    ray = pytest.importorskip("ray")
+    from ray.cluster_utils import Cluster
+
+    kw = dict(seed=3, variant="probe", abstraction="coarse", eval_deals=2, workers=2, sync=300, eval_every=600)
+    local = train(CLASSIC2, "mccfr", iterations=1200, out=tmp_path / "local", **kw)
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    node = cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
+    try:
+        lost: list[float] = []
+
+        def lose_the_node() -> None:
+            cluster.remove_node(node, allow_graceful=False)
+            lost.append(time.monotonic())
+            cluster.add_node(num_cpus=1)
+
+        def progress(done: int, total: int, metric: object, value: object) -> None:
+            if done == 600 and not lost:  # the second round's tasks start now; the node goes during them
+                threading.Timer(0.3, lose_the_node).start()
+
+        out = tmp_path / "ray"
+        remote = train(
+            CLASSIC2, "mccfr", iterations=1200, out=out, backend="ray", address=cluster.address, progress=progress, **kw
+        )
+        assert lost and remote.solver.iteration == 1200
+        a, b = local.solver.table.arrays(), remote.solver.table.arrays()
+        assert all(np.array_equal(a[k], b[k]) for k in a)
+        assert np.array_equal(local.solver.rngs, remote.solver.rngs)
+        # a run on Ray resumes on this machine's threads (the backend does not change the tables)
+        more = train(CLASSIC2, "mccfr", iterations=1800, out=out, resume=True, **kw)
+        again = train(CLASSIC2, "mccfr", iterations=1800, out=tmp_path / "local", resume=True, **kw)
+        assert np.array_equal(more.solver.table.arrays()["avg"], again.solver.table.arrays()["avg"])
+    finally:
+        ray.shutdown()
+        cluster.shutdown()

@@ -23,6 +23,8 @@ EXAMPLES = """examples:
   zwick train cfr --game zwicker --variant dithmarschen --players 2 -o ranks=A23 -o suits=CD -o jokers=15 -o hand_size=2 -o table_size=1 -o stages=1 --iterations 400 --out runs/micro
   zwick train cfr --game kuhn_poker --iterations 1000 --out runs/kuhn
   zwick train mccfr --game "zwicker(variant=classic,players=2)" --abstraction buckets --iterations 2000000 --eval-every 200000 --eval-deals 1000 --out runs/mccfr-classic
+  zwick train mccfr --game "zwicker(variant=dithmarschen)" --abstraction coarse --iterations 100000 --eval-every 20000 --workers 2 --out runs/mccfr-dithmarschen
+  zwick train mccfr --game "zwicker(variant=dithmarschen)" --abstraction coarse --iterations 640000 --workers 64 --sync 1000 --backend ray --address auto --out /shared/runs/mccfr-dithmarschen
   (the same command with --resume continues it; without, an existing run is never overwritten)
   zwick train value --variant dithmarschen --out runs/value-dithmarschen
   zwick train net --variant dithmarschen --hours 1 --generations 23 --hands 12000 --eps 0.05 --epochs 2 --window 2 --batch 1024 --lam 0.3 --average 8 --hidden 128,64 --strength-deals 200 --workers 2 --out runs/net-dithmarschen"""
@@ -122,6 +124,7 @@ DEFAULTS: dict[str, object] = {
     "install": False, "hours": None, "generations": None, "window": None, "strength_deals": None,
     "ismcts_deals": None, "teacher_visits": None, "teacher_rollout": None, "init": None,
     "lam": None, "batch": None, "lr": None, "average": 0, "no_cards": False, "sync": None,
+    "backend": "local", "address": None,
 }  # fmt: skip
 #: the options each method reads (``--seed`` and ``--out`` are everyone's)
 USED = {
@@ -133,7 +136,7 @@ USED = {
             "strength_deals", "ismcts_deals", "teacher", "teacher_iters", "teacher_visits", "teacher_rollout", "init",
             "workers", "lam", "batch", "lr", "average", "no_cards"},
 }  # fmt: skip
-USED["mccfr"] = USED["cfr"] | {"workers", "sync"}
+USED["mccfr"] = USED["cfr"] | {"workers", "sync", "backend", "address"}
 
 
 def refuse_ignored(args: argparse.Namespace) -> None:
@@ -229,6 +232,8 @@ def cmd_train(args: argparse.Namespace) -> int:
                 progress=progress,
                 workers=args.workers,
                 **({} if args.sync is None else {"sync": args.sync}),
+                backend=args.backend,
+                address=args.address,
             )
     finally:
         for bar in bars:
@@ -295,6 +300,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(default: 1000, the solver's DEFAULT_SYNC); --iterations and --eval-every are then multiples of "
         "workers x sync",
     )  # fmt: skip
+    p.add_argument(
+        "--backend", choices=["local", "ray"], default="local",
+        help="mccfr --workers N: the workers as threads here (local) or as Ray tasks on a cluster "
+        "(pip install 'zwick_ai[ray]'; docs/cluster.md); the same tables either way (default: %(default)s)",
+    )  # fmt: skip
+    p.add_argument("--address", default=None, help="--backend ray: the cluster (e.g. auto); default: start a local one")
     add_value_args(p)
     add_net_args(p)
     p.set_defaults(func=cmd_train)

@@ -61,6 +61,7 @@ from zwick_ai.agents.cfr.core import (
 from zwick_ai.agents.cfr.keys import TRICK_GAMES, is_trick_game
 from zwick_ai.agents.cfr.zwicker_abstraction import ZWICKER_ABSTRACTIONS, zwicker_abstraction_id
 from zwick_ai.agents.tricks_greedy import greedy_action
+from zwick_ai.eval.backends import Backend
 from zwick_ai.jit import kernel
 from zwick_ai.learn.cfr.exact import nash_conv as tree_nash_conv
 from zwick_ai.learn.cfr.merge import Snapshot, add_changes
@@ -532,6 +533,9 @@ class MCCFRSolver:
         # one stream per worker (rows); worker 0's is the one-worker solver's stream
         self.rngs = worker_streams(seed, workers)
         self.rng = self.rngs[0]
+        # where the workers' shares run: threads here (None) or a cluster's tasks (a
+        # :class:`~zwick_ai.eval.backends.Backend`, e.g. Ray); the tables are the same
+        self.cluster: Backend | None = None
         self.iteration = 0
         if backend == "engine" and not is_trick_game(game):
             raise ValueError(
@@ -656,6 +660,26 @@ class MCCFRSolver:
         )
         self.iteration += left
 
+    def _cluster_round(self) -> None:
+        """One round with the workers' shares as tasks of ``self.cluster`` (a Ray cluster): the
+        same tables as :meth:`_round` (each share carries its table and stream)."""
+        assert self.cluster is not None
+        start = Snapshot.of(self.table)
+        table = self.table.arrays()
+        game = str(self.game)
+        shares = [
+            Share(w, game, self.sampling, self.abstraction, self.field, table, int(self.rngs[w, 0]), self.sync)
+            for w in range(self.workers)
+        ]
+        done = sorted((share.worker, result) for share, result in self.cluster.map_unordered(run_share, shares))
+        tables = [Table.from_arrays(**arrays) for _, (arrays, _) in done]
+        for t in tables[1:]:
+            add_changes(tables[0], t, start)
+        self.table = tables[0]
+        for w, (_, state) in done:
+            self.rngs[w, 0] = np.uint64(state)
+        self.iteration += self.round
+
     def _run_rounds(self, iterations: int) -> None:
         """Whole rounds of the workers on threads (:mod:`~zwick_ai.learn.cfr.merge`)."""
         if iterations % self.round or self.iteration % self.round:
@@ -663,6 +687,10 @@ class MCCFRSolver:
                 f"with {self.workers} workers the iterations go in rounds of {self.round} "
                 f"(workers x sync {self.sync}); {iterations} more after {self.iteration} is not whole rounds"
             )
+        if self.cluster is not None:
+            for _ in range(iterations // self.round):
+                self._cluster_round()
+            return
         n = self.workers
         bufs = [zwicker_buffers() if self.zwicker else _buffers(_DEPTH, _MAXA) for _ in range(n)]
         with ThreadPoolExecutor(n) as pool:  # the kernels release Python's lock: one core per worker
@@ -729,6 +757,31 @@ class MCCFRSolver:
             self.table.compiled(),
             seed_state(seed),
         )
+
+
+class Share(NamedTuple):
+    """One worker's share of a round, as a task for a cluster (:func:`run_share`)."""
+
+    worker: int  # its index (its stream and its place in the merge)
+    game: str  # the game string
+    sampling: str
+    abstraction: str
+    field: str
+    table: dict[str, np.ndarray]  # the round's start table (:meth:`Table.arrays`)
+    rng: int  # the worker's stream state
+    count: int  # iterations to run
+
+
+def run_share(share: Share) -> tuple[dict[str, np.ndarray], int]:
+    """Run a worker's share of a round (anywhere: the task of a cluster): its table after
+    ``share.count`` iterations and its stream state."""
+    import zwick_ai.games  # noqa: F401  (a fresh worker process registers the games)
+
+    solver = MCCFRSolver(pyspiel.load_game(share.game), share.sampling, 0, share.abstraction, field=share.field)
+    solver.table = Table.from_arrays(**share.table)
+    solver.rng[0] = np.uint64(share.rng)
+    solver.run(share.count)
+    return solver.table.arrays(), int(solver.rng[0])
 
 
 @kernel

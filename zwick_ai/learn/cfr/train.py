@@ -26,6 +26,7 @@ the same as one uninterrupted run with the same seed.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import time
 from collections.abc import Callable
@@ -36,6 +37,7 @@ from typing import Any
 import pyspiel
 
 from zwick_ai.agents.cfr.zwicker_abstraction import ZWICKER_ABSTRACTIONS
+from zwick_ai.eval.backends import make_backend
 from zwick_ai.files import replacing
 from zwick_ai.learn.cfr.checkpoint import load_checkpoint, save_checkpoint, save_policy
 from zwick_ai.learn.cfr.exact import METHODS, ExactSolver
@@ -103,6 +105,8 @@ def train(
     progress: Callable[[int, int, str | None, float | None], None] | None = None,
     workers: int = 1,
     sync: int = DEFAULT_SYNC,
+    backend: str = "local",
+    address: str | None = None,
 ) -> TrainResult:
     """Train ``method`` (``cfr``: exact CFR on the extracted tree, ``variant`` cfr, cfr+ [default]
     or dcfr; ``mccfr``: ``variant`` outcome [default] or external sampling, on the full Zwicker
@@ -115,7 +119,9 @@ def train(
     the trick games or Zwicker with an abstraction) runs the traversals on that many threads, merging
     their tables every ``sync`` iterations each (:mod:`~zwick_ai.learn.cfr.merge`); ``iterations``
     and ``eval_every`` are then whole rounds of ``workers * sync`` iterations, and a resumed run
-    keeps its workers."""
+    keeps its workers. ``backend="ray"`` runs the workers' shares as Ray tasks (on the cluster at
+    ``address``, or on a local instance with ``workers`` CPUs) instead of threads here, with the
+    same tables; a task whose node is lost runs again from its inputs."""
     if method not in TRAIN_METHODS:
         raise ValueError(f"unknown training method {method!r}; valid: {', '.join(TRAIN_METHODS)}")
     valid = METHODS if method == "cfr" else SAMPLINGS
@@ -128,6 +134,10 @@ def train(
         raise ValueError("iterations must be positive and eval_every non-negative")
     if workers > 1 and method != "mccfr":
         raise ValueError(f"{method} runs on one worker; workers > 1 is for mccfr")
+    if backend != "local" and workers < 2:
+        raise ValueError(f"the {backend} backend runs the workers of parallel MCCFR: give 2 or more workers")
+    if address is not None and backend != "ray":
+        raise ValueError("an address is for the ray backend")
     rnd = workers * sync if workers > 1 else 1
     if iterations % rnd or eval_every % rnd:
         raise ValueError(
@@ -168,43 +178,48 @@ def train(
     eval_tree = None
     if isinstance(solver, MCCFRSolver) and solver.tricks and len(g.rules.deck) <= SMALL_PACK:
         eval_tree = extract(g)
-    if isinstance(solver, MCCFRSolver):
-        solver.warm_up()
-    # the progress bar moves every 1% (the chunks do not change the result: the random stream and
-    # the tables carry over from one call of ``run`` to the next); evaluations fall on multiples of
-    # ``eval_every``
-    report = max(rnd, iterations // 100 // rnd * rnd)
-    if progress is not None:
-        progress(solver.iteration, iterations, None, None)
-    while solver.iteration < iterations:
-        stop = iterations
-        if eval_every:
-            stop = min(stop, (solver.iteration // eval_every + 1) * eval_every)
-        step = min(report, stop - solver.iteration)
-        t0 = time.perf_counter()
-        solver.run(step)
-        elapsed += time.perf_counter() - t0  # training time only, evaluations excluded
-        metric = value = None
-        if (eval_every and solver.iteration % eval_every == 0) or solver.iteration == iterations:
-            if isinstance(solver, MCCFRSolver) and solver.zwicker:
-                st = zwicker_strength(solver, eval_deals)
-                metric, value = "vs_greedy", st["diff"]
-                strength_rows.append(
-                    [str(solver.iteration), f"{elapsed:.3f}", str(eval_deals)] + [f"{st[k]:.6g}" for k in STRENGTH_KEYS]
-                )
-                _write_rows(out / STRENGTH_CSV, STRENGTH_HEADER, strength_rows)
-            else:
-                metric, value = evaluate(solver, eval_deals, eval_tree)
-            curve.append((solver.iteration, round(elapsed, 3), metric, float(value)))
-            # the rows first, the checkpoint last: a run stopped between them resumes from the
-            # previous checkpoint and writes these rows again (rows past a checkpoint are dropped)
-            _write_curve(out / "convergence.csv", curve)
-            save_policy(solver, out / "policy", seed)  # an interrupted run leaves a playable policy
-            save_checkpoint(solver, ckpt, seed)
+    with contextlib.ExitStack() as stack:
+        if backend != "local":
+            assert isinstance(solver, MCCFRSolver)
+            solver.cluster = stack.enter_context(make_backend(backend, workers, address))
+        if isinstance(solver, MCCFRSolver) and solver.cluster is None:
+            solver.warm_up()
+        # the progress bar moves every 1% (the chunks do not change the result: the random stream and
+        # the tables carry over from one call of ``run`` to the next); evaluations fall on multiples of
+        # ``eval_every``
+        report = max(rnd, iterations // 100 // rnd * rnd)
         if progress is not None:
-            progress(solver.iteration, iterations, metric, value)
-    save_policy(solver, out / "policy", seed)
-    return TrainResult(solver, out, curve, curve[-1][1] if curve else 0.0)
+            progress(solver.iteration, iterations, None, None)
+        while solver.iteration < iterations:
+            stop = iterations
+            if eval_every:
+                stop = min(stop, (solver.iteration // eval_every + 1) * eval_every)
+            step = min(report, stop - solver.iteration)
+            t0 = time.perf_counter()
+            solver.run(step)
+            elapsed += time.perf_counter() - t0  # training time only, evaluations excluded
+            metric = value = None
+            if (eval_every and solver.iteration % eval_every == 0) or solver.iteration == iterations:
+                if isinstance(solver, MCCFRSolver) and solver.zwicker:
+                    st = zwicker_strength(solver, eval_deals)
+                    metric, value = "vs_greedy", st["diff"]
+                    strength_rows.append(
+                        [str(solver.iteration), f"{elapsed:.3f}", str(eval_deals)]
+                        + [f"{st[k]:.6g}" for k in STRENGTH_KEYS]
+                    )
+                    _write_rows(out / STRENGTH_CSV, STRENGTH_HEADER, strength_rows)
+                else:
+                    metric, value = evaluate(solver, eval_deals, eval_tree)
+                curve.append((solver.iteration, round(elapsed, 3), metric, float(value)))
+                # the rows first, the checkpoint last: a run stopped between them resumes from the
+                # previous checkpoint and writes these rows again (rows past a checkpoint are dropped)
+                _write_curve(out / "convergence.csv", curve)
+                save_policy(solver, out / "policy", seed)  # an interrupted run leaves a playable policy
+                save_checkpoint(solver, ckpt, seed)
+            if progress is not None:
+                progress(solver.iteration, iterations, metric, value)
+        save_policy(solver, out / "policy", seed)
+        return TrainResult(solver, out, curve, curve[-1][1] if curve else 0.0)
 
 
 def _write_rows(path: Path, header: list[str], rows: list[Any]) -> None:
