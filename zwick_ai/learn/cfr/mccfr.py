@@ -769,18 +769,18 @@ class Share(NamedTuple):
     field: str
     table: dict[str, np.ndarray]  # the round's start table (:meth:`Table.arrays`)
     rng: int  # the worker's stream state
-    count: int  # iterations to run
+    iterations: int  # iterations to run
 
 
 def run_share(share: Share) -> tuple[dict[str, np.ndarray], int]:
     """Run a worker's share of a round (anywhere: the task of a cluster): its table after
-    ``share.count`` iterations and its stream state."""
+    ``share.iterations`` iterations and its stream state."""
     import zwick_ai.games  # noqa: F401  (a fresh worker process registers the games)
 
     solver = MCCFRSolver(pyspiel.load_game(share.game), share.sampling, 0, share.abstraction, field=share.field)
     solver.table = Table.from_arrays(**share.table)
     solver.rng[0] = np.uint64(share.rng)
-    solver.run(share.count)
+    solver.run(share.iterations)
     return solver.table.arrays(), int(solver.rng[0])
 
 
