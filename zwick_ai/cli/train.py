@@ -79,7 +79,7 @@ def plot_strength(csv_path: Path, png_path: Path, title: str) -> None:
             )  # fmt: skip
     ax.axhline(0.0, color="grey", lw=0.8)
     ax.set_xlabel("training seconds")
-    ax.set_ylabel("points/deal against the field, minus the field's own agent")
+    ax.set_ylabel("points/deal minus the field's own agent")
     ax.legend(fontsize=7)
     deals = rows[-1]["deals"] if rows else "?"
     ax.set_title(f"{title}\n({deals} deals per point, every seat, 95% CI)", fontsize=8)
@@ -87,6 +87,19 @@ def plot_strength(csv_path: Path, png_path: Path, title: str) -> None:
     fig.tight_layout()
     save_png(fig, png_path, dpi=100)
     pyplot.close(fig)
+
+
+def short_game(game: str) -> str:
+    """A game string short enough for a figure's title: the name, variant and players.
+
+    >>> short_game("zwicker(after_zwick=next_trails,players=4,variant=dithmarschen)")
+    'zwicker dithmarschen 4p'
+    """
+    params = dict(p.split("=", 1) for p in game.partition("(")[2].rstrip(")").split(",") if "=" in p)
+    parts = [game.partition("(")[0], params.get("variant", "")]
+    if params.get("players", "0") != "0":
+        parts.append(f"{params['players']}p")
+    return " ".join(p for p in parts if p)
 
 
 def game_string(args: argparse.Namespace) -> str:
@@ -244,7 +257,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     print(f"{last[0]} iterations, {last[1]:.1f} s training; {last[2]} {last[3]:.6g}")
     extra = ""
     if (out / "strength.csv").exists():
-        plot_strength(out / "strength.csv", out / "strength.png", f"mccfr {args.abstraction} {game}")
+        plot_strength(out / "strength.csv", out / "strength.png", f"mccfr {args.abstraction} {short_game(game)}")
         extra = ", strength.csv, strength.png"
     print(f"wrote {out}/checkpoint.npz/.json, policy.npz/.json, convergence.csv, convergence.png{extra}")
     return 0
