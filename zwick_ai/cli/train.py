@@ -144,10 +144,10 @@ USED = {
     "cfr": {"game", "variant", "players", "option", "iterations", "resume", "eval_every", "algorithm", "abstraction",
             "eval_deals"},
     "value": {"game", "variant", "players", "hands", "record", "epochs", "hidden", "eps", "teacher", "teacher_iters",
-              "workers", "install"},
+              "workers", "install", "backend", "address"},
     "net": {"game", "variant", "players", "hands", "epochs", "hidden", "eps", "hours", "generations", "window",
             "strength_deals", "ismcts_deals", "teacher", "teacher_iters", "teacher_visits", "teacher_rollout", "init",
-            "workers", "lam", "batch", "lr", "average", "no_cards"},
+            "workers", "lam", "batch", "lr", "average", "no_cards", "backend", "address"},
 }  # fmt: skip
 USED["mccfr"] = USED["cfr"] | {"workers", "sync", "backend", "address"}
 
@@ -315,8 +315,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )  # fmt: skip
     p.add_argument(
         "--backend", choices=["local", "ray"], default="local",
-        help="mccfr --workers N: the workers as threads here (local) or as Ray tasks on a cluster "
-        "(pip install 'zwick_ai[ray]'; docs/cluster.md); the same tables either way (default: %(default)s)",
+        help="mccfr, net, value: the --workers as threads or processes here (local) or as Ray tasks on a "
+        "cluster (pip install 'zwick_ai[ray]'; docs/cluster.md); the same results either way (default: %(default)s)",
     )  # fmt: skip
     p.add_argument("--address", default=None, help="--backend ray: the cluster (e.g. auto); default: start a local one")
     add_value_args(p)

@@ -123,7 +123,15 @@ def cmd_train_net(args: argparse.Namespace) -> int:
     try:
         with hold_out(args):
             done = train_net(
-                cfg, args.out, args.hours, args.generations, progress, workers=args.workers, average=args.average
+                cfg,
+                args.out,
+                args.hours,
+                args.generations,
+                progress,
+                workers=args.workers,
+                average=args.average,
+                backend=args.backend,
+                address=args.address,
             )
         bar.update(done - bar.n)
     finally:

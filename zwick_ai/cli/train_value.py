@@ -49,8 +49,9 @@ def add_args(p: argparse.ArgumentParser) -> None:
         "--workers",
         type=int,
         default=1,
-        help="value, net: processes generating the positions; mccfr: threads running the traversals, their "
-        "tables merged every --sync iterations each (default: %(default)s)",
+        help="value, net: local processes (or, with --backend ray, Ray CPUs) generating the positions; mccfr: "
+        "threads (or Ray tasks) running the traversals, their tables merged every --sync iterations each "
+        "(default: %(default)s)",
     )
     g.add_argument(
         "--install", action="store_true", help="value: also copy the models into the package (never overwritten)"
@@ -121,7 +122,7 @@ def cmd_train_value(args: argparse.Namespace) -> int:
 
     try:
         with hold_out(args):
-            models = train_value(cfg, args.out, progress, workers=args.workers)
+            models = train_value(cfg, args.out, progress, args.workers, args.backend, args.address)
     finally:
         bar.close()
     for kind, model in models.items():

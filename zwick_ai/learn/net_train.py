@@ -48,6 +48,7 @@ is refused.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import functools
 import json
@@ -62,6 +63,7 @@ from typing import Any
 import numpy as np
 
 from zwick_ai.agents import value_model, zwicker_search
+from zwick_ai.eval.backends import Backend, make_backend
 from zwick_ai.files import read_json, replacing
 from zwick_ai.learn import model_files, net_selfplay
 from zwick_ai.learn.search_teacher import SEARCH_TEACHERS, TEACHER_C, after_records
@@ -325,30 +327,26 @@ def play_chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str) -> tuple[np.n
     return net_selfplay.selfplay_afterstates(R, seeds, policy, cfg.eps, arrays)
 
 
-def _chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str, keep: Path | None) -> tuple[np.ndarray, ...]:
-    """:func:`play_chunk`, read from ``keep`` when a stopped run saved it there, else played and
-    saved there (``keep`` None: not saved)."""
-    if keep is not None and keep.exists():
-        return net_selfplay.load_shard(keep)
-    records = play_chunk(cfg, seeds, model_path)
-    if keep is not None:
-        net_selfplay.save_shard(keep, records)
-    return records
+def _chunk_task(task: tuple[int, NetConfig, np.ndarray, str]) -> tuple[np.ndarray, ...]:
+    """:func:`play_chunk` of ``task = (chunk index, cfg, seeds, model_path)``, wherever the task runs
+    (a local worker or a Ray node; the model file must be at the same path there)."""
+    return play_chunk(*task[1:])
 
 
 def play_generation(
     cfg: NetConfig,
     g: int,
     model_path: str,
-    workers: int = 1,
+    runner: Backend | None = None,
     progress: Callable[[int, int], None] | None = None,
     keep: Path | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Generation ``g``'s self-play records (:data:`~zwick_ai.learn.net_selfplay.SHARD_FIELDS`),
     played by the after model in ``model_path`` (empty: greedy), in chunks of :data:`CHUNK_HANDS`
-    hands (:data:`TEACHER_CHUNK_HANDS` under a search teacher) over ``workers`` processes; the
-    records do not depend on ``workers``. With a folder ``keep`` every chunk is saved there as it
-    finishes and read back instead of played again (a stopped generation resumes). ``progress(done,
+    hands (:data:`TEACHER_CHUNK_HANDS` under a search teacher) as tasks of ``runner`` (local
+    processes or Ray, :mod:`zwick_ai.eval.backends`; None: this process); the records do not
+    depend on where the chunks ran. With a folder ``keep`` every chunk is saved there as it
+    arrives and read back instead of played again (a stopped generation resumes). ``progress(done,
     total)`` is called with hands played."""
     seeds = np.arange(cfg.hands, dtype=np.int64) + cfg.seed * SEED_STRIDE + g * cfg.hands
     size = TEACHER_CHUNK_HANDS if cfg.teacher in SEARCH_TEACHERS else CHUNK_HANDS
@@ -357,22 +355,25 @@ def play_generation(
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
     say = progress or (lambda _done, _total: None)
-    parts: list[tuple[np.ndarray, ...]] = []
-    if workers <= 1:
-        for chunk, path in zip(chunks, kept, strict=True):
-            parts.append(_chunk(cfg, chunk, model_path, path))
-            say(sum(len(c) for c in chunks[: len(parts)]), len(seeds))
-    else:
-        from zwick_ai.processes import worker_pool
-
-        with worker_pool(workers) as pool:
-            n = len(chunks)
-            for part in pool.map(_chunk, [cfg] * n, chunks, [model_path] * n, kept):
-                parts.append(part)
-                say(sum(len(c) for c in chunks[: len(parts)]), len(seeds))
+    parts: list[tuple[np.ndarray, ...] | None] = [
+        net_selfplay.load_shard(path) if path is not None and path.exists() else None for path in kept
+    ]
+    done = sum(len(c) for c, p in zip(chunks, parts, strict=True) if p is not None)
+    say(done, len(seeds))
+    todo = [i for i, p in enumerate(parts) if p is None]
+    with contextlib.ExitStack() as stack:
+        run = runner or stack.enter_context(make_backend("local", 1))
+        tasks = [(i, cfg, chunks[i], model_path) for i in todo]
+        for (i, *_), records in run.map_unordered(_chunk_task, tasks, chunksize=1):
+            parts[i] = records
+            if kept[i] is not None:
+                net_selfplay.save_shard(kept[i], records)
+            done += len(chunks[i])
+            say(done, len(seeds))
     offsets = np.cumsum([0] + [len(c) for c in chunks])
-    fields = [np.concatenate([p[i] for p in parts]) for i in range(len(net_selfplay.SHARD_FIELDS) - 1)]
-    hand = np.concatenate([p[-1] + np.int32(o) for p, o in zip(parts, offsets, strict=False)])
+    whole = [p for p in parts if p is not None]
+    fields = [np.concatenate([p[i] for p in whole]) for i in range(len(net_selfplay.SHARD_FIELDS) - 1)]
+    hand = np.concatenate([p[-1] + np.int32(o) for p, o in zip(whole, offsets, strict=False)])
     return (*fields, hand)
 
 
@@ -589,10 +590,13 @@ def train_net(
     progress: Progress | None = None,
     workers: int = 1,
     average: int = 0,
+    backend: str = "local",
+    address: str | None = None,
 ) -> int:
     """Run generations into ``out`` until ``hours`` of wall time are used (a generation started is
-    finished) or ``max_generations`` exist, self-play over ``workers`` processes (the results do not
-    depend on it); returns the number of finished generations. With ``average`` K >= 2, every
+    finished) or ``max_generations`` exist, self-play over ``workers`` local processes or Ray tasks
+    (``backend``, ``address``: :func:`zwick_ai.eval.backends.make_backend`; the results do not
+    depend on them); returns the number of finished generations. With ``average`` K >= 2, every
     generation from the K-th on also gets the average of the last K generations' weights
     (:func:`export_average`; self-play still plays the generations themselves) and its strength
     curve."""
@@ -625,13 +629,32 @@ def train_net(
 
     for h in range(g):  # generations a stopped run left unevaluated
         evaluate(h)
+    with make_backend(backend, workers, address) as runner:
+        return _generations(cfg, run, g, start, hours, max_generations, runner, evaluate, say)
+
+
+def _generations(
+    cfg: NetConfig,
+    run: NetRun,
+    g: int,
+    start: float,
+    hours: float,
+    max_generations: int | None,
+    runner: Backend,
+    evaluate: Callable[[int], None],
+    say: Callable[[int, str], None],
+) -> int:
+    """:func:`train_net`'s loop of generations from ``g``: self-play on ``runner``, fit, export,
+    evaluate; returns the number of finished generations."""
+    torch = _torch()
+    workers = runner.workers
     while (max_generations is None or g < max_generations) and time.monotonic() - start < hours * 3600:
         if not run.shard(g).exists():
             say(g, "self-play")
             previous = str(run.path(g - 1, "npz")) if g > 0 else cfg.init
             t0 = time.monotonic()
             keep = run.out / "shards" / f"gen-{g:03d}.chunks" if cfg.teacher in SEARCH_TEACHERS else None
-            records = play_generation(cfg, g, previous, workers, functools.partial(_say_hands, say, g), keep)
+            records = play_generation(cfg, g, previous, runner, functools.partial(_say_hands, say, g), keep)
             net_selfplay.save_shard(run.shard(g), records)
             if keep is not None:
                 shutil.rmtree(keep)  # every chunk is in the generation's shard now

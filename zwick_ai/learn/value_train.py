@@ -286,8 +286,10 @@ def chunk_hands(cfg: ValueConfig) -> int:
     return CHUNK_HANDS if cfg.teacher == "greedy" else TEACHER_CHUNK_HANDS
 
 
-def _make_chunk(cfg: ValueConfig, i: int, path: Path) -> int:
-    """Generate chunk ``i`` into ``path`` (atomic); returns ``i``."""
+def _chunk_arrays(task: tuple[ValueConfig, int]) -> dict[str, np.ndarray]:
+    """Chunk ``i`` of the run ``cfg`` (``task = (cfg, i)``): its arrays, made wherever the task
+    runs (a local worker or a Ray node); the caller saves them."""
+    cfg, i = task
     first, seeds = _chunk_seeds(cfg, i)
     if cfg.teacher == "greedy":
         from zwick_ai.zwicker.rules import rules as make_rules
@@ -299,16 +301,30 @@ def _make_chunk(cfg: ValueConfig, i: int, path: Path) -> int:
         weight = np.ones(len(final), np.float32)
     else:
         X, final, lead, dec, hand, weight = teacher_positions(cfg, seeds)
+    return {"X": X, "final": final, "lead": lead, "dec": dec, "hand": hand + first, "weight": weight}
+
+
+def _save_chunk(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write a chunk's arrays to ``path`` (atomic: a stopped write leaves no chunk)."""
     tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez(tmp, X=X, final=final, lead=lead, dec=dec, hand=hand + first, weight=weight)
+    np.savez(tmp, **arrays)  # type: ignore[arg-type]
     tmp.replace(path)
-    return i
 
 
-def positions(cfg: ValueConfig, out: Path, progress: Progress | None = None, workers: int = 1) -> dict[str, np.ndarray]:
-    """The self-play candidates of the run (generated chunk by chunk, ``workers`` processes at a
-    time, or read back): ``X`` (features), ``final``, ``lead``, ``dec`` (global decision index),
+def positions(
+    cfg: ValueConfig,
+    out: Path,
+    progress: Progress | None = None,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+) -> dict[str, np.ndarray]:
+    """The self-play candidates of the run (generated chunk by chunk on ``workers`` local processes
+    or as Ray tasks, :func:`zwick_ai.eval.backends.make_backend`; each chunk saved here as it
+    arrives, or read back): ``X`` (features), ``final``, ``lead``, ``dec`` (global decision index),
     ``hand`` (global hand index), ``weight`` (of each candidate in the fit)."""
+    from zwick_ai.eval.backends import make_backend
+
     folder = out / "positions"
     folder.mkdir(parents=True, exist_ok=True)
     chunks = -(-cfg.hands // chunk_hands(cfg))
@@ -321,21 +337,12 @@ def positions(cfg: ValueConfig, out: Path, progress: Progress | None = None, wor
             progress("positions", done, chunks, {})
 
     tick()
-    if workers > 1 and len(missing) > 1:
-        from concurrent.futures import as_completed
-
-        from zwick_ai.processes import worker_pool
-
-        with worker_pool(min(workers, len(missing))) as pool:
-            for fut in as_completed([pool.submit(_make_chunk, cfg, i, paths[i]) for i in missing]):
-                fut.result()
+    if missing:
+        with make_backend(backend, min(workers, len(missing)), address) as runner:
+            for (_, i), arrays in runner.map_unordered(_chunk_arrays, [(cfg, i) for i in missing], chunksize=1):
+                _save_chunk(paths[i], arrays)
                 done += 1
                 tick()
-    else:
-        for i in missing:
-            _make_chunk(cfg, i, paths[i])
-            done += 1
-            tick()
     parts: list[dict[str, np.ndarray]] = []
     decisions = 0
     for path in paths:
@@ -549,15 +556,21 @@ def fit(
 
 
 def train_value(
-    cfg: ValueConfig, out: Path | str, progress: Progress | None = None, workers: int = 1
+    cfg: ValueConfig,
+    out: Path | str,
+    progress: Progress | None = None,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
 ) -> dict[str, value_model.ValueModel]:
-    """Run (or resume) the training of the module docstring (the positions in ``workers``
-    processes); returns the models by kind."""
+    """Run (or resume) the training of the module docstring (the positions on ``workers`` local
+    processes or Ray tasks: :func:`positions`); returns the models by kind. The models do not
+    depend on where the positions were made."""
     _require_sklearn()
     out = Path(out)
     check_config(cfg)
     _check_config(out, cfg)
-    data = positions(cfg, out, progress, workers)
+    data = positions(cfg, out, progress, workers, backend, address)
     history: list[dict[str, Any]] = []
     models = {kind: fit(kind, cfg, data, out, history, progress) for kind in sorted(value_model.KINDS)}
     _write_curve(out, history)
