@@ -49,10 +49,10 @@ def test_merged_tables_equal_the_start_plus_every_workers_change(game, sampling)
         w.table = start.copy()
         w.run(15)
         workers.append(w.table)
-    # the slow version: per key, start + sum of (worker - start), new sets counted from zero
+    # the slow version: per key, start + the sum over workers of (worker - start), new sets from zero
     base = _by_key(start)
     want: dict[int, list] = {k: [v[0].copy(), v[1].copy(), v[2]] for k, v in base.items()}
-    for t in workers[1:]:
+    for t in workers:  # the first worker's table becomes the result, the others' changes added to it
         for k, (reg, avg, vis) in _by_key(t).items():
             b = base.get(k, (0.0, 0.0, 0))
             if k not in want:
@@ -60,13 +60,6 @@ def test_merged_tables_equal_the_start_plus_every_workers_change(game, sampling)
             want[k][0] = want[k][0] + reg - b[0]
             want[k][1] = want[k][1] + avg - b[1]
             want[k][2] += vis - b[2]
-    for k, (reg, avg, vis) in _by_key(workers[0]).items():  # the first worker's table is the result
-        b = base.get(k, (0.0, 0.0, 0))
-        if k not in want:
-            want[k] = [np.zeros_like(reg), np.zeros_like(avg), 0]
-        want[k][0] = want[k][0] + reg - b[0]
-        want[k][1] = want[k][1] + avg - b[1]
-        want[k][2] += vis - b[2]
     snap = Snapshot.of(start)
     merged = workers[0]
     for t in workers[1:]:
