@@ -8,6 +8,8 @@ Rows:
 * ``rollout``: :class:`zwick_ai.learn.vector_rollout.VectorRollout` with a 128x128 MLP: the copy of
   observations and masks into the rollout buffers, one forward pass, masked sampling, one env call
   per ``VectorGame`` per step (inference mode, float32), at each torch thread count of ``--torch-threads``;
+* ``env overlapped``: the same with the two ``VectorGame`` blocks (the learner's two seats) taking
+  turns, one block's env step on a second thread while the network reads the other block;
 * ``rollout + PPO``: the same plus :func:`zwick_ai.learn.ppo.update` of every collected rollout
   (GAE and the clipped-objective minibatch epochs): the learner's whole loop.
 
@@ -96,14 +98,18 @@ def main() -> None:
     torch = vector_rollout._torch()
     games = games_of(args.game, args.games, args.opponent, args.env_threads)
     model = vector_rollout.policy_network(games[0].observation_size, games[0].num_actions, (128, 128))
-    rollout = vector_rollout.VectorRollout(games, args.steps, model)
+    rollouts = {
+        False: vector_rollout.VectorRollout(games, args.steps, model),
+        True: vector_rollout.VectorRollout(games, args.steps, model, overlap=True),
+    }
     cfg = ppo.PPOConfig(games=args.games, steps=args.steps)
     optimizer = torch.optim.Adam(model.parameters(), lr=cfg.lr)
     generator = torch.Generator().manual_seed(0)
 
-    def rollout_row(threads: int, update: bool) -> Callable[[], int]:
+    def rollout_row(threads: int, update: bool, overlap: bool) -> Callable[[], int]:
         def run() -> int:
             vector_rollout.set_threads(threads)
+            rollout = rollouts[overlap]
             rollout.collect(seed=0)
             if update:
                 ppo.update(rollout, model, optimizer, cfg, generator)
@@ -113,9 +119,14 @@ def main() -> None:
 
     rows: dict[str, Callable[[], int]] = {"env alone (random legal actions)": env_alone(games, args.steps)}
     for k in (int(x) for x in args.torch_threads.split(",")):
-        rows[f"rollout, 128x128 MLP, {k} torch thread{'s' if k > 1 else ''}"] = rollout_row(k, False)
+        threads = f"{k} torch thread{'s' if k > 1 else ''}"
+        rows[f"rollout, 128x128 MLP, {threads}"] = rollout_row(k, False, False)
+        if k == 1:
+            rows[f"rollout, 128x128 MLP, {threads}, env overlapped on a 2nd thread"] = rollout_row(k, False, True)
         if not args.no_update:
-            rows[f"rollout + PPO update, {k} torch thread{'s' if k > 1 else ''}"] = rollout_row(k, True)
+            rows[f"rollout + PPO update, {threads}"] = rollout_row(k, True, False)
+            if k == 1:
+                rows[f"rollout (overlapped) + PPO update, {threads}"] = rollout_row(k, True, True)
     for run in rows.values():  # compile and warm up
         run()
     rates: dict[str, list[float]] = {name: [] for name in rows}

@@ -130,6 +130,24 @@ def test_rollouts_against_greedy_and_in_self_play_stay_legal() -> None:
             np.testing.assert_array_equal(rollout.seat_np[:, 32:], 1)
 
 
+def test_overlapped_rollout_equals_the_sequential_one() -> None:
+    """Env steps on a second thread while the network reads the other block: the same buffers."""
+    torch.manual_seed(2)
+    games = _games(64, "greedy")
+    model = VR.policy_network(games[0].observation_size, games[0].num_actions, (32, 32))
+    plain = VR.VectorRollout(games, 50, model)
+    plain.collect(4)
+    kept = {name: getattr(plain, f"{name}_np").copy() for name in ("obs", "mask", "seat", "actions", "rewards", "done")}
+    overlapped = VR.VectorRollout(_games(64, "greedy"), 50, model, overlap=True)
+    for _ in range(2):  # twice: the worker thread is reused
+        overlapped.collect(4)
+        for name, array in kept.items():
+            np.testing.assert_array_equal(getattr(overlapped, f"{name}_np"), array, err_msg=name)
+        np.testing.assert_allclose(overlapped.logp_np, plain.logp_np, atol=1e-5)
+    with pytest.raises(ValueError, match="at least two"):
+        VR.VectorRollout(_games(8, "self"), 4, model, overlap=True)
+
+
 def test_advantages_follow_each_seat_and_give_the_end_of_a_game_to_both() -> None:
     """One game, seats 0, 1, 0, 1(ends: +3 / -3), then 0 of a new game; gamma 1, lambda 1: every
     transition's return is its seat's final reward, and the new game's transition (cut by the
@@ -169,6 +187,9 @@ def test_train_ppo_writes_its_files_and_resumes_to_the_same_run(tmp_path, capsys
     assert _rows(whole / "strength.csv") == _rows(part / "strength.csv")
     assert _rows(whole / "train.csv") == _rows(part / "train.csv")
     assert [r["iteration"] for r in _rows(part / "strength.csv")] == ["2", "4"]
+    selfplay = tmp_path / "self"
+    assert main(["train", "ppo", *TINY, "--opponent", "self", "--iterations", "1", "--out", str(selfplay)]) == 0
+    assert [r["iteration"] for r in _rows(selfplay / "strength.csv")] == ["1"]
     other = [*TINY[:-1], "6"]  # another seed: another configuration
     assert main(["train", "ppo", *other, "--iterations", "6", "--out", str(part), "--resume"]) == 2
     assert "another configuration" in capsys.readouterr().err

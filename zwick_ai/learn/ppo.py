@@ -7,7 +7,8 @@ the current policy (:class:`~zwick_ai.learn.vector_rollout.VectorRollout`), comp
 (:func:`~zwick_ai.learn.vector_rollout.advantages`; rewards are the seat's returns divided by the
 game's largest return) and runs ``epochs`` passes of Adam over shuffled minibatches of ``batch``
 transitions on the clipped objective (Schulman et al. 2017) with a value loss and an entropy bonus,
-the entropy and the log-probabilities taken over the legal actions only. ``opponent="greedy"``
+the entropy and the log-probabilities taken over the legal actions only. The env steps one block
+of games on a second thread while the network reads the other (``overlap``: the same draws). ``opponent="greedy"``
 puts the learner at every seat against the compiled greedy baseline (the games split evenly over
 the seats); ``"self"`` lets the policy play every seat (self-play).
 
@@ -97,10 +98,12 @@ class PPOConfig:
 
 def make_games(cfg: PPOConfig, threads: int = 1) -> list[VectorGame]:
     """The training games: against greedy, the games split evenly over the learner's seats (each
-    block with greedy at every other seat); in self-play one block without opponents."""
+    block with greedy at every other seat); in self-play two blocks without opponents (blocks take
+    turns: one steps while the network reads the other)."""
     players = VectorGame(cfg.game, 1).num_players
     if cfg.opponent == "self":
-        return [VectorGame(cfg.game, cfg.games, threads=threads)]
+        half = cfg.games // 2
+        return [VectorGame(cfg.game, n, threads=threads) for n in (half, cfg.games - half) if n > 0]
     bounds = np.linspace(0, cfg.games, players + 1).astype(int)
     return [
         VectorGame(
@@ -293,7 +296,7 @@ def train_ppo(
     done = int(state["iteration"])
     strength_rows: list[dict[str, Any]] = [r for r in _read_rows(out / "strength.csv") if int(r["iteration"]) <= done]
     train_rows: list[dict[str, Any]] = [r for r in _read_rows(out / "train.csv") if int(r["iteration"]) <= done]
-    rollout = VectorRollout(games, cfg.steps, model)
+    rollout = VectorRollout(games, cfg.steps, model, overlap=len(games) > 1)
     start, seconds0 = time.perf_counter(), float(state["seconds"])
     per_iteration = cfg.steps * cfg.games
     while True:

@@ -81,7 +81,7 @@ def masked_logits(logits: Any, mask: Any) -> Any:
     return logits.masked_fill(~mask, -torch.inf)
 
 
-@kernel(nrt=False)
+@kernel(nrt=False, nogil=True)
 def sample_masked(logits, mask, rng, actions, logp):
     """One action per row of ``logits`` [N, A] drawn from their softmax over the legal actions of
     ``mask`` (an illegal action is never drawn; every row needs a legal one), into ``actions``
@@ -123,7 +123,9 @@ def seed_streams(rng: np.ndarray, seed: int) -> None:
 
 class VectorRollout:
     """``steps`` steps of every game of ``games`` (``VectorGame`` objects of one game string)
-    played by ``model`` (:func:`policy_network`), kept in preallocated buffers.
+    played by ``model`` (:func:`policy_network`), kept in preallocated buffers. ``overlap`` (two or
+    more ``VectorGame`` blocks) steps one block's games on a second thread while the network reads
+    the next block's, so the env and the network use two cores at once.
 
     After :meth:`collect` (which resets the games with ``seed`` first): ``obs`` [steps, N, D]
     float32, ``mask`` [steps, N, A] bool, ``seat`` [steps, N] int64 (the seat that acted),
@@ -133,7 +135,7 @@ class VectorRollout:
     each as numpy (``*_np``) and as a torch view of the same memory (no suffix).
     """
 
-    def __init__(self, games: Sequence[VectorGame], steps: int, model: Any):
+    def __init__(self, games: Sequence[VectorGame], steps: int, model: Any, overlap: bool = False):
         torch = _torch()
         if not games:
             raise ValueError("a rollout needs at least one VectorGame")
@@ -143,7 +145,11 @@ class VectorRollout:
                 raise ValueError("the VectorGames of one rollout must play the same game with the same tensor")
         if steps < 1:
             raise ValueError(f"steps must be at least 1, not {steps}")
+        if overlap and len(games) < 2:
+            raise ValueError("overlap needs at least two VectorGames (blocks that take turns)")
         self.games = list(games)
+        self.overlap = bool(overlap)
+        self._pool: Any = None
         self.steps = int(steps)
         self.model = model
         self.num_games = sum(g.num_games for g in games)
@@ -186,7 +192,9 @@ class VectorRollout:
 
     def collect(self, seed: int) -> None:
         """Reset the games from deal seeds ``seed``, ``seed + N_0``, ... (one block per
-        ``VectorGame``) and play ``steps`` steps, the actions sampled from streams seeded by ``seed``."""
+        ``VectorGame``) and play ``steps`` steps, the actions sampled from streams seeded by ``seed``.
+        With ``overlap`` the blocks take turns: one block's env steps on a second thread while the
+        network reads the next block (the same draws: each game's stream is its own)."""
         torch = _torch()
         start = int(seed)
         seed_streams(self._rng, start)
@@ -195,17 +203,53 @@ class VectorRollout:
             self._timesteps.append(g.reset(seed=start))
             start += g.num_games
         with torch.inference_mode():
-            for t in range(self.steps):
-                self._read(self.obs_np[t], self.mask_np[t], self.seat_np[t])
-                logits, value = self.model(self.obs[t])
-                sample_masked(logits.numpy(), self.mask_np[t], self._rng, self.actions_np[t], self.logp_np[t])
-                self.value[t] = value
-                for part, g in zip(self.parts, self.games, strict=True):
-                    ts = g.step(self.actions_np[t, part])
-                    np.copyto(self.rewards_np[t, part], ts.rewards)
-                    np.copyto(self.done_np[t, part], ts.terminated)
+            if self.overlap:
+                self._collect_overlapped()
+            else:
+                for t in range(self.steps):
+                    self._read(self.obs_np[t], self.mask_np[t], self.seat_np[t])
+                    self._act(t, slice(0, self.num_games))
+                    for k in range(len(self.games)):
+                        self._step(t, k)
             self._read(self.last_obs_np, self.last_mask_np, self.last_seat_np)
             self.last_value[:] = self.model(self.last_obs)[1]
+
+    def _act(self, t: int, rows: slice) -> None:
+        """One forward pass over the ``rows`` of step ``t`` and a drawn action for each."""
+        logits, value = self.model(self.obs[t, rows])
+        sample_masked(
+            logits.numpy(), self.mask_np[t, rows], self._rng[rows], self.actions_np[t, rows], self.logp_np[t, rows]
+        )
+        self.value[t, rows] = value
+
+    def _step(self, t: int, k: int) -> None:
+        """Step block ``k`` with its actions of step ``t`` and keep its rewards and ends."""
+        part = self.parts[k]
+        ts = self.games[k].step(self.actions_np[t, part])
+        np.copyto(self.rewards_np[t, part], ts.rewards)
+        np.copyto(self.done_np[t, part], ts.terminated)
+        self._timesteps[k] = ts
+
+    def _collect_overlapped(self) -> None:
+        """The blocks in turn, each block's env step on the worker thread while the network reads
+        the next block (the env's kernels release Python's lock)."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(1, thread_name_prefix="vector-env")
+        pending = None
+        for t in range(self.steps):
+            for k, part in enumerate(self.parts):
+                ts = self._timesteps[k]  # block k's step t - 1 ended two turns ago
+                np.copyto(self.obs_np[t, part], ts.observation)
+                np.copyto(self.mask_np[t, part], ts.legal_mask)
+                np.copyto(self.seat_np[t, part], ts.current_player)
+                self._act(t, part)
+                if pending is not None:
+                    pending.result()
+                pending = self._pool.submit(self._step, t, k)
+        if pending is not None:
+            pending.result()
 
 
 @kernel
