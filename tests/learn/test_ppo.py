@@ -8,9 +8,13 @@ import csv
 import math
 
 import numpy as np
+import pyspiel
 import pytest
 
+import zwick_ai.games  # noqa: F401  (registers the games)
+from zwick_ai.agents import PolicyAgent
 from zwick_ai.cli import main
+from zwick_ai.mlp import PolicyNet
 from zwick_ai.vector import VectorGame
 
 torch = pytest.importorskip("torch")
@@ -174,7 +178,8 @@ def _rows(path) -> list[dict[str, str]]:
 def test_train_ppo_writes_its_files_and_resumes_to_the_same_run(tmp_path, capsys) -> None:
     whole, part = tmp_path / "whole", tmp_path / "part"
     assert main(["train", "ppo", *TINY, "--iterations", "4", "--out", str(whole)]) == 0
-    for name in ("config.json", "checkpoint.json", "checkpoint.pt", "train.csv", "strength.csv", "strength.png"):
+    for name in ("config.json", "checkpoint.json", "checkpoint.pt", "policy.npz", "train.csv", "strength.csv",
+                 "strength.png"):  # fmt: skip
         assert (whole / name).is_file(), name
     assert main(["train", "ppo", *TINY, "--iterations", "2", "--out", str(part)]) == 0
     assert main(["train", "ppo", *TINY, "--iterations", "4", "--out", str(part)]) == 2  # never overwritten
@@ -187,6 +192,26 @@ def test_train_ppo_writes_its_files_and_resumes_to_the_same_run(tmp_path, capsys
     assert _rows(whole / "strength.csv") == _rows(part / "strength.csv")
     assert _rows(whole / "train.csv") == _rows(part / "train.csv")
     assert [r["iteration"] for r in _rows(part / "strength.csv")] == ["2", "4"]
+    policy = PolicyNet(whole / "policy.npz")  # numpy only: the same logits as the torch model
+    assert policy.meta["game"] == str(pyspiel.load_game(GAME))
+    games = _games(8, "greedy")
+    model = VR.policy_network(games[0].observation_size, games[0].num_actions, (16, 16))
+    model.load_state_dict(a["model"])
+    ts = games[0].reset()
+    with torch.no_grad():
+        want = VR.masked_logits(
+            model(torch.from_numpy(ts.observation.copy()))[0], torch.from_numpy(ts.legal_mask.copy())
+        )
+    np.testing.assert_allclose(policy.logits(ts.observation, ts.legal_mask), want.numpy(), rtol=1e-4, atol=1e-4)
+    agent = PolicyAgent(pyspiel.load_game(GAME), policy.logits)
+    state = pyspiel.load_game(GAME).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    move = agent.act(state)  # a whole move, sub-action by sub-action
+    for action in move:
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert move
     selfplay = tmp_path / "self"
     assert main(["train", "ppo", *TINY, "--opponent", "self", "--iterations", "1", "--out", str(selfplay)]) == 0
     assert [r["iteration"] for r in _rows(selfplay / "strength.csv")] == ["1"]

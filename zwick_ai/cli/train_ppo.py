@@ -61,7 +61,7 @@ def cmd_train_ppo(args: argparse.Namespace) -> int:
         )  # fmt: skip
     print(
         f"{state['iteration']} iterations, {state['steps']:,} steps, {state['seconds']:.0f} s in {args.out}: "
-        "checkpoint.pt/.json, train.csv, strength.csv, strength.png"
+        "checkpoint.pt/.json, policy.npz (numpy: zwick_ai.mlp.PolicyNet), train.csv, strength.csv/png"
     )
     return 0
 

@@ -17,7 +17,9 @@ greedy baseline on ``eval_deals`` fixed duplicate deals, at every seat of each d
 (:func:`strength`): the learner's points per deal minus greedy's, with a 95% CI over the deals
 (:func:`zwick_ai.eval.stats.mean_ci`), in ``strength.csv`` and ``strength.png``. Each such point also
 writes the checkpoint: ``checkpoint.pt`` (the model's and Adam's state dicts, read back with
-``torch.load(weights_only=True)``) and ``checkpoint.json`` (the iteration, steps and seconds).
+``torch.load(weights_only=True)``), ``checkpoint.json`` (the iteration, steps and seconds) and
+``policy.npz``, the policy alone, which :class:`zwick_ai.mlp.PolicyNet` plays with numpy only (as a
+``policy_fn`` of :class:`zwick_ai.agents.PolicyAgent`).
 Every random choice comes from ``seed`` and the iteration number, so a run stopped and resumed
 continues as one that never stopped (with the same torch thread count). ``train.csv`` logs
 every iteration (mean return of the finished games, losses, entropy, KL, steps a second).
@@ -205,6 +207,21 @@ def strength(model: Any, game: str, deals: int, seed: int = EVAL_SEED) -> tuple[
     return est.mean, est.ci95[0], est.ci95[1]
 
 
+def export_policy(model: Any, cfg: PPOConfig, path: Path) -> None:
+    """Write the policy head of ``model`` as ``path`` (an ``.npz`` of float32 arrays and a JSON
+    ``meta``, no pickles) that :class:`zwick_ai.mlp.PolicyNet` plays with numpy alone."""
+    linear = [m for m in model.trunk if hasattr(m, "weight")]
+    arrays = {}
+    for i, layer in enumerate(linear):
+        arrays[f"W{i}"] = layer.weight.detach().numpy().T.copy()
+        arrays[f"b{i}"] = layer.bias.detach().numpy().copy()
+    arrays["Wpolicy"] = model.policy.weight.detach().numpy().T.copy()
+    arrays["bpolicy"] = model.policy.bias.detach().numpy().copy()
+    meta = {"kind": "ppo-policy", "game": cfg.game, "hidden_layers": len(linear), "input": "log1p(observation)"}
+    with replacing(path, ".tmp.npz") as tmp:
+        np.savez_compressed(tmp, allow_pickle=False, meta=np.array(json.dumps(meta)), **arrays)
+
+
 def _read_rows(path: Path) -> list[dict[str, str]]:
     if not path.is_file():
         return []
@@ -333,6 +350,7 @@ def train_ppo(
             state = {"iteration": done, "steps": done * per_iteration, "seconds": round(seconds, 2)}
             with replacing(ck_pt) as tmp:
                 torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict()}, tmp)
+            export_policy(model, cfg, out / "policy.npz")
             _write_rows(out / "train.csv", TRAIN_FIELDS, train_rows)
             _write_rows(out / "strength.csv", STRENGTH_FIELDS, strength_rows)
             with replacing(ck_json) as tmp:  # last: the checkpoint names only files already written
@@ -342,4 +360,4 @@ def train_ppo(
     return state
 
 
-__all__ = ["PPOConfig", "make_games", "strength", "train_ppo", "update"]
+__all__ = ["PPOConfig", "export_policy", "make_games", "strength", "train_ppo", "update"]
