@@ -188,10 +188,14 @@ def greedy_actions(model: Any, observation: np.ndarray, legal: np.ndarray) -> np
 def strength(model: Any, game: str, deals: int, seed: int = EVAL_SEED) -> tuple[float, float, float]:
     """The policy (its most probable legal action) against the compiled greedy baseline on deals
     ``seed`` .. ``seed + deals - 1``, at every seat of each deal with greedy at the others: the mean
-    over the deals of the learner's points minus the mean of greedy's, and its 95% CI."""
+    over the deals of the learner's side points minus the mean of the other sides' (a tournament's
+    ``mean_diff``; a side's return is the number of sides times its points minus the points of all),
+    and its 95% CI."""
     from zwick_ai.eval.stats import mean_ci
 
-    players = VectorGame(game, 1).num_players
+    first = VectorGame(game, 1)
+    players = first.num_players
+    sides = int(first.game.rules.num_sides)
     diff = np.zeros(deals)
     for seat in range(players):
         env = VectorGame(game, deals, seed=seed, opponents={o: "greedy" for o in range(players) if o != seat})
@@ -201,7 +205,7 @@ def strength(model: Any, game: str, deals: int, seed: int = EVAL_SEED) -> tuple[
             ts = env.step(greedy_actions(model, ts.observation, ts.legal_mask))
             new = ts.terminated & ~seen
             others = (ts.rewards.sum(axis=1) - ts.rewards[:, seat]) / (players - 1)
-            diff[new] += (ts.rewards[new, seat] - others[new]) / players
+            diff[new] += (ts.rewards[new, seat] - others[new]) / players / sides
             seen |= new
     est = mean_ci(diff)
     return est.mean, est.ci95[0], est.ci95[1]
