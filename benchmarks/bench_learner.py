@@ -3,8 +3,8 @@ one run (the rows take turns, each row's median of ``--rounds``; ratios to the e
 
 Rows:
 
-* ``env alone``: ``VectorGame`` with uniformly random legal actions picked by a small compiled
-  function over the masks (as ``bench_vector.py``), the observation read by nobody;
+* ``env alone``: ``VectorGame`` with uniformly random legal actions (the rollout's compiled sampler
+  over zero logits), the observation read by nobody;
 * ``rollout``: :class:`zwick_ai.learn.vector_rollout.VectorRollout` with a 128x128 MLP: the copy of
   observations and masks into the rollout buffers, one forward pass, masked sampling, one env call
   per ``VectorGame`` per step (inference mode, float32), at each torch thread count of ``--torch-threads``;
@@ -38,27 +38,6 @@ from zwick_ai.vector import VectorGame
 GAME = "zwicker(variant=dithmarschen,players=2,ranks=9TJQKA)"
 
 
-@numba.njit(cache=True)
-def random_legal(mask: np.ndarray, out: np.ndarray, rng: np.ndarray) -> None:
-    """A uniformly random legal action per row of ``mask`` (row i's own splitmix64 stream ``rng[i]``)."""
-    for i in range(mask.shape[0]):
-        rng[i] += np.uint64(0x9E3779B97F4A7C15)
-        z = rng[i]
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        z = z ^ (z >> np.uint64(31))
-        legal = 0
-        for a in range(mask.shape[1]):
-            legal += mask[i, a]
-        k = int(z % np.uint64(legal))
-        for a in range(mask.shape[1]):
-            if mask[i, a]:
-                if k == 0:
-                    out[i] = a
-                    break
-                k -= 1
-
-
 def games_of(game: str, n: int, opponent: str, threads: int) -> list[VectorGame]:
     """The learner at both seats against ``opponent`` (half the games each), or self-play."""
     if opponent == "self":
@@ -70,14 +49,17 @@ def games_of(game: str, n: int, opponent: str, threads: int) -> list[VectorGame]
 
 
 def env_alone(games: list[VectorGame], steps: int) -> Callable[[], int]:
+    """Uniformly random legal actions: the rollout's compiled sampler over zero logits."""
     outs = [np.zeros(g.num_games, np.int64) for g in games]
+    logp = [np.zeros(g.num_games, np.float32) for g in games]
+    zeros = [np.zeros((g.num_games, g.num_actions), np.float32) for g in games]
     rngs = [np.arange(g.num_games, dtype=np.uint64) for g in games]
 
     def run() -> int:
         tss = [g.reset() for g in games]
         for _ in range(steps):
             for k, g in enumerate(games):
-                random_legal(tss[k].legal_mask, outs[k], rngs[k])
+                vector_rollout.sample_masked(zeros[k], tss[k].legal_mask, rngs[k], outs[k], logp[k])
                 tss[k] = g.step(outs[k])
         return steps * sum(g.num_games for g in games)
 
