@@ -359,7 +359,7 @@ def train_ppo(
             _write_rows(out / "strength.csv", STRENGTH_FIELDS, strength_rows)
             with replacing(ck_json) as tmp:  # last: the checkpoint names only files already written
                 tmp.write_text(json.dumps(state) + "\n")
-            plot_strength(out, f"zwick train ppo: {cfg.game}, opponent {cfg.opponent}")
+            plot_strength(out, f"zwick train ppo: {games[0].game.rules.describe()}, opponent {cfg.opponent}")
             say(f"iteration {done}: {mean:+.2f} [{low:+.2f}, {high:+.2f}] points/deal vs greedy, {rate:,.0f} steps/s")
     return state
 
