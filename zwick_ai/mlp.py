@@ -176,8 +176,42 @@ def no_model(inputs: int) -> tuple[np.ndarray, ...]:
     return (z(inputs), np.ones(inputs), z((inputs, 1)), z(1), z((1, 1)), z(1), z((1, 1)), z(1))
 
 
+class PolicyNet:
+    """An actor's policy perceptron read from a ``policy.npz`` of ``zwick train ppo`` (numpy only):
+    ``logits(obs [B, D], mask [B, A])`` is ReLU layers over ``log(1 + obs)`` and a linear head, the
+    illegal actions at minus infinity: a ``policy_fn`` of :class:`zwick_ai.agents.PolicyAgent`.
+    ``meta`` holds the game string it was trained on."""
+
+    def __init__(self, path: Path | str):
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                meta = json.loads(str(z["meta"]))
+                depth = int(meta["hidden_layers"])
+                self.layers = [(z[f"W{i}"], z[f"b{i}"]) for i in range(depth)]
+                self.head = (z["Wpolicy"], z["bpolicy"])
+        except FileNotFoundError:
+            raise ValueError(f"no policy file {path}") from None
+        except (OSError, KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as e:
+            raise ValueError(f"{path} is not a zwick_ai policy file ({e})") from None
+        width = self.layers[0][0].shape[0] if self.layers else self.head[0].shape[0]
+        for w, b in [*self.layers, self.head]:
+            if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+                raise ValueError(f"{path} is not a usable policy file: its layer sizes do not chain")
+            width = w.shape[1]
+        self.meta: dict[str, Any] = meta
+
+    def logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        z = np.log1p(np.asarray(obs, np.float32))
+        for w, b in self.layers:
+            z = np.maximum(z @ w + b, 0.0)
+        out = z @ self.head[0] + self.head[1]
+        return np.where(mask, out, -np.inf)
+
+
 __all__ = [
     "ARRAY_NAMES",
+    "PolicyNet",
     "FORMAT_VERSION",
     "WEIGHTS_DIR",
     "compiled_arrays",

@@ -259,6 +259,9 @@ SWEEP: dict[str, tuple[list[str], Callable[[Path], object] | None]] = {
                      "--workers", "2", "--out", "OUT"], _arrays("*.npz")),
     "train mccfr": (["train", "mccfr", "--game", "zwikken(players=3,variant=parlett)", "--iterations", "20000",
                      "--seed", "1", "--eval-every", "5000", "--eval-deals", "50", "--out", "OUT"], _convergence),
+    "train ppo": (["train", "ppo", "--variant", "dithmarschen", "--players", "2", "-o", "ranks=9TJQKA", "--iterations",
+                   "40", "--games", "64", "--steps", "16", "--hidden", "16,16", "--eval-every", "4", "--strength-deals",
+                   "10", "--seed", "2", "--out", "OUT"], _arrays("policy.npz")),
     "play": (["play", "--variant", "classic", "--players", "2", "--agents", "greedy", "--seed", "1"], None),
     "replay": (["replay", "GAMES", "--game-index", "0"], None),
 }  # fmt: skip
@@ -302,8 +305,8 @@ def _files(tmp_path: Path, name: str, out: Path) -> None:
 
 
 def _resume(name: str, out: Path) -> list[str]:
-    """train mccfr continues a stopped run only with --resume (once it has a checkpoint)."""
-    return ["--resume"] if name == "train mccfr" and (out / "checkpoint.json").exists() else []
+    """train mccfr and ppo continue a stopped run only with --resume (once it has a checkpoint)."""
+    return ["--resume"] if name in ("train mccfr", "train ppo") and (out / "checkpoint.json").exists() else []
 
 
 @pytest.mark.parametrize("name", list(SWEEP))

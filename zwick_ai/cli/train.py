@@ -1,6 +1,7 @@
-"""``zwick train {cfr,mccfr,value}``: train a CFR-family policy with a progress bar, checkpoints and a
-convergence log and plot (see :func:`zwick_ai.learn.cfr.train`), or the Zwicker value and move models
-of ``net`` and ``expert:leaf=value`` (see :mod:`zwick_ai.cli.train_value`)."""
+"""``zwick train {cfr,mccfr,value,net,ppo}``: train a CFR-family policy with a progress bar, checkpoints and a
+convergence log and plot (see :func:`zwick_ai.learn.cfr.train`), the Zwicker value and move models
+of ``net`` and ``expert:leaf=value`` (see :mod:`zwick_ai.cli.train_value`), the ``net`` after model
+(:mod:`zwick_ai.cli.train_net`) or a PPO policy on batched games (:mod:`zwick_ai.cli.train_ppo`)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from tqdm import tqdm
 from zwick_ai.cli.game_args import add_game_args
 from zwick_ai.cli.paths import check_out_folder
 from zwick_ai.cli.train_net import add_args as add_net_args
+from zwick_ai.cli.train_ppo import add_args as add_ppo_args
 from zwick_ai.cli.train_value import add_args as add_value_args
 
 EXAMPLES = """examples:
@@ -27,7 +29,8 @@ EXAMPLES = """examples:
   zwick train mccfr --game "zwicker(variant=dithmarschen)" --abstraction coarse --iterations 640000 --workers 64 --sync 1000 --backend ray --address auto --out /shared/runs/mccfr-dithmarschen
   (the same command with --resume continues it; without, an existing run is never overwritten)
   zwick train value --variant dithmarschen --out runs/value-dithmarschen
-  zwick train net --variant dithmarschen --hours 1 --generations 23 --hands 12000 --eps 0.05 --epochs 2 --window 2 --batch 1024 --lam 0.3 --average 8 --hidden 128,64 --strength-deals 200 --workers 2 --out runs/net-dithmarschen"""
+  zwick train net --variant dithmarschen --hours 1 --generations 23 --hands 12000 --eps 0.05 --epochs 2 --window 2 --batch 1024 --lam 0.3 --average 8 --hidden 128,64 --strength-deals 200 --workers 2 --out runs/net-dithmarschen
+  zwick train ppo --variant dithmarschen --players 2 -o ranks=9TJQKA --hours 0.5 --seed 0 --out runs/ppo  (--resume continues it)"""
 
 
 def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
@@ -137,7 +140,7 @@ DEFAULTS: dict[str, object] = {
     "install": False, "hours": None, "generations": None, "window": None, "strength_deals": None,
     "ismcts_deals": None, "teacher_visits": None, "teacher_rollout": None, "init": None,
     "lam": None, "batch": None, "lr": None, "average": 0, "no_cards": False, "sync": None,
-    "backend": "local", "address": None,
+    "backend": "local", "address": None, "games": None, "steps": None, "opponent": None, "threads": None,
 }  # fmt: skip
 #: the options each method reads (``--seed`` and ``--out`` are everyone's)
 USED = {
@@ -150,6 +153,8 @@ USED = {
             "workers", "lam", "batch", "lr", "average", "no_cards", "backend", "address"},
 }  # fmt: skip
 USED["mccfr"] = USED["cfr"] | {"workers", "sync", "backend", "address"}
+USED["ppo"] = {"game", "variant", "players", "option", "iterations", "resume", "eval_every", "hours", "epochs", "batch",
+               "lr", "hidden", "strength_deals", "games", "steps", "opponent", "threads"}  # fmt: skip
 
 
 def refuse_ignored(args: argparse.Namespace) -> None:
@@ -201,6 +206,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         from zwick_ai.cli.train_net import cmd_train_net
 
         return cmd_train_net(args)
+    if args.method == "ppo":
+        from zwick_ai.cli.train_ppo import cmd_train_ppo
+
+        return cmd_train_ppo(args)
     from zwick_ai.learn.cfr.train import train
 
     if args.iterations is None:
@@ -278,19 +287,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "method",
-        choices=["cfr", "mccfr", "value", "net"],
+        choices=["cfr", "mccfr", "value", "net", "ppo"],
         help="cfr: exact, on the extracted game tree; mccfr: Monte Carlo; value: the Zwicker value model of `net`; "
-        "net: the `net` move model in generations of self-play (PyTorch)",
+        "net: the `net` move model in generations of self-play (PyTorch); ppo: PPO with action masks on "
+        "batched compiled games (PyTorch)",
     )
     add_game_args(p, default_game=None, games='the game: zwicker, zwikken, zwicken, a game string such as '
                   '"zwikken(players=3,variant=parlett)", or any OpenSpiel game string (kuhn_poker)')  # fmt: skip
-    p.add_argument("--iterations", type=int, help="cfr/mccfr: total iterations (with --resume: the new total)")
+    p.add_argument("--iterations", type=int, help="cfr/mccfr/ppo: total iterations (with --resume: the new total)")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampling (default: %(default)s)")
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--resume", action="store_true", help="continue the checkpoint in --out")
     p.add_argument(
         "--eval-every", type=int, default=0,
-        help="evaluate and checkpoint every K iterations (default: 0, only at the end)",
+        help="evaluate and checkpoint every K iterations (default: 0, only at the end; ppo: 10)",
     )  # fmt: skip
     p.add_argument(
         "--algorithm", default=None,
@@ -321,4 +331,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--address", default=None, help="--backend ray: the cluster (e.g. auto); default: start a local one")
     add_value_args(p)
     add_net_args(p)
+    add_ppo_args(p)
     p.set_defaults(func=cmd_train)

@@ -26,7 +26,7 @@ from zwick_ai.cli.train_value import DEFAULT_PLAYERS, parse_hidden
 def add_args(p: argparse.ArgumentParser) -> None:
     """The options only ``zwick train net`` takes (it shares --hands, --eps, --epochs, --hidden)."""
     g = p.add_argument_group("net (zwick train net --variant V --hours H)")
-    g.add_argument("--hours", type=float, default=None, help="net: wall-time budget, a decimal such as 0.02")
+    g.add_argument("--hours", type=float, default=None, help="net/ppo: wall-time budget, a decimal such as 0.02")
     g.add_argument("--generations", type=int, default=None, help="net: stop after this many generations")
     g.add_argument("--window", type=int, default=None, help="net: generations of shards each fit reads (3)")
     g.add_argument(
@@ -62,7 +62,10 @@ def add_args(p: argparse.ArgumentParser) -> None:
         "--init", default=None, help="net: an after model (.npz) that plays generation 0 and starts the first fit"
     )
     g.add_argument(
-        "--strength-deals", type=int, default=None, help="net: duplicate deals against greedy per generation (30)"
+        "--strength-deals",
+        type=int,
+        default=None,
+        help="net: duplicate deals against greedy per generation (30); ppo: per strength point (500)",
     )
     g.add_argument(
         "--ismcts-deals",

@@ -250,8 +250,12 @@ class VectorGame:
             numba.set_num_threads(len(self._shards))
         return getattr(self._batch, f"{name}_{'parallel' if parallel else 'serial'}")
 
-    def reset(self) -> TimeStep:
-        """Deal every game again from deal seeds ``seed + i`` and return the first decisions."""
+    def reset(self, seed: int | None = None) -> TimeStep:
+        """Deal every game again from deal seeds ``seed + i`` and return the first decisions; a
+        given ``seed`` replaces the one the game was made with (for this and later resets), so a
+        learner can start each batch of games from a seed of its own."""
+        if seed is not None:
+            self.seed = int(seed)
         n = self.num_games
         self._seeds[:] = np.arange(self.seed, self.seed + n)
         self._next_seed = self.seed + n

@@ -591,7 +591,7 @@ def reset_parallel(shards):
         _reset_shard(shards[t])
 
 
-@kernel
+@kernel(nogil=True)  # a learner may run its network on another thread meanwhile
 def reset_serial(shards):
     """:func:`reset_parallel` on the calling thread."""
     for t in range(len(shards)):
@@ -614,7 +614,7 @@ def step_parallel(shards, next_seed):
     return next_seed
 
 
-@kernel
+@kernel(nogil=True)  # a learner may run its network on another thread meanwhile
 def step_serial(shards, next_seed):
     """:func:`step_parallel` on the calling thread."""
     ended = 0
