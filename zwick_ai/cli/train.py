@@ -26,7 +26,7 @@ EXAMPLES = """examples:
   zwick train cfr --game kuhn_poker --iterations 1000 --out runs/kuhn
   zwick train mccfr --game "zwicker(variant=classic,players=2)" --abstraction buckets --iterations 2000000 --eval-every 200000 --eval-deals 1000 --out runs/mccfr-classic
   zwick train mccfr --game "zwicker(variant=dithmarschen)" --abstraction coarse --iterations 100000 --eval-every 20000 --workers 2 --out runs/mccfr-dithmarschen
-  zwick train mccfr --game "zwicker(variant=dithmarschen)" --abstraction coarse --iterations 640000 --workers 64 --sync 1000 --backend ray --address auto --out /shared/runs/mccfr-dithmarschen
+  zwick train mccfr --game "zwicker(variant=dithmarschen)" --abstraction coarse --iterations 640000 --workers 64 --sync 1000 --backend ray --address auto --out /mnt/nfs/runs/mccfr-dithmarschen
   (the same command with --resume continues it; without, an existing run is never overwritten)
   zwick train value --variant dithmarschen --out runs/value-dithmarschen
   zwick train net --variant dithmarschen --hours 1 --generations 23 --hands 12000 --eps 0.05 --epochs 2 --window 2 --batch 1024 --lam 0.3 --average 8 --hidden 128,64 --strength-deals 200 --workers 2 --out runs/net-dithmarschen
