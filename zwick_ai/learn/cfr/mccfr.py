@@ -624,26 +624,9 @@ class MCCFRSolver:
         if self.workers > 1:
             self._run_rounds(left)
             return
-        if self.zwicker:
-            while left > 0:
-                margin = max(1 << 13, self.table.rows.shape[0] // 4)
-                self.table.reserve(2 * margin, 8 * margin)
-                sampling = ZWICKER_SAMPLINGS.index(self.sampling)
-                table = self.table.compiled()
-                done = run_zwicker(self.cfg, self._abst, sampling, left, margin, table, self.rng, self._zbufs)
-                left -= done
-                self.iteration += done
-            return
-        if self.tricks:
-            samp = SAMPLINGS.index(self.sampling)
-            while left > 0:
-                margin = max(1 << 13, self.table.rows.shape[0] // 4)
-                self.table.reserve(2 * margin, 8 * margin)
-                field = FIELDS.index(self.field)
-                table = self.table.compiled()
-                done = _run_tricks(self.cfg, self._abst, field, samp, left, margin, table, self.rng, self._bufs)
-                left -= done
-                self.iteration += done
+        if self.zwicker or self.tricks:
+            self._fill([self.table], [left], [self._zbufs if self.zwicker else self._bufs])
+            self.iteration += left
             return
         t = self.table
         assert self.tree is not None, "a solver without trick kernels extracts its tree on creation"
@@ -705,18 +688,27 @@ class MCCFRSolver:
         field, samp = FIELDS.index(self.field), SAMPLINGS.index(self.sampling)
         return int(_run_tricks(self.cfg, self._abst, field, samp, count, margin, table.compiled(), rng, bufs))
 
-    def _round(self, pool: ThreadPoolExecutor, bufs: list) -> None:
-        """One round: every worker from the merged table, then their changes added up."""
-        n = self.workers
-        start = Snapshot.of(self.table)
-        tables = [self.table] + [self.table.copy() for _ in range(n - 1)]
-        todo = np.full(n, self.sync, np.int64)
+    def _fill(self, tables: list[Table], counts: list[int], bufs: list, pool: ThreadPoolExecutor | None = None) -> None:
+        """``counts[w]`` iterations on ``tables[w]`` with the stream ``rngs[w]`` (on ``pool``'s threads
+        when given), the tables grown between calls (growing never changes what a traversal computes)."""
+        todo = np.array(counts, np.int64)
         while todo.any():
             margin = max(1 << 13, max(t.rows.shape[0] for t in tables) // 4)
             for t in tables:
                 t.reserve(2 * margin, 8 * margin)
-            jobs = [pool.submit(self._traverse, todo[w], margin, tables[w], self.rngs[w], bufs[w]) for w in range(n)]
+            if pool is None:
+                todo[0] -= self._traverse(todo[0], margin, tables[0], self.rngs[0], bufs[0])
+                continue
+            jobs = [
+                pool.submit(self._traverse, todo[w], margin, t, self.rngs[w], bufs[w]) for w, t in enumerate(tables)
+            ]
             todo -= [job.result() for job in jobs]
+
+    def _round(self, pool: ThreadPoolExecutor, bufs: list) -> None:
+        """One round: every worker from the merged table, then their changes added up."""
+        start = Snapshot.of(self.table)
+        tables = [self.table] + [self.table.copy() for _ in range(self.workers - 1)]
+        self._fill(tables, [self.sync] * self.workers, bufs, pool)
         for t in tables[1:]:
             add_changes(self.table, t, start)
         self.iteration += self.round
