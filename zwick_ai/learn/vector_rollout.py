@@ -233,21 +233,27 @@ class VectorRollout:
     def _collect_overlapped(self) -> None:
         """The blocks in turn, each block's env step on the worker thread while the network reads
         the next block (the env's kernels release Python's lock)."""
-        from concurrent.futures import ThreadPoolExecutor
+        from concurrent.futures import ThreadPoolExecutor, wait
 
         if self._pool is None:
             self._pool = ThreadPoolExecutor(1, thread_name_prefix="vector-env")
         pending = None
-        for t in range(self.steps):
-            for k, part in enumerate(self.parts):
-                ts = self._timesteps[k]  # block k's step t - 1 ended two turns ago
-                np.copyto(self.obs_np[t, part], ts.observation)
-                np.copyto(self.mask_np[t, part], ts.legal_mask)
-                np.copyto(self.seat_np[t, part], ts.current_player)
-                self._act(t, part)
-                if pending is not None:
-                    pending.result()
-                pending = self._pool.submit(self._step, t, k)
+        try:
+            for t in range(self.steps):
+                for k, part in enumerate(self.parts):
+                    ts = self._timesteps[k]  # block k's step t - 1 ended two turns ago
+                    np.copyto(self.obs_np[t, part], ts.observation)
+                    np.copyto(self.mask_np[t, part], ts.legal_mask)
+                    np.copyto(self.seat_np[t, part], ts.current_player)
+                    self._act(t, part)
+                    if pending is not None:
+                        pending.result()
+                    pending = self._pool.submit(self._step, t, k)
+        finally:
+            # also when a signal interrupts this thread: the env step in flight ends before the
+            # exception goes on, so no compiled step is left running while Python shuts down
+            if pending is not None:
+                wait([pending])
         if pending is not None:
             pending.result()
 
