@@ -138,7 +138,7 @@ DEFAULTS: dict[str, object] = {
     "eval_every": 0, "algorithm": None, "abstraction": "none", "eval_deals": 2000, "hands": None, "record": None,
     "epochs": None, "hidden": None, "eps": None, "teacher": None, "teacher_iters": None, "workers": 1,
     "install": False, "hours": None, "generations": None, "window": None, "strength_deals": None,
-    "ismcts_deals": None, "teacher_visits": None, "teacher_rollout": None, "init": None,
+    "ismcts_deals": None, "teacher_visits": None, "teacher_rollout": None, "teacher_options": None, "init": None,
     "lam": None, "batch": None, "lr": None, "average": 0, "no_cards": False, "sync": None,
     "backend": "local", "address": None, "games": None, "steps": None, "opponent": None, "threads": None,
 }  # fmt: skip
@@ -149,8 +149,8 @@ USED = {
     "value": {"game", "variant", "players", "hands", "record", "epochs", "hidden", "eps", "teacher", "teacher_iters",
               "workers", "install", "backend", "address"},
     "net": {"game", "variant", "players", "hands", "epochs", "hidden", "eps", "hours", "generations", "window",
-            "strength_deals", "ismcts_deals", "teacher", "teacher_iters", "teacher_visits", "teacher_rollout", "init",
-            "workers", "lam", "batch", "lr", "average", "no_cards", "backend", "address"},
+            "strength_deals", "ismcts_deals", "teacher", "teacher_iters", "teacher_visits", "teacher_rollout", "teacher_options",
+            "init", "workers", "lam", "batch", "lr", "average", "no_cards", "backend", "address"},
 }  # fmt: skip
 USED["mccfr"] = USED["cfr"] | {"workers", "sync", "backend", "address"}
 USED["ppo"] = {"game", "variant", "players", "option", "iterations", "resume", "eval_every", "hours", "epochs", "batch",

@@ -59,6 +59,11 @@ def add_args(p: argparse.ArgumentParser) -> None:
         help="net, --teacher peek: the teacher search's play-outs (random)",
     )
     g.add_argument(
+        "--teacher-options",
+        default=None,
+        help="net, --teacher expert: further expert parameters of the teacher, e.g. leaf=after,prior=8 (none)",
+    )
+    g.add_argument(
         "--init", default=None, help="net: an after model (.npz) that plays generation 0 and starts the first fit"
     )
     g.add_argument(
@@ -100,7 +105,7 @@ def cmd_train_net(args: argparse.Namespace) -> int:
             "zwick train net: --teacher is peek, ismcts or expert (greedy teaches zwick train value; "
             "the default learns from the hands' returns)"
         )
-    for key in ("teacher", "teacher_iters", "teacher_visits", "teacher_rollout", "init"):
+    for key in ("teacher", "teacher_iters", "teacher_visits", "teacher_rollout", "teacher_options", "init"):
         if getattr(args, key) is not None:
             given[key] = getattr(args, key)
     if args.strength_deals is not None:

@@ -107,6 +107,7 @@ class NetConfig:
     teacher_iters: int = 200
     teacher_visits: int = 4
     teacher_rollout: str = "random"
+    teacher_options: str = ""
     init: str = ""
 
     def check(self) -> None:
@@ -133,6 +134,8 @@ class NetConfig:
             raise ValueError(f"unknown teacher rollout {self.teacher_rollout!r}; valid: {valid}")
         if self.teacher_iters < 1 or self.teacher_visits < 1:
             raise ValueError("teacher_iters and teacher_visits must be >= 1")
+        if self.teacher_options:
+            self.check_teacher_options()
         if self.init and not Path(self.init).is_file():
             raise ValueError(f"init model {self.init} does not exist")
         if self.init:
@@ -141,6 +144,16 @@ class NetConfig:
             raise ValueError(f"lr must be a finite number > 0 such as 0.001, not {self.lr}")
         if self.seed < 0 or self.eval_deals < 0 or self.ismcts_deals < 0:
             raise ValueError("seed, eval_deals and ismcts_deals must be >= 0")
+
+    def check_teacher_options(self) -> None:
+        """Refuse teacher options that are not the expert teacher's valid parameters (one sentence)."""
+        if self.teacher != "expert":
+            raise ValueError(f"teacher options {self.teacher_options!r} are expert parameters; give --teacher expert")
+        import pyspiel
+
+        from zwick_ai.learn.search_teacher import teacher_search
+
+        teacher_search("expert", self.teacher_iters, pyspiel.load_game(self.game_string()), self.teacher_options)
 
     def check_init(self, init: value_model.ValueModel) -> None:
         """Refuse an ``--init`` model that is no after model of this run's game and inputs (before any
@@ -315,7 +328,14 @@ def play_chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str) -> tuple[np.n
         policy, arrays = policy_codes.POLICY_GREEDY, value_model.empty_model()
     if cfg.teacher in SEARCH_TEACHERS:  # the teacher plays the hands: the model has no say
         return after_records(
-            cfg.game_string(), seeds, cfg.teacher, cfg.teacher_iters, cfg.teacher_visits, cfg.eps, cfg.seed
+            cfg.game_string(),
+            seeds,
+            cfg.teacher,
+            cfg.teacher_iters,
+            cfg.teacher_visits,
+            cfg.eps,
+            cfg.seed,
+            cfg.teacher_options,
         )
     R = rules_array(cfg)
     if cfg.teacher == "peek":

@@ -28,13 +28,16 @@ TEACHER_C = 0.7  # the ismcts agent's default UCB constant
 Teacher = Callable[[Any, np.random.Generator], tuple[np.ndarray, np.ndarray, int]]
 
 
-def teacher_search(kind: str, iters: int, game: Any) -> Teacher:
+def teacher_search(kind: str, iters: int, game: Any, options: str = "") -> Teacher:
     """The teacher as a function of (state, rng) -> (weight of each candidate row, its mean reward
     on the scale of :func:`zwick_ai.agents.zwicker_search.side_rewards`, the index the agent plays):
     ISMCTS's root visits, or the expert's weights (in the endgame, where every value is exact, the
-    ``iters`` shared equally among the candidates)."""
+    ``iters`` shared equally among the candidates). ``options`` are further ``expert`` parameters
+    (``"leaf=after,prior=8"``: the afterstate network as leaf and root prior, a cheaper teacher)."""
     if kind not in SEARCH_TEACHERS:
         raise ValueError(f"unknown search teacher {kind!r}; valid: {', '.join(SEARCH_TEACHERS)}")
+    if options and kind != "expert":
+        raise ValueError(f"teacher options {options!r} are expert parameters; give them with the expert teacher")
     if kind == "ismcts":
         from zwick_ai.agents import zwicker_search
 
@@ -48,7 +51,8 @@ def teacher_search(kind: str, iters: int, game: Any) -> Teacher:
     from zwick_ai.agents import expert
     from zwick_ai.agents.base import make_agent
 
-    agent = cast(expert.ExpertAgent, make_agent(f"expert:time=0,iters={iters}", game))
+    spec = f"expert:time=0,iters={iters}" + (f",{options}" if options else "")
+    agent = cast(expert.ExpertAgent, make_agent(spec, game))
 
     def expert_teacher(state: Any, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, int]:
         _, weight, mean, exact = expert.expert_root(state, agent.params, rng, agent)
@@ -61,13 +65,21 @@ def teacher_search(kind: str, iters: int, game: Any) -> Teacher:
 
 
 def after_records(
-    game_string: str, seeds: np.ndarray, kind: str, iters: int, min_visits: int, eps: float, seed: int
+    game_string: str,
+    seeds: np.ndarray,
+    kind: str,
+    iters: int,
+    min_visits: int,
+    eps: float,
+    seed: int,
+    options: str = "",
 ) -> tuple[np.ndarray, ...]:
     """One hand per deal seed, played by the teacher (its best move; a uniformly random move with
     probability ``eps``), and at every decision with two or more card moves one record per card
     move the search tried at least ``min_visits`` times that does not end the hand: the after
     model's input of the position after it from the mover's view, its lead, and as the target the
     search's mean value of the move in points (the mover's side minus the mean of the others).
+    ``options`` are the expert teacher's further parameters (:func:`teacher_search`).
     Returns the fields of :data:`zwick_ai.learn.net_selfplay.SHARD_FIELDS` (``value`` NaN: the
     targets are not chained; ``hand`` the index in ``seeds``). Every random choice comes from
     ``seed`` and the deal's seed.
@@ -87,7 +99,7 @@ def after_records(
     from zwick_ai.zwicker.features import CARD_BLOCK, F_LEAD, F_ZWICK, NFEAT, after_input
 
     game = pyspiel.load_game(game_string)
-    search = teacher_search(kind, iters, game)
+    search = teacher_search(kind, iters, game, options)
     W = kernels.new_workspace()
     cols: dict[str, list[Any]] = {k: [] for k in ("x", "lead", "final", "player", "hand")}
     for h, deal in enumerate(seeds):
