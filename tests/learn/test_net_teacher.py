@@ -237,3 +237,61 @@ def test_the_expert_teachers_options_reach_its_search() -> None:
     assert not np.array_equal(mean, plain_mean)
     with pytest.raises(ValueError, match="expert parameters"):
         search_teacher.teacher_search("ismcts", ITERS, game, options)
+
+
+def test_a_search_teachers_next_generation_is_played_while_the_last_is_fitted(tmp_path, monkeypatch) -> None:
+    """Pipelining: under a search teacher generation 1's hands start before generation 0's fit
+    ends, and the run's shards are the records of each generation played on its own."""
+    import threading
+
+    cfg = net_train.NetConfig(
+        variant="classic", players=2, hands=20, hidden=(8, 4), epochs=1, eval_deals=0, seed=3,
+        teacher="ismcts", teacher_iters=10, teacher_visits=2,
+    )  # fmt: skip
+    second_started = threading.Event()
+    fitted: list[int] = []
+    play, fit = net_train.play_chunk, net_train.fit_generation
+
+    def watched_play(cfg: net_train.NetConfig, seeds: np.ndarray, model_path: str) -> tuple[np.ndarray, ...]:
+        if int(seeds[0]) - cfg.seed * net_train.SEED_STRIDE >= cfg.hands and not second_started.is_set():
+            assert not fitted, "generation 1's first hands were played after generation 0's fit"
+            second_started.set()
+        return play(cfg, seeds, model_path)
+
+    def watched_fit(cfg: net_train.NetConfig, run: net_train.NetRun, g: int) -> object:
+        if g == 0:
+            assert second_started.wait(120), "generation 1's hands did not start while generation 0 was fitted"
+        fitted.append(g)
+        return fit(cfg, run, g)
+
+    monkeypatch.setattr(net_train, "play_chunk", watched_play)
+    monkeypatch.setattr(net_train, "fit_generation", watched_fit)
+    assert net_train.train_net(cfg, tmp_path / "run", hours=1, max_generations=2) == 2
+    assert fitted == [0, 1]
+    monkeypatch.undo()
+    for g in (0, 1):
+        alone = net_train.play_generation(cfg, g, "")
+        shard = net_selfplay.load_shard(tmp_path / "run" / "shards" / f"gen-{g:03d}.npz")
+        assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(alone, shard, strict=True))
+
+
+def test_a_stopped_generation_keeps_its_chunks_and_resumes(tmp_path) -> None:
+    """``play_generation(stop=...)`` gives up at the next chunk (the pipelined generation when the
+    budget runs out or the run is stopped); its kept chunks are not played again."""
+    import threading
+
+    cfg = net_train.NetConfig(
+        variant="classic", players=2, hands=30, hidden=(8, 4), epochs=1, eval_deals=0, seed=4,
+        teacher="ismcts", teacher_iters=10, teacher_visits=2,
+    )  # fmt: skip
+    stop = threading.Event()
+    stop.set()
+    keep = tmp_path / "chunks"
+    with pytest.raises(net_train.GenerationStopped, match="after 10 of 30 hands"):
+        net_train.play_generation(cfg, 0, "", keep=keep, stop=stop)
+    assert sorted(p.name for p in keep.iterdir()) == ["chunk-0000.npz"]
+    resumed = net_train.play_generation(cfg, 0, "", keep=keep)
+    assert all(
+        np.array_equal(a, b, equal_nan=True)
+        for a, b in zip(net_train.play_generation(cfg, 0, ""), resumed, strict=True)
+    )

@@ -32,7 +32,9 @@ iterations a decision: :func:`zwick_ai.learn.search_teacher.after_records`) the 
 the hands (a random move with probability ``eps``) and every card move it tried at least
 ``teacher_visits`` times is a record with its value as the target; the model does not play, so
 the generations add hands by the same teacher, and a generation's hands are kept in chunks as
-they finish (``shards/gen-GGG.chunks/``), so a stopped run loses at most a chunk.
+they finish (``shards/gen-GGG.chunks/``), so a stopped run loses at most a chunk. Since the
+model does not play, the next generation's hands are played while this one is fitted and
+evaluated (pipelining; the records are the same).
 With ``teacher="peek"`` step 1 records search targets instead
 (:func:`zwick_ai.learn.net_selfplay.selfplay_search_targets`: ``peek-uct`` with
 ``teacher_iters`` iterations and ``teacher_rollout`` play-outs values every card move of every decision; a move visited at least
@@ -54,6 +56,7 @@ import functools
 import json
 import math
 import shutil
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -353,6 +356,10 @@ def _chunk_task(task: tuple[int, NetConfig, np.ndarray, str]) -> tuple[np.ndarra
     return play_chunk(*task[1:])
 
 
+class GenerationStopped(Exception):
+    """A generation's play given up before its last chunk (:func:`play_generation`'s ``stop``)."""
+
+
 def play_generation(
     cfg: NetConfig,
     g: int,
@@ -360,6 +367,7 @@ def play_generation(
     runner: Backend | None = None,
     progress: Callable[[int, int], None] | None = None,
     keep: Path | None = None,
+    stop: threading.Event | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Generation ``g``'s self-play records (:data:`~zwick_ai.learn.net_selfplay.SHARD_FIELDS`),
     played by the after model in ``model_path`` (empty: greedy), in chunks of :data:`CHUNK_HANDS`
@@ -367,7 +375,8 @@ def play_generation(
     processes or Ray, :mod:`zwick_ai.eval.backends`; None: this process); the records do not
     depend on where the chunks ran. With a folder ``keep`` every chunk is saved there as it
     arrives and read back instead of played again (a stopped generation resumes). ``progress(done,
-    total)`` is called with hands played."""
+    total)`` is called with hands played. Once ``stop`` is set, the generation raises
+    :class:`GenerationStopped` when the next chunk arrives (the chunks kept so far stay)."""
     seeds = np.arange(cfg.hands, dtype=np.int64) + cfg.seed * SEED_STRIDE + g * cfg.hands
     size = TEACHER_CHUNK_HANDS if cfg.teacher in SEARCH_TEACHERS else CHUNK_HANDS
     chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
@@ -390,6 +399,8 @@ def play_generation(
                 net_selfplay.save_shard(kept[i], records)
             done += len(chunks[i])
             say(done, len(seeds))
+            if stop is not None and stop.is_set() and done < len(seeds):
+                raise GenerationStopped(f"generation {g} stopped after {done} of {len(seeds)} hands")
     offsets = np.cumsum([0] + [len(c) for c in chunks])
     whole = [p for p in parts if p is not None]
     fields = [np.concatenate([p[i] for p in whole]) for i in range(len(net_selfplay.SHARD_FIELDS) - 1)]
@@ -665,52 +676,102 @@ def _generations(
     say: Callable[[int, str], None],
 ) -> int:
     """:func:`train_net`'s loop of generations from ``g``: self-play on ``runner``, fit, export,
-    evaluate; returns the number of finished generations."""
+    evaluate; returns the number of finished generations. Under a search teacher the model has no
+    say in the hands, so generation ``g + 1``'s hands are played (on a second thread, by the
+    runner's workers) while generation ``g`` is fitted and evaluated: the same records, sooner. When
+    the loop ends with them unfinished (the budget, an error, a stop signal), they stop at the next
+    chunk, and the kept chunks resume them."""
     torch = _torch()
-    workers = runner.workers
-    while (max_generations is None or g < max_generations) and time.monotonic() - start < hours * 3600:
-        if not run.shard(g).exists():
-            say(g, "self-play")
-            previous = str(run.path(g - 1, "npz")) if g > 0 else cfg.init
-            t0 = time.monotonic()
-            keep = run.out / "shards" / f"gen-{g:03d}.chunks" if cfg.teacher in SEARCH_TEACHERS else None
-            records = play_generation(cfg, g, previous, runner, functools.partial(_say_hands, say, g), keep)
-            net_selfplay.save_shard(run.shard(g), records)
-            if keep is not None:
-                shutil.rmtree(keep)  # every chunk is in the generation's shard now
-            seconds = time.monotonic() - t0
-            timing = {
+    pipelined = cfg.teacher in SEARCH_TEACHERS  # the model has no say in the hands: they can be played early
+    ahead: threading.Thread | None = None
+    stop = threading.Event()
+    failed: list[BaseException] = []
+
+    def play_ahead(h: int) -> None:
+        try:
+            _play_and_save(cfg, run, h, runner, stop=stop)
+        except GenerationStopped:
+            pass  # its kept chunks resume it
+        except BaseException as error:  # noqa: BLE001  (raised again in the loop's thread)
+            failed.append(error)
+
+    def time_left() -> bool:
+        return time.monotonic() - start < hours * 3600
+
+    try:
+        while (max_generations is None or g < max_generations) and time_left():
+            if ahead is not None:  # this generation's hands, started while the last one was fitted
+                say(g, "self-play")
+                ahead.join()
+                ahead = None
+                if failed:
+                    raise failed[0]
+            if not run.shard(g).exists():
+                say(g, "self-play")
+                _play_and_save(cfg, run, g, runner, functools.partial(_say_hands, say, g))
+            if pipelined and (max_generations is None or g + 1 < max_generations) and not run.shard(g + 1).exists():
+                ahead = threading.Thread(target=play_ahead, args=(g + 1,), name=f"zwick-play-gen-{g + 1}")
+                ahead.start()
+            say(g, "fit")
+            model, row = fit_generation(cfg, run, g)
+            meta = {
+                **value_model.game_meta(cfg.variant, cfg.players),
+                "deck": int(rules_array(cfg)[layout.R_DECK_SIZE]) if cfg.cards else 0,
                 "generation": g,
-                "hands": cfg.hands,
-                "records": len(records[0]),
-                "seconds": round(seconds, 2),
-                "records_per_second": round(len(records[0]) / max(seconds, 1e-9), 1),
-                "workers": workers,
+                "config": asdict(cfg),
+                "loss": row,
             }
-            (run.out / "shards" / f"gen-{g:03d}.json").write_text(json.dumps(timing) + "\n")
-        say(g, "fit")
-        model, row = fit_generation(cfg, run, g)
-        meta = {
-            **value_model.game_meta(cfg.variant, cfg.players),
-            "deck": int(rules_array(cfg)[layout.R_DECK_SIZE]) if cfg.cards else 0,
-            "generation": g,
-            "config": asdict(cfg),
-            "loss": row,
-        }
-        if run.path(g, "npz").exists():
-            run.path(g, "npz").unlink()  # an export left by a run stopped before its checkpoint
-        model_files.save_model(export_model(model, meta), run.path(g, "npz"))
-        tmp = run.out / f"gen-{g:03d}.pt.tmp"
-        torch.save({"model": model.state_dict()}, tmp)
-        tmp.replace(run.path(g, "pt"))
-        write_curves(run)
-        evaluate(g)
-        g += 1
+            if run.path(g, "npz").exists():
+                run.path(g, "npz").unlink()  # an export left by a run stopped before its checkpoint
+            model_files.save_model(export_model(model, meta), run.path(g, "npz"))
+            tmp = run.out / f"gen-{g:03d}.pt.tmp"
+            torch.save({"model": model.state_dict()}, tmp)
+            tmp.replace(run.path(g, "pt"))
+            write_curves(run)
+            evaluate(g)
+            g += 1
+    finally:
+        if ahead is not None:  # the budget ran out, or an error or a stop signal: keep what is played, stop the rest
+            stop.set()
+            ahead.join()
     return g
+
+
+def _play_and_save(
+    cfg: NetConfig,
+    run: NetRun,
+    g: int,
+    runner: Backend,
+    progress: Callable[[int, int], None] | None = None,
+    stop: threading.Event | None = None,
+) -> None:
+    """Play generation ``g``'s hands (by generation ``g - 1``'s model, or the teacher) and save its
+    shard and its rate (``shards/gen-GGG.json``)."""
+    if cfg.teacher in SEARCH_TEACHERS:
+        previous = ""  # the teacher plays the hands, not a model (generation g - 1 may still be fitting)
+    else:
+        previous = str(run.path(g - 1, "npz")) if g > 0 else cfg.init
+    t0 = time.monotonic()
+    keep = run.out / "shards" / f"gen-{g:03d}.chunks" if cfg.teacher in SEARCH_TEACHERS else None
+    records = play_generation(cfg, g, previous, runner, progress, keep, stop)
+    net_selfplay.save_shard(run.shard(g), records)
+    if keep is not None:
+        shutil.rmtree(keep)  # every chunk is in the generation's shard now
+    seconds = time.monotonic() - t0
+    timing = {
+        "generation": g,
+        "hands": cfg.hands,
+        "records": len(records[0]),
+        "seconds": round(seconds, 2),
+        "records_per_second": round(len(records[0]) / max(seconds, 1e-9), 1),
+        "workers": runner.workers,
+    }
+    (run.out / "shards" / f"gen-{g:03d}.json").write_text(json.dumps(timing) + "\n")
 
 
 __all__ = [
     "TEACHERS",
+    "GenerationStopped",
     "NetConfig",
     "NetRun",
     "build_model",
