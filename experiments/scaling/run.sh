@@ -15,7 +15,7 @@ previous=""
 for hands in ${HANDS:-300 1000 3000}; do
   run="$runs/h$hands"
   if [ -n "$previous" ] && [ ! -f "$run/gen-000.pt" ]; then
-    python experiments/scaling/seed_chunks.py "$previous" "$run"
+    python experiments/scaling/seed_chunks.py "$previous" "$run" "$hands"
   fi
   zwick train net "${common[@]}" --hands "$hands" --out "$run"
   previous=$run
