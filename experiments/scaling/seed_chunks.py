@@ -12,11 +12,10 @@ into those chunk files there; the larger run then plays only the hands it lacks.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import dataclasses
 import json
+import sys
+from pathlib import Path
 
 import numpy as np
 
