@@ -170,6 +170,8 @@ def test_averaged_generations_are_exported_with_their_strength(tmp_path):
         (["--variant", "classic", "--players", "2"], "needs --hours"),
         (["--variant", "classic", "--players", "2", "--hours", "1", "--hidden", "8"], "two positive layer sizes"),
         (["--variant", "classic", "--players", "2", "--hours", "1", "--hands", "3"], "hands must be at least"),
+        (["--variant", "classic", "--players", "2", "--hours", "1", "-o", "nope=1"], "unknown option 'nope'"),
+        (["--variant", "classic", "--players", "2", "--hours", "1", "-o", "players=3"], "with --variant and --players"),
     ],
 )
 def test_bad_train_net_arguments_exit_2_in_one_line(tmp_path, capsys, argv, message):
@@ -223,3 +225,34 @@ def test_net_model_after_plays_the_shipped_after_model():
     assert make_agent("net", game).identity()["models"].keys() == {"move"}  # the default is unchanged
     with pytest.raises(ValueError, match="no trained value model"):
         make_agent("net:model=after", pyspiel.load_game("zwicker(variant=classic,players=3)"))
+
+
+MICRO = "ranks=A23,suits=CD,jokers=none,hand_size=2,table_size=2,stages=1"
+
+
+def test_a_net_for_a_micro_deck_trains_plays_that_game_and_is_refused_elsewhere(tmp_path):
+    """``options`` (``-o``) train the after model on a micro deck: the records are that game's,
+    the model file names it (its game string and 6 cards), ``net:model=`` plays it there and the
+    full deck's game refuses it in one line."""
+    from zwick_ai.agents.base import make_agent
+
+    cfg = NT.NetConfig(variant="dithmarschen", players=2, options=MICRO, hands=40, hidden=(8, 4), epochs=1,
+                       eval_deals=4, seed=2)  # fmt: skip
+    game = pyspiel.load_game(cfg.game_string())
+    assert game.rules.deck_size == 6 and "ranks=A23" in cfg.game_string()
+    assert NT.train_net(cfg, tmp_path / "run", hours=1, max_generations=1) == 1
+    features, cards, *_ = NS.load_shard(tmp_path / "run" / "shards" / "gen-000.npz")
+    assert cards.shape[1] == CARD_BLOCK * 6 and len(features) > 0
+    model = VM.load_model(tmp_path / "run" / "gen-000.npz")
+    assert model.meta["deck_size"] == 6 and model.meta["game"] == cfg.game_string()
+    agent = make_agent(f"net:model={tmp_path / 'run' / 'gen-000.npz'}", game)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert agent.act(state)[0] in state.legal_actions()
+    with pytest.raises(ValueError, match="does not fit this game"):
+        make_agent(
+            f"net:model={tmp_path / 'run' / 'gen-000.npz'}",
+            pyspiel.load_game("zwicker(variant=dithmarschen,players=2)"),
+        )
+    assert "greedy" in (tmp_path / "run" / "strength.csv").read_text()

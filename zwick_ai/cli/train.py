@@ -148,7 +148,7 @@ USED = {
             "eval_deals"},
     "value": {"game", "variant", "players", "hands", "record", "epochs", "hidden", "eps", "teacher", "teacher_iters",
               "workers", "install", "backend", "address"},
-    "net": {"game", "variant", "players", "hands", "epochs", "hidden", "eps", "hours", "generations", "window",
+    "net": {"game", "variant", "players", "option", "hands", "epochs", "hidden", "eps", "hours", "generations", "window",
             "strength_deals", "ismcts_deals", "teacher", "teacher_iters", "teacher_visits", "teacher_rollout", "teacher_options",
             "init", "workers", "lam", "batch", "lr", "average", "no_cards", "backend", "address"},
 }  # fmt: skip

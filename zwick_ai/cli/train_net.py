@@ -108,6 +108,8 @@ def cmd_train_net(args: argparse.Namespace) -> int:
     for key in ("teacher", "teacher_iters", "teacher_visits", "teacher_rollout", "teacher_options", "init"):
         if getattr(args, key) is not None:
             given[key] = getattr(args, key)
+    if args.option:
+        given["options"] = ",".join(f"{name}={value}" for name, value in args.option)
     if args.strength_deals is not None:
         given["eval_deals"] = args.strength_deals
     if args.ismcts_deals is not None:

@@ -112,6 +112,7 @@ class NetConfig:
     teacher_rollout: str = "random"
     teacher_options: str = ""
     init: str = ""
+    options: str = ""  # further game parameters, "NAME=VALUE,..." (a micro deck: "ranks=A23,suits=CD,...")
 
     def check(self) -> None:
         """Refuse values no run can use (one clear sentence)."""
@@ -119,6 +120,8 @@ class NetConfig:
 
         if self.variant not in VARIANTS:
             raise ValueError(f"unknown variant {self.variant!r}; valid: {', '.join(VARIANTS)}")
+        if self.options:
+            self.check_options()
         if self.hands < HELDOUT_EVERY * 2:
             raise ValueError(f"hands must be at least {2 * HELDOUT_EVERY} per generation, got {self.hands}")
         if not 0.0 <= self.lam <= 1.0:
@@ -148,6 +151,32 @@ class NetConfig:
         if self.seed < 0 or self.eval_deals < 0 or self.ismcts_deals < 0:
             raise ValueError("seed, eval_deals and ismcts_deals must be >= 0")
 
+    def game_params(self) -> dict[str, Any]:
+        """The OpenSpiel parameters of the run's game (typed)."""
+        from zwick_ai.games.game_strings import game_params
+
+        given: dict[str, Any] = {"variant": self.variant, "players": self.players}
+        for item in filter(None, self.options.split(",")):
+            name, sep, value = item.partition("=")
+            if not sep:
+                raise ValueError(f"game option {item!r} is not NAME=VALUE")
+            given[name.strip()] = value.strip()
+        return game_params("zwicker", given)
+
+    def check_options(self) -> None:
+        """Refuse game options that are not the game's (one sentence)."""
+        import pyspiel
+
+        import zwick_ai.games  # noqa: F401  (registers the games)
+
+        params = self.game_params()
+        if params["variant"] != self.variant or int(params["players"]) != self.players:
+            raise ValueError("give the variant and players with --variant and --players, not as game options")
+        try:
+            pyspiel.load_game(self.game_string())
+        except (RuntimeError, ValueError) as error:
+            raise ValueError(f"cannot load {self.game_string()}: {str(error).strip().splitlines()[0]}") from None
+
     def check_teacher_options(self) -> None:
         """Refuse teacher options that are not the expert teacher's valid parameters (one sentence)."""
         if self.teacher != "expert":
@@ -172,7 +201,9 @@ class NetConfig:
             )
 
     def game_string(self) -> str:
-        return f"zwicker(variant={self.variant},players={self.players})"
+        if not self.options:
+            return f"zwicker(variant={self.variant},players={self.players})"
+        return "zwicker(" + ",".join(f"{k}={v}" for k, v in self.game_params().items()) + ")"
 
 
 def _torch() -> Any:
@@ -296,7 +327,7 @@ class NetRun:
 
 def game_rules(cfg: NetConfig) -> Any:
     """The engine rules (:class:`zwick_ai.zwicker.rules.Rules`) of the run's game (the variant's
-    default options)."""
+    defaults and the run's ``options``)."""
     import pyspiel
 
     import zwick_ai.games  # noqa: F401  (registers the games)
@@ -523,7 +554,7 @@ def strength(cfg: NetConfig, run: NetRun, g: int, average: int = 0) -> list[dict
     for opponent, deals in (("greedy", cfg.eval_deals), (ISMCTS_SPEC, cfg.ismcts_deals)):
         if deals < 1:
             continue
-        params = {"variant": cfg.variant, "players": cfg.players}
+        params = cfg.game_params()
         t = Tournament(agents=[spec, opponent], params=params, deals=deals, seed=EVAL_SEED)
         folder = run.out / "strength" / f"{model.stem}-{opponent.split(':')[0]}"
         summary = run_tournament(t, out=folder, progress=False, plots=False)
@@ -716,6 +747,8 @@ def _generations(
             model, row = fit_generation(cfg, run, g)
             meta = {
                 **value_model.game_meta(cfg.variant, cfg.players),
+                "game": cfg.game_string(),
+                "deck_size": game_rules(cfg).deck_size,
                 "deck": int(rules_array(cfg)[layout.R_DECK_SIZE]) if cfg.cards else 0,
                 "generation": g,
                 "config": asdict(cfg),
