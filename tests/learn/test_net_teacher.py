@@ -295,3 +295,28 @@ def test_a_stopped_generation_keeps_its_chunks_and_resumes(tmp_path) -> None:
         np.array_equal(a, b, equal_nan=True)
         for a, b in zip(net_train.play_generation(cfg, 0, ""), resumed, strict=True)
     )
+
+
+def test_the_scaling_runs_seeded_chunks_are_the_hands_a_larger_run_would_play(tmp_path) -> None:
+    """``experiments/scaling/seed_chunks.py``: a finished 20-hand teacher run's shard, split into
+    a 30-hand run's first chunks, gives that run the records it would have played itself."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "experiments" / "scaling" / "seed_chunks.py"
+    spec = importlib.util.spec_from_file_location("seed_chunks", path)
+    assert spec is not None and spec.loader is not None
+    seed_chunks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(seed_chunks)
+    small = net_train.NetConfig(
+        variant="classic", players=2, hands=20, hidden=(8, 4), epochs=1, eval_deals=0, seed=6,
+        teacher="ismcts", teacher_iters=10, teacher_visits=2,
+    )  # fmt: skip
+    assert net_train.train_net(small, tmp_path / "h20", hours=1, max_generations=1) == 1
+    assert seed_chunks.seed_chunks(tmp_path / "h20", tmp_path / "h30", 30) == 2
+    large = net_train.NetConfig(**{**small.__dict__, "hands": 30})
+    keep = tmp_path / "h30" / "shards" / "gen-000.chunks"
+    seeded = net_train.play_generation(large, 0, "", keep=keep)
+    played = net_train.play_generation(large, 0, "")
+    assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(seeded, played, strict=True))
+    assert net_train.train_net(large, tmp_path / "h30", hours=1, max_generations=1) == 1  # the folder is the run's
