@@ -151,11 +151,12 @@ def main(runs: Path, out: Path) -> None:
             continue
         expert = margin(out / OPPONENTS[opponent], opponent)
         assert expert is not None, f"play the expert against {opponent} first (README)"
-        targets = {"expert (0.1 s)": expert["mean_diff"]}
-        for name, (folder, against, _label, _colour) in REFERENCES.items():
-            ref = margin(out / folder, against) if against == opponent else None
-            if ref is not None:
-                targets[name] = ref["mean_diff"]
+        refs = {
+            name: (ref, label, colour)
+            for name, (folder, against, label, colour) in REFERENCES.items()
+            if against == opponent and (ref := margin(out / folder, against)) is not None
+        }
+        targets = {"expert (0.1 s)": expert["mean_diff"], **{name: r[0]["mean_diff"] for name, r in refs.items()}}
         t = trend(rows, targets)
         t["expert"] = expert
         t["teacher_cpu_s_per_hand"] = cost
@@ -171,11 +172,9 @@ def main(runs: Path, out: Path) -> None:
         ax.plot(grid, t["intercept"] + t["slope_per_decade"] * np.log10(grid), "--", label="trend (log hands)")
         ax.axhspan(expert["ci_low"], expert["ci_high"], color="tab:orange", alpha=0.2)
         ax.axhline(expert["mean_diff"], color="tab:orange", label="expert (0.1 s)")
-        for name, (folder, against, label, colour) in REFERENCES.items():
-            ref = margin(out / folder, against) if against == opponent else None
-            if ref is not None:
-                trends.setdefault("references", {})[name] = ref  # type: ignore[union-attr]
-                ax.axhline(ref["mean_diff"], color=colour, ls=":", label=label)
+        for name, (ref, label, colour) in refs.items():
+            trends.setdefault("references", {})[name] = ref  # type: ignore[union-attr]
+            ax.axhline(ref["mean_diff"], color=colour, ls=":", label=label)
         ax.set_xscale("log")
         ax.set_xlabel("teacher hands")
         ax.set_ylabel(f"points a deal against {opponent}")

@@ -127,14 +127,15 @@ def load_model(path: Path | str) -> ValueModel:
     return ValueModel(*read_model(path))
 
 
-def game_meta(variant: str, players: int) -> dict[str, Any]:
-    """What a model file records of the game it is trained for (the variant's default options):
-    ``game`` (the OpenSpiel game string), ``variant``, ``players`` and ``deck_size``."""
+def game_meta(variant: str, players: int, rules: Any = None, game: str = "") -> dict[str, Any]:
+    """What a model file records of the game it is trained for: ``game`` (the OpenSpiel game
+    string), ``variant``, ``players`` and ``deck_size``; the variant's default options unless the
+    game's engine ``rules`` and its ``game`` string are given (other options, such as a micro deck)."""
     return {
-        "game": f"zwicker(variant={variant},players={players})",
+        "game": game or f"zwicker(variant={variant},players={players})",
         "variant": variant,
         "players": players,
-        "deck_size": zwicker_rules(variant, players).deck_size,
+        "deck_size": (rules if rules is not None else zwicker_rules(variant, players)).deck_size,
     }
 
 

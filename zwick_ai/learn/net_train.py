@@ -71,7 +71,7 @@ from zwick_ai.files import read_json, replacing
 from zwick_ai.learn import model_files, net_selfplay
 from zwick_ai.learn.search_teacher import SEARCH_TEACHERS, TEACHER_C, after_records
 from zwick_ai.plots import save_png
-from zwick_ai.zwicker import layout, policy_codes
+from zwick_ai.zwicker import policy_codes
 from zwick_ai.zwicker.features import NFEAT
 
 HELDOUT_EVERY = 10
@@ -720,9 +720,8 @@ def _generations(
 
     def play_ahead(h: int) -> None:
         try:
-            _play_and_save(cfg, run, h, runner, stop=stop)
-        except GenerationStopped:
-            pass  # its kept chunks resume it
+            with contextlib.suppress(GenerationStopped):  # a stopped generation's kept chunks resume it
+                _play_and_save(cfg, run, h, runner, stop=stop)
         except BaseException as error:  # noqa: BLE001  (raised again in the loop's thread)
             failed.append(error)
 
@@ -745,11 +744,10 @@ def _generations(
                 ahead.start()
             say(g, "fit")
             model, row = fit_generation(cfg, run, g)
+            rules = game_rules(cfg)
             meta = {
-                **value_model.game_meta(cfg.variant, cfg.players),
-                "game": cfg.game_string(),
-                "deck_size": game_rules(cfg).deck_size,
-                "deck": int(rules_array(cfg)[layout.R_DECK_SIZE]) if cfg.cards else 0,
+                **value_model.game_meta(cfg.variant, cfg.players, rules, cfg.game_string()),
+                "deck": rules.deck_size if cfg.cards else 0,
                 "generation": g,
                 "config": asdict(cfg),
                 "loss": row,
@@ -780,12 +778,10 @@ def _play_and_save(
 ) -> None:
     """Play generation ``g``'s hands (by generation ``g - 1``'s model, or the teacher) and save its
     shard and its rate (``shards/gen-GGG.json``)."""
-    if cfg.teacher in SEARCH_TEACHERS:
-        previous = ""  # the teacher plays the hands, not a model (generation g - 1 may still be fitting)
-    else:
-        previous = str(run.path(g - 1, "npz")) if g > 0 else cfg.init
+    taught = cfg.teacher in SEARCH_TEACHERS  # the teacher plays the hands, not a model
+    previous = "" if taught else (str(run.path(g - 1, "npz")) if g > 0 else cfg.init)
     t0 = time.monotonic()
-    keep = run.out / "shards" / f"gen-{g:03d}.chunks" if cfg.teacher in SEARCH_TEACHERS else None
+    keep = run.out / "shards" / f"gen-{g:03d}.chunks" if taught else None
     records = play_generation(cfg, g, previous, runner, progress, keep, stop)
     net_selfplay.save_shard(run.shard(g), records)
     if keep is not None:
