@@ -129,6 +129,23 @@ def test_a_board_can_have_its_own_number_of_deals(tmp_path):
     assert {name: b["pairs"][0]["deals"] for name, b in boards.items()} == {"zwikken parlett 3p": 3, "zwicken 4p": 2}
 
 
+def test_one_deal_on_every_board_writes_unbounded_intervals(tmp_path):
+    """With one deal per pair a rating's bootstrap interval has no bounds: the tables say so
+    (``[-∞, ∞]``) instead of failing after every game was played."""
+    from zwick_ai.cli import main
+
+    toml = tmp_path / "lb.toml"
+    toml.write_text(
+        f'agents = ["random", "greedy"]\nanchors = ["greedy"]\ndeals = 1\ntop = 0\nout = "{tmp_path / "out"}"\n'
+        '[[board]]\ngame = "zwikken"\nvariant = "parlett"\n[[board]]\ngame = "zwicken"\n'
+    )
+    assert main(["leaderboard", str(toml), "--quiet", "--workers", "1"]) == 0
+    boards = json.loads((tmp_path / "out" / "leaderboard.json").read_text())
+    assert [b["deals"] for b in boards] == [1, 1]
+    assert leaderboard._rating_cell({"rating": 3.2, "ci95": [None, float("inf")]}) == "3 [-∞, ∞]"
+    assert "| `greedy` |" in (tmp_path / "out" / "headline.md").read_text()
+
+
 def test_the_headline_groups_the_games_and_shares_the_trained_policy_row(tmp_path):
     """``headline``: Zwicker boards in one table and trick games in another, agents in the file's
     order, the leader of each board in bold, every board's ``mccfr:policy=PATH`` in one row; ``write``

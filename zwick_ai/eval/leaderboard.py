@@ -413,8 +413,16 @@ def _rating_cell(r: dict[str, Any]) -> str:
 
     >>> _rating_cell({"rating": -0.4, "ci95": [-59.0, 57.2]})
     '0 [-59, 57]'
+    >>> _rating_cell({"rating": 0.0, "ci95": [float("-inf"), None]})  # one deal: no interval
+    '0 [-∞, ∞]'
     """
-    return f"{round(r['rating'])} [{round(r['ci95'][0])}, {round(r['ci95'][1])}]"
+    lo, hi = r["ci95"]
+    return f"{round(r['rating'])} [{_bound(lo, '-∞')}, {_bound(hi, '∞')}]"
+
+
+def _bound(x: float | None, unbounded: str) -> str:
+    """An interval's bound in whole Elo points; ``unbounded`` when it is missing or infinite."""
+    return str(round(x)) if x is not None and math.isfinite(x) else unbounded
 
 
 def _family(spec: str) -> str:
