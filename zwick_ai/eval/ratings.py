@@ -1,4 +1,7 @@
-"""Bradley–Terry ratings of agents from pairwise results, on the Elo scale, with bootstrap CIs.
+"""Ratings of agents from pairwise results on duplicate deals, with bootstrap CIs: Bradley–Terry
+on deals won (Elo scale) and a rating on points margins (:func:`points_ratings_with_ci`, points
+a deal). The reports rank by points, the game's score, and show the wins rating beside it
+(:mod:`zwick_ai.eval.verdict` says when the two disagree).
 
 Model: agent ``i`` has strength ``γ_i > 0`` and scores against ``j`` with probability
 ``γ_i / (γ_i + γ_j)``. A draw counts half a win for each side (the usual convention). The fit is
@@ -127,4 +130,53 @@ def ratings_with_ci(
     return ratings, lo, hi
 
 
-__all__ = ["SCALE", "expected_score", "fit_bradley_terry", "ratings_from_outcomes", "ratings_with_ci"]
+def points_design(n: int, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
+    """The least-squares map from the pairs' mean differences to the points ratings (``n x pairs``):
+    the minimum-norm solution of ``r_i − r_j = m_ij``, which has mean 0 on a connected design.
+
+    >>> points_design(2, [(0, 1)]).round(3).tolist()
+    [[0.5], [-0.5]]
+    """
+    design = np.zeros((len(pairs), n))
+    for k, (i, j) in enumerate(pairs):
+        if not (0 <= i < n and 0 <= j < n) or i == j:
+            raise ValueError(f"bad pair ({i}, {j}) for {n} agents")
+        design[k, i], design[k, j] = 1.0, -1.0
+    return np.linalg.pinv(design)
+
+
+def points_ratings_with_ci(
+    n: int, pairs: Sequence[tuple[int, int]], diffs: np.ndarray, resamples: int = 1000, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(ratings, lower, upper) **on points**: each agent's strength in points (or chips) a deal,
+    mean 0, fitted by least squares to every pair's mean per-deal difference (``deals x pairs``
+    array ``diffs``, all pairs on the same deals): the gap ``r_i − r_j`` is the margin the fit
+    predicts for ``i`` over ``j``. In a round robin ``r_i`` is ``i``'s mean margin over every agent,
+    itself counted as 0. 95% percentile bootstrap over deals, as :func:`ratings_with_ci`.
+
+    >>> d = np.array([[2.0, 4.0, 2.0], [4.0, 6.0, 2.0], [0.0, 2.0, 2.0]])
+    >>> r, lo, hi = points_ratings_with_ci(3, [(0, 1), (0, 2), (1, 2)], d, resamples=200)
+    >>> r.round(3).tolist()
+    [2.0, 0.0, -2.0]
+    """
+    out = np.asarray(diffs, dtype=float)
+    if out.ndim != 2 or out.shape[1] != len(pairs):
+        raise ValueError(f"differences must be deals x {len(pairs)} pairs, got shape {out.shape}")
+    solve = points_design(n, pairs)
+    ratings = solve @ out.mean(axis=0)
+    if len(out) < 2:
+        inf = np.full(n, np.inf)
+        return ratings, -inf, inf
+    lo, hi = bootstrap_ci(out, lambda d: solve @ d.mean(axis=0), resamples=resamples, seed=seed)
+    return ratings, lo, hi
+
+
+__all__ = [
+    "SCALE",
+    "expected_score",
+    "fit_bradley_terry",
+    "points_design",
+    "points_ratings_with_ci",
+    "ratings_from_outcomes",
+    "ratings_with_ci",
+]
