@@ -30,12 +30,12 @@ def lines(folder: Path) -> list[dict]:
 
 
 def by_key(records: list[dict]) -> dict:
-    """Records keyed by game, without the timing (the only field that may differ between runs)."""
-    return {T.task_key(r): {k: v for k, v in r.items() if k != "seconds"} for r in records}
+    """Records keyed by game, without the timing (the only fields that may differ between runs)."""
+    return {T.task_key(r): {k: v for k, v in r.items() if k not in ("seconds", "cpu_seconds")} for r in records}
 
 
 def stable(summary: dict) -> dict:
-    return {k: v for k, v in summary.items() if k != "timing"}
+    return {k: v for k, v in summary.items() if k not in ("timing", "machine")}
 
 
 @pytest.fixture(scope="module")

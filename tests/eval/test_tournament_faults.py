@@ -32,7 +32,7 @@ def lines(path: Path) -> list[dict]:
 
 def without_timing(summary: dict) -> dict:
     """A summary without what depends on the machine's speed (thinking time)."""
-    return {k: v for k, v in summary.items() if k not in ("timing", "command")}
+    return {k: v for k, v in summary.items() if k not in ("timing", "command", "machine")}
 
 
 def keys(path: Path) -> list[tuple]:

@@ -35,12 +35,17 @@ EXAMPLES = f"""examples:
   zwick tournament --game zwikken --variant parlett --players 3 --agents ismcts,random --deals 100
   zwick tournament --backend ray --workers 2 --agents greedy,random     (a local Ray instance)
   zwick tournament --backend ray --address auto ...                     (an existing Ray cluster)
+  zwick tournament --variant grupp --agents "expert:time=0.05;ismcts:time=0.05" --clock cpu --deals 60 \
+      --until-resolved --max-deals 2000      (more deals until the pair is told apart, or 2000)
 
 agents: separate specs with ';' (quote it) or repeat --agents; with commas, a key=value piece
 continues the previous spec (greedy,ismcts:iters=200,c=0.7,random is three agents).
 The same command again resumes an interrupted tournament (finished games are skipped); only
 --deals may differ: more extends it, fewer summarises the first deals and keeps the other games.
---workers and --backend never change the results."""
+--workers and --backend never change the results.
+--until-resolved: looks at --deals, then 1.5 times as many each time up to --max-deals; stops at the
+first look whose intervals (a group-sequential design that keeps the error rate at 5%) tell every
+pair apart on points (docs/tournaments.md)."""
 
 
 def agent_list(texts: Sequence[str]) -> list[str]:
@@ -77,6 +82,7 @@ def prepare(
     out: str | None,
     seating: str = "all",
     clock: str = "wall",
+    max_deals: int | None = None,
 ) -> tuple[Any, str]:
     """The tournament and its folder, every argument checked (agents built once, the folder
     usable), before anything runs: shared by ``zwick tournament`` and ``zwick run``."""
@@ -91,7 +97,7 @@ def prepare(
         params=params,
         deals=deals,
         seed=seed,
-        command=command_line(game_name, variant, players, options, agents, deals, seed, seating, clock, out),
+        command=command_line(game_name, variant, players, options, agents, deals, seed, seating, clock, out, max_deals),
         seating=seating,
         clock=clock,
     )
@@ -103,7 +109,7 @@ def prepare(
 
 def command_line(game: str, variant: str | None, players: int | None, options: Sequence[tuple[str, Any]],
                  agents: Sequence[str], deals: int, seed: int, seating: str = "all",
-                 clock: str = "wall", out: str | None = None) -> str:  # fmt: skip
+                 clock: str = "wall", out: str | None = None, max_deals: int | None = None) -> str:  # fmt: skip
     """The ``zwick tournament`` command that reproduces a tournament (workers and backend aside),
     shell-quoted, with its folder when one was given (run again, it resumes that folder)."""
     from zwick_ai.options import format_value
@@ -120,6 +126,8 @@ def command_line(game: str, variant: str | None, players: int | None, options: S
         parts += ["--seatings", seating]
     if clock != "wall":
         parts += ["--clock", clock]
+    if max_deals is not None:
+        parts += ["--until-resolved", "--max-deals", str(max_deals)]
     if out:
         parts += ["--out", str(out)]
     return shlex.join(parts)
@@ -149,18 +157,23 @@ def run(
     quiet: bool,
     seating: str = "all",
     clock: str = "wall",
+    max_deals: int | None = None,
 ) -> dict[str, Any] | None:
     """Build and run one tournament (shared by ``zwick tournament`` and ``zwick run``); prints the
-    report's tables. Returns the summary, or None when interrupted."""
-    t, folder = prepare(game_name, variant, players, options, agents, deals, seed, out, seating, clock)
-    return run_prepared(t, folder, workers, backend_name, address, quiet)
+    report's tables. With ``max_deals`` it adds deals until every pair is resolved or that many
+    are played (:func:`zwick_ai.eval.sequential.run_until_resolved`). Returns the summary, or None
+    when interrupted."""
+    t, folder = prepare(game_name, variant, players, options, agents, deals, seed, out, seating, clock, max_deals)
+    return run_prepared(t, folder, workers, backend_name, address, quiet, max_deals)
 
 
 def run_prepared(
-    t: Any, folder: str, workers: int, backend_name: str, address: str | None, quiet: bool
-) -> dict[str, Any] | None:
+    t: Any, folder: str, workers: int, backend_name: str, address: str | None, quiet: bool,
+    max_deals: int | None = None,
+) -> dict[str, Any] | None:  # fmt: skip
     """Run a tournament of :func:`prepare` (see :func:`run`)."""
     from zwick_ai.eval.backends import make_backend
+    from zwick_ai.eval.sequential import looks, run_until_resolved
     from zwick_ai.eval.tournament import report_markdown, run_tournament
 
     deals = t.deals
@@ -169,10 +182,17 @@ def run_prepared(
         # the stop signals are ours before the backend starts and again after (Ray installs handlers of its own)
         ship = shipped_modules(t.agents)
         with reclaim(), make_backend(backend_name, workers, address, ship) as backend, reclaim():
-            print(
-                f"{t.variant}: {len(t.agents)} agents, {deals} deals, {t.games} games on {backend.describe()} -> {folder}"
-            )
-            summary = run_tournament(t, folder, backend, progress=not quiet)
+            if max_deals is None:
+                print(
+                    f"{t.variant}: {len(t.agents)} agents, {deals} deals, {t.games} games on {backend.describe()} -> {folder}"
+                )
+                summary = run_tournament(t, folder, backend, progress=not quiet)
+            else:
+                plan = looks(deals, max_deals)
+                print(f"{t.variant}: {len(t.agents)} agents, until resolved: looks at {', '.join(map(str, plan))} deals, "
+                      f"on {backend.describe()} -> {folder}")  # fmt: skip
+                summary = run_until_resolved(t, folder, max_deals, backend, progress=not quiet,
+                                             say=lambda text: print(text, file=sys.stderr))  # fmt: skip
     except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP: the backend has stopped its workers
         print(f"\ninterrupted; finished games are in {folder}/games.jsonl; the same command resumes", file=sys.stderr)
         return None
@@ -185,6 +205,9 @@ def run_prepared(
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     agents = agent_list(args.agents) if args.agents else list(DEFAULT_AGENTS)
+    if args.max_deals is not None and not args.until_resolved:
+        raise ValueError("--max-deals is the cap of --until-resolved; give both, or leave --max-deals out")
+    max_deals = (args.max_deals if args.max_deals is not None else 10 * args.deals) if args.until_resolved else None
     summary = run(
         args.game,
         args.variant,
@@ -200,6 +223,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         args.quiet,
         args.seatings,
         args.clock,
+        max_deals,
     )
     return 0 if summary is not None else 130
 
@@ -255,6 +279,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="what the searches' time budgets (time=) count: wall time, or cpu: the searching thread's CPU time, "
         "for equal-time comparisons on a loaded machine (default: %(default)s)",
     )
+    p.add_argument(
+        "--until-resolved", action="store_true",
+        help="add deals until every pair's difference on points is told apart (a group-sequential design "
+        "at 5%%: looks at --deals, then 1.5 times as many each time) or --max-deals is reached",
+    )  # fmt: skip
+    p.add_argument("--max-deals", type=int, default=None, metavar="N",
+                   help="the cap of --until-resolved (default: 10 x --deals)")  # fmt: skip
     p.add_argument("--out", help="results folder (default: results/tournament-<variant>-<seed>)")
     add_run_args(p)
     p.set_defaults(func=cmd_tournament)

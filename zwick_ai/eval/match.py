@@ -45,14 +45,18 @@ class GameRecord:
     moves: list[list] = field(default_factory=list)
     returns: list[float] = field(default_factory=list)
     points: list[int] | None = None
-    seconds: list[float] = field(default_factory=list)  # thinking time per seat
+    seconds: list[float] = field(default_factory=list)  # thinking time per seat, wall clock
     game: str = ""
     chance: list[int] = field(default_factory=list)
     version: int = RECORD_VERSION
+    cpu_seconds: list[float] = field(default_factory=list)  # thinking time per seat, the thread's CPU time
 
     def as_dict(self) -> dict:
-        """The JSON line of the record (format version, game and seed first)."""
+        """The JSON line of the record (format version, game and seed first; ``cpu_seconds`` only
+        when measured)."""
         d = asdict(self)
+        if not d["cpu_seconds"]:
+            del d["cpu_seconds"]
         return {k: d.pop(k) for k in ("version", "game", "deal_seed")} | d
 
 
@@ -75,14 +79,15 @@ def play_game(
         agent_seeds = default_agent_seeds(deal_seed, n)
     for agent, s in zip(agents, agent_seeds, strict=True):
         agent.reset(int(s))
-    rec = GameRecord(int(deal_seed), [a.spec for a in agents], seconds=[0.0] * n, game=str(game))
+    rec = GameRecord(int(deal_seed), [a.spec for a in agents], seconds=[0.0] * n, game=str(game), cpu_seconds=[0.0] * n)
     state = deal(game, deal_seed)
     rec.chance = [int(a) for a in state.history()]  # the opening deal: chance only
 
     def decide(state: pyspiel.State) -> list[int]:
         seat = state.current_player()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         actions = agents[seat].act(state)
+        rec.cpu_seconds[seat] += time.thread_time() - c0
         rec.seconds[seat] += time.perf_counter() - t0
         return actions
 

@@ -14,7 +14,9 @@ moves          one ``[seat, label, [actions]]`` per whole decision (Zwicker: a w
                sub-actions, labelled ``str(Move)``; trick games: one action)
 returns        OpenSpiel returns per seat
 points         Zwicker: points per side; otherwise ``null``
-seconds        thinking time per seat (may be empty)
+seconds        thinking time per seat, wall clock (may be empty)
+cpu_seconds    thinking time per seat, CPU time of the deciding thread (may be absent: older
+               records)
 chance         every chance action in order; empty means "deal from ``deal_seed``" as
                :func:`zwick_ai.eval.match.play_game` does
 =============  =================================================================================
@@ -191,6 +193,9 @@ def record_from_dict(obj: object) -> GameRecord:
     seconds = obj.get("seconds", [])
     if not isinstance(seconds, list) or not all(_is_num(x) for x in seconds):
         raise ValueError("seconds must be a list of numbers")
+    cpu_seconds = obj.get("cpu_seconds", [])
+    if not isinstance(cpu_seconds, list) or not all(_is_num(x) for x in cpu_seconds):
+        raise ValueError("cpu_seconds must be a list of numbers")
     chance = obj.get("chance", [])
     if not isinstance(chance, list) or not all(_is_int(a) and a >= 0 for a in chance):
         raise ValueError("chance must be a list of chance actions (whole numbers >= 0)")
@@ -204,6 +209,7 @@ def record_from_dict(obj: object) -> GameRecord:
         game=game,
         chance=list(chance),
         version=RECORD_VERSION,
+        cpu_seconds=[float(x) for x in cpu_seconds],
     )
 
 

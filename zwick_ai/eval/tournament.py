@@ -77,13 +77,14 @@ from zwick_ai.agents.clock import CLOCKS
 from zwick_ai.eval.backends import Backend, LocalBackend
 from zwick_ai.eval.folder_lock import hold_results_folder
 from zwick_ai.eval.match import play_game
-from zwick_ai.eval.ratings import SCALE, ratings_with_ci
+from zwick_ai.eval.pictures import plot_pairs, plot_ratings
+from zwick_ai.eval.ratings import SCALE, points_ratings_with_ci, ratings_with_ci
 from zwick_ai.eval.records import compressed, record_from_dict, unpack
-from zwick_ai.eval.report import interval_text, markdown_table, pyplot
+from zwick_ai.eval.report import interval_text, markdown_table
 from zwick_ai.eval.stats import mean_ci
+from zwick_ai.eval.verdict import deals_to_resolve, disagreement_lines, p_text, pair_verdict, resolve_text
 from zwick_ai.files import JsonlAppender, replacing, set_aside
 from zwick_ai.games.game_strings import game_params
-from zwick_ai.plots import save_png
 
 #: bump when the meaning of games.jsonl lines or config.json changes
 FORMAT = 1
@@ -297,6 +298,7 @@ def play_task(task: dict[str, Any]) -> dict[str, Any]:
     check_identities(task, agents)
     rec = play_game(game, agents, task["deal_seed"], agent_seeds=task["agent_seeds"]).as_dict()
     rec["seconds"] = [round(x, 6) for x in rec["seconds"]]
+    rec["cpu_seconds"] = [round(x, 6) for x in rec["cpu_seconds"]]
     rec["seats"] = task["seats"]  # the specs as the tournament was given them (not canonicalised)
     head = {k: rec.pop(k) for k in ("version", "game", "deal_seed")}
     return head | {k: task[k] for k in TOURNAMENT_KEYS} | rec
@@ -324,7 +326,8 @@ def compact(record: dict[str, Any]) -> dict[str, Any]:
         decisions[seat] += 1
     keep = ("agents", "deal", "seating", "seats", "returns", "points")
     seconds = record.get("seconds") or [0.0] * len(decisions)
-    return {k: record.get(k) for k in keep} | {"seconds": seconds, "decisions": decisions}
+    cpu = record.get("cpu_seconds") or None  # records written before CPU time was measured lack it
+    return {k: record.get(k) for k in keep} | {"seconds": seconds, "cpu_seconds": cpu, "decisions": decisions}
 
 
 def seat_scores(record: dict[str, Any], sides: Sequence[Sequence[int]]) -> list[float]:
@@ -585,6 +588,9 @@ def _run_tournament(
     """:func:`run_tournament` in a folder this run holds."""
     from tqdm import tqdm
 
+    from zwick_ai.machine import describe
+
+    machine = describe()  # the load at the start, before this run's own work
     warn = warn or (lambda text: print(f"warning: {text}", file=sys.stderr))
     legacy = claim_folder(t, out)
     todo_all = tasks(t)
@@ -638,7 +644,7 @@ def _run_tournament(
             backend.close()
     if any(task_key(x) not in done for x in todo_all):
         return None
-    summary = summarize(t, done)
+    summary = summarize(t, done, machine)
     write_outputs(t, summary, out, plots=plots)
     return summary
 
@@ -709,46 +715,86 @@ def finished_differences(t: Tournament, out: str | Path) -> np.ndarray | None:
     return deal_differences(t, done)
 
 
-def summarize(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, Any]:
-    """The ``summary.json`` contents (DESIGN.md "Tournament output" names, and more) from the
-    :func:`compact` records of every game."""
-    game = t.load()
-    sides = side_seats(game)
-    diffs = deal_differences(t, records)
-    outcomes = np.where(diffs > 0, 1.0, np.where(diffs < 0, 0.0, 0.5))
-    pairs = []
-    for c, (i, j) in enumerate(t.pairs):
-        est = mean_ci(diffs[:, c])
-        pairs.append(
-            {
-                "a": t.agents[i],
-                "b": t.agents[j],
-                "deals": t.deals,
-                "mean_diff": est.mean,
-                "ci95": _interval(est.ci95),
-                "win_rate_a": float(outcomes[:, c].mean()),
-                "wins_a": int((diffs[:, c] > 0).sum()),
-                "draws": int((diffs[:, c] == 0).sum()),
-                "losses_a": int((diffs[:, c] < 0).sum()),
-                "games": t.games_per_pair,
-            }
-        )
-    r, lo, hi = ratings_with_ci(
-        len(t.agents), t.pairs, outcomes, prior=RATING_PRIOR, resamples=RATING_RESAMPLES, seed=t.seed
-    )
-    order = sorted(range(len(t.agents)), key=lambda x: -r[x])
-    ratings = [
-        {"agent": t.agents[x], "rating": float(r[x]), "ci95": _interval([lo[x], hi[x]]), "rank": rank + 1}
+def pair_summary(a: str, b: str, d: np.ndarray, unit: str) -> dict[str, Any]:
+    """One pair's result from its per-deal differences ``a − b``: the mean with its 95% CI paired
+    over deals, the deals won, drawn and lost with the sign test, the verdict in words
+    (:func:`zwick_ai.eval.verdict.pair_verdict`), and the deals that would resolve a difference of
+    the observed size (``resolve``; None without a spread or a difference)."""
+    est = mean_ci(d)
+    wins, draws, losses = int((d > 0).sum()), int((d == 0).sum()), int((d < 0).sum())
+    ci = _interval(est.ci95)
+    resolve = None
+    if math.isfinite(est.std) and est.std > 0 and abs(est.mean) > 0:
+        resolve = deals_to_resolve(est.std, abs(est.mean))
+    return {
+        "a": a,
+        "b": b,
+        "deals": len(d),
+        "mean_diff": est.mean,
+        "ci95": ci,
+        "sd": est.std if math.isfinite(est.std) else None,
+        "win_rate_a": float((wins + 0.5 * draws) / len(d)),
+        "wins_a": wins,
+        "draws": draws,
+        "losses_a": losses,
+        "verdict": pair_verdict(a, b, est.mean, ci, wins, draws, losses, unit),
+        "resolve": resolve,
+    }
+
+
+def ranked(agents: Sequence[str], r: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> list[dict[str, Any]]:
+    """Ratings with their CIs, best first, each with its ``rank``."""
+    order = sorted(range(len(agents)), key=lambda x: -r[x])
+    return [
+        {"agent": agents[x], "rating": float(r[x]), "ci95": _interval([lo[x], hi[x]]), "rank": rank + 1}
         for rank, x in enumerate(order)
     ]
-    thinking: dict[str, list[float]] = {a: [0.0, 0.0] for a in t.agents}
+
+
+def thinking_times(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per agent: wall seconds and CPU seconds (of the deciding thread) a decision, and decisions;
+    ``cpu_seconds_per_decision`` is None when a game was recorded before CPU time was measured."""
+    wall = dict.fromkeys(t.agents, 0.0)
+    cpu: dict[str, float | None] = dict.fromkeys(t.agents, 0.0)
+    decisions = dict.fromkeys(t.agents, 0)
     for rec in records.values():
         if rec["deal"] >= t.deals:
             continue
         for p, spec in enumerate(rec["seats"]):
-            thinking[spec][0] += rec["seconds"][p]
-        for p, n in enumerate(rec["decisions"]):
-            thinking[rec["seats"][p]][1] += n
+            wall[spec] += rec["seconds"][p]
+            decisions[spec] += rec["decisions"][p]
+            have, so_far = rec.get("cpu_seconds"), cpu[spec]
+            cpu[spec] = None if have is None or so_far is None else so_far + have[p]
+    out = {}
+    for a in t.agents:
+        n = decisions[a]
+        used = cpu[a]
+        out[a] = {
+            "seconds_per_decision": wall[a] / n if n else 0.0,
+            "cpu_seconds_per_decision": None if used is None else (used / n if n else 0.0),
+            "decisions": int(n),
+        }
+    return out
+
+
+def summarize(t: Tournament, records: dict[tuple, dict[str, Any]], machine: str | None = None) -> dict[str, Any]:
+    """The ``summary.json`` contents (DESIGN.md "Tournament output" names, and more) from the
+    :func:`compact` records of every game; ``machine`` (:func:`zwick_ai.machine.describe` at the
+    run's start) is reported."""
+    game = t.load()
+    sides = side_seats(game)
+    unit = "points" if t.game == "zwicker" else "chips"
+    diffs = deal_differences(t, records)
+    outcomes = np.where(diffs > 0, 1.0, np.where(diffs < 0, 0.0, 0.5))
+    pairs = []
+    for c, (i, j) in enumerate(t.pairs):
+        pairs.append(pair_summary(t.agents[i], t.agents[j], diffs[:, c], unit) | {"games": t.games_per_pair})
+    r, lo, hi = ratings_with_ci(
+        len(t.agents), t.pairs, outcomes, prior=RATING_PRIOR, resamples=RATING_RESAMPLES, seed=t.seed
+    )
+    ratings = ranked(t.agents, r, lo, hi)
+    pr, plo, phi = points_ratings_with_ci(len(t.agents), t.pairs, diffs, resamples=RATING_RESAMPLES, seed=t.seed)
+    points_ratings = ranked(t.agents, pr, plo, phi)
     return {
         "game": t.game,
         "params": t.params,
@@ -757,6 +803,8 @@ def summarize(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, 
         "deals": t.deals,
         "agents": t.agents,
         "pairs": pairs,
+        "ranking": "points",
+        "points_ratings": points_ratings,
         "ratings": ratings,
         "players": game.num_players(),
         "sides": sides,
@@ -772,9 +820,13 @@ def summarize(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, 
             "prior_draws_per_pair": RATING_PRIOR,
             "bootstrap_resamples": RATING_RESAMPLES,
         },
-        "timing": {
-            a: {"seconds_per_decision": (s / n if n else 0.0), "decisions": int(n)} for a, (s, n) in thinking.items()
+        "points_rating_model": {
+            "name": "least squares on the pairs' mean per-deal differences",
+            "scale": f"{unit} a deal, mean 0; r_a - r_b is the fitted margin of a over b",
+            "bootstrap_resamples": RATING_RESAMPLES,
         },
+        "timing": thinking_times(t, records),
+        "machine": machine,
         "command": t.command,
         "outside_agents": outside_agents(t),
     }
@@ -802,16 +854,20 @@ def write_outputs(t: Tournament, summary: dict[str, Any], out: Path, plots: bool
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     with open(out / "summary.csv", "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["a", "b", "deals", "mean_diff", "ci95_lo", "ci95_hi", "win_rate_a", "wins_a", "draws", "losses_a"])
+        w.writerow(["a", "b", "deals", "mean_diff", "ci95_lo", "ci95_hi", "win_rate_a", "wins_a", "draws", "losses_a",
+                    "sign_test_p", "verdict"])  # fmt: skip
         for p in summary["pairs"]:
             w.writerow([p["a"], p["b"], p["deals"], p["mean_diff"], *p["ci95"], p["win_rate_a"]] + [
-                p["wins_a"], p["draws"], p["losses_a"]
+                p["wins_a"], p["draws"], p["losses_a"], p["verdict"]["sign_p"], p["verdict"]["case"]
             ])  # fmt: skip
+    wins = {r["agent"]: r for r in summary["ratings"]}
     with open(out / "ratings.csv", "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["rank", "agent", "rating", "ci95_lo", "ci95_hi"])
-        for r in summary["ratings"]:
-            w.writerow([r["rank"], r["agent"], r["rating"], *r["ci95"]])
+        w.writerow(["rank", "agent", "points_rating", "points_ci95_lo", "points_ci95_hi"]
+                   + ["wins_rank", "wins_rating", "wins_ci95_lo", "wins_ci95_hi"])  # fmt: skip
+        for r in summary["points_ratings"]:
+            b = wins[r["agent"]]
+            w.writerow([r["rank"], r["agent"], r["rating"], *r["ci95"], b["rank"], b["rating"], *b["ci95"]])
     if plots:
         plot_ratings(summary, out / "ratings.png")
         plot_pairs(summary, out / "pairs.png")
@@ -828,9 +884,59 @@ def shown_game_string(summary: dict[str, Any]) -> str:
     return re.sub(r"([(,])players=0([,)])", rf"\g<1>players={summary['players']}\g<2>", summary["game_string"])
 
 
-def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
-    """The Markdown report: ratings and pairs tables, how they were computed, the command."""
+def clock_text(summary: dict[str, Any]) -> str:
+    """What the time budgets and the thinking times count, and the machine at the run's start."""
+    clock = summary.get("clock", "wall")
+    text = (
+        "Clock: the searches' time budgets (`time=`) count the CPU time of the searching thread (`--clock cpu`)"
+        if clock == "cpu"
+        else "Clock: the searches' time budgets (`time=`) count wall time (`--clock wall`)"
+    )
+    machine = summary.get("machine")
+    return text + (f". Machine at the start of the run: {machine}." if machine else ".")
+
+
+def _seconds(x: float | None) -> str:
+    return "–" if x is None else f"{x:.4f}"
+
+
+def verdict_lines(summary: dict[str, Any]) -> list[str]:
+    """The report's opening: a disagreement between points and wins, if any, then one sentence
+    per pair with the deals that would resolve it, and a sequential run's stop."""
     unit = "points" if summary["game"] == "zwicker" else "chips"
+    verdicts = [p["verdict"] for p in summary["pairs"]]
+    lines = ["## Verdict", ""]
+    split = disagreement_lines(verdicts)
+    lines += [*split, ""] if split else []
+    for p in summary["pairs"]:
+        need = p.get("resolve")
+        tail = ""
+        if p["verdict"]["points"] is None and need:
+            tail = f" From these {p['deals']} deals' spread (sd {need['sd']:.2f}), {resolve_text(need, unit)}."
+        lines.append(f"- {p['verdict']['text']}{tail}")
+    seq = summary.get("sequential")
+    if seq:
+        how = "every pair resolved" if seq["resolved"] else "the cap reached, not every pair resolved"
+        lines += [
+            "",
+            f"Sequential run (`--until-resolved`): stopped at look {seq['look']} of the planned deal counts "
+            f"{', '.join(map(str, seq['plan']))}, {how}; that look's intervals (level {100 * seq['look_level']:.2f}%, "
+            f"{seq['design']}): "
+            + "; ".join(
+                f"`{p['a']}` − `{p['b']}` [{lo:+.2f}, {hi:+.2f}]"
+                for p, (lo, hi) in zip(summary["pairs"], seq["intervals"], strict=True)
+            )
+            + ". The 95% intervals below are those of a fixed-size run on the same deals.",
+        ]
+    return lines
+
+
+def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
+    """The Markdown report: the verdict, the ratings and pairs tables, how they were computed, the command."""
+    unit = "points" if summary["game"] == "zwicker" else "chips"
+    wins = {r["agent"]: r for r in summary["ratings"]}
+    head = ["rank", "agent", f"{unit} rating", "95% CI", "deals won: Bradley–Terry", "95% CI", "rank by wins"]
+    head += ["CPU s/decision", "wall s/decision"]
     lines = [
         f"# Tournament: {summary['game_string'].split('(')[0]} {summary['params'].get('variant', '')}".rstrip(),
         "",
@@ -842,31 +948,42 @@ def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
         "",
         f"Game: `{shown_game_string(summary)}`",
         "",
-        "## Ratings",
+        clock_text(summary),
+        "",
+        *verdict_lines(summary),
+        "",
+        f"## Ratings, ranked by {unit} a deal",
         "",
         *markdown_table(
-            ["rank", "agent", "rating", "95% CI", "seconds/decision"],
+            head,
             (
                 [
                     r["rank"],
                     f"`{r['agent']}`",
-                    f"{r['rating']:.0f}",
-                    interval_text(r["ci95"], 0),
-                    f"{summary['timing'][r['agent']]['seconds_per_decision']:.4f}",
+                    f"{r['rating']:+.2f}",
+                    interval_text(r["ci95"], 2),
+                    f"{wins[r['agent']]['rating']:.0f}",
+                    interval_text(wins[r["agent"]]["ci95"], 0),
+                    wins[r["agent"]]["rank"],
+                    _seconds(summary["timing"][r["agent"]].get("cpu_seconds_per_decision")),
+                    _seconds(summary["timing"][r["agent"]]["seconds_per_decision"]),
                 ]
-                for r in summary["ratings"]
+                for r in summary["points_ratings"]
             ),
         ),
         "",
-        "Bradley–Terry fit of per-deal wins, draws (half) and losses, Elo scale (mean 0; +200 means an "
-        "expected score of 76 %), one virtual drawn deal per pair; 95% percentile bootstrap over deals "
-        "(zero width when an agent won or lost every deal against each other agent: the gap is then a lower "
-        "bound set by the prior).",
+        f"Ranked by the {unit} rating: the least-squares fit of every pair's mean per-deal difference as the gap "
+        f"between two ratings ({unit} a deal, mean 0; the gap between two agents is the margin the fit predicts), "
+        "95% percentile bootstrap over deals. Beside it, Bradley–Terry on each deal won, drawn (half) or lost, Elo "
+        "scale (mean 0; +200 means an expected score of 76 %), one virtual drawn deal per pair, the same bootstrap "
+        "(zero width when an agent won or lost every deal against each other agent: the gap is then a lower bound "
+        "set by the prior). Thinking time a decision: CPU seconds of the deciding thread and wall seconds"
+        + (" (the budgets count CPU time)." if summary.get("clock") == "cpu" else " (the budgets count wall time)."),
         "",
         "## Pairs",
         "",
         *markdown_table(
-            ["a", "b", "deals", f"mean diff a − b ({unit} per deal)", "95% CI", "win rate a", "W-D-L"],
+            ["a", "b", "deals", f"mean diff a − b ({unit} per deal)", "95% CI", "W-D-L", "sign test", "verdict"],
             (
                 [
                     f"`{p['a']}`",
@@ -874,15 +991,19 @@ def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
                     p["deals"],
                     f"{p['mean_diff']:+.2f}",
                     interval_text(p["ci95"], 2),
-                    f"{p['win_rate_a']:.3f}",
                     f"{p['wins_a']}-{p['draws']}-{p['losses_a']}",
+                    p_text(p["verdict"]["sign_p"]),
+                    p["verdict"]["case"],
                 ]
                 for p in summary["pairs"]
             ),
         ),
         "",
         f"A deal's difference: the deal replayed in every seating of the pair; the mean {unit} of "
-        "a's seats minus b's, averaged over seatings; the CI is a t-interval paired over deals.",
+        "a's seats minus b's, averaged over seatings; the CI is a t-interval paired over deals. W-D-L: the deals "
+        "a won, drew and lost; the sign test (two-sided, exact) asks whether the won and lost deals could split "
+        f"that unevenly between level agents. Verdict: which measures tell the pair apart at 95% ({unit}, wins, "
+        "both or neither).",
     ]
     if plots:
         lines += ["", "![ratings](ratings.png)", "", "![pairs](pairs.png)"]
@@ -898,54 +1019,6 @@ def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
             files = "".join(f", reads {f} (sha256 {d})" for f, d in a.get("files", {}).items())
             lines.append(f"- `{spec}`: {a['module']} from {a['path']} (source sha256 {a['sha256']}){files}")
     return "\n".join(lines) + "\n"
-
-
-def plot_ratings(summary: dict[str, Any], path: Path) -> None:
-    """Horizontal rating bars with their 95% intervals, best on top."""
-    plt = pyplot()
-    rows = summary["ratings"][::-1]
-    names = [r["agent"] for r in rows]
-    vals = np.array([r["rating"] for r in rows])
-    lo = np.array([r["ci95"][0] if r["ci95"][0] is not None else r["rating"] for r in rows])
-    hi = np.array([r["ci95"][1] if r["ci95"][1] is not None else r["rating"] for r in rows])
-    fig, ax = plt.subplots(figsize=(7, 0.6 * len(rows) + 1.5))
-    ax.barh(names, vals, xerr=[vals - lo, hi - vals], color="tab:blue", alpha=0.8, capsize=4)
-    ax.axvline(0, color="black", lw=0.8)
-    ax.set_xlabel("Bradley–Terry rating (Elo scale, mean 0), 95% bootstrap CI")
-    ax.set_title(f"{summary['game']} {summary['params'].get('variant', '')}: {summary['deals']} duplicate deals")
-    fig.tight_layout()
-    save_png(fig, path, dpi=100)
-    plt.close(fig)
-
-
-def plot_pairs(summary: dict[str, Any], path: Path) -> None:
-    """Heat map of the mean per-deal difference, row agent minus column agent."""
-    plt = pyplot()
-    agents = summary["agents"]
-    n = len(agents)
-    m = np.full((n, n), np.nan)  # the diagonal stays blank
-    for p in summary["pairs"]:
-        i, j = agents.index(p["a"]), agents.index(p["b"])
-        m[i, j], m[j, i] = p["mean_diff"], -p["mean_diff"]
-    top = float(np.nanmax(np.abs(m))) or 1.0
-    fig, ax = plt.subplots(figsize=(1.2 * n + 3, 1.0 * n + 2))
-    cmap = plt.get_cmap("RdBu").with_extremes(bad="white")
-    im = ax.imshow(m, cmap=cmap, vmin=-top, vmax=top)
-    ax.set_xticks(range(n), agents, rotation=30, ha="right")
-    ax.set_yticks(range(n), agents)
-    for i in range(n):
-        for j in range(n):
-            if i != j:
-                dark = abs(m[i, j]) > 0.6 * top
-                ax.text(
-                    j, i, f"{m[i, j]:+.1f}", ha="center", va="center", fontsize=9, color="white" if dark else "black"
-                )
-    unit = "points" if summary["game"] == "zwicker" else "chips"
-    fig.colorbar(im, ax=ax, label=f"mean {unit} per deal, row minus column")
-    ax.set_title("duplicate differences")
-    fig.tight_layout()
-    save_png(fig, path, dpi=100)
-    plt.close(fig)
 
 
 __all__ = [
