@@ -644,6 +644,7 @@ def _run_tournament(
             backend.close()
     if any(task_key(x) not in done for x in todo_all):
         return None
+    machine = machine if todo else earlier_machine(out, machine)
     summary = summarize(t, done, machine)
     write_outputs(t, summary, out, plots=plots)
     return summary
@@ -749,6 +750,16 @@ def ranked(agents: Sequence[str], r: np.ndarray, lo: np.ndarray, hi: np.ndarray)
         {"agent": agents[x], "rating": float(r[x]), "ci95": _interval([lo[x], hi[x]]), "rank": rank + 1}
         for rank, x in enumerate(order)
     ]
+
+
+def earlier_machine(out: Path, now: str) -> str:
+    """The machine of the run that played the folder's last games, kept by its ``summary.json``,
+    for a run that plays none (it only writes the report again); else ``now``, said to be so."""
+    try:
+        earlier = json.loads((out / "summary.json").read_text()).get("machine")
+    except (OSError, ValueError, AttributeError):
+        earlier = None
+    return earlier if isinstance(earlier, str) else f"{now} (when this report was written; no games were played then)"
 
 
 def thinking_times(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, dict[str, Any]]:
