@@ -42,9 +42,31 @@ def command_text(args: argparse.Namespace, variant: str, options: dict[str, obje
         default = {"seed": 0, "strong": "auto", "backend": "local", "workers": 1}.get(flag)
         if value is not None and value != default:
             words += ["--" + flag.replace("_", "-"), str(value)]
+    for pair in args.contrast or []:
+        words += ["--contrast", pair]
     if args.quick:
         words.append("--quick")
     return " ".join(shlex.quote(w) for w in words)
+
+
+def contrast_pairs(texts: list[str]) -> list[list[str]]:
+    """The part-2 contrasts: ``early − hold`` always, then each ``--contrast A,B`` not yet in.
+
+    >>> contrast_pairs(["min_points:k=6,greedy", "early,hold"])
+    [['early', 'hold'], ['min_points:k=6', 'greedy']]
+    """
+    from zwick_ai.analysis.joker.measure import DEFAULT_CONTRASTS
+
+    out = [list(c) for c in DEFAULT_CONTRASTS]
+    for text in texts:
+        parts = [x.strip() for x in text.split(",")] if text.count(",") == 1 else []
+        if len(parts) != 2 or not all(parts):
+            raise ValueError(
+                f"--contrast {text!r}: give two policies separated by one comma, e.g. --contrast early,hold"
+            )
+        if parts not in out:
+            out.append(parts)
+    return out
 
 
 def study_rules(args: argparse.Namespace) -> Rules:
@@ -95,7 +117,7 @@ def _root_made_before_marks(root: Path) -> bool:
 def refuse_ignored(args: argparse.Namespace) -> None:
     """Options the chosen kind of run would ignore are refused, naming the kind."""
     game = [x for x in ("variant", "game", "players", "option") if getattr(args, x) is not None]
-    study = [x for x in ("deals", "strong_deals") if getattr(args, x) is not None]
+    study = [x for x in ("deals", "strong_deals", "contrast") if getattr(args, x) is not None]
     study += [x for x, default in (("seed", 0), ("strong", "auto")) if getattr(args, x) != default]
     runs = [
         x for x, default in (("backend", "local"), ("workers", 1), ("address", None)) if getattr(args, x) != default
@@ -109,7 +131,7 @@ def refuse_ignored(args: argparse.Namespace) -> None:
         ignored += [x for x in ("cv_samples", "cv_model") if getattr(args, x) is not None]
         ignored += ["quick"] if args.summary and args.quick else []
     elif args.strong_play:
-        ignored = [x for x in ("strong", "strong_deals") if x in study]
+        ignored = [x for x in ("strong", "strong_deals", "contrast") if x in study]
     else:
         ignored = [x for x in ("cv_samples", "cv_model") if getattr(args, x) is not None]
     if ignored:
@@ -149,6 +171,7 @@ def cmd_joker_study(args: argparse.Namespace) -> int:
         seed=args.seed,
         strong=args.strong,
         strong_deals=args.strong_deals if args.strong_deals is not None else (2 if args.quick else 20),
+        contrasts=contrast_pairs(args.contrast or []),
     )
     cfg.rules()  # bad variants and options fail here, before anything runs
     out = Path(args.out) if args.out else DEFAULT_OUT / cfg.slug()
@@ -299,6 +322,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--backend", default="local", help="where the parts run: local (default) or ray")
     p.add_argument("--workers", type=int, default=1, help="parallel worker processes for the study's parts (default 1)")
     p.add_argument("--address", default=None, help="Ray cluster address (ray backend only)")
+    p.add_argument(
+        "--contrast", action="append", default=None, metavar="A,B",
+        help="part 2: also report the paired difference A − B of two policies on the same deals "
+        "(repeatable; early,hold is always reported), e.g. --contrast min_points:k=6,greedy",
+    )  # fmt: skip
     p.add_argument("--quick", action="store_true", help=f"small budget: {QUICK_DEALS} deals, 2 strong-agent deals")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(

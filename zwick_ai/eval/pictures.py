@@ -72,7 +72,7 @@ def plot_pairs(summary: dict[str, Any], path: Path) -> dict[str, Any]:
     top = float(np.nanmax(np.abs(np.where(resolved, mean, np.nan)))) if resolved.any() else 1.0
     shown = np.ma.masked_where(~resolved, mean)  # level cells and the diagonal: the grey below
     fig, (grid, forest) = plt.subplots(
-        1, 2, figsize=(1.3 * n + 8.5, max(3.2, 0.9 * n + 2.0)), gridspec_kw={"width_ratios": [1.2, 1.0]}
+        1, 2, figsize=(1.3 * n + 8.5, max(4.0, 0.9 * n + 2.2)), gridspec_kw={"width_ratios": [1.2, 1.0]}
     )
     cmap = plt.get_cmap("RdBu").with_extremes(bad=LEVEL_GREY)
     im = grid.imshow(shown, cmap=cmap, vmin=-top, vmax=top)
@@ -94,7 +94,7 @@ def plot_pairs(summary: dict[str, Any], path: Path) -> dict[str, Any]:
     grid.set_xticks(range(n), agents, rotation=30, ha="right", fontsize=8)
     grid.set_yticks(range(n), agents, fontsize=8)
     unit = _unit(summary)
-    fig.colorbar(im, ax=grid, label=f"mean {unit} a deal, row − column (resolved pairs)", shrink=0.8)
+    fig.colorbar(im, ax=grid, label=f"{unit} a deal, row − column", shrink=0.7)
     grid.set_title("row − column, 95% CI; grey, hatched: level (CI reaches 0)", fontsize=9)
     drawn = _forest(forest, summary)
     forest.set_xlabel(f"{unit} a deal, a − b, 95% CI")

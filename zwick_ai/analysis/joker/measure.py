@@ -199,9 +199,30 @@ def strong_agent_games(
     }
 
 
-def policy_study(rules: Rules, seeds: np.ndarray, strong: str, strong_seeds: np.ndarray, progress=None) -> dict:
+#: the paired contrasts part 2 always reports: the study's question "play a joker at once or hold it?"
+DEFAULT_CONTRASTS = (("early", "hold"),)
+
+
+def contrast(per_deal: dict[str, np.ndarray], a: str, b: str) -> dict:
+    """The paired contrast ``a − b`` of two policies measured on the same deals (their margins
+    against the same opponent, deal by deal), with its 95% CI."""
+    for name in (a, b):
+        if name not in per_deal:
+            raise ValueError(f"no policy {name!r} in part 2; valid: {', '.join(per_deal)}")
+    return {"a": a, "b": b, "deals": len(per_deal[a])} | paired_diff_ci(per_deal[a], per_deal[b]).as_dict()
+
+
+def policy_study(
+    rules: Rules,
+    seeds: np.ndarray,
+    strong: str,
+    strong_seeds: np.ndarray,
+    progress=None,
+    contrasts: Sequence[tuple[str, str]] = DEFAULT_CONTRASTS,
+) -> dict:
     """Part 2: every policy of :data:`STUDY_POLICIES` against greedy, the best one, joker behaviour
-    of greedy and the best policy, and the strong agent's games."""
+    of greedy and the best policy, the strong agent's games, and the paired ``contrasts`` between
+    two rules (each ``a − b`` deal by deal; the top two are always contrasted, as the lead)."""
     R = rules.array()
     orders, dealers = zwicker_deals.deal_orders(R, seeds)
     play = joker_policies.play_seed_of(seeds)
@@ -229,6 +250,7 @@ def policy_study(rules: Rules, seeds: np.ndarray, strong: str, strong_seeds: np.
         "called_best": verdict["best"],
         "tied": verdict["tied"],
         "behaviour": {p: joker_behaviour(rules, plays[p]) for p in ("greedy", best_policy)},
+        "contrasts": [contrast(per_deal, a, b) for a, b in contrasts],
     }
     if strong != "greedy" and len(strong_seeds):
         out["strong"] = strong_agent_games(rules, strong, strong_seeds, progress=progress)

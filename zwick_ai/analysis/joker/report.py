@@ -12,7 +12,9 @@ import numpy as np
 from zwick_ai import zwicker
 from zwick_ai.agents import joker_policies
 from zwick_ai.analysis.joker.deals import STUDY_POLICIES
+from zwick_ai.eval.pictures import LEVEL_GREY, level_colour
 from zwick_ai.eval.report import bar_ci, ci_text, error_bars, markdown_table, percent_text, pyplot
+from zwick_ai.eval.verdict import too_few_deals, too_few_text
 from zwick_ai.plots import save_png
 
 
@@ -53,18 +55,7 @@ def figures(res: dict, out: Path) -> list[str]:
     names.append("part1_capture_share.png")
 
     p2 = res["part2"]
-    pols = ["greedy", *STUDY_POLICIES]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    ests = [p2["policies"][p]["margin"] for p in pols]
-    means, err = error_bars(ests)
-    ax.barh(np.arange(len(pols)), means, xerr=err, capsize=3)
-    ax.set_yticks(np.arange(len(pols)), pols)
-    ax.axvline(0, color="k", lw=0.5)
-    ax.set_xlabel("margin per deal against greedy (points)")
-    ax.set_title(f"Joker policies, duplicate vs greedy ({p2['policies']['greedy']['deals']} deals)")
-    fig.tight_layout()
-    save_png(fig, out / "part2_policies.png", dpi=110)
-    plt.close(fig)
+    policies_figure(p2, out / "part2_policies.png")
     names.append("part2_policies.png")
 
     who = [(p if p == "greedy" else f"best joker rule: {p}", beh) for p, beh in p2["behaviour"].items()]
@@ -114,6 +105,59 @@ def figures(res: dict, out: Path) -> list[str]:
     plt.close(fig)
     names.append("part3_rule_sets.png")
     return names
+
+
+def policies_figure(p2: dict, path: Path) -> dict:
+    """``part2_policies.png``: each policy's margin against greedy with its 95% CI (grey where the
+    CI reaches zero: level with greedy) and, beside it, the paired contrasts (``early − hold``).
+    Returns the drawn values and colour classes."""
+    plt = pyplot()
+    pols = ["greedy", *STUDY_POLICIES]
+    contrasts = p2.get("contrasts", [])
+    fig, axes = plt.subplots(1, 2 if contrasts else 1, figsize=(10 if contrasts else 7, 4.4), squeeze=False,
+                             gridspec_kw={"width_ratios": [2.2, 1.0] if contrasts else [1.0]})  # fmt: skip
+    rows = [(p, p2["policies"][p]["margin"]) for p in pols]
+    rows += [(f"{c['a']} − {c['b']}", c) for c in contrasts]
+    drawn = []
+    for ax, part in zip(axes[0], (rows[: len(pols)], rows[len(pols) :]), strict=False):
+        names = [name for name, _ in part]
+        ests = [e for _, e in part]
+        means, err = error_bars(ests)
+        kinds = [level_colour({"ci95": e["ci95"]}) for e in ests]
+        colours = [LEVEL_GREY if k == "level" else "tab:blue" for k in kinds]
+        ax.barh(np.arange(len(names)), means, xerr=err, capsize=3, color=colours, edgecolor="#555555", lw=0.5)
+        ax.set_yticks(np.arange(len(names)), names, fontsize=8)
+        ax.axvline(0, color="k", lw=0.5)
+        ax.invert_yaxis()
+        drawn += [{"name": n, "mean": float(m), "ci95": list(e["ci95"]), "kind": k}
+                  for n, m, e, k in zip(names, means, ests, kinds, strict=True)]  # fmt: skip
+    deals = p2["policies"]["greedy"]["deals"]
+    axes[0][0].set_xlabel("margin per deal against greedy (points), 95% CI")
+    axes[0][0].set_title(f"Joker policies, duplicate vs greedy ({deals} deals); grey: level", fontsize=9)
+    if contrasts:
+        axes[0][1].set_xlabel("paired difference (points per deal), 95% CI")
+        axes[0][1].set_title("contrasts on the same deals", fontsize=9)
+    fig.tight_layout()
+    save_png(fig, path, dpi=110)
+    plt.close(fig)
+    return {"bars": drawn}
+
+
+def contrast_lines(p2: dict, digits: int = 3) -> list[str]:
+    """Part 2's paired contrasts in words (``a − b`` deal by deal on the same deals), ending with a
+    blank line; none for results written before contrasts were measured."""
+    out = []
+    for c in p2.get("contrasts", []):
+        lo, hi = c["ci95"]
+        said = (
+            f"`{c['a']}` scores more"
+            if lo > 0
+            else (f"`{c['b']}` scores more" if hi < 0 else "level (the CI includes 0)")
+        )
+        out.append(
+            f"**`{c['a']}` − `{c['b']}`**: {ci_text(c, digits)} points per deal, paired over the same {c['deals']} deals: {said}."
+        )
+    return out + [""] if out else []
 
 
 def _behaviour_table(beh: list[dict]) -> list[str]:
@@ -207,6 +251,7 @@ def report_markdown(res: dict, command: str, figure_names: Sequence[str]) -> str
         "",
         verdict_text(p2, 3),
         "",
+        *contrast_lines(p2),
         *per_joker_table({pol: p2["policies"][pol]["margin"] for pol in p2["ranking"]}, "greedy", n, 3),
         "Where jokers are played (compiled playouts, seats of the policy named; `plays` counts the plays from a "
         "hand, `cards in hand` the player's cards before the play, joker included, `table units` the units on the "
@@ -218,9 +263,11 @@ def report_markdown(res: dict, command: str, figure_names: Sequence[str]) -> str
         lines += [f"**{pol}**", "", *_behaviour_table(beh), ""]
     if "strong" in p2:
         s = p2["strong"]
+        flag = too_few_deals(s["margin"], [p2["policies"][p]["margin"]["mean"] for p in p2["ranking"]], s["deals"])
         lines += [
             f"**Strong agent `{s['spec']}`** against {s['opponent']} on {s['deals']} deals ({s['games']} games, "
-            f"{s['seconds_per_game']:.1f} s of its thinking per game): margin {ci_text(s['margin'])}.",
+            f"{s['seconds_per_game']:.1f} s of its thinking per game): margin {ci_text(s['margin'])}"
+            + (f": **{too_few_text(flag)}** (the policies' margins above)." if flag else "."),
             "",
             *_behaviour_table(s["behaviour"]),
             "",
@@ -331,6 +378,14 @@ def verdict_text(p2: dict, digits: int = 2) -> str:
     return f"**Best policy: `{top}`**{margin}; {tail}."
 
 
+def strong_cell(p2: dict) -> str:
+    """Part 2's strong agent against greedy in a table cell, labelled when its deals cannot tell
+    anything the policies' margins are about."""
+    s = p2["strong"]
+    flag = too_few_deals(s["margin"], [p2["policies"][p]["margin"]["mean"] for p in p2["ranking"]], s["deals"])
+    return f"{ci_text(s['margin'])} ({s['deals']} deals{'; too few to tell' if flag else ''})"
+
+
 def summary_markdown(root: str | Path) -> str:
     """One table over every study under ``root`` (each ``*/results.json``): the value of holding
     each joker, the best joker policy, what holding costs, and the rules' skill and forehand figures."""
@@ -347,6 +402,7 @@ def summary_markdown(root: str | Path) -> str:
         none = p3[0]
         value = ", ".join(f"{d['joker']} {d['gain_swap']['mean']:+.1f}" for d in p1["greedy"])
         lead = p2["best_vs_second"]
+        early_hold = next((c for c in p2.get("contrasts", []) if (c["a"], c["b"]) == ("early", "hold")), None)
         rows.append(
             [
                 f"[{path.parent.name}]({path.parent.name}/report.md)",
@@ -355,9 +411,10 @@ def summary_markdown(root: str | Path) -> str:
                 (f"`{p2['best']}`" if called_best(p2) else f"tie: `{p2['best']}`, `{lead['second']}`")
                 + f" (lead {ci_text(lead['lead'], 3)})",
                 ci_text(p2["policies"]["hold"]["margin"]),
+                ci_text(early_hold),
                 ci_text(own["forehand_margin"]),
                 f"{own['skill_gap_per_sd']:.2f} ({none['label']}: {none['skill_gap_per_sd']:.2f})",
-                f"{ci_text(p2['strong']['margin'])} ({p2['strong']['deals']} deals)" if "strong" in p2 else "–",
+                strong_cell(p2) if "strong" in p2 else "–",
             ]
         )
         for key in ("strong_play", "strong_play_expert"):
@@ -383,7 +440,8 @@ def summary_markdown(root: str | Path) -> str:
         "points a joker gains its holder's side (greedy, swap)",
         "best joker policy (lead over runner-up)",
     ]
-    head += ["`hold` vs greedy", "forehand margin", "skill gap / sd: these rules (no jokers)", "strong agent vs greedy"]
+    head += ["`hold` vs greedy", "`early` − `hold`", "forehand margin", "skill gap / sd: these rules (no jokers)"]
+    head += ["strong agent vs greedy"]
     lines = markdown_table(head, rows)
     if strong_rows:
         head = ["study", "agent", "deals", "points a joker gains its holder's side (swap)", "best joker use"]

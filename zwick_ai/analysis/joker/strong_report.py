@@ -15,6 +15,7 @@ from zwick_ai.agents.base import agent_params
 from zwick_ai.analysis.joker.report import called_best, per_joker_table, strong_best_text
 from zwick_ai.analysis.joker.strong_play import STRONG_POLICIES, StrongConfig
 from zwick_ai.eval.report import ci_text, error_bars, markdown_table, pyplot
+from zwick_ai.eval.verdict import too_few_deals, too_few_text
 from zwick_ai.machine import describe
 from zwick_ai.plots import save_png
 
@@ -90,9 +91,10 @@ def findings_rows(res: dict) -> list[str]:
     return markdown_table(head, rows)
 
 
-def strong_verdict(b: dict, deals: int) -> str:
+def strong_verdict(b: dict, deals: int, effects: list[float] | None = None) -> str:
     """The best joker use in one sentence: called best only when its lead over the runner-up
-    excludes zero, otherwise the tie."""
+    excludes zero, otherwise the tie; labelled "too few deals to tell" when the lead's CI is wider
+    than every effect of the rules' table (``effects``)."""
     if not b.get("lead"):  # written before ties were called: no rule's CI lay above 0
         return (
             f"**Best use:** `{b['policy']}` (the best rule's margin {ci_text(b['margin'])}; written before ties "
@@ -102,10 +104,12 @@ def strong_verdict(b: dict, deals: int) -> str:
         f"lead of `{b['top']}` over the runner-up `{b['second']}` {ci_text(b['lead'])} points per deal "
         f"(paired over the same {deals} deals)"
     )
+    flag = too_few_deals(b["lead"], effects or [], deals)
+    few = f" **{too_few_text(flag)}.**" if flag else ""
     if b["policy"] == "tie":
         tied = ", ".join(f"`{t}`" for t in b["tied"])
-        return f"**No joker use is best: {tied} tie** (CIs of their paired differences include 0); {lead}."
-    return f"**Best use:** `{b['policy']}`; {lead}."
+        return f"**No joker use is best: {tied} tie** (CIs of their paired differences include 0); {lead}.{few}"
+    return f"**Best use:** `{b['policy']}`; {lead}.{few}"
 
 
 def figure(res_key: str, s: dict, out: Path) -> str:
@@ -151,6 +155,15 @@ def figure(res_key: str, s: dict, out: Path) -> str:
     return name
 
 
+def _enough(p: dict, effects: list[float]) -> str:
+    """A rule's row: "yes", or "too few deals to tell" with the deals that would resolve the
+    table's largest effect."""
+    flag = too_few_deals(p, effects, p["deals"])
+    if not flag:
+        return "yes"
+    return f"too few deals to tell (about {flag['need']['width']:,} for ±{flag['largest']:.2f})"
+
+
 def strong_markdown(res: dict, variant_label: str) -> str:
     """``strong_play.md``: every strong run of ``results.json``, its commands, the control variate
     and the findings table."""
@@ -158,6 +171,7 @@ def strong_markdown(res: dict, variant_label: str) -> str:
     runs = [(k, res[k]) for k in ("strong_play", "strong_play_expert") if k in res]
     for key, s in runs:
         cmd = s.get("command", "")
+        effects = [p["mean_diff"] for p in s["policies"]]
         lines += [
             f"## `{s['agent']}` (`{key}` in results.json)",
             "",
@@ -196,7 +210,7 @@ def strong_markdown(res: dict, variant_label: str) -> str:
             "of the variances):",
             "",
             *markdown_table(
-                ["rule", "deals", "margin", "95% CI", "with control variate", "variance ratio"],
+                ["rule", "deals", "margin", "95% CI", "with control variate", "variance ratio", "enough deals?"],
                 (
                     [
                         f"`{p['policy']}`",
@@ -205,13 +219,14 @@ def strong_markdown(res: dict, variant_label: str) -> str:
                         f"[{p['ci95'][0]:+.2f}, {p['ci95'][1]:+.2f}]",
                         ci_text(p["cv"]),
                         f"{p['variance_ratio']:.3f}",
+                        _enough(p, effects),
                     ]
                     for p in sorted(s["policies"], key=lambda p: -p["mean_diff"])
                 ),
             ),
         ]
         b = s["best_policy"]
-        lines += ["", strong_verdict(b, s["deals"])]
+        lines += ["", strong_verdict(b, s["deals"], effects)]
         table = per_joker_table({p["policy"]: p for p in s["policies"]}, "the unrestricted agent", s["deals"])
         lines += ["", *table[:-1]] if table else []
         lines += [

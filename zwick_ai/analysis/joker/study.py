@@ -18,6 +18,7 @@ from zwick_ai import zwicker
 from zwick_ai.agents.base import registered
 from zwick_ai.analysis.joker.deals import STUDY_POLICIES, STUDY_VARIANTS, option_text, study_jokers
 from zwick_ai.analysis.joker.measure import (
+    DEFAULT_CONTRASTS,
     Progress,
     holding_values,
     policy_study,
@@ -45,6 +46,8 @@ class StudyConfig:
     seed: int = 0
     strong: str = "auto"
     strong_deals: int = 16
+    #: the paired contrasts of part 2 (``a − b`` on the same deals), ``early − hold`` by default
+    contrasts: list = field(default_factory=lambda: [list(c) for c in DEFAULT_CONTRASTS])
 
     def rules(self) -> Rules:
         if self.variant not in STUDY_VARIANTS:
@@ -53,6 +56,10 @@ class StudyConfig:
             raise ValueError("deals must be at least 2")
         if self.strong_deals < 0:
             raise ValueError("strong_deals must be at least 0")
+        valid = ("greedy", *STUDY_POLICIES)
+        for pair in self.contrasts:
+            if len(pair) != 2 or pair[0] == pair[1] or any(x not in valid for x in pair):
+                raise ValueError(f"a contrast is two different policies of {', '.join(valid)}, not {pair!r}")
         return zwicker.rules(self.variant, **self.options)
 
     def strong_spec(self) -> str:
@@ -92,7 +99,7 @@ def study_part(task: tuple[StudyConfig, str], progress: Progress | None = None) 
     if part.startswith("part1:"):
         out: object = holding_values(rules, seeds, part.split(":")[1], cfg.seed, progress)
     elif part == "part2":
-        out = policy_study(rules, seeds, "greedy", seeds[:0], progress)
+        out = policy_study(rules, seeds, "greedy", seeds[:0], progress, [tuple(c) for c in cfg.contrasts])
     elif part == "part2:strong":
         out = strong_agent_games(
             rules, cfg.strong_spec(), hand_seeds(cfg.seed + 1, cfg.strong_deals), progress=progress
