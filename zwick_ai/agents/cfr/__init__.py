@@ -4,6 +4,9 @@ MCCFR, compiled) read for play.
 * :mod:`~zwick_ai.agents.cfr.agent`: the ``mccfr`` and ``cfr`` agents playing policy files;
 * :mod:`~zwick_ai.agents.cfr.search`: the ``cfr-search`` agent, decision-time CFR+ on a
   depth-limited Zwicker subgame (its compiled kernel: :mod:`~zwick_ai.agents.cfr.subgame`);
+* :mod:`~zwick_ai.agents.cfr.resolve`: the ``resolve`` agent, re-solving the rest of a Zwicker stage
+  over joint deals of every hand with a gadget (its compiled kernel:
+  :mod:`~zwick_ai.agents.cfr.resolve_tree`);
 * :mod:`~zwick_ai.agents.cfr.policy_file`: policy files read for play (and the file pair format
   the solvers' checkpoints share);
 * :mod:`~zwick_ai.agents.cfr.abstraction`: the trick games' information abstractions (lossless
@@ -19,6 +22,7 @@ from zwick_ai.agents.cfr.abstraction import TRICK_ABSTRACTIONS, decision
 from zwick_ai.agents.cfr.agent import CFRAgent, MCCFRAgent, PolicyFileAgent, load_policy
 from zwick_ai.agents.cfr.keys import infoset_key, tricks_key
 from zwick_ai.agents.cfr.policy_file import Policy
+from zwick_ai.agents.cfr.resolve import ResolveAgent
 from zwick_ai.agents.cfr.search import CfrSearchAgent
 
 __all__ = [
@@ -27,6 +31,7 @@ __all__ = [
     "MCCFRAgent",
     "Policy",
     "PolicyFileAgent",
+    "ResolveAgent",
     "TRICK_ABSTRACTIONS",
     "decision",
     "infoset_key",

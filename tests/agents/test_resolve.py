@@ -1,0 +1,141 @@
+"""``resolve``: the joint deals of every hand at the root (counted and replayed), information sets
+that no hidden card can change, exact CFR+ agreement on a micro game whose stages it solves
+exactly, the stage-value features that read no hidden card, whole games and one-line errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+
+import zwick_ai.agents  # noqa: F401  (registers the agents)
+import zwick_ai.games  # noqa: F401  (registers the games)
+from tests.agent_play import greedy_turns, play_whole_game
+from zwick_ai.agents import make_agent
+from zwick_ai.agents.cfr import resolve
+from zwick_ai.zwicker import arrays, kernels, public_deals
+from zwick_ai.zwicker.stage_features import feature_count, stage_features
+
+#: one card a hand, one stage (4,695 nodes): exact CFR+ solves it whole in a second
+MICRO1 = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=1)"
+#: two cards a hand, one stage (94,125 nodes)
+MICRO2 = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=2,table_size=2,stages=1)"
+CLASSIC2 = "zwicker(variant=classic,players=2)"
+
+
+def _hands(S: np.ndarray, players: int) -> list[list[int]]:
+    return [arrays.hand_cards(S, q).tolist() for q in range(players)]
+
+
+def test_the_root_deals_are_every_split_of_the_unseen_cards_with_the_public_state_unchanged() -> None:
+    game, state = greedy_turns(3, 1, MICRO2)
+    d = state.decision()
+    R = d.rules_array
+    seats, need, pool = public_deals.hidden_pool(R, d.position)
+    rows = public_deals.all_assignments(need, pool)
+    assert len(rows) == public_deals.deal_count(need, len(pool)) == len({tuple(r) for r in rows})
+    worlds, keep = public_deals.consistent_worlds(d.game_table, d.record, rows, kernels.new_workspace())
+    assert 0 < len(worlds) <= len(rows)
+    truth = _hands(d.position, 2)
+    assert truth in [_hands(w, 2) for w in worlds]  # the true deal is one of them
+    public = {int(arrays.public_hash(R, w)) for w in worlds}
+    assert public == {int(arrays.public_hash(R, d.position))}
+
+
+def test_stage_features_read_no_hidden_card() -> None:
+    game = pyspiel.load_game(CLASSIC2)
+    R = game.rules.array()
+    S = kernels.new_hand(R, 9, kernels.new_workspace())
+    seats, need, pool = public_deals.hidden_pool(R, S)
+    rng = np.random.default_rng(0)
+    base = np.zeros(feature_count(R))
+    stage_features(R, S, base)
+    for _ in range(5):  # other hands and another stock order: the same public state
+        other = public_deals.with_hands(S, seats, need, rng.permutation(pool))
+        assert _hands(other, 2) != _hands(S, 2)
+        x = np.zeros_like(base)
+        stage_features(R, other, x)
+        assert np.array_equal(x, base)
+    played = S.copy()  # a public change does move them
+    kernels.apply_move(R, played, kernels.legal_moves(R, played, kernels.new_workspace())[0], kernels.new_workspace())
+    x = np.zeros_like(base)
+    stage_features(R, played, x)
+    assert not np.array_equal(x, base)
+
+
+@pytest.mark.slow
+def test_positions_differing_only_in_hidden_cards_give_every_information_set_the_same_strategy() -> None:
+    game, state = greedy_turns(4, 1, MICRO2)
+    p = state.current_player()
+    params = make_agent("resolve:time=0,iters=60", game).params
+    strategies = []
+    for twin_seed in range(1, 30):
+        twin = state.resample_from_infostate(p, twin_seed)
+        if _hands(twin.decision().position, 2)[1 - p] != _hands(state.decision().position, 2)[1 - p]:
+            break
+    else:
+        pytest.fail("no twin with another hidden hand")
+    for s in (state, twin):
+        agent = make_agent("resolve:time=0,iters=60", game, seed=0)
+        strat, stats = resolve.decide(s, params, agent, np.random.default_rng(0))
+        assert not stats["drawn"] and stats["gadget"]
+        strategies.append((strat, agent.solver().snapshot()))
+    (a, table_a), (b, table_b) = strategies
+    assert np.allclose(a, b)
+    assert table_a.keys() == table_b.keys()
+    assert all(np.allclose(table_a[k], table_b[k]) for k in table_a)
+
+
+@pytest.mark.slow
+def test_on_a_micro_game_solved_exactly_it_matches_exact_cfr_plus() -> None:
+    """The stage is the whole micro game: the resolved policy's nash_conv and its root strategies
+    match exact CFR+ within EPS (both 1,000 iterations)."""
+    from zwick_ai.analysis.exploitability import agent_policy
+    from zwick_ai.learn.cfr.exact import ExactSolver, average_policy, nash_conv
+    from zwick_ai.learn.cfr.tree import extract
+
+    EPS = 0.01
+    game = pyspiel.load_game(MICRO1)
+    tree = extract(game)
+    solver = ExactSolver(tree, "cfr+")
+    solver.run(1000)
+    exact = average_policy(tree, solver.cum)
+    policy = agent_policy(game, tree, "resolve:time=0,iters=1000", samples=1)
+    assert policy.exact  # the deals are enumerated: the agent gives its exact probabilities
+    assert nash_conv(tree, exact) < EPS
+    assert nash_conv(tree, policy.pol) < EPS
+    starts = list(policy.starts)  # the first decision sets of the deal: the stage's roots
+    roots = [b for b in starts if tree.iset_n[b] > 1][:20]
+    for b in roots:
+        o, n = int(tree.iset_off[b]), int(tree.iset_n[b])
+        assert np.abs(policy.pol[o : o + n] - exact[o : o + n]).max() < 10 * EPS
+
+
+@pytest.mark.slow
+def test_plays_whole_games_on_full_boards_with_drawn_deals() -> None:
+    for spec in (CLASSIC2, "zwicker(variant=dithmarschen,players=4)"):
+        game = pyspiel.load_game(spec)
+        state, decisions = play_whole_game(game, ["resolve:time=0,iters=20,deals=16,depth=2", "greedy"], 3)
+        assert state.is_terminal() and decisions > 0
+
+
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("resolve:belief=oracle", "belief='oracle' is not valid"),
+        ("resolve:leaf=net", "leaf='net' is not valid"),
+        ("resolve:time=0,iters=0", "give a time budget"),
+        ("resolve:deals=0", "give at least one deal"),
+        ("resolve:true_share=1", "true_share=1.0 is not valid"),
+    ],
+)
+def test_bad_parameters_give_one_line_errors(spec: str, words: str) -> None:
+    with pytest.raises(ValueError, match=words.replace("(", r"\(")):
+        make_agent(spec, pyspiel.load_game(CLASSIC2))
+
+
+def test_registered_and_listed() -> None:
+    from zwick_ai.agents import registered
+
+    info = next(i for i in registered() if i.name == "resolve")
+    assert [p.name for p in info.params][:4] == ["time", "iters", "deals", "depth"]

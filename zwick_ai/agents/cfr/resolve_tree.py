@@ -1,0 +1,433 @@
+"""Compiled subgames of the re-solving search ``resolve`` (:mod:`zwick_ai.agents.cfr.resolve`):
+the rest of a Zwicker stage over joint deals of every seat's hand, its CFR+ solver with a
+re-solving gadget, and the replay that weighs a deal by the moves made so far.
+
+**The tree.** Nodes ``0 .. roots - 1`` are the roots, one per deal (an engine state whose hands
+are all drawn: the mover's too), each the first decision of the seat to move. Below each root the
+game is grown to the end of the current stage, or to ``max_depth`` plies. A node is a **leaf**
+when the hand is over (its side returns in raw points, :func:`~zwick_ai.zwicker.steps.side_returns`),
+when the next stage has been dealt (a **boundary**: a public state once its hands are forgotten,
+valued by the caller per public state, :data:`T_BOUND`), or at the depth limit (its value: greedy
+play to the stage's end in that deal, then the boundary's). Boundaries are kept once per public
+state (:func:`~zwick_ai.zwicker.arrays.public_hash`): ``bounds`` holds the first state met of each,
+``t_leaf`` the boundary of each leaf (or -1 for a finished hand).
+
+**Information sets** are the seats' views, keyed as in ``cfr-search``
+(:func:`zwick_ai.agents.cfr.subgame.view_key`): seat, own hand, public position, public history
+hash and legal moves. The history hash starts at the stage's start (:func:`stage_history`), so a
+tree rooted mid-stage keys every information set as the tree of the whole stage does, and the
+strategy of an earlier solve can be read at the same keys. No key holds a card its seat cannot
+see, so two trees whose deals differ only in hidden cards share their information sets.
+
+**CFR+** (:func:`solve`): alternating updates, regrets floored at zero, linearly weighted
+averages. The roots are a chance node: deal ``w`` has the prior ``r_prior[w]`` and each seat's
+reach ``r_reach[w, q]`` (the probability of its moves so far this stage in that deal); a seat's
+counterfactual weight at a root is the prior times the other seats' reach. With the **gadget**
+(two players; Burch, Johanson and Bowling 2014; Moravčík et al. 2017) the opponent's own reach
+is replaced: at each of its root information sets (gadget group ``r_group[w]``) it first chooses
+to enter or to take ``g_alt[g]``, its value there under an earlier strategy, so the resolved
+strategy can leave no opponent information set better off than that strategy did.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from zwick_ai.agents.cfr import core
+from zwick_ai.agents.cfr.subgame import history_step, legal_hash, move_hash, view_key
+from zwick_ai.agents.zwicker_search import unit_cards
+from zwick_ai.jit import kernel
+from zwick_ai.zwicker import arrays, kernels, layout
+from zwick_ai.zwicker import history as zwicker_history
+from zwick_ai.zwicker.policy_codes import POLICY_GREEDY
+from zwick_ai.zwicker.steps import side_returns
+
+MAX_LEVELS = 64  # plies below a root
+MAX_MOVES = 256  # legal moves a node may have (a node with more is made a leaf)
+H0 = np.uint64(0x3243F6A8885A308D)  # the public history hash at a stage's first move
+T_OVER = -1  # t_leaf of a finished hand (and of interior nodes)
+
+# Build counters (``out``).
+B_NODES = 0  # nodes of the tree
+B_LEAVES = 1  # leaves
+B_CUT = 2  # leaves made by the depth limit
+B_BOUNDS = 3  # distinct boundaries
+B_FULL = 4  # 1 when the node cap (or the boundary cap) stopped the build: do not use the tree
+B_DEPTH = 5  # deepest node (plies below a root)
+B_SIZE = 6
+
+
+@kernel
+def new_context():
+    """The per-ply stacks of :func:`build`: states, move buffers, counts, positions, node ids,
+    history hashes, a workspace, move scratch, play-out buffers and the move-key scratch."""
+    levels = MAX_LEVELS + 1
+    states = np.zeros((levels, zwicker_history.SS), np.int32)
+    bufs = np.zeros((levels, MAX_MOVES, layout.MOVE_WIDTH), np.int64)
+    cnt = np.zeros(levels, np.int64)
+    pos = np.zeros(levels, np.int64)
+    ids = np.zeros(levels, np.int64)
+    hist = np.zeros(levels, np.uint64)
+    W = kernels.new_workspace()
+    X = np.empty(1 << 14, np.int64)
+    buf, X2 = kernels.new_buffers()
+    lo = np.zeros(64, np.int64)
+    hi = np.zeros(64, np.int64)
+    key = np.zeros(16, np.int64)
+    return states, bufs, cnt, pos, ids, hist, W, X, buf, X2, lo, hi, key
+
+
+@kernel
+def bound_index(R, S, bkeys, bstates, out):
+    """The index of the boundary ``S`` in the memo (``bkeys``: open addressing on the public hash,
+    ``bstates`` the first state of each), added when new; -1 when the memo is full."""
+    h = np.int64(arrays.public_hash(R, S) & np.uint64(0x7FFFFFFFFFFFFFFF)) | 1
+    mask = bkeys.shape[0] // 2 - 1
+    i = np.int64(core.mix64(np.uint64(h)) & np.uint64(mask))
+    while bkeys[2 * i] != 0:
+        if bkeys[2 * i] == h:
+            return bkeys[2 * i + 1]
+        i = (i + 1) & mask
+    b = out[B_BOUNDS]
+    if b >= bstates.shape[0] or 2 * (b + 1) > mask + 1:
+        return -1
+    bkeys[2 * i] = h
+    bkeys[2 * i + 1] = b
+    for j in range(S.shape[0]):
+        bstates[b, j] = S[j]
+    out[B_BOUNDS] = b + 1
+    return b
+
+
+@kernel
+def _leaf(R, S, stage0, cut, ctx, bounds, t_val, t_leaf, node, out):
+    """Make ``node`` (position ``S``) a leaf: a finished hand's raw side returns, else the
+    boundary reached (after greedy play to the stage's end when the depth limit cut it)."""
+    states, bufs, cnt, pos, ids, hist, W, X, buf, X2, lo, hi, key = ctx
+    bkeys, bstates = bounds
+    out[B_LEAVES] += 1
+    T = S
+    if cut:
+        out[B_CUT] += 1
+        T = S.copy()
+        policies = np.full(arrays.players(R), POLICY_GREEDY, np.int64)
+        kernels.play_out_to(R, T, policies, W, stage0, buf, X2)
+    if arrays.is_over(T):
+        side_returns(R, T, False, t_val[node])
+        t_leaf[node] = T_OVER
+        return True
+    b = bound_index(R, T, bkeys, bstates, out)
+    t_leaf[node] = b
+    return b >= 0
+
+
+@kernel
+def _add_node(R, S, d, h, stage0, max_depth, node, ctx, table, tree, bounds, bp_tau, bp, out):
+    """Make ``node`` (position ``S``, ``d`` plies below its root, history hash ``h``) a leaf or an
+    interior node whose children are allocated (returns True: descend into it). A new
+    information set gets the blueprint (softmax of greedy values at temperature ``bp_tau``) in
+    ``bp`` when ``bp_tau > 0``."""
+    states, bufs, cnt, pos, ids, hist, W, X, buf, X2, lo, hi, key = ctx
+    keys, rowof, trows, acts, tmeta, legal = table
+    t_row, t_first, t_n, t_val, t_leaf = tree
+    over = arrays.is_over(S)
+    interior = not over and arrays.stage(S) == stage0 and d < max_depth and d < MAX_LEVELS
+    n = 0
+    if interior:
+        n = kernels.gen_moves_ws(R, S, bufs[d], W, X)
+        if n <= 0 or n > legal.shape[0]:
+            interior = False
+    if not interior:
+        t_row[node] = -1
+        t_n[node] = 0
+        cut = not over and arrays.stage(S) == stage0
+        if not _leaf(R, S, stage0, cut, ctx, bounds, t_val, t_leaf, node, out):
+            out[B_FULL] = 1
+        return False
+    if out[B_NODES] + n > t_row.shape[0]:
+        out[B_FULL] = 1
+        return False
+    k = view_key(R, S, h, legal_hash(S, bufs[d], n, lo, hi, key))
+    r = core.lookup(keys, rowof, k)
+    if r < 0:
+        if tmeta[core.M_ROWS] >= trows.shape[0] or tmeta[core.M_EDGES] + n > acts.shape[0]:
+            out[B_FULL] = 1
+            return False
+        r = core.lookup_or_add(keys, rowof, trows, acts, tmeta, k, arrays.to_move(S), legal, n)
+        if bp_tau > 0.0:
+            _blueprint(R, S, bufs[d], n, bp_tau, bp, trows[r, core.R_OFF])
+    elif trows[r, core.R_N] != n or trows[r, core.R_PLAYER] != arrays.to_move(S):
+        raise ValueError("information-set key collision in a resolve subgame")
+    t_row[node] = r
+    t_leaf[node] = T_OVER
+    t_first[node] = out[B_NODES]
+    t_n[node] = n
+    out[B_NODES] += n
+    cnt[d] = n
+    pos[d] = 0
+    ids[d] = node
+    hist[d] = h
+    if d > out[B_DEPTH]:
+        out[B_DEPTH] = d
+    return True
+
+
+@kernel
+def _blueprint(R, S, moves, n, tau, bp, off):
+    """``bp[off:off + n]``: softmax of the moves' greedy values at temperature ``tau`` (questions
+    never; all questions: uniform)."""
+    top = -1.0e300
+    for k in range(n):
+        if moves[k, layout.M_KIND] != layout.KIND_ASK:
+            top = max(top, kernels.greedy_value(R, S, moves[k]) / tau)
+    z = 0.0
+    for k in range(n):
+        e = 0.0
+        if moves[k, layout.M_KIND] != layout.KIND_ASK:
+            e = np.exp(kernels.greedy_value(R, S, moves[k]) / tau - top)
+        bp[off + k] = e
+        z += e
+    for k in range(n):
+        bp[off + k] = bp[off + k] / z if z > 0.0 else 1.0 / n
+
+
+@kernel
+def build(R, roots, h0, max_depth, ctx, table, tree, bounds, bp_tau, bp, out):
+    """Grow the subgame of the deals ``roots`` (engine states; module docstring) from the public
+    history hash ``h0``: node ``w`` is deal ``w``'s root. ``table`` = (keys, rowof, rows, acts,
+    meta, legal) of :mod:`~zwick_ai.agents.cfr.core` (empty on entry; ``legal`` = 0..L-1 as
+    int16); ``tree`` = (t_row, t_first, t_n, t_val, t_leaf); ``bounds`` = (bkeys, bstates), the
+    boundary memo (zeroed keys on entry); ``out`` the counters ``B_*``. Stops with
+    ``out[B_FULL]`` = 1 when the arrays are too small."""
+    states, bufs, cnt, pos, ids, hist, W, X, buf, X2, lo, hi, key = ctx
+    t_row, t_first, t_n, t_val, t_leaf = tree
+    for j in range(B_SIZE):
+        out[j] = 0
+    nr = roots.shape[0]
+    if nr > t_row.shape[0]:
+        out[B_FULL] = 1
+        return
+    out[B_NODES] = nr
+    for w in range(nr):
+        S = states[0]
+        for j in range(S.shape[0]):
+            S[j] = roots[w, j]
+        stage0 = arrays.stage(S)
+        if not _add_node(R, S, 0, h0, stage0, max_depth, w, ctx, table, tree, bounds, bp_tau, bp, out):
+            if out[B_FULL]:
+                return
+            continue
+        d = 0
+        while d >= 0:
+            if pos[d] >= cnt[d]:
+                d -= 1
+                continue
+            k = pos[d]
+            pos[d] += 1
+            parent = states[d]
+            child = states[d + 1]
+            for j in range(child.shape[0]):
+                child[j] = parent[j]
+            unit_cards(parent, lo, hi)
+            h = history_step(hist[d], move_hash(parent, bufs[d][k], lo, hi, key))
+            kernels.apply_move(R, child, bufs[d][k], W)
+            node = t_first[ids[d]] + k
+            if _add_node(R, child, d + 1, h, stage0, max_depth, node, ctx, table, tree, bounds, bp_tau, bp, out):
+                d += 1
+            elif out[B_FULL]:
+                return
+
+
+@kernel
+def fill_bounds(tree, nnodes, bvals):
+    """Give every boundary leaf its boundary's side values ``bvals[b]``."""
+    t_row, t_first, t_n, t_val, t_leaf = tree
+    for node in range(nnodes):
+        b = t_leaf[node]
+        if t_row[node] < 0 and b >= 0:
+            for s in range(bvals.shape[1]):
+                t_val[node, s] = bvals[b, s]
+
+
+# ------------------------------------------------------------------------------------------------
+# Strategies, values and CFR+
+# ------------------------------------------------------------------------------------------------
+@kernel
+def current_strategy(trows, nrows, regret, cur):
+    """``cur``: regret matching on every row (CFR+ regrets are never negative)."""
+    for r in range(nrows):
+        core.regret_matching(regret, trows[r, core.R_OFF], trows[r, core.R_N], cur[trows[r, core.R_OFF] :])
+
+
+@kernel
+def average_strategy(trows, nrows, avg, out):
+    """``out``: every row's average strategy (``avg`` normalised; uniform where it is zero)."""
+    for r in range(nrows):
+        core.normalised(avg, trows[r, core.R_OFF], trows[r, core.R_N], out[trows[r, core.R_OFF] :])
+
+
+@kernel
+def values_under(tree, nnodes, trows, strat, side, v):
+    """``v[node]``: the value for ``side`` of every node when every seat plays ``strat`` (per edge
+    of ``trows``' rows) below it."""
+    t_row, t_first, t_n, t_val, t_leaf = tree
+    for node in range(nnodes - 1, -1, -1):
+        r = t_row[node]
+        if r < 0:
+            v[node] = t_val[node, side]
+            continue
+        off = trows[r, core.R_OFF]
+        f = t_first[node]
+        s = 0.0
+        for a in range(t_n[node]):
+            s += strat[off + a] * v[f + a]
+        v[node] = s
+
+
+@kernel
+def solve(tree, nnodes, nroots, roots_w, gadget, trows, nrows, regret, avg, work, side_of, t0, iters):
+    """``iters`` CFR+ iterations (numbered ``t0 + 1 ..``, the average's weights) on the subgame
+    (module docstring). ``roots_w`` = (r_prior, r_reach, r_group): each root's chance weight,
+    each seat's probability of its moves so far in that deal (a traverser's counterfactual weight
+    at a root is the prior times the other seats' reach) and its gadget group; ``gadget`` =
+    (opponent seat or -1 for none, g_alt, g_reg): each group's alternative value and the
+    gadget's regrets (enter, take); ``work`` = (cur, own, opp, v)."""
+    t_row, t_first, t_n, t_val, t_leaf = tree
+    r_prior, r_reach, r_group = roots_w
+    gopp, g_alt, g_reg = gadget
+    cur, own, opp, v = work
+    players = side_of.shape[0]
+    ng = g_alt.shape[0]
+    enter = np.zeros(ng)
+    v_enter = np.zeros(ng)
+    mass = np.zeros(ng)
+    for it in range(iters):
+        t = float(t0 + it + 1)
+        for i in range(players):
+            current_strategy(trows, nrows, regret, cur)
+            for g in range(ng):
+                tot = g_reg[g, 0] + g_reg[g, 1]
+                enter[g] = g_reg[g, 0] / tot if tot > 0.0 else 0.5
+            for w in range(nroots):
+                own[w] = 1.0  # a seat's own past reach scales each of its sets alike: left out
+                x = r_prior[w]
+                for q in range(players):
+                    if q != i and q != gopp:
+                        x *= r_reach[w, q]
+                if gopp >= 0:
+                    if i == gopp:
+                        own[w] = enter[r_group[w]]
+                    else:
+                        x *= enter[r_group[w]]
+                opp[w] = x
+            for node in range(nnodes):
+                r = t_row[node]
+                if r < 0:
+                    continue
+                off = trows[r, core.R_OFF]
+                f = t_first[node]
+                if trows[r, core.R_PLAYER] == i:
+                    for a in range(t_n[node]):
+                        own[f + a] = own[node] * cur[off + a]
+                        opp[f + a] = opp[node]
+                else:
+                    for a in range(t_n[node]):
+                        own[f + a] = own[node]
+                        opp[f + a] = opp[node] * cur[off + a]
+            si = side_of[i]
+            for node in range(nnodes - 1, -1, -1):
+                r = t_row[node]
+                if r < 0:
+                    v[node] = t_val[node, si]
+                    continue
+                off = trows[r, core.R_OFF]
+                f = t_first[node]
+                n = t_n[node]
+                s = 0.0
+                for a in range(n):
+                    s += cur[off + a] * v[f + a]
+                v[node] = s
+                if trows[r, core.R_PLAYER] == i:
+                    for a in range(n):
+                        regret[off + a] += opp[node] * (v[f + a] - s)
+                        avg[off + a] += t * own[node] * cur[off + a]
+            for r in range(nrows):
+                if trows[r, core.R_PLAYER] == i:
+                    off = trows[r, core.R_OFF]
+                    for a in range(trows[r, core.R_N]):
+                        if regret[off + a] < 0.0:
+                            regret[off + a] = 0.0
+            if i == gopp:
+                for g in range(ng):
+                    v_enter[g] = 0.0
+                    mass[g] = 0.0
+                for w in range(nroots):
+                    v_enter[r_group[w]] += opp[w] * v[w]
+                    mass[r_group[w]] += opp[w]
+                for g in range(ng):
+                    take = g_alt[g] * mass[g]
+                    here = enter[g] * v_enter[g] + (1.0 - enter[g]) * take
+                    g_reg[g, 0] = max(0.0, g_reg[g, 0] + v_enter[g] - here)
+                    g_reg[g, 1] = max(0.0, g_reg[g, 1] + take - here)
+
+
+@kernel
+def replay_stage(R, a, S0w, t0, h0, policy, W, reach):
+    """Replay plies ``t0 ..`` of the state array ``a`` from ``S0w`` (a deal's stage start):
+    ``reach[q]`` gets the probability of seat ``q``'s logged moves under ``policy`` = (tau, keys,
+    rowof, trows, strat): the softmax of greedy values at temperature ``tau`` when ``tau > 0``,
+    else the strategy ``strat`` of the rows found at the moves' information-set keys (a key not
+    found: probability 0). Returns the public history hash after the last ply."""
+    tau, keys, rowof, trows, strat = policy
+    X = zwicker_history.extras(a)
+    S = S0w.copy()
+    for q in range(reach.shape[0]):
+        reach[q] = 1.0
+    row = np.zeros(layout.MOVE_WIDTH, np.int64)
+    buf, X2 = kernels.new_buffers()
+    lo = np.zeros(64, np.int64)
+    hi = np.zeros(64, np.int64)
+    key = np.zeros(16, np.int64)
+    probs = np.zeros(MAX_MOVES, np.float64)
+    h = h0
+    for t in range(t0, zwicker_history.ply_count(a)):
+        zwicker_history.logged_row_into(X, t, row)
+        q = arrays.to_move(S)
+        buf, X2, n = kernels.gen_moves(R, S, buf, W, X2)
+        k = arrays.find_move(buf[:n], row)
+        if k < 0 or n > MAX_MOVES:
+            reach[q] = 0.0
+        elif tau > 0.0:
+            _blueprint(R, S, buf, n, tau, probs, 0)
+            reach[q] *= probs[k]
+        else:
+            r = core.lookup(keys, rowof, view_key(R, S, h, legal_hash(S, buf, n, lo, hi, key)))
+            reach[q] *= strat[trows[r, core.R_OFF] + k] if r >= 0 and trows[r, core.R_N] == n else 0.0
+        unit_cards(S, lo, hi)
+        h = history_step(h, move_hash(S, row, lo, hi, key))
+        kernels.apply_move(R, S, row, W)
+    return h
+
+
+__all__ = [
+    "B_BOUNDS",
+    "B_CUT",
+    "B_DEPTH",
+    "B_FULL",
+    "B_LEAVES",
+    "B_NODES",
+    "B_SIZE",
+    "H0",
+    "MAX_LEVELS",
+    "MAX_MOVES",
+    "T_OVER",
+    "average_strategy",
+    "bound_index",
+    "build",
+    "current_strategy",
+    "fill_bounds",
+    "new_context",
+    "replay_stage",
+    "solve",
+    "values_under",
+]
