@@ -33,11 +33,11 @@ ValueError: x: unknown key 'colour'; valid keys: address, agents, backend, deals
 from __future__ import annotations
 
 import argparse
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from zwick_ai.cli.paths import check_out_folder
+from zwick_ai.cli.defaults import MAX_DEALS, MAX_WORKERS
+from zwick_ai.cli.paths import check_out_folder, read_toml, whole_number
 from zwick_ai.cli.tournament import add_run_args, default_workers, prepare, run_prepared
 
 #: the command named in the mark of an experiment's folder (:mod:`zwick_ai.eval.folder_lock`)
@@ -87,13 +87,11 @@ def parse_experiment(data: dict[str, Any], name: str) -> dict[str, Any]:
             raise ValueError(f"{name}: players per variant must be whole numbers")
     elif players is not None and (not isinstance(players, int) or isinstance(players, bool)):
         raise ValueError(f"{name}: players must be a whole number or a table by variant, not {players!r}")
-    for key in ("deals", "seed", "workers"):
-        if key in data and (not isinstance(data[key], int) or isinstance(data[key], bool)):
-            raise ValueError(f"{name}: {key} must be a whole number, not {data[key]!r}")
+    for key, low, high in (("deals", 1, MAX_DEALS), ("seed", 0, 2**32 - 1), ("workers", 1, MAX_WORKERS)):
+        if key in data:
+            whole_number(data[key], f"{name}: {key}", low, high)
     if data.get("backend", "local") not in ("local", "ray"):
         raise ValueError(f"{name}: backend must be local or ray, not {data['backend']!r}")
-    if data.get("workers", 1) < 1:
-        raise ValueError(f"{name}: workers must be at least 1, not {data['workers']}")
     return {
         "description": str(data.get("description", "")),
         "game": str(data.get("game", "zwicker")),
@@ -113,17 +111,12 @@ def parse_experiment(data: dict[str, Any], name: str) -> dict[str, Any]:
 def load_experiment(path: str | Path) -> dict[str, Any]:
     """Read and check an experiment TOML file."""
     p = Path(path)
-    if not p.is_file():
-        raise ValueError(f"no such experiment file: {p}")
-    try:
-        data = tomllib.loads(p.read_text())
-    except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"{p} is not valid TOML: {error}") from None
-    return parse_experiment(data, p.stem)
+    return parse_experiment(read_toml(p, "experiment"), p.stem)
 
 
 def ratings_table(spec: dict[str, Any], summaries: dict[str, dict[str, Any]]) -> str:
-    """Markdown: agents (rows) by variants (columns), rating with its 95% CI in each cell."""
+    """Markdown: agents (rows) by variants (columns), in each cell the points rating with its 95%
+    CI (what the tables rank by) and the Bradley–Terry rating on deals won beside it."""
     from zwick_ai.eval.report import markdown_table
 
     cols = list(summaries)
@@ -131,12 +124,31 @@ def ratings_table(spec: dict[str, Any], summaries: dict[str, dict[str, Any]]) ->
     for agent in spec["agents"]:
         cells = []
         for v in cols:
+            points = summaries[v].get("points_ratings") or []
+            p = next((x for x in points if x["agent"] == agent), None)
             r = next(x for x in summaries[v]["ratings"] if x["agent"] == agent)
             lo, hi = r["ci95"]
-            ci = f" [{lo:.0f}, {hi:.0f}]" if lo is not None and hi is not None else ""
-            cells.append(f"{r['rating']:.0f}{ci}")
+            wins = f"{r['rating']:.0f}" + (f" [{lo:.0f}, {hi:.0f}]" if lo is not None and hi is not None else "")
+            if p is None:
+                cells.append(wins)
+                continue
+            plo, phi = p["ci95"]
+            ci = f" [{plo:+.2f}, {phi:+.2f}]" if plo is not None and phi is not None else ""
+            cells.append(f"{p['rating']:+.2f}{ci}; wins {wins}")
         rows.append([f"`{agent}`", *cells])
     return "\n".join(markdown_table(["agent", *cols], rows))
+
+
+def verdict_section(summaries: dict[str, dict[str, Any]]) -> list[str]:
+    """Every variant's verdicts in words (:func:`zwick_ai.eval.tournament.verdict_lines`), points
+    and wins together, with the disagreements first."""
+    from zwick_ai.eval.verdict import disagreement_lines
+
+    out = ["## Verdicts", ""]
+    for v, summary in summaries.items():
+        verdicts = [p["verdict"] for p in summary["pairs"]]
+        out += [f"**{v}**", "", *disagreement_lines(verdicts), *(f"- {x['text']}" for x in verdicts), ""]
+    return out
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -200,11 +212,13 @@ def run_all(
         "",
         spec["description"],
         "",
-        f"Bradley–Terry ratings (Elo scale, mean 0 per column) with 95% bootstrap CIs; {spec['game']}, "
-        f"{deals} duplicate deals per variant, seed {spec['seed']}.",
+        f"Ranked by points a deal: each agent's points rating (least squares on the pairs' mean per-deal "
+        "differences, mean 0 per column) with its 95% bootstrap CI; then Bradley–Terry on deals won (Elo scale, "
+        f"mean 0) with its CI. {spec['game']}, {deals} duplicate deals per variant, seed {spec['seed']}.",
         "",
         ratings_table(spec, summaries),
         "",
+        *verdict_section(summaries),
         f"Command: `zwick run {args.file}`; per-variant reports: "
         + ", ".join(f"[{v}]({v}/report.md)" for v in summaries),
     ]

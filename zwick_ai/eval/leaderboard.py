@@ -52,7 +52,7 @@ from zwick_ai.agents import outside
 from zwick_ai.agents.base import agent_info, make_agent, parse_spec
 from zwick_ai.eval.backends import Backend
 from zwick_ai.eval.packed_pairs import pack_board, pair_folders, restore_pair
-from zwick_ai.eval.ratings import ratings_with_ci
+from zwick_ai.eval.ratings import points_design, points_ratings_with_ci, ratings_with_ci
 from zwick_ai.eval.report import markdown_table
 from zwick_ai.eval.stats import mean_ci
 from zwick_ai.eval.tournament import (
@@ -60,8 +60,10 @@ from zwick_ai.eval.tournament import (
     RATING_RESAMPLES,
     Tournament,
     finished_differences,
+    pair_summary,
     run_tournament,
 )
+from zwick_ai.eval.verdict import disagreement_lines, p_text
 from zwick_ai.games.game_strings import game_spec
 
 DEFAULT_ANCHORS = ("greedy", "ismcts:time=0.1")
@@ -183,6 +185,18 @@ def fit(agents: list[str], results: dict[tuple[str, str], np.ndarray], seed: int
     return [{"agent": agents[x], "rating": float(r[x]), "ci95": [float(lo[x]), float(hi[x])]} for x in order]
 
 
+def fit_points(agents: list[str], results: dict[tuple[str, str], np.ndarray], seed: int) -> list[dict[str, Any]]:
+    """Ratings on points (:func:`zwick_ai.eval.ratings.points_ratings_with_ci`: points or chips a
+    deal, mean 0, least squares on the pairs' mean differences) with 95% CIs, best first: what the
+    leaderboard ranks by."""
+    pairs = [(agents.index(a), agents.index(b)) for a, b in results]
+    r, lo, hi = points_ratings_with_ci(
+        len(agents), pairs, np.stack(list(results.values()), axis=1), resamples=RATING_RESAMPLES, seed=seed
+    )
+    order = sorted(range(len(agents)), key=lambda x: -r[x])
+    return [{"agent": agents[x], "rating": float(r[x]), "ci95": [float(lo[x]), float(hi[x])]} for x in order]
+
+
 def run_board(
     board: Board,
     anchors: list[str],
@@ -217,6 +231,7 @@ def run_board(
             return None
         results[(a, b)] = d
     ratings = fit(board.agents, results, seed)
+    points = fit_points(board.agents, results, seed)
     present = [a for a in anchors if a in board.agents]
     floor = search if search in board.agents else (present[-1] if present else None)
     references: dict[tuple[str, str], np.ndarray] = {}
@@ -226,8 +241,9 @@ def run_board(
             if d is None:
                 return None
             references[(a, b)] = d
-    pairs = [_pair_summary(a, b, d) for (a, b), d in results.items()]
-    reference_pairs = [_pair_summary(a, b, d) for (a, b), d in references.items()]
+    unit = "points" if board.game == "zwicker" else "chips"
+    pairs = [_pair_summary(a, b, d, unit) for (a, b), d in results.items()]
+    reference_pairs = [_pair_summary(a, b, d, unit) for (a, b), d in references.items()]
     rows = ladder(board.agents + list(board.references), present, pairs + reference_pairs, board.references, floor)
     if floor is not None and floor not in present and present:
         leads = leads_through(results | references, present[0], floor)
@@ -237,9 +253,13 @@ def run_board(
     folder.mkdir(parents=True, exist_ok=True)
     with (folder / "ratings.csv").open("w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["rank", "agent", "rating", "ci95_lo", "ci95_hi"])
-        for k, r in enumerate(ratings, 1):
-            w.writerow([k, r["agent"], f"{r['rating']:.1f}", f"{r['ci95'][0]:.1f}", f"{r['ci95'][1]:.1f}"])
+        w.writerow(["rank", "agent", "points_rating", "points_ci95_lo", "points_ci95_hi", "wins_rank", "wins_rating"]
+                   + ["wins_ci95_lo", "wins_ci95_hi"])  # fmt: skip
+        by_wins = {r["agent"]: (k, r) for k, r in enumerate(ratings, 1)}
+        for k, r in enumerate(points, 1):
+            rank, won = by_wins[r["agent"]]
+            w.writerow([k, r["agent"], f"{r['rating']:.3f}", f"{r['ci95'][0]:.3f}", f"{r['ci95'][1]:.3f}", rank]
+                       + [f"{won['rating']:.1f}", f"{won['ci95'][0]:.1f}", f"{won['ci95'][1]:.1f}"])  # fmt: skip
     return {
         "board": board.label,
         "game": board.game,
@@ -252,6 +272,8 @@ def run_board(
         "seed": seed,
         "anchors": [a for a in anchors if a in board.agents],
         "top_pairs_among": leaders,
+        "ranking": "points",
+        "points_ratings": points,
         "ratings": ratings,
         "pairs": pairs,
         "references": list(board.references),
@@ -267,12 +289,10 @@ def pack(board: Board, out: Path) -> None:
     pack_board(out / board.slug, pair_folders(out / board.slug))
 
 
-def _pair_summary(a: str, b: str, d: np.ndarray) -> dict[str, Any]:
-    """One pair's result: mean per-deal difference ``a - b`` with its 95 % CI, and W-D-L of ``a``."""
-    est = mean_ci(d)
-    ci = [float(x) if math.isfinite(x) else None for x in est.ci95]
-    return {"a": a, "b": b, "deals": len(d), "mean_diff": float(est.mean), "ci95": ci,
-            "wins_a": int((d > 0).sum()), "draws": int((d == 0).sum()), "losses_a": int((d < 0).sum())}  # fmt: skip
+def _pair_summary(a: str, b: str, d: np.ndarray, unit: str = "points") -> dict[str, Any]:
+    """One pair's result: mean per-deal difference ``a - b`` with its 95 % CI, W-D-L of ``a`` with
+    the sign test, and the verdict in words (:func:`zwick_ai.eval.tournament.pair_summary`)."""
+    return pair_summary(a, b, d, unit)
 
 
 def ladder(
@@ -432,10 +452,67 @@ def _family(spec: str) -> str:
     return f"{name}:policy=…" if "policy=" in params else spec
 
 
+def ranking(board: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    """The measure a board ranks by and its ratings, best first: ``points`` (a board written with
+    points ratings), else ``wins`` (Bradley–Terry; boards saved before points ratings)."""
+    if board.get("points_ratings"):
+        return "points", board["points_ratings"]
+    return "wins", board["ratings"]
+
+
+def points_order(board: dict[str, Any]) -> list[str] | None:
+    """The board's agents best first by points: its points ratings, or for a board saved without
+    them the least-squares fit of its pairs' mean differences (the points ratings' estimate,
+    without an interval); None without pairs."""
+    if board.get("points_ratings"):
+        return [r["agent"] for r in board["points_ratings"]]
+    pairs = board.get("pairs") or []
+    agents = [r["agent"] for r in board["ratings"]]
+    index = {a: i for i, a in enumerate(agents)}
+    pairs = [p for p in pairs if p["a"] in index and p["b"] in index]
+    if not pairs:
+        return None
+    solve = points_design(len(agents), [(index[p["a"]], index[p["b"]]) for p in pairs])
+    fitted = solve @ np.array([p["mean_diff"] for p in pairs])
+    return sorted(agents, key=lambda a: -fitted[index[a]])
+
+
+def other_ranks(board: dict[str, Any]) -> dict[str, str]:
+    """``(#k by wins)`` or ``(#k by points)`` for each agent whose rank by the other measure
+    differs from its rank in the board's ranking (nothing when the other order is unknown)."""
+    measure, rated = ranking(board)
+    mine = [r["agent"] for r in rated]
+    other = [r["agent"] for r in board["ratings"]] if measure == "points" else points_order(board)
+    if other is None:
+        return {}
+    name = "wins" if measure == "points" else "points"
+    return {a: f" (#{other.index(a) + 1} by {name})" for k, a in enumerate(mine) if a in other and other.index(a) != k}
+
+
+def _points_cell(r: dict[str, Any]) -> str:
+    """A points rating and its 95% CI, two decimals.
+
+    >>> _points_cell({"rating": 1.234, "ci95": [0.5, 2.0]})
+    '+1.23 [+0.50, +2.00]'
+    """
+    lo, hi = r["ci95"]
+    bounds = (
+        "n/a"
+        if lo is None or hi is None or not math.isfinite(lo) or not math.isfinite(hi)
+        else (f"{lo:+.2f}, {hi:+.2f}")
+    )
+    return f"{r['rating']:+.2f} [{bounds}]"
+
+
+def _cell(board: dict[str, Any], r: dict[str, Any]) -> str:
+    return _points_cell(r) if ranking(board)[0] == "points" else _rating_cell(r)
+
+
 def headline(boards: list[dict[str, Any]]) -> list[str]:
     """The README's headline: per game family (Zwicker, then the trick games), one table of agents
-    (rows, in the file's order) by boards (columns), each cell the rating with its 95% CI and the
-    board's leader in bold.
+    (rows, in the file's order) by boards (columns), each cell the rating the board ranks by
+    (:func:`ranking`) with its 95% CI, the board's leader in bold, and the agent's rank by the
+    other measure where it differs (:func:`other_ranks`).
     A board's trained policy (``mccfr:policy=PATH,…``) shares one row with the other boards'.
 
     >>> b = {"board": "zwicker classic 4p", "game": "zwicker", "ratings": [
@@ -455,17 +532,18 @@ def headline(boards: list[dict[str, Any]]) -> list[str]:
         rows = _in_file_order(
             [[_family(a) for a in b.get("agents", [r["agent"] for r in b["ratings"]])] for b in group]
         )
-        best = [max((x["rating"] for x in b["ratings"]), default=None) for b in group]
+        best = [max((x["rating"] for x in ranking(b)[1]), default=None) for b in group]
+        marks = [other_ranks(b) for b in group]
         table = []
         for row in rows:
             cells = []
-            for b, top in zip(group, best, strict=True):
-                r = next((x for x in b["ratings"] if _family(x["agent"]) == row), None)
+            for b, top, mark in zip(group, best, marks, strict=True):
+                r = next((x for x in ranking(b)[1] if _family(x["agent"]) == row), None)
                 if r is None:
                     cells.append("—")
                     continue
-                cell = _rating_cell(r)
-                cells.append(f"**{cell}**" if r["rating"] == top else cell)
+                cell = _cell(b, r)
+                cells.append((f"**{cell}**" if r["rating"] == top else cell) + mark.get(r["agent"], ""))
             table.append([f"`{row}`", *cells])
         heads = [b["board"].removeprefix("zwicker ") for b in group]
         lines += ["", *markdown_table(["agent", *heads], table)] if lines else markdown_table(["agent", *heads], table)
@@ -479,8 +557,8 @@ def markdown(boards: list[dict[str, Any]], title: str, description: str, command
     for agent in agents:
         cells = []
         for b in boards:
-            r = next((x for x in b["ratings"] if x["agent"] == agent), None)
-            cells.append("—" if r is None else _rating_cell(r))
+            r = next((x for x in ranking(b)[1] if x["agent"] == agent), None)
+            cells.append("—" if r is None else _cell(b, r) + other_ranks(b).get(agent, ""))
         table.append([f"`{agent}`", *cells])
     lines = [f"# {title}", "", description, "", *markdown_table(["agent", *(b["board"] for b in boards)], table)]
     deals = sorted({b["deals"] for b in boards})
@@ -489,10 +567,26 @@ def markdown(boards: list[dict[str, Any]], title: str, description: str, command
         rotating = " (two seatings a deal, the lone side rotating with the deal, in games of three or more sides)"
     if any(b.get("clock") == "cpu" for b in boards):
         rotating += "; the searches' time budgets count the searching thread's CPU time"
+    measures = {ranking(b)[0] for b in boards}
+    ranked_by = (
+        "Ranked by points (chips) a deal: the least-squares fit of every pair's mean per-deal difference as the gap "
+        "between two ratings, mean 0 per column; beside it in each board's section, Bradley–Terry on deals won. "
+        if measures == {"points"}
+        else "Columns with signed decimals rank by points (chips) a deal (least squares on the pairs' mean "
+        "differences, mean 0); the others, saved before points ratings, by Bradley–Terry on deals won. "
+        if "points" in measures
+        else ""
+    )
     lines += [
         "",
-        "Bradley–Terry ratings (Elo scale, mean 0 per column; +200 means an expected score of 76 %) with 95 % "
-        f"bootstrap intervals over deals; {', '.join(map(str, deals))} duplicate deals per pair"
+        ranked_by
+        + "(#k by wins) or (#k by points): the agent's rank by the other measure, where it differs. "
+        + (
+            "Bradley–Terry ratings (Elo scale, mean 0 per column; +200 means an expected score of 76 %) with 95 % "
+            if "wins" in measures
+            else "95 % "
+        )
+        + f"bootstrap intervals over deals; {', '.join(map(str, deals))} duplicate deals per pair"
         f"{rotating}. Design: every agent "
         "against the anchors, the anchors against each other, then every pair among the top agents (`zwick_ai/eval/"
         "leaderboard.py`). — means the agent cannot play that game.",
@@ -509,12 +603,16 @@ def markdown(boards: list[dict[str, Any]], title: str, description: str, command
             lo, hi = p["ci95"]
             ci = "n/a" if lo is None or hi is None else f"[{lo:+.2f}, {hi:+.2f}]"
             wdl = f"{p['wins_a']}-{p['draws']}-{p['losses_a']}"
-            pairs.append([f"`{p['a']}`", f"`{p['b']}`", p["deals"], f"{p['mean_diff']:+.2f}", ci, wdl])
+            verdict = p.get("verdict")
+            said = [p_text(verdict["sign_p"]), verdict["case"]] if verdict else ["–", "–"]
+            pairs.append([f"`{p['a']}`", f"`{p['b']}`", p["deals"], f"{p['mean_diff']:+.2f}", ci, wdl, *said])
+        split = disagreement_lines([p["verdict"] for p in b["pairs"] if p.get("verdict")])
         lines += (
             ["", f"## {b['board']}", ""]
             + made
+            + ([*split, ""] if split else [])
             + ladder_markdown(b)
-            + markdown_table(["a", "b", "deals", "mean diff a − b", "95% CI", "W-D-L"], pairs)
+            + markdown_table(["a", "b", "deals", "mean diff a − b", "95% CI", "W-D-L", "sign test", "verdict"], pairs)
         )
         for spec, why in b["skipped"].items():
             lines.append(f"\nLeft out: `{spec}`: {why}")
