@@ -69,6 +69,7 @@ import pyspiel
 from zwick_ai.agents import clock, expert_search, joker_policies, value_model, zwicker_search
 from zwick_ai.agents.base import Agent, Param, check_search_iters, register
 from zwick_ai.agents.net import check_two_sides, look_ahead, model_for
+from zwick_ai.agents.search import UTILITY_PARAM, check_utility
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import policy_codes
 
@@ -128,6 +129,7 @@ def check(params: dict[str, Any]) -> None:
     if params["reuse"] < 1:
         raise ValueError(f"reuse={params['reuse']} is not valid; give at least one iteration per world")
     joker_policies.constraint_code(params["joker"])
+    check_utility(params)
     if params["c"] < 0 or params["infer"] < 0 or params["endgame"] < 0 or params["nodes"] < 1:
         raise ValueError("c, infer and endgame must be >= 0 and nodes >= 1")
 
@@ -162,6 +164,7 @@ def check(params: dict[str, Any]) -> None:
         Param("prune", int, 0, "ISMCTS searches only the K root moves the move model ranks best (0 = all)"),
         Param("pool", int, DEFAULT_POOL, "ISMCTS worlds drawn once per decision, iterations pick among them (0 = off)"),
         Param("c", float, 0.7, "UCB exploration constant on rewards scaled to [-1, 1]"),
+        UTILITY_PARAM,
         Param(
             "leaf",
             str,
@@ -278,7 +281,8 @@ def expert_root(
     table and its clock's rate estimate (and gets the decision's counters in ``agent.last``); the
     time budget counts from ``started`` (a ``clock.now()`` reading; default: now)."""
     t0 = clock.now() if started is None else started
-    d = zwicker_search.DecisionSetup(state, rng)  # also seeds the compiled random stream the expert search draws from
+    # also seeds the compiled random stream the expert search draws from
+    d = zwicker_search.DecisionSetup(state, rng, params.get("utility", "auto"))
     seconds = float(params["time"])
     params = {**params, "leaf": agent.leaf if agent is not None else resolved_leaf(state, params)}
     stats: dict[str, Any] = {"mode": "ismcts", "leaf": params["leaf"]}
@@ -450,7 +454,7 @@ def _ismcts(
             ahead = look_ahead(d, d.rows, values, int(params["reply"]), prior)
             values = np.where(np.isfinite(ahead), ahead, values)
         finite = np.isfinite(values)  # questions (-inf) get no prior
-        rewards = np.where(finite, np.clip(np.where(finite, values, 0.0) / d.total, -1.0, 1.0), -np.inf)
+        rewards = np.where(finite, zwicker_search.scaled_array(np.where(finite, values, 0.0), d.total), -np.inf)
         expert_search.root_prior(d.real, d.rows, rewards, int(params["prior"]), tree)
     leaf = expert_search.Leaf(LEAF_CODES[params["leaf"]], value, float(params["mix"]))
     settings = d.settings(params)

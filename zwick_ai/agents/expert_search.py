@@ -59,6 +59,7 @@ LEAF_STAGE = 2  # a random play-out to the end of the leaf's stage, then the val
 LEAF_AFTER = 3  # the afterstate network from the view of the seat that moved into the leaf (mixable with a play-out)
 LEAF_STAGE_AFTER = 4  # a random play-out to the end of the leaf's stage, then the afterstate network of every side
 
+NO_BOUND = 1.0e9  # beyond any reward, clipped or not: the alpha-beta window's open ends
 MAX_PLY = 96  # depth bound of the endgame search (whole moves and questions)
 MAX_MOVES = 1024  # move rows per depth (a position with more gives its world up)
 TT_BITS = 20  # transposition table entries: 2**TT_BITS (about 17 MB)
@@ -231,7 +232,7 @@ def solve(R, S, side, alpha, beta, depth, ctx, stats, settings):
                     st_i[d] = 0
                     st_a0[d] = st_a[d]
                     st_b0[d] = st_b[d]
-                    st_best[d] = -2.0 if arrays.side_of(R, arrays.to_move(Sd)) == side else 2.0
+                    st_best[d] = -NO_BOUND if arrays.side_of(R, arrays.to_move(Sd)) == side else NO_BOUND
             if returning:
                 if d == d0:
                     return ret
@@ -312,7 +313,7 @@ def root_values(R, S, rows, side, ctx, stats, settings, out):
     for k in range(rows.shape[0]):
         child[:] = S
         kernels.apply_move(R, child, rows[k], W)
-        out[k] = solve(R, child, side, -2.0, 2.0, 0, ctx, stats, settings)
+        out[k] = solve(R, child, side, -NO_BOUND, NO_BOUND, 0, ctx, stats, settings)
         if stats[ST_ABORT]:
             return False
     return True
@@ -452,12 +453,12 @@ def endgame_worlds(worlds, rows, nworlds, ctx, stats, settings, inference, logw,
 # ------------------------------------------------------------------------------------------------
 @kernel
 def value_rewards(R, S, m, f, total):
-    """Leaf rewards by the value model ``m``: each side's expected final point difference over
-    ``total``, clipped to [-1, 1] (the scale of :func:`zwicker_search.side_rewards`)."""
+    """Leaf rewards by the value model ``m``: each side's expected final point difference on the
+    reward scale ``total`` (:func:`zwicker_search.scaled`, as :func:`zwicker_search.side_rewards`)."""
     ns = arrays.sides(R)
     vals = value_model.leaf_side_values(R, S, m, f, np.zeros(ns))
     for s in range(ns):
-        vals[s] = min(1.0, max(-1.0, vals[s] / total))
+        vals[s] = zwicker_search.scaled(vals[s], total)
     return vals
 
 
@@ -465,8 +466,8 @@ def value_rewards(R, S, m, f, total):
 def after_rewards(R, S, q, m, x, total):
     """Leaf rewards by the *after* model ``m`` (``zwick train net``): the exact lead of seat
     ``q``'s side plus the model's points still to come, read as ``q``'s afterstate (``q`` moved into
-    ``S``; the position before that move is taken as ``S`` itself), over ``total`` and clipped to
-    [-1, 1]; the other sides share the opposite (the sides' differences add up to zero). Exact
+    ``S``; the position before that move is taken as ``S`` itself), on the reward scale ``total``
+    (:func:`zwicker_search.scaled`); the other sides share the opposite (the sides' differences add up to zero). Exact
     when the hand is over."""
     ns = arrays.sides(R)
     if arrays.is_over(S):
@@ -476,7 +477,7 @@ def after_rewards(R, S, q, m, x, total):
     out = np.empty(ns, np.float64)
     for k in range(ns):
         d = v if k == side else -v / (ns - 1)
-        out[k] = min(1.0, max(-1.0, d / total))
+        out[k] = zwicker_search.scaled(d, total)
     return out
 
 
@@ -484,14 +485,14 @@ def after_rewards(R, S, q, m, x, total):
 def after_side_rewards(R, S, m, x, total):
     """Leaf rewards by the *after* model ``m`` read from every side's view (its first seat's,
     :func:`after_rewards`'s value), made zero-sum: side ``s`` gets ``v_s`` minus the mean of the
-    sides' values, over ``total``, clipped to [-1, 1]. Exact when the hand is over."""
+    sides' values, on the reward scale ``total``. Exact when the hand is over."""
     ns = arrays.sides(R)
     if arrays.is_over(S):
         return zwicker_search.side_rewards(R, S, False, total)
     v = value_model.leaf_side_values(R, S, m, x, np.zeros(ns, np.float64))
     mean = v.sum() / ns
     for s in range(ns):
-        v[s] = min(1.0, max(-1.0, (v[s] - mean) / total))
+        v[s] = zwicker_search.scaled(v[s] - mean, total)
     return v
 
 

@@ -37,6 +37,9 @@ import pyspiel
 from zwick_ai.agents.base import Agent, Param, check_search_iters, register
 
 ROLLOUTS = ("random", "greedy")
+#: the Zwicker searches' objectives (``utility=``, :func:`zwick_ai.agents.zwicker_search.reward_scale`);
+#: ``auto`` is the one measured best on the board
+UTILITIES = ("auto", "clip", "margin", "bound")
 DEFAULT_ITERS = 1000  # ISMCTS iterations per decision when neither iters nor time is given
 BACKENDS = {
     "zwicker": "zwick_ai.agents.zwicker_search",
@@ -77,6 +80,7 @@ def check_params(params: dict[str, Any]) -> None:
         raise ValueError(f"rollout={params['rollout']!r} is not valid; valid: {', '.join(ROLLOUTS)}")
     if params["c"] < 0:
         raise ValueError(f"c={params['c']} is not valid; the exploration constant must be >= 0")
+    check_utility(params)
     if params.get("worlds", 1) <= 0:
         raise ValueError(f"worlds={params['worlds']} is not valid; give at least one world")
     if params["iters"] < 0 or params.get("time", 0.0) < 0:
@@ -86,10 +90,26 @@ def check_params(params: dict[str, Any]) -> None:
         raise ValueError("give a positive iteration count (iters) or time budget (time, seconds)")
 
 
+def check_utility(params: dict[str, Any]) -> None:
+    """Raise ``ValueError`` naming the valid objectives for a bad ``utility``."""
+    if params.get("utility", "auto") not in UTILITIES:
+        raise ValueError(f"utility={params['utility']!r} is not valid; valid: {', '.join(UTILITIES)}")
+
+
+#: the Zwicker searches' objective (``ismcts``, ``pimc``, ``expert``, ``cfr-search``)
+UTILITY_PARAM = Param(
+    "utility",
+    str,
+    "auto",
+    "Zwicker: the objective: clip (point margin over card points, clipped to [-1, 1]), margin (unclipped), "
+    "bound (over a bound with Zwicks), auto (the board's measured best)",
+)
+
 # The tree-search parameters both agents take, after their budget parameters.
 SEARCH_PARAMS = (
     Param("c", float, 0.7, "UCB exploration constant on rewards scaled to [-1, 1]"),
     Param("rollout", str, "random", "rollout policy: random or greedy"),
+    UTILITY_PARAM,
 )
 
 
@@ -156,6 +176,38 @@ class CheatUctAgent(Agent):
         return [int(x) for x in backend(self.game_name).cheat_decision(state, params, self.rng)]
 
 
+def check_best_response(params: dict[str, Any]) -> None:
+    """:func:`check_ismcts` for ``br-ismcts``, whose ``vs`` names a compiled player."""
+    if params["vs"] not in ROLLOUTS:
+        raise ValueError(f"vs={params['vs']!r} is not valid; valid: {', '.join(ROLLOUTS)} (the fixed agent modelled)")
+    check_ismcts(params)
+
+
+@register(
+    "br-ismcts",
+    params=[
+        Param("vs", str, "greedy", "the fixed agent modelled exactly at every other seat: random or greedy"),
+        Param("iters", int, 0, f"iterations per decision; 0 = {DEFAULT_ITERS} without a time budget, no cap with one"),
+        Param("time", float, 0.0, "seconds per decision, wall clock (0 = none); given alone it is the whole budget"),
+        *SEARCH_PARAMS,
+    ],
+    games=("zwicker",),
+    summary="Zwicker: a best response to a fixed agent: ISMCTS whose tree and play-outs play that agent "
+    "(random or greedy) at every other seat; measures a lower bound on an agent's exploitability.",
+    check=check_best_response,
+)
+class BestResponseIsmctsAgent(Agent):
+    """ISMCTS for one side against fixed opponents: the other sides' moves in the tree and the
+    play-outs are the compiled player ``vs`` (exact for ``random`` and ``greedy``; an approximate
+    model of any other agent), its own moves are searched by UCB. Its worlds are uniform among
+    the deals consistent with what it saw (not weighted by the opponents' policy), so it responds
+    less than best: what it wins against an agent is a lower bound on what a best response wins."""
+
+    def act(self, state: pyspiel.State) -> list[int]:
+        params = resolved_budget(self.params)
+        return [int(x) for x in backend(self.game_name).ismcts_decision(state, params, self.rng)]
+
+
 def check_peek(params: dict[str, Any]) -> None:
     """:func:`check_params` for ``peek-uct`` (``worlds=0``: one tree, the ISMCTS budget rules)."""
     if params["worlds"] < 0:
@@ -203,15 +255,20 @@ class PeekUctAgent(Agent):
 
 __all__ = [
     "BACKENDS",
+    "BestResponseIsmctsAgent",
     "CheatUctAgent",
     "DEFAULT_ITERS",
     "ROLLOUTS",
+    "UTILITIES",
+    "UTILITY_PARAM",
     "IsmctsAgent",
     "PeekUctAgent",
     "PimcAgent",
     "backend",
     "check_ismcts",
+    "check_best_response",
     "check_params",
+    "check_utility",
     "check_peek",
     "resolved_budget",
 ]

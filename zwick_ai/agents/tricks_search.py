@@ -226,6 +226,8 @@ def _check(params: dict, keys: tuple[str, ...]) -> None:
         raise ValueError(f"search parameters miss {', '.join(missing)} (need {', '.join(keys)})")
     if params["rollout"] not in ROLLOUTS:
         raise ValueError(f"rollout={params['rollout']!r} is not valid; valid: {', '.join(ROLLOUTS)}")
+    if params.get("utility", "auto") != "auto":
+        raise ValueError("utility= is an objective of the Zwicker searches; the trick games' search takes none")
 
 
 def _choose(legal: list[int], visits: np.ndarray, total: np.ndarray) -> int:

@@ -21,11 +21,21 @@ whole engine moves. Every iteration
    :mod:`zwick_ai.zwicker.kernels`);
 5. *backs up* the reward of the side that moved into each node (partners share a side's reward).
 
-The reward of a side is its return scaled to [-1, 1]: with ``NS`` sides and points ``s_k``,
-``(NS * s_k - sum(s)) / ((NS - 1) * T)`` clipped to [-1, 1], where ``T`` is the points for cards
-and most cards (Zwicks come on top, hence the clip); with two sides that is the point difference
-over ``T``. Under ``utility=win_loss`` it is the game's return divided by ``NS - 1``. The
-exploration constant ``c`` applies to these rewards.
+The reward of a side is its return on a fixed scale, the search's objective (``utility=``,
+:func:`reward_scale`). With ``NS`` sides and points ``s_k`` the margin of side ``k`` is
+``(NS * s_k - sum(s)) / (NS - 1)`` (with two sides the point difference); ``T`` is the points for
+cards and most cards, Zwicks excluded:
+
+- ``clip``: the margin over ``T`` clipped to [-1, 1] (a hand won by more than ``T`` through
+  Zwicks is worth no more than one won by ``T``);
+- ``margin``: the margin over ``T``, unclipped (the raw point margin in units of ``T``, so that
+  ``c`` keeps its calibration for ordinary hands);
+- ``bound``: the margin over ``B = T + zwick_points * ceil(P / 2)``, where ``P`` is the number of
+  cards played from the hands (after a Zwick the table is empty, so no two plays in a row are
+  Zwicks; every play when the Dietze option refills the table): in [-1, 1] without a clip.
+
+A game loaded with ``utility=win_loss`` scores the game's return divided by ``NS - 1`` whatever
+the objective. The exploration constant ``c`` applies to these rewards.
 
 Tree nodes are identified by what their move does, not by a row index of some world's move list:
 (kind, card, value, the cards taken as card ids, the anchor card of the unit built on, owner), the
@@ -59,7 +69,7 @@ import numpy as np
 import pyspiel
 
 from zwick_ai.agents import clock
-from zwick_ai.agents.search import check_params
+from zwick_ai.agents.search import UTILITIES, check_params
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.jit import kernel
 from zwick_ai.zwicker import arrays, kernels, layout, policy_codes
@@ -127,7 +137,11 @@ class Settings(NamedTuple):
     c: float  # the exploration constant of UCB
     policy: int  # the play-out policy at every seat (``zwick_ai.zwicker.policy_codes``)
     win_loss: bool  # rewards are the game's win/loss returns (else scaled point differences)
-    total: float  # the points for cards and most cards: the scale of the rewards
+    total: float  # the reward scale (:func:`reward_scale`)
+    #: the compiled player (a policy code) that plays every other side in the tree and the
+    #: play-outs, as a fixed opponent is modelled by a best response (``br-ismcts``); -1: the tree
+    #: searches every seat's moves
+    opponents: int = -1
 
 
 class Scratch(NamedTuple):
@@ -137,6 +151,7 @@ class Scratch(NamedTuple):
     lo: np.ndarray  # 64 int64: per table unit, the bits of its card ids 0..63
     hi: np.ndarray  # 64 int64: the same for card ids 64..
     path: np.ndarray  # MAX_DEPTH + 1 int64: the nodes of the iteration's walk from the root
+    plan: np.ndarray  # MAX_PLAYERS int64: per seat, -1 (UCB picks its moves) or the policy code that does
 
 
 # ------------------------------------------------------------------------------------------------
@@ -263,23 +278,43 @@ def new_tree(cap):
 
 @kernel
 def new_scratch():
-    """The scratch arrays of :func:`descend` (:class:`Scratch`)."""
+    """The scratch arrays of :func:`descend` (:class:`Scratch`; every seat searched by UCB)."""
     return Scratch(
-        np.zeros(NKW, np.int64), np.zeros(64, np.int64), np.zeros(64, np.int64), np.zeros(MAX_DEPTH + 1, np.int64)
+        np.zeros(NKW, np.int64),
+        np.zeros(64, np.int64),
+        np.zeros(64, np.int64),
+        np.zeros(MAX_DEPTH + 1, np.int64),
+        np.full(layout.MAX_PLAYERS, -1, np.int64),
     )
+
+
+@kernel(inline="always")
+def scaled(x, total):
+    """A point difference ``x`` on the search's reward scale ``total`` (:func:`reward_scale`):
+    ``x / total`` clipped to [-1, 1] when ``total > 0``, ``x / -total`` unclipped when it is
+    negative (the ``margin`` and ``bound`` objectives)."""
+    if total < 0:
+        return x / -total
+    return min(1.0, max(-1.0, x / total))
+
+
+def scaled_array(x: np.ndarray, total: float) -> np.ndarray:
+    """:func:`scaled` of every entry of ``x``."""
+    return x / -total if total < 0 else np.clip(x / total, -1.0, 1.0)
 
 
 @kernel
 def side_rewards(R, S, win_loss, total):
-    """Reward of each side at the end of the hand, in [-1, 1]: the game's return of the side
-    (:func:`~zwick_ai.zwicker.steps.side_returns`) scaled (module docstring)."""
+    """Reward of each side at the end of the hand: the game's return of the side
+    (:func:`~zwick_ai.zwicker.steps.side_returns`) on the scale ``total`` (:func:`scaled`,
+    module docstring)."""
     ns = arrays.sides(R)
     out = side_returns(R, S, win_loss, np.zeros(ns, np.float64))
     for s in range(ns):
         if win_loss:
             out[s] = out[s] / (ns - 1)
         else:
-            out[s] = min(1.0, max(-1.0, out[s] / ((ns - 1) * total)))
+            out[s] = scaled(out[s] / (ns - 1), total)
     return out
 
 
@@ -287,9 +322,10 @@ def side_rewards(R, S, win_loss, total):
 def descend(R, S, tree, c, scratch, buf, X, W, kid):
     """One iteration's walk down ``tree`` in world ``S`` (changed in place): UCB (exploration
     constant ``c``) among the children whose moves are legal here (each counts one more
-    availability), then one untried move (uniform) expanded, or stop when the tree is full. Fills
-    ``scratch.path[1..depth]`` with the nodes entered; returns (depth, and the move buffers and
-    child scratch, which may have grown)."""
+    availability), then one untried move (uniform) expanded, or stop when the tree is full. At a
+    seat with a policy code in ``scratch.plan`` that compiled player picks the move instead (the
+    node entered, or expanded when new). Fills ``scratch.path[1..depth]`` with the nodes entered;
+    returns (depth, and the move buffers and child scratch, which may have grown)."""
     NKEY, NV, NA, NQ, H, meta = tree.keys, tree.visits, tree.avail, tree.reward, tree.slots, tree.counts
     key, lo, hi, path = scratch.key, scratch.lo, scratch.hi, scratch.path
     cap = NV.shape[0]
@@ -301,6 +337,27 @@ def descend(R, S, tree, c, scratch, buf, X, W, kid):
         if kid.shape[0] < n:
             kid = np.empty(2 * n, np.int64)
         unit_cards(S, lo, hi)
+        modelled = scratch.plan[arrays.to_move(S)]
+        if modelled >= 0:  # a fixed opponent's seat: its player moves, the tree only follows
+            k = kernels.choose(R, S, buf, n, modelled)
+            move_key(S, buf[k], lo, hi, node, key)
+            child, slot = lookup(H, NKEY, key)
+            if child < 0:
+                if meta[MT_NODES] >= cap:
+                    break
+                child = meta[MT_NODES]
+                meta[MT_NODES] += 1
+                for j in range(NKW):
+                    NKEY[child, j] = key[j]
+                H[slot] = child
+            NA[child] += 1
+            kernels.apply_move(R, S, buf[k], W)
+            depth += 1
+            path[depth] = child
+            if NV[child] == 0:
+                break  # a new node: roll out from it
+            node = child
+            continue
         untried = 0
         pick = -1
         for k in range(n):
@@ -358,6 +415,19 @@ def backup(R, tree, path, depth, rew):
     meta[MT_ITERS] += 1
 
 
+@kernel(inline="always")
+def model_opponents(R, player, code, policies, plan):
+    """With a policy code ``code`` >= 0, let that compiled player play every seat of the sides
+    other than ``player``'s, in the play-outs (``policies``) and in the tree (``plan``)."""
+    if code < 0:
+        return
+    mine = arrays.side_of(R, player)
+    for p in range(arrays.players(R)):
+        if arrays.side_of(R, p) != mine:
+            policies[p] = code
+            plan[p] = code
+
+
 @kernel
 def search(worlds, world, iters, settings, tree):
     """Run ``iters`` iterations on ``tree`` (a :class:`SearchTree`) for ``worlds.player`` under
@@ -366,10 +436,10 @@ def search(worlds, world, iters, settings, tree):
     R = worlds.game[: layout.RULES_SIZE]
     W = worlds.workspace
     meta = tree.counts
-    players = arrays.players(R)
-    policies = np.full(players, settings.policy, np.int64)
+    policies = np.full(arrays.players(R), settings.policy, np.int64)
     buf, X = kernels.new_buffers()
     scratch = new_scratch()
+    model_opponents(R, worlds.player, settings.opponents, policies, scratch.plan)
     kid = np.empty(64, np.int64)
     fixed = world.shape[0] > 0
     for _ in range(iters):
@@ -474,12 +544,42 @@ def block_root(S, rows, blocked, tree):
 # ------------------------------------------------------------------------------------------------
 # Python entry points (the backend interface of zwick_ai.agents.search)
 # ------------------------------------------------------------------------------------------------
+#: the objective ``utility=auto`` stands for on a full board, by (variant, players): measured head to
+#: head at equal time (``experiments/results/utility/``); other boards and decks keep ``clip``
+DEFAULT_UTILITY: dict[tuple[str, int], str] = {}
+
+
+def zwick_bound(rules: Any) -> int:
+    """Most Zwick points one side can make in a hand of ``rules`` (module docstring, ``bound``)."""
+    table = sum(n for kind, n, _ in rules.plan.first if kind == "table")
+    played = rules.deck_size - table
+    zwicks = played if rules.dietze_min_table else (played + 1) // 2
+    return int(rules.zwick_points) * zwicks
+
+
+def reward_scale(utility: str, rules: Any) -> float:
+    """The compiled searches' reward scale for the objective ``utility`` (``auto``: the board's in
+    :data:`DEFAULT_UTILITY`) under ``rules``: positive ``T`` for the clipped margin, ``-T`` (``margin``) or ``-B`` (``bound``) for
+    an unclipped one (:func:`scaled`)."""
+    if utility == "auto":
+        full = not any(k in dict(rules.options) for k in ("ranks", "suits", "hand_size", "table_size", "stages"))
+        utility = DEFAULT_UTILITY.get((rules.variant, rules.players), "clip") if full else "clip"
+    if utility == "clip":
+        return float(rules.card_total)
+    if utility == "margin":
+        return -float(rules.card_total)
+    if utility == "bound":
+        return -float(rules.card_total + zwick_bound(rules))
+    raise ValueError(f"utility={utility!r} is not valid; valid: {', '.join(UTILITIES)}")
+
+
 class DecisionSetup:
     """The arrays one decision's searches share (``ismcts``, ``pimc`` and ``expert``): the rules, the
     state, the candidate rows, the determinizer's setup and its card buffers; seeds the compiled
-    searches' random stream from ``rng``."""
+    searches' random stream from ``rng``. ``total`` is the reward scale of the objective
+    ``utility`` (:func:`reward_scale`)."""
 
-    def __init__(self, state: pyspiel.State, rng: np.random.Generator):
+    def __init__(self, state: pyspiel.State, rng: np.random.Generator, utility: str = "auto"):
         if state.is_chance_node() or state.is_terminal():
             raise ValueError("not a decision state")
         if state.move_prefix():
@@ -491,7 +591,7 @@ class DecisionSetup:
         self.workspace = np.zeros(kernels.WS_SIZE, np.int64)
         self.rules_array = decision.rules_array
         self.win_loss = decision.win_loss
-        self.total = float(decision.rules.card_total)
+        self.total = reward_scale(utility, decision.rules)
         self.rows = decision.candidates
         self.real = decision.position
         self.det = resample_setup(self.game_table, self.state_array, self.player, self.workspace)
@@ -507,8 +607,11 @@ class DecisionSetup:
         return Worlds(self.game_table, self.state_array, self.player, self.det, self.cards, self.chain, self.workspace)
 
     def settings(self, params: dict[str, Any]) -> Settings:
-        """The compiled search's :class:`Settings` under ``params`` (``c``, ``rollout``)."""
-        return Settings(float(params["c"]), policy_codes.PLAYOUT_POLICIES[params["rollout"]], self.win_loss, self.total)
+        """The compiled search's :class:`Settings` under ``params`` (``c``, ``rollout``; ``vs``: the
+        compiled player that plays the other sides, ``br-ismcts``)."""
+        rollout = policy_codes.PLAYOUT_POLICIES[params["rollout"]]
+        vs = policy_codes.PLAYOUT_POLICIES[params["vs"]] if params.get("vs") else -1
+        return Settings(float(params["c"]), rollout, self.win_loss, self.total, vs)
 
     def run(self, tree: SearchTree, world: np.ndarray, iters: int, params: dict[str, Any]) -> None:
         search(self.worlds, world, int(iters), self.settings(params), tree)
@@ -573,7 +676,7 @@ def root_search(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(candidate rows, root visits, mean reward of each) after ISMCTS (``cheat``: UCT on the
     true world) under ``params``' budget: what :func:`ismcts_decision` chooses from."""
-    setup = DecisionSetup(state, rng)
+    setup = DecisionSetup(state, rng, params.get("utility", "auto"))
     iters = int(params["iters"])
     cap = iters + 2 if iters > 0 else int(params.get("nodes", 1 << 18))
     tree = new_tree(cap)
@@ -593,7 +696,7 @@ def pimc_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.G
     rows = state.decision().candidates
     if len(rows) == 1:
         return zwicker_bridge.move_actions(state, rows[0])
-    setup = DecisionSetup(state, rng)
+    setup = DecisionSetup(state, rng, params.get("utility", "auto"))
     meta = np.zeros(MT_SIZE, np.int64)
 
     def draw() -> np.ndarray:
@@ -651,7 +754,7 @@ def peek_decision(state: pyspiel.State, params: dict[str, Any], rng: np.random.G
     rows = state.decision().candidates
     if len(rows) == 1:
         return zwicker_bridge.move_actions(state, rows[0])
-    setup = DecisionSetup(state, rng)
+    setup = DecisionSetup(state, rng, params.get("utility", "auto"))
     if worlds == 0:
         rows, visits, mean = peek_root(setup, params)
         return zwicker_bridge.move_actions(state, rows[best_index(visits.astype(np.float64), mean)])

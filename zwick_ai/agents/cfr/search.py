@@ -52,6 +52,7 @@ from zwick_ai.agents import clock, expert_search, value_model, zwicker_search
 from zwick_ai.agents.base import Agent, Param, check_search_iters, register
 from zwick_ai.agents.cfr import core, subgame
 from zwick_ai.agents.net import model_for
+from zwick_ai.agents.search import UTILITY_PARAM, check_utility
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.zwicker import arrays, kernels
 
@@ -92,6 +93,7 @@ def check(params: dict[str, Any]) -> None:
     check_search_iters(params["nodes"], "nodes")
     if params["infer"] < 0:
         raise ValueError(f"infer={params['infer']} is not valid; give 0 (uniform worlds) or a temperature > 0")
+    check_utility(params)
     if params["model"] and params["leaf"] == "rollout":
         raise ValueError("model= is the after network of leaf=after (or auto); leaf=rollout reads no model")
 
@@ -119,6 +121,7 @@ def check(params: dict[str, Any]) -> None:
         ),
         Param("nodes", int, DEFAULT_NODES, "most subgame nodes per decision"),
         Param("model", str, "", "after model .npz for the leaves (empty: the package's)"),
+        UTILITY_PARAM,
     ],
     games=("zwicker",),
     summary="decision-time CFR+ on a depth-limited subgame over sampled worlds, information sets by each seat's view; compiled.",
@@ -252,7 +255,7 @@ def search_root(
     t0 = clock.now()
     if agent is None:
         agent = CfrSearchAgent(state.get_game(), 0, **params)
-    d = zwicker_search.DecisionSetup(state, rng)
+    d = zwicker_search.DecisionSetup(state, rng, params.get("utility", "auto"))
     d.cards = np.sort(d.det.truth)  # draws depend on the hidden cards' set only, not on where they are
     meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
     inference = expert_search.Inference(float(params["infer"]), value_model.empty_model())

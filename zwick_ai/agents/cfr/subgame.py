@@ -136,7 +136,7 @@ def leaf_rewards(R, P, row, S, leaf, m, memo, total, win_loss, buf, X, W, out):
         r = np.empty(ns, np.float64)
         for k in range(ns):
             dk = v if k == side else -v / (ns - 1)
-            r[k] = min(1.0, max(-1.0, dk / total))
+            r[k] = zwicker_search.scaled(dk, total)
     elif leaf == LEAF_AFTER:
         r = expert_search.after_side_rewards(R, S, m, memo[0], total)
     else:
