@@ -20,6 +20,7 @@ import hashlib
 import os
 import shutil
 import sys
+import time
 from functools import cache
 from pathlib import Path
 
@@ -164,19 +165,32 @@ class CompileNotice(event.Listener):
         self.said = False
         self.registered = False
         self.compiles = 0
+        self.depth = 0  # compiles under way (they nest: a kernel compiles the kernels it calls)
+        self.began = 0.0
+        self.seconds = 0.0
+
+    @staticmethod
+    def _ours(ev: event.Event) -> bool:
+        py_func = getattr(ev.data.get("dispatcher"), "py_func", None)
+        return getattr(py_func, "__module__", "").startswith("zwick_ai")
 
     def on_start(self, ev: event.Event) -> None:
-        py_func = getattr(ev.data.get("dispatcher"), "py_func", None)
-        if not getattr(py_func, "__module__", "").startswith("zwick_ai"):
+        if not self._ours(ev):
             return
         self.compiles += 1
+        if self.depth == 0:
+            self.began = time.perf_counter()
+        self.depth += 1
         if self.said or os.environ.get(NOTICE_ENV) == "0":
             return
         self.said = True
         print(COMPILE_NOTICE.format(where=cache_location()), file=sys.stderr, flush=True)
 
     def on_end(self, ev: event.Event) -> None:
-        pass
+        if self._ours(ev) and self.depth > 0:
+            self.depth -= 1
+            if self.depth == 0:
+                self.seconds += time.perf_counter() - self.began
 
 
 _NOTICE = CompileNotice()
@@ -185,6 +199,13 @@ _NOTICE = CompileNotice()
 def compile_count() -> int:
     """How many zwick_ai functions this process has compiled (not loaded from the cache)."""
     return _NOTICE.compiles
+
+
+def compile_seconds() -> float:
+    """Seconds this process has spent compiling zwick_ai functions, the compile under way
+    included (an outside agent's clock does not count them: :mod:`zwick_ai.agents.guard`)."""
+    ongoing = time.perf_counter() - _NOTICE.began if _NOTICE.depth else 0.0
+    return _NOTICE.seconds + ongoing
 
 
 def install() -> None:

@@ -5,10 +5,13 @@ cannot go stale (a changed weights file or source never reuses a folder's games)
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
+import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pyspiel
@@ -223,3 +226,264 @@ def test_an_agent_of_your_own_with_a_joker_rule_plays_the_strong_joker_study(fol
     _forget("my_net")
     err = one_line_error(capsys, [*argv, "--strong-play", "my_agent:MyAgent", "--out", "other"])
     assert "an agent of your own with a joker= parameter" in err
+
+
+# ------------------------------------------------------------------------------------------------
+# Digests see every byte
+# ------------------------------------------------------------------------------------------------
+def test_a_file_s_digest_changes_with_a_byte_after_its_first_blocks(tmp_path):
+    from zwick_ai.agents.outside import file_digest
+
+    path = tmp_path / "weights.bin"
+    data = bytearray(range(256)) * 40_000  # 10 MB: past the first 4 KB and the first 1 MB block
+    path.write_bytes(bytes(data))
+    before = file_digest(path)
+    for place in (4096, len(data) // 2, len(data) - 1):
+        data[place] ^= 1
+        path.write_bytes(bytes(data))
+        os.utime(path, ns=(place, place))  # and a new modification time, as an editor gives
+        assert file_digest(path) != before, place
+        data[place] ^= 1
+    path.write_bytes(bytes(data))
+    os.utime(path, ns=(1, 1))
+    assert file_digest(path) == before
+
+
+def test_a_weights_file_changed_only_in_its_tail_never_reuses_a_folder(folder, capsys):
+    (folder / "weighted.py").write_text(
+        textwrap.dedent(
+            """
+            from zwick_ai.agents import Param
+            from my_agent import MyAgent
+
+            class Weighted(MyAgent):
+                PARAMS = (Param("table", str, "table.bin", "a file it reads"), *MyAgent.PARAMS)
+
+                def files(self):
+                    return [self.params["table"]]
+            """
+        )
+    )
+    table = bytearray(b"w" * 20_000)
+    (folder / "table.bin").write_bytes(bytes(table))
+    out = folder / "out"
+    argv = _tournament(out, "weighted:Weighted", "greedy")
+    assert main(argv) == 0
+    capsys.readouterr()
+    table[-1:] = b"x"  # the same size, the same first 16 KB
+    (folder / "table.bin").write_bytes(bytes(table))
+    assert "table.bin changed" in one_line_error(capsys, argv)
+
+
+# ------------------------------------------------------------------------------------------------
+# Agents that fail: named in one line, contained, bounded
+# ------------------------------------------------------------------------------------------------
+HOSTILE = Path(__file__).with_name("hostile_agent.py")
+PARLETT = ["--game", "zwikken", "--variant", "parlett", "--players", "3"]
+
+
+@pytest.fixture
+def hostile(folder):
+    """The working folder with ``hostile.py`` (tests/agents/hostile_agent.py) beside my_agent.py."""
+    shutil.copy(HOSTILE, folder / "hostile.py")
+    yield folder
+    _forget("hostile")
+
+
+def _hostile_task(way: str, where: str = "act") -> dict:
+    """A game of hostile:Hostile (misbehaving ``where`` in the way ``way``) against greedy, as a
+    tournament's task (the tournament's, with hostile:Hostile where it has random)."""
+    t = T.Tournament(["random", "greedy"], game="zwikken", params={"variant": "parlett", "players": 3}, deals=1)
+    task = T.tasks(t)[0]
+    spec = f"hostile:Hostile,{where}={way}"
+    swap = {"random": spec}
+    return task | {
+        "seats": [swap.get(s, s) for s in task["seats"]],
+        "agents": [swap.get(s, s) for s in task["agents"]],
+        "outside": [spec],
+        "identities": None,
+    }
+
+
+@pytest.mark.parametrize(
+    "way, where, error",
+    [
+        ("raise", "act", "RuntimeError: boom"),
+        ("keyerror", "act", "KeyError: 'missing'"),
+        ("recursion", "act", "RecursionError: maximum recursion depth exceeded"),
+        ("systemexit", "act", "SystemExit: 0"),
+        ("illegal", "act", "action id 1000000 is out of range"),
+        ("value", "act", "ValueError: bad value"),
+        ("systemexit", "init", "SystemExit: 0"),
+        ("escape", "act", "RuntimeError: \\x1b[2J\\x1b[31mred second line"),
+    ],
+)
+def test_a_failing_agent_s_game_is_a_named_failure_not_a_record(hostile, way, where, error):
+    task = _hostile_task(way, where)
+    result = T.play_task(task)
+    assert set(result) == {"agent_failure"}, result  # no moves, no returns: nothing to record
+    info = result["agent_failure"]
+    seat = task["seats"].index(f"hostile:Hostile,{where}={way}")
+    assert info["agent"] == f"hostile:Hostile,{where}={way}" and info["seat"] == seat
+    assert info["deal"] == 0 and info["seating"] == task["seating"] and info["game"] == "zwikken parlett 3p"
+    assert error in info["error"] and "\n" not in info["error"] and "\x1b" not in info["error"]
+
+
+def test_an_agent_over_its_time_limit_is_interrupted_and_named():
+    from zwick_ai.agents.guard import AgentFault, phase
+
+    for body in ("time.sleep(60)", "while True: pass"):
+        start = time.monotonic()
+        with pytest.raises(AgentFault, match="at seat 2 failed in its move .*no answer within the time limit of 0.3 s"):
+            with phase("x:Slow", 2, "move", 0.3, deal=1):
+                exec(body)
+        assert time.monotonic() - start < 3
+    with pytest.raises(AgentFault, match="took .* over the time limit of 0.1 s"):  # an answer too late counts too
+        with phase("x:Slow", 0, "move", 0.1):
+            try:
+                time.sleep(1)
+            except BaseException:  # an agent that swallows the interrupt and answers late
+                time.sleep(0.2)
+
+
+def _hostile_run(folder: Path, spec: str, workers: int | str, env: dict | None = None, limit: float = 3):
+    """``zwick tournament`` of ``spec`` against greedy in a process of its own: (exit status,
+    stderr lines without compile notices, stdout, seconds, the results folder)."""
+    out = folder / f"out-{abs(hash((spec, workers)))}"
+    where = ["--backend", "ray", "--workers", "2"] if workers == "ray" else ["--workers", str(workers)]
+    argv = [sys.executable, "-m", "zwick_ai.cli", "tournament", *PARLETT, "--agents", f"{spec};greedy",
+            "--deals", "2", "--quiet", "--out", str(out), "--move-time-limit", str(limit), *where]  # fmt: skip
+    start = time.monotonic()
+    run = subprocess.run(argv, cwd=folder, env=os.environ | (env or {}), capture_output=True, text=True, timeout=900)
+    err = [x for x in run.stderr.splitlines() if "compiling the numba" not in x]
+    return run.returncode, err, run.stdout, time.monotonic() - start, out
+
+
+def _marked(mark: str) -> list[str]:
+    """The processes whose environment holds ``mark`` (everything a run and its agents started)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if mark.encode() in Path(f"/proc/{pid}/environ").read_bytes():
+                found.append(Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode())
+        except OSError:
+            continue
+    return found
+
+
+def check_contained(folder: Path, spec: str, workers: int | str, error: str, limit: float = 3) -> float:
+    """Run ``spec`` against greedy: one line naming it and ``error``, status 3, no traceback, no
+    process left, no game of it recorded, the traceback in agent-errors.log. Returns the seconds."""
+    mark = f"ZWICK_TEST_{os.getpid()}_{abs(hash((spec, workers)))}"
+    code_, err, stdout, took, out = _hostile_run(folder, spec, workers, {mark: "1", "HOSTILE_SLEEP": "301"}, limit)
+    time.sleep(0.5)
+    left = _marked(mark)
+    assert code_ == 3, (code_, err)
+    assert len(err) == 1 and err[0].startswith("zwick: error: ") and "Traceback" not in stdout + "".join(err), err
+    assert f"agent {spec!r}" in err[0] and error in err[0], err
+    assert not left, left
+    assert "(raylet)" not in stdout
+    assert "agent-errors.log" in err[0] and (out / "agent-errors.log").is_file()
+    # the agent fails in every game it plays: not one game of it is recorded
+    recorded = [json.loads(x) for x in (out / "games.jsonl").read_text().splitlines()]
+    assert all(spec not in line["seats"] for line in recorded)
+    return took
+
+
+#: the sweep's agents: what they do in act(), what their one line says
+SWEEP = [
+    ("act=raise", "RuntimeError: boom"),
+    ("act=exit", "its worker process died (exit code 7)"),
+    ("act=segfault", "its worker process died (signal SIGSEGV)"),
+    ("act=kill9", "its worker process died (signal SIGKILL)"),
+    ("act=hang", "no answer within the time limit of 3 s"),
+    ("act=stubborn", "no answer within the time limit of 3 s; its worker process was ended"),
+    ("act=forkhang", "no answer within the time limit of 3 s"),
+    ("act=systemexit", "SystemExit: 0"),
+]
+
+
+def test_a_crashing_agent_is_named_within_seconds(hostile):
+    """os._exit in an agent's move, with one worker (the games of outside agents always run in a
+    worker process): named from the worker's note, well within 10 s of the crash."""
+    stamp = hostile / "stamp"
+    code, err, _, _, _ = _hostile_run(hostile, "hostile:Hostile,act=exit", 1, {"HOSTILE_STAMP": str(stamp)})
+    reported = time.time()
+    assert code == 3 and len(err) == 1 and "its worker process died (exit code 7)" in err[0], err
+    assert reported - float(stamp.read_text()) < 10
+
+
+def test_an_agent_s_child_processes_end_with_its_game(hostile):
+    """An agent that starts a ``sleep`` and a daemon (``sh -c 'sleep &'``) at every decision and
+    otherwise plays: the tournament finishes, and nothing it started is left."""
+    mark = f"ZWICK_TEST_{os.getpid()}_fork"
+    code, err, _, _, out = _hostile_run(hostile, "hostile:Hostile,act=fork", 1, {mark: "1", "HOSTILE_SLEEP": "301"})
+    assert code == 0 and not err, err
+    assert len((out / "games.jsonl").read_text().splitlines()) == 12
+    time.sleep(0.5)
+    assert not _marked(mark)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("way, error", SWEEP)
+def test_the_sweep_s_agents_are_contained(hostile, way, error, workers):
+    spec = f"hostile:Hostile,{way}"
+    assert check_contained(hostile, spec, workers, error) < 300
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "way, env, error",
+    [
+        ("init=raise", {}, "failed to start: RuntimeError: boom"),
+        ("init=exit", {}, "its process died (exit code 7) before it was built"),
+        ("init=segfault", {}, "its process died (signal SIGSEGV)"),
+        ("init=hang", {}, "no answer within the time limit of 5 s"),
+        ("init=systemexit", {}, "SystemExit: 0"),
+        ("ident=keyerror", {}, "KeyError: 'missing'"),
+        ("", {"HOSTILE_IMPORT": "hang"}, "no answer within the time limit of 5 s"),
+        ("", {"HOSTILE_IMPORT": "exit"}, "before it was built"),
+        ("", {"HOSTILE_IMPORT": "systemexit"}, "SystemExit: 0"),
+    ],
+)
+def test_an_agent_that_fails_to_start_is_named_before_any_game(hostile, way, env, error):
+    spec = f"hostile:Hostile,{way}".rstrip(",")
+    mark = f"ZWICK_TEST_{os.getpid()}_{abs(hash(spec))}"
+    argv = [sys.executable, "-m", "zwick_ai.cli", "tournament", *PARLETT, "--agents", f"{spec};greedy", "--deals",
+            "1", "--quiet", "--out", "start", "--start-time-limit", "5"]  # fmt: skip
+    run = subprocess.run(argv, cwd=hostile, env=os.environ | env | {mark: "1"}, capture_output=True, text=True)
+    err = [x for x in run.stderr.splitlines() if "compiling the numba" not in x]
+    assert run.returncode == 2 and len(err) == 1 and f"{spec!r}" in err[0] and error in err[0], err
+    assert not (hostile / "start" / "games.jsonl").exists() or not (hostile / "start" / "games.jsonl").read_text()
+    time.sleep(0.5)
+    assert not _marked(mark)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("way, error", [SWEEP[0], SWEEP[1], SWEEP[4], SWEEP[7]])
+def test_the_sweep_s_agents_are_contained_on_ray(hostile, way, error):
+    pytest.importorskip("ray")
+    if "worker process died" in error:
+        error = "its Ray worker died"
+    elif "time limit" in error:
+        error = "no answer within the time limit"
+    assert check_contained(hostile, f"hostile:Hostile,{way}", "ray", error) < 300
+
+
+def test_forfeits_go_on_and_count_as_lost_deals(hostile, capsys):
+    out = hostile / "forfeit"
+    spec = "hostile:Hostile,act=raise,after=3"  # fails once a game lasts long enough, so some deals are played
+    argv = ["tournament", *PARLETT, "--agents", f"{spec};greedy", "--deals", "3", "--workers", "1", "--quiet",
+            "--out", str(out), "--on-agent-error", "forfeit"]  # fmt: skip
+    assert main(argv) == 3
+    summary = json.loads((out / "summary.json").read_text())
+    forfeits = [json.loads(x) for x in (out / "forfeits.jsonl").read_text().splitlines()]
+    assert forfeits and all(f["agent"] == spec and "RuntimeError: boom" in f["error"] for f in forfeits)
+    assert len(summary["forfeits"]) == len(forfeits) and summary["outside_agent_rules"]["on_agent_error"] == "forfeit"
+    games = [json.loads(x) for x in (out / "games.jsonl").read_text().splitlines()]
+    assert {(g["deal"], g["seating"]) for g in games}.isdisjoint({(f["deal"], f["seating"]) for f in forfeits})
+    pair = summary["pairs"][0]
+    lost = len({f["deal"] for f in forfeits})
+    assert pair["forfeits_a"] == lost and pair["deals"] == 3 - lost
+    assert summary["outside_agent_rules"]["move_time_limit"] == 60

@@ -100,7 +100,7 @@ def test_train_takes_our_games_both_ways_and_other_openspiel_games(tmp_path, cap
         (["tournament", "--game", "nosuch", "--deals", "1"], "valid games: zwicker, zwikken, zwicken"),
         (["tournament", "--variant", "foo", "--deals", "1"], "valid variants: classic, grupp"),
         (["tournament", "--game", "zwicker(variant=classic", "--deals", "1"], "cannot read the game string"),
-        (["tournament", "--deals", "0"], "deals must be >= 1"),
+        (["tournament", "--deals", "0"], "deals must be a whole number from 1 to 1000000, not 0"),
         (["play", "--game", "zwikken(colour=red)"], "unknown option 'colour'"),
         (["play", "-o", "jokers=none", "--variant", "grupp"], "applies only to the valued-joker variants"),
         (["selfplay", "--games", "-5"], "--games must be at least 1, not -5"),

@@ -284,7 +284,7 @@ def test_output_paths_are_checked_before_any_work(tmp_path, capsys, monkeypatch)
     ('variants = ["classic", "dithmarschen"]\nplayers = {classic = 2, dithmarschen = 7}', "dithmarschen"),
     ('variants = ["classic", "classic"]', "listed twice"),
     ('variants = ["classic"]\nbackend = "cloud"', "backend must be local or ray"),
-    ('variants = ["classic"]\nworkers = 0', "workers must be at least 1"),
+    ('variants = ["classic"]\nworkers = 0', "workers must be a whole number from 1 to 1024, not 0"),
 ])  # fmt: skip
 def test_run_checks_every_variant_before_the_first_game(tmp_path, capsys, body, message):
     out = tmp_path / "exp"
@@ -361,7 +361,7 @@ def test_analyze_help_states_the_cost_and_no_stale_words(capsys):
     (["joker-study", "--variant", "dithmarschen", "--cv-model", "after"], "--cv-model: not used by the greedy study"),
     (["joker-study", "--variant", "dithmarschen", "--strong-play", "net", "--strong-deals", "4"],
      "--strong-deals: not used by --strong-play"),
-    (["tournament", "--agents", "greedy;random", "--workers", "0"], "--workers must be at least 1"),
+    (["tournament", "--agents", "greedy;random", "--workers", "0"], "--workers must be from 1 to 1024, not 0"),
 ])  # fmt: skip
 def test_options_that_would_be_ignored_or_are_impossible_are_refused(tmp_path, capsys, monkeypatch, argv, message):
     monkeypatch.chdir(tmp_path)

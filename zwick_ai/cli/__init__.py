@@ -95,7 +95,8 @@ def _resume_hint(command: str | None, args: argparse.Namespace | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run ``zwick ARGV``; returns the exit status. Bad input: one line, status 2. Ctrl-C,
+    """Run ``zwick ARGV``; returns the exit status. Bad input: one line, status 2. An agent from
+    outside the package that failed: one line naming it, status 3. Ctrl-C,
     SIGTERM or SIGHUP at any moment: the command stops its workers, keeps what is complete, says
     so in one line and returns 130, 143 or 129 (:mod:`zwick_ai.cli.interrupts`)."""
     from zwick_ai.cli import interrupts
@@ -115,6 +116,10 @@ def main(argv: list[str] | None = None) -> int:
             if interrupts.received() is not None or interrupts.caused_by_interrupt(error):
                 print(f"\nzwick: interrupted{_resume_hint(command, args if command else None)}", file=sys.stderr)
                 return interrupts.exit_code()
+            failed = sys.modules.get("zwick_ai.eval.agent_failures")
+            if failed is not None and isinstance(error, failed.AgentFailed):  # named, its traceback in a log
+                print(f"zwick: error: {error}", file=sys.stderr)
+                return int(failed.EXIT_AGENT_FAILED)
             if isinstance(error, (ValueError, OSError)):  # bad input or a path that cannot be used: one line
                 if isinstance(error, OSError) and error.strerror:  # the file and the reason, without [Errno N]
                     first = f"{error.filename}: {error.strerror}" if error.filename else error.strerror

@@ -17,3 +17,9 @@ DEFAULT_ITERS = int(DEFAULT_AGENTS[0].split("iters=")[1].split(",")[0])
 DEFAULT_SUMMARY = (
     f"expert ({DEFAULT_ITERS:,} iterations) against greedy on {DEFAULT_DEALS} duplicate Dithmarschen deals"
 )
+
+#: the most deals a tournament or a leaderboard board takes (checked again by
+#: :data:`zwick_ai.eval.tournament.MAX_DEALS`, the same number)
+MAX_DEALS = 1_000_000
+#: the most worker processes (or Ray CPUs) a command takes
+MAX_WORKERS = 1024

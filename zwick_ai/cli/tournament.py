@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from zwick_ai.cli.agent_lists import split_agents
-from zwick_ai.cli.defaults import DEFAULT_AGENTS, DEFAULT_DEALS, DEFAULT_SUMMARY
+from zwick_ai.cli.defaults import DEFAULT_AGENTS, DEFAULT_DEALS, DEFAULT_SUMMARY, MAX_WORKERS
 from zwick_ai.cli.game_args import add_game_args
 from zwick_ai.cli.interrupts import reclaim
 from zwick_ai.cli.paths import check_out_folder
@@ -60,8 +60,8 @@ def default_workers() -> int:
 
 def capped_workers(workers: int, games: int, address: str | None) -> int:
     """``--workers`` capped at the games to play and, on this machine, at its cores; says so."""
-    if workers < 1:
-        raise ValueError(f"--workers must be at least 1, not {workers}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
     cores = os.cpu_count() or 1
     cap = games if address else min(games, cores)
     if workers > cap:
@@ -83,9 +83,11 @@ def prepare(
     seating: str = "all",
     clock: str = "wall",
     max_deals: int | None = None,
+    rules: dict[str, Any] | None = None,
 ) -> tuple[Any, str]:
     """The tournament and its folder, every argument checked (agents built once, the folder
-    usable), before anything runs: shared by ``zwick tournament`` and ``zwick run``."""
+    usable), before anything runs: shared by ``zwick tournament`` and ``zwick run``. ``rules``:
+    the outside agents' limits and what a failure does (:func:`agent_rules`)."""
     from zwick_ai.eval.folder_lock import check_results_folder
     from zwick_ai.eval.tournament import COMMAND, Tournament, default_out, made_before_marks
     from zwick_ai.games.game_strings import game_spec
@@ -100,6 +102,7 @@ def prepare(
         command=command_line(game_name, variant, players, options, agents, deals, seed, seating, clock, out, max_deals),
         seating=seating,
         clock=clock,
+        **(rules or {}),
     )
     folder = out or str(default_out(t))
     check_out_folder(folder)
@@ -158,12 +161,15 @@ def run(
     seating: str = "all",
     clock: str = "wall",
     max_deals: int | None = None,
+    rules: dict[str, Any] | None = None,
 ) -> dict[str, Any] | None:
     """Build and run one tournament (shared by ``zwick tournament`` and ``zwick run``); prints the
     report's tables. With ``max_deals`` it adds deals until every pair is resolved or that many
     are played (:func:`zwick_ai.eval.sequential.run_until_resolved`). Returns the summary, or None
     when interrupted."""
-    t, folder = prepare(game_name, variant, players, options, agents, deals, seed, out, seating, clock, max_deals)
+    t, folder = prepare(
+        game_name, variant, players, options, agents, deals, seed, out, seating, clock, max_deals, rules
+    )
     return run_prepared(t, folder, workers, backend_name, address, quiet, max_deals)
 
 
@@ -224,8 +230,49 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         args.seatings,
         args.clock,
         max_deals,
+        agent_rules(args),
     )
-    return 0 if summary is not None else 130
+    return exit_status(summary)
+
+
+def exit_status(summary: dict[str, Any] | None) -> int:
+    """``zwick``'s status after a tournament: 0, 130 when it was interrupted, and
+    :data:`zwick_ai.eval.agent_failures.EXIT_AGENT_FAILED` when agents forfeited games."""
+    if summary is None:
+        return 130
+    if summary.get("forfeits"):
+        from zwick_ai.eval.agent_failures import EXIT_AGENT_FAILED
+
+        print(f"{len(summary['forfeits'])} games forfeited by failing agents (forfeits.jsonl)", file=sys.stderr)
+        return EXIT_AGENT_FAILED
+    return 0
+
+
+def agent_rules(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``Tournament`` keywords of ``--move-time-limit``, ``--start-time-limit`` and ``--on-agent-error``."""
+    names = ("move_time_limit", "start_time_limit", "on_agent_error")
+    return {k: getattr(args, k) for k in names if getattr(args, k, None) is not None}
+
+
+def add_agent_rule_args(p: argparse.ArgumentParser) -> None:
+    """The options for agents from outside the package: their clocks, and what their failure does."""
+    from zwick_ai.agents.guard import MOVE_TIME_LIMIT, START_TIME_LIMIT
+
+    p.add_argument(
+        "--move-time-limit", type=float, metavar="S",
+        help=f"seconds an agent from outside the package may take for one decision (default: {MOVE_TIME_LIMIT:g}); "
+        "an agent over it is interrupted, and its process ended 5 s later",
+    )  # fmt: skip
+    p.add_argument(
+        "--start-time-limit", type=float, metavar="S",
+        help=f"seconds such an agent may take to be imported and built (default: {START_TIME_LIMIT:g})",
+    )  # fmt: skip
+    p.add_argument(
+        "--on-agent-error", choices=("stop", "forfeit"),
+        help="when such an agent fails (raises, exits, crashes its worker, overruns): stop the run naming it "
+        "(exit status 3), or forfeit: the agent loses that deal, the run goes on, the game is listed in "
+        "forfeits.jsonl (default: stop; the traceback goes to agent-errors.log in the results folder)",
+    )  # fmt: skip
 
 
 def add_run_args(p: argparse.ArgumentParser, from_file: bool = False) -> None:
@@ -288,4 +335,5 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the cap of --until-resolved (default: 10 x --deals)")  # fmt: skip
     p.add_argument("--out", help="results folder (default: results/tournament-<variant>-<seed>)")
     add_run_args(p)
+    add_agent_rule_args(p)
     p.set_defaults(func=cmd_tournament)

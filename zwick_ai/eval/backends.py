@@ -9,7 +9,11 @@ exists. Results must not depend on where a task ran: every task carries its own 
   OpenSpiel and threads; the same on every platform; :func:`zwick_ai.processes.worker_pool`: its
   workers ignore Ctrl-C and die with this process), fed small batches of tasks. A worker that
   dies (``kill -9``, out of memory) breaks the pool: a new pool then runs every batch that had
-  not finished (a batch's results are yielded together, so none runs twice).
+  not finished (a batch's results are yielded together, so none runs twice). With
+  ``isolate=True`` even one worker is a process of its own (code of someone else's never runs
+  in this one). Given :class:`Deaths`, the task a dead worker was running is known (each worker
+  notes it, :func:`zwick_ai.processes.note`) and ``Deaths.died`` says whether it runs again or
+  what stands for its result.
 * ``ray`` connects to ``address`` (an existing cluster, e.g. ``auto`` or ``ray://host:10001``)
   or starts a local Ray instance with ``workers`` CPUs, and shuts that one down when done. Ray
   is optional: ``pip install 'zwick_ai[ray]'``. The modules of agents from outside the package
@@ -24,12 +28,15 @@ exists. Results must not depend on where a task ran: every task carries its own 
 from __future__ import annotations
 
 import abc
+import shutil
+import signal
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from zwick_ai.processes import kill_pool, stop_signals_deferred, worker_pool
+from zwick_ai.processes import kill_pool, note, read_note, stop_signals_deferred, worker_pool
 
 BACKENDS = ("local", "ray")
 
@@ -41,9 +48,44 @@ RAY_TASK_RETRIES = 5
 RAY_INSTALL = "the ray backend needs Ray, which is not installed: pip install 'zwick_ai[ray]' (or pip install ray)"
 
 
-def _run_batch(fn: Callable[[Any], Any], batch: Sequence[Any]) -> list[tuple[Any, Any]]:
-    """Run ``fn`` on each task of a batch (in a worker)."""
-    return [(task, fn(task)) for task in batch]
+class Deaths(abc.ABC):
+    """What a map does about the task whose worker process died under it (an agent that ended
+    its own process, a crash in compiled code, ``kill -9``, a worker ended for overrunning)."""
+
+    @abc.abstractmethod
+    def alone(self, task: Any) -> bool:
+        """Whether ``task`` runs in a batch of its own (on Ray: never run again after a death)."""
+
+    @abc.abstractmethod
+    def died(self, task: Any, how: str, note: dict[str, Any] | None, deaths: int) -> Any | None:
+        """What stands for the result of ``task``, whose worker died (``how``: its exit status;
+        ``note``: what the worker last noted, None if unknown) for the ``deaths``-th time; None
+        runs it again."""
+
+
+def _run_batch(fn: Callable[[Any], Any], batch: Sequence[Any], number: int = -1) -> list[tuple[Any, Any]]:
+    """Run ``fn`` on each task of a batch (in a worker), noting which one runs (batch ``number``)."""
+    out = []
+    for i, task in enumerate(batch):
+        note(batch=number, task=i)
+        out.append((task, fn(task)))
+    return out
+
+
+def exit_status(code: int | None) -> str:
+    """A worker's exit status in words.
+
+    >>> exit_status(7), exit_status(-11), exit_status(None)
+    ('exit code 7', 'signal SIGSEGV', 'no exit status')
+    """
+    if code is None:
+        return "no exit status"
+    if code < 0:
+        try:
+            return f"signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit code {code}"
 
 
 def batches(tasks: Sequence[Any], workers: int, chunksize: int = 0) -> list[list[Any]]:
@@ -62,6 +104,16 @@ def batches(tasks: Sequence[Any], workers: int, chunksize: int = 0) -> list[list
     return [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
 
 
+def _split(tasks: Sequence[Any], workers: int, chunksize: int, deaths: Deaths | None) -> list[list[Any]]:
+    """:func:`batches`, with the tasks ``deaths`` wants alone each in a batch of its own, first."""
+    if deaths is None:
+        return batches(tasks, workers, chunksize)
+    alone = [task for task in tasks if deaths.alone(task)]
+    if not alone:
+        return batches(tasks, workers, chunksize)
+    return [[task] for task in alone] + batches([t for t in tasks if not deaths.alone(t)], workers, chunksize)
+
+
 class Backend(abc.ABC):
     """Runs tasks somewhere; use as a context manager so workers are always released."""
 
@@ -74,9 +126,10 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def map_unordered(
-        self, fn: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 0
+        self, fn: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 0, deaths: Deaths | None = None
     ) -> Iterator[tuple[Any, Any]]:
-        """Yield ``(task, fn(task))`` for every task, in the order they finish."""
+        """Yield ``(task, fn(task))`` for every task, in the order they finish; a task whose
+        worker died runs again, or with ``deaths``, yields what :meth:`Deaths.died` gives."""
 
     @abc.abstractmethod
     def close(self) -> None:
@@ -111,33 +164,38 @@ class LocalBackend(Backend):
 
     name = "local"
 
-    def __init__(self, workers: int = 1, initializer: Callable[[], Any] | None = None):
+    def __init__(self, workers: int = 1, initializer: Callable[[], Any] | None = None, isolate: bool = False):
         super().__init__(workers)
         self.initializer = initializer  # run once in each worker process (e.g. a benchmark's os.setsid)
+        self.isolate = isolate  # one worker is a process of its own too
         self._pool: ProcessPoolExecutor | None = None
+        self._notes: str | None = None
 
     def map_unordered(
-        self, fn: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 0
+        self, fn: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 0, deaths: Deaths | None = None
     ) -> Iterator[tuple[Any, Any]]:
-        if self.workers == 1:
+        if self.workers == 1 and not self.isolate:
             for task in tasks:
                 yield task, fn(task)
             return
-        todo = batches(tasks, self.workers, chunksize)
+        todo = _split(tasks, self.workers, chunksize, deaths)
         restarts = 0
+        died: dict[int, int] = {}  # deaths per task (by id)
         finished = False
         try:
             while todo:
                 with stop_signals_deferred():  # the workers start here, at the first submits
                     if self._pool is None:
-                        self._pool = worker_pool(self.workers, self.initializer)
-                    futures = {self._pool.submit(_run_batch, fn, b): b for b in todo}
+                        if deaths is not None and self._notes is None:
+                            self._notes = tempfile.mkdtemp(prefix="zwick-workers-")
+                        self._pool = worker_pool(self.workers, self.initializer, self._notes)
+                    futures = {self._pool.submit(_run_batch, fn, b, n): n for n, b in enumerate(todo)}
                 lost: list[list[Any]] = []
                 for future in as_completed(futures):
                     try:
                         results = future.result()
                     except BrokenProcessPool:  # a worker died (killed, out of memory): its pool is gone
-                        lost.append(futures[future])
+                        lost.append(todo[futures[future]])
                         continue
                     yield from results
                 if lost:
@@ -146,20 +204,49 @@ class LocalBackend(Backend):
                         raise RuntimeError(
                             f"worker processes died {restarts} times; {sum(map(len, lost))} tasks were not run"
                         )
+                    if deaths is not None:
+                        for task, result in self._casualties(todo, deaths, died):
+                            lost = [[x for x in b if x is not task] for b in lost]
+                            yield task, result
                     self.terminate()  # a new pool runs the batches that had not finished, once each
-                todo = lost
+                todo = [b for b in lost if b]
             finished = True
         finally:
             if not finished:  # abandoned or failed: drop the queued batches
                 self.terminate()
 
+    def _casualties(self, todo: list[list[Any]], deaths: Deaths, died: dict[int, int]) -> list[tuple[Any, Any]]:
+        """The tasks whose workers died (their own deaths, not the pool's ending of the others)
+        that ``deaths`` gives a result for."""
+        processes = dict(getattr(self._pool, "_processes", None) or {})
+        for process in processes.values():
+            process.join(timeout=2)  # the pool ends the other workers (SIGTERM) as it breaks
+        dead = [(pid, p.exitcode) for pid, p in processes.items() if p.exitcode not in (None, -signal.SIGTERM)]
+        if not dead:  # a worker that ended itself with SIGTERM looks like the others
+            dead = [(pid, p.exitcode) for pid, p in processes.items() if p.exitcode is not None]
+        out = []
+        for pid, code in dead:
+            last = read_note(self._notes, pid) if self._notes else None
+            if last is None or not 0 <= last.get("batch", -1) < len(todo):
+                continue
+            batch = todo[last["batch"]]
+            if not 0 <= last.get("task", -1) < len(batch):
+                continue
+            task = batch[last["task"]]
+            died[id(task)] = died.get(id(task), 0) + 1
+            result = deaths.died(task, exit_status(code), last, died[id(task)])
+            if result is not None:
+                out.append((task, result))
+        return out
+
     def other_processes_here(self) -> bool:
-        return self.workers > 1
+        return self.workers > 1 or self.isolate
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+        self._drop_notes()
 
     def terminate(self) -> None:
         """Stop the workers now: queued batches are dropped and running ones killed (otherwise a
@@ -167,6 +254,15 @@ class LocalBackend(Backend):
         if self._pool is not None:
             kill_pool(self._pool)
             self._pool = None
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        super().__exit__(exc_type, exc, tb)
+        self._drop_notes()
+
+    def _drop_notes(self) -> None:
+        if self._notes is not None:
+            shutil.rmtree(self._notes, ignore_errors=True)
+            self._notes = None
 
 
 def import_ray() -> Any:
@@ -214,17 +310,32 @@ class RayBackend(Backend):
         self._remote = ray.remote(num_cpus=1, max_retries=RAY_TASK_RETRIES)(_run_batch)
 
     def map_unordered(
-        self, fn: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 0
+        self, fn: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 0, deaths: Deaths | None = None
     ) -> Iterator[tuple[Any, Any]]:
         ray = import_ray()
         workers = max(self.workers, int(ray.cluster_resources().get("CPU", 1)))
         fn_ref = ray.put(fn)
-        pending = [self._remote.remote(fn_ref, b) for b in batches(tasks, workers, chunksize)]
+        pending: dict[Any, list[Any]] = {}
+        for b in _split(tasks, workers, chunksize, deaths):
+            # a task of its own (an outside agent's game) is not run again after its worker died
+            once = deaths is not None and len(b) == 1 and deaths.alone(b[0])
+            remote = self._remote.options(max_retries=0) if once else self._remote
+            pending[remote.remote(fn_ref, b)] = b
         try:
             while pending:
-                done, pending = ray.wait(pending, num_returns=1)
+                done, _ = ray.wait(list(pending), num_returns=1)
                 for ref in done:
-                    yield from ray.get(ref)
+                    batch = pending.pop(ref)
+                    try:
+                        results = ray.get(ref)
+                    except ray.exceptions.RayError as error:  # its worker or node died
+                        if deaths is None or len(batch) != 1 or isinstance(error, ray.exceptions.RayTaskError):
+                            raise
+                        result = deaths.died(batch[0], f"its Ray worker died ({type(error).__name__})", None, 1)
+                        if result is None:
+                            raise
+                        results = [(batch[0], result)]
+                    yield from results
         finally:
             for ref in pending:
                 ray.cancel(ref, force=True)
@@ -256,4 +367,14 @@ def make_backend(name: str, workers: int = 1, address: str | None = None, ship: 
     raise ValueError(f"unknown backend {name!r}; valid: {', '.join(BACKENDS)}")
 
 
-__all__ = ["BACKENDS", "Backend", "LocalBackend", "RayBackend", "batches", "import_ray", "make_backend"]
+__all__ = [
+    "BACKENDS",
+    "Backend",
+    "Deaths",
+    "LocalBackend",
+    "RayBackend",
+    "batches",
+    "exit_status",
+    "import_ray",
+    "make_backend",
+]

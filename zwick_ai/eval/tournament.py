@@ -72,8 +72,11 @@ import zwick_ai.agents  # noqa: F401  (registers the built-in agents)
 import zwick_ai.games  # noqa: F401  (registers the games)
 from zwick_ai import _jit_cache
 from zwick_ai.agents import clock, zwicker_precompile
-from zwick_ai.agents.base import GAMES, agent_params, make_agent, registered
+from zwick_ai.agents.base import GAMES, agent_params, registered
 from zwick_ai.agents.clock import CLOCKS
+from zwick_ai.agents.guard import MOVE_TIME_LIMIT, START_TIME_LIMIT
+from zwick_ai.eval import agent_failures
+from zwick_ai.eval.agent_failures import FAILURE, ON_AGENT_ERROR, AgentFailed
 from zwick_ai.eval.backends import Backend, LocalBackend
 from zwick_ai.eval.folder_lock import hold_results_folder
 from zwick_ai.eval.match import play_game
@@ -92,6 +95,11 @@ FORMAT = 1
 RATING_PRIOR = 1.0
 #: bootstrap resamples of the rating intervals
 RATING_RESAMPLES = 1000
+#: the most deals a tournament takes (its games are generated lazily, and a summary keeps a few
+#: numbers per game in memory: a million deals of three agents is about 2 GB)
+MAX_DEALS = 1_000_000
+#: the longest time limit (seconds) of an outside agent's decision or start: one day
+MAX_TIME_LIMIT = 86_400
 #: where lines of games.jsonl that are not finished games of the tournament go (never deleted)
 REJECTED = "games.rejected.jsonl"
 #: the identity's record of what each agent resolved to (folders made before it lack it)
@@ -104,7 +112,10 @@ RESOLVED = "agents_resolved"
 @dataclass
 class Tournament:
     """A tournament: ``agents`` (spec strings, at least two, all different) on ``game`` with
-    OpenSpiel ``params`` over ``deals`` seeded deals. ``command`` is only reported."""
+    OpenSpiel ``params`` over ``deals`` seeded deals. ``command`` is only reported. Agents from
+    outside the package play on a clock (``move_time_limit`` seconds a decision,
+    ``start_time_limit`` to be imported and built) and a failure of theirs ends the run or, with
+    ``on_agent_error="forfeit"``, forfeits the game (:mod:`zwick_ai.eval.agent_failures`)."""
 
     agents: list[str]
     game: str = "zwicker"
@@ -114,6 +125,9 @@ class Tournament:
     command: str = ""
     seating: str = "all"
     clock: str = "wall"
+    move_time_limit: float = MOVE_TIME_LIMIT
+    start_time_limit: float = START_TIME_LIMIT
+    on_agent_error: str = "stop"
 
     def __post_init__(self) -> None:
         self.agents = [a.strip() for a in self.agents]
@@ -121,8 +135,16 @@ class Tournament:
             raise ValueError(f"unknown game {self.game!r}; valid: {', '.join(GAMES)}")
         if len(self.agents) < 2:
             raise ValueError(f"a tournament needs at least two agents, got {self.agents}")
-        if self.deals < 1:
-            raise ValueError(f"deals must be >= 1, got {self.deals}")
+        if isinstance(self.deals, bool) or not isinstance(self.deals, int) or not 1 <= self.deals <= MAX_DEALS:
+            raise ValueError(f"deals must be a whole number from 1 to {MAX_DEALS}, not {self.deals!r}")
+        for name in ("move_time_limit", "start_time_limit"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= MAX_TIME_LIMIT:
+                raise ValueError(
+                    f"{name} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT}, not {value!r}"
+                )
+        if self.on_agent_error not in ON_AGENT_ERROR:
+            raise ValueError(f"on_agent_error must be one of {', '.join(ON_AGENT_ERROR)}, not {self.on_agent_error!r}")
         if self.seed < 0:
             raise ValueError(f"seed must be >= 0, got {self.seed}")
         if self.clock not in CLOCKS:
@@ -131,7 +153,9 @@ class Tournament:
             raise ValueError(f"seating must be one of {', '.join(SEATING_MODES)}, got {self.seating!r}")
         self.params = game_params(self.game, self.params)
         game = self.load()
-        built = [make_agent(spec, game) for spec in self.agents]  # checks names, values, game
+        # checks names, values, game; an outside agent's failure here is one line naming it
+        built = [agent_failures.started(spec, game, self.start_time_limit) for spec in self.agents]
+        self.outside = sorted(agent_failures.outside_specs(self.agents))
         canonical = [a.spec for a in built]
         self.resolved: list[dict[str, Any]] = [a.identity() for a in built]
         same = [a for x, a in enumerate(self.agents) if canonical.index(canonical[x]) != x]
@@ -272,6 +296,8 @@ def tasks(t: Tournament, deals: Iterable[int] | None = None) -> list[dict[str, A
                         "seats": seats,
                         "clock": t.clock,
                         "identities": [t.resolved[i], t.resolved[j]],
+                        "outside": [a for a in (t.agents[i], t.agents[j]) if a in t.outside],
+                        "limits": {"move": t.move_time_limit, "start": t.start_time_limit},
                     }
                 )
     return out
@@ -291,10 +317,15 @@ def play_task(task: dict[str, Any]) -> dict[str, Any]:
     ``games.jsonl`` line: the game record of :mod:`zwick_ai.eval.records` (game string, deal
     seed, seats, moves, returns, points, thinking seconds, chance actions) with the tournament's
     keys :data:`TOURNAMENT_KEYS`: the pair ``agents`` [a, b], ``deal`` id, ``seating`` and
-    ``agent_seeds``."""
+    ``agent_seeds``. When an agent from outside the package fails, ``{FAILURE: what happened}``
+    instead (:func:`zwick_ai.eval.agent_failures.contained`)."""
+    return agent_failures.contained(task, _play_task)
+
+
+def _play_task(task: dict[str, Any]) -> dict[str, Any]:
     game = load(task["game"], task["params"])
     clock.use(task.get("clock", "wall"))
-    agents = [make_agent(spec, game, seed=s) for spec, s in zip(task["seats"], task["agent_seeds"], strict=True)]
+    agents = agent_failures.start_agents(task, game)
     check_identities(task, agents)
     rec = play_game(game, agents, task["deal_seed"], agent_seeds=task["agent_seeds"]).as_dict()
     rec["seconds"] = [round(x, 6) for x in rec["seconds"]]
@@ -502,7 +533,7 @@ def stored_deals(path: Path) -> set[int]:
             for line in f:
                 try:
                     deal = json.loads(line).get("deal")
-                except (json.JSONDecodeError, AttributeError):
+                except (json.JSONDecodeError, AttributeError, RecursionError):
                     continue
                 if isinstance(deal, int) and not isinstance(deal, bool) and deal >= 0:
                     deals.add(deal)
@@ -534,6 +565,8 @@ def read_games(
             why = check_record(record, expected, game_string)
         except json.JSONDecodeError as error:
             why = f"not valid JSON ({error.msg})"
+        except RecursionError:
+            why = "nested too deeply to be a game"
         if why is None and task_key(record) in done:
             why = "a second copy of a finished game"
         if why is not None:
@@ -617,6 +650,9 @@ def _run_tournament(
         todo = todo[:stop_after]
     own = backend is None
     backend = backend or LocalBackend(1)
+    if t.outside and isinstance(backend, LocalBackend):
+        backend.isolate = True  # code of someone else's plays in a worker process, never in this one
+    forfeits: dict[tuple, dict[str, Any]] = {}
     bar = tqdm(
         total=len(todo_all),
         initial=finished,
@@ -628,11 +664,21 @@ def _run_tournament(
     try:
         if todo:
             with JsonlAppender(path, warn=warn) as f:
-                results = _results(todo, backend)
+                results = _results(
+                    todo, backend, agent_failures.GameDeaths(set(t.outside), agent_failures.game_label(t.load()))
+                )
                 try:
                     for task, record in results:
-                        f.write(record)
-                        done[task_key(task)] = compact(record)
+                        if FAILURE in record:  # nothing of a failed agent's game is recorded
+                            failure = agent_failures.log_failure(out, record[FAILURE], task)
+                            if t.on_agent_error == "stop":
+                                raise AgentFailed(failure)
+                            agent_failures.forfeit(out, failure)
+                            forfeits[task_key(task)] = failure
+                            warn(f"forfeit: {AgentFailed(failure)}")
+                        else:
+                            f.write(record)
+                            done[task_key(task)] = compact(record)
                         bar.update(1)
                 finally:
                     close = getattr(results, "close", None)
@@ -642,19 +688,22 @@ def _run_tournament(
         bar.close()
         if own:
             backend.close()
-    if any(task_key(x) not in done for x in todo_all):
+    if any(task_key(x) not in done and task_key(x) not in forfeits for x in todo_all):
         return None
     machine = machine if todo else earlier_machine(out, machine)
-    summary = summarize(t, done, machine)
+    summary = summarize(t, done, machine, forfeits)
     write_outputs(t, summary, out, plots=plots)
     return summary
 
 
-def _results(todo: list[dict[str, Any]], backend: Backend) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+def _results(
+    todo: list[dict[str, Any]], backend: Backend, deaths: agent_failures.GameDeaths
+) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
     """``(task, record)`` of every task. When the backend's workers are other processes of this
     machine, the first game of each agent is played here first as long as it compiles code: with
     an empty cache the kernels then compile once, here, instead of in every worker at the same
-    time (each game's result is the same wherever it is played)."""
+    time (each game's result is the same wherever it is played). Games of agents from outside
+    the package are played by workers only."""
     here: set[int] = set()
     if backend.other_processes_here():
         if todo and todo[0]["game"] == "zwicker":  # an empty cache compiles on two cores at once
@@ -665,7 +714,7 @@ def _results(todo: list[dict[str, Any]], backend: Backend) -> Iterator[tuple[dic
             )
         covered: set[str] = set()
         for i, task in enumerate(todo):
-            if set(task["agents"]) <= covered:
+            if set(task["agents"]) <= covered or task["outside"]:
                 continue
             before = _jit_cache.compile_count()
             yield task, play_task(task)
@@ -675,7 +724,7 @@ def _results(todo: list[dict[str, Any]], backend: Backend) -> Iterator[tuple[dic
                 break  # nothing compiled: the cache is warm, the workers can start
     rest = [task for i, task in enumerate(todo) if i not in here]
     if rest:
-        yield from backend.map_unordered(play_task, rest)
+        yield from backend.map_unordered(play_task, rest, deaths=deaths)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -685,21 +734,26 @@ def _interval(ci: Sequence[float]) -> list[float | None]:
     return [float(x) if math.isfinite(x) else None for x in ci]
 
 
-def deal_differences(t: Tournament, records: dict[tuple, dict[str, Any]]) -> np.ndarray:
+def deal_differences(
+    t: Tournament, records: dict[tuple, dict[str, Any]], forfeits: dict[tuple, Any] | None = None
+) -> np.ndarray:
     """``deals x pairs``: each deal's duplicate difference (mean over seatings of the mean score of
-    ``a``'s seats minus ``b``'s)."""
+    ``a``'s seats minus ``b``'s); NaN where a game of the deal was forfeited (``forfeits``, by key)."""
     sides = side_seats(t.load())
     plans = t.seatings
     diffs = np.zeros((t.deals, len(t.pairs)))
     for c, (i, j) in enumerate(t.pairs):
         for d in range(t.deals):
-            per_seating = []
+            per_seating: list[float] = []
             for k in t.deal_seatings(d):
+                if forfeits and (t.agents[i], t.agents[j], d, k) in forfeits:
+                    per_seating.append(np.nan)
+                    continue
                 roles = plans[k]
                 scores = seat_scores(records[(t.agents[i], t.agents[j], d, k)], sides)
                 mine = [scores[p] for side, r in zip(sides, roles, strict=True) if r == 0 for p in side]
                 theirs = [scores[p] for side, r in zip(sides, roles, strict=True) if r == 1 for p in side]
-                per_seating.append(np.mean(mine) - np.mean(theirs))
+                per_seating.append(float(np.mean(mine) - np.mean(theirs)))
             diffs[d, c] = float(np.mean(per_seating))
     return diffs
 
@@ -788,18 +842,37 @@ def thinking_times(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[
     return out
 
 
-def summarize(t: Tournament, records: dict[tuple, dict[str, Any]], machine: str | None = None) -> dict[str, Any]:
+def summarize(
+    t: Tournament,
+    records: dict[tuple, dict[str, Any]],
+    machine: str | None = None,
+    forfeits: dict[tuple, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """The ``summary.json`` contents (DESIGN.md "Tournament output" names, and more) from the
     :func:`compact` records of every game; ``machine`` (:func:`zwick_ai.machine.describe` at the
-    run's start) is reported."""
+    run's start) is reported. ``forfeits`` (games an agent forfeited, by key, :func:`forfeited`):
+    such a deal is lost by the agent that failed (in the win rates and the Bradley–Terry ratings)
+    and left out of the mean differences and the points ratings."""
     game = t.load()
     sides = side_seats(game)
     unit = "points" if t.game == "zwicker" else "chips"
-    diffs = deal_differences(t, records)
+    diffs = deal_differences(t, records, forfeits)
     outcomes = np.where(diffs > 0, 1.0, np.where(diffs < 0, 0.0, 0.5))
+    lost = forfeited(t, forfeits or {})
+    outcomes = np.where(np.isnan(diffs), lost, outcomes)
     pairs = []
     for c, (i, j) in enumerate(t.pairs):
-        pairs.append(pair_summary(t.agents[i], t.agents[j], diffs[:, c], unit) | {"games": t.games_per_pair})
+        played = ~np.isnan(diffs[:, c])
+        if not played.any():
+            raise ValueError(
+                f"every deal of {t.agents[i]} vs {t.agents[j]} was forfeited (forfeits.jsonl): nothing to compare"
+            )
+        pair = pair_summary(t.agents[i], t.agents[j], diffs[played, c], unit) | {"games": t.games_per_pair}
+        if not played.all():
+            pair |= _forfeit_counts(outcomes[~played, c])
+        pairs.append(pair)
+    complete = ~np.isnan(diffs).any(axis=1)  # the points ratings compare every pair on the same deals
+    diffs = diffs[complete] if complete.any() else np.nan_to_num(diffs)
     r, lo, hi = ratings_with_ci(
         len(t.agents), t.pairs, outcomes, prior=RATING_PRIOR, resamples=RATING_RESAMPLES, seed=t.seed
     )
@@ -840,6 +913,36 @@ def summarize(t: Tournament, records: dict[tuple, dict[str, Any]], machine: str 
         "machine": machine,
         "command": t.command,
         "outside_agents": outside_agents(t),
+        "outside_agent_rules": {
+            "move_time_limit": t.move_time_limit,
+            "start_time_limit": t.start_time_limit,
+            "on_agent_error": t.on_agent_error,
+        },
+        "forfeits": sorted((forfeits or {}).values(), key=lambda x: (x.get("deal", 0), x.get("seating", 0))),
+    }
+
+
+def forfeited(t: Tournament, forfeits: dict[tuple, dict[str, Any]]) -> np.ndarray:
+    """``deals x pairs``: the outcome for ``a`` of each deal with a forfeited game: 0 where ``a``
+    failed, 1 where ``b`` did, 0.5 where both did (NaN where none was forfeited)."""
+    out = np.full((t.deals, len(t.pairs)), np.nan)
+    index = {(t.agents[i], t.agents[j]): c for c, (i, j) in enumerate(t.pairs)}
+    for (a, b, d, _), info in forfeits.items():
+        if d >= t.deals:
+            continue
+        c = index[(a, b)]
+        blamed = str(info.get("agent"))
+        mine = 0.0 if blamed == a else 1.0 if blamed == b else 0.5
+        out[d, c] = mine if np.isnan(out[d, c]) or out[d, c] == mine else 0.5
+    return out
+
+
+def _forfeit_counts(outcomes: np.ndarray) -> dict[str, Any]:
+    """A pair's deals lost by forfeit, added to its summary (its other numbers are over the played deals)."""
+    return {
+        "forfeits_a": int((outcomes == 0.0).sum()),
+        "forfeits_b": int((outcomes == 1.0).sum()),
+        "forfeits_both": int((outcomes == 0.5).sum()),
     }
 
 
