@@ -806,6 +806,10 @@ def ranked(agents: Sequence[str], r: np.ndarray, lo: np.ndarray, hi: np.ndarray)
     ]
 
 
+#: how a summary written by a run that played no games (and found no earlier machine) begins its machine
+REWRITTEN = "when this report was written (its games were played earlier): "
+
+
 def earlier_machine(out: Path, now: str) -> str:
     """The machine of the run that played the folder's last games, kept by its ``summary.json``,
     for a run that plays none (it only writes the report again); else ``now``, said to be so."""
@@ -813,7 +817,7 @@ def earlier_machine(out: Path, now: str) -> str:
         earlier = json.loads((out / "summary.json").read_text()).get("machine")
     except (OSError, ValueError, AttributeError):
         earlier = None
-    return earlier if isinstance(earlier, str) else f"{now} (when this report was written; no games were played then)"
+    return earlier if isinstance(earlier, str) else f"{REWRITTEN}{now}"
 
 
 def thinking_times(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -1007,7 +1011,11 @@ def clock_text(summary: dict[str, Any]) -> str:
         else "Clock: the searches' time budgets (`time=`) count wall time (`--clock wall`)"
     )
     machine = summary.get("machine")
-    return text + (f". Machine at the start of the run: {machine}." if machine else ".")
+    if not machine:
+        return text + "."
+    if machine.startswith(REWRITTEN):
+        return text + f". Machine {machine}."
+    return text + f". Machine at the start of the run that played the games: {machine}."
 
 
 def _seconds(x: float | None) -> str:
