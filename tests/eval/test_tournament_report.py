@@ -32,7 +32,7 @@ def test_the_report_opens_with_the_verdict_and_ranks_by_points(finished):
     (pair,) = summary["pairs"]
     assert f"- {pair['verdict']['text']}" in text
     assert "count the CPU time of the searching thread (`--clock cpu`)" in text
-    assert "Machine at the start of the run:" in text and "load average" in text
+    assert "Machine at the start of the run that played the games:" in text and "load average" in text
     assert "| rank | agent | points rating | 95% CI | deals won: Bradley–Terry | 95% CI | rank by wins |" in text
     # the points rating of two agents is half their margin each way
     top, bottom = summary["points_ratings"]
