@@ -12,6 +12,7 @@ from zwick_ai.agents import (
     maskable_ppo,  # noqa: F401  (registers ppo; loading a policy needs the rl extra)
     net,  # noqa: F401  (registers net)
     openspiel_bots,  # noqa: F401  (registers openspiel-ismcts, openspiel-mcts)
+    openspiel_net,  # noqa: F401  (registers openspiel-net)
     search,  # noqa: F401  (registers ismcts, pimc)
 )
 from zwick_ai.agents.base import (

@@ -16,6 +16,7 @@ from tqdm import tqdm
 from zwick_ai.cli.game_args import add_game_args
 from zwick_ai.cli.paths import check_out_folder
 from zwick_ai.cli.train_net import add_args as add_net_args
+from zwick_ai.cli.train_openspiel import add_args as add_openspiel_args
 from zwick_ai.cli.train_ppo import add_args as add_ppo_args
 from zwick_ai.cli.train_value import add_args as add_value_args
 
@@ -30,7 +31,9 @@ EXAMPLES = """examples:
   (the same command with --resume continues it; without, an existing run is never overwritten)
   zwick train value --variant dithmarschen --out runs/value-dithmarschen
   zwick train net --variant dithmarschen --hours 1 --generations 23 --hands 12000 --eps 0.05 --epochs 2 --window 2 --batch 1024 --lam 0.3 --average 8 --hidden 128,64 --strength-deals 200 --workers 2 --out runs/net-dithmarschen
-  zwick train ppo --variant dithmarschen --players 2 -o ranks=9TJQKA --hours 0.5 --seed 0 --out runs/ppo  (--resume continues it)"""
+  zwick train ppo --variant dithmarschen --players 2 -o ranks=9TJQKA --hours 0.5 --seed 0 --out runs/ppo  (--resume continues it)
+  zwick train deep-cfr --game zwicker --variant dithmarschen --players 2 -o ranks=A23 -o suits=CD -o jokers=none -o hand_size=1 -o table_size=2 -o stages=2 --iterations 60 --eval-every 10 --out runs/deep-cfr
+  zwick train nfsp --game zwicker --variant dithmarschen --players 2 -o ranks=A23 -o suits=CD -o jokers=none -o hand_size=1 -o table_size=2 -o stages=2 --iterations 20000 --eval-every 5000 --out runs/nfsp"""
 
 
 def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
@@ -141,6 +144,7 @@ DEFAULTS: dict[str, object] = {
     "ismcts_deals": None, "teacher_visits": None, "teacher_rollout": None, "teacher_options": None, "init": None,
     "lam": None, "batch": None, "lr": None, "average": 0, "no_cards": False, "sync": None,
     "backend": "local", "address": None, "games": None, "steps": None, "opponent": None, "threads": None,
+    "traversals": None, "train_steps": None, "memory": None,
 }  # fmt: skip
 #: the options each method reads (``--seed`` and ``--out`` are everyone's)
 USED = {
@@ -153,6 +157,9 @@ USED = {
             "init", "workers", "lam", "batch", "lr", "average", "no_cards", "backend", "address"},
 }  # fmt: skip
 USED["mccfr"] = USED["cfr"] | {"workers", "sync", "backend", "address"}
+USED["deep-cfr"] = {"game", "variant", "players", "option", "iterations", "resume", "eval_every", "hidden", "lr", "batch",
+                    "traversals", "train_steps", "memory"}  # fmt: skip
+USED["nfsp"] = USED["deep-cfr"] - {"traversals", "train_steps"}
 USED["ppo"] = {"game", "variant", "players", "option", "iterations", "resume", "eval_every", "hours", "epochs", "batch",
                "lr", "hidden", "strength_deals", "games", "steps", "opponent", "threads"}  # fmt: skip
 
@@ -210,6 +217,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         from zwick_ai.cli.train_ppo import cmd_train_ppo
 
         return cmd_train_ppo(args)
+    if args.method in ("deep-cfr", "nfsp"):
+        from zwick_ai.cli.train_openspiel import cmd_train_openspiel
+
+        return cmd_train_openspiel(args)
     from zwick_ai.learn.cfr.train import train
 
     if args.iterations is None:
@@ -287,10 +298,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "method",
-        choices=["cfr", "mccfr", "value", "net", "ppo"],
+        choices=["cfr", "mccfr", "value", "net", "ppo", "deep-cfr", "nfsp"],
         help="cfr: exact, on the extracted game tree; mccfr: Monte Carlo; value: the Zwicker value model of `net`; "
         "net: the `net` move model in generations of self-play (PyTorch); ppo: PPO with action masks on "
-        "batched compiled games (PyTorch)",
+        "batched compiled games (PyTorch); deep-cfr, nfsp: OpenSpiel's own PyTorch Deep CFR and NFSP, played by "
+        "openspiel-net:model=OUT/model",
     )
     add_game_args(p, default_game=None, games='the game: zwicker, zwikken, zwicken, a game string such as '
                   '"zwikken(players=3,variant=parlett)", or any OpenSpiel game string (kuhn_poker)')  # fmt: skip
@@ -332,4 +344,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_value_args(p)
     add_net_args(p)
     add_ppo_args(p)
+    add_openspiel_args(p)
     p.set_defaults(func=cmd_train)

@@ -1,0 +1,92 @@
+"""OpenSpiel's own Deep CFR and NFSP on a micro Zwicker game: the runs resume to the same networks,
+the numpy forward pass of ``openspiel-net`` equals OpenSpiel's PyTorch policy, and the agent's exact
+whole-move probabilities are what it samples."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pyspiel
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("tree")  # dm-tree: OpenSpiel's PyTorch modules import it
+
+import zwick_ai.agents  # noqa: F401
+import zwick_ai.games  # noqa: F401
+from zwick_ai.agents.base import make_agent
+from zwick_ai.agents.openspiel_net import load_model
+from zwick_ai.agents.openspiel_policy import player_nodes
+from zwick_ai.learn.openspiel_nets import NetTraining, _DeepCFR, train_net
+
+MICRO = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=1)"
+
+
+def small(algorithm: str, iterations: int, every: int) -> NetTraining:
+    return NetTraining(MICRO, algorithm, iterations, every, hidden=(16,), batch=32, traversals=4, train_steps=4,
+                       memory=1000, seed=1)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "iterations"), [("deep-cfr", 4), pytest.param("nfsp", 200, marks=pytest.mark.slow)]
+)
+def test_a_stopped_run_resumes_to_the_same_networks(tmp_path, algorithm, iterations):
+    whole = train_net(small(algorithm, iterations, iterations // 2), tmp_path / "a", say=lambda text: None)
+    train_net(small(algorithm, iterations // 2, iterations // 2), tmp_path / "b", say=lambda text: None)
+    resumed = train_net(
+        small(algorithm, iterations, iterations // 2), tmp_path / "b", resume=True, say=lambda text: None
+    )
+    a, b = np.load(whole.with_suffix(".npz")), np.load(resumed.with_suffix(".npz"))
+    assert sorted(a.files) == sorted(b.files) and all(np.array_equal(a[k], b[k]) for k in a.files)
+    assert load_model(whole).meta["iterations"] == iterations
+    with pytest.raises(ValueError, match="already holds a training run"):
+        train_net(small(algorithm, iterations, iterations // 2), tmp_path / "a", say=lambda text: None)
+    with pytest.raises(ValueError, match="other options"):
+        train_net(small(algorithm, iterations + 1, 1), tmp_path / "a", resume=True, say=lambda text: None)
+
+
+def test_the_numpy_network_plays_deep_cfrs_own_policy(tmp_path):
+    """Deep CFR's own action_probabilities (PyTorch, LayerNorm and softmax) renormalised over the
+    legal actions equal the model file's numpy forward pass at every decision node."""
+    import torch
+
+    from zwick_ai.learn.openspiel_nets import write_model
+
+    game = pyspiel.load_game(MICRO)
+    cfg = small("deep-cfr", 2, 1)
+    np.random.seed(0)  # noqa: NPY002
+    torch.manual_seed(0)
+    run = _DeepCFR(game, cfg)
+    run.iterate()
+    nets, _ = run.policy_nets()
+    write_model(tmp_path / "m", cfg, nets, game, 1)
+    model = load_model(tmp_path / "m")
+    checked = 0
+    for state in player_nodes(game):
+        theirs = run.solver.action_probabilities(state)
+        legal, ours = model.probabilities(state, state.current_player())
+        want = np.array([theirs[a] for a in legal], np.float64)
+        assert np.allclose(ours, want / want.sum(), atol=1e-5)
+        checked += 1
+    assert checked > 100
+
+
+def test_the_agent_samples_its_exact_whole_move_probabilities(tmp_path):
+    last = train_net(small("nfsp", 100, 100), tmp_path / "n", say=lambda text: None)
+    game = pyspiel.load_game(MICRO)
+    agent = make_agent(f"openspiel-net:model={last}", game, seed=3)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    exact = agent.decision_distribution(state)
+    assert sum(exact.values()) == pytest.approx(1.0)
+    counts = Counter(tuple(agent.act(state)) for _ in range(2000))
+    for move, p in exact.items():
+        assert abs(counts[move] / 2000 - p) < 4 * np.sqrt(p * (1 - p) / 2000) + 1e-3
+    other = pyspiel.load_game(MICRO.replace("stages=1", "stages=2"))
+    with pytest.raises(ValueError, match="is for"):
+        make_agent(f"openspiel-net:model={last}", other)
+    (tmp_path / "n" / "model.npz").write_bytes(b"garbage")
+    with pytest.raises(ValueError, match="do not match"):
+        make_agent(f"openspiel-net:model={last}", game)
