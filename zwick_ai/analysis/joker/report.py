@@ -125,17 +125,17 @@ def policies_figure(p2: dict, path: Path) -> dict:
         means, err = error_bars(ests)
         kinds = [level_colour({"ci95": e["ci95"]}) for e in ests]
         colours = [LEVEL_GREY if k == "level" else "tab:blue" for k in kinds]
-        ax.barh(np.arange(len(names)), means, xerr=err, capsize=3, color=colours, edgecolor="#555555", lw=0.5)
+        ax.barh(np.arange(len(names)), means, 0.6, xerr=err, capsize=3, color=colours, edgecolor="#555555", lw=0.5)
         ax.set_yticks(np.arange(len(names)), names, fontsize=8)
         ax.axvline(0, color="k", lw=0.5)
-        ax.invert_yaxis()
+        ax.set_ylim(max(len(names), 4) - 0.5, -0.5)  # first on top; a lone contrast stays a thin bar
         drawn += [{"name": n, "mean": float(m), "ci95": list(e["ci95"]), "kind": k}
                   for n, m, e, k in zip(names, means, ests, kinds, strict=True)]  # fmt: skip
     deals = p2["policies"]["greedy"]["deals"]
     axes[0][0].set_xlabel("margin per deal against greedy (points), 95% CI")
     axes[0][0].set_title(f"Joker policies, duplicate vs greedy ({deals} deals); grey: level", fontsize=9)
     if contrasts:
-        axes[0][1].set_xlabel("paired difference (points per deal), 95% CI")
+        axes[0][1].set_xlabel("a − b, points per deal, 95% CI")
         axes[0][1].set_title("contrasts on the same deals", fontsize=9)
     fig.tight_layout()
     save_png(fig, path, dpi=110)
