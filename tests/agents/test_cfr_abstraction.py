@@ -19,7 +19,7 @@ from zwick_ai.agents.cfr.abstraction import BUCKETS, SUITS, decision, suit_label
 from zwick_ai.agents.cfr.core import R_VIS
 from zwick_ai.eval.match import play_game
 from zwick_ai.learn.cfr import MCCFRSolver, load_checkpoint, save_checkpoint, save_policy
-from zwick_ai.tricks import _layout as TL
+from zwick_ai.tricks import layout as TL
 
 PARLETT = "zwikken(variant=parlett,players=3)"
 ZWICKEN = "zwicken(players=4)"

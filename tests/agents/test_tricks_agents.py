@@ -16,8 +16,8 @@ from zwick_ai.agents import tricks_search as TS
 from zwick_ai.agents.tricks_greedy import greedy_action
 from zwick_ai.agents.tricks_search import ismcts_decision, pimc_decision
 from zwick_ai.eval.match import deal, play_game
-from zwick_ai.tricks import _layout as L
 from zwick_ai.tricks import kernels as K
+from zwick_ai.tricks import layout as L
 from zwick_ai.tricks.worlds import resample_fast
 
 VARIANTS = [

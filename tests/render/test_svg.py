@@ -20,7 +20,7 @@ from zwick_ai.agents import make_agent
 from zwick_ai.eval.match import deal, play_game
 from zwick_ai.eval.records import replay
 from zwick_ai.render import save_svg, state_svg
-from zwick_ai.tricks import _layout as TL
+from zwick_ai.tricks import layout as TL
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 

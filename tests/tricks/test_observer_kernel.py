@@ -8,8 +8,8 @@ import pyspiel
 import pytest
 
 import zwick_ai.games  # noqa: F401  (registers the games)
-from zwick_ai.tricks import _layout as L
 from zwick_ai.tricks import kernels as K
+from zwick_ai.tricks import layout as L
 
 GAMES = [
     "zwikken(variant=parlett,players=3)",

@@ -11,8 +11,8 @@ import zwick_ai.games  # noqa: F401  (registers the games)
 from tests.random_play import random_states
 from zwick_ai import tricks
 from zwick_ai.games import tricks_game
-from zwick_ai.tricks import _layout as tricks_layout
 from zwick_ai.tricks import kernels as tricks_kernels
+from zwick_ai.tricks import layout as tricks_layout
 
 # every rule set x player count, and every option once
 CONFIGS = (

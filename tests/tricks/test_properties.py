@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from zwick_ai import tricks as T
-from zwick_ai.tricks import _layout as L
 from zwick_ai.tricks import kernels as K
+from zwick_ai.tricks import layout as L
 from zwick_ai.tricks import reference as R
 
 RULE_SETS = [

@@ -3,7 +3,7 @@
 import pytest
 
 from zwick_ai import tricks as T
-from zwick_ai.tricks import _layout as L
+from zwick_ai.tricks import layout as L
 
 from .conftest import run
 

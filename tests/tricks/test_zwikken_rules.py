@@ -4,7 +4,7 @@ seat) unless a test says otherwise."""
 import pytest
 
 from zwick_ai import tricks as T
-from zwick_ai.tricks import _layout as L
+from zwick_ai.tricks import layout as L
 
 from .conftest import run
 

@@ -3,7 +3,7 @@
 One episode is one deal against a starting pot (parameter ``pot``); returns are each seat's net
 chip change (general-sum: the pot keeps what nobody wins). Chance nodes are the cut (Zwicken with
 Hupf), each dealt card (each hand dealt as an increasing run), each turn-up and each exchange draw.
-Action ids are those of :mod:`zwick_ai.tricks._layout` (123 of them); chance outcomes are card ids.
+Action ids are those of :mod:`zwick_ai.tricks.layout` (123 of them); chance outcomes are card ids.
 
 The state keeps only the engine's int32 array and a key into a module-level table of rules, so
 OpenSpiel's clone (a deep copy of ``__dict__``) stays cheap and pickling works.
@@ -111,7 +111,7 @@ class TricksState(pyspiel.State):
 
     @property
     def array(self) -> np.ndarray:
-        """The state's int array in the trick engine's layout (:mod:`zwick_ai.tricks._layout`), as
+        """The state's int array in the trick engine's layout (:mod:`zwick_ai.tricks.layout`), as
         the kernels take it, for the wrapper and its tests (searches and solvers read
         :meth:`decision`). Read it, do not write it (copy first)."""
         return self._arr

@@ -11,8 +11,8 @@ from typing import cast
 import numpy as np
 
 from zwick_ai import cards as zwick_cards
-from zwick_ai.tricks import _layout as tricks_layout
 from zwick_ai.tricks import kernels as tricks_kernels
+from zwick_ai.tricks import layout as tricks_layout
 from zwick_ai.tricks.rules import BID_NAMES, PART_POT, TrickRules
 
 MAX_SEED = 2**32 - 1

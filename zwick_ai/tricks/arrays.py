@@ -2,7 +2,7 @@
 solvers, observers and renderers).
 
 The engine keeps a position in one int32 array ``s`` and a rule set in one int32 array ``cfg``
-(:mod:`zwick_ai.tricks._layout`, private to the engine). Code outside the engine reads them through
+(:mod:`zwick_ai.tricks.layout`, private to the engine). Code outside the engine reads them through
 the small functions here instead of the raw offsets, so that the layout can change in one place.
 Each function is a compiled kernel that numba inlines into its compiled callers (as fast as the raw
 read); Python code calls the same functions.
@@ -35,8 +35,8 @@ from __future__ import annotations
 import numpy as np
 
 from zwick_ai.jit import kernel, reader
-from zwick_ai.tricks import _layout as layout
-from zwick_ai.tricks._layout import (  # the public vocabulary (module docstring)
+from zwick_ai.tricks import layout
+from zwick_ai.tricks.layout import (  # the public vocabulary (module docstring)
     A_BID,
     A_BID_KEN,
     A_DISCARD,

@@ -5,7 +5,7 @@ Searches, solvers and the study code work on the trick engine's flat arrays, not
 OpenSpiel state for them: the OpenSpiel ``zwikken`` and ``zwicken`` states make one with
 ``state.decision()``.
 
-* ``position``: the position (int32, :mod:`zwick_ai.tricks._layout`'s ``S_*``), what the kernels of
+* ``position``: the position (int32, :mod:`zwick_ai.tricks.layout`'s ``S_*``), what the kernels of
   :mod:`zwick_ai.tricks.kernels` take as the state array;
 * ``config``: the rule set's ``cfg`` array (``C_*``), what the kernels take beside it;
 * ``player``: the seat to act (``layout.CUR_CHANCE`` at a chance node, ``layout.CUR_OVER`` at the end).
@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from zwick_ai.tricks import _layout as tricks_layout
 from zwick_ai.tricks import kernels as tricks_kernels
+from zwick_ai.tricks import layout as tricks_layout
 from zwick_ai.tricks.api import TrickState
 from zwick_ai.tricks.rules import TrickRules
 

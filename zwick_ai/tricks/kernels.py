@@ -1,5 +1,5 @@
 """numba kernels of the trick-and-pot engine: chance outcomes, legal actions, apply, trick winner,
-settlement and random playouts, all on the flat int32 state array of :mod:`~zwick_ai.tricks._layout`.
+settlement and random playouts, all on the flat int32 state array of :mod:`~zwick_ai.tricks.layout`.
 
 Every rule set runs through the same code; rule differences are read from the ``cfg`` array.
 Chance: each hand (and each exchange draw) is dealt as an increasing run of card ids with exact
@@ -11,7 +11,7 @@ import numpy as np
 
 from zwick_ai.chance_runs import run_probabilities
 from zwick_ai.jit import kernel
-from zwick_ai.tricks import _layout as tricks_layout
+from zwick_ai.tricks import layout as tricks_layout
 
 POINTS = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4], dtype=np.int32)  # 2..A: J1 Q2 K3 A4
 

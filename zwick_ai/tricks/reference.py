@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from zwick_ai import cards as zwick_cards
-from zwick_ai.tricks import _layout as tricks_layout
+from zwick_ai.tricks import layout as tricks_layout
 from zwick_ai.tricks.api import TrickState
 from zwick_ai.tricks.rules import TrickRules
 

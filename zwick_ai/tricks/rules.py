@@ -1,7 +1,7 @@
 """Rule sets of the trick-and-pot games (docs/rules.md Parts B and C) as data.
 
 One engine plays every rule set; a rule set is a row of integers (the ``cfg`` array the kernels
-read, layout in :mod:`zwick_ai.tricks._layout`). :func:`rules` validates a game, variant and options
+read, layout in :mod:`zwick_ai.tricks.layout`). :func:`rules` validates a game, variant and options
 and returns a frozen :class:`TrickRules` holding that array.
 
 >>> r = rules("zwikken", variant="parlett")
@@ -24,7 +24,7 @@ import numpy as np
 
 from zwick_ai import cards as zwick_cards
 from zwick_ai.options import format_value, parse_bool, parse_int
-from zwick_ai.tricks import _layout as tricks_layout
+from zwick_ai.tricks import layout as tricks_layout
 
 GAMES = ("zwikken", "zwicken")
 VARIANTS = {"zwikken": ("historic", "parlett", "modern"), "zwicken": ("standard",)}

@@ -25,8 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from zwick_ai.jit import kernel
-from zwick_ai.tricks import _layout as tricks_layout
 from zwick_ai.tricks import kernels as tricks_kernels
+from zwick_ai.tricks import layout as tricks_layout
 from zwick_ai.tricks.api import TrickState
 
 TRIES = 5000  # rejections before the resampler gives up
