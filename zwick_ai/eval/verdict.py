@@ -195,14 +195,17 @@ def too_few_deals(
     est: dict[str, Any] | None, effects: Sequence[float], deals: int | None = None
 ) -> dict[str, Any] | None:
     """Whether an estimate (a results-file dict: ``mean`` or ``mean_diff``, ``ci95``, and ``n`` or
-    ``deals``) rests on too few deals to tell anything its table is about: its 95% interval's
-    half-width exceeds the largest effect ``effects`` (the absolute means of its table). Then
+    ``deals``) rests on too few deals to tell anything its table is about: its 95% interval
+    reaches zero and its half-width exceeds the largest effect ``effects`` (the absolute means of
+    its table). Then
     ``half_width``, ``largest`` and ``need``, the deals that would make the interval that narrow
     (:func:`deals_to_resolve`, the spread read back from the interval); else None.
 
     >>> too_few_deals({"mean": 0.0, "ci95": [-11.8, 11.8], "n": 4}, [2.6, -1.7])["need"]["width"]
     32
     >>> too_few_deals({"mean": -1.7, "ci95": [-1.8, -1.6], "n": 20000}, [2.6, -1.7]) is None
+    True
+    >>> too_few_deals({"mean": 1.7, "ci95": [0.3, 3.1], "n": 30}, [0.4, -0.2]) is None  # the sign is told
     True
     """
     if not est or est.get("ci95") is None or None in est["ci95"]:
@@ -211,8 +214,8 @@ def too_few_deals(
     n = int(est.get("n") or est.get("deals") or deals or 0)
     largest = max((abs(x) for x in effects if math.isfinite(x)), default=0.0)
     half = (hi - lo) / 2
-    if n < 2 or not math.isfinite(half) or half <= largest or largest <= 0:
-        return None
+    if n < 2 or not math.isfinite(half) or half <= largest or largest <= 0 or lo > 0 or hi < 0:
+        return None  # a resolved sign, or an interval narrower than the effects: the deals tell
     sd = half * math.sqrt(n) / float(scipy_stats.t.ppf(1 - ALPHA / 2, n - 1))
     return {"half_width": half, "largest": largest, "need": deals_to_resolve(sd, largest)}
 

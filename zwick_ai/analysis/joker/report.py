@@ -112,7 +112,7 @@ def policies_figure(p2: dict, path: Path) -> dict:
     CI reaches zero: level with greedy) and, beside it, the paired contrasts (``early − hold``).
     Returns the drawn values and colour classes."""
     plt = pyplot()
-    pols = ["greedy", *STUDY_POLICIES]
+    pols = [p for p in ("greedy", *STUDY_POLICIES) if p in p2["policies"]]  # older results: fewer rules
     contrasts = p2.get("contrasts", [])
     fig, axes = plt.subplots(1, 2 if contrasts else 1, figsize=(10 if contrasts else 7, 4.4), squeeze=False,
                              gridspec_kw={"width_ratios": [2.2, 1.0] if contrasts else [1.0]})  # fmt: skip
