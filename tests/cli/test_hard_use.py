@@ -478,3 +478,74 @@ def test_a_signal_after_the_command_ended_exits_with_its_status_not_by_the_signa
     out, err = process.communicate(timeout=20)
     assert process.returncode == 128 + signum, (process.returncode, err)
     assert err == ""
+
+
+# ------------------------------------------------------------------------------------------------
+# Every size a user can type is bounded, before any work
+# ------------------------------------------------------------------------------------------------
+def _leaderboard(tmp_path, body: str) -> list[str]:
+    toml = tmp_path / "lb.toml"
+    toml.write_text(body)
+    return ["leaderboard", str(toml), "--quiet"]
+
+
+BOARD = 'agents = ["greedy", "random"]\n[[board]]\ngame = "zwikken"\n'
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda d: ["analyze", "g.jsonl", "--seat", "0", "--agent", "rollouts:worlds=1000000000000", "--out", "a"], "give at most 100000"),
+        (lambda d: ["analyze", "g.jsonl", "--seat", "0", "--agent", "rollouts:worlds=1000,playouts=10000", "--out", "a"], "at most 1000000"),
+        (lambda d: ["analyze", "g.jsonl", "--seat", "0", "--agent", "ismcts:iters=5;searches=10000000", "--out", "a"], "give at most 100000"),
+        (lambda d: ["train", "mccfr", "--game", "zwikken(players=3,variant=parlett)", "--iterations", "20",
+                    "--eval-deals", "0", "--out", str(d / "m")], "--eval-deals must be from 1 to 1000000, not 0"),
+        (lambda d: ["train", "mccfr", "--game", "zwikken(players=3,variant=parlett)", "--iterations", "20",
+                    "--eval-deals", "-1", "--out", str(d / "m")], "--eval-deals must be from 1 to 1000000, not -1"),
+        (lambda d: ["train", "cfr", "--game", "kuhn_poker", "--iterations", str(10**11), "--out", str(d / "c")],
+         "--iterations must be from 1 to 10000000000"),
+        (lambda d: ["tournament", "--agents", "greedy;random", "--deals", "1000000000"], "from 1 to 1000000"),
+        (lambda d: ["tournament", "--agents", "greedy;random", "--workers", "1000000"], "from 1 to 1024"),
+        (lambda d: ["tournament", "--agents", "greedy;ismcts:iters=5\nc=1"], "one line of printable characters"),
+        (lambda d: ["tournament", "--agents", "greedy;ismcts:iters=`5`"], "without a backtick"),
+        (lambda d: ["tournament", "--agents", "greedy;random", "--move-time-limit", "0"], "move_time_limit must be"),
+        (lambda d: _leaderboard(d, "deals = 1000000000\n" + BOARD), "deals must be a whole number from 1 to 1000000"),
+        (lambda d: _leaderboard(d, "deals = true\n" + BOARD), "deals must be a whole number from 1 to 1000000, not True"),
+        (lambda d: _leaderboard(d, "deals = 1\nworkers = 1000000\n" + BOARD), "workers must be a whole number from 1 to 1024"),
+        (lambda d: _leaderboard(d, "deals = 1\ntop = 1000000000000000000\n" + BOARD), "top must be a whole number from 0 to 1000"),
+        (lambda d: _leaderboard(d, 'deals = 1\nout = ""\n' + BOARD), "out needs a folder name"),
+        (lambda d: _leaderboard(d, "x = " + "[" * 5000 + "]" * 5000 + "\n"), "nested too deeply"),
+        (lambda d: _leaderboard(d, 'agents = ["greedy"]\ndeals = 1\n[[board]]\ngame = "zwikken"\ndeals = true\n'), "board 1: deals"),
+    ],
+)  # fmt: skip
+def test_every_size_is_bounded_before_any_work(tmp_path, capsys, monkeypatch, make, message):
+    import resource
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "g.jsonl").write_text("")
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.monotonic()
+    err = one_line_error(capsys, make(tmp_path))
+    assert message in err, err
+    assert time.monotonic() - start < 60
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 500_000  # kB: no work, no memory
+    assert not (tmp_path / "m").exists() and not (tmp_path / "c").exists()
+
+
+def test_a_records_line_too_long_or_too_deep_is_skipped_as_damaged(tmp_path, capsys):
+    good = json.loads(
+        '{"version": 1, "game": "zwicken()", "deal_seed": 1, "seats": ["a", "b", "c", "d"], "moves": [], "returns": []}'
+    )
+    lines = ["[" * 100_000 + "]" * 100_000, json.dumps(good | {"version": True}), "x" * 10_000_001]
+    path = tmp_path / "r.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    from zwick_ai.eval.records import read_records
+
+    records, errors = read_records(path)
+    assert not records and [e.line for e in errors] == [1, 2, 3]
+    reasons = [e.message for e in errors]
+    assert "nested too deeply" in reasons[0] and "version True" in reasons[1] and "longer than" in reasons[2]
+    capsys.readouterr()
+    assert main(["replay", str(path), "--all"]) == 2  # each damaged line reported in one line, then the error
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 4 and "holds no readable game records" in err[-1] and "Traceback" not in "".join(err)

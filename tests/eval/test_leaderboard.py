@@ -44,7 +44,7 @@ def test_the_file_is_checked():
         parse_leaderboard({"agents": ["greedy"], "deals": 2, "board": [], "colour": 1}, "x")
     with pytest.raises(ValueError, match="board 1: unknown key 'variants'"):
         parse_leaderboard({"agents": ["greedy"], "deals": 2, "board": [{"game": "zwicker", "variants": []}]}, "x")
-    with pytest.raises(ValueError, match="deals must be an integer >= 1"):
+    with pytest.raises(ValueError, match="deals must be a whole number from 1 to 1000000, not 0"):
         parse_leaderboard({"agents": ["greedy"], "deals": 0, "board": [{"game": "zwicken"}]}, "x")
     assert ok["seatings"] == "all"
     rotate = parse_leaderboard(
@@ -115,7 +115,7 @@ def test_a_board_can_have_its_own_number_of_deals(tmp_path):
         {"agents": ["greedy"], "deals": 2, "board": [{"game": "zwicken"}, {"game": "zwicken", "deals": 3}]}, "x"
     )
     assert [b["deals"] for b in spec["boards"]] == [2, 3]
-    with pytest.raises(ValueError, match="board 1: deals must be an integer >= 1"):
+    with pytest.raises(ValueError, match="board 1: deals must be a whole number from 1 to 1000000"):
         parse_leaderboard({"agents": ["greedy"], "deals": 2, "board": [{"game": "zwicken", "deals": "many"}]}, "x")
     toml = tmp_path / "lb.toml"
     toml.write_text(

@@ -259,6 +259,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     text = spec.strip()
     if not text:
         raise ValueError("empty agent spec")
+    if not text.isprintable() or "`" in text:  # a spec is shown in reports' tables and code spans
+        raise ValueError(f"agent spec {spec!r}: a spec is one line of printable characters, without a backtick")
     name, _, rest = text.partition(":")
     first, comma, after = rest.partition(",")
     if name.strip() not in _REGISTRY and outside.is_import_path(f"{name.strip()}:{first.strip()}"):

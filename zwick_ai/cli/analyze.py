@@ -45,6 +45,11 @@ ROLLOUT_COST = "about 1 s per decision"
 SEARCH_COST = "a whole game in 7 s with iters=100, in 34 s with iters=1000 (load 7)"
 PLAYON_COST = "half a minute or more per decision with iters=100, hours for a game"
 DEFAULTS: dict[str, int | str] = {"worlds": DEFAULT_WORLDS, "policy": "greedy", "playouts": 1, "seed": 0}
+#: the most worlds, searches and play-outs per world a decision may ask for (the worlds of a
+#: decision are drawn and held at once: 100,000 of them are a few hundred MB)
+CEILINGS = {"worlds": 100_000, "searches": 100_000, "playouts": 10_000}
+#: the most play-outs (worlds x play-outs per world) one decision may ask for
+MAX_PLAYOUTS = 1_000_000
 METHOD = (
     "Evaluator `rollouts` (the leaf evaluation of the compiled ISMCTS): "
     "for each decision, {worlds} worlds consistent with the mover's information are drawn once by the compiled "
@@ -116,7 +121,7 @@ def parse_evaluator(spec: str | None) -> dict[str, int | str]:
         for key in ("worlds", "searches"):
             if key in params and int(params[key]) < 2:
                 raise ValueError(f"{key} must be at least 2")
-        return params
+        return _bounded(params)
     for piece in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, value = piece.partition("=")
         if not eq or key not in DEFAULTS:
@@ -129,6 +134,17 @@ def parse_evaluator(spec: str | None) -> dict[str, int | str]:
         params[key] = _whole(key, value)
     if int(params["worlds"]) < 2 or int(params["playouts"]) < 1:
         raise ValueError("worlds must be at least 2 and playouts at least 1")
+    return _bounded(params)
+
+
+def _bounded(params: dict[str, int | str]) -> dict[str, int | str]:
+    """``params``, checked against :data:`CEILINGS` and :data:`MAX_PLAYOUTS` before any work."""
+    for key, most in CEILINGS.items():
+        if key in params and int(params[key]) > most:
+            raise ValueError(f"{key}={params[key]} is more than a decision can hold; give at most {most}")
+    total = int(params.get("worlds", 1)) * int(params.get("playouts", 1))
+    if total > MAX_PLAYOUTS:
+        raise ValueError(f"worlds x playouts = {total} play-outs a decision; give at most {MAX_PLAYOUTS}")
     return params
 
 

@@ -41,12 +41,17 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
+from zwick_ai.cli.defaults import MAX_DEALS, MAX_WORKERS
 from zwick_ai.cli.interrupts import reclaim
+from zwick_ai.cli.paths import check_out_folder, read_toml, whole_number
 from zwick_ai.cli.tournament import add_run_args, default_workers, shipped_modules
+
+#: the most leaders that then play every pair among them, and the largest seed
+MAX_TOP = 1_000
+MAX_SEED = 2**32 - 1
 
 KEYS = (
     "address", "agents", "anchors", "backend", "board", "clock", "deals", "description", "out", "references",
@@ -75,9 +80,14 @@ def parse_leaderboard(data: dict[str, Any], name: str) -> dict[str, Any]:
         if key not in data:
             raise ValueError(f"{name}: {key} is required")
     deals, top, seed = data["deals"], data.get("top", 3), data.get("seed", 0)
-    for key, value, low in (("deals", deals, 1), ("top", top, 0), ("seed", seed, 0)):
-        if not isinstance(value, int) or value < low:
-            raise ValueError(f"{name}: {key} must be an integer >= {low}, not {value!r}")
+    for key, value, low, high in (
+        ("deals", deals, 1, MAX_DEALS),
+        ("top", top, 0, MAX_TOP),
+        ("seed", seed, 0, MAX_SEED),
+    ):
+        whole_number(value, f"{name}: {key}", low, high)
+    whole_number(data.get("workers", 1), f"{name}: workers", 1, MAX_WORKERS)
+    check_out_folder(str(data.get("out", f"results/{name}")), f"{name}: out")
     clock = data.get("clock", "wall")
     if clock not in ("wall", "cpu"):
         raise ValueError(f'{name}: clock must be "wall" or "cpu", not {clock!r}')
@@ -97,9 +107,7 @@ def parse_leaderboard(data: dict[str, Any], name: str) -> dict[str, Any]:
                 raise ValueError(f"{where}: unknown key {key!r}; valid keys: {', '.join(BOARD_KEYS)}")
         if "game" not in b:
             raise ValueError(f"{where}: game is required")
-        board_deals = b.get("deals", deals)
-        if not isinstance(board_deals, int) or board_deals < 1:
-            raise ValueError(f"{where}: deals must be an integer >= 1, not {board_deals!r}")
+        board_deals = whole_number(b.get("deals", deals), f"{where}: deals", 1, MAX_DEALS)
         parsed.append(
             {
                 "game": str(b["game"]),
@@ -156,13 +164,7 @@ def check_agent_specs(spec: dict[str, Any], name: str) -> None:
 
 def load_leaderboard(path: str | Path) -> dict[str, Any]:
     p = Path(path)
-    if not p.is_file():
-        raise ValueError(f"no such leaderboard file: {p}")
-    try:
-        data = tomllib.loads(p.read_text())
-    except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"{p} is not valid TOML: {error}") from None
-    return parse_leaderboard(data, p.stem)
+    return parse_leaderboard(read_toml(p, "leaderboard"), p.stem)
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:

@@ -19,7 +19,46 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["check_new_file", "check_out_folder", "check_record_file"]
+__all__ = ["MAX_FILE_BYTES", "check_new_file", "check_out_folder", "check_record_file", "read_toml", "whole_number"]
+
+#: the largest experiment or leaderboard file read (the real ones are a few kB)
+MAX_FILE_BYTES = 1_000_000
+
+
+def read_toml(path: str | Path, what: str) -> dict:
+    """A TOML file ``what`` (``experiment``, ``leaderboard``) as a table; one ``ValueError`` for a
+    missing, too large, unreadable, invalid or too deeply nested file."""
+    import tomllib
+
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"no such {what} file: {p}")
+    if p.stat().st_size > MAX_FILE_BYTES:
+        raise ValueError(f"{p} is larger than a {what} file can be ({MAX_FILE_BYTES} bytes)")
+    try:
+        return tomllib.loads(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError(f"{p} is not a text file") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{p} is not valid TOML: {error}") from None
+    except RecursionError:
+        raise ValueError(f"{p} is nested too deeply to be a {what} file") from None
+
+
+def whole_number(value: object, name: str, low: int, high: int) -> int:
+    """``value`` if it is a whole number from ``low`` to ``high`` (not ``true``/``false``, not
+    ``1.0``), else a ``ValueError`` that says so.
+
+    >>> whole_number(3, "deals", 1, 10)
+    3
+    >>> whole_number(True, "deals", 1, 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: deals must be a whole number from 1 to 10, not True
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+    return value
 
 
 def _nearest_existing(path: Path) -> Path:

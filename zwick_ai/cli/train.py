@@ -144,8 +144,11 @@ DEFAULTS: dict[str, object] = {
     "ismcts_deals": None, "teacher_visits": None, "teacher_rollout": None, "teacher_options": None, "init": None,
     "lam": None, "batch": None, "lr": None, "average": 0, "no_cards": False, "sync": None,
     "backend": "local", "address": None, "games": None, "steps": None, "opponent": None, "threads": None,
-    "traversals": None, "train_steps": None, "memory": None,
+    "averaging": None, "traversals": None, "train_steps": None, "memory": None,
 }  # fmt: skip
+#: the most iterations a cfr/mccfr run takes, and deals its value against random is measured on
+MAX_ITERATIONS = 10**10
+MAX_EVAL_DEALS = 1_000_000
 #: the options each method reads (``--seed`` and ``--out`` are everyone's)
 USED = {
     "cfr": {"game", "variant", "players", "option", "iterations", "resume", "eval_every", "algorithm", "abstraction",
@@ -156,7 +159,7 @@ USED = {
             "strength_deals", "ismcts_deals", "teacher", "teacher_iters", "teacher_visits", "teacher_rollout", "teacher_options",
             "init", "workers", "lam", "batch", "lr", "average", "no_cards", "backend", "address"},
 }  # fmt: skip
-USED["mccfr"] = USED["cfr"] | {"workers", "sync", "backend", "address"}
+USED["mccfr"] = USED["cfr"] | {"workers", "sync", "backend", "address", "averaging"}
 USED["deep-cfr"] = {"game", "variant", "players", "option", "iterations", "resume", "eval_every", "hidden", "lr", "batch",
                     "traversals", "train_steps", "memory"}  # fmt: skip
 USED["nfsp"] = USED["deep-cfr"] - {"traversals", "train_steps"}
@@ -229,8 +232,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise ValueError(
             'give the game with --game, e.g. --game "zwikken(players=3,variant=parlett)" or --game kuhn_poker'
         )
-    if args.iterations < 1:
-        raise ValueError(f"--iterations must be at least 1, not {args.iterations}")
+    if not 1 <= args.iterations <= MAX_ITERATIONS:
+        raise ValueError(f"--iterations must be from 1 to {MAX_ITERATIONS}, not {args.iterations}")
+    if args.eval_deals is not None and not 1 <= args.eval_deals <= MAX_EVAL_DEALS:
+        raise ValueError(f"--eval-deals must be from 1 to {MAX_EVAL_DEALS}, not {args.eval_deals}")
     if args.eval_every < 0:
         raise ValueError(f"--eval-every must be at least 0, not {args.eval_every}")
     if args.workers < 1 or (args.sync is not None and args.sync < 1):
@@ -265,6 +270,7 @@ def cmd_train(args: argparse.Namespace) -> int:
                 progress=progress,
                 workers=args.workers,
                 **({} if args.sync is None else {"sync": args.sync}),
+                averaging=args.averaging,
                 backend=args.backend,
                 address=args.address,
             )
@@ -317,7 +323,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--algorithm", default=None,
         help="cfr: cfr, cfr+ (default) or dcfr; mccfr: outcome (default) or external sampling; full Zwicker games "
-        "(--abstraction buckets/coarse): probe (default) or outcome",
+        "(--abstraction stakes/buckets/coarse): probe (default), probe-unbiased (probe with the reach "
+        "correction of CFR's estimator) or outcome",
+    )  # fmt: skip
+    p.add_argument(
+        "--averaging", choices=["uniform", "linear", "discounted"], default=None,  # core.AVERAGINGS
+        help="mccfr: how iteration t's regrets and average strategy are weighted: uniform (1, 1), linear "
+        "(t, t: Linear CFR) or discounted (t, t^2: Discounted CFR, gamma 2); default: linear on the full "
+        "Zwicker games, uniform elsewhere (with --resume: the checkpoint's)",
     )  # fmt: skip
     p.add_argument(
         "--abstraction", default="none",

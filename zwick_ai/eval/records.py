@@ -157,7 +157,7 @@ def record_from_dict(obj: object) -> GameRecord:
     if not isinstance(obj, dict):
         raise ValueError(f"a record is a JSON object, not {type(obj).__name__}")
     version = obj.get("version", RECORD_VERSION)
-    if version != RECORD_VERSION:
+    if not _is_int(version) or version != RECORD_VERSION:
         raise ValueError(f"format version {version!r} is not supported (this reader knows {RECORD_VERSION})")
     for key in ("game", "deal_seed", "seats", "moves", "returns"):
         if key not in obj:
@@ -213,6 +213,10 @@ def record_from_dict(obj: object) -> GameRecord:
     )
 
 
+#: the longest line a records file may hold (a long Zwicker game's record is some 30,000 characters)
+MAX_LINE = 10_000_000
+
+
 def parse_lines(lines: Iterable[str]) -> tuple[list[GameRecord], list[RecordError]]:
     """Parse JSONL text: the good records, and one :class:`RecordError` per damaged line (blank
     lines are skipped)."""
@@ -221,10 +225,16 @@ def parse_lines(lines: Iterable[str]) -> tuple[list[GameRecord], list[RecordErro
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
+        if len(line.rstrip("\n")) > MAX_LINE:
+            errors.append(RecordError(number, f"longer than a record can be ({MAX_LINE} characters)"))
+            continue
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
             errors.append(RecordError(number, f"not JSON ({e})"))
+            continue
+        except RecursionError:
+            errors.append(RecordError(number, "nested too deeply to be a record"))
             continue
         try:
             records.append(record_from_dict(obj))
@@ -270,13 +280,17 @@ def unpack(path: str | Path) -> bool:
     return True
 
 
-def _until_unreadable(lines: Iterable[str], damage: list[RecordError]) -> Iterator[str]:
-    """The lines of a file up to where it cannot be read any more (a truncated or corrupt gzip
-    stream); that place goes to ``damage``."""
+def _until_unreadable(lines: IO[str], damage: list[RecordError]) -> Iterator[str]:
+    """The lines of a text file up to where it cannot be read any more (a truncated or corrupt
+    gzip stream); that place goes to ``damage``. A line longer than :data:`MAX_LINE` is never held
+    whole: its first part stands for it (and is refused), the rest is skipped."""
     number = 0
     try:
-        for line in lines:
+        while line := lines.readline(MAX_LINE + 1):
             number += 1
+            if len(line) > MAX_LINE and not line.endswith("\n"):
+                while (rest := lines.readline(MAX_LINE)) and not rest.endswith("\n"):
+                    pass  # the rest of the over-long line
             yield line
     except (OSError, EOFError) as e:
         damage.append(RecordError(number + 1, f"the file cannot be read from here on ({e})"))

@@ -98,6 +98,23 @@ RATING_RESAMPLES = 1000
 #: the most deals a tournament takes (its games are generated lazily, and a summary keeps a few
 #: numbers per game in memory: a million deals of three agents is about 2 GB)
 MAX_DEALS = 1_000_000
+#: what a game costs in memory before and after it is played (its task, measured at about 1.2 kB,
+#: and its summary numbers), for the check of a tournament's size against the machine's memory
+BYTES_PER_GAME = 2_500
+
+
+def available_memory() -> int | None:
+    """Bytes of memory this machine has available (Linux ``MemAvailable``; None elsewhere)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
 #: the longest time limit (seconds) of an outside agent's decision or start: one day
 MAX_TIME_LIMIT = 86_400
 #: where lines of games.jsonl that are not finished games of the tournament go (never deleted)
@@ -153,6 +170,7 @@ class Tournament:
             raise ValueError(f"seating must be one of {', '.join(SEATING_MODES)}, got {self.seating!r}")
         self.params = game_params(self.game, self.params)
         game = self.load()
+        self.check_memory()
         # checks names, values, game; an outside agent's failure here is one line naming it
         built = [agent_failures.started(spec, game, self.start_time_limit) for spec in self.agents]
         self.outside = sorted(agent_failures.outside_specs(self.agents))
@@ -161,6 +179,19 @@ class Tournament:
         same = [a for x, a in enumerate(self.agents) if canonical.index(canonical[x]) != x]
         if same:
             raise ValueError(f"{', '.join(same)}: the same agent as an earlier spec (canonical specs: {canonical})")
+
+    def check_memory(self) -> None:
+        """Refuse, before any work, a tournament whose bookkeeping (:data:`BYTES_PER_GAME` a game:
+        its task while it waits, the few numbers the summary keeps once played) would not fit in
+        the memory this machine has free."""
+        games = len(self.pairs) * self.deals * len(self.deal_seatings(0))  # the same seatings every deal
+        free = available_memory()
+        if free is not None and games * BYTES_PER_GAME > free // 2:  # the games' own work needs memory too
+            most = max(1, free // 2 // (BYTES_PER_GAME * len(self.pairs) * len(self.deal_seatings(0))))
+            raise ValueError(
+                f"{self.deals} deals are {games} games, about {games * BYTES_PER_GAME / 1e9:.1f} GB of bookkeeping; "
+                f"this machine has {free / 1e9:.1f} GB free: give at most {most} deals"
+            )
 
     def load(self) -> pyspiel.Game:
         """The OpenSpiel game (cached per process)."""
