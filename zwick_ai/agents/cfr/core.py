@@ -120,6 +120,53 @@ def normalised(weights, off, n, out):
         out[i] = weights[off + i] / total if total > 0.0 else 1.0 / n
 
 
+# ---- weighting by iteration (Linear and Discounted CFR) -----------------------------------------------
+#: how an MCCFR run weights iteration ``t``'s regrets and average-strategy contributions
+#: (:func:`iteration_weights`)
+AVERAGINGS = ("uniform", "linear", "discounted")
+UNIFORM, LINEAR, DISCOUNTED = 0, 1, 2
+
+
+@kernel
+def iteration_weights(t, averaging):
+    """(regret weight, average weight) of iteration ``t`` (1, 2, ...): ``uniform`` (1, 1), plain
+    MCCFR; ``linear`` (t, t), Linear CFR; ``discounted`` (t, t**2), Discounted CFR with alpha = beta
+    = 1 and gamma = 2 (Brown and Sandholm, AAAI 2019). Weighting iteration ``t``'s increments by
+    t**a is the lazy form of multiplying everything accumulated before by (t / (t + 1))**a after
+    each iteration (the products telescope to (t / T)**a), so no table row is touched when it is
+    not visited. DCFR's separate discount of negative regrets (beta = 0) has no lazy form; here
+    negative regrets are discounted like positive ones."""
+    if averaging == LINEAR:
+        return float(t), float(t)
+    if averaging == DISCOUNTED:
+        return float(t), float(t) * float(t)
+    return 1.0, 1.0
+
+
+class Weighting(NamedTuple):
+    """How one call of a compiled MCCFR loop weights its updates: its ``i``-th iteration (0, 1, ...)
+    is iteration number ``first + i * stride`` of the run (parallel workers interleave their
+    numbers: stride = workers), weighted by ``averaging`` (an index into :data:`AVERAGINGS`);
+    ``reach`` (probe sampling of :mod:`~zwick_ai.learn.cfr.zwicker_mccfr`): 1 to correct the
+    updates by the sampled reach probabilities, 0 not to."""
+
+    first: int
+    stride: int
+    averaging: int
+    reach: int
+
+
+@kernel
+def weights_at(weighting, i):
+    """:func:`iteration_weights` of the ``i``-th iteration of a call weighted by ``weighting``."""
+    return iteration_weights(weighting.first + i * weighting.stride, weighting.averaging)
+
+
+def plain_weighting(first: int = 1, stride: int = 1) -> Weighting:
+    """Uniform weights, no reach correction: plain MCCFR."""
+    return Weighting(int(first), int(stride), UNIFORM, 0)
+
+
 # ---- outcome sampling (OpenSpiel's update, shared by the trick, tree and Zwicker traversals) ------------
 EXPLORATION = 0.6  # OpenSpiel's outcome-sampling default
 
@@ -135,9 +182,12 @@ class Walk(NamedTuple):
 
 
 @kernel
-def os_update(who, step, child, pol, sp, reach, regret, avg):
+def os_update(who, step, child, pol, sp, reach, table, w):
     """OpenSpiel's outcome-sampling update at a node (``step``: its row of :attr:`Walk.path`,
-    ``reach``: its row of :attr:`Walk.reach`) for the traverser ``who``; returns the value estimate."""
+    ``reach``: its row of :attr:`Walk.reach`) for the traverser ``who``, the regrets and average
+    weights (``table``: (regret, avg)) added with the iteration's weights ``w`` = (regret weight,
+    average weight) of :func:`iteration_weights`; returns the value estimate."""
+    regret, avg = table
     mine = step[0] == who
     off, n, j = step[1], step[2], step[3]
     my, opp, samp = reach[0], reach[1], reach[2]
@@ -146,17 +196,18 @@ def os_update(who, step, child, pol, sp, reach, regret, avg):
     if mine:
         for i in range(n):
             cfa = (cj if i == j else 0.0) * opp / samp
-            regret[off + i] += cfa - value * opp / samp
+            regret[off + i] += w[0] * (cfa - value * opp / samp)
         for i in range(n):
-            avg[off + i] += my * pol[i] / samp
+            avg[off + i] += w[1] * my * pol[i] / samp
     return value
 
 
 @kernel
-def os_backward(d, v, who, walk, regret, avg):
-    """The outcome-sampling updates along the first ``d`` decisions of ``walk``, deepest first."""
+def os_backward(d, v, who, walk, table, w):
+    """The outcome-sampling updates along the first ``d`` decisions of ``walk``, deepest first
+    (``table``, ``w``: as in :func:`os_update`)."""
     for k in range(d - 1, -1, -1):
-        v = os_update(who, walk.path[k], v, walk.pol[k], walk.sp[k], walk.reach[k], regret, avg)
+        v = os_update(who, walk.path[k], v, walk.pol[k], walk.sp[k], walk.reach[k], table, w)
     return v
 
 

@@ -26,7 +26,7 @@ import pyspiel
 
 from zwick_ai.agents.cfr.abstraction import abstraction_id, decision
 from zwick_ai.agents.cfr.keys import infoset_key
-from zwick_ai.agents.cfr.zwicker_abstraction import zwicker_abstraction_id, zwicker_decision
+from zwick_ai.agents.cfr.zwicker_abstraction import MAX_GROUPS, zwicker_abstraction_id, zwicker_decision
 from zwick_ai.files import replacing
 
 FORMAT = 1
@@ -39,9 +39,10 @@ KEY_SCHEMES = (
     "observation_string",
     "zwicker_buckets",
     "zwicker_coarse",
+    "zwicker_stakes",
 )
 TRICK_SCHEMES = {"tricks_suits": "suits", "tricks_buckets": "buckets"}
-ZWICKER_SCHEMES = {"zwicker_buckets": "buckets", "zwicker_coarse": "coarse"}
+ZWICKER_SCHEMES = {"zwicker_buckets": "buckets", "zwicker_coarse": "coarse", "zwicker_stakes": "stakes"}
 
 
 def file_stem(path: str | Path) -> Path:
@@ -166,7 +167,7 @@ class Policy:
             raise ValueError("zwicker_lookup plays a Zwicker policy file on a zwicker state")
         decision = state.decision()
         rows = decision.candidates
-        out = np.zeros(max(len(rows), 1), np.int64)
+        out = np.zeros(max(len(rows), MAX_GROUPS), np.int64)
         key, m = zwicker_decision(
             decision.rules_array,
             decision.record,
@@ -179,7 +180,11 @@ class Policy:
         if i < 0 or self.counts[i] != m:  # unseen (or a 64-bit key collision)
             return None
         o = self.offsets[i]
-        return rows, out[:m].copy(), self.probs[o : o + m].astype(np.float64)
+        index, probs = out[:m].copy(), self.probs[o : o + m].astype(np.float64)
+        present = index >= 0  # stakes: a fixed alphabet, the actions absent here masked
+        index, probs = index[present], probs[present]
+        total = probs.sum()
+        return rows, index, (probs / total if total > 0 else np.full(len(index), 1.0 / len(index)))
 
     def lookup(self, state: pyspiel.State, player: int, min_visits: int = 0) -> tuple[np.ndarray, np.ndarray] | None:
         legal = None

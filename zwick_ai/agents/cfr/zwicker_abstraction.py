@@ -34,6 +34,17 @@ Two granularities (:data:`ZWICKER_ABSTRACTIONS`): ``buckets`` (the features abov
 no relative seat, no per-build ownership). Imperfect recall: the exact cards held and played,
 and which cards are still out, are forgotten.
 
+**``stakes``** (:func:`stakes_decision`) is scaled to each variant and keyed on features only.
+Both abstractions above bucket points for classic Zwicker (3+ points is one bucket) and hash the
+whole sorted descriptor list into the key, so jokers and dual values multiply the sets. ``stakes``
+measures every amount in shares of the variant's card total (:func:`stakes_bucket`: a 20-point
+joker and a 3-point card fall apart in Großenwiehe), keeps jokers held and on the table by their
+points, buckets builds up to the variant's largest, trails a joker apart from an Ace, and treats
+the partner question as the build for partner it prepares. Its abstract actions are a fixed
+alphabet of :data:`STAKES_CLASSES` classes (:func:`stakes_class`); the key hashes only features
+of the hand, the table and the score (:func:`stakes_features`), and the actions absent at a
+decision are masked (index -1; :func:`present_strategy`).
+
 >>> from zwick_ai import zwicker
 >>> from zwick_ai.zwicker import kernels
 >>> r = zwicker.rules("classic", players=2)
@@ -55,9 +66,19 @@ from zwick_ai.agents.cfr.core import mix64, sort_together
 from zwick_ai.jit import kernel
 from zwick_ai.zwicker import arrays, kernels, layout
 
-ZWICKER_ABSTRACTIONS = ("buckets", "coarse")
-BUCKETS, COARSE = 0, 1
+ZWICKER_ABSTRACTIONS = ("buckets", "coarse", "stakes")
+BUCKETS, COARSE, STAKES = 0, 1, 2
 MAX_GROUPS = 64  # distinct descriptors of one decision (far more than ever occur)
+# ``stakes``: a fixed alphabet of abstract actions (the classes of :func:`stakes_class`)
+_PTS_BUCKETS = 6  # :func:`stakes_bucket`
+_LEFT = 3  # a capture leaves: nothing (a Zwick), one unit (a Zwick threat), more
+_TRAILS = 5  # low plain, high plain (an Ace, a Ten...), a point card, a small joker, a big joker
+_BUILDS = 4  # the build's value in quarters of the variant's largest build
+CAPTURE_CLASSES = _PTS_BUCKETS * _LEFT
+TRAIL_CLASSES = _TRAILS * 2  # x the table after it: one unit, more
+BUILD_CLASSES = _BUILDS * 2  # x for oneself / for partner
+ASK_CLASSES = _BUILDS  # the value asked, i.e. the build for partner it prepares
+STAKES_CLASSES = CAPTURE_CLASSES + TRAIL_CLASSES + BUILD_CLASSES + ASK_CLASSES
 _SALT = np.uint64(0x5D7E1C2B3A496F81)
 _ONE = np.int64(1)
 
@@ -221,11 +242,232 @@ def state_features(R, S, coarse):
     return h, table_pts
 
 
+# ---- stakes: features scaled to the variant, a fixed alphabet of abstract actions -----------------------
+@kernel
+def card_total(R):
+    """The points of all the variant's cards (20 in classic, 27 Dithmarschen, 31 Christiansen, 80
+    Großenwiehe): the unit of the ``stakes`` point buckets."""
+    tot = 0
+    for k in range(R[layout.R_DECK_SIZE]):
+        tot += arrays.points(R, arrays.deck_card(R, k))
+    return max(tot, 1)
+
+
+@kernel
+def stakes_bucket(pts, total):
+    """Points as a share of the variant's card total: 0 nothing, then up to 4%, 10%, 20%, 30%, more
+    (classic: 1, 2, 3-4, 5-6, 10; Großenwiehe: 1-3, 5-8, 10-16, 17-24, 25+; a 20-point joker
+    is 25% there, a 3-point card 3.75%)."""
+    if pts <= 0:
+        return 0
+    permille = 1000 * pts // total
+    if permille <= 40:
+        return 1
+    if permille <= 100:
+        return 2
+    if permille <= 200:
+        return 3
+    if permille <= 300:
+        return 4
+    return 5
+
+
+@kernel
+def build_bucket(R, v):
+    """A build value in quarters of the variant's largest build (classic 14: 1-4, 5-7, 8-11, 12-14;
+    Großenwiehe 30: 1-8, 9-15, 16-23, 24-30)."""
+    top = max(R[layout.R_MAX_BUILD], 1)
+    return min(_BUILDS - 1, max(0, (_BUILDS * (v - 1)) // top))
+
+
+@kernel
+def _lead_share(lead, total):
+    """The score lead in shares of the card total: -30%, -10%, behind, level, ahead, +10%, +30%."""
+    permille = 1000 * lead // total
+    if permille <= -300:
+        return 0
+    if permille <= -100:
+        return 1
+    if lead < 0:
+        return 2
+    if lead == 0:
+        return 3
+    if permille < 100:
+        return 4
+    if permille < 300:
+        return 5
+    return 6
+
+
+@kernel
+def _share3(pts, total):
+    """Points in three steps: none, up to 10% of the card total, more."""
+    return 0 if pts <= 0 else (1 if 10 * pts <= total else 2)
+
+
+@kernel
+def _half(b):
+    """A side's largest build (0 none, else 1 + its quarter) in three steps: none, low, high."""
+    return 0 if b == 0 else (1 if b <= 2 else 2)
+
+
+@kernel
+def stakes_class(R, S, mv, total):
+    """The ``stakes`` abstract action of move ``mv``: an index below :data:`STAKES_CLASSES`.
+    Captures by the points they take (the played card included) in shares of the card ``total``
+    and by what they leave on the table; trails by the card given away (a joker, small or big by its
+    points, apart from a plain high card such as an Ace) and the table after; builds by value (up to
+    the variant's largest) and for whom; the partner question by the value asked (the build for
+    partner it prepares)."""
+    kind = mv[layout.M_KIND]
+    c = mv[layout.M_CARD]
+    n = arrays.unit_count(S)
+    if kind == layout.KIND_CAPTURE:
+        pts = arrays.points(R, c)
+        left = 0
+        mask = mv[layout.M_MASK]
+        for i in range(n):
+            a = arrays.unit_anchor(S, i)
+            if (mask >> i) & _ONE:
+                x = a
+                while x != -1:
+                    pts += arrays.points(R, x)
+                    x = arrays.next_card(S, x)
+            else:
+                left += 1
+        return stakes_bucket(pts, total) * _LEFT + _cap(left, _LEFT - 1)
+    if kind == layout.KIND_TRAIL:
+        cp = arrays.points(R, c)
+        if arrays.is_joker(R, c):
+            t = 3 if stakes_bucket(cp, total) <= 3 else 4
+        elif cp > 0:
+            t = 2
+        else:
+            t = 1 if arrays.top_value(R, c) >= 10 else 0
+        return CAPTURE_CLASSES + t * 2 + (1 if n >= 1 else 0)
+    v = arrays.move_value(mv)
+    if kind == layout.KIND_BUILD:
+        partner = 1 if arrays.move_owner(mv) != arrays.to_move(S) else 0
+        return CAPTURE_CLASSES + TRAIL_CLASSES + build_bucket(R, v) * 2 + partner
+    return CAPTURE_CLASSES + TRAIL_CLASSES + BUILD_CLASSES + build_bucket(R, v)  # KIND_ASK
+
+
+@kernel
+def stakes_features(R, S, total):
+    """The ``stakes`` key of the player to move's abstract information set (a hash of what he sees,
+    never the moves): the turn phase and a pending partner question (its value and answer), the
+    deals still to come, the hand's size, its jokers by points (wild jokers counted) and its other
+    points, the table's units, points and jokers by points, the largest build of each side, who
+    captured last and the score lead, every amount in shares of the variant's card ``total``."""
+    p = arrays.to_move(S)
+    players = arrays.players(R)
+    side = arrays.side_of(R, p)
+    n = arrays.unit_count(S)
+    h = mix64(np.uint64(STAKES + 1) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(4242))
+    asked = arrays.asked_value(S)
+    ask = 0 if asked < 0 else 1 + (1 if arrays.ask_answer(S) > 0 else 0)
+    h = _chain(h, (arrays.phase(S) * 3 + ask) * 8 + (build_bucket(R, asked) if asked >= 0 else 7))
+    stock = arrays.stock_left(S)
+    more = 0
+    if stock > 0 and arrays.stage(S) + 1 < arrays.max_stages(R):
+        more = 1 + _cap(stock // (4 * players), 2)
+    hand = arrays.hand_size(S, p)
+    h = _chain(h, more * 16 + _cap(hand, 15))
+    joker_pts = 0
+    wild = 0
+    plain_pts = 0
+    for i in range(hand):
+        c = arrays.hand_card(S, p, i)
+        if arrays.is_wild(R, c):
+            wild += 1
+        elif arrays.is_joker(R, c):
+            joker_pts += arrays.points(R, c)
+        else:
+            plain_pts += arrays.points(R, c)
+    h = _chain(h, (stakes_bucket(joker_pts, total) * 2 + _cap(wild, 1)) * 3 + _share3(plain_pts, total))
+    table_pts = 0
+    table_jokers = 0  # their points
+    table_wild = 0
+    mine = 0
+    theirs = 0
+    for i in range(n):
+        a = arrays.unit_anchor(S, i)
+        table_pts += arrays.unit_points(R, S, a)
+        x = a
+        while x != -1:
+            if arrays.is_wild(R, x):
+                table_wild = 1
+            elif arrays.is_joker(R, x):
+                table_jokers += arrays.points(R, x)
+            x = arrays.next_card(S, x)
+        if arrays.is_build(S, a):
+            b = 1 + build_bucket(R, arrays.unit_value(S, a))
+            o = arrays.unit_owner(S, a)
+            if o >= 0 and arrays.side_of(R, o) == side:
+                mine = max(mine, b)
+            else:
+                theirs = max(theirs, b)
+    big = 0 if table_jokers == 0 else (1 if stakes_bucket(table_jokers, total) <= 3 else 2)
+    h = _chain(h, ((_cap(n, 3) * 8 + stakes_bucket(table_pts, total)) * 3 + big) * 2 + table_wild)
+    h = _chain(h, _half(mine) * 3 + _half(theirs))
+    last = arrays.last_capturer(S)
+    h = _chain(h, (0 if last < 0 else (1 if last == side else 2)) * 8 + _lead_share(_lead(R, S, side), total))
+    return h
+
+
+@kernel
+def stakes_decision(R, S, moves, n, out):
+    """The ``stakes`` key at ``S`` and in ``out[:STAKES_CLASSES]`` the index (into ``moves[:n]``) of the
+    move each abstract action plays, -1 where no legal move falls in the class; returns (key,
+    STAKES_CLASSES). A class's move is its best member by the greedy heuristic's score (ties: the
+    smallest move record), as in the other abstractions."""
+    total = card_total(R)
+    h = stakes_features(R, S, total)
+    score = np.empty(STAKES_CLASSES, np.float64)
+    for i in range(STAKES_CLASSES):
+        out[i] = -1
+    for k in range(n):
+        d = stakes_class(R, S, moves[k], total)
+        v = kernels.greedy_value(R, S, moves[k])
+        if out[d] < 0 or _better(R, S, moves[k], v, moves[out[d]], score[d]):
+            out[d], score[d] = k, v
+    key = np.int64(h)
+    return (key if key != 0 else np.int64(1)), STAKES_CLASSES
+
+
+@kernel
+def present_strategy(weights, off, m, idx, out, positive):
+    """``out[:m]`` = ``weights[off:off+m]`` (their positive parts with ``positive``: regret matching)
+    normalised over the abstract actions present at this decision (``idx[a] >= 0``; ``stakes`` has
+    absent ones), 0 at the absent; uniform over the present when they sum to zero. With every
+    action present this is :func:`~zwick_ai.agents.cfr.core.regret_matching` (``positive``) or
+    :func:`~zwick_ai.agents.cfr.core.normalised`."""
+    total = 0.0
+    count = 0
+    for i in range(m):
+        if idx[i] >= 0:
+            count += 1
+            x = weights[off + i]
+            if x > 0.0 or not positive:
+                total += x
+    for i in range(m):
+        x = weights[off + i]
+        if idx[i] < 0:
+            out[i] = 0.0
+        elif total > 0.0:
+            out[i] = x / total if (x > 0.0 or not positive) else 0.0
+        else:
+            out[i] = 1.0 / count
+
+
 @kernel
 def zwicker_decision(R, S, moves, n, abstraction, out):
     """(key, m): the table key of the player to move's abstracted information set at ``S`` and in
     ``out[:m]`` the index (into ``moves[:n]``, the legal whole moves) of the move each abstract
-    action plays, abstract actions in descriptor order (module docstring). Keys are never 0."""
+    action plays, abstract actions in descriptor order (module docstring). Keys are never 0.
+    ``stakes``: :func:`stakes_decision` (a fixed alphabet, -1 where an action is absent)."""
+    if abstraction == STAKES:
+        return stakes_decision(R, S, moves, n, out)
     coarse = 1 if abstraction == COARSE else 0
     h, table_pts = state_features(R, S, coarse)
     desc = np.empty(n, np.int64)
@@ -255,7 +497,15 @@ def zwicker_decision(R, S, moves, n, abstraction, out):
 __all__ = [
     "BUCKETS",
     "COARSE",
+    "STAKES",
+    "STAKES_CLASSES",
     "ZWICKER_ABSTRACTIONS",
+    "card_total",
+    "present_strategy",
+    "stakes_bucket",
+    "stakes_class",
+    "stakes_decision",
+    "stakes_features",
     "move_descriptor",
     "state_features",
     "zwicker_abstraction_id",

@@ -62,6 +62,7 @@ def save_checkpoint(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: i
             "key_scheme": solver.key_scheme,
             "backend": solver.backend,
             "field": solver.field,
+            "averaging": solver.averaging,
         }
         if solver.workers > 1:
             meta["workers"] = solver.workers
@@ -110,6 +111,7 @@ def load_checkpoint(
         meta["abstraction"],
         backend=meta.get("backend", "auto"),
         field=meta.get("field", "self"),
+        averaging=meta.get("averaging", "uniform"),  # checkpoints written before the option: uniform
         **_workers(meta, where),
     )
     table = Table.from_arrays(arrays["rows"], arrays["acts"], arrays["regret"], arrays["avg"])
@@ -173,6 +175,7 @@ def save_policy(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: int =
             "variant": solver.sampling,
             "seed": solver.seed,
             "field": solver.field,
+            "averaging": solver.averaging,
         }
     order = np.argsort(keys, kind="stable")
     ns = np.asarray(n, np.int64)[order]

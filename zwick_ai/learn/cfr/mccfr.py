@@ -41,6 +41,7 @@ import pyspiel
 
 from zwick_ai.agents.cfr.abstraction import TRICK_ABSTRACTIONS, abstraction_id, decision
 from zwick_ai.agents.cfr.core import (
+    AVERAGINGS,
     M_EDGES,
     M_ROWS,
     R_N,
@@ -48,6 +49,7 @@ from zwick_ai.agents.cfr.core import (
     R_VIS,
     Table,
     Walk,
+    Weighting,
     lookup,
     lookup_or_add,
     normalised,
@@ -57,6 +59,7 @@ from zwick_ai.agents.cfr.core import (
     regret_matching,
     sample_index,
     seed_state,
+    weights_at,
 )
 from zwick_ai.agents.cfr.keys import TRICK_GAMES, is_trick_game
 from zwick_ai.agents.cfr.zwicker_abstraction import ZWICKER_ABSTRACTIONS, zwicker_abstraction_id
@@ -72,7 +75,7 @@ from zwick_ai.tricks import arrays as trick_arrays
 from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_RANDOM_ACTION
 
-SAMPLINGS = ("external", "outcome", "probe")  # probe: the full Zwicker games only (zwicker_mccfr)
+SAMPLINGS = ("external", "outcome", "probe", "probe-unbiased")  # probe*: the full Zwicker games only (zwicker_mccfr)
 FIELDS = ("self", "greedy")  # greedy: best-response training against a greedy field, NOT CFR
 _GREEDY_FIELD = FIELDS.index("greedy")
 # auto: the trick engine for the trick games, the Zwicker engine for Zwicker with a Zwicker abstraction
@@ -136,7 +139,7 @@ def _next_decision(s, cfg, abst, field, who, table, rng, bufs, legal_row):
 
 
 @kernel
-def _tricks_advance(s, cfg, abst, field, who, table, rng, bufs, d):
+def _tricks_advance(s, cfg, abst, field, who, table, rng, bufs, d, w):
     """External sampling between the traverser's decisions: play chance and the other players'
     sampled actions (greedy actions with the greedy ``field``) in place until the traverser moves
     (returns its row) or the deal ends (-1)."""
@@ -154,12 +157,12 @@ def _tricks_advance(s, cfg, abst, field, who, table, rng, bufs, d):
         j = sample_index(pol[d], n, rng)
         if cur == (who + 1) % n_players:
             for i in range(n):
-                avg[off + i] += pol[d, i]
+                avg[off + i] += w[1] * pol[d, i]
         tricks_kernels.apply_action(s, cfg, legal[d, j])
 
 
 @kernel
-def _tricks_es(stack, cfg, abst, field, who, table, rng, bufs):
+def _tricks_es(stack, cfg, abst, field, who, table, rng, bufs, w):
     """One external-sampling traversal for ``who`` from ``stack[0]`` (an explicit depth-first
     stack: frame ``f`` is a traverser decision whose state is ``stack[f]``; the state being played
     is ``stack[frames]``). Returns ``who``'s value. With the greedy field nobody else has a table
@@ -173,14 +176,14 @@ def _tricks_es(stack, cfg, abst, field, who, table, rng, bufs):
     my = np.ones(stack.shape[0] + 1)
     while True:
         s = stack[frames]
-        r = _tricks_advance(s, cfg, abst, field, who, table, rng, bufs, frames)
+        r = _tricks_advance(s, cfg, abst, field, who, table, rng, bufs, frames, w)
         if r >= 0:  # a traverser decision: open a frame and play its first action
             f = frames
             row[f] = r
             regret_matching(regret, rows[r, R_OFF], rows[r, R_N], pol[f])
             if field == _GREEDY_FIELD:
                 for i in range(rows[r, R_N]):
-                    avg[rows[r, R_OFF] + i] += my[f] * pol[f, i]
+                    avg[rows[r, R_OFF] + i] += w[1] * my[f] * pol[f, i]
             nxt[f] = 0
             my[f + 1] = my[f] * pol[f, 0]
             stack[f + 1, :] = stack[f]
@@ -200,24 +203,24 @@ def _tricks_es(stack, cfg, abst, field, who, table, rng, bufs):
                 stack[f + 1, :] = stack[f]
                 tricks_kernels.apply_action(stack[f + 1], cfg, legal[f, nxt[f]])
                 break
-            v = _add_regrets(regret, rows[row[f], R_OFF], n, pol[f], vals[f])
+            v = _add_regrets(regret, rows[row[f], R_OFF], n, pol[f], vals[f], w[0])
             frames = f
 
 
 @kernel
-def _add_regrets(regret, off, n, pol, vals):
+def _add_regrets(regret, off, n, pol, vals, weight):
     """External sampling at a traverser's decision: add each action's regret against the
-    policy's value and return that value."""
+    policy's value (times the iteration's regret ``weight``) and return that value."""
     v = 0.0
     for i in range(n):
         v += pol[i] * vals[i]
     for i in range(n):
-        regret[off + i] += vals[i] - v
+        regret[off + i] += weight * (vals[i] - v)
     return v
 
 
 @kernel
-def _tricks_os(s, cfg, abst, field, who, table, rng, bufs, walk):
+def _tricks_os(s, cfg, abst, field, who, table, rng, bufs, walk, w):
     """One outcome-sampling episode for ``who`` from ``s`` (changed in place); chance
     probabilities cancel in the opponents' and the sampling reach, so they are left out of both
     (so do the greedy field's actions: probability 1 in both)."""
@@ -231,7 +234,7 @@ def _tricks_os(s, cfg, abst, field, who, table, rng, bufs, walk):
         j = os_step(cur, who, k, table.rows[r, R_OFF], n, table.regret, walk, rng)
         tricks_kernels.apply_action(s, cfg, legal[k, j])
         k += 1
-    return os_backward(k, float(trick_arrays.net(s, who)), who, walk, table.regret, table.avg)
+    return os_backward(k, float(trick_arrays.net(s, who)), who, walk, (table.regret, table.avg), w)
 
 
 def _buffers(depth: int, width: int) -> Buffers:
@@ -246,9 +249,10 @@ def _buffers(depth: int, width: int) -> Buffers:
 
 
 @kernel(nogil=True)  # parallel MCCFR runs one per worker thread
-def _run_tricks(cfg, abst, field, sampling, count, margin, table, rng, bufs):
+def _run_tricks(cfg, abst, field, sampling, count, margin, table, rng, bufs, weighting):
     """Up to ``count`` iterations (one traversal per player each) on ``table``
-    (:class:`~zwick_ai.agents.cfr.core.TableArrays`); stops early when the table has room for
+    (:class:`~zwick_ai.agents.cfr.core.TableArrays`), weighted by ``weighting``
+    (:class:`~zwick_ai.agents.cfr.core.Weighting`); stops early when the table has room for
     fewer than ``margin`` rows or ``4 * margin`` edges (the caller grows it). Returns the
     iterations done."""
     n_players = trick_arrays.players(cfg)
@@ -260,22 +264,24 @@ def _run_tricks(cfg, abst, field, sampling, count, margin, table, rng, bufs):
     for it in range(count):
         if rows.shape[0] - meta[M_ROWS] < margin or acts.shape[0] - meta[M_EDGES] < 4 * margin:
             return it
+        w = weights_at(weighting, it)
         for who in range(n_players):
             stack[0, :] = tricks_kernels.new_state(cfg)
             if sampling == _ES:
-                _tricks_es(stack, cfg, abst, field, who, table, rng, bufs)
+                _tricks_es(stack, cfg, abst, field, who, table, rng, bufs, w)
             else:
-                _tricks_os(stack[0], cfg, abst, field, who, table, rng, bufs, walk)
+                _tricks_os(stack[0], cfg, abst, field, who, table, rng, bufs, walk, w)
     return count
 
 
 # ---- tree traversals (rows = the tree's information sets in order) ---------------------------------
 @kernel
-def _tree_advance(h, who, n_players, tr, regret, avg, rng, pol):
+def _tree_advance(h, who, n_players, tr, table, rng, pol, w):
     """Tree external sampling between the traverser's decisions (see :func:`_tricks_advance`):
     returns the traverser's next node or the terminal node reached."""
     kind, player, iset, start, count, child = tr.kind, tr.player, tr.iset, tr.start, tr.num_children, tr.child
     prob, iset_off = tr.prob, tr.iset_off
+    regret, avg = table
     while True:
         k = kind[h]
         if k == NODE_TERMINAL:
@@ -292,21 +298,22 @@ def _tree_advance(h, who, n_players, tr, regret, avg, rng, pol):
         j = sample_index(pol, n, rng)
         if player[h] == (who + 1) % n_players:
             for i in range(n):
-                avg[off + i] += pol[i]
+                avg[off + i] += w[1] * pol[i]
         h = child[s + j]
 
 
 @kernel
-def _tree_es(who, n_players, tr, regret, avg, rng, pol, vals, node):
+def _tree_es(who, n_players, tr, table, rng, walk, node, w):
     """One external-sampling traversal of the tree for ``who`` (explicit stack as in
     :func:`_tricks_es`; ``node[f]`` is frame ``f``'s decision node)."""
     kind, iset, start, count, child = tr.kind, tr.iset, tr.start, tr.num_children, tr.child
     returns, iset_off = tr.returns, tr.iset_off
+    regret, pol, vals = table[0], walk.pol, walk.sp
     frames = 0
     nxt = np.zeros(node.shape[0], np.int64)
     h = 0
     while True:
-        h = _tree_advance(h, who, n_players, tr, regret, avg, rng, pol[frames])
+        h = _tree_advance(h, who, n_players, tr, table, rng, pol[frames], w)
         if kind[h] != NODE_TERMINAL:
             f = frames
             node[f] = h
@@ -326,12 +333,12 @@ def _tree_es(who, n_players, tr, regret, avg, rng, pol, vals, node):
             if nxt[f] < n:
                 h = child[start[node[f]] + nxt[f]]
                 break
-            v = _add_regrets(regret, iset_off[iset[node[f]]], n, pol[f], vals[f])
+            v = _add_regrets(regret, iset_off[iset[node[f]]], n, pol[f], vals[f], w[0])
             frames = f
 
 
 @kernel
-def _tree_os(who, tr, regret, avg, rng, walk):
+def _tree_os(who, tr, table, rng, walk, w):
     kind, player, iset, start, count, child = tr.kind, tr.player, tr.iset, tr.start, tr.num_children, tr.child
     prob, returns, iset_off = tr.prob, tr.returns, tr.iset_off
     reach = walk.reach
@@ -343,24 +350,27 @@ def _tree_os(who, tr, regret, avg, rng, walk):
         if kind[h] == NODE_CHANCE:
             h = child[s + sample_index(prob[s:], count[h], rng)]
             continue
-        j = os_step(player[h], who, k, iset_off[iset[h]], count[h], regret, walk, rng)
+        j = os_step(player[h], who, k, iset_off[iset[h]], count[h], table[0], walk, rng)
         h = child[s + j]
         k += 1
-    return os_backward(k, returns[h, who], who, walk, regret, avg)
+    return os_backward(k, returns[h, who], who, walk, table, w)
 
 
 @kernel
-def _run_tree(tr, n_players, sampling, count, regret, avg, rng, pol, vals):
+def _run_tree(tr, n_players, sampling, count, table, rng, pol, vals, weighting):
+    """``count`` iterations on the tree ``tr``; ``table`` = (regret, avg); weighted by ``weighting``."""
     depth = pol.shape[0]
     node = np.zeros(depth, np.int64)
     path = np.zeros((depth, 4), np.int64)
     reach = np.zeros((depth + 1, 3), np.float64)
-    for _ in range(count):
+    walk = Walk(pol, vals, path, reach)
+    for it in range(count):
+        w = weights_at(weighting, it)
         for who in range(n_players):
             if sampling == _ES:
-                _tree_es(who, n_players, tr, regret, avg, rng, pol, vals, node)
+                _tree_es(who, n_players, tr, table, rng, walk, node, w)
             else:
-                _tree_os(who, tr, regret, avg, rng, Walk(pol, vals, path, reach))
+                _tree_os(who, tr, table, rng, walk, w)
 
 
 # ---- playing the average strategy (compiled evaluation of trick-game policies) ---------------------
@@ -486,6 +496,8 @@ def _check_zwicker(is_zwicker: bool, abstraction: str, sampling: str, field: str
         )
     if field != "self":
         raise ValueError("the greedy field is for the trick games")
+    if abstraction == "stakes" and sampling == "outcome":
+        raise ValueError("the stakes abstraction trains with probe or probe-unbiased sampling, not outcome")
 
 
 class MCCFRSolver:
@@ -514,9 +526,12 @@ class MCCFRSolver:
         field: str = "self",
         workers: int = 1,
         sync: int = DEFAULT_SYNC,
+        averaging: str = "uniform",
     ):
         if sampling not in SAMPLINGS:
             raise ValueError(f"unknown MCCFR sampling {sampling!r}; valid: {', '.join(SAMPLINGS)}")
+        if averaging not in AVERAGINGS:
+            raise ValueError(f"unknown MCCFR averaging {averaging!r}; valid: {', '.join(AVERAGINGS)}")
         if field not in FIELDS:
             raise ValueError(f"unknown MCCFR field {field!r}; valid: {', '.join(FIELDS)}")
         if backend not in BACKENDS:
@@ -530,6 +545,10 @@ class MCCFRSolver:
         self.seed = seed
         self.workers = workers
         self.sync = sync
+        self.averaging = averaging
+        # iteration numbers (the weights of :func:`~zwick_ai.agents.cfr.core.iteration_weights`)
+        # advance by this much per iteration of this solver (a cluster share's solver: the workers)
+        self.stride = 1
         # one stream per worker (rows); worker 0's is the one-worker solver's stream
         self.rngs = worker_streams(seed, workers)
         self.rng = self.rngs[0]
@@ -569,8 +588,10 @@ class MCCFRSolver:
             self.table = Table.empty(1 << 14)
             self._zbufs = zwicker_buffers()
             return
-        if sampling == "probe":
-            raise ValueError("probe sampling is for the full Zwicker games (--abstraction buckets or coarse)")
+        if sampling.startswith("probe"):
+            raise ValueError(
+                f"{sampling} sampling is for the full Zwicker games (--abstraction {' or '.join(ZWICKER_ABSTRACTIONS)})"
+            )
         if not self.tricks and abstraction in TRICK_ABSTRACTIONS[1:]:
             raise ValueError(f"the {abstraction} abstraction is for the trick games on the engine backend")
         self.abstraction = abstraction
@@ -607,9 +628,19 @@ class MCCFRSolver:
         if self.zwicker:
             t = Table.empty(1 << 12)
             sampling = ZWICKER_SAMPLINGS.index(self.sampling)
-            run_zwicker(self.cfg, self._abst, sampling, 1, 0, t.compiled(), seed_state(0), zwicker_buffers())
+            how = self._weighting(1, 1)
+            run_zwicker(self.cfg, self._abst, sampling, 1, 0, t.compiled(), seed_state(0), zwicker_buffers(), how)
         if self.workers > 1:
-            throwaway = MCCFRSolver(self.game, self.sampling, 0, self.abstraction, field=self.field, workers=2, sync=1)
+            throwaway = MCCFRSolver(
+                self.game,
+                self.sampling,
+                0,
+                self.abstraction,
+                field=self.field,
+                workers=2,
+                sync=1,
+                averaging=self.averaging,
+            )
             throwaway.run(throwaway.round)
 
     @property
@@ -635,13 +666,18 @@ class MCCFRSolver:
             self.tree.num_players,
             SAMPLINGS.index(self.sampling),
             left,
-            t.regret,
-            t.avg,
+            (t.regret, t.avg),
             self.rng,
             self._pol,
             self._vals,
+            self._weighting(self.iteration + 1, 1),
         )
         self.iteration += left
+
+    def _weighting(self, first: int, stride: int) -> Weighting:
+        """The updates' weighting of a call whose iterations are numbered first, first + stride, ..."""
+        reach = 1 if self.sampling == "probe-unbiased" else 0
+        return Weighting(int(first), int(stride), AVERAGINGS.index(self.averaging), reach)
 
     def _cluster_round(self) -> None:
         """One round with the workers' shares as tasks of ``self.cluster`` (a Ray cluster): the
@@ -651,7 +687,16 @@ class MCCFRSolver:
         table = self.table.arrays()
         game = str(self.game)
         shares = [
-            Share(w, game, self.sampling, self.abstraction, self.field, table, int(self.rngs[w, 0]), self.sync)
+            Share(
+                w,
+                game,
+                (self.sampling, self.averaging),
+                self.abstraction,
+                self.field,
+                table,
+                int(self.rngs[w, 0]),
+                (self.sync, self.iteration + w, self.workers),
+            )
             for w in range(self.workers)
         ]
         done = sorted((share.worker, result) for share, result in self.cluster.map_unordered(run_share, shares))
@@ -680,27 +725,36 @@ class MCCFRSolver:
             for _ in range(iterations // self.round):
                 self._round(pool, bufs)
 
-    def _traverse(self, count: int, margin: int, table: Table, rng: np.ndarray, bufs: NamedTuple) -> int:
-        """Up to ``count`` iterations on ``table`` with the stream ``rng`` (one worker's share)."""
+    def _traverse(
+        self, count: int, margin: int, table: Table, rng: np.ndarray, bufs: NamedTuple, how: Weighting
+    ) -> int:
+        """Up to ``count`` iterations on ``table`` with the stream ``rng`` (one worker's share),
+        weighted by ``how``."""
         if self.zwicker:
             sampling = ZWICKER_SAMPLINGS.index(self.sampling)
-            return int(run_zwicker(self.cfg, self._abst, sampling, count, margin, table.compiled(), rng, bufs))
+            return int(run_zwicker(self.cfg, self._abst, sampling, count, margin, table.compiled(), rng, bufs, how))
         field, samp = FIELDS.index(self.field), SAMPLINGS.index(self.sampling)
-        return int(_run_tricks(self.cfg, self._abst, field, samp, count, margin, table.compiled(), rng, bufs))
+        return int(_run_tricks(self.cfg, self._abst, field, samp, count, margin, table.compiled(), rng, bufs, how))
 
     def _fill(self, tables: list[Table], counts: list[int], bufs: list, pool: ThreadPoolExecutor | None = None) -> None:
         """``counts[w]`` iterations on ``tables[w]`` with the stream ``rngs[w]`` (on ``pool``'s threads
-        when given), the tables grown between calls (growing never changes what a traversal computes)."""
+        when given), the tables grown between calls (growing never changes what a traversal computes).
+        The workers' iterations are numbered in turn (worker w's i-th: ``iteration + 1 + w + i * workers``)."""
         todo = np.array(counts, np.int64)
+        stride = self.stride * len(tables)
         while todo.any():
             margin = max(1 << 13, max(t.rows.shape[0] for t in tables) // 4)
             for t in tables:
                 t.reserve(2 * margin, 8 * margin)
+            how = [
+                self._weighting(self.iteration + 1 + w + (c - todo[w]) * stride, stride) for w, c in enumerate(counts)
+            ]
             if pool is None:
-                todo[0] -= self._traverse(todo[0], margin, tables[0], self.rngs[0], bufs[0])
+                todo[0] -= self._traverse(todo[0], margin, tables[0], self.rngs[0], bufs[0], how[0])
                 continue
             jobs = [
-                pool.submit(self._traverse, todo[w], margin, t, self.rngs[w], bufs[w]) for w, t in enumerate(tables)
+                pool.submit(self._traverse, todo[w], margin, t, self.rngs[w], bufs[w], how[w])
+                for w, t in enumerate(tables)
             ]
             todo -= [job.result() for job in jobs]
 
@@ -756,12 +810,13 @@ class Share(NamedTuple):
 
     worker: int  # its index (its stream and its place in the merge)
     game: str  # the game string
-    sampling: str
+    sampling: tuple[str, str]  # (sampling, averaging)
     abstraction: str
     field: str
     table: dict[str, np.ndarray]  # the round's start table (:meth:`Table.arrays`)
     rng: int  # the worker's stream state
-    iterations: int  # iterations to run
+    # (iterations to run, the number before its first iteration, the step between its iterations' numbers)
+    iterations: tuple[int, int, int]
 
 
 def run_share(share: Share) -> tuple[dict[str, np.ndarray], int]:
@@ -769,10 +824,14 @@ def run_share(share: Share) -> tuple[dict[str, np.ndarray], int]:
     ``share.iterations`` iterations and its stream state."""
     import zwick_ai.games  # noqa: F401  (a fresh worker process registers the games)
 
-    solver = MCCFRSolver(pyspiel.load_game(share.game), share.sampling, 0, share.abstraction, field=share.field)
+    sampling, averaging = share.sampling
+    count, before, stride = share.iterations
+    game = pyspiel.load_game(share.game)
+    solver = MCCFRSolver(game, sampling, 0, share.abstraction, field=share.field, averaging=averaging)
     solver.table = Table.from_arrays(**share.table)
     solver.rng[0] = np.uint64(share.rng)
-    solver.run(share.iterations)
+    solver.iteration, solver.stride = before, stride
+    solver.run(count)
     return solver.table.arrays(), int(solver.rng[0])
 
 

@@ -52,6 +52,8 @@ STRENGTH_KEYS = ("ours", "greedy", "diff", "ci95", "table_share", "random_diff",
 STRENGTH_HEADER = ["iteration", "seconds", "deals", *STRENGTH_KEYS]
 # a strength log written before the columns against random: read, and its rows padded
 _OLD_STRENGTH_HEADER = STRENGTH_HEADER[:-2]
+#: the default averaging of MCCFR on the full Zwicker games (measured: experiments/results/mccfr-zwicker/)
+ZWICKER_AVERAGING = "linear"
 SMALL_PACK = 8  # trick games with at most this many cards are small enough for exact nash_conv
 
 
@@ -107,6 +109,7 @@ def train(
     sync: int = DEFAULT_SYNC,
     backend: str = "local",
     address: str | None = None,
+    averaging: str | None = None,
 ) -> TrainResult:
     """Train ``method`` (``cfr``: exact CFR on the extracted tree, ``variant`` cfr, cfr+ [default]
     or dcfr; ``mccfr``: ``variant`` outcome [default] or external sampling, on the full Zwicker
@@ -121,7 +124,10 @@ def train(
     and ``eval_every`` are then whole rounds of ``workers * sync`` iterations, and a resumed run
     keeps its workers. ``backend="ray"`` runs the workers' shares as Ray tasks (on the cluster at
     ``address``, or on a local instance with ``workers`` CPUs) instead of threads here, with the
-    same tables; a task whose node is lost runs again from its inputs."""
+    same tables; a task whose node is lost runs again from its inputs. ``averaging`` (MCCFR): how
+    iteration t's updates are weighted (:data:`~zwick_ai.agents.cfr.core.AVERAGINGS`); default
+    :data:`ZWICKER_AVERAGING` on the full Zwicker games, ``uniform`` elsewhere; a resumed run keeps
+    its checkpoint's."""
     if method not in TRAIN_METHODS:
         raise ValueError(f"unknown training method {method!r}; valid: {', '.join(TRAIN_METHODS)}")
     valid = METHODS if method == "cfr" else SAMPLINGS
@@ -132,6 +138,8 @@ def train(
         raise ValueError(f"unknown {method} variant {variant!r}; valid: {', '.join(valid)}")
     if iterations < 1 or eval_every < 0:
         raise ValueError("iterations must be positive and eval_every non-negative")
+    if averaging is not None and method != "mccfr":
+        raise ValueError("averaging is for mccfr (exact CFR's weighting is its variant: cfr, cfr+ or dcfr)")
     if workers > 1 and method != "mccfr":
         raise ValueError(f"{method} runs on one worker; workers > 1 is for mccfr")
     if backend != "local" and workers < 2:
@@ -153,10 +161,16 @@ def train(
     if resume:
         solver, meta = load_checkpoint(ckpt, game=str(g), method=method)
         made = (meta["variant"], int(meta["seed"]), meta["abstraction"], meta.get("workers", 1))
-        if made != (variant, seed, abstraction, workers) or (workers > 1 and meta.get("sync") != sync):
+        averaged = meta.get("averaging", "uniform")
+        if (
+            made != (variant, seed, abstraction, workers)
+            or (workers > 1 and meta.get("sync") != sync)
+            or averaging not in (None, averaged)
+        ):
             raise ValueError(
                 f"checkpoint {ckpt} was made with variant={meta['variant']}, seed={meta['seed']}, "
                 f"abstraction={meta['abstraction']}, workers={meta.get('workers', 1)}"
+                + (f", averaging={averaged}" if method == "mccfr" else "")
                 + (f", sync={meta['sync']}" if "sync" in meta else "")
                 + "; resume with the same options"
             )
@@ -171,7 +185,10 @@ def train(
         if method == "cfr":
             solver = ExactSolver(extract(g, abstraction), variant)
         else:
-            solver = MCCFRSolver(g, variant, seed, abstraction, workers=workers, sync=sync)
+            if averaging is None:
+                zwicker = game.startswith("zwicker") and abstraction in ZWICKER_ABSTRACTIONS
+                averaging = ZWICKER_AVERAGING if zwicker else "uniform"
+            solver = MCCFRSolver(g, variant, seed, abstraction, workers=workers, sync=sync, averaging=averaging)
     if solver.iteration > iterations:
         raise ValueError(f"the checkpoint is already at {solver.iteration} iterations (> {iterations})")
     out.mkdir(parents=True, exist_ok=True)

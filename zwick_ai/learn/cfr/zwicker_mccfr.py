@@ -51,23 +51,22 @@ from zwick_ai.agents.cfr.core import (
     Walk,
     lookup,
     lookup_or_add,
-    normalised,
     os_backward,
     os_step,
     rand_float,
     rand_u64,
-    regret_matching,
     sample_index,
     seed_state,
+    weights_at,
 )
-from zwick_ai.agents.cfr.zwicker_abstraction import MAX_GROUPS, zwicker_decision
+from zwick_ai.agents.cfr.zwicker_abstraction import MAX_GROUPS, present_strategy, zwicker_decision
 from zwick_ai.jit import kernel
 from zwick_ai.zwicker import arrays, kernels
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_RANDOM
 
 DEPTH = 4 * zwick_ai.cards.NUM_CARDS  # decisions of one hand (cards played and partner questions) are far fewer
-ZWICKER_SAMPLINGS = ("outcome", "probe")
-OUTCOME, PROBE = 0, 1
+ZWICKER_SAMPLINGS = ("outcome", "probe", "probe-unbiased")
+OUTCOME = 0  # the others probe (the reach correction is the Weighting's)
 OPPONENTS = {"greedy": POLICY_GREEDY, "random": POLICY_RANDOM}
 
 
@@ -124,7 +123,7 @@ def _enter_decision(R, S, moves, n, abst, table, bufs, rng, W):
 
 
 @kernel
-def _os_hand(R, abst, who, table, rng, W, moves, bufs):
+def _os_hand(R, abst, who, table, rng, W, moves, bufs, w):
     """One outcome-sampling episode for ``who`` on a freshly dealt hand. Returns (value, the move
     buffers ``moves``, grown)."""
     idx, ret = bufs.idx, bufs.ret
@@ -143,7 +142,7 @@ def _os_hand(R, abst, who, table, rng, W, moves, bufs):
         kernels.apply_move(R, S, buf[idx[j]], W)
         k += 1
     hand_returns(R, S, ret)
-    return os_backward(k, ret[who], who, walk, table.regret, table.avg), Moves(buf, X)
+    return os_backward(k, ret[who], who, walk, (table.regret, table.avg), w), Moves(buf, X)
 
 
 @kernel
@@ -153,10 +152,11 @@ def _current_policy(R, S, moves, n, abst, table, idx, pol):
     key, m = zwicker_decision(R, S, moves, n, abst, idx)
     r = lookup(table.keys, table.rowof, key)
     if r >= 0 and table.rows[r, R_N] == m:
-        regret_matching(table.regret, table.rows[r, R_OFF], m, pol)
+        present_strategy(table.regret, table.rows[r, R_OFF], m, idx, pol, True)
     else:
         for i in range(m):
-            pol[i] = 1.0 / m
+            pol[i] = 0.0
+        present_strategy(pol, 0, m, idx, pol, False)  # every weight 0: uniform over the present
     return m
 
 
@@ -184,16 +184,20 @@ def _probe(R, S, abst, table, rng, W, probe, ret):
 
 
 @kernel
-def _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe):
+def _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe, how):
     """One probing episode for ``who`` (module docstring): one hand played on-policy by everybody;
-    at each of ``who``'s decisions every other abstract action is valued by one probe. Returns the
-    (possibly grown) ``moves`` and ``probe``."""
-    idx, pol, vals, path, ret = bufs.idx, bufs.pol, bufs.vals, bufs.path, bufs.ret
+    at each of ``who``'s decisions every other abstract action is valued by one probe. ``how`` =
+    (the iteration's weights (regret, average), 1 to correct by the reach probabilities). Returns
+    the (possibly grown) ``moves`` and ``probe``."""
+    idx, pol, vals, path, ret, reach = bufs.idx, bufs.pol, bufs.vals, bufs.path, bufs.ret, bufs.reach
     rows, regret, avg = table.rows, table.regret, table.avg
+    w, correct = how
     buf, X = moves.buf, moves.scratch
     S2 = probe.state
     S = kernels.new_hand(R, _deal_seed(rng), W)
     k = 0
+    my = 1.0  # who's own reach: the product of his probabilities of the actions taken so far
+    others = 1.0  # the other players' reach (chance, the deal, is the same in every estimate)
     while not arrays.is_over(S):
         buf, X, n = kernels.gen_moves(R, S, buf, W, X)
         cur = arrays.to_move(S)
@@ -201,20 +205,27 @@ def _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe):
         if r < 0:
             continue
         off = rows[r, R_OFF]
-        regret_matching(regret, off, m, pol[k])
+        present_strategy(regret, off, m, idx, pol[k], True)
         j = sample_index(pol[k], m, rng)
         if cur == who:
+            reach[k, 0] = my
+            add = w[1] / others if correct else w[1]
             for a in range(m):
-                avg[off + a] += pol[k, a]
+                if idx[a] < 0:  # absent here (stakes): no value, no regret
+                    vals[k, a] = np.nan
+                    continue
+                avg[off + a] += add * pol[k, a]
                 if a != j:
                     S2[:] = S
                     kernels.apply_move(R, S2, buf[idx[a]], W)
                     probe = _probe(R, S2, abst, table, rng, W, probe, ret)
                     vals[k, a] = ret[who]
             path[k, 0], path[k, 1], path[k, 2], path[k, 3] = off, m, j, 0
+            my *= pol[k, j]
             kernels.apply_move(R, S, buf[idx[j]], W)
             k += 1
         else:
+            others *= pol[k, j]
             kernels.apply_move(R, S, buf[idx[j]], W)
     hand_returns(R, S, ret)
     v = ret[who]
@@ -223,18 +234,21 @@ def _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe):
         vals[d, j] = v
         base = 0.0
         for a in range(m):
-            base += pol[d, a] * vals[d, a]
+            if not np.isnan(vals[d, a]):
+                base += pol[d, a] * vals[d, a]
+        scale = w[0] / reach[d, 0] if correct else w[0]
         for a in range(m):
-            regret[off + a] += vals[d, a] - base
+            if not np.isnan(vals[d, a]):
+                regret[off + a] += scale * (vals[d, a] - base)
     return Moves(buf, X), probe
 
 
 @kernel(nogil=True)  # parallel MCCFR runs one per worker thread
-def run_zwicker(R, abst, sampling, count, margin, table, rng, bufs):
+def run_zwicker(R, abst, sampling, count, margin, table, rng, bufs, weighting):
     """Up to ``count`` iterations (one episode per player each) of ``sampling`` (OUTCOME or PROBE)
-    on ``table`` (:class:`~zwick_ai.agents.cfr.core.TableArrays`); stops early when the table has
-    room for fewer than ``margin`` rows or ``4 * margin`` edges (the caller grows it). Returns the
-    iterations done."""
+    on ``table`` (:class:`~zwick_ai.agents.cfr.core.TableArrays`), weighted by ``weighting``
+    (:class:`~zwick_ai.agents.cfr.core.Weighting`); stops early when the table has room for fewer
+    than ``margin`` rows or ``4 * margin`` edges (the caller grows it). Returns the iterations done."""
     W = kernels.new_workspace()
     buf, X = kernels.new_buffers()
     moves = Moves(buf, X)
@@ -246,11 +260,12 @@ def run_zwicker(R, abst, sampling, count, margin, table, rng, bufs):
     for it in range(count):
         if rows.shape[0] - meta[M_ROWS] < margin or acts.shape[0] - meta[M_EDGES] < 4 * margin:
             return it
+        w = weights_at(weighting, it)
         for who in range(n_players):
             if sampling == OUTCOME:
-                _, moves = _os_hand(R, abst, who, table, rng, W, moves, bufs)
+                _, moves = _os_hand(R, abst, who, table, rng, W, moves, bufs, w)
             else:
-                moves, probe = _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe)
+                moves, probe = _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe, (w, weighting.reach))
     return count
 
 
@@ -276,14 +291,15 @@ def table_move(R, S, moves, n, abst, table, rng, idx, pol):
     r = lookup(table.keys, table.rowof, key)
     if r < 0 or table.rows[r, R_N] != m:
         return -1
-    normalised(table.avg, table.rows[r, R_OFF], m, pol)
+    present_strategy(table.avg, table.rows[r, R_OFF], m, idx, pol, False)
     return idx[sample_index(pol, m, rng)]
 
 
 @kernel
-def eval_vs(R, abst, seeds, opponent, table, rng):
-    """Per deal seed and per seat of ours: the points utility of the table's average strategy (greedy
-    where the set is unseen) against ``opponent`` (``POLICY_GREEDY`` or ``POLICY_RANDOM``) at every other seat,
+def eval_vs(R, abst, seeds, opponent, table, rng, fallback):
+    """Per deal seed and per seat of ours: the points utility of the table's average strategy
+    (``fallback``, ``POLICY_GREEDY`` or ``POLICY_RANDOM``, where the set is unseen) against
+    ``opponent`` (``POLICY_GREEDY`` or ``POLICY_RANDOM``) at every other seat,
     and the count of our decisions and of those taken from the table. The same deals are played
     with our agent at each seat in turn (``out[d, seat]``)."""
     n_players = arrays.players(R)
@@ -308,7 +324,7 @@ def eval_vs(R, abst, seeds, opponent, table, rng):
                     if k >= 0:
                         seen += 1
                     else:
-                        k = kernels.choose(R, S, buf, n, POLICY_GREEDY)
+                        k = kernels.choose(R, S, buf, n, fallback)
                 else:
                     k = kernels.choose(R, S, buf, n, opponent)
                 kernels.apply_move(R, S, buf[k], W)
@@ -351,17 +367,22 @@ def strength(
     seed: int = 12345,
     opponent: str = "greedy",
     baseline: str = "greedy",
+    fallback: str = "greedy",
 ) -> dict[str, float]:
-    """The table's average strategy (greedy where unseen) against ``opponent`` on ``deals`` deals,
+    """The table's average strategy (``fallback``, greedy or random, where unseen) against
+    ``opponent`` on ``deals`` deals,
     our agent at each seat in turn, next to the ``baseline`` policy (greedy or random) in the same
     seats on the same deals: ``ours`` and ``greedy`` (points per deal; ``greedy`` is the
     baseline's), ``diff`` (paired, per deal averaged over the seats) with its 95% CI half-width
     ``ci95``, and ``table_share`` (decisions taken from the table)."""
-    if opponent not in OPPONENTS or baseline not in OPPONENTS:
-        raise ValueError(f"opponent and baseline must be one of {', '.join(OPPONENTS)}, not {opponent!r}, {baseline!r}")
+    if opponent not in OPPONENTS or baseline not in OPPONENTS or fallback not in OPPONENTS:
+        raise ValueError(
+            f"opponent, baseline and fallback must be one of {', '.join(OPPONENTS)}, "
+            f"not {opponent!r}, {baseline!r}, {fallback!r}"
+        )
     seeds = np.arange(deals, dtype=np.int64) + int(seed)
     opp = OPPONENTS[opponent]
-    ours, asked, seen = eval_vs(R, abst, seeds, opp, table.compiled(), seed_state(seed))
+    ours, asked, seen = eval_vs(R, abst, seeds, opp, table.compiled(), seed_state(seed), OPPONENTS[fallback])
     base = baseline_vs(R, seeds, OPPONENTS[baseline], opp)
     d = (ours - base).mean(axis=1)
     ci = 1.96 * float(d.std(ddof=1)) / np.sqrt(len(d)) if len(d) > 1 else float("nan")

@@ -24,9 +24,14 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from zwick_ai.agents.cfr.core import R_N, R_OFF, Table, lookup, normalised
+from zwick_ai.agents.cfr.core import R_N, R_OFF, Table, lookup
 from zwick_ai.agents.cfr.keys import infoset_key
-from zwick_ai.agents.cfr.zwicker_abstraction import zwicker_abstraction_id, zwicker_decision
+from zwick_ai.agents.cfr.zwicker_abstraction import (
+    MAX_GROUPS,
+    present_strategy,
+    zwicker_abstraction_id,
+    zwicker_decision,
+)
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.learn.cfr.tree import GameTree
 
@@ -39,16 +44,19 @@ def move_distribution(state: pyspiel.State, table: Table, abstraction: str) -> l
     the start of a turn; uniform over the abstract actions where the table has no row."""
     decision = state.decision()
     rows = decision.candidates
-    out = np.zeros(max(len(rows), 1), np.int64)
+    out = np.zeros(max(len(rows), MAX_GROUPS), np.int64)
     key, m = zwicker_decision(
         decision.rules_array, decision.record, rows, len(rows), zwicker_abstraction_id(abstraction), out
     )
-    probs = np.full(m, 1.0 / m)
+    probs = np.zeros(m)
     r = lookup(table.keys, table.rowof, key)
     if r >= 0 and table.rows[r, R_N] == m:
-        normalised(table.avg, table.rows[r, R_OFF], m, probs)
+        present_strategy(table.avg, table.rows[r, R_OFF], m, out, probs, False)
+    else:
+        present_strategy(probs, 0, m, out, probs, False)  # zero weights: uniform over the present
     p_row = np.zeros(len(rows))
-    p_row[out[:m]] = probs
+    present = out[:m] >= 0  # stakes masks the abstract actions absent here
+    p_row[out[:m][present]] = probs[present]
     return [(zwicker_bridge.move_actions(state, rows[k]), float(p_row[k])) for k in range(len(rows))]
 
 
