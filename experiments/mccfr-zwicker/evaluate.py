@@ -26,6 +26,43 @@ from zwick_ai.learn.cfr.zwicker_mccfr import strength
 SEED = 20261207  # other deals than the training curve's (seed 12345)
 
 
+def measure(run: Path, deals: int, out: Path, opponents: list[str], fallbacks: list[str]) -> None:
+    """Append the rows of ``run`` not yet in ``out`` (module docstring)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = set()
+    if out.exists():
+        for line in out.read_text().splitlines():
+            r = json.loads(line)
+            done.add((r["run"], r["iterations"], r["opponent"], r["fallback"], r["deals"]))
+    solver, meta = load_checkpoint(run / "checkpoint")
+    assert isinstance(solver, MCCFRSolver) and solver.zwicker, f"{run}: not a Zwicker MCCFR run"
+    for opponent in opponents:
+        for fallback in fallbacks:
+            key = (run.name, solver.iteration, opponent, fallback, deals)
+            if key in done:
+                continue
+            t0 = time.perf_counter()
+            st = strength(solver.cfg, solver._abst, solver.table, deals, SEED, opponent, opponent, fallback)
+            row = {
+                "run": key[0],
+                "game": meta["game"],
+                "abstraction": meta["abstraction"],
+                "averaging": meta.get("averaging", "uniform"),
+                "sampling": meta["variant"],
+                "iterations": solver.iteration,
+                "sets": solver.table.num_rows,
+                "opponent": opponent,
+                "fallback": fallback,  # random: uniform over the legal whole moves (fallback=uniform)
+                "deals": deals,
+                "seed": SEED,
+                **{k: round(float(v), 4) for k, v in st.items()},
+                "seconds": round(time.perf_counter() - t0, 1),
+            }
+            with out.open("a") as f:
+                f.write(json.dumps(row) + "\n")
+            print(json.dumps(row), flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("runs", nargs="+", help="training folders (each with checkpoint.npz/.json)")
@@ -34,41 +71,8 @@ def main() -> None:
     ap.add_argument("--fallbacks", default="random,greedy", help="random is the agent's fallback=uniform")
     ap.add_argument("--opponents", default="greedy,random")
     args = ap.parse_args()
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    done = set()
-    if out.exists():
-        for line in out.read_text().splitlines():
-            r = json.loads(line)
-            done.add((r["run"], r["iterations"], r["opponent"], r["fallback"], r["deals"]))
     for run in args.runs:
-        solver, meta = load_checkpoint(Path(run) / "checkpoint")
-        assert isinstance(solver, MCCFRSolver) and solver.zwicker, f"{run}: not a Zwicker MCCFR run"
-        for opponent in args.opponents.split(","):
-            for fallback in args.fallbacks.split(","):
-                key = (Path(run).name, solver.iteration, opponent, fallback, args.deals)
-                if key in done:
-                    continue
-                t0 = time.perf_counter()
-                st = strength(solver.cfg, solver._abst, solver.table, args.deals, SEED, opponent, opponent, fallback)
-                row = {
-                    "run": key[0],
-                    "game": meta["game"],
-                    "abstraction": meta["abstraction"],
-                    "averaging": meta.get("averaging", "uniform"),
-                    "sampling": meta["variant"],
-                    "iterations": solver.iteration,
-                    "sets": solver.table.num_rows,
-                    "opponent": opponent,
-                    "fallback": fallback,  # random: uniform over the legal whole moves (fallback=uniform)
-                    "deals": args.deals,
-                    "seed": SEED,
-                    **{k: round(float(v), 4) for k, v in st.items()},
-                    "seconds": round(time.perf_counter() - t0, 1),
-                }
-                with out.open("a") as f:
-                    f.write(json.dumps(row) + "\n")
-                print(json.dumps(row), flush=True)
+        measure(Path(run), args.deals, Path(args.out), args.opponents.split(","), args.fallbacks.split(","))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,67 @@
+"""Train MCCFR on Zwicker boards at one iteration budget in one process (the compiled code is
+compiled once), each configuration to ``--iterations`` (resumable: a run continues its
+checkpoint), then measure each with ``evaluate.py``'s rows (``fallback`` random = uniform, and
+greedy) against a greedy field.
+
+    python experiments/mccfr-zwicker/equal_budget.py --iterations 2000 --runs runs/mccfr-stakes \\
+        --out experiments/results/mccfr-zwicker/equal-budget dithmarschen4-stakes dithmarschen4-coarse-linear
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+from zwick_ai.learn.cfr import MCCFRSolver, train
+
+sys.path.insert(0, str(Path(__file__).parent))
+from evaluate import measure  # noqa: E402  (the script beside this one)
+
+#: name -> (game, abstraction, averaging)
+CONFIGS = {
+    f"{board}-{abst}": (f"zwicker(variant={variant},players={players})", abstraction, averaging)
+    for board, variant, players in (
+        ("classic2", "classic", 2),
+        ("classic4", "classic", 4),
+        ("grupp4", "grupp", 4),
+        ("dithmarschen4", "dithmarschen", 4),
+        ("grossenwiehe4", "grossenwiehe", 4),
+        ("christiansen3", "christiansen", 3),
+    )
+    for abst, abstraction, averaging in (
+        ("stakes", "stakes", "linear"),
+        ("coarse-linear", "coarse", "linear"),
+        ("coarse-uniform", "coarse", "uniform"),
+    )
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("names", nargs="+", help=f"configurations: {', '.join(CONFIGS)}")
+    ap.add_argument("--iterations", type=int, required=True)
+    ap.add_argument("--runs", default="runs/mccfr-stakes")
+    ap.add_argument("--out", default="experiments/results/mccfr-zwicker/equal-budget")
+    ap.add_argument("--deals", type=int, default=300)
+    args = ap.parse_args()
+    out = Path(args.out)
+    for name in args.names:
+        game, abstraction, averaging = CONFIGS[name]
+        run = Path(args.runs) / name
+        resume = (run / "checkpoint.json").exists()
+        result = train(
+            game, "mccfr", args.iterations, seed=1, out=run, resume=resume, eval_every=args.iterations // 2,
+            abstraction=abstraction, eval_deals=args.deals, averaging=averaging,
+        )  # fmt: skip
+        solver = result.solver
+        assert isinstance(solver, MCCFRSolver)
+        print(name, solver.iteration, "iterations,", solver.table.num_rows, "sets", flush=True)
+        (out / name).mkdir(parents=True, exist_ok=True)
+        shutil.copy(run / "strength.csv", out / name / "strength.csv")
+        measure(run, args.deals, out / "eval.jsonl", ["greedy"], ["random", "greedy"])
+
+
+if __name__ == "__main__":
+    main()
