@@ -27,6 +27,7 @@ EXAMPLES = """examples:
   zwick train cfr --game kuhn_poker --iterations 1000 --out runs/kuhn
   zwick train mccfr --game "zwicker(variant=classic,players=2)" --abstraction buckets --iterations 2000000 --eval-every 200000 --eval-deals 1000 --out runs/mccfr-classic
   zwick train mccfr --game "zwicker(variant=dithmarschen)" --abstraction coarse --iterations 100000 --eval-every 20000 --workers 2 --out runs/mccfr-dithmarschen
+  zwick train mccfr --game "zwicker(variant=grossenwiehe)" --abstraction stakes --averaging linear --iterations 300000 --eval-every 50000 --eval-deals 300 --workers 2 --out runs/mccfr-grossenwiehe
   zwick train mccfr --game "zwicker(variant=dithmarschen)" --abstraction coarse --iterations 640000 --workers 64 --sync 1000 --backend ray --address auto --out /mnt/nfs/runs/mccfr-dithmarschen
   (the same command with --resume continues it; without, an existing run is never overwritten)
   zwick train value --variant dithmarschen --out runs/value-dithmarschen
@@ -335,7 +336,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--abstraction", default="none",
         help="tree games: none or observation (imperfect recall); trick games (mccfr): none, suits or "
-        "buckets; full Zwicker games (mccfr, outcome sampling): buckets or coarse (default: %(default)s)",
+        "buckets; full Zwicker games (mccfr): stakes (scaled to the variant), buckets or coarse (default: %(default)s)",
     )  # fmt: skip
     p.add_argument(
         "--eval-deals", type=int, default=2000,
