@@ -465,7 +465,7 @@ def test_an_agent_that_fails_to_start_is_named_before_any_game(hostile, way, env
 def test_the_sweep_s_agents_are_contained_on_ray(hostile, way, error):
     pytest.importorskip("ray")
     if "worker process died" in error:
-        error = "its Ray worker died"
+        error = "its worker died (WorkerCrashedError on Ray)"
     elif "time limit" in error:
         error = "no answer within the time limit"
     assert check_contained(hostile, f"hostile:Hostile,{way}", "ray", error) < 300

@@ -112,6 +112,7 @@ def started(spec: str, game: pyspiel.Game, limit: float | None) -> Agent:
     if spec not in outside_specs([spec]):
         return make_agent(spec, game)
     probe(spec, str(game), limit)
+    before = descendants()
     try:
         with phase(spec, None, "start", limit, passes=(ValueError,)):
             agent = make_agent(spec, game)
@@ -119,6 +120,8 @@ def started(spec: str, game: pyspiel.Game, limit: float | None) -> Agent:
             agent.identity()
     except AgentFault as fault:
         raise ValueError(str(fault)) from None
+    finally:
+        end_descendants(before)  # what it started here (its games run elsewhere)
     return agent
 
 

@@ -331,7 +331,7 @@ class RayBackend(Backend):
                     except ray.exceptions.RayError as error:  # its worker or node died
                         if deaths is None or len(batch) != 1 or isinstance(error, ray.exceptions.RayTaskError):
                             raise
-                        result = deaths.died(batch[0], f"its Ray worker died ({type(error).__name__})", None, 1)
+                        result = deaths.died(batch[0], f"{type(error).__name__} on Ray", None, 1)
                         if result is None:
                             raise
                         results = [(batch[0], result)]
