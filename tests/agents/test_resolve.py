@@ -21,6 +21,8 @@ MICRO1 = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,
 #: two cards a hand, one stage (94,125 nodes)
 MICRO2 = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=2,table_size=2,stages=1)"
 CLASSIC2 = "zwicker(variant=classic,players=2)"
+#: eight cards, two never dealt: the mover cannot tell the other hand (in MICRO2 every card is seen)
+HIDDEN8 = "zwicker(variant=dithmarschen,players=2,ranks=A234,suits=CD,jokers=none,hand_size=2,table_size=2,stages=1)"
 
 
 def _hands(S: np.ndarray, players: int) -> list[list[int]]:
@@ -65,7 +67,7 @@ def test_stage_features_read_no_hidden_card() -> None:
 
 @pytest.mark.slow
 def test_positions_differing_only_in_hidden_cards_give_every_information_set_the_same_strategy() -> None:
-    game, state = greedy_turns(4, 1, MICRO2)
+    game, state = greedy_turns(3, 1, HIDDEN8)
     p = state.current_player()
     params = make_agent("resolve:time=0,iters=60", game).params
     strategies = []

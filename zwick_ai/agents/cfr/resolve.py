@@ -57,7 +57,7 @@ from zwick_ai.agents.base import Agent, Param, check_search_iters, register
 from zwick_ai.agents.cfr import core, resolve_tree
 from zwick_ai.agents.expert_search import stage_start_world
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.mlp import Perceptron, compiled_arrays, fit_problem, mlp_forward, read_model, shipped_path
+from zwick_ai.mlp import WEIGHTS_DIR, Perceptron, compiled_arrays, fit_problem, mlp_forward, read_model
 from zwick_ai.zwicker import arrays, kernels, layout, public_deals
 from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY
@@ -78,6 +78,7 @@ STAGE_KIND = "stage"  # the weights files' kind of the learned stage values
 BUILD_SHARE = 0.4  # of a time budget, what building the subgame may take; CFR+ gets the rest
 START_NODE_RATE = 50_000.0  # nodes built a second: the first guess of an agent's running estimate
 SCRATCH_NODES = 100_000  # nodes of a stage solved to value a boundary (a larger one: rollout or model)
+SOLVE_DEALS = 4096  # leaf=auto solves a stage's end when its next stage has at most this many deals
 GROUP = 4  # drawn two-player deals: mover hands per opponent hand (the true one and 3 drawn)
 
 
@@ -299,9 +300,26 @@ def boundary_values(R: np.ndarray, states: np.ndarray, params: dict[str, Any], a
     """Each side's value (raw points, one row a state) of the stage starts ``states``
     (``params["leaf"]``; module docstring)."""
     out = np.zeros((len(states), int(arrays.sides(R))))
+    if params["leaf"] == "rollout" or (
+        params["leaf"] == "auto" and agent.stage_model is None and not _small(R, states)
+    ):
+        resolve_tree.rollout_values(R, states, out)  # compiled: a drawn deal's many boundaries
+        return out
+    if params["leaf"] in ("model", "auto") and agent.stage_model is not None and not _small(R, states):
+        resolve_tree.model_values(R, states, agent.stage_model, out)
+        return out
     for b, S in enumerate(states):
         out[b] = stage_value(R, S, params, agent)
     return out
+
+
+def _small(R: np.ndarray, states: np.ndarray) -> bool:
+    """Whether the first of ``states`` (boundaries of one subgame: the same unseen-card count) has
+    few enough deals to solve its stage (:data:`SOLVE_DEALS`)."""
+    if len(states) == 0:
+        return True
+    _, need, pool = public_deals.hidden_pool(R, states[0])
+    return public_deals.deal_count(need, len(pool)) <= SOLVE_DEALS
 
 
 def stage_value(R: np.ndarray, S: np.ndarray, params: dict[str, Any], agent: ResolveAgent) -> np.ndarray:
@@ -312,7 +330,7 @@ def stage_value(R: np.ndarray, S: np.ndarray, params: dict[str, Any], agent: Res
         return memo[key]
     leaf = params["leaf"]
     _, need, pool = public_deals.hidden_pool(R, S)
-    small = public_deals.deal_count(need, len(pool)) <= int(params["deals"])
+    small = public_deals.deal_count(need, len(pool)) <= min(int(params["deals"]), SOLVE_DEALS)
     value = None
     if leaf == "solve" or (leaf == "auto" and small):
         value = solved_stage_value(R, S, params, agent)
@@ -324,11 +342,17 @@ def stage_value(R: np.ndarray, S: np.ndarray, params: dict[str, Any], agent: Res
     return value
 
 
+def shipped_stage_path(variant: str, players: int) -> Path:
+    """Where the package keeps its stage-value model for a board (beside the other models, in
+    their folder's ``stage`` subfolder: a different kind of input)."""
+    return WEIGHTS_DIR / "stage" / f"{variant}-{players}p-{STAGE_KIND}.npz"
+
+
 def stage_model_for(rules: Any, path: str, required: bool) -> Perceptron | None:
     """The stage-value model of ``path`` (empty: the package's for the board, if it ships one that
     fits), checked against the game; None when there is none and ``required`` is false."""
-    source = path or str(shipped_path(rules.variant, rules.players, STAGE_KIND))
-    if not path and not shipped_path(rules.variant, rules.players, STAGE_KIND).is_file():
+    source = path or str(shipped_stage_path(rules.variant, rules.players))
+    if not path and not shipped_stage_path(rules.variant, rules.players).is_file():
         if required:
             raise ValueError(
                 f"leaf=model: the package ships no stage-value model for {rules.variant} with {rules.players} players; give model="
@@ -577,8 +601,10 @@ def build_subgame(
         built = depth
         if sub.out[resolve_tree.B_CUT] == 0 or (seconds > 0 and clock.now() - t0 > BUILD_SHARE * seconds):
             return depth
-    if built == 0:
-        raise ValueError(f"nodes={sub.cap} cannot hold one ply of {len(worlds)} deals; give more nodes")
+    if built == 0:  # one ply is the least a decision needs: past the time's share if it must
+        if not sub.build(R, worlds, h0, 1, bp_tau, sub.cap):
+            raise ValueError(f"nodes={sub.cap} cannot hold one ply of {len(worlds)} deals; give more nodes")
+        return 1
     sub.build(R, worlds, h0, built, bp_tau, cap)
     return built
 

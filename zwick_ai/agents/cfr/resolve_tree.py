@@ -37,9 +37,11 @@ from zwick_ai.agents.cfr import core
 from zwick_ai.agents.cfr.subgame import history_step, legal_hash, move_hash, view_key
 from zwick_ai.agents.zwicker_search import unit_cards
 from zwick_ai.jit import kernel
+from zwick_ai.mlp import mlp_forward
 from zwick_ai.zwicker import arrays, kernels, layout
 from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY
+from zwick_ai.zwicker.stage_features import feature_count, stage_features
 from zwick_ai.zwicker.steps import side_returns
 
 MAX_LEVELS = 64  # plies below a root
@@ -409,6 +411,31 @@ def replay_stage(R, a, S0w, t0, h0, policy, W, reach):
     return h
 
 
+@kernel
+def rollout_values(R, states, out):
+    """``out[b]``: the raw side returns of greedy play of ``states[b]`` (its deal as it stands) to
+    the end of the hand."""
+    W = kernels.new_workspace()
+    buf, X = kernels.new_buffers()
+    policies = np.full(arrays.players(R), POLICY_GREEDY, np.int64)
+    for b in range(states.shape[0]):
+        T = states[b].copy()
+        plies, buf, X = kernels.play_out_to(R, T, policies, W, arrays.max_stages(R), buf, X)
+        side_returns(R, T, False, out[b])
+
+
+@kernel
+def model_values(R, states, model, out):
+    """``out[b]``: the two sides' values of the stage start ``states[b]`` under the stage-value
+    perceptron ``model`` (side 0's value and its opposite; public features only)."""
+    x = np.zeros(feature_count(R), np.float64)
+    for b in range(states.shape[0]):
+        stage_features(R, states[b], x)
+        v = mlp_forward(x, model)
+        out[b, 0] = v
+        out[b, 1] = -v
+
+
 __all__ = [
     "B_BOUNDS",
     "B_CUT",
@@ -426,7 +453,9 @@ __all__ = [
     "build",
     "current_strategy",
     "fill_bounds",
+    "model_values",
     "new_context",
+    "rollout_values",
     "replay_stage",
     "solve",
     "values_under",
