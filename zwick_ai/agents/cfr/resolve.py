@@ -494,7 +494,7 @@ def grouped_deals(d: Any, pool: np.ndarray, limit: int, seed: int, W: np.ndarray
         for j in range(GROUP):
             hand = np.sort(true if j == 0 else rng.choice(rest, size=k, replace=False))
             same = np.array_equal(hand, true)
-            stock = np.setdiff1d(rest, hand)
+            stock = rng.permutation(np.setdiff1d(rest, hand))  # a stage end played out deals from it
             rows.append(np.concatenate([hand, theirs, stock] if mover == 0 else [theirs, hand, stock]))
             proposed = (1.0 if same else 0.0) / GROUP + (GROUP - 1) / GROUP / n_hands
             weights.append(1.0 / n_hands / proposed)
