@@ -1,8 +1,8 @@
 """The learned models' perceptrons: their weights files and their compiled forward pass (numpy
 and numba only).
 
-A model plays as a tuple of eight float64 arrays ``(mean, scale, W1, b1, W2, b2, W3, b3)``: the
-inputs standardized by ``mean`` and ``scale``, two ReLU hidden layers and one linear output
+A model plays as a :class:`Perceptron`, eight float64 arrays read by name: the inputs
+standardized by ``mean`` and ``scale``, two ReLU hidden layers and one linear output
 (:func:`compiled_arrays`). A weights file is one ``.npz`` of those arrays and a JSON ``meta``
 (:func:`read_model`; :mod:`zwick_ai.agents.value_model` writes them and checks them against the
 features); the package ships its trained ones in ``zwick_ai/agents/weights``
@@ -16,14 +16,29 @@ from __future__ import annotations
 import json
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from zwick_ai.jit import kernel
 
-#: the arrays of a weights file, in the order the compiled code takes them
-ARRAY_NAMES = ("mean", "scale", "W1", "b1", "W2", "b2", "W3", "b3")
+
+class Perceptron(NamedTuple):
+    """A model's arrays as the compiled code takes them (contiguous float64; :func:`compiled_arrays`),
+    read by name. A weights file stores them under the same names (:data:`ARRAY_NAMES`)."""
+
+    mean: np.ndarray  # per input: subtracted first
+    scale: np.ndarray  # per input: divides next (positive)
+    W1: np.ndarray  # (inputs, hidden 1): the first hidden layer's weights (ReLU)
+    b1: np.ndarray  # (hidden 1,): its biases
+    W2: np.ndarray  # (hidden 1, hidden 2): the second hidden layer's weights (ReLU)
+    b2: np.ndarray  # (hidden 2,)
+    W3: np.ndarray  # (hidden 2, 1): the linear output's weights
+    b3: np.ndarray  # (1,)
+
+
+#: the arrays of a weights file, named as the :class:`Perceptron`'s fields
+ARRAY_NAMES = Perceptron._fields
 #: the weights file format this version reads and writes
 FORMAT_VERSION = 1
 #: where the package's trained weights live
@@ -107,20 +122,22 @@ def fit_problem(meta: dict[str, Any], variant: str, players: int, deck: int) -> 
     return ""
 
 
-def compiled_arrays(mean: np.ndarray, scale: np.ndarray, layers: Layers) -> tuple[np.ndarray, ...]:
+def compiled_arrays(mean: np.ndarray, scale: np.ndarray, layers: Layers) -> Perceptron:
     """The eight contiguous float64 arrays the compiled code takes."""
-    out = [np.ascontiguousarray(mean, np.float64), np.ascontiguousarray(scale, np.float64)]
-    for w, b in layers:
-        out += [np.ascontiguousarray(w, np.float64), np.ascontiguousarray(b, np.float64)]
-    return tuple(out)
+    (w1, b1), (w2, b2), (w3, b3) = layers
+
+    def f64(a: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(a, np.float64)
+
+    return Perceptron(f64(mean), f64(scale), f64(w1), f64(b1), f64(w2), f64(b2), f64(w3), f64(b3))
 
 
 @kernel
 def mlp_first_layer(x, m, h1):
     """Sets ``h1`` to the first hidden layer's input sums (before the ReLU) of the model ``m`` on
     the raw input ``x``."""
-    mean, scale, W1, b1 = m[0], m[1], m[2], m[3]
-    h1[:] = b1
+    mean, scale, W1 = m.mean, m.scale, m.W1
+    h1[:] = m.b1
     for i in range(x.shape[0]):
         z = (x[i] - mean[i]) / scale[i]
         if z != 0.0:
@@ -135,7 +152,7 @@ def mlp_first_layer_update(x, x_old, m, h1):
     position's inputs, so a decision's candidates cost a few rows of the first layer each instead
     of all of them. From ``x_old = mean`` and ``h1 = b1`` (the first layer of the standardized
     zero input) it is :func:`mlp_first_layer`."""
-    scale, W1 = m[1], m[2]
+    scale, W1 = m.scale, m.W1
     for i in range(x.shape[0]):
         if x[i] != x_old[i]:
             dz = (x[i] - x_old[i]) / scale[i]  # the standardized input's change: the mean cancels
@@ -147,13 +164,13 @@ def mlp_first_layer_update(x, x_old, m, h1):
 @kernel
 def mlp_head(h1, m):
     """The model's output from its first layer's sums ``h1`` (:func:`mlp_first_layer`)."""
-    W2, b2, W3, b3 = m[4], m[5], m[6], m[7]
-    h2 = b2.copy()
+    W2, W3 = m.W2, m.W3
+    h2 = m.b2.copy()
     for i in range(h1.shape[0]):
         if h1[i] > 0.0:
             for j in range(h2.shape[0]):
                 h2[j] += h1[i] * W2[i, j]
-    out = b3[0]
+    out = m.b3[0]
     for i in range(h2.shape[0]):
         if h2[i] > 0.0:
             out += h2[i] * W3[i, 0]
@@ -162,18 +179,18 @@ def mlp_head(h1, m):
 
 @kernel
 def mlp_forward(x, m):
-    """The model ``m`` (the eight arrays above) on one raw input vector ``x``."""
-    h1 = np.empty(m[3].shape[0], np.float64)
+    """The model ``m`` (a :class:`Perceptron`) on one raw input vector ``x``."""
+    h1 = np.empty(m.b1.shape[0], np.float64)
     mlp_first_layer(x, m, h1)
     return mlp_head(h1, m)
 
 
-def no_model(inputs: int) -> tuple[np.ndarray, ...]:
+def no_model(inputs: int) -> Perceptron:
     """The arrays of "no model" with ``inputs`` inputs (one hidden unit, output 0): the compiled
     kernels take a model's arrays with fixed types, and a game whose seats play no network passes
     these (they are never evaluated)."""
     z = np.zeros
-    return (z(inputs), np.ones(inputs), z((inputs, 1)), z(1), z((1, 1)), z(1), z((1, 1)), z(1))
+    return Perceptron(z(inputs), np.ones(inputs), z((inputs, 1)), z(1), z((1, 1)), z(1), z((1, 1)), z(1))
 
 
 class PolicyNet:
@@ -213,6 +230,7 @@ __all__ = [
     "ARRAY_NAMES",
     "PolicyNet",
     "FORMAT_VERSION",
+    "Perceptron",
     "WEIGHTS_DIR",
     "compiled_arrays",
     "fit_problem",

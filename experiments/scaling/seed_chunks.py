@@ -30,7 +30,7 @@ def seed_chunks(small: Path, large: Path, hands: int) -> int:
     cfg = NetConfig(**{**config, "hidden": tuple(config["hidden"])})
     NetRun(dataclasses.replace(cfg, hands=hands), large).claim()  # refuses another configuration
     records = net_selfplay.load_shard(small / "shards" / "gen-000.npz")
-    hand = records[-1]
+    hand = records.hand
     keep = large / "shards" / "gen-000.chunks"
     keep.mkdir(parents=True, exist_ok=True)
     written = 0
@@ -39,8 +39,8 @@ def seed_chunks(small: Path, large: Path, hands: int) -> int:
         if path.exists():
             continue
         rows = (hand >= i * TEACHER_CHUNK_HANDS) & (hand < (i + 1) * TEACHER_CHUNK_HANDS)
-        chunk = [field[rows] for field in records[:-1]]
-        net_selfplay.save_shard(path, (*chunk, (hand[rows] - i * TEACHER_CHUNK_HANDS).astype(np.int32)))
+        chunk = net_selfplay.ShardRecords(*(field[rows] for field in records))
+        net_selfplay.save_shard(path, chunk._replace(hand=(chunk.hand - i * TEACHER_CHUNK_HANDS).astype(np.int32)))
         written += 1
     return written
 

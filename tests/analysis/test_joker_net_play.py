@@ -53,9 +53,12 @@ def test_greedy_seats_reproduce_the_joker_policy_playouts_with_the_control_varia
     ref = joker_policies.play_orders(DITH, orders, dealers, play, specs)
     pol, ks = joker_policies.policy_arrays(specs, 4)
     mm, vm = models(DITH)
-    out = net_play.play_net_deals(DITH.array(), orders, dealers, play, np.zeros(4, np.int64), pol, ks, mm, vm, 4, seeds)
-    assert (out[0] == ref.scores).all() and (out[1] == ref.won_side).all() and (out[3] == ref.jplays).all()
-    assert np.abs(out[4]).sum() > 0  # corrections were made (and did not disturb the play)
+    seats = net_play.SeatPlay(np.zeros(4, np.int64), pol, ks)
+    out = net_play.play_net_deals(DITH.array(), orders, dealers, play, seats, mm, vm, 4, seeds)
+    assert (
+        (out.scores == ref.scores).all() and (out.won_side == ref.won_side).all() and (out.jplays == ref.jplays).all()
+    )
+    assert np.abs(out.corrections).sum() > 0  # corrections were made (and did not disturb the play)
 
 
 def test_net_seats_play_the_move_models_best_allowed_move():
@@ -157,9 +160,9 @@ def test_the_correction_has_mean_exactly_zero_over_every_deal_of_a_micro_game(ki
     ).arrays()
     vm = random_value_model(7, cv_model, len(MICRO.deck))
     out = net_play.play_net_deals(
-        R, orders, dealers, play, np.full(2, kind, np.int64), pol, ks, mm_move, vm, 3, np.arange(n)
+        R, orders, dealers, play, net_play.SeatPlay(np.full(2, kind, np.int64), pol, ks), mm_move, vm, 3, np.arange(n)
     )
-    corr = out[4]
+    corr = out.corrections
     assert np.abs(corr).sum() > 1.0  # the model's values do vary with the cards dealt
     assert abs(corr.sum(axis=(1, 2)).mean()) < 1e-9 * max(1.0, np.abs(corr).sum())
     for t in range(corr.shape[1]):
@@ -219,15 +222,13 @@ def test_sampled_corrections_average_zero_on_dithmarschen(cv_model):
         orders,
         dealers,
         joker_policies.play_seed_of(seeds),
-        np.ones(4, np.int64),
-        pol,
-        ks,
+        net_play.SeatPlay(np.ones(4, np.int64), pol, ks),
         mm,
         vm,
         4,
         seeds,
     )
-    c = out[4].sum(axis=1)[:, 0]
+    c = out.corrections.sum(axis=1)[:, 0]
     se = c.std(ddof=1) / np.sqrt(len(c))
     assert se > 0 and abs(c.mean()) < 4 * se
 

@@ -152,20 +152,20 @@ def test_expert_seatings_that_the_rule_never_binds_are_the_unrestricted_game():
     value = strong_play._shipped(rules, "value")
     agent_seeds = [1, 2, 3, 4]
     watch = [(policy_codes.POLICY_HOLD, 0), (policy_codes.POLICY_EARLY, 0)]
-    ref = strong_play.play_game_from(
-        game, [TINY_EXPERT] * 4, orders[0], int(dealers[0]), agent_seeds, value, 2, 5, watch
-    )
-    again = strong_play.play_game_from(
-        game, [TINY_EXPERT] * 4, orders[0], int(dealers[0]), agent_seeds, value, 2, 5, watch
-    )
+
+    def play(specs, watched):  # the deal from its start to the end, corrections from 2 samples
+        return strong_play.play_on(
+            strong_play.start_game(game, specs, orders[0], int(dealers[0]), agent_seeds, 5), value, 2, watched
+        )
+
+    ref = play([TINY_EXPERT] * 4, watch)
+    again = play([TINY_EXPERT] * 4, watch)
     assert (ref.scores == again.scores).all() and np.allclose(ref.corr, again.corr)  # deterministic
     side = deals.side_of_seats(rules)
     for w, spec in enumerate(("hold", "early")):
         for s in range(2):
             specs = [strong_play.with_rule(TINY_EXPERT, spec) if side[p] == s else TINY_EXPERT for p in range(4)]
-            g = strong_play.play_game_from(
-                game, specs, orders[0], int(dealers[0]), agent_seeds, value, 2, 5, [watch[w]]
-            )
+            g = play(specs, [watch[w]])
             assert not g.binds[0, s]  # the restricted side keeps its rule
             if not ref.binds[w, s]:
                 assert (g.scores == ref.scores).all()

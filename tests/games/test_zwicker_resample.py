@@ -116,9 +116,12 @@ def test_fast_legality_check_agrees_with_the_engine(spec):
         t0 = resample._stage_start(a)
         S0 = resample._stage_start_state(R, a, t0, t.workspace)
         S0w = S0.copy()
+        setup = resample.resample_setup(t.game_table, a, p, t.workspace)._replace(
+            hidden=np.array(hidden, np.int64), need=need, pinned=-1, pinned_seat=-1, t0=t0, S0=S0
+        )
         for _ in range(20):
             cards = rng.permutation(np.array(pool, np.int64))
-            resample._world(R, a, S0, S0w, p, -1, -1, t0, cards, np.array(hidden, np.int64), need)
+            resample._world(R, a, setup, S0w, cards)
             fast = resample._replay_ok(R, a, CD, S0w, t0, t.workspace, False).shape[0] > 0
             full = resample._replay_ok(R, a, CD, S0w, t0, t.workspace, True).shape[0] > 0
             assert fast == full

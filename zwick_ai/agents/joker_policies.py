@@ -59,6 +59,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pyspiel
@@ -313,15 +314,21 @@ def joker_play_info(R, S, mv, out):
 # ------------------------------------------------------------------------------------------------
 # Compiled deals and playouts
 # ------------------------------------------------------------------------------------------------
+class RuleHands(NamedTuple):
+    """What :func:`play_rule_deals` returns, one row per hand."""
+
+    scores: np.ndarray  # [N, sides] int64: each side's points
+    zwicks: np.ndarray  # [N, sides] int64: each side's Zwicks
+    won_side: np.ndarray  # [N, NC] int8: the side that won each card (-1: none)
+    dealt_to: np.ndarray  # [N, NC] int8: the seat each card was dealt to (-1: table or stock)
+    jplays: np.ndarray  # [N, NC, J_FIELDS] int64: where joker c was played from a hand (J_PLAYED 0: never)
+
+
 @kernel
 def play_rule_deals(R, orders, dealers, play_seeds, policies, ks):
     """Play one hand per deck order (``orders[h]`` dealt by ``dealers[h]``), seat p using joker
     policy ``policies[p]`` with parameter ``ks[p]``; ``np.random`` is seeded with ``play_seeds[h]``
-    for the tie-breaks and random play.
-
-    Returns (scores[N, sides], zwicks[N, sides], won_side[N, NC], dealt_to[N, NC],
-    jplays[N, NC, J_FIELDS]): ``jplays[h, c]`` describes where joker ``c`` was played from a hand
-    (``J_PLAYED`` = 0 when it never was)."""
+    for the tie-breaks and random play. Returns their :class:`RuleHands`."""
     n = orders.shape[0]
     ns = arrays.sides(R)
     scores = np.zeros((n, ns), np.int64)
@@ -346,7 +353,7 @@ def play_rule_deals(R, orders, dealers, play_seeds, policies, ks):
                 joker_play_info(R, S, buf[i], jplays[h, c])
             kernels.apply_move(R, S, buf[i], W)
         kernels.record_hand(R, S, h, scores, zwicks, won_side, dealt)
-    return scores, zwicks, won_side, dealt, jplays
+    return RuleHands(scores, zwicks, won_side, dealt, jplays)
 
 
 @dataclass
@@ -385,10 +392,10 @@ def play_orders(
 ) -> Deals:
     """Play explicit deals (deck orders and dealers) with one joker policy spec per seat."""
     pol, ks = policy_arrays(policies, rules.players)
-    scores, zwicks, won_side, dealt_to, jplays = play_rule_deals(
+    hands = play_rule_deals(
         rules.array(), orders, np.asarray(dealers, np.int64), np.asarray(play_seeds, np.int64), pol, ks
     )
-    return Deals(scores, zwicks, won_side, dealt_to, jplays, dealers=np.asarray(dealers, np.int64))
+    return Deals(**hands._asdict(), dealers=np.asarray(dealers, np.int64))
 
 
 def play_seeds(rules: Rules, seeds: np.ndarray, policies: Sequence[str]) -> Deals:
@@ -481,6 +488,7 @@ __all__ = [
     "joker_cards",
     "joker_play_info",
     "parse_policy",
+    "RuleHands",
     "play_rule_deals",
     "play_orders",
     "play_seeds",

@@ -40,6 +40,7 @@ import numpy as np
 
 from zwick_ai.jit import kernel
 from zwick_ai.mlp import (
+    Perceptron,
     compiled_arrays,
     fit_problem,
     mlp_forward,
@@ -98,8 +99,8 @@ class ValueModel:
                 "(retrain it with `zwick train value`)"
             )
 
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """The arrays the compiled code takes, in order: mean, scale, W1, b1, W2, b2, W3, b3."""
+    def arrays(self) -> Perceptron:
+        """The arrays the compiled code takes (:class:`~zwick_ai.mlp.Perceptron`)."""
         return compiled_arrays(self.mean, self.scale, self.layers)
 
     def digest(self) -> str:
@@ -117,7 +118,7 @@ class ValueModel:
         return np.array([mlp_forward(x, m) for x in X])
 
 
-def empty_model() -> tuple[np.ndarray, ...]:
+def empty_model() -> Perceptron:
     """The arrays of "no model" (:func:`zwick_ai.mlp.no_model`) for compiled code that takes a model but plays without one."""
     return no_model(NFEAT)
 

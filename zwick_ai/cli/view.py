@@ -79,9 +79,9 @@ def _show_zwicker(state: pyspiel.State, viewer: int | None, names: Sequence[str]
             f"{sc[s]} point{'s' if sc[s] != 1 else ''}"
             + (" (last capture)" if over and snap.last_capturer == s else "")
         )
-    if snap.asked[0] >= 0:
-        answer = "yes" if snap.asked[2] == 1 else "no"
-        lines.append(f"asked seat {snap.asked[0]} for a build of {snap.asked[1]}: {answer}")
+    if snap.asked.partner >= 0:
+        answer = "yes" if snap.asked.answer == 1 else "no"
+        lines.append(f"asked seat {snap.asked.partner} for a build of {snap.asked.value}: {answer}")
     lines.append("hand over" if over else f"to move: {_seat_name(to_move, names)}")
     return "\n".join(lines)
 

@@ -50,6 +50,7 @@ from zwick_ai.tricks import arrays as trick_arrays
 from zwick_ai.zwicker import arrays, layout
 from zwick_ai.zwicker import engine as zwicker_engine
 from zwick_ai.zwicker.engine import Move
+from zwick_ai.zwicker.snapshot import Ask
 
 
 # ------------------------------------------------------------------------------------------------
@@ -109,7 +110,7 @@ class ZwickerView:
     stage: int  # 0-based stage of the hand (deals from the stock)
     dealer: int
     last_capturer: int  # the side that captured last, -1 for nobody yet
-    asked: tuple[int, int, int]  # this turn's question: (partner, value, answer 0/1), or (-1, -1, -1)
+    asked: Ask  # this turn's question, or NO_ASK (-1, -1, -1)
     moves: tuple[MoveView, ...]  # every legal whole move (at the start of the turn)
 
 
@@ -152,7 +153,7 @@ def _zwicker_view(state: pyspiel.State, player: int) -> ZwickerView:
         stage=int(arrays.stage(a)),
         dealer=int(arrays.dealer(a)),
         last_capturer=int(arrays.last_capturer(a)),
-        asked=(int(arrays.asked_seat(a)), int(arrays.asked_value(a)), int(arrays.ask_answer(a))),
+        asked=Ask(int(arrays.asked_seat(a)), int(arrays.asked_value(a)), int(arrays.ask_answer(a))),
         moves=moves,
     )
 

@@ -26,6 +26,7 @@ value averaged over the worlds that fit that view).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -38,7 +39,37 @@ from zwick_ai.zwicker.features import CARD_BLOCK, F_LEAD, F_ZWICK, NFEAT, after_
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET_AFTER
 
 RECORDS_START = 4096  # record rows before the first doubling
-SHARD_FIELDS = ("features", "cards", "lead", "final", "value", "player", "hand")
+
+
+class ShardRecords(NamedTuple):
+    """Self-play records, one row per recorded afterstate in the order played: what the self-play
+    kernels return and a shard file holds (:data:`SHARD_FIELDS`, its arrays' names)."""
+
+    features: np.ndarray  # [N, NFEAT] float32: the afterstate's features from the mover's view
+    cards: np.ndarray  # [N, CARD_BLOCK * deck] uint8: its card-level view
+    lead: np.ndarray  # [N] float32: the lead after the move (card points and Zwicks)
+    final: np.ndarray  # [N] float32: the final point difference of the mover's side (a teacher's: its value)
+    value: np.ndarray  # [N] float32: the playing model's value of the afterstate (NaN: none)
+    player: np.ndarray  # [N] int32: the mover
+    hand: np.ndarray  # [N] int32: the hand's index among the seeds
+
+
+#: the arrays of a shard file, named as the :class:`ShardRecords`' fields
+SHARD_FIELDS = ShardRecords._fields
+
+
+class RecordBuffers(NamedTuple):
+    """The growing buffers the self-play kernels record into (:func:`_new_records`): the fields
+    of :class:`ShardRecords` and the mover's side, ``cap`` rows each."""
+
+    features: np.ndarray
+    cards: np.ndarray
+    lead: np.ndarray
+    final: np.ndarray
+    value: np.ndarray
+    side: np.ndarray  # [cap] int32: the mover's side (scores the hand's end)
+    player: np.ndarray
+    hand: np.ndarray
 
 
 @kernel
@@ -90,9 +121,8 @@ def _pick(R, S, buf, n, cards, policy, eps, m, W):
 
 @kernel
 def _new_records(cap, width):
-    """Empty record buffers of ``cap`` rows for inputs of ``width``: (features, card-level view,
-    lead, final, value, side, mover, hand)."""
-    return (
+    """Empty :class:`RecordBuffers` of ``cap`` rows for inputs of ``width``."""
+    return RecordBuffers(
         np.zeros((cap, NFEAT), np.float32),
         np.zeros((cap, width - NFEAT), np.uint8),
         np.zeros(cap, np.float32),
@@ -109,51 +139,49 @@ def _add_record(rec, nrow, x, final, value, side, player, hand):
     """Row ``nrow`` of the buffers ``rec`` (:func:`_new_records`, doubled first when full): the
     input ``x`` (features, then the card-level view), its lead and the other fields. Returns the
     buffers."""
-    if nrow == rec[0].shape[0]:
-        big = _new_records(2 * nrow, NFEAT + rec[1].shape[1])
-        big[0][:nrow] = rec[0][:nrow]
-        big[1][:nrow] = rec[1][:nrow]
-        big[2][:nrow] = rec[2][:nrow]
-        big[3][:nrow] = rec[3][:nrow]
-        big[4][:nrow] = rec[4][:nrow]
-        big[5][:nrow] = rec[5][:nrow]
-        big[6][:nrow] = rec[6][:nrow]
-        big[7][:nrow] = rec[7][:nrow]
+    if nrow == rec.features.shape[0]:
+        big = _new_records(2 * nrow, NFEAT + rec.cards.shape[1])
+        big.features[:nrow] = rec.features[:nrow]
+        big.cards[:nrow] = rec.cards[:nrow]
+        big.lead[:nrow] = rec.lead[:nrow]
+        big.final[:nrow] = rec.final[:nrow]
+        big.value[:nrow] = rec.value[:nrow]
+        big.side[:nrow] = rec.side[:nrow]
+        big.player[:nrow] = rec.player[:nrow]
+        big.hand[:nrow] = rec.hand[:nrow]
         rec = big
     for i in range(NFEAT):
-        rec[0][nrow, i] = x[i]
-    for i in range(rec[1].shape[1]):
-        rec[1][nrow, i] = np.uint8(x[NFEAT + i])
-    rec[2][nrow] = x[F_LEAD] + x[F_ZWICK]
-    rec[3][nrow] = final
-    rec[4][nrow] = value
-    rec[5][nrow] = side
-    rec[6][nrow] = player
-    rec[7][nrow] = hand
+        rec.features[nrow, i] = x[i]
+    for i in range(rec.cards.shape[1]):
+        rec.cards[nrow, i] = np.uint8(x[NFEAT + i])
+    rec.lead[nrow] = x[F_LEAD] + x[F_ZWICK]
+    rec.final[nrow] = final
+    rec.value[nrow] = value
+    rec.side[nrow] = side
+    rec.player[nrow] = player
+    rec.hand[nrow] = hand
     return rec
 
 
 @kernel
 def _records_out(rec, nrow):
-    """The first ``nrow`` records in the order of :data:`SHARD_FIELDS` (the side left out)."""
-    return (
-        rec[0][:nrow].copy(),
-        rec[1][:nrow].copy(),
-        rec[2][:nrow].copy(),
-        rec[3][:nrow].copy(),
-        rec[4][:nrow].copy(),
-        rec[6][:nrow].copy(),
-        rec[7][:nrow].copy(),
+    """The first ``nrow`` records as :class:`ShardRecords` (the side left out)."""
+    return ShardRecords(
+        rec.features[:nrow].copy(),
+        rec.cards[:nrow].copy(),
+        rec.lead[:nrow].copy(),
+        rec.final[:nrow].copy(),
+        rec.value[:nrow].copy(),
+        rec.player[:nrow].copy(),
+        rec.hand[:nrow].copy(),
     )
 
 
 @kernel
 def selfplay_afterstates(R, seeds, policy, eps, m):
-    """Play one hand per seed (module docstring). Returns, one row per recorded afterstate in the
-    order played: (features[N, NFEAT] float32, card-level view[N, CARD_BLOCK * deck] uint8, lead
-    after the move[N] float32, final point difference of the mover's side[N] float32, the playing
-    model's value of the afterstate (lead plus its points still to come; NaN for greedy)[N] float32,
-    mover[N] int32, hand index[N] int32)."""
+    """Play one hand per seed (module docstring). Returns the :class:`ShardRecords` of the
+    recorded afterstates, ``value`` the playing model's (lead plus its points still to come; NaN
+    for greedy)."""
     nh = seeds.shape[0]
     ns = R[layout.R_NSIDES]
     width = NFEAT + CARD_BLOCK * R[layout.R_DECK_SIZE]
@@ -180,7 +208,7 @@ def selfplay_afterstates(R, seeds, policy, eps, m):
             nrow += 1
         sc = kernels.score(R, S).astype(np.float64)
         for r in range(first, nrow):
-            rec[3][r] = side_diff(sc, rec[5][r], ns)
+            rec.final[r] = side_diff(sc, rec.side[r], ns)
     return _records_out(rec, nrow)
 
 
@@ -257,21 +285,24 @@ def lambda_returns(final, value, player, hand, lam):
     return out
 
 
-def save_shard(path: Path, records: tuple[np.ndarray, ...]) -> None:
-    """Write one shard of records (:data:`SHARD_FIELDS`; atomically: a shard on disk is always whole)."""
+def save_shard(path: Path, records: ShardRecords) -> None:
+    """Write one shard of records (its arrays named as :data:`SHARD_FIELDS`; atomically: a shard
+    on disk is always whole)."""
     path = Path(path)
     with replacing(path, ".tmp.npz") as tmp:
-        np.savez_compressed(tmp, allow_pickle=False, **dict(zip(SHARD_FIELDS, records, strict=True)))
+        np.savez_compressed(tmp, allow_pickle=False, **records._asdict())
 
 
-def load_shard(path: Path) -> tuple[np.ndarray, ...]:
-    """Read a shard written by :func:`save_shard`: the arrays of :data:`SHARD_FIELDS`."""
+def load_shard(path: Path) -> ShardRecords:
+    """Read a shard written by :func:`save_shard`."""
     arrays = load_npz(path, SHARD_FIELDS)  # a damaged shard: one error naming it
-    return tuple(arrays[name] for name in SHARD_FIELDS)
+    return ShardRecords(**{name: arrays[name] for name in SHARD_FIELDS})
 
 
 __all__ = [
     "SHARD_FIELDS",
+    "RecordBuffers",
+    "ShardRecords",
     "lambda_returns",
     "load_shard",
     "save_shard",

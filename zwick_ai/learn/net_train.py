@@ -69,6 +69,7 @@ from zwick_ai.agents import value_model, zwicker_search
 from zwick_ai.eval.backends import Backend, make_backend
 from zwick_ai.files import read_json, replacing
 from zwick_ai.learn import model_files, net_selfplay
+from zwick_ai.learn.net_selfplay import SHARD_FIELDS, ShardRecords
 from zwick_ai.learn.search_teacher import SEARCH_TEACHERS, TEACHER_C, after_records
 from zwick_ai.plots import save_png
 from zwick_ai.zwicker import policy_codes
@@ -352,7 +353,7 @@ def card_total(cfg: NetConfig) -> float:
     return float(pyspiel.load_game(cfg.game_string()).rules.card_total)
 
 
-def play_chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str) -> tuple[np.ndarray, ...]:
+def play_chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str) -> ShardRecords:
     """Self-play records of the hands ``seeds`` by the after model in ``model_path`` (empty: greedy),
     with the teacher's targets when the run has one; under a search teacher on the mover's view
     (``ismcts``, ``expert``) the teacher plays the hands (:func:`~zwick_ai.learn.search_teacher.after_records`)."""
@@ -381,7 +382,7 @@ def play_chunk(cfg: NetConfig, seeds: np.ndarray, model_path: str) -> tuple[np.n
     return net_selfplay.selfplay_afterstates(R, seeds, policy, cfg.eps, arrays)
 
 
-def _chunk_task(task: tuple[int, NetConfig, np.ndarray, str]) -> tuple[np.ndarray, ...]:
+def _chunk_task(task: tuple[int, NetConfig, np.ndarray, str]) -> ShardRecords:
     """:func:`play_chunk` of ``task = (chunk index, cfg, seeds, model_path)``, wherever the task runs
     (a local worker or a Ray node; the model file must be at the same path there)."""
     return play_chunk(*task[1:])
@@ -399,8 +400,8 @@ def play_generation(
     progress: Callable[[int, int], None] | None = None,
     keep: Path | None = None,
     stop: threading.Event | None = None,
-) -> tuple[np.ndarray, ...]:
-    """Generation ``g``'s self-play records (:data:`~zwick_ai.learn.net_selfplay.SHARD_FIELDS`),
+) -> ShardRecords:
+    """Generation ``g``'s self-play records (:class:`~zwick_ai.learn.net_selfplay.ShardRecords`),
     played by the after model in ``model_path`` (empty: greedy), in chunks of :data:`CHUNK_HANDS`
     hands (:data:`TEACHER_CHUNK_HANDS` under a search teacher) as tasks of ``runner`` (local
     processes or Ray, :mod:`zwick_ai.eval.backends`; None: this process); the records do not
@@ -415,7 +416,7 @@ def play_generation(
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
     say = progress or (lambda _done, _total: None)
-    parts: list[tuple[np.ndarray, ...] | None] = [
+    parts: list[ShardRecords | None] = [
         net_selfplay.load_shard(path) if path is not None and path.exists() else None for path in kept
     ]
     done = sum(len(c) for c, p in zip(chunks, parts, strict=True) if p is not None)
@@ -434,9 +435,9 @@ def play_generation(
                 raise GenerationStopped(f"generation {g} stopped after {done} of {len(seeds)} hands")
     offsets = np.cumsum([0] + [len(c) for c in chunks])
     whole = [p for p in parts if p is not None]
-    fields = [np.concatenate([p[i] for p in whole]) for i in range(len(net_selfplay.SHARD_FIELDS) - 1)]
-    hand = np.concatenate([p[-1] + np.int32(o) for p, o in zip(whole, offsets, strict=False)])
-    return (*fields, hand)
+    joined = {name: np.concatenate([getattr(p, name) for p in whole]) for name in SHARD_FIELDS if name != "hand"}
+    hand = np.concatenate([p.hand + np.int32(o) for p, o in zip(whole, offsets, strict=False)])
+    return ShardRecords(**joined, hand=hand)
 
 
 def _mse(model: Any, x: Any, y: Any) -> float:
@@ -452,13 +453,15 @@ def fit_generation(cfg: NetConfig, run: NetRun, g: int) -> tuple[Any, dict[str, 
     torch.manual_seed(cfg.seed * SEED_STRIDE + g)
     xs, ys, held = [], [], []
     for h in range(max(0, g - cfg.window + 1), g + 1):
-        features, cards, lead, final, value, player, hand = net_selfplay.load_shard(run.shard(h))
-        xs.append(np.concatenate((features, cards.astype(np.float32)), axis=1) if cfg.cards else features)
+        shard = net_selfplay.load_shard(run.shard(h))
+        features = shard.features
+        xs.append(np.concatenate((features, shard.cards.astype(np.float32)), axis=1) if cfg.cards else features)
         if cfg.teacher == "none":
-            ys.append(net_selfplay.lambda_returns(final, value, player, hand, cfg.lam) - lead)
+            returns = net_selfplay.lambda_returns(shard.final, shard.value, shard.player, shard.hand, cfg.lam)
+            ys.append(returns - shard.lead)
         else:
-            ys.append(final - lead)  # the teacher's value of each record's move
-        held.append(hand % HELDOUT_EVERY == 0)
+            ys.append(shard.final - shard.lead)  # the teacher's value of each record's move
+        held.append(shard.hand % HELDOUT_EVERY == 0)
     X = np.concatenate(xs)
     Y = np.concatenate(ys).astype(np.float32)
     H = np.concatenate(held)
@@ -790,9 +793,9 @@ def _play_and_save(
     timing = {
         "generation": g,
         "hands": cfg.hands,
-        "records": len(records[0]),
+        "records": len(records.features),
         "seconds": round(seconds, 2),
-        "records_per_second": round(len(records[0]) / max(seconds, 1e-9), 1),
+        "records_per_second": round(len(records.features) / max(seconds, 1e-9), 1),
         "workers": runner.workers,
     }
     (run.out / "shards" / f"gen-{g:03d}.json").write_text(json.dumps(timing) + "\n")

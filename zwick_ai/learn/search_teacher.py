@@ -18,9 +18,12 @@ searches draw their worlds from its history; the search dominates the cost (seco
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from zwick_ai.learn.net_selfplay import ShardRecords
 
 SEARCH_TEACHERS = ("ismcts", "expert")  # teachers whose targets are a search's root values
 TEACHER_C = 0.7  # the ismcts agent's default UCB constant
@@ -73,21 +76,20 @@ def after_records(
     eps: float,
     seed: int,
     options: str = "",
-) -> tuple[np.ndarray, ...]:
+) -> ShardRecords:
     """One hand per deal seed, played by the teacher (its best move; a uniformly random move with
     probability ``eps``), and at every decision with two or more card moves one record per card
     move the search tried at least ``min_visits`` times that does not end the hand: the after
     model's input of the position after it from the mover's view, its lead, and as the target the
     search's mean value of the move in points (the mover's side minus the mean of the others).
     ``options`` are the expert teacher's further parameters (:func:`teacher_search`).
-    Returns the fields of :data:`zwick_ai.learn.net_selfplay.SHARD_FIELDS` (``value`` NaN: the
-    targets are not chained; ``hand`` the index in ``seeds``). Every random choice comes from
-    ``seed`` and the deal's seed.
+    Returns :class:`~zwick_ai.learn.net_selfplay.ShardRecords` (``value`` NaN: the targets are
+    not chained; ``hand`` the index in ``seeds``). Every random choice comes from ``seed`` and the
+    deal's seed.
 
     >>> import numpy as np
     >>> recs = after_records("zwicker(variant=classic,players=2)", np.array([3]), "ismcts", 50, 5, 0.0, 1)
-    >>> features, cards, lead, final, value, player, hand = recs
-    >>> len(final) > 0 and bool(np.isnan(value).all()) and set(hand.tolist()) == {0}
+    >>> len(recs.final) > 0 and bool(np.isnan(recs.value).all()) and set(recs.hand.tolist()) == {0}
     True
     """
     import pyspiel
@@ -95,6 +97,7 @@ def after_records(
     import zwick_ai.games  # noqa: F401  (registers the games)
     from zwick_ai.games import zwicker_bridge
     from zwick_ai.games.game_loop import play_to_end, stream_chance
+    from zwick_ai.learn.net_selfplay import ShardRecords
     from zwick_ai.zwicker import kernels, layout
     from zwick_ai.zwicker.features import CARD_BLOCK, F_LEAD, F_ZWICK, NFEAT, after_input
 
@@ -138,14 +141,14 @@ def after_records(
         play_to_end(state, decide, stream_chance(rng))
     width = NFEAT + CARD_BLOCK * int(pyspiel.load_game(game_string).rules.array()[layout.R_DECK_SIZE])
     X = np.array(cols["x"], np.float64).reshape(-1, width)
-    return (
-        X[:, :NFEAT].astype(np.float32),
-        X[:, NFEAT:].astype(np.uint8),
-        np.array(cols["lead"], np.float32),
-        np.array(cols["final"], np.float32),
-        np.full(len(X), np.nan, np.float32),
-        np.array(cols["player"], np.int32),
-        np.array(cols["hand"], np.int32),
+    return ShardRecords(
+        features=X[:, :NFEAT].astype(np.float32),
+        cards=X[:, NFEAT:].astype(np.uint8),
+        lead=np.array(cols["lead"], np.float32),
+        final=np.array(cols["final"], np.float32),
+        value=np.full(len(X), np.nan, np.float32),
+        player=np.array(cols["player"], np.int32),
+        hand=np.array(cols["hand"], np.int32),
     )
 
 

@@ -7,6 +7,8 @@ training data of the move and value models of :mod:`zwick_ai.agents.value_model`
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from zwick_ai.agents.value_model import net_pick
@@ -16,15 +18,23 @@ from zwick_ai.zwicker.features import F_LEAD, F_ZWICK, NFEAT, after_move_feature
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_NET
 
 
+class Candidates(NamedTuple):
+    """The recorded decisions' candidate moves, one row each (:func:`selfplay_positions`)."""
+
+    features: np.ndarray  # [N, NFEAT] float32: the features after the move
+    final: np.ndarray  # [N] float32: the final point difference of the mover's side
+    lead: np.ndarray  # [N] float32: the lead so far (card points and Zwicks)
+    dec: np.ndarray  # [N] int32: the decision's index
+    hand: np.ndarray  # [N] int32: the hand's index among the seeds
+
+
 @kernel
 def selfplay_positions(R, seeds, policy, eps, record, m):
     """Play one hand per seed (module docstring). At a decision recorded with probability
     ``record`` that has two or more card moves, every card move is applied to a copy and played
     to the end by the greedy policy from the true position, every copy with the same random
-    numbers (common random numbers: the candidates differ only by the move). Returns per
-    candidate: (features after the move[N, NFEAT] float32, final point difference of the mover's
-    side[N] float32, lead so far (card points and Zwicks)[N] float32, decision index[N] int32,
-    hand index[N] int32)."""
+    numbers (common random numbers: the candidates differ only by the move). Returns their
+    :class:`Candidates`."""
     nh = seeds.shape[0]
     ns = R[layout.R_NSIDES]
     players = R[layout.R_PLAYERS]
@@ -90,7 +100,7 @@ def selfplay_positions(R, seeds, policy, eps, record, m):
                     nrow += 1
                 ndec += 1
             kernels.apply_move(R, S, buf[k], W)
-    return X[:nrow].copy(), final[:nrow].copy(), lead[:nrow].copy(), dec[:nrow].copy(), hand[:nrow].copy()
+    return Candidates(X[:nrow].copy(), final[:nrow].copy(), lead[:nrow].copy(), dec[:nrow].copy(), hand[:nrow].copy())
 
 
-__all__ = ["selfplay_positions"]
+__all__ = ["Candidates", "selfplay_positions"]

@@ -54,7 +54,7 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -295,13 +295,20 @@ def _chunk_arrays(task: tuple[ValueConfig, int]) -> dict[str, np.ndarray]:
         from zwick_ai.zwicker.rules import rules as make_rules
 
         R = make_rules(cfg.variant, cfg.players).array()
-        X, final, lead, dec, hand = value_selfplay.selfplay_positions(
+        played = value_selfplay.selfplay_positions(
             R, seeds, policy_codes.POLICY_GREEDY, cfg.eps, cfg.record, value_model.empty_model()
         )
-        weight = np.ones(len(final), np.float32)
+        found = TaughtCandidates(**played._asdict(), weight=np.ones(len(played.final), np.float32))
     else:
-        X, final, lead, dec, hand, weight = teacher_positions(cfg, seeds)
-    return {"X": X, "final": final, "lead": lead, "dec": dec, "hand": hand + first, "weight": weight}
+        found = teacher_positions(cfg, seeds)
+    return {
+        "X": found.features,
+        "final": found.final,
+        "lead": found.lead,
+        "dec": found.dec,
+        "hand": found.hand + first,
+        "weight": found.weight,
+    }
 
 
 def _save_chunk(path: Path, arrays: dict[str, np.ndarray]) -> None:
@@ -354,13 +361,24 @@ def positions(
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
-    """One hand per seed played by the search teacher (module docstring). Returns per candidate of
-    each recorded decision: (features after the move[N, NFEAT] float32, the search's mean reward
-    of the move in points[N] float32, lead so far[N] float32, decision index[N] int32, hand
-    index[N] int32, weight[N] float32: the move's visits, or under ``expert`` in the endgame, where
-    every move's value is exact, ``teacher_iters`` shared equally); the candidates the search never
-    tried are left out."""
+class TaughtCandidates(NamedTuple):
+    """Candidate moves with their weights in the fit: :class:`~zwick_ai.learn.value_selfplay.Candidates`'
+    fields (under a teacher ``final`` is the search's mean reward of the move in points) and
+    ``weight``."""
+
+    features: np.ndarray
+    final: np.ndarray
+    lead: np.ndarray
+    dec: np.ndarray
+    hand: np.ndarray
+    weight: np.ndarray  # [N] float32: 1, or the teacher's visits of the move
+
+
+def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> TaughtCandidates:
+    """One hand per seed played by the search teacher (module docstring). Returns the candidates
+    of each recorded decision, ``weight`` the move's visits, or under ``expert`` in the endgame,
+    where every move's value is exact, ``teacher_iters`` shared equally; the candidates the search
+    never tried are left out."""
     import zwick_ai.games  # noqa: F401  (registers the games)
     from zwick_ai.games import zwicker_bridge
     from zwick_ai.games.game_loop import play_to_end, stream_chance
@@ -411,11 +429,14 @@ def teacher_positions(cfg: ValueConfig, seeds: np.ndarray) -> tuple[np.ndarray, 
     for h, seed in enumerate(seeds):
         play_hand(h, int(seed))
     if not cols["X"]:
-        return (np.zeros((0, NFEAT), np.float32),) + tuple(
-            np.zeros(0, np.int32 if k in ("dec", "hand") else np.float32)
-            for k in ("final", "lead", "dec", "hand", "weight")
+        return TaughtCandidates(
+            np.zeros((0, NFEAT), np.float32),
+            *(
+                np.zeros(0, np.int32 if k in ("dec", "hand") else np.float32)
+                for k in ("final", "lead", "dec", "hand", "weight")
+            ),
         )
-    return tuple(np.concatenate(cols[k]) for k in ("X", "final", "lead", "dec", "hand", "weight"))
+    return TaughtCandidates(*(np.concatenate(cols[k]) for k in ("X", "final", "lead", "dec", "hand", "weight")))
 
 
 def model_data(kind: str, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -581,6 +602,7 @@ __all__ = [
     "CHUNK_HANDS",
     "TEACHERS",
     "ValueConfig",
+    "TaughtCandidates",
     "teacher_positions",
     "fit",
     "model_data",

@@ -299,9 +299,9 @@ def zwicker_svg(
         if pile:
             cv.row(MARGIN, list(pile), f"won-{s}", mini=True, highlight=marked)
         cv.y += 4
-    if snap.asked[0] >= 0:
-        answer = "yes" if snap.asked[2] == 1 else "no"
-        cv.text(MARGIN, cv.y + 14, f"asked seat {snap.asked[0]} for a build of {snap.asked[1]}: {answer}", 12)
+    if snap.asked.partner >= 0:
+        answer = "yes" if snap.asked.answer == 1 else "no"
+        cv.text(MARGIN, cv.y + 14, f"asked seat {snap.asked.partner} for a build of {snap.asked.value}: {answer}", 12)
         cv.y += LINE_H
     return cv.svg(title)
 

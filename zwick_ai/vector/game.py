@@ -177,12 +177,12 @@ class VectorGame:
                         score_buf=np.zeros(max(sides, 1), np.int64),
                         opponent_mask=np.zeros(self.num_actions, np.bool_),
                     ),
-                    models=tuple(tuple(x.copy() for x in model) for model in models),
+                    models=tuple(mlp.Perceptron(*(x.copy() for x in model)) for model in models),
                     heavy=np.zeros(part.stop - part.start, np.int64),
                 )
             )
 
-    def _net_model(self, game: pyspiel.Game, kind: str) -> tuple[np.ndarray, ...]:
+    def _net_model(self, game: pyspiel.Game, kind: str) -> mlp.Perceptron:
         """The arrays of the package's ``kind`` model (``move``: the ``net`` agent's default,
         ``after``: ``net:model=after``) for this game's variant and players, if a seat plays it;
         else the same types' "no model" (never evaluated)."""

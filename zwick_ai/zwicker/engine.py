@@ -27,7 +27,7 @@ from zwick_ai import cards as zwick_cards
 from zwick_ai.zwicker import kernels as zwicker_kernels
 from zwick_ai.zwicker import layout
 from zwick_ai.zwicker.rules import Rules
-from zwick_ai.zwicker.snapshot import KINDS, MoveKey, Snapshot, Unit
+from zwick_ai.zwicker.snapshot import KINDS, NO_ASK, Ask, MoveKey, Snapshot, Unit
 
 MAX_SEED = 2**32 - 1
 #: the most table units (a loose card, a build, and with dietze_loose_builds each card of a build)
@@ -214,7 +214,7 @@ def snapshot(state: ZwickerState) -> Snapshot:
         last_capturer=int(a[layout.S_LAST_CAPT]),
         phase=int(a[layout.S_PHASE]),
         az_left=int(a[layout.S_AZ_LEFT]),
-        asked=(int(a[layout.S_ASK_Q]), int(a[layout.S_ASK_N]), int(a[layout.S_ASK_ANS])),
+        asked=Ask(int(a[layout.S_ASK_Q]), int(a[layout.S_ASK_N]), int(a[layout.S_ASK_ANS])),
     )
 
 
@@ -437,7 +437,7 @@ def position(
         last_capturer=lc,
         phase=0,
         az_left=0,
-        asked=(-1, -1, -1),
+        asked=NO_ASK,
     )
     atoms = len(units) + (sum(len(u.cards) for u in units if u.build) if r.dietze_loose_builds else 0)
     if atoms > MAX_EXACT_UNITS:

@@ -14,7 +14,7 @@ the unions are deduplicated. That is exact: a set S is capturable iff it is such
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from llvmlite import ir
@@ -1600,13 +1600,19 @@ def record_hand(R, S, h, scores, zwicks, won_side, dealt):
         dealt[h, c] = S[layout.S_DEALT_TO + c]
 
 
+class PlayedHands(NamedTuple):
+    """What :func:`play_hands` returns, one row per hand."""
+
+    scores: np.ndarray  # [N, sides] int64: each side's points
+    zwicks: np.ndarray  # [N, sides] int64: each side's Zwicks
+    won_side: np.ndarray  # [N, NC] int8: the side that won each card (-1: none, or not in the deck)
+    dealt_to: np.ndarray  # [N, NC] int8: the seat each card was dealt to (-1: table or stock)
+    plies: np.ndarray  # [N] int64: the hand's moves
+
+
 @kernel
 def play_hands(R, seeds, policies):
-    """Deal and play one hand per seed entirely in compiled code.
-
-    Returns (scores[N, sides], zwicks[N, sides], won_side[N, NC], dealt_to[N, NC], plies[N]):
-    ``won_side`` is the side that won each card (-1 none/not in deck), ``dealt_to`` the seat it was
-    dealt to (-1 table/stock)."""
+    """Deal and play one hand per seed entirely in compiled code: their :class:`PlayedHands`."""
     n = seeds.shape[0]
     ns = R[layout.R_NSIDES]
     scores = np.zeros((n, ns), np.int64)
@@ -1620,4 +1626,4 @@ def play_hands(R, seeds, policies):
         np.random.seed((seeds[h] * 69069 + 12345) % 4294967296)
         plies[h] = play_out(R, S, policies, W)
         record_hand(R, S, h, scores, zwicks, won_side, dealt)
-    return scores, zwicks, won_side, dealt, plies
+    return PlayedHands(scores, zwicks, won_side, dealt, plies)

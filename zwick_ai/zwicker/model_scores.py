@@ -3,7 +3,7 @@
 The ``net`` agent (:mod:`zwick_ai.agents.net`), the searches that use its move model and the
 compiled ``net`` opponents of :class:`zwick_ai.vector.VectorGame` all score a decision with these
 kernels and choose among the best by :func:`count_best` and :func:`nth_best`, so they decide
-alike on the same position. A model is the tuple of arrays of :mod:`zwick_ai.mlp`; its inputs are
+alike on the same position. A model is a :class:`~zwick_ai.mlp.Perceptron`; its inputs are
 the features of :mod:`zwick_ai.zwicker.features`:
 
 * the *move* model's advantage of each candidate (:func:`net_values`): expected final points over
@@ -56,7 +56,7 @@ def layer_memo(m):
     """Buffers that let :func:`after_values_memo` carry the model ``m``'s first layer from one
     candidate and one call to the next: (an input, the last input, its first layer), starting from
     the input ``mean``, whose first layer is the bias."""
-    return np.zeros(m[0].shape[0], np.float64), m[0].copy(), m[3].copy()
+    return np.zeros(m.mean.shape[0], np.float64), m.mean.copy(), m.b1.copy()
 
 
 @kernel

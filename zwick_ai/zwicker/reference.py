@@ -39,12 +39,13 @@ from zwick_ai import cards as zwick_cards
 from zwick_ai.zwicker import layout
 from zwick_ai.zwicker.rules import Rules
 from zwick_ai.zwicker.snapshot import (
+    NO_ASK,
+    Ask,
     MoveKey,
     Snapshot,
     Unit,
 )
 
-NO_ASK = (-1, -1, -1)
 WILD_VALUES = tuple(range(2, 15))  # a wild joker counts any value 2..14
 
 
@@ -455,10 +456,10 @@ def _legal_memo(rules: Rules, snap: Snapshot) -> tuple[MoveKey, ...]:
     return tuple(_legal_moves(rules, from_snapshot(rules, snap)))
 
 
-def _asked(asked: Sequence[int]) -> tuple[int, int, int]:
-    """A turn's question record (partner, value, answer) as a typed triple."""
+def _asked(asked: Sequence[int]) -> Ask:
+    """A turn's question record (partner, value, answer) as an :class:`Ask`."""
     partner, value, answer = asked
-    return (partner, value, answer)
+    return Ask(partner, value, answer)
 
 
 def _legal_moves(rules: Rules, st: RefState) -> list[MoveKey]:

@@ -164,9 +164,12 @@ def _stage_start_state(R, a, t0, W):
 
 
 @kernel
-def _world(R, a, S0, S0w, p, pinned, pinned_seat, t0, cards, hidden, need):
-    """Write into ``S0w`` the stage start ``S0`` with the hidden seats' hands given by ``cards``
-    (first ``need[q]`` cards for each hidden seat ``q`` in ``hidden``, then the stock)."""
+def _world(R, a, setup, S0w, cards):
+    """Write into ``S0w`` the stage start ``setup.S0`` with the hidden seats' hands given by
+    ``cards`` (first ``need[q]`` cards for each hidden seat ``q`` in ``setup.hidden``, then the
+    stock; :class:`WorldSetup`)."""
+    S0, t0, hidden, need = setup.S0, setup.t0, setup.hidden, setup.need
+    pinned, pinned_seat = setup.pinned, setup.pinned_seat
     S = a[: zwicker_history.SS]
     X = a[zwicker_history.XB :]
     for i in range(S0.shape[0]):  # element copies: an array assignment compiles numba's shape-error message
@@ -314,9 +317,12 @@ def _later_cards(a, cons):
 
 
 @kernel
-def _prefilter(R, cons, later, flat, cards, hidden, need, pinned, pinned_seat, buf):
-    """True when the drawn hands pass every constraint of :func:`_constraints` (a seat's holding
-    after ply t = its drawn hand plus the cards it played later in the stage)."""
+def _prefilter(R, setup, cards, buf):
+    """True when the drawn hands ``cards`` pass every constraint of :func:`_constraints` in
+    ``setup`` (a :class:`WorldSetup`; a seat's holding after ply t = its drawn hand plus the cards
+    it played later in the stage)."""
+    cons, later, flat = setup.cons, setup.later, setup.flat
+    hidden, need, pinned, pinned_seat = setup.hidden, setup.need, setup.pinned, setup.pinned_seat
     start = 0
     for h in range(hidden.shape[0]):
         q = hidden[h]
@@ -429,18 +435,7 @@ def resample_setup(G, a, p, W):
 @kernel
 def _setup_ok(R, setup, cards, buf):
     """True when the slot assignment ``cards`` passes the cheap constraints of ``setup``."""
-    return _prefilter(
-        R,
-        setup.cons,
-        setup.later,
-        setup.flat,
-        cards,
-        setup.hidden,
-        setup.need,
-        setup.pinned,
-        setup.pinned_seat,
-        buf,
-    )
+    return _prefilter(R, setup, cards, buf)
 
 
 @kernel
@@ -450,7 +445,7 @@ def resample_world(G, a, p, setup, cards, S0w, W):
     array when the current stage does not replay identically in it (:func:`_replay_ok`)."""
     R = G[: layout.RULES_SIZE]
     CD = G[zwicker_history.GB_CD : zwicker_history.GB_CD + CODEC_SIZE]
-    _world(R, a, setup.S0, S0w, p, setup.pinned, setup.pinned_seat, setup.t0, cards, setup.hidden, setup.need)
+    _world(R, a, setup, S0w, cards)
     return _replay_ok(R, a, CD, S0w, setup.t0, W)
 
 

@@ -8,8 +8,20 @@ same :class:`Snapshot` after each move.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 KINDS = ("trail", "capture", "build", "ask")
+
+
+class Ask(NamedTuple):
+    """A turn's question to the partner (Großenwiehe): :data:`NO_ASK` when nobody asked."""
+
+    partner: int  # the seat asked
+    value: int  # the build value asked about
+    answer: int  # 1: yes, 0: no
+
+
+NO_ASK = Ask(-1, -1, -1)
 
 
 @dataclass(frozen=True, order=True)
@@ -37,7 +49,7 @@ class Snapshot:
     last_capturer: int  # side that made the last capture, -1 if nobody yet
     phase: int
     az_left: int  # seats still to visit in an ``all_trail`` round (0 otherwise)
-    asked: tuple[int, int, int]  # (partner, value, answer 0/1) asked this turn, or (-1, -1, -1)
+    asked: Ask  # the question asked this turn, or NO_ASK
 
     def canonical(self) -> Snapshot:
         """The same position with table units sorted (order on the table carries no meaning)."""

@@ -26,6 +26,8 @@ selected by what a stage holds (a joker dealt to a hand) can keep only the later
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from zwick_ai.agents import joker_policies, value_model
@@ -109,7 +111,7 @@ def expected_values(R, Spre, mv, vm, W, samples, st, out):
     after model (:func:`zwick_ai.agents.value_model.leaf_side_values`). Returns how many outcomes
     were evaluated."""
     r = arrays.stock_left(Spre)
-    f = np.zeros(vm[0].shape[0], np.float64)
+    f = np.zeros(vm.mean.shape[0], np.float64)
     vals = np.zeros(out.shape[0], np.float64)
     for s in range(out.shape[0]):
         out[s] = 0.0
@@ -155,16 +157,32 @@ def expected_values(R, Spre, mv, vm, W, samples, st, out):
     return count
 
 
+class SeatPlay(NamedTuple):
+    """How each seat plays (module docstring), one entry per seat."""
+
+    kinds: np.ndarray  # int64: the agent, POLICY_NET or POLICY_GREEDY
+    policies: np.ndarray  # int64: its joker rule's code (:mod:`zwick_ai.agents.joker_policies`)
+    ks: np.ndarray  # int64: the rule's parameter
+
+
+class NetHands(NamedTuple):
+    """What :func:`play_net_deals` returns, one row per hand."""
+
+    scores: np.ndarray  # [N, sides] int64: each side's points
+    won_side: np.ndarray  # [N, NC] int8: the side that won each card (-1: none)
+    dealt_to: np.ndarray  # [N, NC] int8: the seat each card was dealt to (-1: table or stock)
+    jplays: np.ndarray  # [N, NC, J_FIELDS] int64: where joker c was played from a hand
+    corrections: np.ndarray  # [N, MAX_STAGES, sides] float64: sum over stage t's deals of V_s(actual) - E V_s
+
+
 @kernel
-def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, samples, cv_seeds):
+def play_net_deals(R, orders, dealers, play_seeds, seats, mm, vm, samples, cv_seeds):
     """Play one hand per deck order (``orders[h]`` dealt by ``dealers[h]``; ``np.random`` seeded
-    with ``play_seeds[h]`` for the agents' tie-breaks), seat p agent ``kinds[p]`` under joker rule
-    ``policies[p]``/``ks[p]`` (module docstring); ``mm`` the move model (net), ``vm`` the model
+    with ``play_seeds[h]`` for the agents' tie-breaks), seat p as ``seats`` says (a :class:`SeatPlay`:
+    agent ``kinds[p]`` under joker rule ``policies[p]``/``ks[p]``); ``mm`` the move model (net), ``vm`` the model
     of the corrections (``samples`` = 0: none): a value model or an after model.
 
-    Returns (scores[N, sides], won_side[N, NC], dealt_to[N, NC], jplays[N, NC, J_FIELDS],
-    corrections[N, MAX_STAGES, sides]): ``corrections[h, t, s]`` is the sum over the deals of
-    stage t of ``V_s(actual) - E V_s``."""
+    Returns their :class:`NetHands`."""
     n = orders.shape[0]
     ns = arrays.sides(R)
     scores = np.zeros((n, ns), np.int64)
@@ -176,7 +194,7 @@ def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, 
     W = kernels.new_workspace()
     buf, X = kernels.new_buffers()
     allowed = np.zeros(buf.shape[0], np.bool_)
-    f = np.zeros(vm[0].shape[0], np.float64)
+    f = np.zeros(vm.mean.shape[0], np.float64)
     actual = np.zeros(ns, np.float64)
     expect = np.zeros(ns, np.float64)
     st = np.zeros(1, np.uint64)
@@ -192,10 +210,10 @@ def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, 
             if allowed.shape[0] < buf.shape[0]:
                 allowed = np.zeros(buf.shape[0], np.bool_)
             p = arrays.to_move(S)
-            if kinds[p] == POLICY_NET:
-                i = net_choose(R, S, buf, m, policies[p], ks[p], mm, W, allowed)
+            if seats.kinds[p] == POLICY_NET:
+                i = net_choose(R, S, buf, m, seats.policies[p], seats.ks[p], mm, W, allowed)
             else:
-                i = joker_policies.choose_move(R, S, buf, m, policies[p], ks[p])
+                i = joker_policies.choose_move(R, S, buf, m, seats.policies[p], seats.ks[p])
             c = buf[i, layout.M_CARD]
             if buf[i, layout.M_KIND] != layout.KIND_ASK and arrays.is_joker(R, c):
                 joker_policies.joker_play_info(R, S, buf[i], jplays[h, c])
@@ -210,13 +228,15 @@ def play_net_deals(R, orders, dealers, play_seeds, kinds, policies, ks, mm, vm, 
                 for s in range(ns):
                     corr[h, t, s] += actual[s] - expect[s]
         kernels.record_hand(R, S, h, scores, zwicks, won_side, dealt)
-    return scores, won_side, dealt, jplays, corr
+    return NetHands(scores, won_side, dealt, jplays, corr)
 
 
 __all__ = [
     "EXACT_PERMUTATIONS",
     "KINDS",
     "MAX_STAGES",
+    "NetHands",
+    "SeatPlay",
     "expected_values",
     "net_choose",
     "play_net_deals",

@@ -69,6 +69,7 @@ from zwick_ai.files import JsonlAppender
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.game_loop import play_to_end
 from zwick_ai.games.seeded_deals import default_agent_seeds
+from zwick_ai.mlp import Perceptron
 from zwick_ai.zwicker import arrays, layout
 from zwick_ai.zwicker import deals as zwicker_deals
 from zwick_ai.zwicker.kernels import WS_SIZE as K_WS_SIZE
@@ -244,7 +245,7 @@ def _plays(rules: Rules, jplays: np.ndarray, won_side: np.ndarray, seats: Sequen
 # ------------------------------------------------------------------------------------------------
 # net: blocks of deals in compiled code
 # ------------------------------------------------------------------------------------------------
-def _shipped(rules: Rules, kind: str) -> tuple:
+def _shipped(rules: Rules, kind: str) -> Perceptron:
     """The arrays of the package's ``kind`` model for ``rules`` (the control variate's: ``cv_model``)."""
     return value_model.load_model(value_model.shipped_model_path(rules.variant, rules.players, kind)).arrays()
 
@@ -269,7 +270,8 @@ def net_block(cfg: StrongConfig, deals: Sequence[int], only: Sequence[str] | Non
 
     def run(ords: np.ndarray, dls: np.ndarray, pl: np.ndarray, cvs: np.ndarray, specs: list[str]):
         pol, ks = joker_policies.policy_arrays(specs, rules.players)
-        return net_play.play_net_deals(R, ords, dls, pl, kinds, pol, ks, mm, vm, cfg.cv_samples, cvs)
+        seats = net_play.SeatPlay(kinds, pol, ks)
+        return net_play.play_net_deals(R, ords, dls, pl, seats, mm, vm, cfg.cv_samples, cvs)
 
     if only is not None:
         extra: list[dict[str, Any]] = [
@@ -281,7 +283,7 @@ def net_block(cfg: StrongConfig, deals: Sequence[int], only: Sequence[str] | Non
             line["seconds"] = secs
         return extra
     ref = run(orders, dealers, play, cv_seeds, ["greedy"])
-    ref_m, ref_cv = _cv_margins(ref[0], ref[4])
+    ref_m, ref_cv = _cv_margins(ref.scores, ref.corrections)
     lines: list[dict[str, Any]] = [
         {
             "deal": int(d),
@@ -294,14 +296,14 @@ def net_block(cfg: StrongConfig, deals: Sequence[int], only: Sequence[str] | Non
         for i, (d, s) in enumerate(zip(idx, seeds, strict=True))
     ]
     for i in range(len(idx)):
-        lines[i]["plays"] = _plays(rules, ref[3][i], ref[1][i])
+        lines[i]["plays"] = _plays(rules, ref.jplays[i], ref.won_side[i])
     # its strength: the net side against greedy seats, duplicate
     vs = np.zeros(len(idx))
     for s in range(rules.num_sides):
         mixed = np.array([POLICY_NET if side[p] == s else POLICY_GREEDY for p in range(rules.players)], np.int64)
         pol, ks = joker_policies.policy_arrays(["greedy"], rules.players)
-        out = net_play.play_net_deals(R, orders, dealers, play, mixed, pol, ks, mm, vm, 0, cv_seeds)
-        vs += margins(out[0])[:, s] / rules.num_sides
+        out = net_play.play_net_deals(R, orders, dealers, play, net_play.SeatPlay(mixed, pol, ks), mm, vm, 0, cv_seeds)
+        vs += margins(out.scores)[:, s] / rules.num_sides
     for i in range(len(idx)):
         lines[i]["vs_greedy"] = float(vs[i])
     rule_margins(lines, list(STRONG_POLICIES), run, orders, dealers, play, cv_seeds, side, rules.num_sides)
@@ -318,14 +320,14 @@ def net_block(cfg: StrongConfig, deals: Sequence[int], only: Sequence[str] | Non
         r_idx = np.array(rows)
         sw = run(sw_orders, dealers[r_idx], play[r_idx], cv_seeds[r_idx], ["greedy"])
         from_stage = np.array([lines[i]["joker_value"][name]["stage"] + 1 for i in rows])
-        o_m, o_cv = _cv_margins(ref[0][r_idx], ref[4][r_idx], from_stage)
-        s_m, s_cv = _cv_margins(sw[0], sw[4], from_stage)
+        o_m, o_cv = _cv_margins(ref.scores[r_idx], ref.corrections[r_idx], from_stage)
+        s_m, s_cv = _cv_margins(sw.scores, sw.corrections, from_stage)
         for k, i in enumerate(rows):
             jk = lines[i]["joker_value"][name]
             h = jk["side"]
             lines[i]["joker_value"][name] = {
                 "stage": jk["stage"],
-                "points": int(ref[0][i, h] - sw[0][k, h]),
+                "points": int(ref.scores[i, h] - sw.scores[k, h]),
                 "margin": float(o_m[k, h] - s_m[k, h]),
                 "margin_cv": float(o_cv[k, h] - s_cv[k, h]),
             }
@@ -355,7 +357,7 @@ def rule_margins(
         for s in range(num_sides):
             seat_specs = [spec if side[p] == s else "greedy" for p in range(len(side))]
             out = run(orders, dealers, play, cv_seeds, seat_specs)
-            m, mc = _cv_margins(out[0], out[4])
+            m, mc = _cv_margins(out.scores, out.corrections)
             plain += m[:, s] / num_sides
             cv += mc[:, s] / num_sides
         for i in range(len(lines)):
@@ -438,7 +440,7 @@ def start_game(
 
 def play_on(
     g: Game,
-    value: tuple,
+    value: Perceptron,
     samples: int,
     watch: Sequence[tuple[int, int]] = (),
     forks: dict[tuple[int, int], Game] | None = None,
@@ -458,7 +460,7 @@ def play_on(
     ns = rules.num_sides
     binds = np.zeros((len(watch), ns), bool)
     W = np.zeros(K_WS_SIZE, np.int64)
-    f = np.zeros(value[0].shape[0], np.float64)
+    f = np.zeros(value.mean.shape[0], np.float64)
     actual, expect = np.zeros(ns), np.zeros(ns)
     before_move: dict[str, Any] = {}  # the engine position and the row of the decision being played
 
@@ -500,23 +502,6 @@ def play_on(
     return GameResult(scores, g.corr, g.jplays, won, binds)
 
 
-def play_game_from(
-    game: Any,
-    specs: Sequence[str],
-    order: Sequence[int] | np.ndarray,
-    dealer: int,
-    agent_seeds: Sequence[int],
-    value: tuple,
-    samples: int,
-    cv_seed: int,
-    watch: Sequence[tuple[int, int]] = (),
-    forks: dict[tuple[int, int], Game] | None = None,
-) -> GameResult:
-    """Play the deal of deck ``order`` with ``specs[seat]`` (fresh agents, reset with
-    ``agent_seeds``) to the end (:func:`play_on`)."""
-    return play_on(start_game(game, specs, order, dealer, agent_seeds, cv_seed), value, samples, watch, forks)
-
-
 def restricted(fork: Game, side_seats: Sequence[int], rule: str) -> Game:
     """``fork`` with the agents at ``side_seats`` restricted by joker rule ``rule`` (a study rule
     spec such as ``min_points:k=6``) from now on."""
@@ -555,7 +540,7 @@ def expert_deal(
         w: Sequence[tuple[int, int]] = (),
         forks: dict[tuple[int, int], Game] | None = None,
     ) -> GameResult:
-        return play_game_from(game, specs, deck, dealer, agent_seeds, value, cfg.cv_samples, cv_seed, w, forks)
+        return play_on(start_game(game, specs, deck, dealer, agent_seeds, cv_seed), value, cfg.cv_samples, w, forks)
 
     forks: dict[tuple[int, int], Game] | None = {} if share_prefix else None
     ref = play([cfg.agent] * rules.players, order, watch, forks)
