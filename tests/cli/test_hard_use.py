@@ -495,7 +495,7 @@ BOARD = 'agents = ["greedy", "random"]\n[[board]]\ngame = "zwikken"\n'
 @pytest.mark.parametrize(
     "make, message",
     [
-        (lambda d: ["analyze", "g.jsonl", "--seat", "0", "--agent", "rollouts:worlds=1000000000000", "--out", "a"], "give at most 100000"),
+        (lambda d: ["analyze", "g.jsonl", "--seat", "0", "--agent", "rollouts:worlds=1000000000000", "--out", "a"], "worlds=1000000000000 is more than a decision can hold; give at most 100000"),
         (lambda d: ["analyze", "g.jsonl", "--seat", "0", "--agent", "rollouts:worlds=1000,playouts=10000", "--out", "a"], "at most 1000000"),
         (lambda d: ["analyze", "g.jsonl", "--seat", "0", "--agent", "ismcts:iters=5;searches=10000000", "--out", "a"], "give at most 100000"),
         (lambda d: ["train", "mccfr", "--game", "zwikken(players=3,variant=parlett)", "--iterations", "20",
