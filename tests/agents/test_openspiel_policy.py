@@ -93,3 +93,17 @@ def test_bad_policies_are_one_line_errors(micro, tmp_path):
         write_policy_file(micro, 3, tmp_path / "three")
     with pytest.raises(ValueError, match="no exact decision probabilities"):
         to_tabular_policy(micro, "ismcts:iters=5")
+
+
+def test_python_evaluate_bots_takes_policy_bots_of_our_policies_and_our_agents(micro):
+    """OpenSpiel's Python evaluate_bots calls restart_at and inform_action on every bot: a PolicyBot
+    over a converted policy and our agents as bots (openspiel-ismcts included) define both."""
+    from open_spiel.python.algorithms import evaluate_bots
+    from open_spiel.python.bots.policy import PolicyBot
+
+    from zwick_ai.agents import as_bot
+
+    tab = to_tabular_policy(micro, "random")
+    bots = [PolicyBot(0, np.random.RandomState(1), tab), as_bot(make_agent("openspiel-ismcts:sims=10", micro, 2))]
+    returns = evaluate_bots.evaluate_bots(micro.new_initial_state(), bots, np.random.RandomState(3))
+    assert len(returns) == 2 and sum(returns) == pytest.approx(0.0)

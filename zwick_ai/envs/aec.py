@@ -4,8 +4,8 @@ The agent to act is the OpenSpiel player to move; one step is one OpenSpiel acti
 move is its sequence of sub-actions, as in the game). Chance plays by the deal seed of
 :mod:`zwick_ai.games.seeded_deals`: ``reset(seed=s)`` deals deal ``s`` of a tournament, a reset without a
 seed draws the deal seed from the environment's generator. Each agent observes
-``{"observation": its information-state tensor, "action_mask": int8 legal actions}`` (the mask is
-all zero when it is not to move); the rewards are 0 until the deal ends, then every seat's
+``{"observation": its information-state tensor (``information_state=False``: its observation
+tensor), "action_mask": int8 legal actions}`` (the mask is all zero when it is not to move); the rewards are 0 until the deal ends, then every seat's
 return. An illegal action raises ``ValueError``.
 """
 
@@ -19,7 +19,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from zwick_ai.envs.episode import Episode, observation_bound
+from zwick_ai.envs.episode import Episode, observation_bound, observation_shape
 from zwick_ai.envs.single import MAX_DEAL_SEED, RENDER_MODES
 
 
@@ -28,27 +28,32 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
+def masked_space(game: pyspiel.Game, information_state: bool) -> spaces.Dict:
+    """One agent's observation space: the tensor and the int8 action mask."""
+    shape = observation_shape(game, information_state)
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, observation_bound(game), shape=shape, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(game.num_distinct_actions(),), dtype=np.int8),
+        }
+    )
+
+
 class ZwickAECEnv(AECEnv):
     """All seats of ``game`` as PettingZoo agents, turn by turn."""
 
     metadata: dict[str, Any] = {"name": "zwick_v0", "render_modes": RENDER_MODES, "is_parallelizable": False}
 
-    def __init__(self, game: pyspiel.Game, render_mode: str | None = None):
+    def __init__(self, game: pyspiel.Game, render_mode: str | None = None, information_state: bool = True):
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
         self.game = game
         self.render_mode = render_mode
-        self.episode = Episode(game)
+        self.episode = Episode(game, information_state)
         self.possible_agents = [agent_name(p) for p in range(game.num_players())]
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
-        shape = tuple(game.information_state_tensor_shape())
-        space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, observation_bound(game), shape=shape, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(game.num_distinct_actions(),), dtype=np.int8),
-            }
-        )
+        space = masked_space(game, information_state)
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(game.num_distinct_actions()) for a in self.possible_agents}
         self._np_random, _ = seeding.np_random(None)

@@ -4,8 +4,9 @@ Chance follows :mod:`zwick_ai.games.seeded_deals`: the deal of seed ``s`` is ``d
 every later chance event ``chance_action(state, s)``, so an environment episode reset with
 deal seed ``s`` deals exactly the cards of deal ``s`` in a tournament or ``play_game``.
 
-Observations are the information-state tensor (``perfect_recall=True``) of the observing seat,
-read through one reused OpenSpiel observer, as ``float32``; the action mask is ``int8`` over
+Observations are the information-state tensor (``perfect_recall=True``) of the observing seat, or
+with ``information_state=False`` its observation tensor (what ``VectorGame`` and ``PolicyAgent``
+observe by default), read through one reused OpenSpiel observer, as ``float32``; the action mask is ``int8`` over
 ``num_distinct_actions`` (all zero for a seat that is not to move).
 
 >>> import pyspiel, zwick_ai.games
@@ -27,6 +28,12 @@ from open_spiel.python.observation import make_observation
 from zwick_ai.games.seeded_deals import chance_action, deal
 
 
+def observation_shape(game: pyspiel.Game, information_state: bool) -> tuple[int, ...]:
+    """The shape of the tensor the environments observe."""
+    shape = game.information_state_tensor_shape() if information_state else game.observation_tensor_shape()
+    return tuple(shape)
+
+
 def observation_bound(game: pyspiel.Game) -> float:
     """An upper bound of every entry of the game's information-state tensors (all are >= 0).
 
@@ -40,10 +47,12 @@ def observation_bound(game: pyspiel.Game) -> float:
 class Episode:
     """The state of one deal, advanced through chance by its deal seed, with observations."""
 
-    def __init__(self, game: pyspiel.Game):
+    def __init__(self, game: pyspiel.Game, information_state: bool = True):
         self.game = game
         self.num_actions = game.num_distinct_actions()
-        self._observer = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+        self.information_state = bool(information_state)
+        kind = pyspiel.IIGObservationType(perfect_recall=self.information_state)
+        self._observer = make_observation(game, kind)
         self.deal_seed = 0
         self.state: pyspiel.State = game.new_initial_state()
 
@@ -59,7 +68,7 @@ class Episode:
             self.state.apply_action(chance_action(self.state, self.deal_seed))
 
     def observation(self, player: int) -> np.ndarray:
-        """The information-state tensor of ``player`` (a new array)."""
+        """The information-state (or observation) tensor of ``player`` (a new array)."""
         self._observer.set_from(self.state, player)
         return np.array(self._observer.tensor, dtype=np.float32)
 

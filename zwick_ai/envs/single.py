@@ -1,7 +1,9 @@
 """A Gymnasium environment: one seat of one of our games against agents of the registry.
 
 The learner plays ``seat``; every other seat (partners too) is an agent built by
-:func:`zwick_ai.agents.make_agent` from its spec. One step is one **OpenSpiel action** of the
+:func:`zwick_ai.agents.make_agent` from its spec (or an :class:`~zwick_ai.agents.Agent` given as
+it is). The seat observes its information-state tensor, or with ``information_state=False`` its
+observation tensor (what ``VectorGame`` and ``PolicyAgent`` observe by default). One step is one **OpenSpiel action** of the
 seat: a Zwicker move is the same sequence of sub-actions (``QS``, ``as 13``, ``take 9C``, ``done``)
 as in the OpenSpiel game, so the environment's action space is ``Discrete(num_distinct_actions)``
 and the legal sub-actions are ``info["action_mask"]`` (also :meth:`SeatEnv.action_masks`, the
@@ -32,7 +34,7 @@ import pyspiel
 from gymnasium import spaces
 
 from zwick_ai.agents import Agent, make_agent
-from zwick_ai.envs.episode import Episode, observation_bound
+from zwick_ai.envs.episode import Episode, observation_bound, observation_shape
 from zwick_ai.games.game_loop import at_seat, play_to_end, seeded_chance
 from zwick_ai.games.seeded_deals import default_agent_seeds
 
@@ -52,9 +54,10 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         self,
         game: pyspiel.Game,
         seat: int = 0,
-        opponents: Sequence[str] | None = None,
+        opponents: Sequence[str | Agent] | None = None,
         illegal_action: Literal["lose", "raise"] = "lose",
         render_mode: str | None = None,
+        information_state: bool = True,
     ):
         n = game.num_players()
         if not 0 <= seat < n:
@@ -71,9 +74,11 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.illegal_action = illegal_action
         self.render_mode = render_mode
         others = [p for p in range(n) if p != seat]
-        self.agents: dict[int, Agent] = {p: make_agent(s, game) for p, s in zip(others, specs, strict=True)}
-        self.episode = Episode(game)
-        shape = tuple(game.information_state_tensor_shape())
+        self.agents: dict[int, Agent] = {
+            p: s if isinstance(s, Agent) else make_agent(s, game) for p, s in zip(others, specs, strict=True)
+        }
+        self.episode = Episode(game, information_state)
+        shape = observation_shape(game, information_state)
         self.observation_space = spaces.Box(0.0, observation_bound(game), shape=shape, dtype=np.float32)
         self.action_space = spaces.Discrete(game.num_distinct_actions())
         self._done = True
