@@ -29,6 +29,10 @@ def test_reward_scales_of_each_objective():
     assert zwicker_search.zwick_bound(dith) == 26
     micro = pyspiel.load_game(MICRO2).rules
     assert zwicker_search.reward_scale("auto", micro) == 5.0  # a micro deck keeps clip
+    # auto: the measured objective of the search family on the board (ISMCTS in classic 2p: margin)
+    assert zwicker_search.reward_scale("auto", rules) == -21.0
+    assert zwicker_search.reward_scale("auto", rules, "expert") == 21.0
+    assert zwicker_search.reward_scale("auto", dith) == 30.0
     with pytest.raises(ValueError, match="valid: auto, clip, margin, bound"):
         zwicker_search.reward_scale("points", rules)
 

@@ -282,7 +282,7 @@ def expert_root(
     time budget counts from ``started`` (a ``clock.now()`` reading; default: now)."""
     t0 = clock.now() if started is None else started
     # also seeds the compiled random stream the expert search draws from
-    d = zwicker_search.DecisionSetup(state, rng, params.get("utility", "auto"))
+    d = zwicker_search.DecisionSetup(state, rng, params.get("utility", "auto"), "expert")
     seconds = float(params["time"])
     params = {**params, "leaf": agent.leaf if agent is not None else resolved_leaf(state, params)}
     stats: dict[str, Any] = {"mode": "ismcts", "leaf": params["leaf"]}

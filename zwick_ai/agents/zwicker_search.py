@@ -544,9 +544,15 @@ def block_root(S, rows, blocked, tree):
 # ------------------------------------------------------------------------------------------------
 # Python entry points (the backend interface of zwick_ai.agents.search)
 # ------------------------------------------------------------------------------------------------
-#: the objective ``utility=auto`` stands for on a full board, by (variant, players): measured head to
-#: head at equal time (``experiments/results/utility/``); other boards and decks keep ``clip``
-DEFAULT_UTILITY: dict[tuple[str, int], str] = {}
+#: the objective ``utility=auto`` stands for, by (search family, variant, players) on a full deck:
+#: measured head to head (``experiments/results/utility/``); every other case keeps ``clip``.
+#: ``ismcts`` covers the searches of this module (``ismcts``, ``pimc``, ``peek-uct``, ``cheat-uct``)
+DEFAULT_UTILITY: dict[tuple[str, str, int], str] = {
+    # level on points (+0.78 [-0.61, +2.16] a deal), more deals won (56-36), and far closer to
+    # equilibrium on the micro games; Dithmarschen 4p measured level with fewer deals won: clip
+    ("ismcts", "classic", 2): "margin",
+}
+MICRO_OPTIONS = ("ranks", "suits", "hand_size", "table_size", "stages")  # options that make a micro deck
 
 
 def zwick_bound(rules: Any) -> int:
@@ -557,13 +563,14 @@ def zwick_bound(rules: Any) -> int:
     return int(rules.zwick_points) * zwicks
 
 
-def reward_scale(utility: str, rules: Any) -> float:
-    """The compiled searches' reward scale for the objective ``utility`` (``auto``: the board's in
-    :data:`DEFAULT_UTILITY`) under ``rules``: positive ``T`` for the clipped margin, ``-T`` (``margin``) or ``-B`` (``bound``) for
-    an unclipped one (:func:`scaled`)."""
+def reward_scale(utility: str, rules: Any, family: str = "ismcts") -> float:
+    """The compiled searches' reward scale for the objective ``utility`` under ``rules``:
+    positive ``T`` for the clipped margin, ``-T`` (``margin``) or ``-B`` (``bound``) for an
+    unclipped one (:func:`scaled`). ``auto``: the board's objective for the search ``family``
+    (:data:`DEFAULT_UTILITY`)."""
     if utility == "auto":
-        full = not any(k in dict(rules.options) for k in ("ranks", "suits", "hand_size", "table_size", "stages"))
-        utility = DEFAULT_UTILITY.get((rules.variant, rules.players), "clip") if full else "clip"
+        micro = any(k in dict(rules.options) for k in MICRO_OPTIONS)
+        utility = "clip" if micro else DEFAULT_UTILITY.get((family, rules.variant, rules.players), "clip")
     if utility == "clip":
         return float(rules.card_total)
     if utility == "margin":
@@ -577,9 +584,9 @@ class DecisionSetup:
     """The arrays one decision's searches share (``ismcts``, ``pimc`` and ``expert``): the rules, the
     state, the candidate rows, the determinizer's setup and its card buffers; seeds the compiled
     searches' random stream from ``rng``. ``total`` is the reward scale of the objective
-    ``utility`` (:func:`reward_scale`)."""
+    ``utility`` of the search ``family`` (:func:`reward_scale`)."""
 
-    def __init__(self, state: pyspiel.State, rng: np.random.Generator, utility: str = "auto"):
+    def __init__(self, state: pyspiel.State, rng: np.random.Generator, utility: str = "auto", family: str = "ismcts"):
         if state.is_chance_node() or state.is_terminal():
             raise ValueError("not a decision state")
         if state.move_prefix():
@@ -591,7 +598,7 @@ class DecisionSetup:
         self.workspace = np.zeros(kernels.WS_SIZE, np.int64)
         self.rules_array = decision.rules_array
         self.win_loss = decision.win_loss
-        self.total = reward_scale(utility, decision.rules)
+        self.total = reward_scale(utility, decision.rules, family)
         self.rows = decision.candidates
         self.real = decision.position
         self.det = resample_setup(self.game_table, self.state_array, self.player, self.workspace)

@@ -255,7 +255,7 @@ def search_root(
     t0 = clock.now()
     if agent is None:
         agent = CfrSearchAgent(state.get_game(), 0, **params)
-    d = zwicker_search.DecisionSetup(state, rng, params.get("utility", "auto"))
+    d = zwicker_search.DecisionSetup(state, rng, params.get("utility", "auto"), "cfr-search")
     d.cards = np.sort(d.det.truth)  # draws depend on the hidden cards' set only, not on where they are
     meta = np.zeros(zwicker_search.MT_SIZE, np.int64)
     inference = expert_search.Inference(float(params["infer"]), value_model.empty_model())
