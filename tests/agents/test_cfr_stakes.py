@@ -64,14 +64,18 @@ def test_stakes_keys_forget_hidden_cards(variant):
     same = 0
     for R, S in mid_hand_states(variant, players, 30, 25):
         p = int(S[S_TO_MOVE])
-        key, _, idx = stakes_of(R, S)
+        key, moves, idx = stakes_of(R, S)
         for q in range(players):
             if q == p:
                 continue
             T = swap_hidden(R, S, q)  # another seat's card against the stock: hidden from p
             if T is not None:
-                k2, _, idx2 = stakes_of(R, T)
-                assert k2 == key and np.array_equal(idx2, idx)
+                k2, moves2, idx2 = stakes_of(R, T)
+                assert k2 == key
+                # the legal moves themselves may depend on a partner's hand (a build for partner
+                # needs his duty to hold); where they are the same, so is every action's move
+                if np.array_equal(moves2, moves):
+                    assert np.array_equal(idx2, idx)
                 same += 1
     assert same >= 20
 

@@ -26,6 +26,7 @@ from zwick_ai.agents.cfr.zwicker_abstraction import (
 )
 from zwick_ai.eval.match import play_game
 from zwick_ai.learn.cfr import MCCFRSolver, load_checkpoint, prune_policy, save_checkpoint, save_policy, train
+from zwick_ai.learn.cfr.train import ZWICKER_AVERAGING
 from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.layout import (
     LOC_STOCK,
@@ -242,7 +243,10 @@ def test_train_reports_every_percent_and_evaluates_on_multiples_of_eval_every(tm
     assert len(done) >= 100 and max(b - a for a, b in itertools.pairwise(done)) <= 2  # the bar moves every 1%
     assert [d for d, metric in calls if metric is not None] == [100, 200, 250] == [c[0] for c in r.curve]
     # the chunks of the progress bar change nothing: one call of 250 iterations gives the same tables
-    solver = MCCFRSolver(pyspiel.load_game(CLASSIC2), "probe", seed=3, abstraction="coarse")
+    # (train's default averaging on Zwicker)
+    solver = MCCFRSolver(
+        pyspiel.load_game(CLASSIC2), "probe", seed=3, abstraction="coarse", averaging=ZWICKER_AVERAGING
+    )
     solver.run(250)
     a, b = solver.table.arrays(), r.solver.table.arrays()
     assert all(np.array_equal(a[k], b[k]) for k in ("rows", "acts", "regret", "avg"))

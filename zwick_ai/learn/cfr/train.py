@@ -169,8 +169,9 @@ def train(
         ):
             raise ValueError(
                 f"checkpoint {ckpt} was made with variant={meta['variant']}, seed={meta['seed']}, "
-                f"abstraction={meta['abstraction']}, workers={meta.get('workers', 1)}"
+                f"abstraction={meta['abstraction']}"
                 + (f", averaging={averaged}" if method == "mccfr" else "")
+                + f", workers={meta.get('workers', 1)}"
                 + (f", sync={meta['sync']}" if "sync" in meta else "")
                 + "; resume with the same options"
             )
