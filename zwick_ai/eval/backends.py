@@ -28,6 +28,7 @@ exists. Results must not depend on where a task ran: every task carries its own 
 from __future__ import annotations
 
 import abc
+import logging
 import shutil
 import signal
 import tempfile
@@ -289,10 +290,13 @@ class RayBackend(Backend):
         # the modules of agents from outside the package go with the job (local paths are uploaded
         # at the job level only); a Ray session started elsewhere must reach them itself
         job: dict[str, Any] = {"runtime_env": {"py_modules": self.ship}} if self.ship else {}
+        # Ray's own notices (token authentication, "Started a local Ray instance", the module
+        # uploads) would surround the run's one line; its errors still show, its workers' output not
+        job |= {"logging_level": logging.ERROR, "log_to_driver": False}
         if not ray.is_initialized():
             if address:
                 try:
-                    ray.init(address=address, log_to_driver=False, **job)
+                    ray.init(address=address, **job)
                 except (ConnectionError, RuntimeError) as error:
                     first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
                     raise ValueError(f"cannot connect to the Ray cluster at {address!r}: {first}") from None
@@ -302,7 +306,6 @@ class RayBackend(Backend):
                     num_cpus=workers,
                     include_dashboard=False,
                     object_store_memory=200 * 2**20,
-                    log_to_driver=False,
                     **job,
                 )
             self._started = True
