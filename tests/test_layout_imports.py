@@ -34,7 +34,8 @@ class Ratchet(NamedTuple):
 
 
 RATCHETS = (
-    Ratchet(("zwick_ai.zwicker.layout",), "zwick_ai/zwicker/", 18),
+    # 21: the re-solver's STATE_SIZE, the stakes abstraction's R_MAX_BUILD and the search plan's MAX_PLAYERS came since
+    Ratchet(("zwick_ai.zwicker.layout",), "zwick_ai/zwicker/", 21),
     Ratchet(("zwick_ai.zwicker.history",), "zwick_ai/zwicker/", 18),
     Ratchet(("zwick_ai.tricks.layout", "zwick_ai.tricks.arrays"), "zwick_ai/tricks/", 18),
 )
