@@ -266,6 +266,12 @@ class LocalBackend(Backend):
             self._notes = None
 
 
+def _ray_report_logged(data: dict[str, Any], ignore_prefix: bool = False) -> None:
+    """What Ray's driver would print of its raylets' reports, sent to the ``ray`` logger at INFO."""
+    for line in data.get("lines") or ():
+        logging.getLogger("ray").info("(%s) %s", data.get("pid", "ray"), line)
+
+
 def import_ray() -> Any:
     """The ``ray`` module, or a ``ValueError`` that says how to install it."""
     try:
@@ -287,6 +293,7 @@ class RayBackend(Backend):
         self.address = address
         self.ship = list(ship)
         self._started = False
+        self._printer: Callable[..., None] | None = None  # Ray's own, while _quiet_reports replaces it
         # the modules of agents from outside the package go with the job (local paths are uploaded
         # at the job level only); a Ray session started elsewhere must reach them itself
         job: dict[str, Any] = {"runtime_env": {"py_modules": self.ship}} if self.ship else {}
@@ -309,8 +316,19 @@ class RayBackend(Backend):
                     **job,
                 )
             self._started = True
+            self._quiet_reports(ray)  # before any task runs
         # a task whose worker or node dies is run again (its result is returned once either way)
         self._remote = ray.remote(num_cpus=1, max_retries=RAY_TASK_RETRIES)(_run_batch)
+
+    def _quiet_reports(self, ray: Any) -> None:
+        """Ray's driver prints what its raylets report on stdout whatever ``log_to_driver`` says
+        (``(raylet) A worker died or was killed ...`` after an agent ended its worker, which the run
+        names itself): until :meth:`close` they go to the ``ray`` logger instead. A Ray without
+        this internal printer prints them as before."""
+        module = getattr(getattr(ray, "_private", None), "worker", None)
+        if module is not None and hasattr(module, "print_to_stdstream"):
+            self._printer = module.print_to_stdstream
+            module.print_to_stdstream = _ray_report_logged
 
     def map_unordered(
         self, fn: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 0, deaths: Deaths | None = None
@@ -345,8 +363,12 @@ class RayBackend(Backend):
 
     def close(self) -> None:
         if self._started:
-            import_ray().shutdown()
+            ray = import_ray()
+            ray.shutdown()
             self._started = False
+            if self._printer is not None:
+                ray._private.worker.print_to_stdstream = self._printer
+                self._printer = None
 
     def other_processes_here(self) -> bool:
         return not self.address
