@@ -354,16 +354,22 @@ def _hostile_run(folder: Path, spec: str, workers: int | str, env: dict | None =
     where = ["--backend", "ray", "--workers", "2"] if workers == "ray" else ["--workers", str(workers)]
     argv = [sys.executable, "-m", "zwick_ai.cli", "tournament", *PARLETT, "--agents", f"{spec};greedy",
             "--deals", "2", "--quiet", "--out", str(out), "--move-time-limit", str(limit), *where]  # fmt: skip
-    start = time.monotonic()
-    run = subprocess.run(argv, cwd=folder, env=os.environ | (env or {}), capture_output=True, text=True, timeout=900)
-    return run.returncode, _without_compile_notices(run.stderr), run.stdout, time.monotonic() - start, out
+    # files, not pipes: a process an agent left behind holds the pipes it inherited open, so a run
+    # read through pipes seems to last until that process ends, and afterwards none is left to find
+    with open(f"{out}.stdout", "w+") as stdout, open(f"{out}.stderr", "w+") as stderr:
+        start = time.monotonic()
+        run = subprocess.run(argv, cwd=folder, env=os.environ | (env or {}), stdout=stdout, stderr=stderr, timeout=900)
+        took = time.monotonic() - start
+        stdout.seek(0)
+        stderr.seek(0)
+        return run.returncode, _without_compile_notices(stderr.read()), stdout.read(), took, out
 
 
 def _without_compile_notices(text: str) -> list[str]:
     """The lines of ``text`` without the one-time compile notices (which the run's processes print
     each on its own, and which may share a line with another process's output)."""
     return [
-        x for x in re.sub(r"zwick_ai: compiling the numba engine.*?beside each module\)", "", text).splitlines() if x
+        x for x in re.sub(r"zwick_ai: compiling the numba engine.*?then cached in [^)]*\)", "", text).splitlines() if x
     ]
 
 
