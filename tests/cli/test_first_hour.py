@@ -92,7 +92,7 @@ def test_train_takes_our_games_both_ways_and_other_openspiel_games(tmp_path, cap
         ),
         (["train", "cfr", "--game", "zwicker(jokers=16)", "--iterations", "2", "--out", "x"], "valid: 15, 17, 20"),
         (["train", "cfr", "--game", "kuhn_poker", "--variant", "x", "--iterations", "2", "--out", "x"], "write kuhn"),
-        (["train", "cfr", "--game", "kuhn_poker", "--iterations", "0", "--out", "x"], "--iterations must be at"),
+        (["train", "cfr", "--game", "kuhn_poker", "--iterations", "0", "--out", "x"], "--iterations must be from 1"),
         (["train", "cfr", "--iterations", "2", "--out", "x"], "give the game with --game"),
         (["tournament", "-o", "colour=red", "--deals", "1"], "unknown option 'colour'"),
         (["tournament", "-o", "jokers=15+26", "--deals", "1"], "invalid joker value 26"),
