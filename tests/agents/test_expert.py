@@ -20,6 +20,7 @@ from zwick_ai.agents.base import apply_decision, legal_decisions
 from zwick_ai.agents.expert import expert_decision
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.learn import model_files
+from zwick_ai.mlp import Perceptron
 from zwick_ai.zwicker import arrays, kernels, policy_codes, resample
 from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker.features import NFEAT
@@ -252,12 +253,12 @@ def test_inference_weights_equal_the_exact_posterior() -> None:
     assert _tv(weighted, exact) < 0.05
 
 
-def _random_move_model(seed: int, hidden: int = 8, inputs: int = 2 * NFEAT) -> tuple:
+def _random_move_model(seed: int, hidden: int = 8, inputs: int = 2 * NFEAT) -> Perceptron:
     """A move model (``inputs`` = NFEAT: an after model without the card-level view) with random
     weights (the arrays of :meth:`ValueModel.arrays`), scaled so that its scores spread over a few points."""
     g = np.random.default_rng(seed)
     n = inputs
-    return (
+    return Perceptron(
         np.zeros(n), np.ones(n), g.normal(0, 0.3, (n, hidden)), g.normal(0, 0.3, hidden),
         g.normal(0, 0.5, (hidden, hidden)), g.normal(0, 0.3, hidden), g.normal(0, 2.0, (hidden, 1)), np.zeros(1),
     )  # fmt: skip
