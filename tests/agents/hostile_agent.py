@@ -72,6 +72,17 @@ def misbehave(what):
 misbehave(os.environ.get("HOSTILE_IMPORT", ""))
 
 
+def _first_time(marker: str) -> bool:
+    """True without a marker file; with one, only for the first caller of any process (it creates the file)."""
+    if not marker:
+        return True
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
+
+
 class Hostile(Agent):
     """Plays its first legal decision; misbehaves as told."""
 
@@ -80,6 +91,7 @@ class Hostile(Agent):
         Param("init", str, "", "what to do when built"),
         Param("ident", str, "", "what to do in identity()"),
         Param("after", int, 0, "decisions to play first"),
+        Param("once", str, "", "a file: misbehave only if it does not exist yet (and create it), so once in a run"),
     )
 
     def __init__(self, game, seed=0, **params):
@@ -93,7 +105,7 @@ class Hostile(Agent):
 
     def act(self, state):
         self.decisions += 1
-        if self.decisions > self.params["after"]:
+        if self.decisions > self.params["after"] and _first_time(self.params["once"]):
             if self.params["act"] == "illegal":
                 return [10**6]
             misbehave(self.params["act"])

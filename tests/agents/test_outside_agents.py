@@ -487,7 +487,7 @@ def test_the_sweep_s_agents_are_contained_on_ray(hostile, way, error):
 
 def test_forfeits_go_on_and_count_as_lost_deals(hostile, capsys):
     out = hostile / "forfeit"
-    spec = "hostile:Hostile,act=raise,after=3"  # fails once a game lasts long enough, so some deals are played
+    spec = f"hostile:Hostile,act=raise,after=3,once={hostile / 'failed-once'}"  # one game fails; the other deals are played
     argv = ["tournament", *PARLETT, "--agents", f"{spec};greedy", "--deals", "3", "--workers", "1", "--quiet",
             "--out", str(out), "--on-agent-error", "forfeit"]  # fmt: skip
     assert main(argv) == 3
