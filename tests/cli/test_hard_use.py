@@ -414,6 +414,13 @@ def test_the_command_line_is_built_without_heavy_imports():
     assert float(seconds) < 5  # (about 0.1 s on an idle machine; generous under load)
 
 
+def test_the_help_s_agent_time_limits_are_the_guard_s():
+    from zwick_ai.agents import guard
+    from zwick_ai.cli import defaults
+
+    assert (defaults.MOVE_TIME_LIMIT, defaults.START_TIME_LIMIT) == (guard.MOVE_TIME_LIMIT, guard.START_TIME_LIMIT)
+
+
 def test_an_interrupt_inside_a_compiled_callback_is_an_interrupt():
     """numba turns a KeyboardInterrupt raised in its callback into a SystemError; the commands'
     interrupt guard turns it back, so the run stops with its one-line message, not a traceback."""

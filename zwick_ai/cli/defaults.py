@@ -23,3 +23,8 @@ DEFAULT_SUMMARY = (
 MAX_DEALS = 1_000_000
 #: the most worker processes (or Ray CPUs) a command takes
 MAX_WORKERS = 1024
+#: the seconds an outside agent may take for a decision, and to be imported and built, unless told
+#: (the same numbers as :data:`zwick_ai.agents.guard.MOVE_TIME_LIMIT` and ``START_TIME_LIMIT``,
+#: which ``tests/cli/test_hard_use.py`` compares; named here so that ``--help`` imports nothing)
+MOVE_TIME_LIMIT = 60.0
+START_TIME_LIMIT = 120.0

@@ -256,7 +256,7 @@ def agent_rules(args: argparse.Namespace) -> dict[str, Any]:
 
 def add_agent_rule_args(p: argparse.ArgumentParser) -> None:
     """The options for agents from outside the package: their clocks, and what their failure does."""
-    from zwick_ai.agents.guard import MOVE_TIME_LIMIT, START_TIME_LIMIT
+    from zwick_ai.cli.defaults import MOVE_TIME_LIMIT, START_TIME_LIMIT
 
     p.add_argument(
         "--move-time-limit", type=float, metavar="S",
