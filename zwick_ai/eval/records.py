@@ -280,6 +280,13 @@ def unpack(path: str | Path) -> bool:
     return True
 
 
+def _skip_to_next_line(lines: IO[str]) -> None:
+    """Read past the rest of the current line, :data:`MAX_LINE` characters at a time."""
+    rest = lines.readline(MAX_LINE)
+    while rest and not rest.endswith("\n"):
+        rest = lines.readline(MAX_LINE)
+
+
 def _until_unreadable(lines: IO[str], damage: list[RecordError]) -> Iterator[str]:
     """The lines of a text file up to where it cannot be read any more (a truncated or corrupt
     gzip stream); that place goes to ``damage``. A line longer than :data:`MAX_LINE` is never held
@@ -289,8 +296,7 @@ def _until_unreadable(lines: IO[str], damage: list[RecordError]) -> Iterator[str
         while line := lines.readline(MAX_LINE + 1):
             number += 1
             if len(line) > MAX_LINE and not line.endswith("\n"):
-                while (rest := lines.readline(MAX_LINE)) and not rest.endswith("\n"):
-                    pass  # the rest of the over-long line
+                _skip_to_next_line(lines)
             yield line
     except (OSError, EOFError) as e:
         damage.append(RecordError(number + 1, f"the file cannot be read from here on ({e})"))
