@@ -281,6 +281,15 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 MAX_SEARCH_ITERS = 20_000_000
 
 
+def check_cfr_budget(time: float, iters: int) -> None:
+    """``ValueError`` unless a CFR search has a time budget or an iteration count it can hold."""
+    if time < 0 or iters < 0:
+        raise ValueError("time and iters must be >= 0")
+    if time == 0 and iters == 0:
+        raise ValueError("give a time budget (time, seconds) or a CFR+ iteration count (iters)")
+    check_search_iters(iters)
+
+
 def check_search_iters(iters: int, name: str = "iters") -> None:
     """``ValueError`` for an iteration count a search cannot hold in memory."""
     if iters > MAX_SEARCH_ITERS:

@@ -53,7 +53,7 @@ import numpy as np
 import pyspiel
 
 from zwick_ai.agents import clock
-from zwick_ai.agents.base import Agent, Param, check_search_iters, register
+from zwick_ai.agents.base import Agent, Param, check_cfr_budget, check_search_iters, register
 from zwick_ai.agents.cfr import core, resolve_tree
 from zwick_ai.agents.expert_search import stage_start_world
 from zwick_ai.games import zwicker_bridge
@@ -87,11 +87,7 @@ def check(params: dict[str, Any]) -> None:
     for name, valid in (("belief", BELIEFS), ("leaf", LEAVES), ("play", PLAYS), ("gadget", SWITCH)):
         if params[name] not in valid:
             raise ValueError(f"{name}={params[name]!r} is not valid; valid: {', '.join(valid)}")
-    if params["time"] < 0 or params["iters"] < 0:
-        raise ValueError("time and iters must be >= 0")
-    if params["time"] == 0 and params["iters"] == 0:
-        raise ValueError("give a time budget (time, seconds) or a CFR+ iteration count (iters)")
-    check_search_iters(params["iters"])
+    check_cfr_budget(params["time"], params["iters"])
     if params["deals"] < 1:
         raise ValueError(f"deals={params['deals']} is not valid; give at least one deal")
     if not 0 <= params["depth"] <= resolve_tree.MAX_LEVELS:

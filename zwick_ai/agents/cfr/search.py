@@ -49,7 +49,7 @@ import numpy as np
 import pyspiel
 
 from zwick_ai.agents import clock, expert_search, value_model, zwicker_search
-from zwick_ai.agents.base import Agent, Param, check_search_iters, register
+from zwick_ai.agents.base import Agent, Param, check_cfr_budget, check_search_iters, register
 from zwick_ai.agents.cfr import core, subgame
 from zwick_ai.agents.net import model_for
 from zwick_ai.agents.search import UTILITY_PARAM, check_utility
@@ -75,11 +75,7 @@ def check(params: dict[str, Any]) -> None:
         raise ValueError(f"leaf={params['leaf']!r} is not valid; valid: {', '.join(LEAVES)}")
     if params["play"] not in PLAYS:
         raise ValueError(f"play={params['play']!r} is not valid; valid: {', '.join(PLAYS)}")
-    if params["time"] < 0 or params["iters"] < 0:
-        raise ValueError("time and iters must be >= 0")
-    if params["time"] == 0 and params["iters"] == 0:
-        raise ValueError("give a time budget (time, seconds) or a CFR+ iteration count (iters)")
-    check_search_iters(params["iters"])
+    check_cfr_budget(params["time"], params["iters"])
     if params["worlds"] < 1:
         raise ValueError(f"worlds={params['worlds']} is not valid; give at least one world")
     if params["worlds"] > MAX_WORLDS:
