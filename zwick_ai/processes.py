@@ -251,3 +251,8 @@ def kill_pool(pool: ProcessPoolExecutor) -> None:
     _end_groups(pids)
     for process in workers:
         process.join(timeout=5)
+    # The pool's manager thread closes its wake-up pipe as it ends; until then, the exit hook of
+    # concurrent.futures (Python 3.11) may write to that pipe as it closes: "Bad file descriptor".
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(timeout=5)
