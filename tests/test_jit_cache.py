@@ -65,3 +65,23 @@ def test_source_hash_follows_what_compiled_code_imports(tmp_path, monkeypatch):
         assert _jit_cache.source_hash() != first
     finally:
         _jit_cache.source_hash.cache_clear()
+
+
+def test_only_stale_caches_of_older_sources_are_removed(tmp_path):
+    """A process started before an engine change may still compile into its folder: a recent one stays."""
+    now = 1_000_000_000.0
+    keep, recent, stale = (tmp_path / name for name in ("numba-new", "numba-recent", "numba-stale"))
+    for folder in (keep, recent, stale):
+        folder.mkdir()
+        (folder / "kernels.nbi").write_text("index")
+    old = now - _jit_cache.STALE_CACHE_SECONDS - 60
+    os.utime(stale / "kernels.nbi", (old, old))
+    os.utime(stale, (old, old))
+    os.utime(keep, (old, old))  # the current folder stays however old
+    os.utime(keep / "kernels.nbi", (old, old))
+    removed = _jit_cache.prune_stale_folders(tmp_path, keep="numba-new", now=now)
+    assert removed == [stale]
+    assert keep.exists() and recent.exists() and not stale.exists()
+    # a file written lately keeps an old folder
+    os.utime(recent, (old, old))
+    assert _jit_cache.prune_stale_folders(tmp_path, keep="numba-new", now=now) == []

@@ -6,8 +6,10 @@ cached machine code is stale (old array offsets: wrong results or crashes). Here
 defined in zwick_ai (and, in a source checkout, in its ``benchmarks``/``tests``) is cached under
 ``__pycache__/numba-<hash>`` next to its file, where the hash covers every module that uses numba
 and every zwick_ai module those import, directly or not (compiled code can only reach constants
-and functions through imports). A change there starts a fresh cache and the caches of older
-sources are removed; a change of a module outside it (the CLI, tournaments, reports) keeps it.
+and functions through imports). A change there starts a fresh cache; the caches of older sources
+are removed once nothing has been written to them for a day (a process started before the change
+may still be compiling into its folder); a change of a module outside it (the CLI, tournaments,
+reports) keeps the cache.
 
 A user who sets ``NUMBA_CACHE_DIR`` (say, where the package folder is read-only) gets the same
 keying there: ``$NUMBA_CACHE_DIR/<numba's folder for the file>/numba-<hash>``.
@@ -29,6 +31,8 @@ from numba.core import caching, event
 PACKAGE_DIR = Path(__file__).resolve().parent
 _ROOT = PACKAGE_DIR.parent if (PACKAGE_DIR.parent / "pyproject.toml").exists() else PACKAGE_DIR
 _PRUNED: set[str] = set()
+#: an older source's cache folder is removed once nothing in it has changed for this long
+STALE_CACHE_SECONDS = 24 * 3600
 
 
 def _module_file(package: Path, module: str) -> Path | None:
@@ -93,9 +97,31 @@ def source_hash() -> str:
     return h.hexdigest()[:16]
 
 
+def last_change(folder: Path) -> float:
+    """The newest modification time of ``folder`` and the files in it (0.0 if it is gone)."""
+    try:
+        times = [folder.stat().st_mtime] + [entry.stat().st_mtime for entry in folder.iterdir()]
+    except OSError:
+        return 0.0
+    return max(times)
+
+
+def prune_stale_folders(base: Path, keep: str, now: float | None = None) -> list[Path]:
+    """Remove the ``numba-*`` folders in ``base`` other than ``keep`` that nothing has written to
+    for :data:`STALE_CACHE_SECONDS`; a running process of older sources may still use a newer one.
+    Returns the folders removed."""
+    now = time.time() if now is None else now
+    removed = []
+    for old in sorted(base.glob("numba-*")):
+        if old.name != keep and now - last_change(old) > STALE_CACHE_SECONDS:
+            shutil.rmtree(old, ignore_errors=True)
+            removed.append(old)
+    return removed
+
+
 class _HashedFolder:
     """A numba locator mixin: the base class's cache folder gets a ``numba-<hash>`` subfolder, and
-    the folders of other source hashes beside it are removed (once per base folder and process)."""
+    stale folders of other source hashes beside it are removed (once per base folder and process)."""
 
     _cache_path: str
 
@@ -104,9 +130,7 @@ class _HashedFolder:
         self._cache_path = os.path.join(base, f"numba-{source_hash()}")
         if base not in _PRUNED:
             _PRUNED.add(base)
-            for old in Path(base).glob("numba-*"):
-                if old.name != f"numba-{source_hash()}":
-                    shutil.rmtree(old, ignore_errors=True)
+            prune_stale_folders(Path(base), keep=f"numba-{source_hash()}")
 
     @classmethod
     def _in_package(cls, py_file: str) -> bool:
