@@ -27,8 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from zwick_ai.backends import Backend, LocalBackend, make_backend
 from zwick_ai.eval import tournament as T
-from zwick_ai.eval.backends import Backend, LocalBackend, make_backend
 
 
 def warm_up(backend: Backend, t: T.Tournament) -> None:

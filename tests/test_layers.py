@@ -3,8 +3,8 @@ included, goes to the module's own package or to a lower layer. The layers, lowe
 
 0. the foundation modules at the top of the package (cards, seeded choices, the numba decorator
    and its cache, the perceptron's forward pass, option parsing, the machine's description,
-   safe file writing, figures as PNG files, worker processes and stop signals);
-   these may import one another;
+   safe file writing, figures as PNG files, worker processes and stop signals, the backends every
+   pool runs on); these may import one another;
 1. the engines ``zwicker`` and ``tricks``;
 2. the OpenSpiel games ``games``;
 3. ``agents`` (what plays) and ``vector`` (batched games), independent of each other;
@@ -15,6 +15,7 @@ included, goes to the module's own package or to a lower layer. The layers, lowe
 8. ``cli`` (the ``zwick`` command).
 
 No exception is kept: :data:`EXCEPTIONS` is empty, and a new one must be written there with its reason.
+README.md, CONTRIBUTING.md and docs/api/index.md quote the one drawing of these layers, :func:`drawing`.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ LAYERS = {
             "files",
             "plots",
             "processes",
+            "backends",
         ),
         FOUNDATION,
     ),
@@ -58,6 +60,17 @@ LAYERS = {
 }
 #: (importing module, imported module) pairs allowed against the layers, each with its reason
 EXCEPTIONS: dict[tuple[str, str], str] = {}
+#: the documents that quote :func:`drawing` word for word
+QUOTED_IN = ("README.md", "CONTRIBUTING.md", "docs/api/index.md")
+
+
+def drawing() -> str:
+    """The layers in one line, lowest first: packages of one layer separated by commas (neither
+    imports the other), the foundation modules as ``foundation``."""
+    ranks: dict[int, list[str]] = {}
+    for name, rank in LAYERS.items():
+        ranks.setdefault(rank, []).append(name)
+    return " → ".join("foundation" if rank == FOUNDATION else ", ".join(ranks[rank]) for rank in sorted(ranks))
 
 
 def _part(module: str) -> str | None:
@@ -98,6 +111,12 @@ def upward_imports(path: Path, package: Path = PACKAGE) -> list[str]:
 def test_every_import_goes_down_the_layers():
     broken = [line for path in sorted(PACKAGE.rglob("*.py")) for line in upward_imports(path)]
     assert not broken, "\n".join(broken)
+
+
+@pytest.mark.parametrize("document", QUOTED_IN)
+def test_the_documents_quote_the_one_drawing(document):
+    text = (PACKAGE.parent / document).read_text()
+    assert f"`{drawing()}`" in text, f"{document} does not quote the layers as drawn here: `{drawing()}`"
 
 
 @pytest.mark.parametrize(

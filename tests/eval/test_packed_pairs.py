@@ -9,9 +9,9 @@ import json
 
 import pytest
 
+from zwick_ai.backends import LocalBackend
 from zwick_ai.cli import main
 from zwick_ai.eval import leaderboard
-from zwick_ai.eval.backends import LocalBackend
 from zwick_ai.eval.packed_pairs import GAMES, PAIRS, pack_board, packed_pairs, pair_folders
 from zwick_ai.eval.records import read_records
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from zwick_ai.backends import import_ray, make_backend
 from zwick_ai.cli import main
 from zwick_ai.eval import tournament as T
-from zwick_ai.eval.backends import import_ray, make_backend
 from zwick_ai.eval.records import record_from_dict, replay
 
 # classic with 2 players: fast games, two seatings per deal

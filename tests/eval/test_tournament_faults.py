@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from zwick_ai.backends import LocalBackend, make_backend
 from zwick_ai.eval import tournament as T
-from zwick_ai.eval.backends import LocalBackend, make_backend
 
 ROOT = Path(__file__).resolve().parents[2]
 PARAMS = {"variant": "classic", "players": 2}

@@ -168,8 +168,8 @@ def load_leaderboard(path: str | Path) -> dict[str, Any]:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
+    from zwick_ai.backends import make_backend
     from zwick_ai.eval import leaderboard
-    from zwick_ai.eval.backends import make_backend
 
     spec = load_leaderboard(args.file)
     check_agent_specs(spec, str(args.file))

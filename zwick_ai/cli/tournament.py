@@ -178,7 +178,7 @@ def run_prepared(
     max_deals: int | None = None,
 ) -> dict[str, Any] | None:  # fmt: skip
     """Run a tournament of :func:`prepare` (see :func:`run`)."""
-    from zwick_ai.eval.backends import make_backend
+    from zwick_ai.backends import make_backend
     from zwick_ai.eval.sequential import looks, run_until_resolved
     from zwick_ai.eval.tournament import report_markdown, run_tournament
 

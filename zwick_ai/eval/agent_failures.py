@@ -48,7 +48,7 @@ from zwick_ai.agents.guard import (
     phase,
     printable,
 )
-from zwick_ai.eval.backends import Deaths, exit_status
+from zwick_ai.backends import Deaths, exit_status
 from zwick_ai.processes import STOP_SIGNALS, descendants, die_with_parent, end_descendants, stop_signals_deferred
 
 __all__ = [
@@ -229,7 +229,7 @@ def contained(task: dict[str, Any], play: Callable[[dict[str, Any]], dict[str, A
 
 
 class GameDeaths(Deaths):
-    """A tournament's answer to a worker that died under a game (:class:`zwick_ai.eval.backends.Deaths`):
+    """A tournament's answer to a worker that died under a game (:class:`zwick_ai.backends.Deaths`):
     a game with an outside agent runs in a batch of its own; when the worker's note says an
     outside agent was in a call, that agent failed; otherwise the game runs once more, then fails
     naming the pair's outside agents (or the pair)."""

@@ -50,7 +50,7 @@ import numpy as np
 
 from zwick_ai.agents import outside
 from zwick_ai.agents.base import agent_info, make_agent, parse_spec
-from zwick_ai.eval.backends import Backend
+from zwick_ai.backends import Backend
 from zwick_ai.eval.packed_pairs import pack_board, pair_folders, restore_pair
 from zwick_ai.eval.ratings import points_design, points_ratings_with_ci, ratings_with_ci
 from zwick_ai.eval.report import markdown_table

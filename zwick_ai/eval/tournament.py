@@ -75,9 +75,9 @@ from zwick_ai.agents import clock, zwicker_precompile
 from zwick_ai.agents.base import GAMES, agent_params, registered
 from zwick_ai.agents.clock import CLOCKS
 from zwick_ai.agents.guard import MOVE_TIME_LIMIT, START_TIME_LIMIT
+from zwick_ai.backends import Backend, LocalBackend
 from zwick_ai.eval import agent_failures
 from zwick_ai.eval.agent_failures import FAILURE, ON_AGENT_ERROR, AgentFailed
-from zwick_ai.eval.backends import Backend, LocalBackend
 from zwick_ai.eval.folder_lock import hold_results_folder
 from zwick_ai.eval.match import play_game
 from zwick_ai.eval.pictures import plot_pairs, plot_ratings

@@ -66,7 +66,7 @@ from typing import Any
 import numpy as np
 
 from zwick_ai.agents import value_model, zwicker_search
-from zwick_ai.eval.backends import Backend, make_backend
+from zwick_ai.backends import Backend, make_backend
 from zwick_ai.files import read_json, replacing
 from zwick_ai.learn import model_files, net_selfplay
 from zwick_ai.learn.net_selfplay import SHARD_FIELDS, ShardRecords
@@ -404,7 +404,7 @@ def play_generation(
     """Generation ``g``'s self-play records (:class:`~zwick_ai.learn.net_selfplay.ShardRecords`),
     played by the after model in ``model_path`` (empty: greedy), in chunks of :data:`CHUNK_HANDS`
     hands (:data:`TEACHER_CHUNK_HANDS` under a search teacher) as tasks of ``runner`` (local
-    processes or Ray, :mod:`zwick_ai.eval.backends`; None: this process); the records do not
+    processes or Ray, :mod:`zwick_ai.backends`; None: this process); the records do not
     depend on where the chunks ran. With a folder ``keep`` every chunk is saved there as it
     arrives and read back instead of played again (a stopped generation resumes). ``progress(done,
     total)`` is called with hands played. Once ``stop`` is set, the generation raises
@@ -660,7 +660,7 @@ def train_net(
 ) -> int:
     """Run generations into ``out`` until ``hours`` of wall time are used (a generation started is
     finished) or ``max_generations`` exist, self-play over ``workers`` local processes or Ray tasks
-    (``backend``, ``address``: :func:`zwick_ai.eval.backends.make_backend`; the results do not
+    (``backend``, ``address``: :func:`zwick_ai.backends.make_backend`; the results do not
     depend on them); returns the number of finished generations. With ``average`` K >= 2, every
     generation from the K-th on also gets the average of the last K generations' weights
     (:func:`export_average`; self-play still plays the generations themselves) and its strength

@@ -327,10 +327,10 @@ def positions(
     address: str | None = None,
 ) -> dict[str, np.ndarray]:
     """The self-play candidates of the run (generated chunk by chunk on ``workers`` local processes
-    or as Ray tasks, :func:`zwick_ai.eval.backends.make_backend`; each chunk saved here as it
+    or as Ray tasks, :func:`zwick_ai.backends.make_backend`; each chunk saved here as it
     arrives, or read back): ``X`` (features), ``final``, ``lead``, ``dec`` (global decision index),
     ``hand`` (global hand index), ``weight`` (of each candidate in the fit)."""
-    from zwick_ai.eval.backends import make_backend
+    from zwick_ai.backends import make_backend
 
     folder = out / "positions"
     folder.mkdir(parents=True, exist_ok=True)

@@ -62,7 +62,7 @@ from zwick_ai.analysis.joker.deals import (
     study_jokers,
     swap_joker,
 )
-from zwick_ai.eval.backends import make_backend
+from zwick_ai.backends import make_backend
 from zwick_ai.eval.records import unpack, zwicker_game
 from zwick_ai.eval.selfplay import hand_seeds
 from zwick_ai.files import JsonlAppender

@@ -1,5 +1,5 @@
 """Running the joker study of one variant: its configuration, its independent parts and where
-they run (one process or a backend of :mod:`zwick_ai.eval.backends`).
+they run (one process or a backend of :mod:`zwick_ai.backends`).
 
 >>> cfg = StudyConfig("dithmarschen", deals=40, strong="greedy", strong_deals=1)
 >>> res = run_study(cfg, progress=False)
@@ -26,7 +26,7 @@ from zwick_ai.analysis.joker.measure import (
     rules_study,
     strong_agent_games,
 )
-from zwick_ai.eval.backends import make_backend
+from zwick_ai.backends import make_backend
 from zwick_ai.eval.selfplay import hand_seeds
 from zwick_ai.machine import describe
 from zwick_ai.zwicker.rules import Rules
@@ -115,7 +115,7 @@ def run_study(
     cfg: StudyConfig, progress: bool = True, backend: str = "local", workers: int = 1, address: str | None = None
 ) -> dict:
     """Run all parts; returns every number (JSON-ready). With ``workers`` > 1 (or ``backend="ray"``)
-    the parts run in parallel on :mod:`zwick_ai.eval.backends`; the numbers are the same."""
+    the parts run in parallel on :mod:`zwick_ai.backends`; the numbers are the same."""
     rules = cfg.rules()
     strong = cfg.strong_spec()
     parts = [p for p in PARTS if p != "part2:strong" or (strong != "greedy" and cfg.strong_deals > 0)]

@@ -64,7 +64,7 @@ from zwick_ai.agents.cfr.core import (
 from zwick_ai.agents.cfr.keys import TRICK_GAMES, is_trick_game
 from zwick_ai.agents.cfr.zwicker_abstraction import ZWICKER_ABSTRACTIONS, zwicker_abstraction_id
 from zwick_ai.agents.tricks_greedy import greedy_action
-from zwick_ai.eval.backends import Backend
+from zwick_ai.backends import Backend
 from zwick_ai.jit import kernel
 from zwick_ai.learn.cfr.exact import nash_conv as tree_nash_conv
 from zwick_ai.learn.cfr.merge import Snapshot, add_changes
@@ -553,7 +553,7 @@ class MCCFRSolver:
         self.rngs = worker_streams(seed, workers)
         self.rng = self.rngs[0]
         # where the workers' shares run: threads here (None) or a cluster's tasks (a
-        # :class:`~zwick_ai.eval.backends.Backend`, e.g. Ray); the tables are the same
+        # :class:`~zwick_ai.backends.Backend`, e.g. Ray); the tables are the same
         self.cluster: Backend | None = None
         self.iteration = 0
         if backend == "engine" and not is_trick_game(game):

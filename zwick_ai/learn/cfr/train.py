@@ -37,7 +37,7 @@ from typing import Any
 import pyspiel
 
 from zwick_ai.agents.cfr.zwicker_abstraction import ZWICKER_ABSTRACTIONS
-from zwick_ai.eval.backends import make_backend
+from zwick_ai.backends import make_backend
 from zwick_ai.files import replacing
 from zwick_ai.learn.cfr.checkpoint import load_checkpoint, save_checkpoint, save_policy
 from zwick_ai.learn.cfr.exact import METHODS, ExactSolver

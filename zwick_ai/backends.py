@@ -1,4 +1,5 @@
-"""Where tournament games run: in this process, in K local worker processes, or on Ray.
+"""Where a run's tasks run (tournament games, self-play generations, training chunks, study parts):
+in this process, in K local worker processes, or on Ray.
 
 A backend maps a picklable top-level function over tasks and yields ``(task, result)`` pairs in
 the order they **finish** (not the order given), so the caller can write each result as soon as it
