@@ -45,8 +45,8 @@ from dataclasses import dataclass
 import pyspiel
 
 from zwick_ai import cards as zwick_cards
-from zwick_ai.tricks import api as tricks_api
 from zwick_ai.tricks import arrays as trick_arrays
+from zwick_ai.tricks import engine as tricks_engine
 from zwick_ai.zwicker import arrays, layout
 from zwick_ai.zwicker import engine as zwicker_engine
 from zwick_ai.zwicker.engine import Move
@@ -229,18 +229,18 @@ def _tricks_view(state: pyspiel.State, player: int) -> TricksView:
     played = tuple(zwick_cards.format_card(c) for c in range(trick_arrays.NC) if trick_arrays.is_played(a, c))
     return TricksView(
         player=player,
-        hand=tuple(tricks_api.hand(ts, player)),
-        phase=tricks_api.phase(ts),
-        dealer=tricks_api.dealer(ts),
-        pot=tricks_api.pot(ts),
-        trump=tricks_api.trump(ts),
-        upcards=tuple(tricks_api.upcards(ts)),
-        trick=tuple(tricks_api.current_trick(ts)),
+        hand=tuple(tricks_engine.hand(ts, player)),
+        phase=tricks_engine.phase(ts),
+        dealer=tricks_engine.dealer(ts),
+        pot=tricks_engine.pot(ts),
+        trump=tricks_engine.trump(ts),
+        upcards=tuple(tricks_engine.upcards(ts)),
+        trick=tuple(tricks_engine.current_trick(ts)),
         played=played,
         status=per_seat(trick_arrays.status),
         bids=per_seat(trick_arrays.bid),
         tricks=per_seat(trick_arrays.tricks_won),
-        scores=tricks_api.returns(ts),
+        scores=tricks_engine.returns(ts),
         moves=moves,
     )
 

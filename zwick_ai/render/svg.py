@@ -30,7 +30,7 @@ from typing import Any
 
 from zwick_ai import cards, tricks, zwicker
 from zwick_ai.tricks import arrays as trick_arrays
-from zwick_ai.tricks.api import bid_name
+from zwick_ai.tricks.engine import bid_name
 
 SUIT_COLOURS = ("#1a7f37", "#1f5fbf", "#c62828", "#202020")  # clubs, diamonds, hearts, spades
 JOKER_COLOUR = "#7b1fa2"

@@ -56,7 +56,7 @@ Rule choices where docs/rules.md is silent (each documented where it is implemen
   gezwickt payments unchanged.
 """
 
-from zwick_ai.tricks.api import (
+from zwick_ai.tricks.engine import (
     Session,
     TrickState,
     action_name,

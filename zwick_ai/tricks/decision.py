@@ -28,7 +28,7 @@ import numpy as np
 
 from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.tricks import layout as tricks_layout
-from zwick_ai.tricks.api import TrickState
+from zwick_ai.tricks.engine import TrickState
 from zwick_ai.tricks.rules import TrickRules
 
 
@@ -54,5 +54,5 @@ class TrickDecision:
         return [int(a) for a in tricks_kernels.legal_actions(self.position, self.config)]
 
     def trick_state(self) -> TrickState:
-        """The position as a :class:`~zwick_ai.tricks.api.TrickState` (a copy)."""
+        """The position as a :class:`~zwick_ai.tricks.engine.TrickState` (a copy)."""
         return TrickState(self.rules, self.position.copy(), None)

@@ -19,7 +19,7 @@ from typing import cast
 
 from zwick_ai import cards as zwick_cards
 from zwick_ai.tricks import layout as tricks_layout
-from zwick_ai.tricks.api import TrickState
+from zwick_ai.tricks.engine import TrickState
 from zwick_ai.tricks.rules import TrickRules
 
 POINTS = {"A": 4, "K": 3, "Q": 2, "J": 1}

@@ -27,7 +27,7 @@ import numpy as np
 from zwick_ai.jit import kernel
 from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.tricks import layout as tricks_layout
-from zwick_ai.tricks.api import TrickState
+from zwick_ai.tricks.engine import TrickState
 
 TRIES = 5000  # rejections before the resampler gives up
 
@@ -41,7 +41,7 @@ def seed(value):
 @kernel
 def knowledge(s, player, seen, public, open_draws):
     """What ``player`` has seen (``seen[card]``) and, per other seat, the cards publicly seen in
-    its hand (``public[seat, card]``), as :func:`zwick_ai.tricks.api._known_to`."""
+    its hand (``public[seat, card]``), as :func:`zwick_ai.tricks.engine._known_to`."""
     ups = np.empty(tricks_layout.MAXUP + 1, dtype=np.int32)
     swappers = np.empty(tricks_layout.MAXUP + 1, dtype=np.int32)
     nu = 0

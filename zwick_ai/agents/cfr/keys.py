@@ -37,7 +37,7 @@ def string_key(text: str) -> int:
 @kernel
 def tricks_key(s, player):
     """64-bit key of ``player``'s information state: a chained hash of the events he observed,
-    each mapped as in ``tricks.api.information_state_string`` (own deals, upcards, cuts, own draws
+    each mapped as in ``tricks.engine.information_state_string`` (own deals, upcards, cuts, own draws
     with the card, others' draws without, open draws, actions, own hidden actions with the card,
     others' hidden actions as face-down play or discard). Never 0."""
     h = mix64(np.uint64(player + 1) * np.uint64(0x9E3779B97F4A7C15))

@@ -1,4 +1,4 @@
-"""Python API of the trick engine: positions, readable actions, apply, returns, information strings,
+"""The trick engine's Python API: positions, readable actions, apply, returns, information strings,
 resampling and sessions. The numba kernels do the work; this module names things.
 """
 
