@@ -670,8 +670,8 @@ def _pool_of_one_world_stats(
 def test_greedy_rollout_plays_the_greedy_player_at_every_seat_of_the_play_out() -> None:
     """``rollout=greedy``: with one world and one iteration per root move, each move's reward is
     the result of a greedy play-out of that world after the move (one of them, where greedy's ties
-    are broken at random); random play-outs' rewards mostly are not. Today's expert keeps its
-    identity; a bad value is refused."""
+    are broken at random); random play-outs' rewards mostly are not. The identity names the
+    play-out player; a bad value is refused."""
     game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
     state = zwicker_bridge.state_from_seed(game, 5)
     d = zwicker_search.DecisionSetup(state, np.random.default_rng(0))
@@ -697,7 +697,7 @@ def test_greedy_rollout_plays_the_greedy_player_at_every_seat_of_the_play_out() 
         matched[name] = sum(hits) / len(hits)
     assert len(d.rows) >= 4
     assert matched["greedy"] == 1.0 and matched["random"] < 0.75
-    assert "rollout" not in make_agent("expert:time=0,iters=20", game).identity()["params"]
+    assert make_agent("expert:time=0,iters=20", game).identity()["params"]["rollout"] == "random"
     assert make_agent("expert:time=0,iters=20,rollout=greedy", game).identity()["params"]["rollout"] == "greedy"
     with pytest.raises(ValueError, match="rollout='smart' is not valid; valid: random, greedy"):
         make_agent("expert:rollout=smart", game)

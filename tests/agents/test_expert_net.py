@@ -93,7 +93,7 @@ def test_prior_zero_and_leaf_after_change_the_search_only_where_asked():
     explicit = make_agent("expert:time=0,iters=300,endgame=0,prior=0,mix=1", game, seed=4)
     assert plain.act(state) == explicit.act(state) and plain.last == {**explicit.last, **plain.last}
     assert plain.identity() == explicit.identity()
-    assert "prior" not in plain.identity()["params"] and "mix" not in plain.identity()["params"]
+    assert plain.identity()["params"]["prior"] == 0 and "mix" not in plain.identity()["params"]
     after = make_agent("expert:time=0,iters=300,endgame=0,leaf=after,prior=5", game, seed=4)
     ident = after.identity()
     assert ident["leaf_resolved"] == "after" and ident["params"]["prior"] == 5 and ident["params"]["mix"] == 1.0
@@ -138,4 +138,4 @@ def test_prior_reply_seeds_the_networks_values_one_answer_ahead():
             make_agent(bad, game)
     with pytest.raises(ValueError, match="two sides"):
         make_agent("expert:prior=5,reply=4", pyspiel.load_game("zwicker(variant=christiansen)"))
-    assert "reply" not in make_agent("expert:prior=5", game).identity()["params"]
+    assert make_agent("expert:prior=5", game).identity()["params"]["reply"] == 0

@@ -86,8 +86,6 @@ MODEL_LEAVES = ("value", "stage")  # the leaf evaluators that use the value mode
 DEFAULT_POOL = 256  # ISMCTS worlds drawn once per decision
 DEFAULT_INFER = 0.25  # softmax temperature of the opponent model's weights
 OPPONENT_MODELS = ("greedy", "net", "after")  # the inference weights' model of the other players
-#: parameters added after the first expert, left out of the identity at the value that plays as it did
-FIRST_EXPERT = {"prior": 0, "reply": 0, "rollout": "random"}
 MAX_WORLDS = 4096  # endgame worlds per decision under a time budget
 FIRST_BATCH = 16  # ISMCTS iterations before the first clock check
 MIN_FALLBACK_SECONDS = 0.005  # ISMCTS time after an endgame search gave up at the end of the budget
@@ -227,13 +225,9 @@ class ExpertAgent(Agent):
 
     def identity(self) -> dict[str, Any]:
         """The parameters, the leaf ``auto`` resolved to and the digests of the models it reads
-        (``mix``, ``prior``, ``reply`` and ``rollout`` only where they act or differ from the first
-        expert's, so today's expert keeps its identity)."""
+        (``mix`` only where it acts: with the ``after`` leaf)."""
         ident = super().identity()
         params = dict(ident["params"])
-        for key, first in FIRST_EXPERT.items():
-            if params[key] == first:
-                del params[key]
         if self.leaf != "after":
             del params["mix"]
         return {**ident, "params": params, "leaf_resolved": self.leaf, "models": self.model_digests}
