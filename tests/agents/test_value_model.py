@@ -125,6 +125,31 @@ def _permute_hidden(S, hidden, rng):
     return S2
 
 
+def test_a_run_folder_of_an_older_version_is_refused_in_one_line(tmp_path):
+    """A run whose config lacks a field of today's, or whose chunk has no weights, was made by an
+    older zwick_ai: refused in one line saying so and what remakes it, with nothing trained."""
+    import json
+
+    from zwick_ai.learn.value_train import positions as run_positions
+
+    cfg = ValueConfig("classic", 2, hands=10, epochs=1, hidden=(4,), batch=16, record=1.0)
+    old = tmp_path / "old-config"
+    old.mkdir()
+    config = cfg.as_json()
+    del config["teacher"]
+    (old / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ValueError, match=r"older zwick_ai \(no teacher\); remake it with the same `zwick train value`"):
+        train_value(cfg, old)
+    assert sorted(p.name for p in old.iterdir()) == ["config.json"]
+    chunk = tmp_path / "old-chunk" / "positions" / "chunk-0000.npz"
+    chunk.parent.mkdir(parents=True)
+    np.savez(
+        chunk, X=np.zeros((1, 2)), final=np.zeros(1), lead=np.zeros(1), dec=np.zeros(1, int), hand=np.zeros(1, int)
+    )
+    with pytest.raises(ValueError, match=r"chunk-0000.npz was written by an older zwick_ai \(no weights\); remake"):
+        run_positions(cfg, tmp_path / "old-chunk")
+
+
 def test_compiled_models_equal_sklearn(tmp_path):
     """A tiny training run; both exported models evaluated in compiled code give scikit-learn's
     numbers on their inputs, and ``net_values`` is the move model on the decision's candidates."""

@@ -258,12 +258,18 @@ def check_config(cfg: ValueConfig) -> None:
         raise ValueError(f"teacher_iters must be at least 1 (got {cfg.teacher_iters})")
 
 
+#: what remakes a run folder of an older zwick_ai, said when one is refused
+REMAKE = "remake it with the same `zwick train value` command and a new --out folder"
+
+
 def _check_config(out: Path, cfg: ValueConfig) -> None:
     path = out / "config.json"
     want = cfg.as_json()
     if path.exists():
-        defaults = ValueConfig(cfg.variant, cfg.players).as_json()
-        have = {**defaults, **json.loads(path.read_text())}  # runs made before a field existed had its default
+        have = json.loads(path.read_text())
+        missing = sorted(set(want) - set(have))
+        if missing:  # a field added since: the run's chunks may not be what this version makes
+            raise ValueError(f"{out} was made by an older zwick_ai (no {', '.join(missing)}); {REMAKE}")
         if have != want:
             diff = ", ".join(f"{k}: {have.get(k)} -> {v}" for k, v in want.items() if have.get(k) != v)
             raise ValueError(f"{out} holds a run with another configuration ({diff}); choose another --out")
@@ -354,7 +360,8 @@ def positions(
     decisions = 0
     for path in paths:
         part = load_npz(path)  # a damaged chunk: one error naming it
-        part.setdefault("weight", np.ones(len(part["final"]), np.float32))  # chunks written before weights
+        if "weight" not in part:
+            raise ValueError(f"{path} was written by an older zwick_ai (no weights); {REMAKE}")
         part["dec"] = part["dec"] + decisions
         decisions = int(part["dec"].max()) + 1 if len(part["dec"]) else decisions
         parts.append(part)
