@@ -72,11 +72,10 @@ NOT_BUNDLES = {
 # Bundles handled by position today: the ceiling may only go down (``-v`` lists them): the CFR
 # search's subgame context, table and tree tuples and os_update's step and reach
 # (agents/cfr/), the MCCFR tree's flat arrays (learn/cfr/tree.py), the rows of a training curve
-# (learn/cfr/train.py, cli/train.py), a game record's moves as JSON lists (eval/records.py) and
-# the compiled play-outs' results in eval/selfplay.py (kernels.PlayedHands would serve).
+# (learn/cfr/train.py, cli/train.py).
 # Added since (the next pass names them): the re-solver's tree and table tuples
 # (agents/cfr/resolve_tree.py, resolve.py) and the stage-value fit's columns (learn/stage_values.py).
-BUNDLE_CEILING = 55
+BUNDLE_CEILING = 42
 
 
 def python_files(root: Path = ROOT) -> list[Path]:

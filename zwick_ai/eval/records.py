@@ -51,7 +51,7 @@ import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pyspiel
 
@@ -151,6 +151,21 @@ def _is_num(x: object) -> bool:
     return (_is_int(x) or isinstance(x, float)) and math.isfinite(x)  # type: ignore[arg-type]
 
 
+def _is_move(m: Any, seats: int) -> bool:
+    """Whether ``m`` is a move as a record stores it: ``[seat in 0..seats-1, label, [actions >= 0]]``."""
+    if not isinstance(m, list) or len(m) != 3:
+        return False
+    seat, label, actions = m
+    return (
+        _is_int(seat)
+        and 0 <= seat < seats
+        and isinstance(label, str)
+        and isinstance(actions, list)
+        and len(actions) > 0
+        and all(_is_int(a) and a >= 0 for a in actions)
+    )
+
+
 def record_from_dict(obj: object) -> GameRecord:
     """A :class:`GameRecord` from a parsed line, checking every field; ``ValueError`` says what
     is wrong. Other keys (a tournament's ``agents``, ``deal``, ``seating``...) are ignored."""
@@ -172,17 +187,7 @@ def record_from_dict(obj: object) -> GameRecord:
     if not isinstance(moves, list):
         raise ValueError("moves must be a list of [seat, label, [actions]]")
     for i, m in enumerate(moves):
-        ok = (
-            isinstance(m, list)
-            and len(m) == 3
-            and _is_int(m[0])
-            and 0 <= m[0] < len(seats)
-            and isinstance(m[1], str)
-            and isinstance(m[2], list)
-            and len(m[2]) > 0
-            and all(_is_int(a) and a >= 0 for a in m[2])
-        )
-        if not ok:
+        if not _is_move(m, len(seats)):
             raise ValueError(f"move {i + 1} is not [seat in 0..{len(seats) - 1}, label, [actions >= 0]]: {m!r}")
     returns = obj["returns"]
     if not isinstance(returns, list) or len(returns) != len(seats) or not all(_is_num(x) for x in returns):
@@ -202,7 +207,7 @@ def record_from_dict(obj: object) -> GameRecord:
     return GameRecord(
         deal_seed=seed,
         seats=list(seats),
-        moves=[[m[0], m[1], list(m[2])] for m in moves],
+        moves=[[seat, label, list(actions)] for seat, label, actions in moves],
         returns=[float(x) for x in returns],
         points=None if points is None else list(points),
         seconds=[float(x) for x in seconds],

@@ -172,13 +172,13 @@ def run_selfplay(
         part = kernels.play_hands(R, seeds[lo : lo + batch], pol)
         parts.append(part)
         if progress:
-            progress(len(part[0]))
+            progress(len(part.plies))
     seconds = time.perf_counter() - start
-    scores = np.concatenate([p[0] for p in parts])
-    zw = np.concatenate([p[1] for p in parts])
-    won_side = np.concatenate([p[2] for p in parts])
-    dealt = np.concatenate([p[3] for p in parts])
-    plies = np.concatenate([p[4] for p in parts])
+    scores = np.concatenate([p.scores for p in parts])
+    zw = np.concatenate([p.zwicks for p in parts])
+    won_side = np.concatenate([p.won_side for p in parts])
+    dealt = np.concatenate([p.dealt_to for p in parts])
+    plies = np.concatenate([p.plies for p in parts])
     side_of = np.array([rules.side_of(p) for p in range(rules.players)])
     jokers = []
     for c in rules.deck:
