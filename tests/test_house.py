@@ -72,7 +72,7 @@ NOT_BUNDLES = {
 # Bundles handled by position today: the ceiling may only go down (``-v`` lists them): the CFR
 # search's subgame context, table and tree tuples and os_update's step and reach
 # (agents/cfr/), the MCCFR tree's flat arrays (learn/cfr/tree.py), the rows of a training curve
-# (learn/cfr/train.py, cli/train.py).
+# (learn/cfr/train.py).
 # Added since (the next pass names them): the re-solver's tree and table tuples
 # (agents/cfr/resolve_tree.py, resolve.py) and the stage-value fit's columns (learn/stage_values.py).
 BUNDLE_CEILING = 42

@@ -23,10 +23,20 @@ import io
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PALETTE_COLOURS", "palette_png", "save_png"]
+__all__ = ["PALETTE_COLOURS", "palette_png", "pyplot", "save_png"]
 
 #: the colours of a saved figure's palette
 PALETTE_COLOURS = 256
+
+
+def pyplot() -> Any:
+    """matplotlib's pyplot on the file-only Agg backend (imported on first use: it is slow to load)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot
+
+    return matplotlib.pyplot
 
 
 def palette_png(png: bytes) -> bytes:

@@ -17,8 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from zwick_ai.eval.report import pyplot
-from zwick_ai.plots import save_png
+from zwick_ai.plots import pyplot, save_png
 
 #: the colour of what the deals cannot tell apart
 LEVEL_GREY = "#c8c8c8"

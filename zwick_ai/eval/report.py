@@ -63,16 +63,6 @@ def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]] = (),
     return ["| " + " | ".join(header) + " |", rule] + ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
 
 
-def pyplot() -> Any:
-    """matplotlib's pyplot on the file-only Agg backend (imported on first use: it is slow to load)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot
-
-    return matplotlib.pyplot
-
-
 def error_bars(ests: Sequence[dict | None]) -> tuple[np.ndarray, list[np.ndarray]]:
     """(means, [below, above]) of estimate dicts, for matplotlib's ``xerr``/``yerr``; a missing
     estimate (``None``) is a bar of 0 without error.

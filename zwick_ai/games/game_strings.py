@@ -137,4 +137,29 @@ def load(
         raise ValueError(f"{name}: {first}") from None
 
 
-__all__ = ["game_params", "game_spec", "load", "parameter_defaults", "split_game_string"]
+def training_game_string(
+    game: str, variant: str | None = None, players: int | None = None, options: Iterable[tuple[str, Any]] = ()
+) -> str:
+    """The game string to train on: one of our games (a name or a game string, with ``variant``,
+    ``players`` and ``options``) in its full form, or any other OpenSpiel game string as given;
+    ``ValueError`` saying what is valid for anything wrong."""
+    name = game.split("(", 1)[0].strip()
+    options = list(options)
+    if name in GAME_NAMES:
+        return str(load(game, variant, players, options))
+    if variant is not None or players is not None or options:
+        raise ValueError(f"--variant, --players and -o are for {', '.join(GAME_NAMES)}; write {name}'s in --game")
+    if name not in pyspiel.registered_names():
+        raise ValueError(
+            f"unknown game {name!r}; valid: {', '.join(GAME_NAMES)} or any OpenSpiel game "
+            "(python -c 'import pyspiel; print(pyspiel.registered_names())')"
+        )
+    try:
+        pyspiel.load_game(game)
+    except (pyspiel.SpielError, RuntimeError) as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ValueError(f"cannot load {game!r}: {first}") from None
+    return game
+
+
+__all__ = ["game_params", "game_spec", "load", "parameter_defaults", "split_game_string", "training_game_string"]

@@ -580,11 +580,9 @@ def strength(cfg: NetConfig, run: NetRun, g: int, average: int = 0) -> list[dict
 
 def plot_curves(run: NetRun) -> None:
     """``loss.png`` and ``strength.png`` from the CSVs."""
-    import matplotlib
+    from zwick_ai.plots import pyplot as load_pyplot
 
-    matplotlib.use("Agg")
-    from matplotlib import pyplot
-
+    pyplot = load_pyplot()
     loss = read_rows(run.out / "loss.csv")
     if loss:
         fig, ax = pyplot.subplots(figsize=(6, 4))

@@ -242,10 +242,10 @@ def _write_rows(path: Path, fields: list[str], rows: list[dict[str, Any]]) -> No
 
 def plot_strength(out: Path, title: str) -> None:
     """``strength.png`` from ``strength.csv``: points per deal against greedy over training steps."""
-    from zwick_ai.eval import report
+    from zwick_ai.plots import pyplot as load_pyplot
     from zwick_ai.plots import save_png
 
-    pyplot = report.pyplot()
+    pyplot = load_pyplot()
     rows = _read_rows(out / "strength.csv")
     xs = [int(r["steps"]) / 1e6 for r in rows]
     ys = [float(r["mean_diff"]) for r in rows]

@@ -13,9 +13,9 @@ from zwick_ai import zwicker
 from zwick_ai.agents import joker_policies
 from zwick_ai.analysis.joker.deals import STUDY_POLICIES
 from zwick_ai.eval.pictures import LEVEL_GREY, level_colour
-from zwick_ai.eval.report import bar_ci, ci_text, error_bars, markdown_table, percent_text, pyplot
+from zwick_ai.eval.report import bar_ci, ci_text, error_bars, markdown_table, percent_text
 from zwick_ai.eval.verdict import too_few_deals, too_few_text
-from zwick_ai.plots import save_png
+from zwick_ai.plots import pyplot, save_png
 
 
 def figures(res: dict, out: Path) -> list[str]:

@@ -14,10 +14,10 @@ from zwick_ai.agents import joker_policies
 from zwick_ai.agents.base import agent_params
 from zwick_ai.analysis.joker.report import called_best, per_joker_table, strong_best_text
 from zwick_ai.analysis.joker.strong_play import STRONG_POLICIES, StrongConfig
-from zwick_ai.eval.report import ci_text, error_bars, markdown_table, pyplot
+from zwick_ai.eval.report import ci_text, error_bars, markdown_table
 from zwick_ai.eval.verdict import too_few_deals, too_few_text
 from zwick_ai.machine import describe
-from zwick_ai.plots import save_png
+from zwick_ai.plots import pyplot, save_png
 
 
 def _one_game_text(runs: list[tuple[str, dict]]) -> list[str]:

@@ -13,29 +13,53 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from zwick_ai.cli.train.common import add_game, check_out, game_string, hold_out, method_parser
+
 if TYPE_CHECKING:
     from zwick_ai.learn.openspiel_nets import NetTraining
 
 #: the defaults of the options (``NetTraining``'s)
 DEFAULTS = {"hidden": "64,64", "lr": 0.001, "batch": 256, "traversals": 100, "train_steps": 200, "memory": 100_000}
+MICRO = '"zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=2)"'
+EXAMPLES = {
+    "deep-cfr": f"  zwick train deep-cfr --game {MICRO} --iterations 60 --eval-every 10 --out runs/deep-cfr",
+    "nfsp": f"  zwick train nfsp --game {MICRO} --iterations 20000 --eval-every 5000 --out runs/nfsp",
+}
 
 
-def add_args(p: argparse.ArgumentParser) -> None:
-    """The options only ``zwick train deep-cfr``/``nfsp`` take (they share --iterations,
-    --eval-every, --hidden, --lr, --batch, --seed and --resume)."""
-    g = p.add_argument_group("deep-cfr, nfsp (OpenSpiel's own PyTorch algorithms)")
-    g.add_argument(
-        "--traversals", type=int, default=None,
-        help=f"deep-cfr: traversals a player per iteration ({DEFAULTS['traversals']})",
-    )  # fmt: skip
-    g.add_argument(
-        "--train-steps", type=int, default=None,
-        help=f"deep-cfr: network fitting steps an iteration and a snapshot ({DEFAULTS['train_steps']})",
-    )  # fmt: skip
-    g.add_argument(
-        "--memory", type=int, default=None,
-        help=f"deep-cfr, nfsp: capacity of each memory ({DEFAULTS['memory']})",
-    )  # fmt: skip
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``zwick train deep-cfr`` and ``zwick train nfsp``."""
+    for method, what in (("deep-cfr", "Deep CFR"), ("nfsp", "NFSP")):
+        p = method_parser(
+            sub, method, f"OpenSpiel's own PyTorch {what}, played by openspiel-net:model=OUT/model-N",
+            f"OpenSpiel's own PyTorch {what} on one of our games, with model snapshots every --eval-every "
+            "iterations that openspiel-net:model=OUT/model-N plays, and --resume.",
+            EXAMPLES[method],
+        )  # fmt: skip
+        add_game(p)
+        add_args(p, method)
+        p.set_defaults(func=cmd_train_openspiel)
+
+
+def add_args(p: argparse.ArgumentParser, method: str) -> None:
+    """The options of ``zwick train deep-cfr`` or ``zwick train nfsp``."""
+    unit = "CFR iterations" if method == "deep-cfr" else "episodes"
+    p.add_argument("--iterations", type=int, default=None, help=f"total {unit} (with --resume: the new total)")
+    p.add_argument("--resume", action="store_true", help="continue the checkpoint in --out")
+    p.add_argument("--eval-every", type=int, default=0, help=f"{unit} between snapshots (default: 0, at the end)")
+    p.add_argument("--hidden", default=None, help=f"the hidden layer sizes ({DEFAULTS['hidden']})")
+    p.add_argument("--lr", type=float, default=None, help=f"the learning rate ({DEFAULTS['lr']})")
+    p.add_argument("--batch", type=int, default=None, help=f"minibatch size ({DEFAULTS['batch']})")
+    if method == "deep-cfr":
+        p.add_argument(
+            "--traversals", type=int, default=None,
+            help=f"traversals a player per iteration ({DEFAULTS['traversals']})",
+        )  # fmt: skip
+        p.add_argument(
+            "--train-steps", type=int, default=None,
+            help=f"network fitting steps an iteration and a snapshot ({DEFAULTS['train_steps']})",
+        )  # fmt: skip
+    p.add_argument("--memory", type=int, default=None, help=f"capacity of each memory ({DEFAULTS['memory']})")
 
 
 def config(args: argparse.Namespace, game: str) -> NetTraining:
@@ -66,11 +90,11 @@ def config(args: argparse.Namespace, game: str) -> NetTraining:
 def cmd_train_openspiel(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from zwick_ai.cli.train import game_string, hold_out
     from zwick_ai.learn.openspiel_nets import train_net
 
     if args.game is None:
         raise ValueError('give the game with --game, e.g. --game "zwicker(variant=dithmarschen,players=2)"')
+    check_out(args)
     cfg = config(args, game_string(args))
     cfg.check()  # before the folder is made: a refusal is one line
     bars: list[tqdm] = []
@@ -89,3 +113,6 @@ def cmd_train_openspiel(args: argparse.Namespace) -> int:
     print(f"wrote {args.out}/model-*.npz/.json (last: {last}), progress.csv, checkpoint.pt")
     print(f"play it: openspiel-net:model={last}")
     return 0
+
+
+__all__ = ["DEFAULTS", "add_args", "cmd_train_openspiel", "config", "register"]

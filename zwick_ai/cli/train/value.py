@@ -14,59 +14,76 @@ from __future__ import annotations
 
 import argparse
 
-from tqdm import tqdm
+from zwick_ai.cli.train.common import (
+    DEFAULT_PLAYERS,
+    add_zwicker_variant,
+    check_out,
+    hold_out,
+    method_parser,
+    parse_hidden,
+)
 
-DEFAULT_PLAYERS = {"classic": 2, "grupp": 4, "dithmarschen": 4, "grossenwiehe": 4, "christiansen": 3}
+EXAMPLES = """
+  zwick train value --variant dithmarschen --out runs/value-dithmarschen
+  zwick train value --variant classic --players 2 --out runs/value-classic --install
+  zwick train value --variant dithmarschen --teacher ismcts --teacher-iters 2000 --hands 600 --workers 2 --out runs/distil-dithmarschen
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``zwick train value``."""
+    p = method_parser(
+        sub, "value", "the Zwicker value and move models of `net` and `expert:leaf=value` (scikit-learn)",
+        "Train the Zwicker value and move models of `net` and `expert:leaf=value` from self-play "
+        "(scikit-learn: pip install -e '.[train]'), with a progress bar, checkpoints (the same command "
+        "resumes) and a held-out loss curve (loss.csv, loss.png).",
+        EXAMPLES,
+    )  # fmt: skip
+    add_zwicker_variant(p)
+    add_args(p)
+    p.set_defaults(func=cmd_train_value)
 
 
 def add_args(p: argparse.ArgumentParser) -> None:
-    """The options only ``zwick train value`` takes."""
-    g = p.add_argument_group("value (zwick train value --variant V)")
+    """The options of ``zwick train value``."""
+    g = p
     # defaults None: ValueConfig's (importing it here would load the agents for every zwick command)
-    g.add_argument("--hands", type=int, default=None, help="value: self-play hands (default 10000)")
-    g.add_argument(
-        "--record", type=float, default=None, help="value: share of decisions whose moves are played out (0.3)"
-    )
-    g.add_argument("--epochs", type=int, default=None, help="value: passes over the positions per model (8)")
-    g.add_argument("--hidden", default=None, help="value: the two hidden layer sizes (32,16)")
-    g.add_argument("--eps", type=float, default=None, help="value: probability of a random move in self-play (0.05)")
+    g.add_argument("--hands", type=int, default=None, help="self-play hands (default 10000)")
+    g.add_argument("--record", type=float, default=None, help="share of decisions whose moves are played out (0.3)")
+    g.add_argument("--epochs", type=int, default=None, help="passes over the positions per model (8)")
+    g.add_argument("--hidden", default=None, help="the two hidden layer sizes (32,16)")
+    g.add_argument("--eps", type=float, default=None, help="probability of a random move in self-play (0.05)")
     g.add_argument(
         "--teacher",
-        choices=("greedy", "ismcts", "expert", "peek"),
+        choices=("greedy", "ismcts", "expert"),
         default=None,
-        help="value: where the candidates' targets come from: one greedy play-out each (greedy, the default) "
-        "or the mean reward of a search playing the hands (ismcts, or expert with its exact endgame; distils the search); "
-        "net: peek (a peek-uct search on the true hands values every card move), ismcts or expert (the search "
-        "on the mover's view plays the hands and values every card move); default: the hands' own returns",
+        help="where the candidates' targets come from: one greedy play-out each (greedy, the default) "
+        "or the mean reward of a search playing the hands (ismcts, or expert with its exact endgame; distils the search)",
     )
     g.add_argument(
         "--teacher-iters",
         type=int,
         default=None,
-        help="value: the teacher's ISMCTS iterations per decision (2000); net: the teacher's (200)",
+        help="the teacher's ISMCTS iterations per decision (2000)",
     )
     g.add_argument(
         "--workers",
         type=int,
         default=1,
-        help="value, net: local processes (or, with --backend ray, Ray CPUs) generating the positions; mccfr: "
-        "threads (or Ray tasks) running the traversals, their tables merged every --sync iterations each "
-        "(default: %(default)s)",
+        help="local processes (or, with --backend ray, Ray CPUs) generating the positions (default: %(default)s)",
     )
-    g.add_argument(
-        "--install", action="store_true", help="value: also copy the models into the package (never overwritten)"
-    )
+    g.add_argument("--install", action="store_true", help="also copy the models into the package (never overwritten)")
+    add_backend_args(g)
 
 
-def parse_hidden(text: str, example: str) -> tuple[int, int]:
-    """The two hidden layer sizes of ``--hidden`` (one clear error otherwise)."""
-    try:
-        hidden = tuple(int(x) for x in text.split(","))
-    except ValueError:
-        hidden = ()
-    if len(hidden) != 2 or min(hidden) < 1:
-        raise ValueError(f"--hidden takes two positive layer sizes like {example}, not {text!r}")
-    return hidden[0], hidden[1]
+def add_backend_args(p: argparse.ArgumentParser) -> None:
+    """``--backend`` and ``--address`` of the methods whose workers may be Ray tasks."""
+    p.add_argument(
+        "--backend", choices=["local", "ray"], default="local",
+        help="the --workers as processes here (local) or as Ray tasks on a cluster (pip install "
+        "'zwick_ai[ray]'; docs/cluster.md); the same results either way (default: %(default)s)",
+    )  # fmt: skip
+    p.add_argument("--address", default=None, help="--backend ray: the cluster (e.g. auto); default: start a local one")
 
 
 def cmd_train_value(args: argparse.Namespace) -> int:
@@ -75,10 +92,10 @@ def cmd_train_value(args: argparse.Namespace) -> int:
     from zwick_ai.learn.value_train import HELDOUT_EVERY, ValueConfig, check_config, train_value
     from zwick_ai.zwicker.rules import VARIANTS
 
+    if args.eps is not None and not 0 <= args.eps <= 1:
+        raise ValueError(f"--eps is a probability from 0 to 1, not {args.eps}")
     if args.variant not in VARIANTS:
         raise ValueError(f"zwick train value needs --variant, one of {', '.join(VARIANTS)} (got {args.variant!r})")
-    if args.teacher == "peek":
-        raise ValueError("zwick train value: --teacher is greedy, ismcts or expert (peek teaches zwick train net)")
     given: dict[str, object] = {
         k: getattr(args, k)
         for k in ("hands", "record", "epochs", "eps", "teacher", "teacher_iters")
@@ -97,8 +114,7 @@ def cmd_train_value(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise ValueError(f"--workers must be at least 1 (got {args.workers})")
     players = args.players or DEFAULT_PLAYERS[args.variant]
-    if args.out is None:
-        raise ValueError("zwick train value needs --out (a run folder; the same command resumes it)")
+    check_out(args)
     installed = {kind: value_model.shipped_model_path(args.variant, players, kind) for kind in value_model.KINDS}
     if args.install:
         for path in installed.values():
@@ -106,6 +122,8 @@ def cmd_train_value(args: argparse.Namespace) -> int:
                 raise ValueError(f"{path} exists; shipped weights are never overwritten (remove it first)")
     cfg = ValueConfig(args.variant, players, seed=args.seed, **given)  # type: ignore[arg-type]
     check_config(cfg)  # before the progress bar: a refusal is one line
+    from tqdm import tqdm
+
     bar = tqdm(total=1, unit="step")
     current = [""]  # the stage the bar shows
 
@@ -117,8 +135,6 @@ def cmd_train_value(args: argparse.Namespace) -> int:
         bar.update(done - bar.n)
         bar.set_postfix({k: f"{v:.4g}" for k, v in info.items()})
         bar.refresh()
-
-    from zwick_ai.cli.train import hold_out
 
     try:
         with hold_out(args):
@@ -139,4 +155,4 @@ def cmd_train_value(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["add_args", "cmd_train_value", "parse_hidden"]
+__all__ = ["add_args", "add_backend_args", "cmd_train_value", "register"]

@@ -11,28 +11,58 @@ Example::
 from __future__ import annotations
 
 import argparse
+import math
+
+from zwick_ai.cli.train.common import add_game, check_out, game_string, hold_out, method_parser, parse_hidden
+
+EXAMPLES = """
+  zwick train ppo --variant dithmarschen --players 2 -o ranks=9TJQKA --hours 0.5 --seed 0 --out runs/ppo
+  zwick train ppo --variant dithmarschen --players 2 -o ranks=9TJQKA --hours 0.5 --seed 0 --out runs/ppo --resume
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``zwick train ppo``."""
+    p = method_parser(
+        sub, "ppo", "PPO with action masks on batched compiled Zwicker games (PyTorch)",
+        "PPO with action masks on batched compiled games (VectorGame, PyTorch), with a checkpoint at every "
+        "strength point (--resume continues it) and a strength curve against greedy.",
+        EXAMPLES,
+    )  # fmt: skip
+    add_game(p, games="zwicker or a Zwicker game string (default: zwicker)")
+    add_args(p)
+    p.set_defaults(func=cmd_train_ppo)
 
 
 def add_args(p: argparse.ArgumentParser) -> None:
-    """The options only ``zwick train ppo`` takes (it shares --iterations, --hours, --epochs,
-    --batch, --lr, --hidden, --eval-every, --strength-deals and --resume)."""
-    g = p.add_argument_group("ppo (zwick train ppo --variant V --hours H)")
-    g.add_argument("--games", type=int, default=None, help="ppo: games stepped at once (1024)")
-    g.add_argument("--steps", type=int, default=None, help="ppo: steps of every game per iteration (64)")
+    """The options of ``zwick train ppo``."""
+    g = p
+    g.add_argument("--iterations", type=int, default=None, help="total iterations (with --resume: the new total)")
+    g.add_argument("--hours", type=float, default=None, help="wall-time budget, a decimal such as 0.5")
+    g.add_argument("--resume", action="store_true", help="continue the checkpoint in --out")
+    g.add_argument("--eval-every", type=int, default=0, help="iterations between strength points (default: 10)")
+    g.add_argument("--strength-deals", type=int, default=None, help="duplicate deals per strength point (500)")
+    g.add_argument("--epochs", type=int, default=None, help="passes over an iteration's steps (2)")
+    g.add_argument("--batch", type=int, default=None, help="minibatch size (8192)")
+    g.add_argument("--lr", type=float, default=None, help="Adam's learning rate (0.001)")
+    g.add_argument("--hidden", default=None, help="the two hidden layer sizes (128,128)")
+    g.add_argument("--games", type=int, default=None, help="games stepped at once (1024)")
+    g.add_argument("--steps", type=int, default=None, help="steps of every game per iteration (64)")
     g.add_argument(
         "--opponent", choices=("greedy", "self"), default=None,
-        help="ppo: greedy (the learner at every seat against compiled greedy, the default) or self (self-play)",
+        help="greedy (the learner at every seat against compiled greedy, the default) or self (self-play)",
     )  # fmt: skip
-    g.add_argument("--threads", type=int, default=None, help="ppo: torch threads (1)")
+    g.add_argument("--threads", type=int, default=None, help="torch threads (1)")
 
 
 def cmd_train_ppo(args: argparse.Namespace) -> int:
-    from zwick_ai.cli.train import game_string, hold_out
-    from zwick_ai.cli.train_value import parse_hidden
     from zwick_ai.learn.ppo import PPOConfig, train_ppo
 
     if args.game is not None and args.game.split("(")[0].strip() != "zwicker":
         raise ValueError(f"zwick train ppo plays Zwicker games on VectorGame; --game {args.game} is not zwicker")
+    check_out(args)
+    if args.hours is not None and not (math.isfinite(args.hours) and args.hours > 0):
+        raise ValueError(f"--hours must be a positive number such as 0.5, not {args.hours}")
     if args.iterations is None and args.hours is None:
         raise ValueError("zwick train ppo needs a budget: --hours H or --iterations N (the total)")
     if args.iterations is not None and args.iterations < 1:
@@ -66,4 +96,4 @@ def cmd_train_ppo(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["add_args", "cmd_train_ppo"]
+__all__ = ["add_args", "cmd_train_ppo", "register"]

@@ -1,0 +1,176 @@
+"""``zwick train cfr`` and ``zwick train mccfr``: a CFR-family policy with a progress bar,
+checkpoints (``--resume`` continues them) and a convergence log and plot; see
+:func:`zwick_ai.learn.cfr.train.train`."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from zwick_ai.cli.train.common import add_game, check_out, game_string, hold_out, method_parser
+
+#: the most iterations a run takes, and deals its value against random is measured on
+MAX_ITERATIONS = 10**10
+MAX_EVAL_DEALS = 1_000_000
+
+CFR_EXAMPLES = """
+  zwick train cfr --game kuhn_poker --iterations 1000 --out runs/kuhn
+  zwick train cfr --game zwicker --variant dithmarschen --players 2 -o ranks=A23 -o suits=CD -o jokers=15 -o hand_size=2 -o table_size=1 -o stages=1 --iterations 400 --out runs/micro
+"""
+MCCFR_EXAMPLES = """
+  zwick train mccfr --game "zwikken(players=3,variant=parlett)" --iterations 100000 --seed 1 --out runs/parlett --eval-every 10000
+  zwick train mccfr --game zwikken --variant parlett --players 3 --iterations 200000 --seed 1 --out runs/parlett --eval-every 10000 --resume
+  zwick train mccfr --game "zwicker(variant=classic,players=2)" --abstraction buckets --iterations 2000000 --eval-every 200000 --eval-deals 1000 --out runs/mccfr-classic
+  zwick train mccfr --game "zwicker(variant=grossenwiehe)" --abstraction stakes --averaging linear --iterations 300000 --eval-every 50000 --eval-deals 300 --workers 2 --out runs/mccfr-grossenwiehe
+  zwick train mccfr --game "zwicker(variant=dithmarschen)" --abstraction coarse --iterations 640000 --workers 64 --sync 1000 --backend ray --address auto --out /mnt/nfs/runs/mccfr-dithmarschen
+  (the same command with --resume continues a run; without, an existing run is never overwritten)
+"""
+
+
+def _add_common(p: argparse.ArgumentParser) -> None:
+    add_game(p)
+    p.add_argument("--iterations", type=int, required=True, help="total iterations (with --resume: the new total)")
+    p.add_argument("--resume", action="store_true", help="continue the checkpoint in --out")
+    p.add_argument(
+        "--eval-every", type=int, default=0,
+        help="evaluate and checkpoint every K iterations (default: 0, only at the end)",
+    )  # fmt: skip
+    p.add_argument(
+        "--eval-deals", type=int, default=2000,
+        help="deals per seat of the value_vs_random evaluation; Zwicker: deals of the strength curve against "
+        "greedy (default: %(default)s)",
+    )  # fmt: skip
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``zwick train cfr`` and ``zwick train mccfr``."""
+    p = method_parser(
+        sub, "cfr", "exact CFR / CFR+ / DCFR on the extracted game tree (micro games)",
+        "Exact CFR on the game's extracted tree, with a progress bar, checkpoints and a convergence log "
+        "(convergence.csv, nash_conv) and plot (convergence.png) in --out.",
+        CFR_EXAMPLES,
+    )  # fmt: skip
+    _add_common(p)
+    p.add_argument("--algorithm", default=None, choices=["cfr", "cfr+", "dcfr"], help="(default: cfr+)")
+    p.add_argument(
+        "--abstraction", default="none", choices=["none", "observation"],
+        help="none, or observation (imperfect recall: sets keyed by the observation) (default: %(default)s)",
+    )  # fmt: skip
+    p.set_defaults(func=cmd_cfr)
+
+    p = method_parser(
+        sub, "mccfr", "Monte Carlo CFR on any game, with abstractions for the full games",
+        "Monte Carlo CFR with a progress bar, checkpoints, a convergence log (convergence.csv) and plot, "
+        "and on the full Zwicker games a strength curve against greedy and random (strength.csv/png).",
+        MCCFR_EXAMPLES,
+    )  # fmt: skip
+    _add_common(p)
+    p.add_argument(
+        "--algorithm", default=None,
+        help="outcome (default) or external sampling; full Zwicker games (--abstraction stakes/buckets/coarse): "
+        "probe (default), probe-unbiased (probe with the reach correction of CFR's estimator) or outcome",
+    )  # fmt: skip
+    p.add_argument(
+        "--abstraction", default="none",
+        help="trick games: none, suits or buckets; full Zwicker games: stakes (scaled to the variant), buckets "
+        "or coarse (default: %(default)s)",
+    )  # fmt: skip
+    p.add_argument(
+        "--averaging", choices=["uniform", "linear", "discounted"], default=None,  # core.AVERAGINGS
+        help="how iteration t's regrets and average strategy are weighted: uniform (1, 1), linear (t, t: Linear "
+        "CFR) or discounted (t, t^2: Discounted CFR, gamma 2); default: linear on the full Zwicker games, "
+        "uniform elsewhere (with --resume: the checkpoint's)",
+    )  # fmt: skip
+    p.add_argument(
+        "--workers", type=int, default=1,
+        help="threads (or Ray tasks) running the traversals, their tables merged every --sync iterations each "
+        "(default: %(default)s)",
+    )  # fmt: skip
+    p.add_argument(
+        "--sync", type=int, default=None,
+        help="with --workers 2 or more: iterations each worker runs between merges of the tables (default: "
+        "1000); --iterations and --eval-every are then multiples of workers x sync",
+    )  # fmt: skip
+    p.add_argument(
+        "--backend", choices=["local", "ray"], default="local",
+        help="the --workers as threads here (local) or as Ray tasks on a cluster (pip install 'zwick_ai[ray]'; "
+        "docs/cluster.md); the same results either way (default: %(default)s)",
+    )  # fmt: skip
+    p.add_argument("--address", default=None, help="--backend ray: the cluster (e.g. auto); default: start a local one")
+    p.set_defaults(func=cmd_mccfr)
+
+
+def _check(args: argparse.Namespace) -> None:
+    if not 1 <= args.iterations <= MAX_ITERATIONS:
+        raise ValueError(f"--iterations must be from 1 to {MAX_ITERATIONS}, not {args.iterations}")
+    if not 1 <= args.eval_deals <= MAX_EVAL_DEALS:
+        raise ValueError(f"--eval-deals must be from 1 to {MAX_EVAL_DEALS}, not {args.eval_deals}")
+    if args.eval_every < 0:
+        raise ValueError(f"--eval-every must be at least 0, not {args.eval_every}")
+    if args.game is None:
+        raise ValueError(
+            'give the game with --game, e.g. --game "zwikken(players=3,variant=parlett)" or --game kuhn_poker'
+        )
+
+
+def cmd_cfr(args: argparse.Namespace) -> int:
+    _check(args)
+    check_out(args)
+    return _train(args, {"variant": args.algorithm})
+
+
+def cmd_mccfr(args: argparse.Namespace) -> int:
+    _check(args)
+    if args.workers < 1 or (args.sync is not None and args.sync < 1):
+        raise ValueError(f"--workers and --sync must be at least 1, not {args.workers} and {args.sync}")
+    if args.sync is not None and args.workers == 1:
+        raise ValueError("--sync: used with --workers 2 or more; leave it out")
+    check_out(args)
+    given = {"variant": args.algorithm, "workers": args.workers, "averaging": args.averaging}
+    given |= {"backend": args.backend, "address": args.address}
+    if args.sync is not None:
+        given["sync"] = args.sync
+    return _train(args, given)
+
+
+def _train(args: argparse.Namespace, given: dict[str, object]) -> int:
+    from tqdm import tqdm
+
+    from zwick_ai.learn.cfr.train import train
+    from zwick_ai.learn.curves import plot_convergence, plot_strength, short_game
+
+    game = game_string(args)
+    bars: list[tqdm] = []  # made at the first report, so a refused run shows no bar
+
+    def progress(done: int, total: int, metric: str | None, value: float | None) -> None:
+        if not bars:  # a resumed run's bar starts at its checkpoint, so the rate counts new iterations only
+            bars.append(tqdm(total=total, initial=done, unit="it", desc=f"{args.method} {game}"[:60]))
+        bar = bars[0]
+        bar.update(done - bar.n)
+        if metric is not None:
+            bar.set_postfix({metric: f"{value:.4g}"})
+        bar.refresh()
+
+    try:
+        with hold_out(args):
+            result = train(
+                game, args.method, args.iterations, seed=args.seed, out=args.out, resume=args.resume,
+                eval_every=args.eval_every, abstraction=args.abstraction, eval_deals=args.eval_deals,
+                progress=progress, **given,  # type: ignore[arg-type]
+            )  # fmt: skip
+    finally:
+        for bar in bars:
+            bar.close()
+    out = Path(args.out)
+    plot_convergence(out / "convergence.csv", out / "convergence.png", f"{args.method} {args.algorithm or ''} {game}")
+    last = result.curve[-1]
+    print(f"{last[0]} iterations, {last[1]:.1f} s training; {last[2]} {last[3]:.6g}")
+    extra = ""
+    if (out / "strength.csv").exists():
+        plot_strength(out / "strength.csv", out / "strength.png", f"mccfr {args.abstraction} {short_game(game)}")
+        extra = ", strength.csv, strength.png"
+    print(f"wrote {out}/checkpoint.npz/.json, policy.npz/.json, convergence.csv, convergence.png{extra}")
+    return 0
+
+
+__all__ = ["MAX_EVAL_DEALS", "MAX_ITERATIONS", "cmd_cfr", "cmd_mccfr", "register"]

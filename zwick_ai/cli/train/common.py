@@ -1,0 +1,86 @@
+"""What every ``zwick train METHOD`` shares: the game, ``--seed``, ``--out``, and the folder the run holds."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+from pathlib import Path
+
+from zwick_ai.cli.game_args import add_game_args
+
+#: the help of ``--game`` of the methods that train on any game
+ANY_GAME = (
+    'the game: zwicker, zwikken, zwicken, a game string such as "zwikken(players=3,variant=parlett)", '
+    "or any OpenSpiel game string (kuhn_poker)"
+)
+#: the players of a Zwicker variant when ``--players`` is not given
+DEFAULT_PLAYERS = {"classic": 2, "grupp": 4, "dithmarschen": 4, "grossenwiehe": 4, "christiansen": 3}
+
+
+def method_parser(
+    sub: argparse._SubParsersAction, method: str, help: str, description: str, examples: str
+) -> argparse.ArgumentParser:
+    """The parser of ``zwick train METHOD`` with ``--seed`` and ``--out`` (the game's arguments are
+    each method's: :func:`add_game` or :func:`add_zwicker_variant`)."""
+    p = sub.add_parser(
+        method,
+        help=help,
+        description=description,
+        epilog="examples:\n" + examples.strip("\n"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of every random choice (default: %(default)s)")
+    p.add_argument("--out", required=True, help="the run's folder (never overwritten; see --resume)")
+    return p
+
+
+def add_game(p: argparse.ArgumentParser, games: str = ANY_GAME) -> None:
+    """``--game``, ``--variant``, ``--players`` and ``-o`` (no default game)."""
+    add_game_args(p, default_game=None, games=games)
+
+
+def add_zwicker_variant(p: argparse.ArgumentParser) -> None:
+    """``--variant`` and ``--players`` of the Zwicker-only methods (value, net)."""
+    p.add_argument("--variant", help="the Zwicker variant: classic, grupp, dithmarschen, grossenwiehe, christiansen")
+    p.add_argument("--players", type=int, help="number of players (default: the variant's)")
+
+
+def parse_hidden(text: str, example: str) -> tuple[int, int]:
+    """The two hidden layer sizes of ``--hidden`` (one clear error otherwise)."""
+    try:
+        hidden = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        hidden = ()
+    if len(hidden) != 2 or min(hidden) < 1:
+        raise ValueError(f"--hidden takes two positive layer sizes like {example}, not {text!r}")
+    return hidden[0], hidden[1]
+
+
+def game_string(args: argparse.Namespace) -> str:
+    """The full game string of ``--game``/``--variant``/``--players``/``-o``
+    (:func:`zwick_ai.games.game_strings.training_game_string`)."""
+    from zwick_ai.games.game_strings import training_game_string
+
+    return training_game_string(args.game, args.variant, args.players, args.option or [])
+
+
+def hold_out(args: argparse.Namespace) -> contextlib.AbstractContextManager[Path]:
+    """Hold ``--out`` for the training (:func:`zwick_ai.eval.folder_lock.hold_results_folder`)."""
+    from zwick_ai.eval.folder_lock import hold_results_folder
+
+    return hold_results_folder(args.out, f"zwick train {args.method}")
+
+
+def check_out(args: argparse.Namespace) -> None:
+    """Refuse, before any work, an ``--out`` that is not a usable folder for this method."""
+    from zwick_ai.cli.paths import check_out_folder
+    from zwick_ai.eval.folder_lock import check_results_folder
+
+    check_out_folder(args.out)
+    check_results_folder(args.out, f"zwick train {args.method}")
+
+
+__all__ = [
+    "ANY_GAME", "DEFAULT_PLAYERS", "add_game", "add_zwicker_variant", "check_out", "game_string", "hold_out",
+    "method_parser", "parse_hidden",
+]  # fmt: skip
