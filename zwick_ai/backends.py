@@ -29,11 +29,12 @@ exists. Results must not depend on where a task ran: every task carries its own 
 from __future__ import annotations
 
 import abc
+import itertools
 import logging
 import shutil
 import signal
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -90,6 +91,12 @@ def exit_status(code: int | None) -> str:
     return f"exit code {code}"
 
 
+def batch_size(count: int, workers: int) -> int:
+    """The tasks of a batch when ``count`` tasks are split for ``workers``: about 32 batches a
+    worker, at most 16 tasks each (:func:`batches`)."""
+    return max(1, min(16, count // (32 * max(1, workers))))
+
+
 def batches(tasks: Sequence[Any], workers: int, chunksize: int = 0) -> list[list[Any]]:
     """Split tasks into batches: ``chunksize`` each, or (0) small enough that every worker gets
     about 32 batches (at most 16 tasks each), so the load stays balanced and progress stays smooth
@@ -102,18 +109,32 @@ def batches(tasks: Sequence[Any], workers: int, chunksize: int = 0) -> list[list
     >>> [len(b) for b in batches(list(range(100)), workers=2, chunksize=40)]
     [40, 40, 20]
     """
-    size = chunksize if chunksize > 0 else max(1, min(16, len(tasks) // (32 * max(1, workers))))
+    size = chunksize if chunksize > 0 else batch_size(len(tasks), workers)
     return [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
 
 
-def _split(tasks: Sequence[Any], workers: int, chunksize: int, deaths: Deaths | None) -> list[list[Any]]:
-    """:func:`batches`, with the tasks ``deaths`` wants alone each in a batch of its own, first."""
-    if deaths is None:
-        return batches(tasks, workers, chunksize)
-    alone = [task for task in tasks if deaths.alone(task)]
-    if not alone:
-        return batches(tasks, workers, chunksize)
-    return [[task] for task in alone] + batches([t for t in tasks if not deaths.alone(t)], workers, chunksize)
+#: batches a map keeps submitted per worker: tasks are taken from the caller's iterable only as
+#: workers need them, so a lazily generated list of a million games costs no memory up front
+WINDOW = 4
+
+
+def _split(tasks: Iterable[Any], workers: int, chunksize: int, deaths: Deaths | None) -> Iterator[list[Any]]:
+    """The batches of :func:`batches`, generated as they are taken (a sequence without
+    ``chunksize`` is sized as :func:`batches` does; any other iterable in batches of ``chunksize``,
+    or of one), with the tasks ``deaths`` wants alone each in a batch of its own."""
+    if chunksize <= 0:
+        chunksize = batch_size(len(tasks), workers) if isinstance(tasks, Sequence) else 1
+    batch: list[Any] = []
+    for task in tasks:
+        if deaths is not None and deaths.alone(task):
+            yield [task]
+            continue
+        batch.append(task)
+        if len(batch) == chunksize:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 class Backend(abc.ABC):
@@ -128,7 +149,7 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def map_unordered(
-        self, fn: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 0, deaths: Deaths | None = None
+        self, fn: Callable[[Any], Any], tasks: Iterable[Any], chunksize: int = 0, deaths: Deaths | None = None
     ) -> Iterator[tuple[Any, Any]]:
         """Yield ``(task, fn(task))`` for every task, in the order they finish; a task whose
         worker died runs again, or with ``deaths``, yields what :meth:`Deaths.died` gives."""
@@ -174,33 +195,43 @@ class LocalBackend(Backend):
         self._notes: str | None = None
 
     def map_unordered(
-        self, fn: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 0, deaths: Deaths | None = None
+        self, fn: Callable[[Any], Any], tasks: Iterable[Any], chunksize: int = 0, deaths: Deaths | None = None
     ) -> Iterator[tuple[Any, Any]]:
         if self.workers == 1 and not self.isolate:
             for task in tasks:
                 yield task, fn(task)
             return
-        todo = _split(tasks, self.workers, chunksize, deaths)
+        fresh = _split(tasks, self.workers, chunksize, deaths)
+        todo: dict[int, list[Any]] = {}  # the batches submitted and not finished, by number
+        again: list[list[Any]] = []  # batches to run again on a new pool
+        numbers = itertools.count()
         restarts = 0
         died: dict[int, int] = {}  # deaths per task (by id)
         finished = False
         try:
-            while todo:
+            while True:
+                futures: dict[Any, int] = {}
+                lost: list[list[Any]] = []
                 with stop_signals_deferred():  # the workers start here, at the first submits
                     if self._pool is None:
                         if deaths is not None and self._notes is None:
                             self._notes = tempfile.mkdtemp(prefix="zwick-workers-")
                         self._pool = worker_pool(self.workers, self.initializer, self._notes)
-                    futures = {self._pool.submit(_run_batch, fn, b, n): n for n, b in enumerate(todo)}
-                lost: list[list[Any]] = []
-                for future in as_completed(futures):
+                    broken = not self._submit(fn, again, fresh, todo, futures, numbers)
+                while futures:
+                    future = next(as_completed(futures))
+                    n = futures.pop(future)
                     try:
                         results = future.result()
                     except BrokenProcessPool:  # a worker died (killed, out of memory): its pool is gone
-                        lost.append(todo[futures[future]])
+                        lost.append(todo[n])
                         continue
+                    del todo[n]
                     yield from results
-                if lost:
+                    if not lost and not broken:
+                        with stop_signals_deferred():
+                            broken = not self._submit(fn, again, fresh, todo, futures, numbers)
+                if lost or broken:
                     restarts += 1
                     if restarts > MAX_POOL_RESTARTS:
                         raise RuntimeError(
@@ -211,13 +242,42 @@ class LocalBackend(Backend):
                             lost = [[x for x in b if x is not task] for b in lost]
                             yield task, result
                     self.terminate()  # a new pool runs the batches that had not finished, once each
-                todo = [b for b in lost if b]
+                    todo.clear()
+                    again = [b for b in lost if b] + again
+                    continue
+                if not again and not todo:
+                    break
             finished = True
         finally:
             if not finished:  # abandoned or failed: drop the queued batches
                 self.terminate()
 
-    def _casualties(self, todo: list[list[Any]], deaths: Deaths, died: dict[int, int]) -> list[tuple[Any, Any]]:
+    def _submit(
+        self,
+        fn: Callable[[Any], Any],
+        again: list[list[Any]],
+        fresh: Iterator[list[Any]],
+        todo: dict[int, list[Any]],
+        futures: dict[Any, int],
+        numbers: Iterator[int],
+    ) -> bool:
+        """Submit batches (those to run again first, then new ones) until :data:`WINDOW` a worker
+        are in flight; False when the pool turned out broken (the batch goes back to ``again``)."""
+        assert self._pool is not None
+        while len(futures) < WINDOW * self.workers:
+            batch = again.pop(0) if again else next(fresh, None)
+            if batch is None:
+                return True
+            try:
+                future = self._pool.submit(_run_batch, fn, batch, n := next(numbers))
+            except BrokenProcessPool:  # a worker died since the last result: its futures say which
+                again.insert(0, batch)
+                return False
+            todo[n] = batch
+            futures[future] = n
+        return True
+
+    def _casualties(self, todo: dict[int, list[Any]], deaths: Deaths, died: dict[int, int]) -> list[tuple[Any, Any]]:
         """The tasks whose workers died (their own deaths, not the pool's ending of the others)
         that ``deaths`` gives a result for."""
         processes = dict(getattr(self._pool, "_processes", None) or {})
@@ -229,7 +289,7 @@ class LocalBackend(Backend):
         out = []
         for pid, code in dead:
             last = read_note(self._notes, pid) if self._notes else None
-            if last is None or not 0 <= last.get("batch", -1) < len(todo):
+            if last is None or last.get("batch", -1) not in todo:
                 continue
             batch = todo[last["batch"]]
             if not 0 <= last.get("task", -1) < len(batch):
@@ -332,18 +392,23 @@ class RayBackend(Backend):
             module.print_to_stdstream = _ray_report_logged
 
     def map_unordered(
-        self, fn: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 0, deaths: Deaths | None = None
+        self, fn: Callable[[Any], Any], tasks: Iterable[Any], chunksize: int = 0, deaths: Deaths | None = None
     ) -> Iterator[tuple[Any, Any]]:
         ray = import_ray()
         workers = max(self.workers, int(ray.cluster_resources().get("CPU", 1)))
         fn_ref = ray.put(fn)
         pending: dict[Any, list[Any]] = {}
-        for b in _split(tasks, workers, chunksize, deaths):
-            # a task of its own (an outside agent's game) is not run again after its worker died
-            once = deaths is not None and len(b) == 1 and deaths.alone(b[0])
-            remote = self._remote.options(max_retries=0) if once else self._remote
-            pending[remote.remote(fn_ref, b)] = b
+        fresh = _split(tasks, workers, chunksize, deaths)
+
+        def submit() -> None:  # batches are taken as the cluster needs them (WINDOW a CPU in flight)
+            while len(pending) < WINDOW * workers and (b := next(fresh, None)) is not None:
+                # a task of its own (an outside agent's game) is not run again after its worker died
+                once = deaths is not None and len(b) == 1 and deaths.alone(b[0])
+                remote = self._remote.options(max_retries=0) if once else self._remote
+                pending[remote.remote(fn_ref, b)] = b
+
         try:
+            submit()
             while pending:
                 done, _ = ray.wait(list(pending), num_returns=1)
                 for ref in done:
@@ -358,6 +423,7 @@ class RayBackend(Backend):
                             raise
                         results = [(batch[0], result)]
                     yield from results
+                submit()
         finally:
             for ref in pending:
                 ray.cancel(ref, force=True)
@@ -399,6 +465,7 @@ __all__ = [
     "Deaths",
     "LocalBackend",
     "RayBackend",
+    "batch_size",
     "batches",
     "exit_status",
     "import_ray",

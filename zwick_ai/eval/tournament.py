@@ -55,11 +55,12 @@ compressed again).
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import math
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -75,9 +76,9 @@ from zwick_ai.agents import clock, zwicker_precompile
 from zwick_ai.agents.base import GAMES, agent_params, registered
 from zwick_ai.agents.clock import CLOCKS
 from zwick_ai.agents.guard import MOVE_TIME_LIMIT, START_TIME_LIMIT
-from zwick_ai.backends import Backend, LocalBackend
+from zwick_ai.backends import Backend, LocalBackend, batch_size
 from zwick_ai.eval import agent_failures
-from zwick_ai.eval.agent_failures import FAILURE, ON_AGENT_ERROR, AgentFailed
+from zwick_ai.eval.agent_failures import FAILURE, AgentFailed, checked_rules
 from zwick_ai.eval.folder_lock import hold_results_folder
 from zwick_ai.eval.match import play_game
 from zwick_ai.eval.pictures import plot_pairs, plot_ratings
@@ -115,8 +116,6 @@ def available_memory() -> int | None:
     return None
 
 
-#: the longest time limit (seconds) of an outside agent's decision or start: one day
-MAX_TIME_LIMIT = 86_400
 #: where lines of games.jsonl that are not finished games of the tournament go (never deleted)
 REJECTED = "games.rejected.jsonl"
 #: the identity's record of what each agent resolved to (folders made before it lack it)
@@ -154,14 +153,10 @@ class Tournament:
             raise ValueError(f"a tournament needs at least two agents, got {self.agents}")
         if isinstance(self.deals, bool) or not isinstance(self.deals, int) or not 1 <= self.deals <= MAX_DEALS:
             raise ValueError(f"deals must be a whole number from 1 to {MAX_DEALS}, not {self.deals!r}")
-        for name in ("move_time_limit", "start_time_limit"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= MAX_TIME_LIMIT:
-                raise ValueError(
-                    f"{name} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT}, not {value!r}"
-                )
-        if self.on_agent_error not in ON_AGENT_ERROR:
-            raise ValueError(f"on_agent_error must be one of {', '.join(ON_AGENT_ERROR)}, not {self.on_agent_error!r}")
+        checked_rules(
+            {"move_time_limit": self.move_time_limit, "start_time_limit": self.start_time_limit}
+            | {"on_agent_error": self.on_agent_error}
+        )
         if self.seed < 0:
             raise ValueError(f"seed must be >= 0, got {self.seed}")
         if self.clock not in CLOCKS:
@@ -238,7 +233,7 @@ class Tournament:
     @property
     def games_per_pair(self) -> int:
         """How many games each pair plays."""
-        return sum(len(self.deal_seatings(d)) for d in range(self.deals))
+        return self.deals * len(self.deal_seatings(0))  # every deal has as many seatings
 
     @property
     def games(self) -> int:
@@ -301,37 +296,71 @@ def agent_seeds(seed: int, deal: int, seating: int, players: int) -> list[int]:
 # Games: tasks, records
 # ------------------------------------------------------------------------------------------------
 def tasks(t: Tournament, deals: Iterable[int] | None = None) -> list[dict[str, Any]]:
-    """Every game of the tournament (or of the given deals) as a self-contained, picklable task."""
-    game = t.load()
-    sides = side_seats(game)
-    plans = seatings(len(sides))
-    n = game.num_players()
-    out = []
+    """Every game of the tournament (or of the given deals) as a self-contained, picklable task
+    (a list: :func:`iter_tasks` makes them one at a time)."""
+    return list(iter_tasks(t, deals))
+
+
+def iter_tasks(t: Tournament, deals: Iterable[int] | None = None) -> Iterator[dict[str, Any]]:
+    """The tasks of :func:`tasks`, made as they are taken (deal by deal, pair by pair, seating by
+    seating), so a tournament of a million deals holds none of them before its games run."""
     for d in range(t.deals) if deals is None else deals:
         for i, j in t.pairs:
             for k in t.deal_seatings(d):
-                roles = plans[k]
-                seats = [""] * n
-                for side, role in zip(sides, roles, strict=True):
-                    for p in side:
-                        seats[p] = t.agents[(i, j)[role]]
-                out.append(
-                    {
-                        "game": t.game,
-                        "params": t.params,
-                        "agents": [t.agents[i], t.agents[j]],
-                        "deal": d,
-                        "seating": k,
-                        "deal_seed": deal_seed(t.seed, d),
-                        "agent_seeds": agent_seeds(t.seed, d, k, n),
-                        "seats": seats,
-                        "clock": t.clock,
-                        "identities": [t.resolved[i], t.resolved[j]],
-                        "outside": [a for a in (t.agents[i], t.agents[j]) if a in t.outside],
-                        "limits": {"move": t.move_time_limit, "start": t.start_time_limit},
-                    }
-                )
-    return out
+                yield make_task(t, i, j, d, k)
+
+
+def make_task(t: Tournament, i: int, j: int, d: int, k: int) -> dict[str, Any]:
+    """The task of agents ``i`` and ``j`` (indices into ``t.agents``) on deal ``d`` in seating ``k``."""
+    game = t.load()
+    sides = side_seats(game)
+    n = game.num_players()
+    seats = [""] * n
+    for side, role in zip(sides, t.seatings[k], strict=True):
+        for p in side:
+            seats[p] = t.agents[(i, j)[role]]
+    return {
+        "game": t.game,
+        "params": t.params,
+        "agents": [t.agents[i], t.agents[j]],
+        "deal": d,
+        "seating": k,
+        "deal_seed": deal_seed(t.seed, d),
+        "agent_seeds": agent_seeds(t.seed, d, k, n),
+        "seats": seats,
+        "clock": t.clock,
+        "identities": [t.resolved[i], t.resolved[j]],
+        "outside": [a for a in (t.agents[i], t.agents[j]) if a in t.outside],
+        "limits": {"move": t.move_time_limit, "start": t.start_time_limit},
+    }
+
+
+class ExpectedTasks(Mapping[tuple, dict[str, Any]]):
+    """The tasks of ``t`` by :func:`task_key`, for deals below ``t.deals`` and those of ``extra``,
+    made when looked up (what :func:`read_games` checks a line against, without a list of them all)."""
+
+    def __init__(self, t: Tournament, extra: Iterable[int] = ()):
+        self.t = t
+        self.extra = set(extra)
+        self.index = {(t.agents[i], t.agents[j]): (i, j) for i, j in t.pairs}
+
+    def __getitem__(self, key: tuple) -> dict[str, Any]:
+        a, b, d, k = key
+        pair = self.index.get((a, b))
+        if pair is None or not isinstance(d, int) or not (0 <= d < self.t.deals or d in self.extra):
+            raise KeyError(key)
+        if k not in self.t.deal_seatings(d):
+            raise KeyError(key)
+        return make_task(self.t, *pair, d, k)
+
+    def __iter__(self) -> Iterator[tuple]:
+        for d in [*range(self.t.deals), *sorted(x for x in self.extra if x >= self.t.deals)]:
+            for i, j in self.t.pairs:
+                for k in self.t.deal_seatings(d):
+                    yield (self.t.agents[i], self.t.agents[j], d, k)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 #: the keys a tournament adds to a game record line (:mod:`zwick_ai.eval.records`)
@@ -400,7 +429,7 @@ def seat_scores(record: dict[str, Any], sides: Sequence[Sequence[int]]) -> list[
     return [float(x) for x in record["returns"]]
 
 
-def check_record(line: Any, expected: dict[tuple, dict[str, Any]], game_string: str) -> str | None:
+def check_record(line: Any, expected: Mapping[tuple, dict[str, Any]], game_string: str) -> str | None:
     """Why a parsed ``games.jsonl`` line is not a finished game of this tournament (None when it
     is): the record must be valid (:func:`zwick_ai.eval.records.record_from_dict`), of this game,
     and carry the seeds and seats this tournament gives its game."""
@@ -459,6 +488,11 @@ def claim_folder(t: Tournament, out: Path) -> bool:
         except json.JSONDecodeError:
             raise ValueError(f"{path} is damaged; use another --out folder or delete it") from None
         old = theirs.get("identity", {}) if isinstance(theirs, dict) else {}
+        if isinstance(old, dict) and old and old.get("format") != FORMAT:  # an older zwick_ai's folder
+            raise ValueError(
+                f"{out} was made by an older zwick_ai (tournament format {old.get('format')}; this one reads "
+                f"{FORMAT}); remake it in a new folder: {theirs.get('command') or COMMAND}"
+            )
         legacy = isinstance(old, dict) and RESOLVED not in old
         want = {k: v for k, v in mine.items() if not (legacy and k == RESOLVED)}
         if isinstance(old, dict) and RESOLVED in want:
@@ -573,7 +607,7 @@ def stored_deals(path: Path) -> set[int]:
 
 def read_games(
     path: Path,
-    expected: dict[tuple, dict[str, Any]],
+    expected: Mapping[tuple, dict[str, Any]],
     game_string: str,
     warn: Callable[[str], None],
     repair: bool = True,
@@ -657,35 +691,36 @@ def _run_tournament(
     machine = describe()  # the load at the start, before this run's own work
     warn = warn or (lambda text: print(f"warning: {text}", file=sys.stderr))
     legacy = claim_folder(t, out)
-    todo_all = tasks(t)
     path = out / "games.jsonl"
     if unpack(path):
         print(f"{compressed(path)}: its games copied to {path.name}, which this run extends", file=sys.stderr)
     # Games of deals beyond this run's (an earlier run with more --deals) stay in the file,
     # checked like the others, and count again once --deals reaches them.
-    stored = tasks(t, sorted(d for d in stored_deals(path) if d >= t.deals))
-    expected = {task_key(x): x for x in todo_all + stored}
+    expected = ExpectedTasks(t, (d for d in stored_deals(path) if d >= t.deals))
     done = read_games(path, expected, str(t.load()), warn)
-    done = {key: done[key] for key in (task_key(x) for x in todo_all) if key in done}
-    todo = [x for x in todo_all if task_key(x) not in done]
-    finished = len(todo_all) - len(todo)
-    if legacy and todo:
-        complete = min(x["deal"] for x in todo)  # deals 0 .. complete-1 have all their games
+    done = {key: record for key, record in done.items() if key[2] < t.deals}
+    finished = len(done)
+    # the games to play, made one at a time as the workers take them (none is held up front)
+    todo: Iterator[dict[str, Any]] = (x for x in iter_tasks(t) if task_key(x) not in done)
+    first = next(todo, None)
+    if legacy and first is not None:
+        complete = first["deal"]  # deals 0 .. complete-1 have all their games
         can = f"reported with --deals {complete} or fewer" if complete else "read (it has no complete deal)"
         raise ValueError(
             f"{out} was made before tournaments recorded everything that defines each agent (what it "
             f"resolves to, the digests of its files), so its games may come from other defaults or files; "
             f"it can be {can} but not extended: use another --out folder"
         )
+    todo = itertools.chain([first] if first is not None else [], todo)
     if stop_after is not None:
-        todo = todo[:stop_after]
+        todo = itertools.islice(todo, stop_after)
     own = backend is None
     backend = backend or LocalBackend(1)
     if t.outside and isinstance(backend, LocalBackend):
         backend.isolate = True  # code of someone else's plays in a worker process, never in this one
     forfeits: dict[tuple, dict[str, Any]] = {}
     bar = tqdm(
-        total=len(todo_all),
+        total=t.games,
         initial=finished,
         unit="game",
         desc=f"{t.variant} tournament",
@@ -693,11 +728,10 @@ def _run_tournament(
         dynamic_ncols=True,
     )
     try:
-        if todo:
+        if first is not None:
             with JsonlAppender(path, warn=warn) as f:
-                results = _results(
-                    todo, backend, agent_failures.GameDeaths(set(t.outside), agent_failures.game_label(t.load()))
-                )
+                deaths = agent_failures.GameDeaths(set(t.outside), agent_failures.game_label(t.load()))
+                results = _results(t, todo, t.games - finished, backend, deaths)
                 try:
                     for task, record in results:
                         if FAILURE in record:  # nothing of a failed agent's game is recorded
@@ -719,43 +753,56 @@ def _run_tournament(
         bar.close()
         if own:
             backend.close()
-    if any(task_key(x) not in done and task_key(x) not in forfeits for x in todo_all):
+    if len(done) + len(forfeits) < t.games:  # (both hold only games of this run's deals)
         return None
-    machine = machine if todo else earlier_machine(out, machine)
+    machine = machine if first is not None else earlier_machine(out, machine)
     summary = summarize(t, done, machine, forfeits)
     write_outputs(t, summary, out, plots=plots)
     return summary
 
 
+#: the most games looked at for a first game of each agent to play in this process (:func:`_results`)
+FIRST_GAMES_SCAN = 10_000
+
+
 def _results(
-    todo: list[dict[str, Any]], backend: Backend, deaths: agent_failures.GameDeaths
+    t: Tournament,
+    todo: Iterator[dict[str, Any]],
+    count: int,
+    backend: Backend,
+    deaths: agent_failures.GameDeaths,
 ) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-    """``(task, record)`` of every task. When the backend's workers are other processes of this
-    machine, the first game of each agent is played here first as long as it compiles code: with
-    an empty cache the kernels then compile once, here, instead of in every worker at the same
-    time (each game's result is the same wherever it is played). Games of agents from outside
-    the package are played by workers only."""
-    here: set[int] = set()
+    """``(task, record)`` of every task of ``todo`` (about ``count`` of them, which sizes the
+    batches). When the backend's workers are other processes of this machine, the first game of
+    each agent is played here first as long as it compiles code: with an empty cache the kernels
+    then compile once, here, instead of in every worker at the same time (each game's result is
+    the same wherever it is played). Games of agents from outside the package are played by
+    workers only. The tasks are taken from ``todo`` only as they are played."""
+    held: list[dict[str, Any]] = []  # tasks passed over while looking for first games
     if backend.other_processes_here():
-        if todo and todo[0]["game"] == "zwicker":  # an empty cache compiles on two cores at once
-            names = {agent_params(spec)[0].name for task in todo for spec in task["agents"]}
+        if t.game == "zwicker":  # an empty cache compiles on two cores at once
+            names = {agent_params(spec)[0].name for spec in t.agents if spec not in t.outside}
             zwicker_precompile.compile_in_two_processes(
                 search=bool(names & set(zwicker_precompile.SEARCH_AGENTS)),
                 expert=bool(names & set(zwicker_precompile.EXPERT_AGENTS)),
             )
-        covered: set[str] = set()
-        for i, task in enumerate(todo):
+        covered: set[str] = set(t.outside)
+        for task in todo:
             if set(task["agents"]) <= covered or task["outside"]:
+                held.append(task)
+                if len(held) >= FIRST_GAMES_SCAN or covered >= set(t.agents):
+                    break
                 continue
             before = _jit_cache.compile_count()
             yield task, play_task(task)
-            here.add(i)
+            count -= 1
             covered |= set(task["agents"])
-            if _jit_cache.compile_count() == before:
-                break  # nothing compiled: the cache is warm, the workers can start
-    rest = [task for i, task in enumerate(todo) if i not in here]
-    if rest:
-        yield from backend.map_unordered(play_task, rest, deaths=deaths)
+            if _jit_cache.compile_count() == before or covered >= set(t.agents):
+                break  # nothing compiled (the cache is warm) or every agent has played: the workers can start
+    workers = getattr(backend, "workers", 1)
+    yield from backend.map_unordered(
+        play_task, itertools.chain(held, todo), chunksize=batch_size(max(count, 1), workers), deaths=deaths
+    )
 
 
 # ------------------------------------------------------------------------------------------------
@@ -793,10 +840,9 @@ def finished_differences(t: Tournament, out: str | Path) -> np.ndarray | None:
     """:func:`deal_differences` of the games of ``t`` stored in ``out`` (``deals x pairs``), or None
     while a game is missing (a leaderboard combines the pairs of several tournaments with it).
     Only reads the folder: games of another tournament stay where they are."""
-    todo = tasks(t)
-    expected = {task_key(x): x for x in todo}
+    expected = ExpectedTasks(t)
     done = read_games(Path(out) / "games.jsonl", expected, str(t.load()), lambda text: None, repair=False)
-    if any(task_key(x) not in done for x in todo):
+    if sum(1 for key in done if key[2] < t.deals) < t.games:
         return None
     return deal_differences(t, done)
 
@@ -1189,6 +1235,7 @@ __all__ = [
     "SEATING_MODES",
     "side_seats",
     "summarize",
+    "iter_tasks",
     "tasks",
     "write_outputs",
 ]
