@@ -28,3 +28,6 @@ MAX_WORKERS = 1024
 #: which ``tests/cli/test_hard_use.py`` compares; named here so that ``--help`` imports nothing)
 MOVE_TIME_LIMIT = 60.0
 START_TIME_LIMIT = 120.0
+#: the keys of those rules and of what an outside agent's failure does, in experiment and
+#: leaderboard files (:data:`zwick_ai.eval.agent_failures.RULE_KEYS`, compared by the same test)
+AGENT_RULE_KEYS = ("move_time_limit", "start_time_limit", "on_agent_error")

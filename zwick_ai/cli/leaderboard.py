@@ -26,6 +26,10 @@ pack           ``true``: a finished board keeps its pairs in two files, ``games.
                pair's games) and ``pairs.json``, not a folder per pair (default ``false``)
 workers        worker processes (default: as ``zwick tournament``; ``--workers`` overrides)
 backend        ``local`` (default) or ``ray``; ``address`` for an existing Ray cluster
+move_time_limit, start_time_limit, on_agent_error
+               the rules of agents from outside the package, as ``zwick tournament``'s options
+               (default 60, 120, ``"stop"``; the same command-line options override them). With
+               ``"forfeit"`` an agent that fails is left out of that board, the reason recorded
 [[board]]      one per game: ``game``, ``variant``, ``players`` (default: the variant's),
                ``options`` (rule options), ``agents`` and ``references`` (extra specs for this board only),
                ``deals`` (this board's deals per pair)
@@ -44,10 +48,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from zwick_ai.cli.defaults import MAX_DEALS, MAX_WORKERS
+from zwick_ai.cli.defaults import AGENT_RULE_KEYS, MAX_DEALS, MAX_WORKERS
 from zwick_ai.cli.interrupts import reclaim
 from zwick_ai.cli.paths import check_out_folder, read_toml, whole_number
-from zwick_ai.cli.tournament import add_run_args, default_workers, shipped_modules
+from zwick_ai.cli.tournament import add_agent_rule_args, add_run_args, agent_rules, default_workers, shipped_modules
 
 #: the most leaders that then play every pair among them, and the largest seed
 MAX_TOP = 1_000
@@ -55,7 +59,7 @@ MAX_SEED = 2**32 - 1
 
 KEYS = (
     "address", "agents", "anchors", "backend", "board", "clock", "deals", "description", "out", "references",
-    "pack", "search", "seatings", "seed", "top", "workers",
+    "pack", "search", "seatings", "seed", "top", "workers", *AGENT_RULE_KEYS,
 )  # fmt: skip
 BOARD_KEYS = ("agents", "deals", "game", "options", "players", "references", "variant")
 EXAMPLES = """examples:
@@ -121,6 +125,9 @@ def parse_leaderboard(data: dict[str, Any], name: str) -> dict[str, Any]:
         )
     if not isinstance(data.get("pack", False), bool):
         raise ValueError(f"{name}: pack must be true or false, not {data['pack']!r}")
+    from zwick_ai.eval.agent_failures import checked_rules
+
+    rules = checked_rules({k: data[k] for k in AGENT_RULE_KEYS if k in data}, name)
     anchors = _strings(data.get("anchors", ["greedy", "ismcts:time=0.1"]), f"{name}: anchors")
     if not anchors:
         raise ValueError(f"{name}: anchors must name at least one agent (every agent is rated against them)")
@@ -141,6 +148,7 @@ def parse_leaderboard(data: dict[str, Any], name: str) -> dict[str, Any]:
         "backend": str(data.get("backend", "local")),
         "address": data.get("address"),
         "boards": parsed,
+        "rules": rules,
     }
 
 
@@ -176,6 +184,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     workers = args.workers if args.workers is not None else spec["workers"]
     backend_name = args.backend or spec["backend"]
     address = args.address or spec["address"]
+    rules = spec["rules"] | agent_rules(args)  # the command line's options override the file's keys
     out = Path(spec["out"])
     print("checking which agents play each game (loads models; compiles kernels once)", file=sys.stderr)
     boards = [
@@ -205,7 +214,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
                       f"on {backend.describe()} -> {out / b.slug}")  # fmt: skip
                 r = leaderboard.run_board(
                     b, spec["anchors"], board_deals[b.label], spec["top"], spec["seed"], out, backend, not args.quiet,
-                    spec["seatings"], spec["clock"], spec["search"],
+                    spec["seatings"], spec["clock"], spec["search"], rules,
                 )  # fmt: skip
                 if r is None:
                     raise KeyboardInterrupt
@@ -223,6 +232,10 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     path = leaderboard.write(boards_done, out, Path(args.file).stem, spec["description"], command)
     print(path.read_text().split("\n\n## ")[0])
     print(f"wrote {path}, {out / 'leaderboard.json'}, {out / 'headline.md'}, {out}/<board>/ratings.csv")
+    failed = [f"{r['board']}: {a}" for r in results for a in r.get("failed", {})]
+    if failed:  # agents left out of a board for failing (on_agent_error = "forfeit"): the status says so
+        print(f"left out for failing: {'; '.join(failed)} (see each board's agent-errors.log)", file=sys.stderr)
+        return 3  # zwick_ai.eval.agent_failures.EXIT_AGENT_FAILED, as zwick tournament
     return 0
 
 
@@ -241,4 +254,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="leaderboard file (TOML), e.g. experiments/leaderboard.toml")
     p.add_argument("--only", action="append", metavar="BOARD", help='play only this board, e.g. "zwicker classic 4p"')
     add_run_args(p, from_file=True)
+    add_agent_rule_args(p, from_file=True)
     p.set_defaults(func=cmd_leaderboard)

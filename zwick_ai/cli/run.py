@@ -19,6 +19,9 @@ seed           seed of the deals and agents (default 0)
 out            results folder (default ``results/<file name>``)
 workers        worker processes (default: as ``zwick tournament``; ``--workers`` overrides)
 backend        ``local`` (default) or ``ray``; ``address`` for an existing Ray cluster
+move_time_limit, start_time_limit, on_agent_error
+               the rules of agents from outside the package, as ``zwick tournament``'s options
+               (default 60, 120, ``"stop"``; the same command-line options override them)
 =============  ==================================================================================
 
 >>> spec = parse_experiment({"agents": ["greedy", "random"], "deals": 4, "variants": ["classic"]}, "x")
@@ -27,18 +30,26 @@ backend        ``local`` (default) or ``ray``; ``address`` for an existing Ray c
 >>> parse_experiment({"agents": ["greedy"], "deals": 4, "colour": "red"}, "x")
 Traceback (most recent call last):
 ...
-ValueError: x: unknown key 'colour'; valid keys: address, agents, backend, deals, description, game, options, out, players, seed, variant, variants, workers
+ValueError: x: unknown key 'colour'; valid keys: address, agents, backend, deals, description, game, options, out, players, seed, variant, variants, workers, move_time_limit, start_time_limit, on_agent_error
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
-from zwick_ai.cli.defaults import MAX_DEALS, MAX_WORKERS
+from zwick_ai.cli.defaults import AGENT_RULE_KEYS, MAX_DEALS, MAX_WORKERS
 from zwick_ai.cli.paths import check_out_folder, read_toml, whole_number
-from zwick_ai.cli.tournament import add_run_args, default_workers, prepare, run_prepared
+from zwick_ai.cli.tournament import (
+    add_agent_rule_args,
+    add_run_args,
+    agent_rules,
+    default_workers,
+    prepare,
+    run_prepared,
+)
 
 #: the command named in the mark of an experiment's folder (:mod:`zwick_ai.eval.folder_lock`)
 COMMAND = "zwick run"
@@ -56,6 +67,7 @@ KEYS = (
     "variant",
     "variants",
     "workers",
+    *AGENT_RULE_KEYS,
 )
 
 
@@ -92,6 +104,9 @@ def parse_experiment(data: dict[str, Any], name: str) -> dict[str, Any]:
             whole_number(data[key], f"{name}: {key}", low, high)
     if data.get("backend", "local") not in ("local", "ray"):
         raise ValueError(f"{name}: backend must be local or ray, not {data['backend']!r}")
+    from zwick_ai.eval.agent_failures import checked_rules
+
+    rules = checked_rules({k: data[k] for k in AGENT_RULE_KEYS if k in data}, name)
     return {
         "description": str(data.get("description", "")),
         "game": str(data.get("game", "zwicker")),
@@ -105,6 +120,7 @@ def parse_experiment(data: dict[str, Any], name: str) -> dict[str, Any]:
         "workers": data.get("workers", default_workers()),
         "backend": str(data.get("backend", "local")),
         "address": data.get("address"),
+        "rules": rules,
     }
 
 
@@ -158,6 +174,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     address = args.address or spec["address"]
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, not {workers}")
+    rules = spec["rules"] | agent_rules(args)  # the command line's options override the file's keys
     # Every variant's tournament (variant, players, options, agents) and folder is checked before
     # the first game: a mistake in the last variant must not wait for the first variant's games.
     from zwick_ai.eval.folder_lock import check_results_folder, hold_results_folder
@@ -179,6 +196,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 spec["deals"],
                 spec["seed"],
                 str(Path(spec["out"]) / label),
+                rules=rules,
             )
         except ValueError as error:
             raise ValueError(f"{args.file}: {label}: {error}") from None
@@ -226,7 +244,12 @@ def run_all(
     out.write_text("\n".join(text) + "\n")
     print("\n".join(text[6:7]))
     print(f"\nwrote {out}")
-    return 0
+    forfeited = {label: s for label, s in summaries.items() if s.get("forfeits")}
+    for label, summary in forfeited.items():
+        print(
+            f"{label}: {len(summary['forfeits'])} games forfeited by failing agents (forfeits.jsonl)", file=sys.stderr
+        )
+    return 3 if forfeited else 0  # zwick_ai.eval.agent_failures.EXIT_AGENT_FAILED, as zwick tournament
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -242,4 +265,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("file", help="experiment TOML file")
     add_run_args(p, from_file=True)
+    add_agent_rule_args(p, from_file=True)
     p.set_defaults(func=cmd_run)

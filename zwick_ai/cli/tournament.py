@@ -254,24 +254,26 @@ def agent_rules(args: argparse.Namespace) -> dict[str, Any]:
     return {k: getattr(args, k) for k in names if getattr(args, k, None) is not None}
 
 
-def add_agent_rule_args(p: argparse.ArgumentParser) -> None:
-    """The options for agents from outside the package: their clocks, and what their failure does."""
+def add_agent_rule_args(p: argparse.ArgumentParser, from_file: bool = False) -> None:
+    """The options for agents from outside the package: their clocks, and what their failure does.
+    ``from_file``: a file's keys of the same names are the defaults (the options override them)."""
     from zwick_ai.cli.defaults import MOVE_TIME_LIMIT, START_TIME_LIMIT
 
+    mine = "the file's, else " if from_file else ""
     p.add_argument(
         "--move-time-limit", type=float, metavar="S",
-        help=f"seconds an agent from outside the package may take for one decision (default: {MOVE_TIME_LIMIT:g}); "
+        help=f"seconds an agent from outside the package may take for one decision (default: {mine}{MOVE_TIME_LIMIT:g}); "
         "an agent over it is interrupted, and its process ended 5 s later",
     )  # fmt: skip
     p.add_argument(
         "--start-time-limit", type=float, metavar="S",
-        help=f"seconds such an agent may take to be imported and built (default: {START_TIME_LIMIT:g})",
+        help=f"seconds such an agent may take to be imported and built (default: {mine}{START_TIME_LIMIT:g})",
     )  # fmt: skip
     p.add_argument(
         "--on-agent-error", choices=("stop", "forfeit"),
         help="when such an agent fails (raises, exits, crashes its worker, overruns): stop the run naming it "
         "(exit status 3), or forfeit: the agent loses that deal, the run goes on, the game is listed in "
-        "forfeits.jsonl (default: stop; the traceback goes to agent-errors.log in the results folder)",
+        f"forfeits.jsonl (default: {mine}stop; the traceback goes to agent-errors.log in the results folder)",
     )  # fmt: skip
 
 

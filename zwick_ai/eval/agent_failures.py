@@ -26,12 +26,13 @@ When the game ends, whatever processes its outside agents started are ended
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -56,10 +57,18 @@ __all__ = [
     "FAILURE",
     "FORFEITS",
     "LOG",
+    "MAX_TIME_LIMIT",
     "ON_AGENT_ERROR",
+    "RULE_KEYS",
+    "AgentDeaths",
     "AgentFailed",
     "GameDeaths",
+    "checked_rules",
+    "built",
     "contained",
+    "guarded_agent",
+    "guarded_call",
+    "guarded_map",
     "log_failure",
     "outside_specs",
     "start_agents",
@@ -76,6 +85,36 @@ LOG = "agent-errors.log"
 FORFEITS = "forfeits.jsonl"
 #: ``zwick``'s exit status when a run ended because an agent failed
 EXIT_AGENT_FAILED = 3
+#: the longest time limit (seconds) of an outside agent's decision or start: one day
+MAX_TIME_LIMIT = 86_400
+#: the rules of outside agents a run takes (``--move-time-limit`` ... and the same keys in TOML files)
+RULE_KEYS = ("move_time_limit", "start_time_limit", "on_agent_error")
+
+
+def checked_rules(rules: dict[str, Any], where: str = "") -> dict[str, Any]:
+    """``rules`` (any of :data:`RULE_KEYS`) if every value is valid, else a one-line ``ValueError``
+    (``where``: what to name first, e.g. a TOML file). A limit is a number of seconds above 0 and
+    at most :data:`MAX_TIME_LIMIT` (not ``true``); ``on_agent_error`` one of :data:`ON_AGENT_ERROR`.
+
+    >>> checked_rules({"move_time_limit": 5, "on_agent_error": "forfeit"})
+    {'move_time_limit': 5, 'on_agent_error': 'forfeit'}
+    >>> checked_rules({"start_time_limit": True}, "x.toml")
+    Traceback (most recent call last):
+    ...
+    ValueError: x.toml: start_time_limit must be a number of seconds above 0 and at most 86400, not True
+    """
+    head = f"{where}: " if where else ""
+    for name, value in rules.items():
+        if name not in RULE_KEYS:
+            raise ValueError(f"{head}unknown agent rule {name!r}; valid: {', '.join(RULE_KEYS)}")
+        if name == "on_agent_error":
+            if value not in ON_AGENT_ERROR:
+                raise ValueError(f"{head}on_agent_error must be one of {', '.join(ON_AGENT_ERROR)}, not {value!r}")
+        elif isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= MAX_TIME_LIMIT:
+            raise ValueError(
+                f"{head}{name} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT}, not {value!r}"
+            )
+    return dict(rules)
 
 
 class AgentFailed(Exception):
@@ -112,6 +151,12 @@ def started(spec: str, game: pyspiel.Game, limit: float | None) -> Agent:
     if spec not in outside_specs([spec]):
         return make_agent(spec, game)
     probe(spec, str(game), limit)
+    return built(spec, game, limit)
+
+
+def built(spec: str, game: pyspiel.Game, limit: float | None) -> Agent:
+    """Agent ``spec`` built here on the start clock and asked for its identity (after
+    :func:`probe`); any failure is a one-line ``ValueError`` naming it; what it started is ended."""
     before = descendants()
     try:
         with phase(spec, None, "start", limit, passes=(ValueError,)):
@@ -197,6 +242,77 @@ def start_agents(task: dict[str, Any], game: pyspiel.Game) -> list[Any]:
     return agents
 
 
+def guarded_agent(
+    spec: str, game: pyspiel.Game, seat: int | None, limits: dict[str, Any] | None, /, seed: int = 0, **where: Any
+) -> Any:
+    """``make_agent(spec, game, seed)`` for an agent of the package; one from outside it built on
+    the start clock and :class:`~zwick_ai.agents.guard.Guarded` with the move clock (``limits``:
+    ``{"move": s, "start": s}``; ``where``: the game, deal ... its failure line names)."""
+    if spec not in outside_specs([spec]):
+        return make_agent(spec, game, seed=seed)
+    limits = limits or {}
+    with phase(spec, seat, "start", limits.get("start"), **where):
+        agent = make_agent(spec, game, seed=seed)
+    return Guarded(agent, seat, limits.get("move"), **where)
+
+
+def guarded_call(fn: Callable[[Any], Any], task: Any) -> Any:
+    """``fn(task)`` in a worker, or ``{FAILURE: info}`` when an outside agent in it failed
+    (:class:`~zwick_ai.agents.guard.AgentFault`); then the processes it started are ended."""
+    before = descendants()
+    try:
+        return fn(task)
+    except AgentFault as fault:
+        return {FAILURE: fault.info}
+    finally:
+        end_descendants(before)
+
+
+def _death_error(how: str, note: dict[str, Any]) -> str:
+    """What a worker's death under an outside agent's call says (its note: overran, or died how)."""
+    if note.get("overran") or how == f"exit code {EXIT_OVERRAN}":
+        return f"no answer within the time limit of {note.get('limit'):g} s; its worker process was ended"
+    return f"its worker process died ({how})"
+
+
+class AgentDeaths(Deaths):
+    """The answer to a worker that died under a task of outside agent ``spec`` outside a
+    tournament (an analysis, a study): every task runs alone and is never run again; the agent
+    is named with ``where`` (and the seat and call of the worker's note)."""
+
+    def __init__(self, spec: str, **where: Any):
+        self.spec, self.where = spec, where
+
+    def alone(self, task: Any) -> bool:
+        return True
+
+    def died(self, task: Any, how: str, note: dict[str, Any] | None, deaths: int) -> Any | None:
+        note = note or {}
+        info = {"agent": self.spec, "seat": note.get("seat"), "doing": note.get("doing") or "play"}
+        error = _death_error(how, note) if note.get("doing") else f"its worker process died ({how})"
+        return {FAILURE: info | {"error": error, "traceback": ""} | self.where}
+
+
+def guarded_map(
+    fn: Callable[[Any], Any], tasks: Iterable[Any], spec: str, out: Path, backend: Any, **where: Any
+) -> Iterator[tuple[Any, Any]]:
+    """``(task, fn(task))`` of every task, played on ``backend`` (a local one in a process of its
+    own, even with one worker) with outside agent ``spec`` in them: a failure of the agent (its
+    exception, a worker that died, a time limit: ``fn`` builds it with :func:`guarded_agent`)
+    ends the map with :class:`AgentFailed`, the traceback in ``out/agent-errors.log``."""
+    if getattr(backend, "isolate", None) is False:
+        backend.isolate = True  # code of someone else's runs in a worker process, never in this one
+    results = backend.map_unordered(functools.partial(guarded_call, fn), tasks, deaths=AgentDeaths(spec, **where))
+    try:
+        for task, result in results:
+            if isinstance(result, dict) and FAILURE in result:
+                out.mkdir(parents=True, exist_ok=True)
+                raise AgentFailed(log_failure(out, result[FAILURE], {"agents": [spec], "seats": "every seat"}))
+            yield task, result
+    finally:
+        results.close()
+
+
 def _blamed(error: ValueError, task: dict[str, Any], outside: set[str]) -> dict[str, Any] | None:
     """The failure of an outside agent whose decision was illegal (the game loop's error names
     ``agent 'spec' at seat N``, :func:`zwick_ai.eval.match.play_game`), else None."""
@@ -245,10 +361,7 @@ class GameDeaths(Deaths):
         where = {"game": self.game_string, "deal": task["deal"], "seating": task["seating"], "traceback": ""}
         agent = (note or {}).get("agent")
         if note is not None and note.get("doing") and agent in self.outside:
-            if note.get("overran") or how == f"exit code {EXIT_OVERRAN}":
-                error = f"no answer within the time limit of {note.get('limit'):g} s; its worker process was ended"
-            else:
-                error = f"its worker process died ({how})"
+            error = _death_error(how, note)
             return {FAILURE: {"agent": agent, "seat": note.get("seat"), "doing": note["doing"], "error": error} | where}
         mine = [spec for spec in task["agents"] if spec in self.outside]
         if deaths < 2 and note is not None:  # run it again once: a worker killed from outside, out of memory

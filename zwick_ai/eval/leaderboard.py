@@ -41,7 +41,7 @@ import hashlib
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -50,7 +50,9 @@ import numpy as np
 
 from zwick_ai.agents import outside
 from zwick_ai.agents.base import agent_info, make_agent, parse_spec
+from zwick_ai.agents.guard import MOVE_TIME_LIMIT, START_TIME_LIMIT
 from zwick_ai.backends import Backend
+from zwick_ai.eval.agent_failures import AgentFailed
 from zwick_ai.eval.packed_pairs import pack_board, pair_folders, restore_pair
 from zwick_ai.eval.ratings import points_design, points_ratings_with_ci, ratings_with_ci
 from zwick_ai.eval.report import markdown_table
@@ -151,10 +153,13 @@ def play_pair(
     progress: bool,
     seating: str = "all",
     clock: str = "wall",
+    rules: dict[str, Any] | None = None,
 ) -> np.ndarray | None:
     """The per-deal duplicate differences ``a - b`` of the pair's tournament (played or resumed in
     its folder, with ``seating`` "all" or "rotate": :class:`~zwick_ai.eval.tournament.Tournament`),
-    or None if it was interrupted."""
+    or None if it was interrupted. ``rules``: the outside agents' (``Tournament``'s
+    ``move_time_limit``, ``start_time_limit``, ``on_agent_error``); a game an agent forfeited is
+    :class:`~zwick_ai.eval.agent_failures.AgentFailed` once the pair's other games are played."""
     t = Tournament(
         [a, b],
         game=board.game,
@@ -164,12 +169,15 @@ def play_pair(
         command="zwick leaderboard",
         seating=seating,
         clock=clock,
+        **(rules or {}),
     )
     folder = out / board.slug / f"{_slug(a)}--{_slug(b)}"
     restore_pair(out / board.slug, folder.name, folder)  # a packed board's pair plays on in its folder
     summary = run_tournament(t, folder, backend, progress=progress, plots=False)
     if summary is None:
         return None
+    if summary.get("forfeits"):  # a deal without a difference cannot join the board's fit
+        raise AgentFailed(summary["forfeits"][0])
     diffs = finished_differences(t, folder)
     return None if diffs is None else diffs[:, 0]
 
@@ -209,15 +217,64 @@ def run_board(
     seating: str = "all",
     clock: str = "wall",
     search: str | None = None,
+    rules: dict[str, Any] | None = None,
 ) -> dict[str, Any] | None:
     """Play (or resume) a board's gauntlet and top pairs (each pair's deals with ``seating``); its
     ratings, pairs and design, or None if interrupted; ``search`` is the floor of the ladder's room
-    (:func:`ladder`; default the last anchor). Writes ``OUT/<board>/ratings.csv``."""
+    (:func:`ladder`; default the last anchor). Writes ``OUT/<board>/ratings.csv``.
+
+    ``rules``: the outside agents' time limits and what their failure does (``on_agent_error``):
+    ``stop`` ends the run naming the agent; ``forfeit`` leaves an agent that failed out of the
+    board (in ``skipped`` and ``failed``, with its one line) and plays the board without it (its
+    pairs' games that were played stay in their folders). The result records them all in
+    ``outside_agent_rules``."""
+    rules = dict(rules or {})
+    failed: dict[str, str] = {}
+    while True:
+        try:
+            result = _run_board(board, anchors, deals, top, seed, out, backend, progress, seating, clock, search, rules)
+        except AgentFailed as error:
+            who = str(error.info.get("agent"))
+            if rules.get("on_agent_error") != "forfeit" or who not in board.agents + board.references:
+                raise
+            failed[who] = str(error)
+            board = replace(
+                board,
+                agents=[x for x in board.agents if x != who],
+                references=[x for x in board.references if x != who],
+                skipped=board.skipped | {who: f"failed: {error}"},
+            )
+            continue
+        if result is not None:
+            result["failed"] = failed
+            result["outside_agent_rules"] = {
+                "move_time_limit": rules.get("move_time_limit", MOVE_TIME_LIMIT),
+                "start_time_limit": rules.get("start_time_limit", START_TIME_LIMIT),
+                "on_agent_error": rules.get("on_agent_error", "stop"),
+            }
+        return result
+
+
+def _run_board(
+    board: Board,
+    anchors: list[str],
+    deals: int,
+    top: int,
+    seed: int,
+    out: Path,
+    backend: Backend | None,
+    progress: bool,
+    seating: str,
+    clock: str,
+    search: str | None,
+    rules: dict[str, Any],
+) -> dict[str, Any] | None:
+    """:func:`run_board` with the board's agents as they are."""
     if len(board.agents) < 2:
         raise ValueError(f"{board.label}: fewer than two agents can play it")
     results: dict[tuple[str, str], np.ndarray] = {}
     for a, b in gauntlet_pairs(board.agents, anchors):
-        d = play_pair(board, a, b, deals, seed, out, backend, progress, seating, clock)
+        d = play_pair(board, a, b, deals, seed, out, backend, progress, seating, clock, rules)
         if d is None:
             return None
         results[(a, b)] = d
@@ -226,7 +283,7 @@ def run_board(
     for a, b in combinations(leaders, 2):
         if (a, b) in results or (b, a) in results:
             continue
-        d = play_pair(board, a, b, deals, seed, out, backend, progress, seating, clock)
+        d = play_pair(board, a, b, deals, seed, out, backend, progress, seating, clock, rules)
         if d is None:
             return None
         results[(a, b)] = d
@@ -237,7 +294,7 @@ def run_board(
     references: dict[tuple[str, str], np.ndarray] = {}
     for a in board.references:
         for b in present:
-            d = play_pair(board, a, b, deals, seed, out, backend, progress, seating, clock)
+            d = play_pair(board, a, b, deals, seed, out, backend, progress, seating, clock, rules)
             if d is None:
                 return None
             references[(a, b)] = d
