@@ -108,7 +108,7 @@ def failure_line(info: dict[str, Any]) -> str:
     "agent 'x:Y' at seat 1 failed in its move (deal 4, seating 1 of zwikken()): KeyError: 3"
     """
     seat = f" at seat {info['seat']}" if info.get("seat") is not None else ""
-    where = ", ".join(f"{k} {info[k]}" for k in ("deal", "seating") if info.get(k) is not None) + (
+    where = ", ".join(f"{k} {info[k]}" for k in ("decision", "deal", "seating") if info.get(k) is not None) + (
         f" of {info['game']}" if info.get("game") else ""
     )
     return (
@@ -218,7 +218,7 @@ class Guarded:
     """An agent whose every call runs in a :func:`phase` (``seat``; ``limit`` for decisions;
     ``where``: game, deal, seating for the line). Other attributes are the agent's."""
 
-    def __init__(self, agent: Any, seat: int, limit: float | None, **where: Any):
+    def __init__(self, agent: Any, seat: int | None, limit: float | None, **where: Any):
         self._agent, self._seat, self._limit, self._where = agent, seat, limit, where
 
     def act(self, state: Any) -> list[int]:
@@ -236,5 +236,17 @@ class Guarded:
         with phase(self._agent.spec, self._seat, "identity", self._limit, **self._where):
             return self._agent.identity()
 
+    def fork(self) -> Guarded:
+        """The agent's twin (:meth:`zwick_ai.agents.base.Agent.fork`), guarded as this one."""
+        with phase(self._agent.spec, self._seat, "fork", self._limit, **self._where):
+            return Guarded(self._agent.fork(), self._seat, self._limit, **self._where)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._agent, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """The agent's attributes are set on the agent (``agent.params = ...`` restricts it)."""
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self._agent, name, value)

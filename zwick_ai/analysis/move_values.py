@@ -46,8 +46,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -272,14 +274,25 @@ def draw_world_states(state: pyspiel.State, worlds: int, seed: int) -> list[pysp
     return out
 
 
+#: builds the agent of a seat: ``(spec, game, seat) -> agent`` (:func:`agent_move_values`)
+AgentMaker = Callable[[str, pyspiel.Game, int], Any]
+
+
 def agent_move_values(
-    state: pyspiel.State, worlds: list[pyspiel.State], moves: Sequence[Sequence[int]], agent: str, seed: int = 0
+    state: pyspiel.State,
+    worlds: list[pyspiel.State],
+    moves: Sequence[Sequence[int]],
+    agent: str,
+    seed: int = 0,
+    make: AgentMaker | None = None,
 ) -> np.ndarray:
     """``values[w, i]``: the mover's return after ``moves[i]`` in world state ``worlds[w]`` with the
-    deal played on by ``agent`` at every seat (module docstring)."""
+    deal played on by ``agent`` at every seat (module docstring); ``make`` builds each seat's
+    agent (default :func:`~zwick_ai.agents.base.make_agent`; an outside agent's guarded one:
+    :func:`outside_decision_values`)."""
     game = state.get_game()
     n, p = game.num_players(), state.current_player()
-    agents = [make_agent(agent, game) for _ in range(n)]
+    agents = [make(agent, game, q) if make else make_agent(agent, game) for q in range(n)]
     out = np.zeros((len(worlds), len(moves)))
     for w, world in enumerate(worlds):
         agent_seeds = np.random.default_rng([seed, w]).integers(MAX_SEED, size=n)
@@ -301,8 +314,10 @@ SEARCH_AGENTS = {"zwicker": ("ismcts",)}
 def supports_searches(game: str, agent: str) -> bool:
     """Whether ``agent`` (a spec) can value the moves of ``game`` (a short name) by its own
     searches (:func:`search_move_values`)."""
-    from zwick_ai.agents.base import agent_params
+    from zwick_ai.agents.base import agent_params, parse_spec
 
+    if parse_spec(agent)[0] not in SEARCH_AGENTS.get(game, ()):  # an outside agent's module is not imported here
+        return False
     return agent_params(agent)[0].name in SEARCH_AGENTS.get(game, ())
 
 
@@ -349,6 +364,7 @@ def decision_values(
     seed: int = 0,
     agent: str | None = None,
     searches: int = 0,
+    make: AgentMaker | None = None,
 ) -> DecisionValues:
     """Every legal move of the decision at ``state`` valued on the same ``worlds`` sampled worlds
     (module docstring): by compiled ``rollout`` playouts, with ``agent`` (a spec) playing on, or
@@ -362,8 +378,73 @@ def decision_values(
         return DecisionValues(state.current_player(), labels, acts, values, [])
     if agent is not None:
         states = draw_world_states(state, worlds, seed)
-        values = agent_move_values(state, states, acts, agent, seed)
+        values = agent_move_values(state, states, acts, agent, seed, make)
         return DecisionValues(state.current_player(), labels, acts, values, states)
     sampled = draw_worlds(state, worlds, seed)
     values = move_values(state, sampled, acts, rollout, playouts, seed)
     return DecisionValues(state.current_player(), labels, acts, values, sampled)
+
+
+def outside_decision_values(task: dict[str, Any]) -> DecisionValues:
+    """In a worker process: the values of the decision after ``task["history"]`` (the actions
+    from the start) of the game ``task["game"]``, with outside agent ``task["agent"]`` playing on
+    (``worlds``, ``seed``) under guard: each seat's agent built on the start clock and every
+    call on the move clock (``task["limits"]``), so its failure is named
+    (:func:`zwick_ai.eval.agent_failures.guarded_agent`). The worlds are left out of the result
+    (it crosses processes; the values, labels and actions are what a report needs)."""
+    from zwick_ai.eval.agent_failures import game_label, guarded_agent
+
+    game = pyspiel.load_game(task["game"])
+    state = game.new_initial_state()
+    for action in task["history"]:
+        state.apply_action(int(action))
+    where = {"game": game_label(game), "decision": task["move_index"] + 1}
+
+    def make(spec: str, g: pyspiel.Game, seat: int) -> Any:
+        return guarded_agent(spec, g, seat, task["limits"], **where)
+
+    dv = decision_values(state, worlds=task["worlds"], seed=task["seed"], agent=task["agent"], make=make)
+    return DecisionValues(dv.seat, dv.labels, dv.actions, dv.values, [])
+
+
+def valued_decisions(
+    steps: Sequence[Any], todo: Sequence[int], params: dict[str, Any], out: Path | None = None
+) -> Iterator[tuple[int, DecisionValues]]:
+    """``(k, values)`` of each decision ``k`` of ``todo`` (indices into a replay's ``steps``, the
+    state before move ``k``), valued as ``params`` say (``zwick analyze``'s evaluator: rollouts,
+    or an agent's searches or play-on) with the seed of decision ``k``. The package's evaluators
+    run here; an agent from outside the package plays in a worker process under guard
+    (:func:`outside_decision_values`), its failure :class:`~zwick_ai.eval.agent_failures.AgentFailed`
+    with the traceback in ``out/agent-errors.log``."""
+    agent = str(params["agent"]) if "agent" in params else None
+    seed = int(params["seed"]) * 1_000_003
+    from zwick_ai.eval.agent_failures import outside_specs
+
+    if agent is None or not outside_specs([agent]):
+        for k in todo:
+            yield (
+                k,
+                decision_values(
+                    steps[k].state,
+                    worlds=int(params.get("worlds", 2)),
+                    rollout=str(params.get("policy", "greedy")),
+                    playouts=int(params.get("playouts", 1)),
+                    seed=seed + k,
+                    agent=agent,
+                    searches=int(params.get("searches", 0)),
+                ),
+            )
+        return
+    from zwick_ai.agents.guard import MOVE_TIME_LIMIT, START_TIME_LIMIT
+    from zwick_ai.backends import LocalBackend
+    from zwick_ai.eval.agent_failures import guarded_map
+
+    limits = {"move": MOVE_TIME_LIMIT, "start": START_TIME_LIMIT}
+    tasks = (
+        {"game": str(steps[k].state.get_game()), "history": list(steps[k].state.history()), "move_index": k,
+         "agent": agent, "worlds": int(params.get("worlds", 2)), "seed": seed + k, "limits": limits}
+        for k in todo
+    )  # fmt: skip
+    with LocalBackend(1, isolate=True) as backend:
+        for task, dv in guarded_map(outside_decision_values, tasks, agent, out or Path("."), backend):
+            yield task["move_index"], dv

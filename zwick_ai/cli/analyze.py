@@ -107,9 +107,11 @@ def parse_evaluator(spec: str | None) -> dict[str, int | str]:
     name, _, rest = spec.partition(":")
     if name.strip() != EVALUATOR:
         from zwick_ai.agents.base import agent_params
+        from zwick_ai.eval.agent_failures import outside_specs
 
         agent, _, own = spec.partition(";")
-        agent_params(agent)  # an unknown agent or parameter is refused here, with what is valid
+        if not outside_specs([agent.strip()]):  # an agent of someone else's is first built in a process of its own
+            agent_params(agent)  # an unknown agent or parameter is refused here, with what is valid
         params = {"agent": agent.strip(), "seed": 0}
         for piece in filter(None, (x.strip() for x in own.split(","))):
             key, eq, value = piece.partition("=")
@@ -228,14 +230,16 @@ def analyse_record(
     progress: bool = True,
     done: dict[int, dict[str, Any]] | None = None,
     on_decision: Any = None,
+    out: Path | None = None,
 ) -> list[dict[str, Any]]:
     """The decisions of ``seats`` in a replayed record, valued (see the module docstring).
     ``done``: decisions valued before (by move index), not valued again; ``on_decision(entry)``
     is called with each new one as soon as it is valued. ``progress``: a bar on stderr counting
-    the moves valued, with the time left."""
+    the moves valued, with the time left. An agent from outside the package plays under guard,
+    its failure's traceback in ``out/agent-errors.log`` (:func:`zwick_ai.analysis.move_values.valued_decisions`)."""
     from tqdm import tqdm
 
-    from zwick_ai.analysis.move_values import decision_values
+    from zwick_ai.analysis.move_values import valued_decisions
     from zwick_ai.games.decisions import legal_decisions
 
     done = dict(done or {})
@@ -250,19 +254,8 @@ def analyse_record(
         dynamic_ncols=True,
     )
     with bar:
-        for k in todo:
-            if k in done:
-                continue
+        for k, dv in valued_decisions(steps, [k for k in todo if k not in done], params, out):
             step = steps[k + 1]
-            dv = decision_values(
-                steps[k].state,
-                worlds=int(params.get("worlds", 2)),
-                rollout=str(params.get("policy", "greedy")),
-                playouts=int(params.get("playouts", 1)),
-                seed=int(params["seed"]) * 1_000_003 + k,
-                agent=str(params["agent"]) if "agent" in params else None,
-                searches=int(params.get("searches", 0)),
-            )
             done[k] = decision_entry(k, dv, step.actions, step.label)
             if on_decision is not None:
                 on_decision(done[k])
@@ -404,10 +397,11 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         raise ValueError(f"game {args.game_index} of {args.file}: {e}") from None
     unit = "points" if rec.game.startswith("zwicker") else "chips"
     params = agent_mode(params, rec.game.split("(")[0])
-    if "agent" in params:
-        from zwick_ai.agents.base import make_agent
+    if "agent" in params:  # an agent of another game, or one that cannot start: refused now
+        from zwick_ai.agents.guard import START_TIME_LIMIT
+        from zwick_ai.eval.agent_failures import started
 
-        make_agent(str(params["agent"]), steps[0].state.get_game())  # an agent of another game: refused now
+        started(str(params["agent"]), steps[0].state.get_game(), START_TIME_LIMIT)
     spec = evaluator_spec(params)
     method = method_text(params, unit)
     identity = {"game": rec.game, "deal_seed": rec.deal_seed, "moves": rec.moves, "seats": seats, "agent": spec}
@@ -427,7 +421,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
                 partial.write(json.dumps(entry))
 
             try:
-                decisions = analyse_record(rec, steps, seats, params, not args.quiet, done, keep)
+                decisions = analyse_record(rec, steps, seats, params, not args.quiet, done, keep, out)
             except KeyboardInterrupt:
                 print(
                     f"\ninterrupted; the decisions valued so far are in {out / PARTIAL}; the same command resumes",

@@ -256,6 +256,7 @@ def cmd_strong_play(args: argparse.Namespace, rules: Rules) -> int:
     from zwick_ai.analysis.joker import strong_play, strong_report, strong_stats
     from zwick_ai.eval.folder_lock import check_results_folder, hold_results_folder
 
+    strong_play.check_outside(args.strong_play, rules)  # someone else's agent: first in a process of its own
     kind = agent_params(args.strong_play)[0].name
     quick = {"net": 60, "expert": 3}
     deals = args.deals if args.deals is not None else (quick if args.quick else strong_play.DEFAULT_DEALS).get(kind, 2)

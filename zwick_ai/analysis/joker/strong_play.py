@@ -49,6 +49,7 @@ import numpy as np
 from zwick_ai import cards, zwicker
 from zwick_ai.agents import joker_policies, value_model
 from zwick_ai.agents.base import agent_params, make_agent, outside_modules
+from zwick_ai.agents.guard import MOVE_TIME_LIMIT, START_TIME_LIMIT
 from zwick_ai.agents.outside import ship_paths
 from zwick_ai.analysis.joker import net_play
 from zwick_ai.analysis.joker.deals import (
@@ -63,6 +64,7 @@ from zwick_ai.analysis.joker.deals import (
     swap_joker,
 )
 from zwick_ai.backends import make_backend
+from zwick_ai.eval.agent_failures import game_label, guarded_agent, guarded_map, outside_specs, started
 from zwick_ai.eval.records import unpack, zwicker_game
 from zwick_ai.eval.selfplay import hand_seeds
 from zwick_ai.files import JsonlAppender
@@ -89,6 +91,17 @@ DEFAULT_CV_SAMPLES = 8
 CV_MODELS = ("value", "after")
 #: deals per task of a net run (one compiled call per comparison and block)
 NET_BLOCK = 250
+#: the clocks of an agent from outside the package (:mod:`zwick_ai.agents.guard`'s defaults)
+LIMITS = {"move": MOVE_TIME_LIMIT, "start": START_TIME_LIMIT}
+
+
+def check_outside(spec: str, rules: Rules) -> None:
+    """An agent from outside the package is first imported, built and asked for its identity in
+    a process of its own, then here on the start clock (a one-line ``ValueError`` naming it when
+    it fails: :func:`zwick_ai.eval.agent_failures.started`); the package's agents are left alone."""
+    if outside_specs([spec]):
+        started(spec, zwicker_game(rules), START_TIME_LIMIT)
+
 
 Progress = Callable[[int], None]
 
@@ -146,7 +159,7 @@ class StrongConfig:
                 raise ValueError(f"no shipped {k} model {path.name}; train one with `{how}`")
             out[path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
         if agent_params(self.agent)[0].cls.__module__.split(".")[0] != "zwick_ai":  # an agent of your own:
-            ident = make_agent(self.agent, zwicker_game(r)).identity()  # its source and the files it reads
+            ident = guarded_agent(self.agent, zwicker_game(r), None, LIMITS).identity()  # its source, its files
             out.update(ident.get("files", {}))
             if "source" in ident:
                 out[ident["source"]["module"]] = ident["source"]["sha256"]
@@ -420,12 +433,20 @@ def start_game(
     dealer: int,
     agent_seeds: Sequence[int],
     cv_seed: int,
+    limits: dict[str, float] | None = None,
+    /,
+    **where: Any,
 ) -> Game:
-    """The deal of deck ``order`` dealt, with ``specs[seat]`` as fresh agents reset with ``agent_seeds``."""
+    """The deal of deck ``order`` dealt, with ``specs[seat]`` as fresh agents reset with
+    ``agent_seeds``; with ``limits``, agents from outside the package are guarded with those
+    clocks (:func:`zwick_ai.eval.agent_failures.guarded_agent`; ``where`` for their failure line)."""
     state = game.new_initial_state()
     for a in zwicker_bridge.deal_actions(game, list(order), int(dealer)):
         state.apply_action(a)
-    agents = [make_agent(s, game, seed=int(x)) for s, x in zip(specs, agent_seeds, strict=True)]
+    agents = [
+        guarded_agent(s, game, seat, limits, seed=int(x), **where) if limits else make_agent(s, game, seed=int(x))
+        for seat, (s, x) in enumerate(zip(specs, agent_seeds, strict=True))
+    ]
     for agent, x in zip(agents, agent_seeds, strict=True):
         agent.reset(int(x))
     corr = np.zeros((net_play.MAX_STAGES, game.rules.num_sides))
@@ -512,13 +533,18 @@ def restricted(fork: Game, side_seats: Sequence[int], rule: str) -> Game:
 
 
 def expert_deal(
-    cfg: StrongConfig, deal: int, share_prefix: bool = True, only: Sequence[str] | None = None
+    cfg: StrongConfig,
+    deal: int,
+    share_prefix: bool = True,
+    only: Sequence[str] | None = None,
+    limits: dict[str, float] | None = None,
 ) -> dict[str, Any]:
     """The JSONL line of deal ``deal`` played by the expert (module docstring). With
     ``share_prefix`` a restricted game continues the unrestricted one from the restricted side's
     first choice the rule changes (the same games, played faster); without, it is played from
     the deal (the slow, obviously equal version the tests compare it with). With ``only``, a
-    supplement line holding just those rules' margins (the joker values left out)."""
+    supplement line holding just those rules' margins (the joker values left out). ``limits``:
+    an outside agent's clocks (it then plays under guard, :func:`start_game`)."""
     specs = list(STRONG_POLICIES if only is None else only)
     rules = cfg.rules()
     R = rules.array()
@@ -540,7 +566,8 @@ def expert_deal(
         w: Sequence[tuple[int, int]] = (),
         forks: dict[tuple[int, int], Game] | None = None,
     ) -> GameResult:
-        return play_on(start_game(game, specs, deck, dealer, agent_seeds, cv_seed), value, cfg.cv_samples, w, forks)
+        fresh = start_game(game, specs, deck, dealer, agent_seeds, cv_seed, limits, game=game_label(game), deal=deal)
+        return play_on(fresh, value, cfg.cv_samples, w, forks)
 
     forks: dict[tuple[int, int], Game] | None = {} if share_prefix else None
     ref = play([cfg.agent] * rules.players, order, watch, forks)
@@ -619,14 +646,15 @@ def missing_rules(line: dict[str, Any]) -> tuple[str, ...]:
     )
 
 
-def strong_task(task: tuple[StrongConfig, list[int], tuple[str, ...] | None]) -> list[dict[str, Any]]:
-    """One task of a run: a block of deals (net) or one deal (expert); with rules, the
-    supplement lines of those rules only."""
-    cfg, deals, only = task
+def strong_task(task: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """One task of a run, ``(cfg, deals, only[, limits])``: a block of deals (net) or one deal
+    (expert); with rules, the supplement lines of those rules only; with ``limits``, an agent
+    from outside the package plays under guard with those clocks."""
+    cfg, deals, only, *rest = task
     if cfg.kind() == "net":
         lines = net_block(cfg, deals, only)
     else:
-        lines = [expert_deal(cfg, d, only=only) for d in deals]
+        lines = [expert_deal(cfg, d, only=only, limits=rest[0] if rest else None) for d in deals]
     if only is not None:
         for line in lines:
             line["supplement"] = True
@@ -667,7 +695,13 @@ def run_strong(
         # a torn last line (an interrupted write) is set aside first (zwick_ai.files)
         ship = ship_paths(outside_modules([cfg.agent]))
         with make_backend(backend, workers, address, ship) as runner, JsonlAppender(path) as fh:
-            for _, lines in runner.map_unordered(strong_task, tasks, chunksize=1):
+            if outside_specs([cfg.agent]):  # someone else's agent: in workers, under guard, named if it fails
+                game = zwicker_game(cfg.rules())
+                guarded = [(*task, LIMITS) for task in tasks]
+                results = guarded_map(strong_task, guarded, cfg.agent, out, runner, game=game_label(game))
+            else:
+                results = runner.map_unordered(strong_task, tasks, chunksize=1)
+            for _, lines in results:
                 for line in lines:
                     line["run"] = key
                     fh.write(line)
