@@ -41,9 +41,11 @@ measures every amount in shares of the variant's card total (:func:`stakes_bucke
 joker and a 3-point card fall apart in Großenwiehe), keeps jokers held and on the table by their
 points, buckets builds up to the variant's largest, trails a joker apart from an Ace, and treats
 the partner question as the build for partner it prepares. Its abstract actions are a fixed
-alphabet of :data:`STAKES_CLASSES` classes (:func:`stakes_class`); the key hashes only features
-of the hand, the table and the score (:func:`stakes_features`), and the actions absent at a
-decision are masked (index -1; :func:`present_strategy`).
+alphabet of :data:`STAKES_CLASSES` classes (:func:`stakes_class`); the key hashes features of
+the hand, the table and the score (:func:`stakes_features`) and which classes are present, so a
+set fixes its actions as CFR assumes; the absent ones are masked (index -1;
+:func:`present_strategy`). Training with ``stakes`` starts from greedy
+(:func:`~zwick_ai.learn.cfr.zwicker_mccfr.regret_strategy`).
 
 >>> from zwick_ai import zwicker
 >>> from zwick_ai.zwicker import kernels
@@ -417,10 +419,11 @@ def stakes_features(R, S, total):
 
 @kernel
 def stakes_decision(R, S, moves, n, out):
-    """The ``stakes`` key at ``S`` and in ``out[:STAKES_CLASSES]`` the index (into ``moves[:n]``) of the
-    move each abstract action plays, -1 where no legal move falls in the class; returns (key,
-    STAKES_CLASSES). A class's move is its best member by the greedy heuristic's score (ties: the
-    smallest move record), as in the other abstractions."""
+    """The ``stakes`` key at ``S`` (:func:`stakes_features` and the classes present) and in
+    ``out[:STAKES_CLASSES]`` the index (into ``moves[:n]``) of the move each abstract action plays,
+    -1 where no legal move falls in the class; returns (key, STAKES_CLASSES). A class's move is its
+    best member by the greedy heuristic's score (ties: the smallest move record), as in the other
+    abstractions."""
     total = card_total(R)
     h = stakes_features(R, S, total)
     score = np.empty(STAKES_CLASSES, np.float64)
@@ -431,8 +434,29 @@ def stakes_decision(R, S, moves, n, out):
         v = kernels.greedy_value(R, S, moves[k])
         if out[d] < 0 or _better(R, S, moves[k], v, moves[out[d]], score[d]):
             out[d], score[d] = k, v
-    key = np.int64(h)
+    # The classes present are part of the set: an information set must fix its actions. With the
+    # features alone, a key where a capture is present at one visit in ten averages that capture
+    # to a tenth of its weight, and trails carry the negative regrets of the visits a capture beat.
+    present = np.int64(0)
+    for d in range(STAKES_CLASSES):
+        if out[d] >= 0:
+            present |= _ONE << d
+    key = np.int64(_chain(h, present))
     return (key if key != 0 else np.int64(1)), STAKES_CLASSES
+
+
+@kernel
+def greedy_action(R, S, moves, idx, m):
+    """The abstract action whose move the greedy heuristic scores highest (the first of equal
+    ones; each action's move is already its class's best), -1 when none is present."""
+    best = -1e18
+    pick = -1
+    for a in range(m):
+        if idx[a] >= 0:
+            v = kernels.greedy_value(R, S, moves[idx[a]])
+            if v > best + 1e-9:
+                best, pick = v, a
+    return pick
 
 
 @kernel
@@ -501,6 +525,7 @@ __all__ = [
     "STAKES_CLASSES",
     "ZWICKER_ABSTRACTIONS",
     "card_total",
+    "greedy_action",
     "present_strategy",
     "stakes_bucket",
     "stakes_class",
