@@ -180,6 +180,26 @@ def test_a_different_tournament_is_refused(finished):
         T.run_tournament(tiny(agents=["random", "greedy"]), out, progress=False)
 
 
+def test_a_folder_of_an_older_format_is_refused_naming_it_and_its_command(finished, tmp_path):
+    """A folder whose config has another tournament format was made by an older zwick_ai: one line
+    names its format and the command that made it (to remake it), and nothing is played there."""
+    import re
+
+    out, _ = finished
+    old = tmp_path / "old"
+    old.mkdir()
+    config = json.loads((out / "config.json").read_text())
+    config["identity"]["format"] = T.FORMAT - 1
+    config["command"] = "zwick tournament --agents greedy,random --deals 3 --seed 7 --out old"  # as the CLI writes
+    (old / "config.json").write_text(json.dumps(config))
+    (old / "games.jsonl").write_bytes((out / "games.jsonl").read_bytes())
+    before = (old / "games.jsonl").read_bytes()
+    want = f"older zwick_ai (tournament format {T.FORMAT - 1}; this one reads {T.FORMAT}); remake it in a new folder: "
+    with pytest.raises(ValueError, match=re.escape(want + config["command"]) + "$"):
+        T.run_tournament(tiny(), old, progress=False)
+    assert (old / "games.jsonl").read_bytes() == before
+
+
 def test_a_changed_default_is_a_different_tournament(tmp_path, monkeypatch):
     """The same spec text with another default behind it must not resume the folder."""
     from dataclasses import replace
