@@ -501,3 +501,15 @@ def test_forfeits_go_on_and_count_as_lost_deals(hostile, capsys):
     lost = len({f["deal"] for f in forfeits})
     assert pair["forfeits_a"] == lost and pair["deals"] == 3 - lost
     assert summary["outside_agent_rules"]["move_time_limit"] == 60
+
+
+@pytest.mark.slow
+def test_a_leaderboard_board_builds_an_outside_agent_in_a_process_of_its_own(hostile):
+    """Checking who plays a board: an outside agent that segfaults when built is left out, named,
+    and this process lives on (in this process it would have ended it)."""
+    from zwick_ai.eval import leaderboard
+
+    spec = "hostile:Hostile,init=segfault"
+    board = leaderboard.make_board("zwikken", "parlett", 3, {}, ["greedy", spec], start_time_limit=5)
+    assert board.agents == ["greedy"]
+    assert f"{spec!r}" in board.skipped[spec] and "its process died (signal SIGSEGV)" in board.skipped[spec]

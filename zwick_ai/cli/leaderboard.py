@@ -195,6 +195,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
             b["options"],
             spec["agents"] + b["agents"],
             spec["references"] + b["references"],
+            rules.get("start_time_limit", leaderboard.START_TIME_LIMIT),
         )  # fmt: skip
         for b in spec["boards"]
     ]

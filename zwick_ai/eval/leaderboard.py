@@ -49,10 +49,10 @@ from typing import Any
 import numpy as np
 
 from zwick_ai.agents import outside
-from zwick_ai.agents.base import agent_info, make_agent, parse_spec
+from zwick_ai.agents.base import agent_info, parse_spec
 from zwick_ai.agents.guard import MOVE_TIME_LIMIT, START_TIME_LIMIT
 from zwick_ai.backends import Backend
-from zwick_ai.eval.agent_failures import AgentFailed
+from zwick_ai.eval.agent_failures import AgentFailed, started
 from zwick_ai.eval.packed_pairs import pack_board, pair_folders, restore_pair
 from zwick_ai.eval.ratings import points_design, points_ratings_with_ci, ratings_with_ci
 from zwick_ai.eval.report import markdown_table
@@ -111,9 +111,12 @@ def make_board(
     options: dict[str, Any],
     agents: list[str],
     references: list[str] | None = None,
+    start_time_limit: float | None = START_TIME_LIMIT,
 ) -> Board:
     """A board: the game, and which of ``agents`` and ``references`` can play it (the others in
-    ``skipped``)."""
+    ``skipped``). An agent from outside the package is built in a process of its own first, on
+    ``start_time_limit`` (:func:`~zwick_ai.eval.agent_failures.started`): one that fails to start
+    is skipped with the line naming its failure, and cannot take this process down."""
     from zwick_ai.eval.tournament import load
 
     name, params = game_spec(game, variant, players, list(options.items()))
@@ -131,7 +134,7 @@ def make_board(
             if outside.is_import_path(parse_spec(spec)[0]):
                 agent_info(parse_spec(spec)[0])  # an agent of your own that cannot be imported: refused, not left out
             try:
-                make_agent(spec, g)
+                started(spec, g, start_time_limit)
             except (ValueError, FileNotFoundError, ImportError) as error:
                 skipped[spec] = str(error).splitlines()[0] if str(error) else type(error).__name__
                 continue
