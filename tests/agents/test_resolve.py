@@ -117,7 +117,7 @@ def test_on_a_micro_game_solved_exactly_it_matches_exact_cfr_plus() -> None:
 def test_plays_whole_games_on_full_boards_with_drawn_deals() -> None:
     for spec in (CLASSIC2, "zwicker(variant=dithmarschen,players=4)"):
         game = pyspiel.load_game(spec)
-        state, decisions = play_whole_game(game, ["resolve:time=0,iters=20,deals=16,depth=2", "greedy"], 3)
+        state, decisions = play_whole_game(game, ["resolve:time=0,iters=20,deals=16,draws=16,depth=2", "greedy"], 3)
         assert state.is_terminal() and decisions > 0
 
 
@@ -128,6 +128,7 @@ def test_plays_whole_games_on_full_boards_with_drawn_deals() -> None:
         ("resolve:leaf=net", "leaf='net' is not valid"),
         ("resolve:time=0,iters=0", "give a time budget"),
         ("resolve:deals=0", "give at least one deal"),
+        ("resolve:draws=0", "draws=0 is not valid"),
         ("resolve:true_share=1", "true_share=1.0 is not valid"),
     ],
 )
@@ -141,3 +142,40 @@ def test_registered_and_listed() -> None:
 
     info = next(i for i in registered() if i.name == "resolve")
     assert [p.name for p in info.params][:4] == ["time", "iters", "deals", "depth"]
+
+
+def test_the_batched_replay_matches_one_deal_at_a_time() -> None:
+    """``replay_worlds`` (one compiled call) gives every deal the reach of the per-deal replay."""
+    from zwick_ai.agents.cfr import resolve_tree
+    from zwick_ai.agents.expert_search import stage_start_world
+    from zwick_ai.zwicker.resample import resample_setup
+
+    game, state = greedy_turns(3, 1, HIDDEN8)
+    d = state.decision()
+    R, G, a = d.rules_array, d.game_table, d.record
+    W = kernels.new_workspace()
+    setup = resample_setup(G, a, public_deals.PUBLIC, W)
+    seats, need, pool = public_deals.hidden_pool(R, d.position)
+    worlds, _ = public_deals.consistent_worlds(G, a, public_deals.all_assignments(need, pool), W)
+    policy = resolve._greedy_policy(0.25)
+    fast = np.ones((len(worlds), 2))
+    h = resolve_tree.replay_worlds(R, a, setup.S0, worlds, setup.t0, resolve_tree.H0, policy, W, fast)
+    slow = np.ones_like(fast)
+    for w in range(len(worlds)):
+        S0w = stage_start_world(R, a, setup.S0, worlds[w], -1, setup.t0)
+        h_w = resolve_tree.replay_stage(R, a, S0w, setup.t0, resolve_tree.H0, policy, W, slow[w])
+        assert h_w == h
+    assert np.array_equal(fast, slow)
+    assert (fast < 1.0).any()  # the moves made do weigh the deals
+
+
+def test_auto_leaves_solve_stage_ends_only_without_a_time_budget() -> None:
+    """Under a time budget ``leaf=auto`` never solves a stage end (a solve each is unbounded)."""
+    game = pyspiel.load_game(MICRO2)
+    R = game.rules.array()
+    S = kernels.new_hand(R, 1, kernels.new_workspace())[None, :]
+    untimed = make_agent("resolve:time=0,iters=10", game).params
+    timed = make_agent("resolve:time=0.1", game).params
+    assert resolve._solvable(R, S, untimed)
+    assert not resolve._solvable(R, S, timed)
+    assert resolve._solvable(R, S, {**timed, "leaf": "solve"})

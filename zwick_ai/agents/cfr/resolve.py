@@ -7,7 +7,7 @@ At each decision with more than one candidate:
 
 1. **Deals.** The unseen cards (every hand and the stock, :mod:`zwick_ai.zwicker.public_deals`) are
    split into hands in every way that replays the current stage (``deals`` or fewer splits), or
-   else ``deals`` splits are drawn, stratified: a share ``true_share`` from the mover's own view
+   else ``draws`` splits are drawn, stratified: a share ``true_share`` from the mover's own view
    (its true hand, the others drawn) and the rest from the public view, each weighted by the
    prior over the mixture (uniform target; the true hand's prior counted from the unseen cards).
 2. **Beliefs.** Each deal is weighted by the probability of every seat's moves so far this stage
@@ -21,9 +21,10 @@ At each decision with more than one candidate:
 4. **Stage ends** are public states: ``leaf=solve`` solves the next stage from that state over all
    its deals, recursively to the hand's end (exact, where it fits), ``leaf=model`` reads the
    learned public-state value (:mod:`zwick_ai.learn.stage_values`), ``leaf=rollout`` plays the
-   drawn deal out greedily; ``auto`` is ``solve`` where the rest of the hand is small, else
-   ``model`` where the package ships one, else ``rollout``. Values are raw points (the game's
-   returns), never clipped.
+   drawn deal out greedily; ``auto`` is ``solve`` where the rest of the hand is small and there
+   is no time budget (a solve per stage end is not bounded by it: late in a full board one
+   decision met hundreds of them), else ``model`` where the package ships one, else ``rollout``.
+   Values are raw points (the game's returns), never clipped.
 5. **Gadget** (two players, once a move of the stage has been made; ``gadget=on``): the opponent
    may take, at each of its root information sets, its value under the earlier strategy
    (``belief=solve``: the stage's solve; otherwise the greedy-softmax blueprint) instead of
@@ -55,7 +56,6 @@ import pyspiel
 from zwick_ai.agents import clock
 from zwick_ai.agents.base import Agent, Param, check_cfr_budget, check_search_iters, register
 from zwick_ai.agents.cfr import core, resolve_tree
-from zwick_ai.agents.expert_search import stage_start_world
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.mlp import WEIGHTS_DIR, Perceptron, compiled_arrays, fit_problem, mlp_forward, read_model
 from zwick_ai.zwicker import arrays, kernels, layout, public_deals
@@ -70,6 +70,11 @@ LEAVES = ("auto", "solve", "model", "rollout")
 PLAYS = ("sample", "argmax")
 SWITCH = ("on", "off")
 DEFAULT_DEALS = 256
+# Drawn deals of a full board. Every drawn deal adds its subtree, whose depth-limit leaves are
+# each played out to the stage's end: at 256, classic 2p decisions at time=0.1 built one ply
+# (or a small late stage whole) and ran a median 406 CFR+ iterations (7 of 30 decisions 4 or
+# fewer); at 64, three plies on average and a median 1,361 (experiments/results/resolve/).
+DEFAULT_DRAWS = 64
 DEFAULT_NODES = 400_000
 MAX_BOUNDS = 4096  # distinct stage ends one subgame may reach
 TIMED_ITER_CAP = 2000  # CFR+ iterations under a time budget when iters is not given
@@ -90,6 +95,8 @@ def check(params: dict[str, Any]) -> None:
     check_cfr_budget(params["time"], params["iters"])
     if params["deals"] < 1:
         raise ValueError(f"deals={params['deals']} is not valid; give at least one deal")
+    if params["draws"] < 1:
+        raise ValueError(f"draws={params['draws']} is not valid; give at least one deal")
     if not 0 <= params["depth"] <= resolve_tree.MAX_LEVELS:
         raise ValueError(
             f"depth={params['depth']} is not valid; give 1..{resolve_tree.MAX_LEVELS} or 0 (the stage's end)"
@@ -110,6 +117,7 @@ def check(params: dict[str, Any]) -> None:
         Param("iters", int, 0, "CFR+ iterations per decision (0 = as many as the time allows)"),
         Param("deals", int, DEFAULT_DEALS, "joint deals at the root: all when there are at most this many, else drawn"),
         Param("depth", int, 0, "plies below the decision (0 = the end of the stage)"),
+        Param("draws", int, DEFAULT_DRAWS, "joint deals drawn at the root when there are more than deals"),
         Param("belief", str, "solve", "policy weighing the deals by this stage's moves: solve, greedy or uniform"),
         Param("leaf", str, "auto", "value of a stage's end: solve, model, rollout or auto"),
         Param("gadget", str, "on", "the re-solving gadget of two-player games: on or off"),
@@ -296,12 +304,11 @@ def boundary_values(R: np.ndarray, states: np.ndarray, params: dict[str, Any], a
     """Each side's value (raw points, one row a state) of the stage starts ``states``
     (``params["leaf"]``; module docstring)."""
     out = np.zeros((len(states), int(arrays.sides(R))))
-    if params["leaf"] == "rollout" or (
-        params["leaf"] == "auto" and agent.stage_model is None and not _small(R, states)
-    ):
+    solvable = _solvable(R, states, params)
+    if params["leaf"] == "rollout" or (params["leaf"] == "auto" and agent.stage_model is None and not solvable):
         resolve_tree.rollout_values(R, states, out)  # compiled: a drawn deal's many boundaries
         return out
-    if params["leaf"] in ("model", "auto") and agent.stage_model is not None and not _small(R, states):
+    if params["leaf"] in ("model", "auto") and agent.stage_model is not None and not solvable:
         resolve_tree.model_values(R, states, agent.stage_model, out)
         return out
     for b, S in enumerate(states):
@@ -309,9 +316,12 @@ def boundary_values(R: np.ndarray, states: np.ndarray, params: dict[str, Any], a
     return out
 
 
-def _small(R: np.ndarray, states: np.ndarray) -> bool:
-    """Whether the first of ``states`` (boundaries of one subgame: the same unseen-card count) has
-    few enough deals to solve its stage (:data:`SOLVE_DEALS`)."""
+def _solvable(R: np.ndarray, states: np.ndarray, params: dict[str, Any]) -> bool:
+    """Whether ``leaf=auto`` solves the stages of ``states`` (boundaries of one subgame: the same
+    unseen-card count): only without a time budget (a solve per boundary, hundreds a decision, is
+    not bounded by it) and where the first has few enough deals (:data:`SOLVE_DEALS`)."""
+    if float(params["time"]) > 0:
+        return params["leaf"] == "solve"
     if len(states) == 0:
         return True
     _, need, pool = public_deals.hidden_pool(R, states[0])
@@ -326,7 +336,9 @@ def stage_value(R: np.ndarray, S: np.ndarray, params: dict[str, Any], agent: Res
         return memo[key]
     leaf = params["leaf"]
     _, need, pool = public_deals.hidden_pool(R, S)
-    small = public_deals.deal_count(need, len(pool)) <= min(int(params["deals"]), SOLVE_DEALS)
+    small = float(params["time"]) <= 0 and public_deals.deal_count(need, len(pool)) <= min(
+        int(params["deals"]), SOLVE_DEALS
+    )
     value = None
     if leaf == "solve" or (leaf == "auto" and small):
         value = solved_stage_value(R, S, params, agent)
@@ -412,7 +424,8 @@ def stage_solution(R: np.ndarray, S0: np.ndarray, params: dict[str, Any], agent:
     """The policy tuple of :func:`~zwick_ai.agents.cfr.resolve_tree.replay_stage` for this
     search's solve of the whole stage starting at ``S0`` (all its deals, the stage's ends valued by
     ``params["leaf"]``, ``params["iters"]`` or :data:`BOUNDARY_ITERS` CFR+ iterations; the same at
-    every decision of the stage), or None when the stage does not fit."""
+    every decision of the stage), or None when the stage does not fit (``nodes``; under a time
+    budget, the nodes the agent builds in one budget)."""
     memo = agent.memo["stage"]
     key = int(arrays.public_hash(R, S0))
     if key in memo:
@@ -423,10 +436,15 @@ def stage_solution(R: np.ndarray, S0: np.ndarray, params: dict[str, Any], agent:
         roots = public_deals.boundary_deals(R, S0)
         sub = agent.scratch(R)
         try:
-            if sub.build(R, roots, resolve_tree.H0, 0, 0.0):
+            seconds = float(params["time"])  # under a time budget: the nodes one budget builds
+            cap = 0 if seconds <= 0 else max(len(roots) + 1, int(agent.node_rate * seconds))
+            if sub.build(R, roots, resolve_tree.H0, 0, 0.0, cap):
                 resolve_tree.fill_bounds(sub.tree, sub.nodes, boundary_values(R, sub.bounds(), params, agent))
                 iters = int(params["iters"]) or BOUNDARY_ITERS
-                sub.solve(len(roots), stage_roots(len(roots), sub), NO_GADGET, {"time": 0, "iters": iters}, 0.0)
+                # under a time budget the stage's solve gets one budget too (it stops at iters
+                # or then): late in a classic 2p hand it took 0.64 s of a 0.1 s decision
+                budget = {"time": float(params["time"]), "iters": iters}
+                sub.solve(len(roots), stage_roots(len(roots), sub), NO_GADGET, budget, clock.now())
                 found = (0.0, sub.keys.copy(), sub.rowof.copy(), sub.trows[: sub.rows].copy(), sub.strategy())
         finally:
             agent.level -= 1
@@ -456,6 +474,7 @@ def root_deals(
         worlds, _ = public_deals.consistent_worlds(G, a, public_deals.all_assignments(need, pool), W)
         return worlds, np.full(len(worlds), 1.0 / max(len(worlds), 1)), False
     seed = int(rng.integers(2**31))
+    limit = int(params["draws"])
     if int(arrays.players(R)) == 2:
         return (*grouped_deals(d, pool, limit, seed, W), True)
     n_true = max(1, int(round(float(params["true_share"]) * limit)))
@@ -522,9 +541,8 @@ def decide(
         policy = _greedy_policy(float(params["infer"]))
     reach = np.ones((len(worlds), players))
     h_now = resolve_tree.H0
-    for w in range(len(worlds)) if moved else ():
-        S0w = stage_start_world(R, a, setup.S0, worlds[w], -1, setup.t0)
-        h_now = resolve_tree.replay_stage(R, a, S0w, setup.t0, resolve_tree.H0, policy, W, reach[w])
+    if moved:
+        h_now = resolve_tree.replay_worlds(R, a, setup.S0, worlds, setup.t0, resolve_tree.H0, policy, W, reach)
     if belief == "uniform":
         reach[:] = 1.0
     gadget_on = params["gadget"] == "on" and players == 2 and moved
@@ -585,7 +603,9 @@ def build_subgame(
     seconds = float(params["time"])
     cap = sub.cap if seconds <= 0 else max(len(worlds) + 1, min(sub.cap, int(agent.node_rate * BUILD_SHARE * seconds)))
     limit = int(params["depth"])
-    if limit == 0 and sub.build(R, worlds, h0, 0, bp_tau, cap):
+    # Under a time budget the stage's end is reached by deepening (no leaf cut): a first try at
+    # the whole stage that does not fit wastes the build's whole share.
+    if limit == 0 and seconds <= 0 and sub.build(R, worlds, h0, 0, bp_tau, cap):
         return 0
     built = 0
     for depth in range(1, (limit or resolve_tree.MAX_LEVELS) + 1):

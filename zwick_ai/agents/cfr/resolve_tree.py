@@ -35,6 +35,7 @@ import numpy as np
 
 from zwick_ai.agents.cfr import core
 from zwick_ai.agents.cfr.subgame import history_step, legal_hash, move_hash, view_key
+from zwick_ai.agents.expert_search import stage_start_world
 from zwick_ai.agents.zwicker_search import unit_cards
 from zwick_ai.jit import kernel
 from zwick_ai.mlp import mlp_forward
@@ -412,6 +413,19 @@ def replay_stage(R, a, S0w, t0, h0, policy, W, reach):
 
 
 @kernel
+def replay_worlds(R, a, S0, worlds, t0, h0, policy, W, reach):
+    """:func:`replay_stage` of every deal ``worlds[w]`` from its stage start (the public stage
+    start ``S0`` with the deal's hands; :func:`~zwick_ai.agents.expert_search.stage_start_world`)
+    into ``reach[w]``, in one call (no Python step a deal). Returns the public history hash after
+    the last ply (the same in every deal: it reads public information only)."""
+    h = h0
+    for w in range(worlds.shape[0]):
+        S0w = stage_start_world(R, a, S0, worlds[w], -1, t0)
+        h = replay_stage(R, a, S0w, t0, h0, policy, W, reach[w])
+    return h
+
+
+@kernel
 def rollout_values(R, states, out):
     """``out[b]``: the raw side returns of greedy play of ``states[b]`` (its deal as it stands) to
     the end of the hand."""
@@ -457,6 +471,7 @@ __all__ = [
     "new_context",
     "rollout_values",
     "replay_stage",
+    "replay_worlds",
     "solve",
     "values_under",
 ]
