@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from zwick_ai.learn.cfr import MCCFRSolver, train
+from zwick_ai.learn.cfr.mccfr import DEFAULT_SYNC
 
 sys.path.insert(0, str(Path(__file__).parent))
 from evaluate import measure  # noqa: E402  (the script beside this one)
@@ -45,15 +46,20 @@ def main() -> None:
     ap.add_argument("--runs", default="runs/mccfr-stakes")
     ap.add_argument("--out", default="experiments/results/mccfr-zwicker/equal-budget")
     ap.add_argument("--deals", type=int, default=300)
+    ap.add_argument("--workers", type=int, default=1, help="threads; > 1: --iterations in rounds of workers x 1,000")
     args = ap.parse_args()
+    rounds = 1 if args.workers == 1 else args.workers * DEFAULT_SYNC
+    if args.iterations % rounds or args.iterations < 2 * rounds:
+        ap.error(f"--iterations must be a multiple of {rounds} and at least {2 * rounds} with {args.workers} workers")
     out = Path(args.out)
     for name in args.names:
         game, abstraction, averaging = CONFIGS[name]
         run = Path(args.runs) / name
         resume = (run / "checkpoint.json").exists()
         result = train(
-            game, "mccfr", args.iterations, seed=1, out=run, resume=resume, eval_every=args.iterations // 2,
-            abstraction=abstraction, eval_deals=args.deals, averaging=averaging,
+            game, "mccfr", args.iterations, seed=1, out=run, resume=resume,
+            eval_every=args.iterations // 2 // rounds * rounds, abstraction=abstraction, eval_deals=args.deals,
+            averaging=averaging, workers=args.workers,
         )  # fmt: skip
         solver = result.solver
         assert isinstance(solver, MCCFRSolver)
