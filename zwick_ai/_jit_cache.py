@@ -168,8 +168,9 @@ class UserDirCacheLocator(_HashedFolder, caching.UserProvidedCacheLocator):
 #: set to 0 to silence the notice printed when this process starts compiling
 NOTICE_ENV = "ZWICK_COMPILE_NOTICE"
 COMPILE_NOTICE = (
-    "zwick_ai: compiling the numba engine for this machine, once after an install or an engine change "
-    "(one to three minutes of CPU; then cached in {where})"
+    "zwick_ai: compiling the numba engine for this machine, starting with {what}: each kernel once after an "
+    "install or an engine change, when a run first needs it (up to a few minutes of CPU; `zwick precompile` "
+    "compiles them all up front; then cached in {where})"
 )
 
 
@@ -208,7 +209,9 @@ class CompileNotice(event.Listener):
         if self.said or os.environ.get(NOTICE_ENV) == "0":
             return
         self.said = True
-        print(COMPILE_NOTICE.format(where=cache_location()), file=sys.stderr, flush=True)
+        what = getattr(ev.data.get("dispatcher"), "py_func", None)
+        name = f"{what.__module__}.{what.__qualname__}" if what is not None else "zwick_ai"
+        print(COMPILE_NOTICE.format(what=name, where=cache_location()), file=sys.stderr, flush=True)
 
     def on_end(self, ev: event.Event) -> None:
         if self._ours(ev) and self.depth > 0:

@@ -41,6 +41,7 @@ COMMANDS = [
     "joker_study",
     "exploitability",
     "train",
+    "precompile",
 ]
 
 
@@ -59,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 #: commands that write nothing an interrupt could leave for a later run to continue
-NOTHING_TO_RESUME = {"play", "replay", "variants", "agents"}
+NOTHING_TO_RESUME = {"play", "replay", "variants", "agents", "precompile"}
 
 
 #: the seeds every command takes: 0 .. 2**32 - 1 (each run's deal, agent and training seeds are
@@ -86,10 +87,12 @@ def _resume_hint(command: str | None, args: argparse.Namespace | None) -> str:
     if command in NOTHING_TO_RESUME:
         return ""
     method = getattr(args, "method", None)
-    if command == "train" and method in ("cfr", "mccfr") and args is not None and not args.resume:
+    # the file by which these methods refuse a folder that holds a run (it is continued with --resume only)
+    marks = {"cfr": "checkpoint.json", "mccfr": "checkpoint.json", "deep-cfr": "config.json", "nfsp": "config.json"}
+    if command == "train" and method in marks and args is not None and not args.resume and args.out:
         from pathlib import Path
 
-        if (Path(args.out) / "checkpoint.json").is_file():  # an existing run is continued with --resume only
+        if (Path(args.out) / marks[method]).is_file():
             return "; the same command with --resume continues it"
     return "; the same command resumes"
 
