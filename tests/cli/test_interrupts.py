@@ -242,6 +242,8 @@ def _selfplay(folder: Path) -> tuple:
     return (Path(str(folder) + ".jsonl").read_text(), (folder / "scores.csv").read_text())
 
 
+#: the micro Zwicker of OpenSpiel's Deep CFR and NFSP
+MICRO = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=1)"
 #: command -> (argv with OUT for its results, what must equal an uninterrupted run's, None: no results)
 SWEEP: dict[str, tuple[list[str], Callable[[Path], object] | None]] = {
     "tournament": (["tournament", "--variant", "classic", "--players", "2", "--agents", "ismcts:iters=150;greedy",
@@ -265,6 +267,11 @@ SWEEP: dict[str, tuple[list[str], Callable[[Path], object] | None]] = {
     "train ppo": (["train", "ppo", "--variant", "dithmarschen", "--players", "2", "-o", "ranks=9TJQKA", "--iterations",
                    "40", "--games", "64", "--steps", "16", "--hidden", "16,16", "--eval-every", "4", "--strength-deals",
                    "10", "--seed", "2", "--out", "OUT"], _arrays("policy.npz")),
+    "train nfsp": (["train", "nfsp", "--game", MICRO, "--iterations", "400", "--eval-every", "200", "--hidden", "16",
+                    "--batch", "32", "--memory", "1000", "--out", "OUT"], _arrays("model-*.npz")),
+    "train deep-cfr": (["train", "deep-cfr", "--game", MICRO, "--iterations", "30", "--eval-every", "10", "--hidden",
+                        "16", "--batch", "32", "--traversals", "20", "--train-steps", "20", "--memory", "1000", "--out",
+                        "OUT"], _arrays("model-*.npz")),
     "play": (["play", "--variant", "classic", "--players", "2", "--agents", "greedy", "--seed", "1"], None),
     "replay": (["replay", "GAMES", "--game-index", "0"], None),
 }  # fmt: skip
@@ -308,7 +315,10 @@ def _files(tmp_path: Path, name: str, out: Path) -> None:
 
 
 def _resume(name: str, out: Path) -> list[str]:
-    """train mccfr and ppo continue a stopped run only with --resume (once it has a checkpoint)."""
+    """train mccfr and ppo continue a stopped run only with --resume (once it has a checkpoint), deep-cfr
+    and nfsp once the folder has their configuration."""
+    if name in ("train nfsp", "train deep-cfr"):
+        return ["--resume"] if (out / "config.json").exists() else []
     return ["--resume"] if name in ("train mccfr", "train ppo") and (out / "checkpoint.json").exists() else []
 
 

@@ -4,6 +4,12 @@ whole-move probabilities are what it samples."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
 from collections import Counter
 
 import numpy as np
@@ -18,7 +24,7 @@ import zwick_ai.games  # noqa: F401
 from zwick_ai.agents.base import make_agent
 from zwick_ai.agents.openspiel_net import load_model
 from zwick_ai.agents.openspiel_policy import player_nodes
-from zwick_ai.learn.openspiel_nets import NetTraining, _DeepCFR, train_net
+from zwick_ai.learn.openspiel_nets import STOP_WAIT, NetTraining, _DeepCFR, _load_checkpoint, train_net
 
 MICRO = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=1)"
 
@@ -46,6 +52,72 @@ def test_a_stopped_run_resumes_to_the_same_networks(tmp_path, algorithm, iterati
         train_net(small(algorithm, iterations + 1, 1), tmp_path / "a", resume=True, say=lambda text: None)
 
 
+class _Stopped(Exception):
+    """What the test's SIGTERM handler raises (as ``zwick``'s raises its interrupt)."""
+
+
+def _raise_stopped(signum: int, frame: object) -> None:
+    raise _Stopped
+
+
+@pytest.mark.parametrize("algorithm", ["deep-cfr", "nfsp"])
+def test_a_stop_signal_ends_a_run_at_once_with_a_checkpoint_it_resumes_from(tmp_path, algorithm):
+    """SIGTERM a second into a long run: the run stops within ``STOP_WAIT`` seconds and a little,
+    through the handler that was in place, with a checkpoint after its last whole iteration
+    (between snapshots), and ``resume`` continues it to the networks of a run never stopped."""
+    quiet = lambda text: None  # noqa: E731
+    train_net(small(algorithm, 2, 2), tmp_path / "warm", say=quiet)  # the game's kernels compiled
+    sent: list[float] = []
+
+    def kill() -> None:
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    said: list[str] = []
+    previous = signal.signal(signal.SIGTERM, _raise_stopped)
+    try:
+        threading.Timer(1.0, kill).start()
+        with pytest.raises(_Stopped):
+            train_net(small(algorithm, 10**6, 10**6), tmp_path / "b", say=said.append)
+        stopped = time.monotonic()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert stopped - sent[0] < STOP_WAIT + 0.5
+    done = int(_load_checkpoint(tmp_path / "b")["done"])
+    assert done >= 2 and said[-1] == f"stopped after {done} iterations: checkpoint written"
+    assert not (tmp_path / "b" / "model.npz").exists()  # no snapshot: the checkpoint alone was written
+    resumed = train_net(small(algorithm, done + 3, 10**6), tmp_path / "b", resume=True, say=quiet)
+    whole = train_net(small(algorithm, done + 3, 10**6), tmp_path / "a", say=quiet)
+    a, b = np.load(whole.with_suffix(".npz")), np.load(resumed.with_suffix(".npz"))
+    assert sorted(a.files) == sorted(b.files) and all(np.array_equal(a[k], b[k]) for k in a.files)
+
+
+def test_zwick_train_nfsp_stopped_by_sigterm_says_to_resume(tmp_path):
+    """``kill PID`` of a running ``zwick train nfsp``: it exits within seconds with 143 and
+    the one line that says how to continue; with --resume it then finishes the run."""
+    from zwick_ai.cli import main
+
+    argv = ["train", "nfsp", "--game", MICRO, "--iterations", "100000", "--eval-every", "100000", "--hidden", "16",
+            "--batch", "32", "--memory", "1000", "--out", str(tmp_path / "n")]  # fmt: skip
+    assert main([*argv[:4], "--iterations", "2", *argv[6:-1], str(tmp_path / "warm")]) == 0  # compiled
+    run = subprocess.Popen([sys.executable, "-m", "zwick_ai.cli", *argv], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)  # fmt: skip
+    began = time.monotonic()
+    while not (tmp_path / "n" / "config.json").exists():  # started: torch and OpenSpiel imported
+        assert run.poll() is None and time.monotonic() - began < 300
+        time.sleep(0.1)
+    time.sleep(2.0)  # playing episodes
+    run.send_signal(signal.SIGTERM)
+    sent = time.monotonic()
+    _, err = run.communicate(timeout=60)
+    # the loop stops within STOP_WAIT (the test above); here the checkpoint and the interpreter's
+    # exit (torch, numba) come on top: the house's bound for a stopped command
+    assert time.monotonic() - sent < 10 and run.returncode == 143
+    assert "interrupted; the same command with --resume continues it" in err and "Traceback" not in err
+    done = int(_load_checkpoint(tmp_path / "n")["done"])
+    assert done >= 2 and main([*argv[:4], "--iterations", str(done + 2), *argv[6:], "--resume"]) == 0
+
+
 def test_the_numpy_network_plays_deep_cfrs_own_policy(tmp_path):
     """Deep CFR's own action_probabilities (PyTorch, LayerNorm and softmax) renormalised over the
     legal actions equal the model file's numpy forward pass at every decision node."""
@@ -58,7 +130,7 @@ def test_the_numpy_network_plays_deep_cfrs_own_policy(tmp_path):
     np.random.seed(0)  # noqa: NPY002
     torch.manual_seed(0)
     run = _DeepCFR(game, cfg)
-    run.iterate()
+    run.iterate(lambda: None)
     nets, _ = run.policy_nets()
     write_model(tmp_path / "m", cfg, nets, game, 1)
     model = load_model(tmp_path / "m")

@@ -19,10 +19,17 @@ The checkpoint ``OUT/checkpoint.pt`` holds every network, optimiser, memory and 
 each snapshot; ``resume=True`` continues from it to the same result as a run never stopped.
 Every random choice flows from ``seed`` (OpenSpiel's modules draw from numpy's and torch's global
 generators, which are seeded here and saved in the checkpoint).
+
+A stop signal (Ctrl-C, SIGTERM, SIGHUP) after the first iteration waits for the iteration under way
+(an NFSP episode, a Deep CFR iteration) to end, a checkpoint is written there, and then it stops
+the run as it would have; an iteration still running :data:`STOP_WAIT` seconds after the signal is
+dropped instead (the checkpoint before it stands). The first iteration of a process is not held
+back that way: it compiles the game's kernels, which can take minutes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import time
@@ -36,6 +43,7 @@ import pyspiel
 
 from zwick_ai.agents.cfr.policy_file import write_files
 from zwick_ai.agents.openspiel_net import KIND
+from zwick_ai.deferred_signals import Deferred, deferred_signals
 from zwick_ai.files import replacing
 
 ALGORITHMS = ("deep-cfr", "nfsp")
@@ -71,6 +79,33 @@ class NetTraining:
 
 Say = Callable[[str], None]
 Progress = Callable[[int, int], None]
+#: seconds a stop signal waits for the iteration under way to end before that iteration is dropped
+STOP_WAIT = 1.5
+
+
+class _Dropped(Exception):
+    """The iteration under way was dropped: a stop signal has waited :data:`STOP_WAIT` seconds."""
+
+
+class _Stop:
+    """The stop signals held between iterations (:mod:`zwick_ai.deferred_signals`) once ``held`` is set."""
+
+    def __init__(self) -> None:
+        self.held: Deferred | None = None
+        self.since: float | None = None  # when a held signal was first seen
+
+    def pending(self) -> bool:
+        """Whether a stop signal is waiting."""
+        if self.held is None or not self.held.pending:
+            return False
+        if self.since is None:
+            self.since = time.monotonic()
+        return True
+
+    def check(self) -> None:
+        """Called inside an iteration: raise :class:`_Dropped` once a signal has waited too long."""
+        if self.pending() and self.since is not None and time.monotonic() - self.since > STOP_WAIT:
+            raise _Dropped
 
 
 # ---- the networks as model files --------------------------------------------------------------------
@@ -200,11 +235,12 @@ class _DeepCFR:
         )
         self.losses: list[float | None] = []
 
-    def iterate(self) -> None:
+    def iterate(self, check: Callable[[], None]) -> None:
         s = self.solver
         self.losses = []
         for p in range(s._num_players):
             for _ in range(s._num_traversals):
+                check()
                 s._traverse_game_tree(s._root_node, p)
             s._reinitialize_advantage_network(p)
             self.losses.append(s._learn_advantage_network(p))
@@ -281,9 +317,10 @@ class _NFSP:
         ]
         self.episodes = 0
 
-    def iterate(self) -> None:
+    def iterate(self, check: Callable[[], None]) -> None:
         ts = self.env.reset()
         while not ts.last():
+            check()
             p = ts.observations["current_player"]
             out = self.agents[p].step(ts)
             ts = self.env.step([out.action])
@@ -380,22 +417,42 @@ def train_net(
         tmp.write_text(json.dumps(want, indent=1, sort_keys=True) + "\n")
     last = folder / "model"
     t0 = time.process_time() - seconds
-    while done < cfg.iterations:
-        run.iterate()
-        done += 1
-        if progress:
-            progress(done, cfg.iterations)
-        if done % cfg.snapshot_every and done < cfg.iterations:
-            continue
-        nets, losses = run.policy_nets()
-        stem = folder / f"model-{done:08d}"
-        write_model(stem, cfg, nets, game, done)
-        write_model(last, cfg, nets, game, done)
-        run.after_snapshot()
-        seconds = time.process_time() - t0
-        _save_checkpoint(folder, {"run": run.state(), "rng": _rng_state(), "done": done, "seconds": seconds})
-        _progress_row(folder / "progress.csv", done, seconds, losses)
-        say(f"{done} iterations, {seconds:.0f} CPU s: wrote {stem.name}")
+    stop, saved = _Stop(), done
+
+    def checkpoint() -> float:
+        spent = time.process_time() - t0
+        _save_checkpoint(folder, {"run": run.state(), "rng": _rng_state(), "done": done, "seconds": spent})
+        return spent
+
+    # the stop signals are held from the second iteration on (module docstring); a held one is
+    # delivered when this block ends, after the checkpoint
+    with contextlib.ExitStack() as holding:
+        while done < cfg.iterations:
+            try:
+                run.iterate(stop.check)
+            except _Dropped:
+                kept = f"the checkpoint at {saved} iterations stands" if saved else "no checkpoint yet"
+                say(f"stopped during iteration {done + 1}: {kept}")
+                break
+            done += 1
+            if progress:
+                progress(done, cfg.iterations)
+            if done % cfg.snapshot_every == 0 or done == cfg.iterations:
+                nets, losses = run.policy_nets()
+                stem = folder / f"model-{done:08d}"
+                write_model(stem, cfg, nets, game, done)
+                write_model(last, cfg, nets, game, done)
+                run.after_snapshot()
+                seconds, saved = checkpoint(), done
+                _progress_row(folder / "progress.csv", done, seconds, losses)
+                say(f"{done} iterations, {seconds:.0f} CPU s: wrote {stem.name}")
+            if stop.pending():
+                if saved != done:
+                    checkpoint()
+                say(f"stopped after {done} iterations: checkpoint written")
+                break
+            if stop.held is None:
+                stop.held = holding.enter_context(deferred_signals())
     return last
 
 
