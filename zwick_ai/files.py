@@ -54,14 +54,19 @@ from types import TracebackType
 from typing import Any
 
 __all__ = [
+    "MAX_FILE_BYTES",
     "JsonlAppender",
     "check_jsonl",
+    "check_out_folder",
     "load_npz",
     "load_torch_tensors",
     "read_json",
+    "read_toml",
     "rejected_path",
     "replacing",
     "set_aside",
+    "whole_number",
+    "writable_folder",
 ]
 
 #: how much of a file :func:`check_jsonl` reads to find its first line
@@ -265,3 +270,72 @@ def load_torch_tensors(data: bytes, what: str) -> dict[str, Any]:
     if not isinstance(state, dict) or not all(isinstance(t, torch.Tensor) for t in state.values()):
         raise ValueError(f"{what} holds no plain tensors")
     return {str(k): t.detach().numpy().astype(np.float32) for k, t in state.items()}
+
+
+# Paths and numbers checked before any work starts (a command refuses them in one line).
+
+#: the largest experiment or leaderboard file read (the real ones are a few kB)
+MAX_FILE_BYTES = 1_000_000
+
+
+def read_toml(path: str | Path, what: str) -> dict:
+    """A TOML file ``what`` (``experiment``, ``leaderboard``) as a table; one ``ValueError`` for a
+    missing, too large, unreadable, invalid or too deeply nested file."""
+    import tomllib
+
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"no such {what} file: {p}")
+    if p.stat().st_size > MAX_FILE_BYTES:
+        raise ValueError(f"{p} is larger than a {what} file can be ({MAX_FILE_BYTES} bytes)")
+    try:
+        return tomllib.loads(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError(f"{p} is not a text file") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{p} is not valid TOML: {error}") from None
+    except RecursionError:
+        raise ValueError(f"{p} is nested too deeply to be a {what} file") from None
+
+
+def whole_number(value: object, name: str, low: int, high: int) -> int:
+    """``value`` if it is a whole number from ``low`` to ``high`` (not ``true``/``false``, not
+    ``1.0``), else a ``ValueError`` that says so.
+
+    >>> whole_number(3, "deals", 1, 10)
+    3
+    >>> whole_number(True, "deals", 1, 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: deals must be a whole number from 1 to 10, not True
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _nearest_existing(path: Path) -> Path:
+    """``path`` or its nearest ancestor that exists."""
+    path = Path(os.path.abspath(path))
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def writable_folder(path: Path, what: str, shown: Path) -> None:
+    """``ValueError`` unless a folder can be made or written at ``path``."""
+    base = _nearest_existing(path)
+    if not base.is_dir():
+        raise ValueError(f"{what} {shown}: {base} is a file, not a folder")
+    if not os.access(base, os.W_OK | os.X_OK):
+        raise ValueError(f"{what} {shown}: {base} cannot be written (no permission)")
+
+
+def check_out_folder(path: str | Path, what: str = "--out") -> None:
+    """A results folder: absent (it will be made) or a folder, and writable."""
+    if str(path) == "":
+        raise ValueError(f"{what} needs a folder name")
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{what} {path} is a file, not a folder")
+    writable_folder(path, what, path)

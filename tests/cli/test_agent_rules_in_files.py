@@ -9,24 +9,25 @@ import json
 import pytest
 
 from zwick_ai.cli import main
-from zwick_ai.cli.defaults import AGENT_RULE_KEYS
-from zwick_ai.cli.leaderboard import parse_leaderboard
-from zwick_ai.cli.run import parse_experiment
 from zwick_ai.eval.agent_failures import RULE_KEYS
+from zwick_ai.eval.experiment_files import parse_experiment, parse_leaderboard
 
 EXPERIMENT = {"agents": ["greedy", "random"], "deals": 1, "game": "zwicken"}
 BOARD = {"agents": ["random"], "anchors": ["greedy"], "deals": 1, "top": 0, "board": [{"game": "zwicken"}]}
 
 
-def test_the_file_keys_are_the_guard_s_rules():
-    assert AGENT_RULE_KEYS == RULE_KEYS
+def test_the_files_take_the_guard_s_rules_and_the_tournament_s_deals():
+    from zwick_ai.eval import experiment_files, tournament
+
+    assert set(RULE_KEYS) <= set(experiment_files.EXPERIMENT_KEYS) & set(experiment_files.LEADERBOARD_KEYS)
+    assert experiment_files.MAX_DEALS == tournament.MAX_DEALS
 
 
 @pytest.mark.parametrize("parse, base", [(parse_experiment, EXPERIMENT), (parse_leaderboard, BOARD)])
 def test_the_rules_are_read_and_checked(parse, base):
     rules = {"move_time_limit": 7, "start_time_limit": 9.5, "on_agent_error": "forfeit"}
-    assert parse(base | rules, "x")["rules"] == rules
-    assert parse(base, "x")["rules"] == {}  # the defaults are the tournament's
+    assert parse(base | rules, "x").rules == rules
+    assert parse(base, "x").rules == {}  # the defaults are the tournament's
     for bad, words in [
         (
             {"move_time_limit": True},

@@ -381,7 +381,7 @@ def test_options_that_would_be_ignored_or_are_impossible_are_refused(tmp_path, c
 
 
 def test_workers_are_capped_at_the_work_and_the_cores(capsys):
-    from zwick_ai.cli.tournament import capped_workers
+    from zwick_ai.eval.orchestrate import capped_workers
 
     assert capped_workers(1000, 6, address=None) == min(6, os.cpu_count() or 1)
     assert "--workers 1000:" in capsys.readouterr().err

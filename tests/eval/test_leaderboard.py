@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from zwick_ai.cli.leaderboard import parse_leaderboard
 from zwick_ai.eval import leaderboard
+from zwick_ai.eval.experiment_files import parse_leaderboard
 
 AGENTS = ["random", "greedy", "joker:policy=early", "mccfr:policy=/nonexistent/policy"]
 
@@ -39,18 +39,18 @@ def test_gauntlet_then_top_pairs_and_resume(tmp_path):
 
 def test_the_file_is_checked():
     ok = parse_leaderboard({"agents": ["greedy", "random"], "deals": 2, "board": [{"game": "zwicken"}]}, "x")
-    assert ok["boards"][0]["game"] == "zwicken" and ok["top"] == 3
+    assert ok.boards[0].game == "zwicken" and ok.top == 3
     with pytest.raises(ValueError, match="unknown key 'colour'"):
         parse_leaderboard({"agents": ["greedy"], "deals": 2, "board": [], "colour": 1}, "x")
     with pytest.raises(ValueError, match="board 1: unknown key 'variants'"):
         parse_leaderboard({"agents": ["greedy"], "deals": 2, "board": [{"game": "zwicker", "variants": []}]}, "x")
     with pytest.raises(ValueError, match="deals must be a whole number from 1 to 1000000, not 0"):
         parse_leaderboard({"agents": ["greedy"], "deals": 0, "board": [{"game": "zwicken"}]}, "x")
-    assert ok["seatings"] == "all"
+    assert ok.seatings == "all"
     rotate = parse_leaderboard(
         {"agents": ["greedy"], "deals": 2, "seatings": "rotate", "board": [{"game": "zwicken"}]}, "x"
     )
-    assert rotate["seatings"] == "rotate"
+    assert rotate.seatings == "rotate"
     with pytest.raises(ValueError, match='seatings must be "all" or "rotate"'):
         parse_leaderboard({"agents": ["greedy"], "deals": 2, "seatings": "half", "board": [{"game": "zwicken"}]}, "x")
 
@@ -65,8 +65,8 @@ def test_a_rotating_board_plays_two_games_a_deal_and_says_so(tmp_path):
 
 def test_the_file_chooses_the_clock():
     base = {"agents": ["greedy"], "deals": 2, "board": [{"game": "zwicken"}]}
-    assert parse_leaderboard(base, "x")["clock"] == "wall"
-    assert parse_leaderboard({**base, "clock": "cpu"}, "x")["clock"] == "cpu"
+    assert parse_leaderboard(base, "x").clock == "wall"
+    assert parse_leaderboard({**base, "clock": "cpu"}, "x").clock == "cpu"
     with pytest.raises(ValueError, match='clock must be "wall" or "cpu"'):
         parse_leaderboard({**base, "clock": "gpu"}, "x")
 
@@ -114,7 +114,7 @@ def test_a_board_can_have_its_own_number_of_deals(tmp_path):
     spec = parse_leaderboard(
         {"agents": ["greedy"], "deals": 2, "board": [{"game": "zwicken"}, {"game": "zwicken", "deals": 3}]}, "x"
     )
-    assert [b["deals"] for b in spec["boards"]] == [2, 3]
+    assert [b.deals for b in spec.boards] == [2, 3]
     with pytest.raises(ValueError, match="board 1: deals must be a whole number from 1 to 1000000"):
         parse_leaderboard({"agents": ["greedy"], "deals": 2, "board": [{"game": "zwicken", "deals": "many"}]}, "x")
     toml = tmp_path / "lb.toml"
@@ -208,11 +208,11 @@ def test_the_headline_keeps_the_file_order_when_the_first_board_lacks_an_agent()
 def test_a_named_search_measures_the_room_from_margins_over_one_anchor(tmp_path):
     """With ``search`` an agent and not an anchor, every agent plays only the anchor and the share
     is (the agent's margin - the search's) / (the reference's margin - the search's)."""
-    assert parse_leaderboard({"agents": ["greedy"], "deals": 1, "board": [{"game": "zwicken"}]}, "x")["search"] is None
+    assert parse_leaderboard({"agents": ["greedy"], "deals": 1, "board": [{"game": "zwicken"}]}, "x").search is None
     spec = parse_leaderboard(
         {"agents": ["greedy"], "deals": 1, "search": "random", "board": [{"game": "zwicken"}]}, "x"
     )
-    assert spec["search"] == "random"
+    assert spec.search == "random"
     agents = ["greedy", "random", "joker:policy=early"]
     board = leaderboard.make_board("zwicker", "classic", 2, {}, agents, ["cheat-uct:iters=30"])
     r = leaderboard.run_board(

@@ -104,10 +104,10 @@ def test_packing_keeps_files_that_are_not_the_tournaments(tmp_path):
 
 
 def test_the_file_says_whether_to_pack():
-    from zwick_ai.cli.leaderboard import parse_leaderboard
+    from zwick_ai.eval.experiment_files import parse_leaderboard
 
     base = {"agents": ["greedy"], "deals": 2, "board": [{"game": "zwicken"}]}
-    assert parse_leaderboard(base, "x")["pack"] is False
-    assert parse_leaderboard({**base, "pack": True}, "x")["pack"] is True
+    assert parse_leaderboard(base, "x").pack is False
+    assert parse_leaderboard({**base, "pack": True}, "x").pack is True
     with pytest.raises(ValueError, match="pack must be true or false"):
         parse_leaderboard({**base, "pack": "yes"}, "x")

@@ -18,16 +18,8 @@ DEFAULT_SUMMARY = (
     f"expert ({DEFAULT_ITERS:,} iterations) against greedy on {DEFAULT_DEALS} duplicate Dithmarschen deals"
 )
 
-#: the most deals a tournament or a leaderboard board takes (checked again by
-#: :data:`zwick_ai.eval.tournament.MAX_DEALS`, the same number)
-MAX_DEALS = 1_000_000
-#: the most worker processes (or Ray CPUs) a command takes
-MAX_WORKERS = 1024
 #: the seconds an outside agent may take for a decision, and to be imported and built, unless told
 #: (the same numbers as :data:`zwick_ai.agents.guard.MOVE_TIME_LIMIT` and ``START_TIME_LIMIT``,
 #: which ``tests/cli/test_hard_use.py`` compares; named here so that ``--help`` imports nothing)
 MOVE_TIME_LIMIT = 60.0
 START_TIME_LIMIT = 120.0
-#: the keys of those rules and of what an outside agent's failure does, in experiment and
-#: leaderboard files (:data:`zwick_ai.eval.agent_failures.RULE_KEYS`, compared by the same test)
-AGENT_RULE_KEYS = ("move_time_limit", "start_time_limit", "on_agent_error")

@@ -53,6 +53,7 @@ from zwick_ai.agents.base import agent_info, parse_spec
 from zwick_ai.agents.guard import MOVE_TIME_LIMIT, START_TIME_LIMIT
 from zwick_ai.backends import Backend
 from zwick_ai.eval.agent_failures import AgentFailed, started
+from zwick_ai.eval.experiment_files import DEFAULT_ANCHORS  # the gauntlet's anchors unless a file names them
 from zwick_ai.eval.packed_pairs import pack_board, pair_folders, restore_pair
 from zwick_ai.eval.ratings import points_design, points_ratings_with_ci, ratings_with_ci
 from zwick_ai.eval.report import markdown_table
@@ -67,8 +68,6 @@ from zwick_ai.eval.tournament import (
 )
 from zwick_ai.eval.verdict import disagreement_lines, p_text
 from zwick_ai.games.game_strings import game_spec
-
-DEFAULT_ANCHORS = ("greedy", "ismcts:time=0.1")
 
 
 @dataclass
@@ -145,38 +144,42 @@ def make_board(
     return Board(label, name, params, ok, skipped, playable(references or [], ok))
 
 
-def play_pair(
-    board: Board,
-    a: str,
-    b: str,
-    deals: int,
-    seed: int,
-    out: Path,
-    backend: Backend | None,
-    progress: bool,
-    seating: str = "all",
-    clock: str = "wall",
-    rules: dict[str, Any] | None = None,
-) -> np.ndarray | None:
+@dataclass(frozen=True)
+class PairPlay:
+    """How every pair of a board is played: its deals, seed and seatings, where its folders go,
+    and on what; shared by the board's gauntlet, top pairs and references."""
+
+    deals: int
+    seed: int
+    #: the leaderboard's folder (a pair's is ``OUT/<board>/<a>--<b>``)
+    out: Path
+    backend: Backend | None
+    progress: bool
+    seating: str = "all"
+    clock: str = "wall"
+    #: the outside agents' rules (``Tournament``'s ``move_time_limit``, ``start_time_limit``, ``on_agent_error``)
+    rules: dict[str, Any] = field(default_factory=dict)
+
+
+def play_pair(board: Board, a: str, b: str, how: PairPlay) -> np.ndarray | None:
     """The per-deal duplicate differences ``a - b`` of the pair's tournament (played or resumed in
-    its folder, with ``seating`` "all" or "rotate": :class:`~zwick_ai.eval.tournament.Tournament`),
-    or None if it was interrupted. ``rules``: the outside agents' (``Tournament``'s
-    ``move_time_limit``, ``start_time_limit``, ``on_agent_error``); a game an agent forfeited is
+    its folder, with ``how.seating`` "all" or "rotate": :class:`~zwick_ai.eval.tournament.Tournament`),
+    or None if it was interrupted; a game an agent forfeited is
     :class:`~zwick_ai.eval.agent_failures.AgentFailed` once the pair's other games are played."""
     t = Tournament(
         [a, b],
         game=board.game,
         params=board.params,
-        deals=deals,
-        seed=seed,
+        deals=how.deals,
+        seed=how.seed,
         command="zwick leaderboard",
-        seating=seating,
-        clock=clock,
-        **(rules or {}),
+        seating=how.seating,
+        clock=how.clock,
+        **how.rules,
     )
-    folder = out / board.slug / f"{_slug(a)}--{_slug(b)}"
-    restore_pair(out / board.slug, folder.name, folder)  # a packed board's pair plays on in its folder
-    summary = run_tournament(t, folder, backend, progress=progress, plots=False)
+    folder = how.out / board.slug / f"{_slug(a)}--{_slug(b)}"
+    restore_pair(how.out / board.slug, folder.name, folder)  # a packed board's pair plays on in its folder
+    summary = run_tournament(t, folder, how.backend, progress=how.progress, plots=False)
     if summary is None:
         return None
     if summary.get("forfeits"):  # a deal without a difference cannot join the board's fit
@@ -233,9 +236,10 @@ def run_board(
     ``outside_agent_rules``."""
     rules = dict(rules or {})
     failed: dict[str, str] = {}
+    how = PairPlay(deals, seed, out, backend, progress, seating, clock, rules)
     while True:
         try:
-            result = _run_board(board, anchors, deals, top, seed, out, backend, progress, seating, clock, search, rules)
+            result = _run_board(board, anchors, top, search, how)
         except AgentFailed as error:
             who = str(error.info.get("agent"))
             if rules.get("on_agent_error") != "forfeit" or who not in board.agents + board.references:
@@ -258,46 +262,33 @@ def run_board(
         return result
 
 
-def _run_board(
-    board: Board,
-    anchors: list[str],
-    deals: int,
-    top: int,
-    seed: int,
-    out: Path,
-    backend: Backend | None,
-    progress: bool,
-    seating: str,
-    clock: str,
-    search: str | None,
-    rules: dict[str, Any],
-) -> dict[str, Any] | None:
+def _run_board(board: Board, anchors: list[str], top: int, search: str | None, how: PairPlay) -> dict[str, Any] | None:
     """:func:`run_board` with the board's agents as they are."""
     if len(board.agents) < 2:
         raise ValueError(f"{board.label}: fewer than two agents can play it")
     results: dict[tuple[str, str], np.ndarray] = {}
     for a, b in gauntlet_pairs(board.agents, anchors):
-        d = play_pair(board, a, b, deals, seed, out, backend, progress, seating, clock, rules)
+        d = play_pair(board, a, b, how)
         if d is None:
             return None
         results[(a, b)] = d
-    ratings = fit(board.agents, results, seed)
+    ratings = fit(board.agents, results, how.seed)
     leaders = [r["agent"] for r in ratings[:top]]
     for a, b in combinations(leaders, 2):
         if (a, b) in results or (b, a) in results:
             continue
-        d = play_pair(board, a, b, deals, seed, out, backend, progress, seating, clock, rules)
+        d = play_pair(board, a, b, how)
         if d is None:
             return None
         results[(a, b)] = d
-    ratings = fit(board.agents, results, seed)
-    points = fit_points(board.agents, results, seed)
+    ratings = fit(board.agents, results, how.seed)
+    points = fit_points(board.agents, results, how.seed)
     present = [a for a in anchors if a in board.agents]
     floor = search if search in board.agents else (present[-1] if present else None)
     references: dict[tuple[str, str], np.ndarray] = {}
     for a in board.references:
         for b in present:
-            d = play_pair(board, a, b, deals, seed, out, backend, progress, seating, clock, rules)
+            d = play_pair(board, a, b, how)
             if d is None:
                 return None
             references[(a, b)] = d
@@ -309,7 +300,7 @@ def _run_board(
         leads = leads_through(results | references, present[0], floor)
         for row in rows:
             row["over_search"] = leads.get(row["agent"])
-    folder = out / board.slug
+    folder = how.out / board.slug
     folder.mkdir(parents=True, exist_ok=True)
     with (folder / "ratings.csv").open("w", newline="") as f:
         w = csv.writer(f)
@@ -326,10 +317,10 @@ def _run_board(
         "params": board.params,
         "agents": board.agents,
         "skipped": board.skipped,
-        "deals": deals,
-        "seating": seating,
-        "clock": clock,
-        "seed": seed,
+        "deals": how.deals,
+        "seating": how.seating,
+        "clock": how.clock,
+        "seed": how.seed,
         "anchors": [a for a in anchors if a in board.agents],
         "top_pairs_among": leaders,
         "ranking": "points",
@@ -755,6 +746,7 @@ def write(boards: list[dict[str, Any]], out: Path, title: str, description: str,
 __all__ = [
     "DEFAULT_ANCHORS",
     "Board",
+    "PairPlay",
     "fit",
     "gauntlet_pairs",
     "headline",
