@@ -73,7 +73,7 @@ DEFAULT_DEALS = 256
 # Drawn deals of a full board. Every drawn deal adds its subtree, whose depth-limit leaves are
 # each played out to the stage's end: at 256, classic 2p decisions at time=0.1 built one ply
 # (or a small late stage whole) and ran a median 406 CFR+ iterations (7 of 30 decisions 4 or
-# fewer); at 64, three plies on average and a median 1,361 (experiments/results/resolve/).
+# fewer); at 64, three plies on average and a median 1,420 (experiments/results/resolve/).
 DEFAULT_DRAWS = 64
 DEFAULT_NODES = 400_000
 MAX_BOUNDS = 4096  # distinct stage ends one subgame may reach
