@@ -58,6 +58,7 @@ from zwick_ai import tricks
 from zwick_ai.agents.base import make_agent
 from zwick_ai.agents.tricks_search import play_out as tricks_play_out
 from zwick_ai.agents.zwicker_search import MT_SIZE, TRIES, Worlds, det_draw
+from zwick_ai.analysis.game_analysis import DEFAULT_WORLDS
 from zwick_ai.eval.stats import Estimate, mean_ci, paired_diff_ci
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.decisions import apply_decision, legal_decisions
@@ -72,7 +73,6 @@ from zwick_ai.zwicker import kernels as zwicker_kernels
 from zwick_ai.zwicker.resample import resample_setup
 
 ROLLOUTS = ("greedy", "random")
-DEFAULT_WORLDS = 200
 MAX_SEED = 2**31 - 1
 
 

@@ -1,20 +1,10 @@
 """``zwick analyze``: what was the best move? Every legal move of each decision of a recorded game,
 valued for the mover on the same sampled worlds (:mod:`zwick_ai.analysis.move_values`).
 
-Writes, into a new folder ``--out DIR``:
-
-* ``analysis.json``: ``{"game": the record's game string, "agent": the evaluator's spec,
-  "decisions": [{"move_index": k, "seat": s, "played": label, "loss": x, "loss_ci95": [lo, hi],
-  "verdict": v, "moves": [{"move": label, "mean": x, "ci95": [lo, hi], "loss": x, "loss_ci95":
-  [lo, hi], "verdict": v, "to_separate": n}]}]}``, moves best first. ``loss`` = best mean − the
-  move's mean (>= 0), with the CI of that difference *paired* over the same worlds and play-outs
-  (common random numbers); ``verdict``: ``best``, ``mistake`` (the loss's CI excludes zero) or
-  ``level`` (it does not: the data cannot tell the move from the best); ``to_separate``: about how
-  many worlds (or searches) a level move's loss would need for its CI to exclude zero at the same
-  spread (the normal approximation; none when the loss is exactly 0). Values in points per deal for
-  Zwicker, chips per deal for the trick games;
-* ``analysis.md``: the method, the mistakes, every decision;
-* ``analysis.html``: the replay page with each decision's values beside the position.
+Writes, into a new folder ``--out DIR``: ``analysis.json`` (every decision's moves with their values,
+losses and verdicts: its format in :mod:`zwick_ai.analysis.game_analysis`, which does the analysis),
+``analysis.md`` (the method, the mistakes, every decision) and ``analysis.html`` (the replay page with
+each decision's values beside the position).
 
 Forced moves (a single legal move) are not decisions and are left out.
 """
@@ -30,358 +20,24 @@ from typing import TYPE_CHECKING, Any
 from zwick_ai.cli.paths import check_out_folder, read_game_records
 
 if TYPE_CHECKING:
-    from zwick_ai.analysis.move_values import DecisionValues
     from zwick_ai.eval.records import GameRecord, ReplayStep
 
-#: :data:`zwick_ai.analysis.move_values.DEFAULT_WORLDS` (not imported: ``--help`` stays light)
-DEFAULT_WORLDS = 200
-EVALUATOR = "rollouts"
-#: the command named in the mark of an analysis folder (:mod:`zwick_ai.eval.folder_lock`)
-COMMAND = "zwick analyze"
-#: the decisions valued so far, one JSON line each after a first line naming the analysis
-PARTIAL = "decisions.jsonl"
 #: measured costs of a whole game, shown in --help (command and load: benchmarks/README.md)
 ROLLOUT_COST = "about 1 s per decision"
 SEARCH_COST = "a whole game in 7 s with iters=100, in 34 s with iters=1000 (load 7)"
 PLAYON_COST = "half a minute or more per decision with iters=100, hours for a game"
-DEFAULTS: dict[str, int | str] = {"worlds": DEFAULT_WORLDS, "policy": "greedy", "playouts": 1, "seed": 0}
-#: the most worlds, searches and play-outs per world a decision may ask for (the worlds of a
-#: decision are drawn and held at once: 100,000 of them are a few hundred MB)
-CEILINGS = {"worlds": 100_000, "searches": 100_000, "playouts": 10_000}
-#: the most play-outs (worlds x play-outs per world) one decision may ask for
-MAX_PLAYOUTS = 1_000_000
-METHOD = (
-    "Evaluator `rollouts` (the leaf evaluation of the compiled ISMCTS): "
-    "for each decision, {worlds} worlds consistent with the mover's information are drawn once by the compiled "
-    "resampler of the ISMCTS agents; every legal move is applied in every one of these same worlds and the deal "
-    "is played to its end by the compiled `{policy}` policy for every seat ({playouts} playout(s) per world, "
-    "the same random stream for every move). A move's value is the mover's mean return ({unit} per deal) with "
-    "a Student-t 95% CI over the worlds; " + "{loss}"
-)
-
-
-AGENT_WORLDS = 20  # worlds per decision when an agent plays on (each world-move is a whole deal of search)
-AGENT_SEARCHES = 10  # the agent's own searches per decision (each one search of its budget)
-AGENT_KEYS = ("searches", "worlds", "seed")
-METHOD_AGENT = (
-    "Evaluator `{agent}` playing on (a search agent's evaluation): "
-    "for each decision, {worlds} worlds consistent with the mover's information are drawn once by the game's "
-    "compiled resampler; every legal move is applied in every one of these same worlds and the deal is played "
-    "to its end by `{agent}` at every seat, each deciding from its own information (the same agent seeds and "
-    "chance stream for every move). A move's value is the mover's mean return ({unit} per deal) with a "
-    "Student-t 95% CI over the worlds; " + "{loss}"
-)
-METHOD_SEARCHES = (
-    "Evaluator `{agent}`'s own judgement: for each decision, {searches} independent searches of `{agent}` from "
-    "the mover's information, each valuing every legal move by the mean return of its iterations that began with "
-    "that move (the root statistics it chooses from). A move's value is the mean over the searches ({unit} per "
-    "deal) with a Student-t 95% CI over them (how much the estimate varies between searches); moves the agent "
-    "thinks poor get few iterations, so their values are the least sure. " + "{loss}"
-)
-
-
-LOSS = (
-    "a move's loss = best mean - its mean, with the 95% CI of that difference paired over the same {over} "
-    "(every move was measured on them); a move is called a mistake only when that CI excludes zero, "
-    "otherwise it is level with the best."
-)
-
-
-def _whole(key: str, value: str) -> int:
-    if not value.isdigit():
-        raise ValueError(f"{key}={value!r} must be a whole number")
-    return int(value)
-
-
-def parse_evaluator(spec: str | None) -> dict[str, int | str]:
-    """The evaluator of ``--agent``: ``rollouts:worlds=200,policy=greedy,playouts=1,seed=0`` (every
-    key optional; the default), or an agent spec, optionally with the evaluator's own
-    ``;searches=N,seed=N`` (the agent's own searches) or ``;worlds=N,seed=N`` (the agent playing
-    each world on), e.g. ``ismcts:iters=100;worlds=20``; without either, :func:`agent_mode`
-    chooses once the game is known. ``ValueError`` names what is valid."""
-    params = dict(DEFAULTS)
-    if not spec:
-        return params
-    from zwick_ai.analysis.move_values import ROLLOUTS
-
-    name, _, rest = spec.partition(":")
-    if name.strip() != EVALUATOR:
-        from zwick_ai.agents.base import agent_params
-        from zwick_ai.eval.agent_failures import outside_specs
-
-        agent, _, own = spec.partition(";")
-        if not outside_specs([agent.strip()]):  # an agent of someone else's is first built in a process of its own
-            agent_params(agent)  # an unknown agent or parameter is refused here, with what is valid
-        params = {"agent": agent.strip(), "seed": 0}
-        for piece in filter(None, (x.strip() for x in own.split(","))):
-            key, eq, value = piece.partition("=")
-            if not eq or key not in AGENT_KEYS:
-                raise ValueError(f"bad evaluator parameter {piece!r} after ';'; valid keys: {', '.join(AGENT_KEYS)}")
-            params[key] = _whole(key, value)
-        if "worlds" in params and "searches" in params:
-            raise ValueError("give searches=N (the agent's own searches) or worlds=N (playing on), not both")
-        for key in ("worlds", "searches"):
-            if key in params and int(params[key]) < 2:
-                raise ValueError(f"{key} must be at least 2")
-        return _bounded(params)
-    for piece in filter(None, (x.strip() for x in rest.split(","))):
-        key, eq, value = piece.partition("=")
-        if not eq or key not in DEFAULTS:
-            raise ValueError(f"bad evaluator parameter {piece!r}; valid keys: {', '.join(DEFAULTS)}")
-        if key == "policy":
-            if value not in ROLLOUTS:
-                raise ValueError(f"policy={value!r} is not valid; valid: {', '.join(ROLLOUTS)}")
-            params[key] = value
-            continue
-        params[key] = _whole(key, value)
-    if int(params["worlds"]) < 2 or int(params["playouts"]) < 1:
-        raise ValueError("worlds must be at least 2 and playouts at least 1")
-    return _bounded(params)
-
-
-def _bounded(params: dict[str, int | str]) -> dict[str, int | str]:
-    """``params``, checked against :data:`CEILINGS` and :data:`MAX_PLAYOUTS` before any work."""
-    for key, most in CEILINGS.items():
-        if key in params and int(params[key]) > most:
-            raise ValueError(f"{key}={params[key]} is more than a decision can hold; give at most {most}")
-    total = int(params.get("worlds", 1)) * int(params.get("playouts", 1))
-    if total > MAX_PLAYOUTS:
-        raise ValueError(f"worlds x playouts = {total} play-outs a decision; give at most {MAX_PLAYOUTS}")
-    return params
-
-
-def agent_mode(params: dict[str, int | str], game: str) -> dict[str, int | str]:
-    """An agent evaluator with its mode settled for ``game`` (a short name): the agent's own
-    searches where it can value moves so (Zwicker's ismcts), else playing each world on."""
-    if "agent" not in params or "worlds" in params or "searches" in params:
-        if "searches" in params:
-            from zwick_ai.analysis.move_values import supports_searches
-
-            if not supports_searches(game, str(params["agent"])):
-                raise ValueError(f"{params['agent']} cannot value {game} moves by its own searches; use worlds=N")
-        return params
-    from zwick_ai.analysis.move_values import supports_searches
-
-    if supports_searches(game, str(params["agent"])):
-        return {**params, "searches": AGENT_SEARCHES}
-    return {**params, "worlds": AGENT_WORLDS}
-
-
-def evaluator_spec(params: dict[str, int | str]) -> str:
-    if "agent" in params:
-        return f"{params['agent']};" + ",".join(f"{k}={params[k]}" for k in AGENT_KEYS if k in params)
-    return f"{EVALUATOR}:" + ",".join(f"{k}={params[k]}" for k in DEFAULTS)
-
-
-def method_text(params: dict[str, int | str], unit: str) -> str:
-    """How the values were measured, for the Markdown and the page."""
-    if "searches" in params:
-        return METHOD_SEARCHES.format(unit=unit, loss=LOSS.format(over="searches"), **params)
-    loss = LOSS.format(over="worlds and play-outs")
-    return (METHOD_AGENT if "agent" in params else METHOD).format(unit=unit, loss=loss, **params)
-
-
-def decision_entry(k: int, dv: DecisionValues, played_actions: list[int], played_label: str) -> dict[str, Any]:
-    """One decision of ``analysis.json`` (module docstring), its moves best first."""
-    from zwick_ai.eval.stats import samples_to_separate
-
-    moves: list[dict[str, Any]] = []
-    for i, label in enumerate(dv.labels):
-        mean, lo, hi = dv.mean_ci(i)
-        loss = dv.loss(i)
-        verdict = dv.verdict(i)
-        moves.append(
-            {
-                "move": label,
-                "mean": round(mean, 4),
-                "ci95": [round(lo, 4), round(hi, 4)],
-                "loss": round(max(0.0, loss.mean), 4),
-                "loss_ci95": [round(loss.ci95[0], 4), round(loss.ci95[1], 4)],
-                "verdict": verdict,
-                "to_separate": samples_to_separate(loss) if verdict == "level" else None,
-            }
-        )
-    played = dv.index_of(played_actions)
-    mine = moves[played]
-    moves.sort(key=lambda m: -float(m["mean"]))
-    return {
-        "move_index": k,
-        "seat": dv.seat,
-        "played": played_label,
-        "loss": mine["loss"],
-        "loss_ci95": mine["loss_ci95"],
-        "verdict": mine["verdict"],
-        "moves": moves,
-    }
-
-
-def decisions_to_value(steps: list[ReplayStep], seats: list[int]) -> list[int]:
-    """The move indices ``k`` of the decisions of ``seats`` (forced moves left out)."""
-    from zwick_ai.games.decisions import legal_decisions
-
-    return [k for k, st in enumerate(steps[1:]) if st.seat in seats and len(legal_decisions(steps[k].state)) > 1]
-
-
-def analyse_record(
-    rec: GameRecord,
-    steps: list[ReplayStep],
-    seats: list[int],
-    params: dict[str, int | str],
-    progress: bool = True,
-    done: dict[int, dict[str, Any]] | None = None,
-    on_decision: Any = None,
-    out: Path | None = None,
-) -> list[dict[str, Any]]:
-    """The decisions of ``seats`` in a replayed record, valued (see the module docstring).
-    ``done``: decisions valued before (by move index), not valued again; ``on_decision(entry)``
-    is called with each new one as soon as it is valued. ``progress``: a bar on stderr counting
-    the moves valued, with the time left. An agent from outside the package plays under guard,
-    its failure's traceback in ``out/agent-errors.log`` (:func:`zwick_ai.analysis.move_values.valued_decisions`)."""
-    from tqdm import tqdm
-
-    from zwick_ai.analysis.move_values import valued_decisions
-    from zwick_ai.games.decisions import legal_decisions
-
-    done = dict(done or {})
-    todo = decisions_to_value(steps, seats)
-    sizes = {k: len(legal_decisions(steps[k].state)) for k in todo}
-    bar = tqdm(
-        total=sum(sizes.values()),
-        initial=sum(sizes[k] for k in todo if k in done),
-        unit="move",
-        desc=f"{len(done)}/{len(todo)} decisions",
-        disable=not progress,
-        dynamic_ncols=True,
-    )
-    with bar:
-        for k, dv in valued_decisions(steps, [k for k in todo if k not in done], params, out):
-            step = steps[k + 1]
-            done[k] = decision_entry(k, dv, step.actions, step.label)
-            if on_decision is not None:
-                on_decision(done[k])
-            bar.set_description(f"{len(done)}/{len(todo)} decisions")
-            bar.update(sizes[k])
-    return [done[k] for k in todo]
-
-
-def summary_markdown(
-    rec: GameRecord, source: str, spec: str, method: str, decisions: list[dict[str, Any]], unit: str
-) -> str:
-    """The Markdown summary: method, the mistakes (paired CI of the loss above zero), every decision."""
-    from zwick_ai.eval.report import markdown_table
-
-    lines = [
-        f"# Analysis: {source}",
-        "",
-        f"`{rec.game}`, deal seed {rec.deal_seed}; seats: {', '.join(f'{p} `{s}`' for p, s in enumerate(rec.seats))}.",
-        "",
-        f"Evaluator `{spec}`. {method}",
-        "",
-        f"{len(decisions)} decisions analysed (forced moves left out). Values in {unit} per deal for the mover.",
-        "",
-        "## Mistakes",
-        "",
-        "A move played is a mistake only when the 95% CI of its loss against the best move, paired over the same "
-        "samples, excludes zero.",
-        "",
-    ]
-    mistakes = sorted((d for d in decisions if d["verdict"] == "mistake"), key=lambda d: -d["loss"])
-    if not mistakes:
-        lines.append("None: no move played is worse than the best by more than this evaluation can tell.")
-    else:
-        rows = []
-        for d in mistakes:
-            best = d["moves"][0]
-            rows.append([d["move_index"] + 1, d["seat"], f"`{d['played']}`", loss_text(d), f"`{best['move']}`"])
-        lines += markdown_table(["move", "seat", "played", "loss [95% CI]", "best instead"], rows)
-    lines += ["", separation_text(decisions), "", "## Every decision", ""]
-    for d in decisions:
-        lines.append(
-            f"### Move {d['move_index'] + 1}, seat {d['seat']}: `{d['played']}` ({d['verdict']}, loss {loss_text(d)})"
-        )
-        rows = []
-        for m in d["moves"]:
-            mark = " (played)" if m["move"] == d["played"] else ""
-            lo, hi = m["ci95"]
-            rows.append(
-                [f"`{m['move']}`{mark}", f"{m['mean']:+.2f}", f"[{lo:+.2f}, {hi:+.2f}]", loss_text(m), m["verdict"]]
-            )
-        lines += ["", *markdown_table(["move", "mean", "95% CI", "loss [95% CI]", "verdict"], rows), ""]
-    return "\n".join(lines)
-
-
-def loss_text(entry: dict[str, Any]) -> str:
-    """``0.31 [0.12, 0.50]``: a loss with its paired CI."""
-    lo, hi = entry["loss_ci95"]
-    return f"{entry['loss']:.2f} [{lo:+.2f}, {hi:+.2f}]"
-
-
-def level_played(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The decisions whose move played is level with the best (below the best, not separated)."""
-    return [d for d in decisions if d["verdict"] == "level"]
-
-
-def separation_text(decisions: list[dict[str, Any]]) -> str:
-    """How many samples would separate the moves played that are level with the best."""
-    level = level_played(decisions)
-    if not level:
-        return "No move played is level with the best: each was the best or a clear mistake."
-    need = sorted(n for d in level if (n := next(m for m in d["moves"] if m["move"] == d["played"])["to_separate"]))
-    text = f"{len(level)} moves played are level with the best (their losses' CIs include zero)"
-    if not need:
-        return text + "."
-    return (
-        text + f"; at the same spread about {need[len(need) // 2]} samples per decision (the median; "
-        f"{need[0]} to {need[-1]}) would tell them from the best (samples: worlds, or searches for a search evaluator)."
-    )
-
-
-def read_partial(path: Path, identity: dict[str, Any]) -> dict[int, dict[str, Any]]:
-    """The decisions an earlier run of the same analysis wrote to ``path`` (by move index);
-    ``ValueError`` if the file belongs to another analysis. A damaged last line (a run stopped
-    while writing it) is dropped; its decision is valued again. A file whose only line, the
-    analysis's identity, was cut short is set aside (:func:`zwick_ai.files.set_aside`): the
-    analysis starts again."""
-    from zwick_ai.files import set_aside
-
-    if not path.is_file():
-        return {}
-    text = path.read_text(encoding="utf-8", errors="replace")
-    if text and "\n" not in text:  # the identity line alone, torn: nothing was valued yet
-        set_aside(path, [text])
-        path.unlink()
-        return {}
-    lines = text.splitlines()
-    try:
-        head = json.loads(lines[0]) if lines else None
-    except json.JSONDecodeError:
-        head = None
-    if head != identity:
-        raise ValueError(
-            f"{path.parent} holds an analysis of another game, seat or evaluator; use another --out folder"
-        )
-    done: dict[int, dict[str, Any]] = {}
-    for line in lines[1:]:
-        try:
-            entry = json.loads(line)
-            if "loss_ci95" not in entry:
-                continue  # valued before losses had paired CIs: valued again
-            done[int(entry["move_index"])] = entry
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-            continue
-    return done
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
+    from zwick_ai.analysis import game_analysis as ga
     from zwick_ai.eval.folder_lock import check_results_folder, hold_results_folder
     from zwick_ai.eval.records import replay
-    from zwick_ai.files import JsonlAppender, replacing
 
-    params = parse_evaluator(args.agent)
+    params = ga.parse_evaluator(args.agent)
     out = Path(args.out)
     check_out_folder(out)
-    check_results_folder(out, COMMAND, legacy=lambda folder: (folder / "analysis.json").is_file())
-    if (out / "analysis.json").exists() and not (out / PARTIAL).exists():
+    check_results_folder(out, ga.COMMAND, legacy=lambda folder: (folder / "analysis.json").is_file())
+    if (out / "analysis.json").exists() and not (out / ga.PARTIAL).exists():
         raise ValueError(f"{out / 'analysis.json'} exists already; give another --out (nothing was overwritten)")
     records = read_game_records(args.file, "analyze")
     if not 0 <= args.game_index < len(records):
@@ -396,38 +52,25 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise ValueError(f"game {args.game_index} of {args.file}: {e}") from None
     unit = "points" if rec.game.startswith("zwicker") else "chips"
-    params = agent_mode(params, rec.game.split("(")[0])
+    params = ga.agent_mode(params, rec.game.split("(")[0])
     if "agent" in params:  # an agent of another game, or one that cannot start: refused now
         from zwick_ai.agents.guard import START_TIME_LIMIT
         from zwick_ai.eval.agent_failures import started
 
         started(str(params["agent"]), steps[0].state.get_game(), START_TIME_LIMIT)
-    spec = evaluator_spec(params)
-    method = method_text(params, unit)
+    spec = ga.evaluator_spec(params)
+    method = ga.method_text(params, unit)
     identity = {"game": rec.game, "deal_seed": rec.deal_seed, "moves": rec.moves, "seats": seats, "agent": spec}
-    with hold_results_folder(out, COMMAND, legacy=lambda folder: (folder / "analysis.json").is_file()):
-        done = read_partial(out / PARTIAL, identity)
-        if (out / "analysis.json").exists() and set(done) >= set(decisions_to_value(steps, seats)):
+    with hold_results_folder(out, ga.COMMAND, legacy=lambda folder: (folder / "analysis.json").is_file()):
+        try:
+            decisions = ga.value_decisions(out, identity, rec, steps, seats, params, not args.quiet)
+        except KeyboardInterrupt:
+            print(f"\ninterrupted; the decisions valued so far are in {out / ga.PARTIAL}; the same command resumes",
+                  file=sys.stderr)  # fmt: skip
+            return 130
+        if decisions is None:
             print(f"{out} holds this analysis finished already (analysis.json, .md, .html); nothing to do")
             return 0
-        if not done:
-            with replacing(out / PARTIAL) as tmp:
-                tmp.write_text(json.dumps(identity) + "\n", encoding="utf-8")
-        if done:
-            print(f"resuming: {len(done)} decisions valued before are in {out / PARTIAL}", file=sys.stderr)
-        with JsonlAppender(out / PARTIAL) as partial:
-
-            def keep(entry: dict[str, Any]) -> None:
-                partial.write(json.dumps(entry))
-
-            try:
-                decisions = analyse_record(rec, steps, seats, params, not args.quiet, done, keep, out)
-            except KeyboardInterrupt:
-                print(
-                    f"\ninterrupted; the decisions valued so far are in {out / PARTIAL}; the same command resumes",
-                    file=sys.stderr,
-                )
-                return 130
         write_analysis(out, rec, steps, f"game {args.game_index} of {args.file}", spec, method, decisions, unit)
     mistakes = [d for d in decisions if d["verdict"] == "mistake"]
     worst = max(mistakes, key=lambda d: d["loss"], default=None)
@@ -435,8 +78,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
           "excluding zero)", file=sys.stdout)  # fmt: skip
     if worst is not None:
         print(f"biggest mistake: move {worst['move_index'] + 1}, seat {worst['seat']}, {worst['played']!r}, "
-              f"loss {loss_text(worst)} {unit}", file=sys.stdout)  # fmt: skip
-    print(separation_text(decisions), file=sys.stdout)
+              f"loss {ga.loss_text(worst)} {unit}", file=sys.stdout)  # fmt: skip
+    print(ga.separation_text(decisions), file=sys.stdout)
     print(f"wrote {out}/analysis.json, analysis.md, analysis.html", file=sys.stdout)
     return 0
 
@@ -451,33 +94,38 @@ def write_analysis(
     decisions: list[dict[str, Any]],
     unit: str,
 ) -> None:
-    """``analysis.html``, ``analysis.md`` and, last, ``analysis.json`` (module docstring)."""
+    """``analysis.html``, ``analysis.md`` and, last, ``analysis.json`` (:mod:`zwick_ai.analysis.game_analysis`)."""
+    from zwick_ai.analysis.game_analysis import page_values, summary_markdown
     from zwick_ai.cli.pages import record_page, write_text_atomic
-    from zwick_ai.render import MoveValue, page_html
+    from zwick_ai.render import page_html
 
-    values: dict[int, tuple[list[MoveValue], float]] = {}
-    for d in decisions:
-        values[int(d["move_index"])] = (
-            [
-                MoveValue(
-                    m["move"],
-                    m["mean"],
-                    m["ci95"][0],
-                    m["ci95"][1],
-                    loss=m["loss"],
-                    loss_lo=m["loss_ci95"][0],
-                    loss_hi=m["loss_ci95"][1],
-                    verdict=m["verdict"],
-                )
-                for m in d["moves"]
-            ],
-            float(d["loss"]) if d["verdict"] == "mistake" else 0.0,  # the move list marks mistakes only
-        )
+    values = page_values(decisions)
     page = record_page(rec, steps, f"Analysis: {source}", values=values, note=f"Evaluator {spec}. {method}")
     write_text_atomic(out / "analysis.html", page_html(page))
     write_text_atomic(out / "analysis.md", summary_markdown(rec, source, spec, method, decisions, unit) + "\n")
     payload = {"game": rec.game, "agent": spec, "decisions": decisions}
     write_text_atomic(out / "analysis.json", json.dumps(payload, indent=1) + "\n")  # last: marks the run done
+
+
+class EvaluatorHelp(argparse.RawDescriptionHelpFormatter):
+    """``--help`` with the evaluators' defaults of :mod:`zwick_ai.analysis.game_analysis` filled
+    in when it is shown (that module is imported then, not when the parser is built)."""
+
+    @staticmethod
+    def _filled(text: str) -> str:
+        from zwick_ai.analysis import game_analysis as ga
+
+        return text.format(
+            default=ga.evaluator_spec(ga.DEFAULTS), searches=ga.AGENT_SEARCHES, worlds=ga.AGENT_WORLDS,
+            partial=ga.PARTIAL, rollout_cost=ROLLOUT_COST, search_cost=SEARCH_COST, playon_cost=PLAYON_COST,
+        )  # fmt: skip
+
+    def add_text(self, text: str | None) -> None:
+        super().add_text(self._filled(text) if text and "{" in text else text)
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        return self._filled(text) if text and "{default}" in text else text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -490,27 +138,27 @@ def register(sub: argparse._SubParsersAction) -> None:
         "sampled worlds; each move's loss against the best with a paired 95% CI; a mistake only where that CI "
         "excludes zero, and how many worlds would separate the rest. Writes analysis.json, "
         "analysis.md and analysis.html into --out.",
-        epilog=f"""evaluators and their cost (measured on a 44-decision dithmarschen game; see benchmarks/README.md):
-  --agent "{evaluator_spec(DEFAULTS)}"
-      the default: compiled playouts ({ROLLOUT_COST}); policy greedy or random.
-  --agent "ismcts:iters=100"  (= "ismcts:iters=100;searches={AGENT_SEARCHES},seed=0")
-      the agent's own judgement: {AGENT_SEARCHES} of its searches per decision value every move;
-      {SEARCH_COST}.
-  --agent "ismcts:iters=100;worlds={AGENT_WORLDS}"
+        epilog="""evaluators and their cost (measured on a 44-decision dithmarschen game; see benchmarks/README.md):
+  --agent "{default}"
+      the default: compiled playouts ({rollout_cost}); policy greedy or random.
+  --agent "ismcts:iters=100"  (= "ismcts:iters=100;searches={searches},seed=0")
+      the agent's own judgement: {searches} of its searches per decision value every move;
+      {search_cost}.
+  --agent "ismcts:iters=100;worlds={worlds}"
       the agent plays each sampled world on to the end after every move, at every seat;
-      the slowest: {PLAYON_COST}.
-Progress shows decisions done and the time left; each valued decision is kept in DIR/{PARTIAL} at
+      the slowest: {playon_cost}.
+Progress shows decisions done and the time left; each valued decision is kept in DIR/{partial} at
 once, so an interrupted analysis resumes where it stopped with the same command.
 
 examples:
   zwick analyze games.jsonl --game-index 0 --seat 0 --out analysis/
   zwick analyze games.jsonl --agent "ismcts:iters=200" --out analysis-ismcts/""",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=EvaluatorHelp,
     )
     p.add_argument("file", help="a JSONL file of game records")
     p.add_argument("--game-index", type=int, default=0, help="which record of the file (from 0; default: %(default)s)")
     p.add_argument("--seat", type=int, help="analyse only this seat's decisions (default: every seat)")
-    p.add_argument("--agent", metavar="SPEC", help=f"the evaluator (default: {evaluator_spec(DEFAULTS)}; see below)")
+    p.add_argument("--agent", metavar="SPEC", help="the evaluator (default: {default}; see below)")
     p.add_argument(
         "--out", required=True, metavar="DIR",
         help="a new or empty folder for analysis.json, .md and .html (the same command resumes there)",
