@@ -164,7 +164,7 @@ def _train(args: argparse.Namespace, given: dict[str, object]) -> int:
     out = Path(args.out)
     plot_convergence(out / "convergence.csv", out / "convergence.png", f"{args.method} {args.algorithm or ''} {game}")
     last = result.curve[-1]
-    print(f"{last[0]} iterations, {last[1]:.1f} s training; {last[2]} {last[3]:.6g}")
+    print(f"{last.iteration} iterations, {last.seconds:.1f} s training; {last.metric} {last.value:.6g}")
     extra = ""
     if (out / "strength.csv").exists():
         plot_strength(out / "strength.csv", out / "strength.png", f"mccfr {args.abstraction} {short_game(game)}")

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pyspiel
 
@@ -57,6 +57,15 @@ ZWICKER_AVERAGING = "linear"
 SMALL_PACK = 8  # trick games with at most this many cards are small enough for exact nash_conv
 
 
+class CurvePoint(NamedTuple):
+    """A row of ``convergence.csv``: the iterations done, training seconds, and the metric's value."""
+
+    iteration: int
+    seconds: float
+    metric: str
+    value: float
+
+
 @dataclass
 class TrainResult:
     """What a run produced: the solver, its output directory, and the convergence rows
@@ -64,7 +73,7 @@ class TrainResult:
 
     solver: ExactSolver | MCCFRSolver
     out: Path
-    curve: list[tuple[int, float, str, float]] = field(default_factory=list)
+    curve: list[CurvePoint] = field(default_factory=list)
     seconds: float = 0.0
 
 
@@ -155,7 +164,7 @@ def train(
     out = Path(out)
     g = pyspiel.load_game(game)
     ckpt = out / "checkpoint"
-    curve: list[tuple[int, float, str, float]] = []
+    curve: list[CurvePoint] = []
     strength_rows: list[list[str]] = []
     elapsed = 0.0
     if resume:
@@ -176,7 +185,7 @@ def train(
                 + "; resume with the same options"
             )
         curve = _read_curve(out / "convergence.csv", solver.iteration)
-        elapsed = curve[-1][1] if curve else 0.0
+        elapsed = curve[-1].seconds if curve else 0.0
         strength_rows = _read_strength(out / STRENGTH_CSV, solver.iteration)
     else:
         if (out / "checkpoint.json").exists():
@@ -228,7 +237,7 @@ def train(
                     _write_rows(out / STRENGTH_CSV, STRENGTH_HEADER, strength_rows)
                 else:
                     metric, value = evaluate(solver, eval_deals, eval_tree)
-                curve.append((solver.iteration, round(elapsed, 3), metric, float(value)))
+                curve.append(CurvePoint(solver.iteration, round(elapsed, 3), metric, float(value)))
                 # the rows first, the checkpoint last: a run stopped between them resumes from the
                 # previous checkpoint and writes these rows again (rows past a checkpoint are dropped)
                 _write_curve(out / "convergence.csv", curve)
@@ -237,7 +246,7 @@ def train(
             if progress is not None:
                 progress(solver.iteration, iterations, metric, value)
         save_policy(solver, out / "policy", seed)
-        return TrainResult(solver, out, curve, curve[-1][1] if curve else 0.0)
+        return TrainResult(solver, out, curve, curve[-1].seconds if curve else 0.0)
 
 
 def _write_rows(path: Path, header: list[str], rows: list[Any]) -> None:
@@ -262,11 +271,11 @@ def _read_strength(path: Path, upto: int) -> list[list[str]]:
         raise ValueError(f"{path}: corrupt strength log") from None
 
 
-def _write_curve(path: Path, curve: list[tuple[int, float, str, float]]) -> None:
+def _write_curve(path: Path, curve: list[CurvePoint]) -> None:
     _write_rows(path, CSV_HEADER, curve)
 
 
-def _read_curve(path: Path, upto: int) -> list[tuple[int, float, str, float]]:
+def _read_curve(path: Path, upto: int) -> list[CurvePoint]:
     if not path.exists():
         return []
     with path.open() as f:
@@ -274,7 +283,7 @@ def _read_curve(path: Path, upto: int) -> list[tuple[int, float, str, float]]:
     if not rows or rows[0] != CSV_HEADER:
         raise ValueError(f"{path}: not a convergence log (header {rows[0] if rows else None})")
     try:
-        curve = [(int(r[0]), float(r[1]), r[2], float(r[3])) for r in rows[1:]]
-    except (ValueError, IndexError):
+        curve = [CurvePoint(int(it), float(seconds), metric, float(value)) for it, seconds, metric, value in rows[1:]]
+    except (ValueError, IndexError):  # a short row fails to unpack: ValueError
         raise ValueError(f"{path}: corrupt convergence log") from None
-    return [c for c in curve if c[0] <= upto]
+    return [c for c in curve if c.iteration <= upto]
