@@ -1,6 +1,6 @@
-"""OpenSpiel's own Deep CFR and NFSP on a micro Zwicker game: the runs resume to the same networks,
-the numpy forward pass of ``openspiel-net`` equals OpenSpiel's PyTorch policy, and the agent's exact
-whole-move probabilities are what it samples."""
+"""OpenSpiel's own Deep CFR, NFSP and DQN on a micro Zwicker game: the runs resume to the same
+networks, the numpy forward pass of ``openspiel-net`` equals OpenSpiel's PyTorch policy, and the
+agent's exact whole-move probabilities are what it samples."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ import zwick_ai.games  # noqa: F401
 from zwick_ai.agents.base import make_agent
 from zwick_ai.agents.openspiel_net import load_model
 from zwick_ai.agents.openspiel_policy import player_nodes
-from zwick_ai.learn.openspiel_nets import STOP_WAIT, NetTraining, _DeepCFR, _load_checkpoint, train_net
+from zwick_ai.learn.openspiel_nets import _DQN, STOP_WAIT, NetTraining, _DeepCFR, _load_checkpoint, train_net
 
 MICRO = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=1)"
 
@@ -35,7 +35,8 @@ def small(algorithm: str, iterations: int, every: int) -> NetTraining:
 
 
 @pytest.mark.parametrize(
-    ("algorithm", "iterations"), [("deep-cfr", 4), pytest.param("nfsp", 200, marks=pytest.mark.slow)]
+    ("algorithm", "iterations"),
+    [("deep-cfr", 4), pytest.param("nfsp", 200, marks=pytest.mark.slow), ("dqn", 80)],
 )
 def test_a_stopped_run_resumes_to_the_same_networks(tmp_path, algorithm, iterations):
     whole = train_net(small(algorithm, iterations, iterations // 2), tmp_path / "a", say=lambda text: None)
@@ -60,7 +61,7 @@ def _raise_stopped(signum: int, frame: object) -> None:
     raise _Stopped
 
 
-@pytest.mark.parametrize("algorithm", ["deep-cfr", "nfsp"])
+@pytest.mark.parametrize("algorithm", ["deep-cfr", "nfsp", "dqn"])
 def test_a_stop_signal_ends_a_run_at_once_with_a_checkpoint_it_resumes_from(tmp_path, algorithm):
     """SIGTERM a second into a long run: the run stops within ``STOP_WAIT`` seconds and a little,
     through the handler that was in place, with a checkpoint after its last whole iteration
@@ -162,3 +163,43 @@ def test_the_agent_samples_its_exact_whole_move_probabilities(tmp_path):
     (tmp_path / "n" / "model.npz").write_bytes(b"garbage")
     with pytest.raises(ValueError, match="do not match"):
         make_agent(f"openspiel-net:model={last}", game)
+
+
+def test_a_dqn_snapshot_plays_dqns_own_greedy_action_as_exact_probabilities(tmp_path):
+    """DQN's own evaluation action (PyTorch Q-network, argmax over the legal actions) is the one
+    action of probability 1 in the model file's numpy policy at every decision node, after enough
+    episodes that the networks have learned; the agent's whole moves are legal and sum to 1."""
+    import torch
+
+    from zwick_ai.learn.openspiel_nets import write_model
+
+    game = pyspiel.load_game(MICRO)
+    cfg = small("dqn", 60, 60)
+    np.random.seed(0)  # noqa: NPY002
+    torch.manual_seed(0)
+    run = _DQN(game, cfg)
+    for _ in range(60):
+        run.iterate(lambda: None)
+    assert all(a.loss is not None for a in run.agents)  # both Q-networks were fitted
+    nets, _ = run.policy_nets()
+    write_model(tmp_path / "m", cfg, nets, game, 60)
+    model = load_model(tmp_path / "m")
+    assert model.policy == "greedy" and len(model.nets) == game.num_players()
+    checked = 0
+    for state in player_nodes(game):
+        p = state.current_player()
+        legal = state.legal_actions(p)
+        theirs, _ = run.agents[p]._act_epsilon_greedy(state.information_state_tensor(p), legal, 0.0)
+        ours_legal, ours = model.probabilities(state, p)
+        assert ours_legal == legal and sorted(ours) == [0.0] * (len(legal) - 1) + [1.0]
+        assert legal[int(np.argmax(ours))] == theirs
+        checked += 1
+    assert checked > 100
+    agent = make_agent(f"openspiel-net:model={tmp_path / 'm'}", game, seed=3)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    exact = agent.decision_distribution(state)
+    played = [move for move, q in exact.items() if q > 0]
+    assert sorted(exact.values()) == [0.0] * (len(exact) - 1) + [1.0] and len(played) == 1
+    assert played[0][0] in state.legal_actions() and [tuple(agent.act(state)) for _ in range(5)] == played * 5

@@ -1,12 +1,14 @@
 """Networks trained by OpenSpiel's own learning algorithms, played with numpy only.
 
-``openspiel-net:model=PATH`` plays a model file written by ``zwick train deep-cfr`` or ``zwick train
-nfsp`` (:mod:`zwick_ai.learn.openspiel_nets`, which runs OpenSpiel's PyTorch ``DeepCFRSolver`` and
-``NFSP``): Deep CFR's average-policy network, or NFSP's average-policy network of each seat. At
-each OpenSpiel action the network reads the player's ``information_state_tensor`` and the agent
-draws the action from the softmax of its outputs over the legal actions (Deep CFR's network ends
-in a softmax over every action, so this is its output renormalised over the legal ones; NFSP's
-``_act`` masks illegal logits the same way). A Zwicker move is several actions, chosen one after
+``openspiel-net:model=PATH`` plays a model file written by ``zwick train deep-cfr``, ``zwick train
+nfsp`` or ``zwick train dqn`` (:mod:`zwick_ai.learn.openspiel_nets`, which runs OpenSpiel's PyTorch
+``DeepCFRSolver``, ``NFSP`` and ``DQN``): Deep CFR's average-policy network, NFSP's average-policy
+network of each seat, or DQN's Q-network of each seat. At each OpenSpiel action the network reads
+the player's ``information_state_tensor``. A ``softmax`` model (Deep CFR, NFSP) draws the action
+from the softmax of its outputs over the legal actions (Deep CFR's network ends in a softmax over
+every action, so this is its output renormalised over the legal ones; NFSP's ``_act`` masks illegal
+logits the same way); a ``greedy`` model (DQN, its JSON's ``policy``) plays the legal action of the
+highest output, the first on a tie, as ``DQN`` does when evaluated. A Zwicker move is several actions, chosen one after
 another; :meth:`~OpenSpielNetAgent.decision_distribution` gives the exact probabilities of the
 whole moves, so ``zwick exploitability`` measures the network's policy exactly.
 
@@ -16,7 +18,7 @@ SHA-256, never unpickled). Its arrays are, for each network ``k`` (one, or one p
 ``net{k}.W{i}``/``net{k}.b{i}`` (PyTorch ``Linear`` weights, ReLU after every layer but the last)
 and, where the network has one before its last layer (Deep CFR), ``net{k}.ln_w``/``net{k}.ln_b``
 (``LayerNorm``, epsilon 1e-5). Its JSON names the game, the algorithm, the iterations trained and
-the command that made it.
+the command that made it, and ``policy`` (``softmax``, the default, or ``greedy``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from zwick_ai.agents.cfr.policy_file import file_stem, read_files
 
 KIND = "openspiel-net"
 LAYER_NORM_EPS = 1e-5
+#: how a model's outputs become probabilities over the legal actions (its JSON's ``policy``)
+POLICIES = ("softmax", "greedy")
 
 
 class Network:
@@ -59,6 +63,13 @@ def legal_softmax(logits: np.ndarray, legal: list[int]) -> np.ndarray:
     return e / e.sum()
 
 
+def legal_greedy(values: np.ndarray, legal: list[int]) -> np.ndarray:
+    """Probability 1 on the ``legal`` action of the highest value (the first on a tie, as ``torch.argmax``)."""
+    out = np.zeros(len(legal))
+    out[int(np.argmax(values[legal]))] = 1.0
+    return out
+
+
 class Model:
     """A model file loaded for play: its networks (one, or one per seat) and its metadata."""
 
@@ -70,6 +81,9 @@ class Model:
                 raise ValueError(f"{where}: missing {key}")
         self.meta = meta
         self.game = str(meta["game"])
+        self.policy = str(meta.get("policy", "softmax"))
+        if self.policy not in POLICIES:
+            raise ValueError(f"{where}: unknown policy {self.policy!r}; valid: {', '.join(POLICIES)}")
         self.nets = [self._network(arrays, k, where) for k in range(int(meta["nets"]))]
         if not self.nets:
             raise ValueError(f"{where}: holds no network")
@@ -99,7 +113,8 @@ class Model:
         """The legal actions of ``player`` at ``state`` and the network's probabilities of them."""
         net = self.nets[player if len(self.nets) > 1 else 0]
         legal = state.legal_actions(player)
-        return legal, legal_softmax(net.logits(np.asarray(state.information_state_tensor(player))), legal)
+        outputs = net.logits(np.asarray(state.information_state_tensor(player)))
+        return legal, legal_greedy(outputs, legal) if self.policy == "greedy" else legal_softmax(outputs, legal)
 
 
 _CACHE: dict[tuple, Model] = {}
@@ -119,17 +134,17 @@ def load_model(path: str | Path) -> Model:
 
 def _check(params: dict[str, Any]) -> None:
     if not params["model"]:
-        raise ValueError("give the model file: model=PATH (written by zwick train deep-cfr or zwick train nfsp)")
+        raise ValueError("give the model file: model=PATH (written by zwick train deep-cfr, nfsp or dqn)")
 
 
 @register(
     "openspiel-net",
-    params=[Param("model", str, "", "model file of zwick train deep-cfr / nfsp")],
-    summary="plays a network trained by OpenSpiel's Deep CFR or NFSP (model=PATH), numpy only.",
+    params=[Param("model", str, "", "model file of zwick train deep-cfr / nfsp / dqn")],
+    summary="plays a network trained by OpenSpiel's Deep CFR, NFSP or DQN (model=PATH), numpy only.",
     check=_check,
 )
 class OpenSpielNetAgent(Agent):
-    """Plays the average-policy network of OpenSpiel's Deep CFR or NFSP (module docstring)."""
+    """Plays the average-policy network of OpenSpiel's Deep CFR or NFSP, or DQN's Q-network (module docstring)."""
 
     def __init__(self, game: pyspiel.Game, seed: int = 0, **params: Any):
         super().__init__(game, seed, **params)
@@ -172,4 +187,4 @@ class OpenSpielNetAgent(Agent):
         return out
 
 
-__all__ = ["KIND", "Model", "Network", "OpenSpielNetAgent", "legal_softmax", "load_model"]
+__all__ = ["KIND", "POLICIES", "Model", "Network", "OpenSpielNetAgent", "legal_greedy", "legal_softmax", "load_model"]

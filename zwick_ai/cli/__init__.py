@@ -88,7 +88,8 @@ def _resume_hint(command: str | None, args: argparse.Namespace | None) -> str:
         return ""
     method = getattr(args, "method", None)
     # the file by which these methods refuse a folder that holds a run (it is continued with --resume only)
-    marks = {"cfr": "checkpoint.json", "mccfr": "checkpoint.json", "deep-cfr": "config.json", "nfsp": "config.json"}
+    marks = {"cfr": "checkpoint.json", "mccfr": "checkpoint.json", "deep-cfr": "config.json", "nfsp": "config.json",
+             "dqn": "config.json"}  # fmt: skip
     if command == "train" and method in marks and args is not None and not args.resume and args.out:
         from pathlib import Path
 

@@ -1,6 +1,6 @@
 """OpenSpiel's own learning algorithms on our games: its PyTorch ``DeepCFRSolver``
-(``open_spiel.python.pytorch.deep_cfr``) and ``NFSP`` (``open_spiel.python.pytorch.nfsp``), run as
-OpenSpiel's examples run them, with snapshots the ``openspiel-net`` agent plays with numpy and
+(``open_spiel.python.pytorch.deep_cfr``), ``NFSP`` (``open_spiel.python.pytorch.nfsp``) and ``DQN``
+(``open_spiel.python.pytorch.dqn``), run as OpenSpiel's examples run them, with snapshots the ``openspiel-net`` agent plays with numpy and
 checkpoints a stopped run resumes from.
 
 * ``deep-cfr``: each iteration, for each player, ``traversals`` of the solver's own external-sampling
@@ -11,6 +11,12 @@ checkpoints a stopped run resumes from.
 * ``nfsp``: one ``NFSP`` agent a seat in OpenSpiel's ``rl_environment`` (anticipatory parameter 0.1,
   the DQN best response inside), ``iterations`` self-play episodes, as in OpenSpiel's
   ``kuhn_nfsp`` example. A snapshot exports each seat's average-policy network.
+* ``dqn``: independent learners, one OpenSpiel ``DQN`` agent a seat in ``rl_environment`` (Adam,
+  epsilon-greedy from 1.0 down to 0.05 linearly over :data:`DQN_EPSILON_STEPS` of a seat's steps,
+  OpenSpiel's defaults otherwise: a soft target update every 1,000 steps, a minibatch fitted every
+  10 steps), ``iterations`` self-play episodes. A snapshot exports each seat's Q-network, played
+  greedily (the legal action of the highest Q-value, the first on a tie, what ``DQN.step`` plays
+  with ``is_evaluation=True``), so its policy is deterministic and exact.
 
 Snapshots go to ``OUT/model-ITERATIONS.npz/.json`` (:mod:`zwick_ai.agents.openspiel_net`), the last
 also as ``OUT/model``; ``OUT/progress.csv`` has one row a snapshot (iterations, seconds, losses).
@@ -46,7 +52,10 @@ from zwick_ai.agents.openspiel_net import KIND
 from zwick_ai.deferred_signals import Deferred, deferred_signals
 from zwick_ai.files import replacing
 
-ALGORITHMS = ("deep-cfr", "nfsp")
+ALGORITHMS = ("deep-cfr", "nfsp", "dqn")
+#: dqn: a seat's steps over which epsilon falls linearly from DQN_EPSILON[0] to DQN_EPSILON[1]
+DQN_EPSILON_STEPS = 20_000
+DQN_EPSILON = (1.0, 0.05)
 
 
 @dataclass(frozen=True)
@@ -64,7 +73,8 @@ class NetTraining:
     traversals: int = 100
     #: deep-cfr: advantage-network fitting steps an iteration, policy-network steps a snapshot; nfsp: unused
     train_steps: int = 200
-    #: capacity of each memory (deep-cfr: advantage and strategy reservoirs; nfsp: reservoir and replay)
+    #: capacity of each memory (deep-cfr: advantage and strategy reservoirs; nfsp: reservoir and replay;
+    #: dqn: replay)
     memory: int = 100_000
     seed: int = 0
 
@@ -135,6 +145,7 @@ def write_model(stem: Path, cfg: NetTraining, nets: list[Any], game: pyspiel.Gam
         "game": str(game), "algorithm": cfg.algorithm, "iterations": int(iterations), "nets": len(nets),
         "input_size": int(game.information_state_tensor_size()), "num_actions": int(game.num_distinct_actions()),
         "hidden": list(cfg.hidden), "training": asdict(cfg), "command": command(cfg),
+        "policy": "greedy" if cfg.algorithm == "dqn" else "softmax",
     }  # fmt: skip
     write_files(stem, KIND, meta, arrays)
 
@@ -345,11 +356,7 @@ class _NFSP:
                 "q_opt": rl._optimizer.state_dict(), "rl_iteration": rl._iteration,
                 "replay": _buffer_state(rl._replay_buffer),
             })  # fmt: skip
-        sampler = self.env._chance_event_sampler._rng.get_state()
-        import torch
-
-        return {"episodes": self.episodes, "agents": agents, "env_keys": torch.from_numpy(sampler[1].astype(np.int64)),
-                "env_pos": int(sampler[2]), "env_gauss": int(sampler[3]), "env_cached": float(sampler[4])}  # fmt: skip
+        return {"episodes": self.episodes, "agents": agents, **_sampler_state(self.env)}
 
     def restore(self, state: dict[str, Any]) -> None:
         self.episodes = state["episodes"]
@@ -365,19 +372,108 @@ class _NFSP:
             rl._optimizer.load_state_dict(s["q_opt"])
             rl._iteration = s["rl_iteration"]
             rl._replay_buffer = _restore_buffer(self.dqn.ReplayBuffer, self.dqn.Transition, s["replay"])
-        keys = state["env_keys"].numpy().astype(np.uint32)
-        self.env._chance_event_sampler._rng.set_state(
-            ("MT19937", keys, state["env_pos"], state["env_gauss"], state["env_cached"])
-        )
+        _set_sampler_state(self.env, state)
+
+
+# ---- DQN ---------------------------------------------------------------------------------------------
+class _DQN:
+    """Independent learners: one OpenSpiel ``DQN`` agent a seat, playing episodes of ``rl_environment``."""
+
+    def __init__(self, game: pyspiel.Game, cfg: NetTraining):
+        from open_spiel.python import rl_environment
+        from open_spiel.python.pytorch import dqn
+
+        self.dqn = dqn
+        # a seeded chance sampler, as for NFSP (Environment's own would draw the deals unseeded)
+        sampler = rl_environment.ChanceEventSampler(seed=cfg.seed)
+        self.env = rl_environment.Environment(game, chance_event_sampler=sampler)
+        size = self.env.observation_spec()["info_state"][0]
+        actions = self.env.action_spec()["num_actions"]
+        self.agents = [
+            dqn.DQN(
+                p,
+                size,
+                actions,
+                hidden_layers_sizes=list(cfg.hidden),
+                batch_size=cfg.batch,
+                replay_buffer_capacity=cfg.memory,
+                learning_rate=cfg.lr,
+                min_buffer_size_to_learn=cfg.batch,
+                epsilon_start=DQN_EPSILON[0],
+                epsilon_end=DQN_EPSILON[1],
+                epsilon_decay_duration=DQN_EPSILON_STEPS,
+                epsilon_decay_schedule_str="linear",
+                optimizer_str="adam",
+                seed=cfg.seed + 10 * p,
+            )  # fmt: skip
+            for p in range(game.num_players())
+        ]
+        self.episodes = 0
+
+    def iterate(self, check: Callable[[], None]) -> None:
+        ts = self.env.reset()
+        while not ts.last():
+            check()
+            p = ts.observations["current_player"]
+            out = self.agents[p].step(ts)
+            ts = self.env.step([out.action])
+        for agent in self.agents:
+            agent.step(ts)
+        self.episodes += 1
+
+    def policy_nets(self) -> tuple[list[Any], dict[str, Any]]:
+        return [a._q_network for a in self.agents], {"losses": [a.loss for a in self.agents]}
+
+    def after_snapshot(self) -> None:
+        pass
+
+    def state(self) -> dict[str, Any]:
+        agents = []
+        for a in self.agents:
+            # between episodes: no transition under way (step cleared _prev_timestep at the end)
+            agents.append({
+                "q": a._q_network.state_dict(), "target": a._target_q_network.state_dict(),
+                "opt": a._optimizer.state_dict(), "iteration": a._iteration,
+                "loss": float("nan") if a._last_loss_value is None else float(a._last_loss_value),
+                "replay": _buffer_state(a._replay_buffer),
+            })  # fmt: skip
+        return {"episodes": self.episodes, "agents": agents, **_sampler_state(self.env)}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        self.episodes = state["episodes"]
+        for a, s in zip(self.agents, state["agents"], strict=True):
+            a._q_network.load_state_dict(s["q"])
+            a._target_q_network.load_state_dict(s["target"])
+            a._optimizer.load_state_dict(s["opt"])
+            a._iteration = s["iteration"]
+            a._last_loss_value = None if s["loss"] != s["loss"] else s["loss"]  # NaN stands for None
+            a._replay_buffer = _restore_buffer(self.dqn.ReplayBuffer, self.dqn.Transition, s["replay"])
+        _set_sampler_state(self.env, state)
+
+
+def _sampler_state(env: Any) -> dict[str, Any]:
+    """The state of ``rl_environment``'s seeded chance sampler, as tensors."""
+    import torch
+
+    sampler = env._chance_event_sampler._rng.get_state()
+    return {"env_keys": torch.from_numpy(sampler[1].astype(np.int64)), "env_pos": int(sampler[2]),
+            "env_gauss": int(sampler[3]), "env_cached": float(sampler[4])}  # fmt: skip
+
+
+def _set_sampler_state(env: Any, state: dict[str, Any]) -> None:
+    keys = state["env_keys"].numpy().astype(np.uint32)
+    env._chance_event_sampler._rng.set_state(
+        ("MT19937", keys, state["env_pos"], state["env_gauss"], state["env_cached"])
+    )
 
 
 # ---- the run -----------------------------------------------------------------------------------------
 def _check_game(game: pyspiel.Game) -> None:
     kind = game.get_type()
     if not kind.provides_information_state_tensor:
-        raise ValueError(f"{game} has no information_state_tensor, which OpenSpiel's Deep CFR and NFSP read")
+        raise ValueError(f"{game} has no information_state_tensor, which OpenSpiel's Deep CFR, NFSP and DQN read")
     if kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
-        raise ValueError(f"{game} is not sequential; OpenSpiel's Deep CFR and NFSP take turn-based games")
+        raise ValueError(f"{game} is not sequential; OpenSpiel's Deep CFR, NFSP and DQN take turn-based games")
 
 
 def train_net(
@@ -405,7 +501,8 @@ def train_net(
     torch.set_num_threads(1)
     np.random.seed(cfg.seed)  # noqa: NPY002  (OpenSpiel's modules draw from numpy's global generator)
     torch.manual_seed(cfg.seed)
-    run: _DeepCFR | _NFSP = _DeepCFR(game, cfg) if cfg.algorithm == "deep-cfr" else _NFSP(game, cfg)
+    runs: dict[str, type[_DeepCFR | _NFSP | _DQN]] = {"deep-cfr": _DeepCFR, "nfsp": _NFSP, "dqn": _DQN}
+    run = runs[cfg.algorithm](game, cfg)
     done, seconds = 0, 0.0
     if resume and (folder / "checkpoint.pt").exists():
         state = _load_checkpoint(folder)
@@ -468,4 +565,13 @@ def _progress_row(path: Path, done: int, seconds: float, losses: dict[str, Any])
         w.writerows(rows)
 
 
-__all__ = ["ALGORITHMS", "NetTraining", "command", "network_arrays", "train_net", "write_model"]
+__all__ = [
+    "ALGORITHMS",
+    "DQN_EPSILON",
+    "DQN_EPSILON_STEPS",
+    "NetTraining",
+    "command",
+    "network_arrays",
+    "train_net",
+    "write_model",
+]

@@ -5,7 +5,7 @@ own options (``zwick train METHOD --help``):
 - ``value`` (:mod:`.value`): the Zwicker value and move models of ``net`` and ``expert:leaf=value``;
 - ``net`` (:mod:`.net`): the ``net`` after model in generations of compiled self-play;
 - ``ppo`` (:mod:`.ppo`): PPO with action masks on batched compiled games;
-- ``deep-cfr``, ``nfsp`` (:mod:`.openspiel`): OpenSpiel's own PyTorch algorithms on our games.
+- ``deep-cfr``, ``nfsp``, ``dqn`` (:mod:`.openspiel`): OpenSpiel's own PyTorch algorithms on our games.
 
 Building the parser imports no numpy, torch or numba: each method imports its trainer when it runs.
 """

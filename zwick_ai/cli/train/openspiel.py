@@ -1,11 +1,13 @@
-"""``zwick train deep-cfr`` and ``zwick train nfsp``: OpenSpiel's own PyTorch Deep CFR and NFSP on
-one of our games (:mod:`zwick_ai.learn.openspiel_nets`), with model snapshots every ``--eval-every``
-iterations that ``openspiel-net:model=OUT/model-N`` plays, and ``--resume``.
+"""``zwick train deep-cfr``, ``zwick train nfsp`` and ``zwick train dqn``: OpenSpiel's own PyTorch
+Deep CFR, NFSP and DQN (independent learners, one a seat) on one of our games
+(:mod:`zwick_ai.learn.openspiel_nets`), with model snapshots every ``--eval-every`` iterations that
+``openspiel-net:model=OUT/model-N`` plays, and ``--resume``.
 
 Example::
 
     zwick train deep-cfr --game "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=2)" --iterations 60 --eval-every 10 --out runs/deep-cfr
     zwick train nfsp --game "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=2)" --iterations 20000 --eval-every 5000 --out runs/nfsp
+    zwick train dqn --game "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=2)" --iterations 20000 --eval-every 5000 --out runs/dqn
 """
 
 from __future__ import annotations
@@ -24,16 +26,23 @@ MICRO = '"zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,
 EXAMPLES = {
     "deep-cfr": f"  zwick train deep-cfr --game {MICRO} --iterations 60 --eval-every 10 --out runs/deep-cfr",
     "nfsp": f"  zwick train nfsp --game {MICRO} --iterations 20000 --eval-every 5000 --out runs/nfsp",
+    "dqn": f"  zwick train dqn --game {MICRO} --iterations 20000 --eval-every 5000 --out runs/dqn",
+}
+#: what each command runs, and what its snapshots hold
+WHAT = {
+    "deep-cfr": ("Deep CFR", "its average-policy network"),
+    "nfsp": ("NFSP", "each seat's average-policy network"),
+    "dqn": ("DQN", "each seat's Q-network, played greedily (independent learners, one a seat)"),
 }
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``zwick train deep-cfr`` and ``zwick train nfsp``."""
-    for method, what in (("deep-cfr", "Deep CFR"), ("nfsp", "NFSP")):
+    """Add ``zwick train deep-cfr``, ``zwick train nfsp`` and ``zwick train dqn``."""
+    for method, (what, held) in WHAT.items():
         p = method_parser(
             sub, method, f"OpenSpiel's own PyTorch {what}, played by openspiel-net:model=OUT/model-N",
-            f"OpenSpiel's own PyTorch {what} on one of our games, with model snapshots every --eval-every "
-            "iterations that openspiel-net:model=OUT/model-N plays, and --resume.",
+            f"OpenSpiel's own PyTorch {what} on one of our games, with model snapshots ({held}) every "
+            "--eval-every iterations that openspiel-net:model=OUT/model-N plays, and --resume.",
             EXAMPLES[method],
         )  # fmt: skip
         add_game(p)
@@ -42,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def add_args(p: argparse.ArgumentParser, method: str) -> None:
-    """The options of ``zwick train deep-cfr`` or ``zwick train nfsp``."""
+    """The options of ``zwick train deep-cfr``, ``nfsp`` or ``dqn``."""
     unit = "CFR iterations" if method == "deep-cfr" else "episodes"
     p.add_argument("--iterations", type=int, default=None, help=f"total {unit} (with --resume: the new total)")
     p.add_argument("--resume", action="store_true", help="continue the checkpoint in --out")
@@ -67,7 +76,9 @@ def config(args: argparse.Namespace, game: str) -> NetTraining:
     from zwick_ai.learn.openspiel_nets import NetTraining
 
     if args.iterations is None:
-        raise ValueError(f"zwick train {args.method} needs --iterations (deep-cfr: CFR iterations; nfsp: episodes)")
+        raise ValueError(
+            f"zwick train {args.method} needs --iterations (deep-cfr: CFR iterations; nfsp, dqn: episodes)"
+        )
 
     def given(name: str) -> str:
         value = getattr(args, name, None)
