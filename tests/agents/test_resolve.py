@@ -179,3 +179,26 @@ def test_auto_leaves_solve_stage_ends_only_without_a_time_budget() -> None:
     assert resolve._solvable(R, S, untimed)
     assert not resolve._solvable(R, S, timed)
     assert resolve._solvable(R, S, {**timed, "leaf": "solve"})
+
+
+def test_a_decision_with_no_drawn_deal_holding_the_true_hand_plays_the_blueprint(monkeypatch) -> None:
+    """In 4p the rejection draws of the mover's view can all fail; the decision then plays the greedy
+    blueprint over its own candidates instead of failing (it once raised StopIteration)."""
+    game, state = greedy_turns(3, 6)
+    draw = public_deals.drawn_worlds
+
+    def public_only(G, a, p, n, tries, seed, W):  # every draw of the mover's own view fails
+        return (
+            draw(G, a, public_deals.PUBLIC, n, tries, seed, W)
+            if p == public_deals.PUBLIC
+            else draw(G, a, p, 0, tries, seed, W)
+        )
+
+    monkeypatch.setattr(public_deals, "drawn_worlds", public_only)
+    agent = make_agent("resolve:time=0,iters=20,deals=1,draws=4,depth=1", game, seed=0)
+    strategy, stats = resolve.decide(state, agent.params, agent, np.random.default_rng(0))
+    rows = state.decision().candidates
+    assert strategy.shape == (len(rows),) and np.isclose(strategy.sum(), 1.0) and (strategy >= 0).all()
+    assert stats["belief"] == "blueprint (no deal with the true hand)" and stats["iters"] == 0
+    values = np.array([kernels.greedy_value(state.decision().rules_array, state.decision().position, r) for r in rows])
+    assert strategy[np.argmax(values)] == strategy.max()

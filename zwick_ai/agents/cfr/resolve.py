@@ -555,6 +555,10 @@ def decide(
         reach[:] = 1.0
         keep = prior > 0
         belief = "prior (fallback)"
+        if not any(np.array_equal(arrays.hand_cards(w, mover), hand) for w in worlds[keep]):
+            # no drawn deal gives the mover its true hand (the rejection draws all failed): nothing
+            # to solve for it, so it plays the blueprint, which needs no deal of the hidden cards
+            return blueprint_strategy(d, float(params["infer"])), blueprint_stats(len(worlds), drawn, t0)
     worlds, prior, reach = worlds[keep], prior[keep], reach[keep]
     sub = agent.solver()
     bp_tau = float(params["infer"]) if gadget_on and belief != "solve" else 0.0
@@ -585,6 +589,25 @@ def decide(
         "iters": iters, "seconds": clock.now() - t0,
     }  # fmt: skip
     return strategy, stats
+
+
+def blueprint_strategy(d: Any, tau: float) -> np.ndarray:
+    """The greedy-softmax blueprint at the decision ``d``: each candidate's greedy value (points)
+    at temperature ``tau`` (argmax when ``tau`` is 0), from the mover's own position only."""
+    values = np.array([kernels.greedy_value(d.rules_array, d.position, row) for row in d.candidates], np.float64)
+    if tau <= 0:
+        best = values >= values.max() - 1e-9
+        return best / best.sum()
+    weights = np.exp((values - values.max()) / tau)
+    return weights / weights.sum()
+
+
+def blueprint_stats(deals: int, drawn: bool, t0: float) -> dict[str, Any]:
+    """The counters of a decision played by :func:`blueprint_strategy` (nothing was solved)."""
+    return {
+        "deals": deals, "drawn": drawn, "belief": "blueprint (no deal with the true hand)", "gadget": False,
+        "depth": 0, "nodes": 0, "infosets": 0, "bounds": 0, "iters": 0, "seconds": clock.now() - t0,
+    }  # fmt: skip
 
 
 def build_subgame(
