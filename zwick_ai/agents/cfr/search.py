@@ -192,16 +192,20 @@ class Solver:
         self.t_first = np.zeros(cap, np.int64)
         self.t_n = np.zeros(cap, np.int32)
         self.t_val = np.zeros((cap, rules.num_sides), np.float64)
-        self.work = (np.zeros(cap), np.zeros(cap), np.zeros(cap), np.zeros(cap))
+        self.work = subgame.Work(np.zeros(cap), np.zeros(cap), np.zeros(cap), np.zeros(cap))
         self.out = np.zeros(subgame.B_SIZE, np.int64)
 
     @property
-    def table(self) -> tuple:
-        return self.keys, self.rowof, self.trows, self.acts, self.tmeta, self.legal
+    def table(self) -> subgame.SubgameTable:
+        """The information-set table's arrays as the compiled build takes them."""
+        return subgame.SubgameTable(
+            keys=self.keys, rowof=self.rowof, rows=self.trows, acts=self.acts, meta=self.tmeta, legal=self.legal
+        )
 
-    @property
-    def tree(self) -> tuple:
-        return self.t_row, self.t_first, self.t_n, self.t_val
+    def tree(self, cap: int | None = None) -> subgame.Tree:
+        """The flat tree's arrays (their first ``cap`` nodes; all without)."""
+        end = self.cap if cap is None else cap
+        return subgame.Tree(row=self.t_row[:end], first=self.t_first[:end], n=self.t_n[:end], val=self.t_val[:end])
 
     def build(
         self,
@@ -217,7 +221,7 @@ class Solver:
         self.keys.fill(0)
         self.tmeta[:] = 0
         cap = min(cap, self.cap)
-        tree = (self.t_row[:cap], self.t_first[:cap], self.t_n[:cap], self.t_val[:cap])
+        tree = self.tree(cap)
         subgame.build(
             d.rules_array, worlds, d.rows, depth, leaf, model, d.total, d.win_loss, self.ctx, self.table, tree,
             w_root, self.out,
@@ -227,7 +231,7 @@ class Solver:
     def solve(self, iters: int, t0: int, w_root: np.ndarray, w_prob: np.ndarray, side_of: np.ndarray) -> None:
         """``iters`` more CFR+ iterations, numbered from ``t0 + 1``."""
         subgame.cfr_plus(
-            self.tree, int(self.out[subgame.B_NODES]), w_root, w_prob, self.trows, int(self.tmeta[core.M_ROWS]),
+            self.tree(), int(self.out[subgame.B_NODES]), w_root, w_prob, self.trows, int(self.tmeta[core.M_ROWS]),
             self.regret, self.avg, self.work, side_of, len(side_of), t0, iters,
         )  # fmt: skip
 
@@ -347,7 +351,7 @@ def solve_subgame(
     core.normalised(solver.avg, 0, nr, strategy)
     values = np.zeros(nr)
     subgame.average_values(
-        solver.tree, int(out[subgame.B_NODES]), solver.trows, int(solver.tmeta[core.M_ROWS]), solver.avg, solver.work,
+        solver.tree(), int(out[subgame.B_NODES]), solver.trows, int(solver.tmeta[core.M_ROWS]), solver.avg, solver.work,
         int(side_of[d.player]), w_root, w_prob, values,
     )  # fmt: skip
     stats.update(mode="cfr", iters=done, seconds=clock.now() - t0)

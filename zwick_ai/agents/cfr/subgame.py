@@ -33,6 +33,8 @@ subgame is general-sum for the solver: CFR+ then is a heuristic without an equil
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from zwick_ai.agents import expert_search, zwicker_search
@@ -151,25 +153,79 @@ def leaf_rewards(R, P, row, S, leaf, m, memo, total, win_loss, buf, X, W, out):
 # ------------------------------------------------------------------------------------------------
 # Building the tree
 # ------------------------------------------------------------------------------------------------
-@kernel
-def new_context():
-    """The per-ply stacks and buffers of :func:`build` (made once per agent): states, move
-    buffers, counts and positions, node ids, history hashes, a workspace, move scratch, the
-    play-outs' move buffers and the move-key scratch."""
+class Context(NamedTuple):
+    """The per-ply stacks and buffers of :func:`build` (:func:`new_context`, made once per agent);
+    row ``d`` of a stack is the node ``d`` plies below the root on the current path."""
+
+    states: np.ndarray  # (levels, SS) int32: the positions
+    bufs: np.ndarray  # (levels, MAX_MOVES, MOVE_WIDTH) int64: their legal moves
+    cnt: np.ndarray  # (levels,) int64: how many legal moves
+    pos: np.ndarray  # (levels,) int64: the next move to expand
+    ids: np.ndarray  # (levels,) int64: the node's id in the flat tree
+    hists: np.ndarray  # (levels,) uint64: the public history's hash
+    W: np.ndarray  # the engine's workspace
+    X: np.ndarray  # move-generation scratch
+    buf: np.ndarray  # the play-outs' move buffer
+    X2: np.ndarray  # the play-outs' scratch
+    lo: np.ndarray  # (64,) int64: a position's table units (:func:`zwicker_search.unit_cards`)
+    hi: np.ndarray  # (64,) int64
+    key: np.ndarray  # (NKW,) int64: the move-key scratch
+
+
+class SubgameTable(NamedTuple):
+    """The subgame's information sets: the table arrays of :mod:`~zwick_ai.agents.cfr.core`
+    (``keys``, ``rowof``: the hash index; ``rows``: per set key, player, edge offset and action
+    count; ``acts``: per edge; ``meta``: [rows used, edges used]) and ``legal`` = 0..MAX_MOVES-1
+    as int16 (a node's actions: its legal moves in the move generator's order)."""
+
+    keys: np.ndarray
+    rowof: np.ndarray
+    rows: np.ndarray
+    acts: np.ndarray
+    meta: np.ndarray
+    legal: np.ndarray
+
+
+class Tree(NamedTuple):
+    """The flat tree (module docstring): per node its information set's row (-1 for a leaf), its
+    first child and number of children, and (a leaf) its side rewards."""
+
+    row: np.ndarray  # int32
+    first: np.ndarray  # int64
+    n: np.ndarray  # int32
+    val: np.ndarray  # (nodes, sides) float64
+
+
+class Work(NamedTuple):
+    """CFR+ scratch (:func:`cfr_plus`): the current strategy per edge; per node the own and the
+    others' reach and the value."""
+
+    cur: np.ndarray
+    own: np.ndarray
+    opp: np.ndarray
+    v: np.ndarray
+
+
+def new_context() -> Context:
+    """The per-ply stacks and buffers of :func:`build` (:class:`Context`)."""
     levels = MAX_LEVELS + 1
-    states = np.zeros((levels, zwicker_history.SS), np.int32)
-    bufs = np.zeros((levels, MAX_MOVES, layout.MOVE_WIDTH), np.int64)
-    n = np.zeros(levels, np.int64)
-    i = np.zeros(levels, np.int64)
-    node = np.zeros(levels, np.int64)
-    hist = np.zeros(levels, np.uint64)
     W = kernels.new_workspace()
-    X = np.empty(1 << 14, np.int64)
     buf, X2 = kernels.new_buffers()
-    lo = np.zeros(64, np.int64)
-    hi = np.zeros(64, np.int64)
-    key = np.zeros(zwicker_search.NKW, np.int64)
-    return states, bufs, n, i, node, hist, W, X, buf, X2, lo, hi, key
+    return Context(
+        states=np.zeros((levels, zwicker_history.SS), np.int32),
+        bufs=np.zeros((levels, MAX_MOVES, layout.MOVE_WIDTH), np.int64),
+        cnt=np.zeros(levels, np.int64),
+        pos=np.zeros(levels, np.int64),
+        ids=np.zeros(levels, np.int64),
+        hists=np.zeros(levels, np.uint64),
+        W=W,
+        X=np.empty(1 << 14, np.int64),
+        buf=buf,
+        X2=X2,
+        lo=np.zeros(64, np.int64),
+        hi=np.zeros(64, np.int64),
+        key=np.zeros(zwicker_search.NKW, np.int64),
+    )
 
 
 @kernel
@@ -177,9 +233,9 @@ def _add_node(R, P, row, S, d, hist, leaf, m, memo, total, win_loss, max_depth, 
     """Make ``node`` (at ``d`` plies below the root, position ``S`` reached from ``P`` by the
     one-row ``row``, history hash ``hist``) a leaf or an interior node whose children are
     allocated (returned True: descend into it)."""
-    states, bufs, cnt, pos, ids, hists, W, X, buf, X2, lo, hi, key = ctx
-    keys, rowof, trows, acts, tmeta, legal = table
-    t_row, t_first, t_n, t_val = tree
+    bufs, W, X, legal = ctx.bufs, ctx.W, ctx.X, table.legal
+    t_row, t_first, t_n, t_val = tree.row, tree.first, tree.n, tree.val
+    trows = table.rows
     cut = d >= max_depth and not arrays.is_over(S)
     interior = not arrays.is_over(S) and not cut and arrays.stage(S) == stage0 and d < MAX_LEVELS
     n = 0
@@ -192,16 +248,18 @@ def _add_node(R, P, row, S, d, hist, leaf, m, memo, total, win_loss, max_depth, 
         if out[B_NODES] + n > t_row.shape[0]:
             out[B_FULL] = 1
             return False
-        k = view_key(R, S, hist, legal_hash(S, bufs[d], n, lo, hi, key))
-        r = core.lookup(keys, rowof, k)
+        k = view_key(R, S, hist, legal_hash(S, bufs[d], n, ctx.lo, ctx.hi, ctx.key))
+        r = core.lookup(table.keys, table.rowof, k)
         if r < 0:
-            r = core.lookup_or_add(keys, rowof, trows, acts, tmeta, k, arrays.to_move(S), legal, n)
+            r = core.lookup_or_add(
+                table.keys, table.rowof, trows, table.acts, table.meta, k, arrays.to_move(S), legal, n
+            )
         elif trows[r, core.R_N] != n or trows[r, core.R_PLAYER] != arrays.to_move(S):
             interior = False  # a 64-bit key collision: keep the node out of every information set
     if not interior:
         t_row[node] = -1
         t_n[node] = 0
-        leaf_rewards(R, P, row, S, leaf, m, memo, total, win_loss, buf, X2, W, t_val[node])
+        leaf_rewards(R, P, row, S, leaf, m, memo, total, win_loss, ctx.buf, ctx.X2, W, t_val[node])
         out[B_LEAVES] += 1
         if cut:
             out[B_CUT] += 1
@@ -210,10 +268,10 @@ def _add_node(R, P, row, S, d, hist, leaf, m, memo, total, win_loss, max_depth, 
     t_first[node] = out[B_NODES]
     t_n[node] = n
     out[B_NODES] += n
-    cnt[d] = n
-    pos[d] = 0
-    ids[d] = node
-    hists[d] = hist
+    ctx.cnt[d] = n
+    ctx.pos[d] = 0
+    ctx.ids[d] = node
+    ctx.hists[d] = hist
     if d > out[B_DEPTH]:
         out[B_DEPTH] = d
     return True
@@ -223,19 +281,28 @@ def _add_node(R, P, row, S, d, hist, leaf, m, memo, total, win_loss, max_depth, 
 def build(R, worlds, rows, max_depth, leaf, m, total, win_loss, ctx, table, tree, w_root, out):
     """Grow the subgame of the decision with candidate ``rows`` in each world (``worlds``: engine
     states, one per row) to ``max_depth`` plies or the end of the stage (module docstring); the
-    root is information set row 0 (key :data:`ROOT_KEY`). ``table`` = (keys, rowof, rows, acts,
-    meta, legal) of :mod:`~zwick_ai.agents.cfr.core` (empty on entry; ``legal`` = 0..L-1 as
-    int16); ``tree`` = (t_row, t_first, t_n, t_val); ``w_root[w]`` gets world ``w``'s root node, or
+    root is information set row 0 (key :data:`ROOT_KEY`). ``ctx``: a :class:`Context`; ``table``:
+    a :class:`SubgameTable` (empty on entry); ``tree``: a :class:`Tree`; ``w_root[w]`` gets world ``w``'s root node, or
     -1 when its legal moves are not exactly ``rows``. ``out``: the counters ``B_*``; the build
     stops (``out[B_FULL]`` = 1) when the nodes would exceed the tree's arrays."""
-    states, bufs, cnt, pos, ids, hists, W, X, buf, X2, lo, hi, key = ctx
-    keys, rowof, trows, acts, tmeta, legal = table
-    t_row, t_first, t_n, t_val = tree
+    states, bufs, cnt, pos, ids, hists = ctx.states, ctx.bufs, ctx.cnt, ctx.pos, ctx.ids, ctx.hists
+    W, X, lo, hi, key = ctx.W, ctx.X, ctx.lo, ctx.hi, ctx.key
+    t_row, t_first, t_n = tree.row, tree.first, tree.n
     nr = rows.shape[0]
     for j in range(B_SIZE):
         out[j] = 0
     memo = layer_memo(m)
-    core.lookup_or_add(keys, rowof, trows, acts, tmeta, ROOT_KEY, arrays.to_move(worlds[0]), legal, nr)
+    core.lookup_or_add(
+        table.keys,
+        table.rowof,
+        table.rows,
+        table.acts,
+        table.meta,
+        ROOT_KEY,
+        arrays.to_move(worlds[0]),
+        table.legal,
+        nr,
+    )
     for w in range(worlds.shape[0]):
         w_root[w] = -1
         S = states[0]
@@ -300,20 +367,16 @@ def build(R, worlds, rows, max_depth, leaf, m, total, win_loss, ctx, table, tree
 def cfr_plus(tree, nnodes, w_root, w_prob, trows, nrows, regret, avg, work, side_of, players, t0, iters):
     """``iters`` iterations of CFR+ on the flat tree (module docstring), numbered ``t0 + 1 ..``
     (the average strategy's weights); ``work`` = (cur, own, opp, v) scratch, the current strategy
-    per edge and per node the own and others' reach and the value."""
-    t_row, t_first, t_n, t_val = tree
-    cur, own, opp, v = work
+    per edge and per node the own and others' reach and the value (a :class:`Work`); ``tree``: a
+    :class:`Tree`."""
+    t_row, t_first, t_n, t_val = tree.row, tree.first, tree.n, tree.val
+    cur, own, opp, v = work.cur, work.own, work.opp, work.v
     for it in range(iters):
         t = float(t0 + it + 1)
         for i in range(players):
-            for r in range(nrows):  # regret matching (regrets are never negative in CFR+)
+            for r in range(nrows):  # regrets are never negative in CFR+: all of them count
                 off = trows[r, core.R_OFF]
-                n = trows[r, core.R_N]
-                total = 0.0
-                for a in range(n):
-                    total += regret[off + a]
-                for a in range(n):
-                    cur[off + a] = regret[off + a] / total if total > 0.0 else 1.0 / n
+                core.regret_matching(regret, off, trows[r, core.R_N], cur[off:])
             for w in range(w_root.shape[0]):
                 if w_root[w] >= 0:
                     own[w_root[w]] = 1.0
@@ -362,8 +425,8 @@ def average_values(tree, nnodes, trows, nrows, avg, work, side, w_root, w_prob, 
     """``out[a]``: the value of root action ``a`` for ``side`` when every seat plays its average
     strategy (``avg`` normalized) below, averaged over the worlds by ``w_prob``. Uses ``work``'s
     ``cur`` and ``v``."""
-    t_row, t_first, t_n, t_val = tree
-    cur, own, opp, v = work
+    t_row, t_first, t_n, t_val = tree.row, tree.first, tree.n, tree.val
+    cur, v = work.cur, work.v
     for r in range(nrows):
         off = trows[r, core.R_OFF]
         core.normalised(avg, off, trows[r, core.R_N], cur[off:])
