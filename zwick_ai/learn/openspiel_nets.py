@@ -455,16 +455,17 @@ def _sampler_state(env: Any) -> dict[str, Any]:
     """The state of ``rl_environment``'s seeded chance sampler, as tensors."""
     import torch
 
-    sampler = env._chance_event_sampler._rng.get_state()
-    return {"env_keys": torch.from_numpy(sampler[1].astype(np.int64)), "env_pos": int(sampler[2]),
-            "env_gauss": int(sampler[3]), "env_cached": float(sampler[4])}  # fmt: skip
+    rng = env._chance_event_sampler._rng.get_state(legacy=False)
+    return {"env_keys": torch.from_numpy(rng["state"]["key"].astype(np.int64)), "env_pos": int(rng["state"]["pos"]),
+            "env_gauss": int(rng["has_gauss"]), "env_cached": float(rng["gauss"])}  # fmt: skip
 
 
 def _set_sampler_state(env: Any, state: dict[str, Any]) -> None:
     keys = state["env_keys"].numpy().astype(np.uint32)
     env._chance_event_sampler._rng.set_state(
-        ("MT19937", keys, state["env_pos"], state["env_gauss"], state["env_cached"])
-    )
+        {"bit_generator": "MT19937", "state": {"key": keys, "pos": state["env_pos"]},
+         "has_gauss": state["env_gauss"], "gauss": state["env_cached"]}
+    )  # fmt: skip
 
 
 # ---- the run -----------------------------------------------------------------------------------------
