@@ -21,10 +21,10 @@ import numpy as np
 import pyspiel
 
 import zwick_ai.games  # noqa: F401  (registers the games)
-from zwick_ai.agents.cfr.core import seed_state
 from zwick_ai.learn.cfr.exact import nash_conv
 from zwick_ai.learn.cfr.mccfr import MCCFRSolver, table_policy, tree_table
 from zwick_ai.learn.cfr.tree import extract
+from zwick_ai.learn.cfr.updates import seed_state
 from zwick_ai.learn.cfr.zwicker_tree import tree_policy
 
 MICRO1S2 = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=2)"

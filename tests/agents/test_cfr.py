@@ -225,6 +225,20 @@ def test_table_lookup_and_growth_keep_rows():
     assert lookup(t.keys, t.rowof, 5) == -1
 
 
+def test_table_readers_give_each_rows_columns_and_edges():
+    """``columns`` and ``span`` read what ``lookup_or_add`` wrote: keys, players, offsets, counts."""
+    t = Table.empty(16)
+    for k, n in enumerate((2, 3, 1), start=1):
+        lookup_or_add(t.keys, t.rowof, t.rows, t.acts, t.meta, 100 * k, k % 2, np.arange(n, dtype=np.int16), n)
+    cols = t.columns()
+    assert cols.key.tolist() == [100, 200, 300] and cols.player.tolist() == [1, 0, 1]
+    assert cols.off.tolist() == [0, 2, 5] and cols.n.tolist() == [2, 3, 1] and cols.visits.tolist() == [0, 0, 0]
+    assert [t.span(r) for r in range(3)] == [(0, 2), (2, 3), (5, 1)]
+    assert t.columns(1).key.tolist() == [200, 300] and t.columns(0, 1).n.tolist() == [2]
+    t.columns().visits[:] += 4  # views: a write reaches the table
+    assert t.rows[:3, 4].tolist() == [4, 4, 4]
+
+
 # ---- checkpoints and policy files ---------------------------------------------------------------------
 @pytest.mark.parametrize(
     "name,method",

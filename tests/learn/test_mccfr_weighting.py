@@ -9,10 +9,11 @@ import pyspiel
 import pytest
 
 import zwick_ai.games  # noqa: F401
-from zwick_ai.agents.cfr.core import AVERAGINGS, DISCOUNTED, LINEAR, UNIFORM, Table, iteration_weights
+from zwick_ai.agents.cfr.core import Table
 from zwick_ai.learn.cfr import MCCFRSolver, load_checkpoint, save_checkpoint
 from zwick_ai.learn.cfr.mccfr import Share, run_share
 from zwick_ai.learn.cfr.merge import Snapshot, add_changes
+from zwick_ai.learn.cfr.updates import AVERAGINGS, DISCOUNTED, LINEAR, UNIFORM, iteration_weights
 
 CLASSIC2 = "zwicker(variant=classic,players=2)"
 

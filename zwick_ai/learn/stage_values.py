@@ -25,7 +25,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -41,10 +41,18 @@ HELD_OUT = 0.1  # share of the hands kept out of the fit
 CHUNK = 500  # hands played in one compiled call
 
 
+class Boundaries(NamedTuple):
+    """Stage starts (:func:`boundary_samples`), one row each."""
+
+    features: np.ndarray  # [N, F] float64: the public features (:func:`stage_features`)
+    returns: np.ndarray  # [N, sides] float64: the hand's final side returns
+    hand: np.ndarray  # [N] int64: the index of the hand (into the seeds)
+
+
 @kernel
 def boundary_samples(R, seeds, policies):
-    """(features [N, F], side returns [N, sides], hand index [N]) of every stage start of the hands
-    dealt by ``seeds`` and played by ``policies`` (a policy code per seat) to the end."""
+    """The :class:`Boundaries` of every stage start of the hands dealt by ``seeds`` and played by
+    ``policies`` (a policy code per seat) to the end."""
     nf = feature_count(R)
     ns = arrays.sides(R)
     cap = seeds.shape[0] * min(arrays.max_stages(R) + 1, R[layout.R_DECK_SIZE] // arrays.players(R) + 1)
@@ -67,7 +75,7 @@ def boundary_samples(R, seeds, policies):
         for j in range(first, k):
             for s in range(ns):
                 Y[j, s] = r[s]
-    return X[:k], Y[:k], H[:k]
+    return Boundaries(X[:k], Y[:k], H[:k])
 
 
 def fit(R: np.ndarray, hands: int, seed: int, hidden: tuple[int, int] = (64, 32)) -> tuple[Perceptron, dict[str, Any]]:
@@ -82,9 +90,11 @@ def fit(R: np.ndarray, hands: int, seed: int, hidden: tuple[int, int] = (64, 32)
         boundary_samples(R, np.arange(start, min(start + CHUNK, seed + hands), dtype=np.int64), policies)
         for start in range(seed, seed + hands, CHUNK)
     ]
-    X = np.concatenate([c[0] for c in chunks])
-    Y = np.concatenate([c[1] for c in chunks])
-    H = np.concatenate([c[2] + start - seed for c, start in zip(chunks, range(seed, seed + hands, CHUNK), strict=True)])
+    X = np.concatenate([c.features for c in chunks])
+    Y = np.concatenate([c.returns for c in chunks])
+    H = np.concatenate(
+        [c.hand + start - seed for c, start in zip(chunks, range(seed, seed + hands, CHUNK), strict=True)]
+    )
     y = Y[:, 0]
     test = H >= int(round(hands * (1 - HELD_OUT)))
     mean = X[~test].mean(axis=0)

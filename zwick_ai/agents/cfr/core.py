@@ -1,6 +1,7 @@
-"""Compiled building blocks of the CFR family: a seeded random stream whose whole state is one
-``uint64`` (so a checkpoint can save and resume it exactly), regret matching, and an
-open-addressing hash map from 64-bit information-set keys to table rows.
+"""Compiled building blocks of the CFR family that a policy needs at play time: a 64-bit mix,
+regret matching, and an open-addressing hash map from 64-bit information-set keys to table rows.
+What only training uses (the random stream, iteration weights, the outcome-sampling update) is in
+:mod:`zwick_ai.learn.cfr.updates`.
 
 The table (:class:`Table`) keeps, per information set (row): its key, player, the legal actions
 and per action the cumulative regret and the cumulative (average-strategy) weight. Rows are
@@ -11,9 +12,6 @@ stored in insertion order, so growing the hash index never changes what a traver
 >>> r = lookup_or_add(t.keys, t.rowof, t.rows, t.acts, t.meta, 12345, 1, acts, 2)
 >>> r, lookup(t.keys, t.rowof, 12345), lookup(t.keys, t.rowof, 999)
 (0, 0, -1)
->>> s = np.array([7], dtype=np.uint64); a = rand_float(s); b = rand_float(s)
->>> 0.0 <= a < 1.0 and a != b
-True
 """
 
 from __future__ import annotations
@@ -31,7 +29,6 @@ M_ROWS, M_EDGES = 0, 1
 R_KEY, R_PLAYER, R_OFF, R_N, R_VIS = 0, 1, 2, 3, 4
 ROW_FIELDS = 5
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
@@ -49,49 +46,13 @@ def sort_together(vals, out, n):
         vals[j + 1], out[j + 1] = v, o
 
 
-# ---- random stream (splitmix64) -------------------------------------------------------------------
+# ---- 64-bit mix (splitmix64's finaliser) ----------------------------------------------------------
 @kernel
 def mix64(z):
     """The splitmix64 finaliser: a bijective scramble of a uint64."""
     z = (z ^ (z >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
     return z ^ (z >> np.uint64(31))
-
-
-@kernel
-def rand_u64(state):
-    """Next uint64 of the splitmix64 stream whose state is ``state[0]`` (advanced in place)."""
-    state[0] += _GOLDEN
-    return mix64(state[0])
-
-
-@kernel
-def rand_float(state):
-    """A uniform float in [0, 1) with 53 random bits."""
-    return np.float64(rand_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-def seed_state(seed: int) -> np.ndarray:
-    """The stream state for ``seed`` (a one-element uint64 array)."""
-    if not isinstance(seed, int | np.integer) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
-    return np.array([int(seed) * 0x9E3779B97F4A7C15 % 2**64], dtype=np.uint64)
-
-
-@kernel
-def sample_index(probs, n, state):
-    """Index drawn from the first ``n`` entries of ``probs`` (they sum to 1)."""
-    u = rand_float(state)
-    acc = 0.0
-    for i in range(n):
-        acc += probs[i]
-        if u < acc:
-            return i
-    # rounding: the last index with positive probability
-    for i in range(n - 1, -1, -1):
-        if probs[i] > 0.0:
-            return i
-    return n - 1
 
 
 # ---- regret matching --------------------------------------------------------------------------------
@@ -118,113 +79,6 @@ def normalised(weights, off, n, out):
         total += weights[off + i]
     for i in range(n):
         out[i] = weights[off + i] / total if total > 0.0 else 1.0 / n
-
-
-# ---- weighting by iteration (Linear and Discounted CFR) -----------------------------------------------
-#: how an MCCFR run weights iteration ``t``'s regrets and average-strategy contributions
-#: (:func:`iteration_weights`)
-AVERAGINGS = ("uniform", "linear", "discounted")
-UNIFORM, LINEAR, DISCOUNTED = 0, 1, 2
-
-
-@kernel
-def iteration_weights(t, averaging):
-    """(regret weight, average weight) of iteration ``t`` (1, 2, ...): ``uniform`` (1, 1), plain
-    MCCFR; ``linear`` (t, t), Linear CFR; ``discounted`` (t, t**2), Discounted CFR with alpha = beta
-    = 1 and gamma = 2 (Brown and Sandholm, AAAI 2019). Weighting iteration ``t``'s increments by
-    t**a is the lazy form of multiplying everything accumulated before by (t / (t + 1))**a after
-    each iteration (the products telescope to (t / T)**a), so no table row is touched when it is
-    not visited. DCFR's separate discount of negative regrets (beta = 0) has no lazy form; here
-    negative regrets are discounted like positive ones."""
-    if averaging == LINEAR:
-        return float(t), float(t)
-    if averaging == DISCOUNTED:
-        return float(t), float(t) * float(t)
-    return 1.0, 1.0
-
-
-class Weighting(NamedTuple):
-    """How one call of a compiled MCCFR loop weights its updates: its ``i``-th iteration (0, 1, ...)
-    is iteration number ``first + i * stride`` of the run (parallel workers interleave their
-    numbers: stride = workers), weighted by ``averaging`` (an index into :data:`AVERAGINGS`);
-    ``reach`` (probe sampling of :mod:`~zwick_ai.learn.cfr.zwicker_mccfr`): 1 to correct the
-    updates by the sampled reach probabilities, 0 not to."""
-
-    first: int
-    stride: int
-    averaging: int
-    reach: int
-
-
-@kernel
-def weights_at(weighting, i):
-    """:func:`iteration_weights` of the ``i``-th iteration of a call weighted by ``weighting``."""
-    return iteration_weights(weighting.first + i * weighting.stride, weighting.averaging)
-
-
-def plain_weighting(first: int = 1, stride: int = 1) -> Weighting:
-    """Uniform weights, no reach correction: plain MCCFR."""
-    return Weighting(int(first), int(stride), UNIFORM, 0)
-
-
-# ---- outcome sampling (OpenSpiel's update, shared by the trick, tree and Zwicker traversals) ------------
-EXPLORATION = 0.6  # OpenSpiel's outcome-sampling default
-
-
-class Walk(NamedTuple):
-    """The per-depth scratch of one outcome-sampling episode (:func:`os_step`, :func:`os_backward`):
-    row ``k`` is the episode's ``k``-th decision."""
-
-    pol: np.ndarray  # (depth, width) float64: the current (regret-matching) strategy
-    sp: np.ndarray  # (depth, width) float64: the sampling policy
-    path: np.ndarray  # (depth, 4) int64: (player, edge offset, action count, action taken)
-    reach: np.ndarray  # (depth + 1, 3) float64: (own reach, the others' reach, sampling reach)
-
-
-@kernel
-def os_update(who, step, child, pol, sp, reach, table, w):
-    """OpenSpiel's outcome-sampling update at a node (``step``: its row of :attr:`Walk.path`,
-    ``reach``: its row of :attr:`Walk.reach`) for the traverser ``who``, the regrets and average
-    weights (``table``: (regret, avg)) added with the iteration's weights ``w`` = (regret weight,
-    average weight) of :func:`iteration_weights`; returns the value estimate."""
-    regret, avg = table
-    mine = step[0] == who
-    off, n, j = step[1], step[2], step[3]
-    my, opp, samp = reach[0], reach[1], reach[2]
-    cj = child / sp[j]
-    value = pol[j] * cj
-    if mine:
-        for i in range(n):
-            cfa = (cj if i == j else 0.0) * opp / samp
-            regret[off + i] += w[0] * (cfa - value * opp / samp)
-        for i in range(n):
-            avg[off + i] += w[1] * my * pol[i] / samp
-    return value
-
-
-@kernel
-def os_backward(d, v, who, walk, table, w):
-    """The outcome-sampling updates along the first ``d`` decisions of ``walk``, deepest first
-    (``table``, ``w``: as in :func:`os_update`)."""
-    for k in range(d - 1, -1, -1):
-        v = os_update(who, walk.path[k], v, walk.pol[k], walk.sp[k], walk.reach[k], table, w)
-    return v
-
-
-@kernel
-def os_step(cur, who, k, off, n, regret, walk, rng):
-    """Sample the action at the ``k``-th decision of an outcome-sampling ``walk``; record it."""
-    pol, sp, path, reach = walk.pol, walk.sp, walk.path, walk.reach
-    regret_matching(regret, off, n, pol[k])
-    for i in range(n):
-        sp[k, i] = EXPLORATION / n + (1.0 - EXPLORATION) * pol[k, i] if cur == who else pol[k, i]
-    j = sample_index(sp[k], n, rng)
-    path[k, 0], path[k, 1], path[k, 2], path[k, 3] = cur, off, n, j
-    my, opp, samp = reach[k, 0], reach[k, 1], reach[k, 2]
-    reach[k + 1, 0] = my * pol[k, j] if cur == who else my
-    reach[k + 1, 1] = opp if cur == who else opp * pol[k, j]
-    reach[k + 1, 2] = samp * sp[k, j]
-    return j
 
 
 # ---- hash map ---------------------------------------------------------------------------------------
@@ -291,6 +145,16 @@ class TableArrays(NamedTuple):
     meta: np.ndarray
 
 
+class RowColumns(NamedTuple):
+    """Rows of a :class:`Table` column by column (:meth:`Table.columns`): views, not copies."""
+
+    key: np.ndarray
+    player: np.ndarray
+    off: np.ndarray  # the row's first edge in ``acts``, ``regret`` and ``avg``
+    n: np.ndarray  # its number of actions
+    visits: np.ndarray
+
+
 @dataclass
 class Table:
     """Tabular regrets and average-strategy weights keyed by int64 information-set keys.
@@ -329,6 +193,15 @@ class Table:
     @property
     def num_edges(self) -> int:
         return int(self.meta[M_EDGES])
+
+    def columns(self, first: int = 0, last: int | None = None) -> RowColumns:
+        """Rows ``first .. last - 1`` (to the last used row without ``last``) column by column."""
+        rows = self.rows[first : self.num_rows if last is None else last]
+        return RowColumns(rows[:, R_KEY], rows[:, R_PLAYER], rows[:, R_OFF], rows[:, R_N], rows[:, R_VIS])
+
+    def span(self, row: int) -> tuple[int, int]:
+        """(first edge, number of actions) of ``row``: its part of ``acts``, ``regret`` and ``avg``."""
+        return int(self.rows[row, R_OFF]), int(self.rows[row, R_N])
 
     def room(self) -> tuple[int, int]:
         """(rows, edges) that can still be added."""

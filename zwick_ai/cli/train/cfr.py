@@ -76,7 +76,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "or coarse (default: %(default)s)",
     )  # fmt: skip
     p.add_argument(
-        "--averaging", choices=["uniform", "linear", "discounted"], default=None,  # core.AVERAGINGS
+        "--averaging", choices=["uniform", "linear", "discounted"], default=None,  # updates.AVERAGINGS
         help="how iteration t's regrets and average strategy are weighted: uniform (1, 1), linear (t, t: Linear "
         "CFR) or discounted (t, t^2: Discounted CFR, gamma 2); default: linear on the full Zwicker games, "
         "uniform elsewhere (with --resume: the checkpoint's)",

@@ -7,6 +7,8 @@
 * :mod:`~zwick_ai.learn.cfr.mccfr`: external- and outcome-sampling MCCFR inside numba, on the
   trick engines (full Zwikken/Zwicken) or on extracted trees (Zwicker micro variants), and
   :mod:`~zwick_ai.learn.cfr.zwicker_mccfr` on full Zwicker through an abstraction;
+* :mod:`~zwick_ai.learn.cfr.updates`: their shared kernels (random stream, iteration weights,
+  outcome-sampling update);
 * :mod:`~zwick_ai.learn.cfr.checkpoint`: checkpoints and policy files written;
 * :mod:`~zwick_ai.learn.cfr.train`: training runs (``zwick train``).
 """

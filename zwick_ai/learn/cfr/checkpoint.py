@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
-from zwick_ai.agents.cfr.core import R_KEY, R_N, R_OFF, R_PLAYER, R_VIS, Table
+from zwick_ai.agents.cfr.core import Table
 from zwick_ai.agents.cfr.policy_file import (
     file_stem,
     need_fields,
@@ -162,9 +162,9 @@ def save_policy(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: int =
         meta = {"game": tree.game, "method": "cfr", "variant": solver.method, "seed": int(seed)}
     else:
         t = solver.table
-        rows = t.rows[: t.num_rows]
-        keys, players, n, off = rows[:, R_KEY], rows[:, R_PLAYER], rows[:, R_N], rows[:, R_OFF]
-        visits = rows[:, R_VIS] if solver.tree is None else None
+        cols = t.columns()
+        keys, players, n, off = cols.key, cols.player, cols.n, cols.off
+        visits = cols.visits if solver.tree is None else None
         acts = t.acts[: t.num_edges]
         probs = np.empty(t.num_edges)
         normalise_all(t.avg, off, n, probs)

@@ -21,7 +21,7 @@ Two backends, chosen by the game:
 The updates follow OpenSpiel's Python ``external_sampling_mccfr`` (simple averaging: the average
 strategy of the player after the traverser is accumulated at its sampled nodes) and
 ``outcome_sampling_mccfr`` (exploration 0.6 at the update player's nodes, no baseline). Randomness
-comes from one splitmix64 stream (:func:`~zwick_ai.agents.cfr.core.rand_u64`) whose state is
+comes from one splitmix64 stream (:func:`~zwick_ai.learn.cfr.updates.rand_u64`) whose state is
 saved in checkpoints, so a resumed run equals an uninterrupted one.
 
 >>> import pyspiel, zwick_ai.games
@@ -41,25 +41,16 @@ import pyspiel
 
 from zwick_ai.agents.cfr.abstraction import TRICK_ABSTRACTIONS, abstraction_id, decision
 from zwick_ai.agents.cfr.core import (
-    AVERAGINGS,
     M_EDGES,
     M_ROWS,
     R_N,
     R_OFF,
     R_VIS,
     Table,
-    Walk,
-    Weighting,
     lookup,
     lookup_or_add,
     normalised,
-    os_backward,
-    os_step,
-    rand_float,
     regret_matching,
-    sample_index,
-    seed_state,
-    weights_at,
 )
 from zwick_ai.agents.cfr.keys import TRICK_GAMES, is_trick_game
 from zwick_ai.agents.cfr.zwicker_abstraction import ZWICKER_ABSTRACTIONS, zwicker_abstraction_id
@@ -69,6 +60,22 @@ from zwick_ai.jit import kernel
 from zwick_ai.learn.cfr.exact import nash_conv as tree_nash_conv
 from zwick_ai.learn.cfr.merge import Snapshot, add_changes
 from zwick_ai.learn.cfr.tree import NODE_CHANCE, NODE_TERMINAL, GameTree, extract
+from zwick_ai.learn.cfr.updates import (
+    AVERAGINGS,
+    PATH_FIELDS,
+    REACH_FIELDS,
+    REACH_OTHERS,
+    REACH_OWN,
+    REACH_SAMPLING,
+    Walk,
+    Weighting,
+    os_backward,
+    os_step,
+    rand_float,
+    sample_index,
+    seed_state,
+    weights_at,
+)
 from zwick_ai.learn.cfr.zwicker_mccfr import ZWICKER_SAMPLINGS, run_zwicker
 from zwick_ai.learn.cfr.zwicker_mccfr import buffers as zwicker_buffers
 from zwick_ai.tricks import arrays as trick_arrays
@@ -92,7 +99,7 @@ _DEPTH = trick_arrays.MAXH + 2
 
 def worker_streams(seed: int, workers: int) -> np.ndarray:
     """The random streams of ``workers`` workers (rows, each a one-element state): row 0 is
-    :func:`~zwick_ai.agents.cfr.core.seed_state` of ``seed``, the others start far apart from it."""
+    :func:`~zwick_ai.learn.cfr.updates.seed_state` of ``seed``, the others start far apart from it."""
     first = int(seed_state(seed)[0])
     return np.array([[(first + w * _WORKER_STRIDE) % 2**64] for w in range(workers)], dtype=np.uint64)
 
@@ -226,7 +233,7 @@ def _tricks_os(s, cfg, abst, field, who, table, rng, bufs, walk, w):
     (so do the greedy field's actions: probability 1 in both)."""
     legal, reach = bufs.legal, walk.reach
     k = 0
-    reach[0, 0] = reach[0, 1] = reach[0, 2] = 1.0
+    reach[0, REACH_OWN] = reach[0, REACH_OTHERS] = reach[0, REACH_SAMPLING] = 1.0
     while True:
         cur, r, n = _next_decision(s, cfg, abst, field, who, table, rng, bufs, legal[k])
         if cur < 0:
@@ -252,13 +259,13 @@ def _buffers(depth: int, width: int) -> Buffers:
 def _run_tricks(cfg, abst, field, sampling, count, margin, table, rng, bufs, weighting):
     """Up to ``count`` iterations (one traversal per player each) on ``table``
     (:class:`~zwick_ai.agents.cfr.core.TableArrays`), weighted by ``weighting``
-    (:class:`~zwick_ai.agents.cfr.core.Weighting`); stops early when the table has room for
+    (:class:`~zwick_ai.learn.cfr.updates.Weighting`); stops early when the table has room for
     fewer than ``margin`` rows or ``4 * margin`` edges (the caller grows it). Returns the
     iterations done."""
     n_players = trick_arrays.players(cfg)
     stack = np.empty((_DEPTH, trick_arrays.S_SIZE), np.int32)
-    path = np.zeros((_DEPTH, 4), np.int64)
-    reach = np.zeros((_DEPTH + 1, 3), np.float64)
+    path = np.zeros((_DEPTH, PATH_FIELDS), np.int64)
+    reach = np.zeros((_DEPTH + 1, REACH_FIELDS), np.float64)
     walk = Walk(bufs.pol, bufs.vals, path, reach)
     rows, acts, meta = table.rows, table.acts, table.meta
     for it in range(count):
@@ -344,7 +351,7 @@ def _tree_os(who, tr, table, rng, walk, w):
     reach = walk.reach
     h = 0
     k = 0
-    reach[0, 0] = reach[0, 1] = reach[0, 2] = 1.0
+    reach[0, REACH_OWN] = reach[0, REACH_OTHERS] = reach[0, REACH_SAMPLING] = 1.0
     while kind[h] != NODE_TERMINAL:
         s = start[h]
         if kind[h] == NODE_CHANCE:
@@ -361,8 +368,8 @@ def _run_tree(tr, n_players, sampling, count, table, rng, pol, vals, weighting):
     """``count`` iterations on the tree ``tr``; ``table`` = (regret, avg); weighted by ``weighting``."""
     depth = pol.shape[0]
     node = np.zeros(depth, np.int64)
-    path = np.zeros((depth, 4), np.int64)
-    reach = np.zeros((depth + 1, 3), np.float64)
+    path = np.zeros((depth, PATH_FIELDS), np.int64)
+    reach = np.zeros((depth + 1, REACH_FIELDS), np.float64)
     walk = Walk(pol, vals, path, reach)
     for it in range(count):
         w = weights_at(weighting, it)
@@ -546,7 +553,7 @@ class MCCFRSolver:
         self.workers = workers
         self.sync = sync
         self.averaging = averaging
-        # iteration numbers (the weights of :func:`~zwick_ai.agents.cfr.core.iteration_weights`)
+        # iteration numbers (the weights of :func:`~zwick_ai.learn.cfr.updates.iteration_weights`)
         # advance by this much per iteration of this solver (a cluster share's solver: the workers)
         self.stride = 1
         # one stream per worker (rows); worker 0's is the one-worker solver's stream

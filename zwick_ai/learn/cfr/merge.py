@@ -49,7 +49,7 @@ class Snapshot(NamedTuple):
     @classmethod
     def of(cls, table: Table) -> Snapshot:
         nr, ne = table.num_rows, table.num_edges
-        return cls(nr, ne, table.regret[:ne].copy(), table.avg[:ne].copy(), table.rows[:nr, R_VIS].copy())
+        return cls(nr, ne, table.regret[:ne].copy(), table.avg[:ne].copy(), table.columns().visits.copy())
 
 
 @kernel
@@ -78,7 +78,7 @@ def add_changes(dst: Table, src: Table, start: Snapshot) -> None:
         raise ValueError("merging CFR tables: a table has fewer rows than the round's start")
     dst.regret[:ne] += src.regret[:ne] - start.regret
     dst.avg[:ne] += src.avg[:ne] - start.avg
-    dst.rows[:nr, R_VIS] += src.rows[:nr, R_VIS] - start.visits
+    dst.columns(0, nr).visits[:] += src.columns(0, nr).visits - start.visits
     dst.reserve(src.num_rows - nr, src.num_edges - ne)
-    width = int(src.rows[nr : src.num_rows, R_N].max()) if src.num_rows > nr else 1
+    width = int(src.columns(nr).n.max()) if src.num_rows > nr else 1
     _add_new_rows(dst.compiled(), src.compiled(), nr, np.zeros(width, np.int16))

@@ -134,7 +134,7 @@ def train(
     keeps its workers. ``backend="ray"`` runs the workers' shares as Ray tasks (on the cluster at
     ``address``, or on a local instance with ``workers`` CPUs) instead of threads here, with the
     same tables; a task whose node is lost runs again from its inputs. ``averaging`` (MCCFR): how
-    iteration t's updates are weighted (:data:`~zwick_ai.agents.cfr.core.AVERAGINGS`); default
+    iteration t's updates are weighted (:data:`~zwick_ai.learn.cfr.updates.AVERAGINGS`); default
     :data:`ZWICKER_AVERAGING` on the full Zwicker games, ``uniform`` elsewhere; a resumed run keeps
     its checkpoint's."""
     if method not in TRAIN_METHODS:

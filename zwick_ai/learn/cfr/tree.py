@@ -114,6 +114,18 @@ class GameTree:
         return int(self.actions.shape[0])
 
 
+class InfosetArrays(NamedTuple):
+    """The information sets of :class:`_Ids` as arrays (:meth:`_Ids.flat`): per set its player,
+    the offset and number of its actions in ``actions`` and its key; the actions of every set in
+    turn."""
+
+    player: np.ndarray
+    off: np.ndarray
+    n: np.ndarray
+    keys: np.ndarray
+    actions: np.ndarray
+
+
 class _Ids:
     """Dense ids of information sets with their player and legal actions."""
 
@@ -134,12 +146,16 @@ class _Ids:
             raise ValueError(f"information set {text[:80]!r} has different legal actions in different states")
         return i
 
-    def flat(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def flat(self) -> InfosetArrays:
         n = np.array([len(a) for a in self.actions], np.int64)
         off = np.concatenate([[0], np.cumsum(n)[:-1]]).astype(np.int64) if len(n) else np.zeros(0, np.int64)
-        acts = np.array([a for row in self.actions for a in row], np.int64)
-        keys = np.array(self.keys, np.int64)
-        return np.array(self.player, np.int64), off, n, keys, acts
+        return InfosetArrays(
+            player=np.array(self.player, np.int64),
+            off=off,
+            n=n,
+            keys=np.array(self.keys, np.int64),
+            actions=np.array([a for row in self.actions for a in row], np.int64),
+        )
 
 
 def extract(game: pyspiel.Game, abstraction: str = "none", max_nodes: int = 2_000_000) -> GameTree:
@@ -218,8 +234,7 @@ def extract(game: pyspiel.Game, abstraction: str = "none", max_nodes: int = 2_00
     for node_id, r in terminal_returns.items():
         returns[node_id] = r
     ids = policy_ids if abstraction != "none" else br_ids
-    ip, ioff, inn, ikey, edge_actions = ids.flat()
-    bp, boff, bn, _, _ = br_ids.flat()
+    sets, br_sets = ids.flat(), br_ids.flat()
     return GameTree(
         str(game),
         n_players,
@@ -232,13 +247,13 @@ def extract(game: pyspiel.Game, abstraction: str = "none", max_nodes: int = 2_00
         returns,
         np.array(child, np.int64),
         np.array(prob, np.float64),
-        ip,
-        ioff,
-        inn,
-        ikey,
-        edge_actions,
-        bp,
-        boff,
-        bn,
+        sets.player,
+        sets.off,
+        sets.n,
+        sets.keys,
+        sets.actions,
+        br_sets.player,
+        br_sets.off,
+        br_sets.n,
         abstraction,
     )

@@ -41,24 +41,7 @@ from typing import NamedTuple
 import numpy as np
 
 import zwick_ai.cards
-from zwick_ai.agents.cfr.core import (
-    M_EDGES,
-    M_ROWS,
-    R_N,
-    R_OFF,
-    R_VIS,
-    Table,
-    Walk,
-    lookup,
-    lookup_or_add,
-    os_backward,
-    os_step,
-    rand_float,
-    rand_u64,
-    sample_index,
-    seed_state,
-    weights_at,
-)
+from zwick_ai.agents.cfr.core import M_EDGES, M_ROWS, R_N, R_OFF, R_VIS, Table, lookup, lookup_or_add
 from zwick_ai.agents.cfr.zwicker_abstraction import (
     MAX_GROUPS,
     STAKES,
@@ -67,6 +50,18 @@ from zwick_ai.agents.cfr.zwicker_abstraction import (
     zwicker_decision,
 )
 from zwick_ai.jit import kernel
+from zwick_ai.learn.cfr.updates import (
+    PATH_FIELDS,
+    REACH_FIELDS,
+    Walk,
+    os_backward,
+    os_step,
+    rand_float,
+    rand_u64,
+    sample_index,
+    seed_state,
+    weights_at,
+)
 from zwick_ai.zwicker import arrays, kernels
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_RANDOM
 
@@ -137,7 +132,7 @@ def _os_hand(R, abst, who, table, rng, W, moves, bufs, w):
     buf, X = moves.buf, moves.scratch
     S = kernels.new_hand(R, _deal_seed(rng), W)
     k = 0
-    walk.reach[0, 0] = walk.reach[0, 1] = walk.reach[0, 2] = 1.0
+    walk.reach[0, :] = 1.0  # every reach starts at 1
     while not arrays.is_over(S):
         buf, X, n = kernels.gen_moves(R, S, buf, W, X)
         cur = arrays.to_move(S)
@@ -274,7 +269,7 @@ def _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe, how):
 def run_zwicker(R, abst, sampling, count, margin, table, rng, bufs, weighting):
     """Up to ``count`` iterations (one episode per player each) of ``sampling`` (OUTCOME or PROBE)
     on ``table`` (:class:`~zwick_ai.agents.cfr.core.TableArrays`), weighted by ``weighting``
-    (:class:`~zwick_ai.agents.cfr.core.Weighting`); stops early when the table has room for fewer
+    (:class:`~zwick_ai.learn.cfr.updates.Weighting`); stops early when the table has room for fewer
     than ``margin`` rows or ``4 * margin`` edges (the caller grows it). Returns the iterations done."""
     W = kernels.new_workspace()
     buf, X = kernels.new_buffers()
@@ -304,8 +299,8 @@ def buffers() -> Buffers:
         legal,
         np.zeros((DEPTH, MAX_GROUPS), np.float64),
         np.zeros((DEPTH, MAX_GROUPS), np.float64),
-        np.zeros((DEPTH, 4), np.int64),
-        np.zeros((DEPTH + 1, 3), np.float64),
+        np.zeros((DEPTH, PATH_FIELDS), np.int64),
+        np.zeros((DEPTH + 1, REACH_FIELDS), np.float64),
         np.zeros(16, np.float64),
     )
 

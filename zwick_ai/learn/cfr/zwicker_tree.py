@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from zwick_ai.agents.cfr.core import R_N, R_OFF, Table, lookup
+from zwick_ai.agents.cfr.core import Table, lookup
 from zwick_ai.agents.cfr.keys import infoset_key
 from zwick_ai.agents.cfr.zwicker_abstraction import (
     MAX_GROUPS,
@@ -50,8 +50,9 @@ def move_distribution(state: pyspiel.State, table: Table, abstraction: str) -> l
     )
     probs = np.zeros(m)
     r = lookup(table.keys, table.rowof, key)
-    if r >= 0 and table.rows[r, R_N] == m:
-        present_strategy(table.avg, table.rows[r, R_OFF], m, out, probs, False)
+    off, n = table.span(r) if r >= 0 else (-1, 0)
+    if r >= 0 and n == m:
+        present_strategy(table.avg, off, m, out, probs, False)
     else:
         present_strategy(probs, 0, m, out, probs, False)  # zero weights: uniform over the present
     p_row = np.zeros(len(rows))
