@@ -194,10 +194,14 @@ def test_help_reads_as_plain_text_with_a_description(command, capsys):
     assert not described.lstrip().startswith(("positional", "options")), text[:400]
 
 
-def test_train_help_states_its_defaults(capsys):
+def test_train_help_lists_its_methods_and_each_method_states_its_defaults(capsys):
     text = " ".join(_help(["train"], capsys).split())
-    for default in ("(default: 0)", "(default: none)", "(default: 2000)", "cfr+ (default)", "outcome (default)"):
-        assert default in text
+    assert all(method in text for method in ("cfr", "mccfr", "value", "net", "ppo", "deep-cfr", "nfsp"))
+    mccfr = " ".join(_help(["train", "mccfr"], capsys).split())
+    for default in ("(default: 0)", "(default: none)", "(default: 2000)", "outcome (default)", "(default: 1)"):
+        assert default in mccfr
+    assert "--hands" not in mccfr and "--hours" not in mccfr  # other methods' options stay out
+    assert "(default: cfr+)" in " ".join(_help(["train", "cfr"], capsys).split())
 
 
 def test_agents_prints_plain_text_and_markdown_on_request(capsys):

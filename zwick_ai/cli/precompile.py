@@ -189,7 +189,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "precompile",
         help="compile the kernels up front, so that first runs start in seconds",
-        description=__doc__,
+        description="Compile the kernels that first runs need, once, up front: each group runs a small real "
+        "workload of one part of the package (a game of each agent, a few environment or VectorGame steps, a few "
+        "MCCFR iterations), which compiles its kernels into the on-disk cache; a first tournament, environment or "
+        "training run afterwards loads them in seconds. Run again, it finds everything cached and says so.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
