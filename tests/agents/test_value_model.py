@@ -381,18 +381,22 @@ def test_move_targets_use_the_visit_weighted_baseline():
     assert abs(y[:3].mean()) > 0.5  # the plain mean is not the baseline
 
 
-def test_old_runs_resume_and_another_teacher_is_refused(tmp_path):
-    """A run folder written before the teacher fields existed resumes (their defaults apply); the
-    same folder with another teacher is refused with what changed."""
+def test_old_runs_are_refused_in_one_line_and_another_teacher_is_refused(tmp_path):
+    """A run folder written before the teacher fields existed is refused, naming what it lacks and
+    what remakes it; the same folder with another teacher is refused with what changed."""
     import json
 
     cfg = ValueConfig("classic", 2, hands=20, epochs=1, hidden=(4, 2), batch=64)
     train_value(cfg, tmp_path / "run")
+    train_value(cfg, tmp_path / "run")  # resumes: nothing to do
     path = tmp_path / "run" / "config.json"
-    old = json.loads(path.read_text())
+    now = path.read_text()
+    old = json.loads(now)
     del old["teacher"], old["teacher_iters"]
     path.write_text(json.dumps(old))
-    train_value(cfg, tmp_path / "run")  # resumes: nothing to do
+    with pytest.raises(ValueError, match=r"older zwick_ai \(no teacher, teacher_iters\); remake it"):
+        train_value(cfg, tmp_path / "run")
+    path.write_text(now)
     with pytest.raises(ValueError, match="teacher: greedy -> ismcts"):
         train_value(
             ValueConfig("classic", 2, hands=20, epochs=1, hidden=(4, 2), batch=64, teacher="ismcts"), tmp_path / "run"

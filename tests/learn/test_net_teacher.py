@@ -130,9 +130,7 @@ def test_a_teacher_run_warm_started_trains_and_an_older_folder_resumes(tmp_path)
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["net", "--variant", "classic", "--hours", "1", "--teacher", "greedy"], "--teacher is peek, ismcts or expert"),
         (["net", "--variant", "classic", "--hours", "1", "--init", "nowhere.npz"], "does not exist"),
-        (["value", "--variant", "classic", "--teacher", "peek"], "greedy, ismcts or expert"),
         (
             ["net", "--variant", "classic", "--hours", "1", "--teacher", "ismcts", "--teacher-options", "prior=8"],
             "are expert parameters",
@@ -148,6 +146,30 @@ def test_bad_teacher_arguments_exit_2_in_one_line(tmp_path, capsys, argv, messag
     err = capsys.readouterr().err.splitlines()
     err = [line for line in err if not line.startswith("zwick_ai: compiling")]  # a first run's word before compiling
     assert code == 2 and len(err) == 1 and message in err[0] and not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (
+            ["net", "--variant", "classic", "--hours", "1", "--teacher", "greedy"],
+            "invalid choice: 'greedy' (choose from 'peek', 'ismcts', 'expert')",
+        ),
+        (
+            ["value", "--variant", "classic", "--teacher", "peek"],
+            "invalid choice: 'peek' (choose from 'greedy', 'ismcts', 'expert')",
+        ),
+        (
+            ["ppo", "--variant", "dithmarschen", "--iterations", "1", "--hands", "5"],
+            "unrecognized arguments: --hands 5",
+        ),
+    ],
+)
+def test_another_method_s_teacher_or_option_is_a_usage_error(tmp_path, capsys, argv, message) -> None:
+    """Each training method lists its own teachers and options (argparse's usage error, status 2)."""
+    with pytest.raises(SystemExit) as stop:
+        main(["train", *argv, "--out", str(tmp_path / "run")])
+    assert stop.value.code == 2 and message in capsys.readouterr().err and not (tmp_path / "run").exists()
 
 
 def test_a_teacher_on_the_movers_view_records_its_values_of_the_first_decisions_moves() -> None:

@@ -226,7 +226,6 @@ def test_train_ppo_writes_its_files_and_resumes_to_the_same_run(tmp_path, capsys
         (["--variant", "dithmarschen", "--out", "x"], "needs a budget"),
         (["--variant", "dithmarschen", "--iterations", "1", "--games", "0", "--out", "x"], "games must be at least 1"),
         (["--game", "zwikken", "--iterations", "1", "--out", "x"], "is not zwicker"),
-        (["--variant", "dithmarschen", "--iterations", "1", "--hands", "5", "--out", "x"], "--hands: not used"),
         (["--variant", "dithmarschen", "--iterations", "1", "--threads", "0", "--out", "x"], "--threads must be"),
     ],
 )

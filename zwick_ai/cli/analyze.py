@@ -29,15 +29,15 @@ PLAYON_COST = "half a minute or more per decision with iters=100, hours for a ga
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    from zwick_ai.analysis import game_analysis as ga
+    from zwick_ai.analysis import game_analysis
     from zwick_ai.eval.folder_lock import check_results_folder, hold_results_folder
     from zwick_ai.eval.records import replay
 
-    params = ga.parse_evaluator(args.agent)
+    params = game_analysis.parse_evaluator(args.agent)
     out = Path(args.out)
     check_out_folder(out)
-    check_results_folder(out, ga.COMMAND, legacy=lambda folder: (folder / "analysis.json").is_file())
-    if (out / "analysis.json").exists() and not (out / ga.PARTIAL).exists():
+    check_results_folder(out, game_analysis.COMMAND, legacy=lambda folder: (folder / "analysis.json").is_file())
+    if (out / "analysis.json").exists() and not (out / game_analysis.PARTIAL).exists():
         raise ValueError(f"{out / 'analysis.json'} exists already; give another --out (nothing was overwritten)")
     records = read_game_records(args.file, "analyze")
     if not 0 <= args.game_index < len(records):
@@ -52,20 +52,20 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise ValueError(f"game {args.game_index} of {args.file}: {e}") from None
     unit = "points" if rec.game.startswith("zwicker") else "chips"
-    params = ga.agent_mode(params, rec.game.split("(")[0])
+    params = game_analysis.agent_mode(params, rec.game.split("(")[0])
     if "agent" in params:  # an agent of another game, or one that cannot start: refused now
         from zwick_ai.agents.guard import START_TIME_LIMIT
         from zwick_ai.eval.agent_failures import started
 
         started(str(params["agent"]), steps[0].state.get_game(), START_TIME_LIMIT)
-    spec = ga.evaluator_spec(params)
-    method = ga.method_text(params, unit)
+    spec = game_analysis.evaluator_spec(params)
+    method = game_analysis.method_text(params, unit)
     identity = {"game": rec.game, "deal_seed": rec.deal_seed, "moves": rec.moves, "seats": seats, "agent": spec}
-    with hold_results_folder(out, ga.COMMAND, legacy=lambda folder: (folder / "analysis.json").is_file()):
+    with hold_results_folder(out, game_analysis.COMMAND, legacy=lambda folder: (folder / "analysis.json").is_file()):
         try:
-            decisions = ga.value_decisions(out, identity, rec, steps, seats, params, not args.quiet)
+            decisions = game_analysis.value_decisions(out, identity, rec, steps, seats, params, not args.quiet)
         except KeyboardInterrupt:
-            print(f"\ninterrupted; the decisions valued so far are in {out / ga.PARTIAL}; the same command resumes",
+            print(f"\ninterrupted; the decisions valued so far are in {out / game_analysis.PARTIAL}; the same command resumes",
                   file=sys.stderr)  # fmt: skip
             return 130
         if decisions is None:
@@ -78,8 +78,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
           "excluding zero)", file=sys.stdout)  # fmt: skip
     if worst is not None:
         print(f"biggest mistake: move {worst['move_index'] + 1}, seat {worst['seat']}, {worst['played']!r}, "
-              f"loss {ga.loss_text(worst)} {unit}", file=sys.stdout)  # fmt: skip
-    print(ga.separation_text(decisions), file=sys.stdout)
+              f"loss {game_analysis.loss_text(worst)} {unit}", file=sys.stdout)  # fmt: skip
+    print(game_analysis.separation_text(decisions), file=sys.stdout)
     print(f"wrote {out}/analysis.json, analysis.md, analysis.html", file=sys.stdout)
     return 0
 
@@ -113,11 +113,11 @@ class EvaluatorHelp(argparse.RawDescriptionHelpFormatter):
 
     @staticmethod
     def _filled(text: str) -> str:
-        from zwick_ai.analysis import game_analysis as ga
+        from zwick_ai.analysis import game_analysis
 
         return text.format(
-            default=ga.evaluator_spec(ga.DEFAULTS), searches=ga.AGENT_SEARCHES, worlds=ga.AGENT_WORLDS,
-            partial=ga.PARTIAL, rollout_cost=ROLLOUT_COST, search_cost=SEARCH_COST, playon_cost=PLAYON_COST,
+            default=game_analysis.evaluator_spec(game_analysis.DEFAULTS), searches=game_analysis.AGENT_SEARCHES, worlds=game_analysis.AGENT_WORLDS,
+            partial=game_analysis.PARTIAL, rollout_cost=ROLLOUT_COST, search_cost=SEARCH_COST, playon_cost=PLAYON_COST,
         )  # fmt: skip
 
     def add_text(self, text: str | None) -> None:
