@@ -291,20 +291,47 @@ class _DeepCFR:
 
 
 # ---- NFSP --------------------------------------------------------------------------------------------
-class _NFSP:
-    """One OpenSpiel ``NFSP`` agent a seat, playing episodes of ``rl_environment``."""
+class _Episodes:
+    """Agents of OpenSpiel's ``rl_agent`` kind, one a seat, playing episodes of ``rl_environment``
+    (NFSP and DQN); ``agents`` and their checkpoint state are each algorithm's."""
+
+    agents: list[Any]
 
     def __init__(self, game: pyspiel.Game, cfg: NetTraining):
         from open_spiel.python import rl_environment
-        from open_spiel.python.pytorch import dqn, nfsp
 
-        self.dqn, self.nfsp = dqn, nfsp
         # the chance sampler given seeded: Environment(game, seed=...) passes seed on as a game parameter
         # (ignored for a loaded game), so its default sampler would draw the deals unseeded
         sampler = rl_environment.ChanceEventSampler(seed=cfg.seed)
         self.env = rl_environment.Environment(game, chance_event_sampler=sampler)
-        size = self.env.observation_spec()["info_state"][0]
-        actions = self.env.action_spec()["num_actions"]
+        self.info_size = self.env.observation_spec()["info_state"][0]
+        self.actions = self.env.action_spec()["num_actions"]
+        self.episodes = 0
+
+    def iterate(self, check: Callable[[], None]) -> None:
+        ts = self.env.reset()
+        while not ts.last():
+            check()
+            p = ts.observations["current_player"]
+            out = self.agents[p].step(ts)
+            ts = self.env.step([out.action])
+        for agent in self.agents:
+            agent.step(ts)
+        self.episodes += 1
+
+    def after_snapshot(self) -> None:
+        pass
+
+
+class _NFSP(_Episodes):
+    """One OpenSpiel ``NFSP`` agent a seat, playing episodes of ``rl_environment``."""
+
+    def __init__(self, game: pyspiel.Game, cfg: NetTraining):
+        from open_spiel.python.pytorch import dqn, nfsp
+
+        super().__init__(game, cfg)
+        self.dqn, self.nfsp = dqn, nfsp
+        size, actions = self.info_size, self.actions
         self.agents = [
             nfsp.NFSP(
                 p,
@@ -326,24 +353,9 @@ class _NFSP:
             )  # fmt: skip
             for p in range(game.num_players())
         ]
-        self.episodes = 0
-
-    def iterate(self, check: Callable[[], None]) -> None:
-        ts = self.env.reset()
-        while not ts.last():
-            check()
-            p = ts.observations["current_player"]
-            out = self.agents[p].step(ts)
-            ts = self.env.step([out.action])
-        for agent in self.agents:
-            agent.step(ts)
-        self.episodes += 1
 
     def policy_nets(self) -> tuple[list[Any], dict[str, Any]]:
         return [a._avg_network for a in self.agents], {"losses": [list(a.loss) for a in self.agents]}
-
-    def after_snapshot(self) -> None:
-        pass
 
     def state(self) -> dict[str, Any]:
         agents = []
@@ -376,19 +388,15 @@ class _NFSP:
 
 
 # ---- DQN ---------------------------------------------------------------------------------------------
-class _DQN:
+class _DQN(_Episodes):
     """Independent learners: one OpenSpiel ``DQN`` agent a seat, playing episodes of ``rl_environment``."""
 
     def __init__(self, game: pyspiel.Game, cfg: NetTraining):
-        from open_spiel.python import rl_environment
         from open_spiel.python.pytorch import dqn
 
+        super().__init__(game, cfg)
         self.dqn = dqn
-        # a seeded chance sampler, as for NFSP (Environment's own would draw the deals unseeded)
-        sampler = rl_environment.ChanceEventSampler(seed=cfg.seed)
-        self.env = rl_environment.Environment(game, chance_event_sampler=sampler)
-        size = self.env.observation_spec()["info_state"][0]
-        actions = self.env.action_spec()["num_actions"]
+        size, actions = self.info_size, self.actions
         self.agents = [
             dqn.DQN(
                 p,
@@ -408,24 +416,9 @@ class _DQN:
             )  # fmt: skip
             for p in range(game.num_players())
         ]
-        self.episodes = 0
-
-    def iterate(self, check: Callable[[], None]) -> None:
-        ts = self.env.reset()
-        while not ts.last():
-            check()
-            p = ts.observations["current_player"]
-            out = self.agents[p].step(ts)
-            ts = self.env.step([out.action])
-        for agent in self.agents:
-            agent.step(ts)
-        self.episodes += 1
 
     def policy_nets(self) -> tuple[list[Any], dict[str, Any]]:
         return [a._q_network for a in self.agents], {"losses": [a.loss for a in self.agents]}
-
-    def after_snapshot(self) -> None:
-        pass
 
     def state(self) -> dict[str, Any]:
         agents = []
