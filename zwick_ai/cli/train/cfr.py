@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from zwick_ai.cli.train.common import add_game, check_out, game_string, hold_out, method_parser
+from zwick_ai.cli.train.common import add_backend_args, add_game, check_out, game_string, hold_out, method_parser
 
 #: the most iterations a run takes, and deals its value against random is measured on
 MAX_ITERATIONS = 10**10
@@ -91,12 +91,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="with --workers 2 or more: iterations each worker runs between merges of the tables (default: "
         "1000); --iterations and --eval-every are then multiples of workers x sync",
     )  # fmt: skip
-    p.add_argument(
-        "--backend", choices=["local", "ray"], default="local",
-        help="the --workers as threads here (local) or as Ray tasks on a cluster (pip install 'zwick_ai[ray]'; "
-        "docs/cluster.md); the same results either way (default: %(default)s)",
-    )  # fmt: skip
-    p.add_argument("--address", default=None, help="--backend ray: the cluster (e.g. auto); default: start a local one")
+    add_backend_args(p, local="threads")
     p.set_defaults(func=cmd_mccfr)
 
 

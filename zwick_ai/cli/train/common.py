@@ -45,6 +45,17 @@ def add_zwicker_variant(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, help="number of players (default: the variant's)")
 
 
+def add_backend_args(p: argparse.ArgumentParser, local: str = "processes") -> None:
+    """``--backend`` and ``--address`` of the methods whose workers may be Ray tasks (``local``:
+    what the workers are here)."""
+    p.add_argument(
+        "--backend", choices=["local", "ray"], default="local",
+        help=f"the --workers as {local} here (local) or as Ray tasks on a cluster (pip install "
+        "'zwick_ai[ray]'; docs/cluster.md); the same results either way (default: %(default)s)",
+    )  # fmt: skip
+    p.add_argument("--address", default=None, help="--backend ray: the cluster (e.g. auto); default: start a local one")
+
+
 def parse_hidden(text: str, example: str) -> tuple[int, int]:
     """The two hidden layer sizes of ``--hidden`` (one clear error otherwise)."""
     try:
@@ -81,6 +92,6 @@ def check_out(args: argparse.Namespace) -> None:
 
 
 __all__ = [
-    "ANY_GAME", "DEFAULT_PLAYERS", "add_game", "add_zwicker_variant", "check_out", "game_string", "hold_out",
+    "ANY_GAME", "DEFAULT_PLAYERS", "add_backend_args", "add_game", "add_zwicker_variant", "check_out", "game_string", "hold_out",
     "method_parser", "parse_hidden",
 ]  # fmt: skip

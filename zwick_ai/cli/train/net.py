@@ -22,13 +22,13 @@ import math
 from zwick_ai.cli.game_args import parse_option
 from zwick_ai.cli.train.common import (
     DEFAULT_PLAYERS,
+    add_backend_args,
     add_zwicker_variant,
     check_out,
     hold_out,
     method_parser,
     parse_hidden,
 )
-from zwick_ai.cli.train.value import add_backend_args
 
 EXAMPLES = """
   zwick train net --variant dithmarschen --hours 1 --generations 23 --hands 12000 --eps 0.05 --epochs 2 --window 2 --batch 1024 --lam 0.3 --average 8 --hidden 128,64 --strength-deals 200 --workers 2 --out runs/net-dithmarschen
@@ -56,67 +56,66 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def add_args(p: argparse.ArgumentParser) -> None:
     """The options of ``zwick train net``."""
-    g = p
-    g.add_argument("--hands", type=int, default=None, help="self-play hands a generation (2000)")
-    g.add_argument("--eps", type=float, default=None, help="probability of a random move in self-play (0.1)")
-    g.add_argument("--epochs", type=int, default=None, help="passes over the window's positions per fit (4)")
-    g.add_argument("--hidden", default=None, help="the two hidden layer sizes (256,256)")
-    g.add_argument(
+    p.add_argument("--hands", type=int, default=None, help="self-play hands a generation (2000)")
+    p.add_argument("--eps", type=float, default=None, help="probability of a random move in self-play (0.1)")
+    p.add_argument("--epochs", type=int, default=None, help="passes over the window's positions per fit (4)")
+    p.add_argument("--hidden", default=None, help="the two hidden layer sizes (256,256)")
+    p.add_argument(
         "--teacher", choices=("peek", "ismcts", "expert"), default=None,
         help="peek (a peek-uct search on the true hands values every card move), ismcts or expert (the search "
         "on the mover's view plays the hands and values every card move); default: the hands' own returns",
     )  # fmt: skip
-    g.add_argument("--teacher-iters", type=int, default=None, help="the teacher's iterations per decision (200)")
-    g.add_argument(
+    p.add_argument("--teacher-iters", type=int, default=None, help="the teacher's iterations per decision (200)")
+    p.add_argument(
         "--workers", type=int, default=1,
         help="local processes (or, with --backend ray, Ray CPUs) playing the self-play (default: %(default)s)",
     )  # fmt: skip
-    add_backend_args(g)
-    g.add_argument("--hours", type=float, default=None, help="wall-time budget, a decimal such as 0.02")
-    g.add_argument("--generations", type=int, default=None, help="stop after this many generations")
-    g.add_argument("--window", type=int, default=None, help="generations of shards each fit reads (3)")
-    g.add_argument(
+    add_backend_args(p)
+    p.add_argument("--hours", type=float, default=None, help="wall-time budget, a decimal such as 0.02")
+    p.add_argument("--generations", type=int, default=None, help="stop after this many generations")
+    p.add_argument("--window", type=int, default=None, help="generations of shards each fit reads (3)")
+    p.add_argument(
         "--lam",
         type=float,
         default=None,
         help="TD(lambda) of the targets over a player's afterstates (1: Monte-Carlo returns; default 1)",
     )
-    g.add_argument("--no-cards", action="store_true", help="without the card-level view (only the hand-made features)")
-    g.add_argument("--batch", type=int, default=None, help="minibatch size of the fit (512)")
-    g.add_argument(
+    p.add_argument("--no-cards", action="store_true", help="without the card-level view (only the hand-made features)")
+    p.add_argument("--batch", type=int, default=None, help="minibatch size of the fit (512)")
+    p.add_argument(
         "--average",
         type=int,
         default=0,
         help="also export the average of the last K generations' weights (avgK-GGG.npz) and its strength curve (0: off)",
     )
-    g.add_argument("--lr", type=float, default=None, help="Adam's learning rate of the fit (0.001)")
-    g.add_argument(
+    p.add_argument("--lr", type=float, default=None, help="Adam's learning rate of the fit (0.001)")
+    p.add_argument(
         "--teacher-visits",
         type=int,
         default=None,
         help="--teacher peek|ismcts|expert: root visits a move needs to be a record (4)",
     )
-    g.add_argument(
+    p.add_argument(
         "--teacher-rollout",
         choices=("random", "greedy"),
         default=None,
         help="--teacher peek: the teacher search's play-outs (random)",
     )
-    g.add_argument(
+    p.add_argument(
         "--teacher-options",
         default=None,
         help="--teacher expert: further expert parameters of the teacher, e.g. leaf=after,prior=8 (none)",
     )
-    g.add_argument(
+    p.add_argument(
         "--init", default=None, help="an after model (.npz) that plays generation 0 and starts the first fit"
     )
-    g.add_argument(
+    p.add_argument(
         "--strength-deals",
         type=int,
         default=None,
         help="duplicate deals against greedy per generation (30)",
     )
-    g.add_argument(
+    p.add_argument(
         "--ismcts-deals",
         type=int,
         default=None,

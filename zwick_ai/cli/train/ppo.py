@@ -36,23 +36,22 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def add_args(p: argparse.ArgumentParser) -> None:
     """The options of ``zwick train ppo``."""
-    g = p
-    g.add_argument("--iterations", type=int, default=None, help="total iterations (with --resume: the new total)")
-    g.add_argument("--hours", type=float, default=None, help="wall-time budget, a decimal such as 0.5")
-    g.add_argument("--resume", action="store_true", help="continue the checkpoint in --out")
-    g.add_argument("--eval-every", type=int, default=0, help="iterations between strength points (default: 10)")
-    g.add_argument("--strength-deals", type=int, default=None, help="duplicate deals per strength point (500)")
-    g.add_argument("--epochs", type=int, default=None, help="passes over an iteration's steps (2)")
-    g.add_argument("--batch", type=int, default=None, help="minibatch size (8192)")
-    g.add_argument("--lr", type=float, default=None, help="Adam's learning rate (0.001)")
-    g.add_argument("--hidden", default=None, help="the two hidden layer sizes (128,128)")
-    g.add_argument("--games", type=int, default=None, help="games stepped at once (1024)")
-    g.add_argument("--steps", type=int, default=None, help="steps of every game per iteration (64)")
-    g.add_argument(
+    p.add_argument("--iterations", type=int, default=None, help="total iterations (with --resume: the new total)")
+    p.add_argument("--hours", type=float, default=None, help="wall-time budget, a decimal such as 0.5")
+    p.add_argument("--resume", action="store_true", help="continue the checkpoint in --out")
+    p.add_argument("--eval-every", type=int, default=0, help="iterations between strength points (default: 10)")
+    p.add_argument("--strength-deals", type=int, default=None, help="duplicate deals per strength point (500)")
+    p.add_argument("--epochs", type=int, default=None, help="passes over an iteration's steps (2)")
+    p.add_argument("--batch", type=int, default=None, help="minibatch size (8192)")
+    p.add_argument("--lr", type=float, default=None, help="Adam's learning rate (0.001)")
+    p.add_argument("--hidden", default=None, help="the two hidden layer sizes (128,128)")
+    p.add_argument("--games", type=int, default=None, help="games stepped at once (1024)")
+    p.add_argument("--steps", type=int, default=None, help="steps of every game per iteration (64)")
+    p.add_argument(
         "--opponent", choices=("greedy", "self"), default=None,
         help="greedy (the learner at every seat against compiled greedy, the default) or self (self-play)",
     )  # fmt: skip
-    g.add_argument("--threads", type=int, default=None, help="torch threads (1)")
+    p.add_argument("--threads", type=int, default=None, help="torch threads (1)")
 
 
 def cmd_train_ppo(args: argparse.Namespace) -> int:

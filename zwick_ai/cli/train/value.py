@@ -16,6 +16,7 @@ import argparse
 
 from zwick_ai.cli.train.common import (
     DEFAULT_PLAYERS,
+    add_backend_args,
     add_zwicker_variant,
     check_out,
     hold_out,
@@ -46,44 +47,33 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def add_args(p: argparse.ArgumentParser) -> None:
     """The options of ``zwick train value``."""
-    g = p
     # defaults None: ValueConfig's (importing it here would load the agents for every zwick command)
-    g.add_argument("--hands", type=int, default=None, help="self-play hands (default 10000)")
-    g.add_argument("--record", type=float, default=None, help="share of decisions whose moves are played out (0.3)")
-    g.add_argument("--epochs", type=int, default=None, help="passes over the positions per model (8)")
-    g.add_argument("--hidden", default=None, help="the two hidden layer sizes (32,16)")
-    g.add_argument("--eps", type=float, default=None, help="probability of a random move in self-play (0.05)")
-    g.add_argument(
+    p.add_argument("--hands", type=int, default=None, help="self-play hands (default 10000)")
+    p.add_argument("--record", type=float, default=None, help="share of decisions whose moves are played out (0.3)")
+    p.add_argument("--epochs", type=int, default=None, help="passes over the positions per model (8)")
+    p.add_argument("--hidden", default=None, help="the two hidden layer sizes (32,16)")
+    p.add_argument("--eps", type=float, default=None, help="probability of a random move in self-play (0.05)")
+    p.add_argument(
         "--teacher",
         choices=("greedy", "ismcts", "expert"),
         default=None,
         help="where the candidates' targets come from: one greedy play-out each (greedy, the default) "
         "or the mean reward of a search playing the hands (ismcts, or expert with its exact endgame; distils the search)",
     )
-    g.add_argument(
+    p.add_argument(
         "--teacher-iters",
         type=int,
         default=None,
         help="the teacher's ISMCTS iterations per decision (2000)",
     )
-    g.add_argument(
+    p.add_argument(
         "--workers",
         type=int,
         default=1,
         help="local processes (or, with --backend ray, Ray CPUs) generating the positions (default: %(default)s)",
     )
-    g.add_argument("--install", action="store_true", help="also copy the models into the package (never overwritten)")
-    add_backend_args(g)
-
-
-def add_backend_args(p: argparse.ArgumentParser) -> None:
-    """``--backend`` and ``--address`` of the methods whose workers may be Ray tasks."""
-    p.add_argument(
-        "--backend", choices=["local", "ray"], default="local",
-        help="the --workers as processes here (local) or as Ray tasks on a cluster (pip install "
-        "'zwick_ai[ray]'; docs/cluster.md); the same results either way (default: %(default)s)",
-    )  # fmt: skip
-    p.add_argument("--address", default=None, help="--backend ray: the cluster (e.g. auto); default: start a local one")
+    p.add_argument("--install", action="store_true", help="also copy the models into the package (never overwritten)")
+    add_backend_args(p)
 
 
 def cmd_train_value(args: argparse.Namespace) -> int:
@@ -155,4 +145,4 @@ def cmd_train_value(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["add_args", "add_backend_args", "cmd_train_value", "register"]
+__all__ = ["add_args", "cmd_train_value", "register"]
