@@ -49,9 +49,9 @@ import zwick_ai.agents  # noqa: F401
 import zwick_ai.games  # noqa: F401
 from zwick_ai.agents import make_agent
 from zwick_ai.eval.match import play_game
-from zwick_ai.eval.stats import mean_ci
 from zwick_ai.learn.cfr import ExactSolver, MCCFRSolver, extract, save_policy
 from zwick_ai.plots import save_png
+from zwick_ai.stats import mean_ci
 
 ZWIKKEN = "zwikken(variant=parlett,players=3)"
 ZWICKEN = "zwicken(players=4)"

@@ -23,7 +23,7 @@ import zwick_ai.games  # noqa: F401  (registers the games)
 from zwick_ai.agents import make_agent
 from zwick_ai.agents.tricks_search import ismcts_decision
 from zwick_ai.eval.match import deal, play_game
-from zwick_ai.eval.stats import mean_ci, paired_diff_ci
+from zwick_ai.stats import mean_ci, paired_diff_ci
 from zwick_ai.tricks import layout as L
 
 GAMES = [

@@ -5,7 +5,7 @@ Every deal (seed) is played twice with ``eval.match.play_game``: the hero (defau
 sides of the same cards are played by each agent. The score of a deal is the hero seats' mean
 points minus the opponent seats' mean points (cards, most cards and Zwicks; in Dithmarschen with
 four players that is the hero team's point difference), averaged over the two seatings. Reported:
-its mean with a 95% t-interval (``eval.stats.mean_ci``) per pairing.
+its mean with a 95% t-interval (``zwick_ai.stats.mean_ci``) per pairing.
 
 The pairings are played round-robin, one deal each in turn, and every played deal is appended to
 ``--out`` (JSON lines) at once, so a run stopped by ``--minutes`` still reports every pairing with
@@ -28,7 +28,7 @@ import zwick_ai.agents  # noqa: F401
 import zwick_ai.games  # noqa: F401
 from zwick_ai.agents import make_agent
 from zwick_ai.eval.match import play_game
-from zwick_ai.eval.stats import mean_ci
+from zwick_ai.stats import mean_ci
 
 GAMES = ("zwicker(variant=dithmarschen,players=4)", "zwicker(variant=classic,players=4)")
 OPPONENTS = ("random", "greedy")

@@ -1,7 +1,8 @@
 """The package's layers, held by a test: every import in every module, functions' local imports
 included, goes to the module's own package or to a lower layer. The layers, lowest first:
 
-0. the foundation modules at the top of the package (cards, seeded choices, the numba decorator,
+0. the foundation modules at the top of the package (cards, seeded choices, statistics with 95%
+   confidence intervals, the numba decorator,
    its cache and the up-front compile's steps, the perceptron's forward pass, option parsing, the machine's description,
    safe file writing, figures as PNG files, worker processes and stop signals, the backends every
    pool runs on); these may import one another;
@@ -33,6 +34,7 @@ LAYERS = {
             "cards",
             "chance_runs",
             "seeded_choice",
+            "stats",
             "options",
             "jit",
             "_jit_cache",

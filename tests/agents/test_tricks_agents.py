@@ -279,7 +279,7 @@ def test_time_budget_and_bad_parameters():
 @pytest.mark.slow
 def test_ismcts_beats_greedy_on_zwicken():
     # duplicate deals, the hero in every seat against a greedy field, compared with greedy in that seat
-    from zwick_ai.eval.stats import paired_diff_ci
+    from zwick_ai.stats import paired_diff_ci
 
     game = pyspiel.load_game("zwicken(players=4)")
     hero, base = [], []

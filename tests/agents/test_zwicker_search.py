@@ -14,9 +14,9 @@ from tests.random_play import random_states
 from zwick_ai import cards, zwicker
 from zwick_ai.agents import apply_decision, decision_label, make_agent, zwicker_search
 from zwick_ai.eval.match import play_game
-from zwick_ai.eval.stats import mean_ci
 from zwick_ai.games import zwicker as zwicker_game
 from zwick_ai.games import zwicker_bridge
+from zwick_ai.stats import mean_ci
 from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.layout import (

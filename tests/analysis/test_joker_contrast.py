@@ -14,7 +14,7 @@ from zwick_ai.agents import joker_policies
 from zwick_ai.analysis.joker import measure, report, strong_report, study
 from zwick_ai.cli import main
 from zwick_ai.eval.selfplay import hand_seeds
-from zwick_ai.eval.stats import paired_diff_ci
+from zwick_ai.stats import paired_diff_ci
 from zwick_ai.zwicker import deals as zwicker_deals
 
 

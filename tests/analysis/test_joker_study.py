@@ -379,7 +379,7 @@ def test_a_tie_is_called_a_tie():
         "policies": {"greedy": {"deals": 4}},
     }
     assert report.verdict_text(p2).startswith("**No policy is best: `greedy`, `early` tie**")
-    from zwick_ai.eval.stats import best_or_tie
+    from zwick_ai.stats import best_or_tie
 
     verdict = best_or_tie({"greedy": same * 0, "early": same * 0, "hold": same - 3})
     assert verdict["best"] is None and verdict["tied"] == ["greedy", "early"]

@@ -1,4 +1,4 @@
-"""The statistics of :mod:`zwick_ai.eval.stats` against known answers: scipy's t-interval and
+"""The statistics of :mod:`zwick_ai.stats` against known answers: scipy's t-interval and
 Wilson interval, the bootstrap against the t-interval it approximates on normal data, symmetric
 bootstrap intervals on symmetric data, and coverage simulations of about 95%."""
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from zwick_ai.eval.stats import bootstrap_ci, mean_ci, paired_diff_ci, proportion_ci
+from zwick_ai.stats import bootstrap_ci, mean_ci, paired_diff_ci, proportion_ci
 
 SIZES = [2, 3, 10, 57, 400]
 

@@ -11,8 +11,8 @@ import pytest
 from scipy import stats as sps
 
 from zwick_ai.eval import sequential
-from zwick_ai.eval.stats import mean_ci
 from zwick_ai.eval.verdict import deals_to_resolve, disagreement_lines, pair_verdict, sign_test
+from zwick_ai.stats import mean_ci
 
 
 # ------------------------------------------------------------------------------------------------

@@ -178,7 +178,7 @@ def method_text(params: dict[str, int | str], unit: str) -> str:
 
 def decision_entry(k: int, dv: DecisionValues, played_actions: list[int], played_label: str) -> dict[str, Any]:
     """One decision of ``analysis.json`` (module docstring), its moves best first."""
-    from zwick_ai.eval.stats import samples_to_separate
+    from zwick_ai.stats import samples_to_separate
 
     moves: list[dict[str, Any]] = []
     for i, label in enumerate(dv.labels):

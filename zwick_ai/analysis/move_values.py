@@ -59,10 +59,10 @@ from zwick_ai.agents.base import make_agent
 from zwick_ai.agents.tricks_search import play_out as tricks_play_out
 from zwick_ai.agents.zwicker_search import MT_SIZE, TRIES, Worlds, det_draw
 from zwick_ai.analysis.game_analysis import DEFAULT_WORLDS
-from zwick_ai.eval.stats import Estimate, mean_ci, paired_diff_ci
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.decisions import apply_decision, legal_decisions
 from zwick_ai.games.game_loop import play_to_end, stream_chance
+from zwick_ai.stats import Estimate, mean_ci, paired_diff_ci
 from zwick_ai.tricks import arrays as trick_arrays
 from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.tricks.worlds import TRIES as TRICK_TRIES

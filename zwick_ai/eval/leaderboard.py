@@ -57,7 +57,6 @@ from zwick_ai.eval.experiment_files import DEFAULT_ANCHORS  # the gauntlet's anc
 from zwick_ai.eval.packed_pairs import pack_board, pair_folders, restore_pair
 from zwick_ai.eval.ratings import points_design, points_ratings_with_ci, ratings_with_ci
 from zwick_ai.eval.report import markdown_table
-from zwick_ai.eval.stats import mean_ci
 from zwick_ai.eval.tournament import (
     RATING_PRIOR,
     RATING_RESAMPLES,
@@ -68,6 +67,7 @@ from zwick_ai.eval.tournament import (
 )
 from zwick_ai.eval.verdict import disagreement_lines, p_text
 from zwick_ai.games.game_strings import game_spec
+from zwick_ai.stats import mean_ci
 
 
 @dataclass
@@ -643,6 +643,8 @@ def markdown(boards: list[dict[str, Any]], title: str, description: str, command
         "leaderboard.py`). — means the agent cannot play that game.",
         "",
         f"Command: `{command}`",
+        "",
+        "![every board's ratings with their 95% CIs](leaderboard.png)",
     ]
     overview = ladder_overview(boards)
     if overview:
@@ -720,6 +722,28 @@ def ladder_markdown(board: dict[str, Any]) -> list[str]:
     ]
 
 
+def figure_groups(boards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What ``leaderboard.png`` draws (:func:`zwick_ai.eval.pictures.plot_boards`): per game family,
+    as :func:`headline` (Zwicker, then the trick games), the agents in the file's order and per
+    board the rating it ranks by (:func:`ranking`) with its 95% CI, the axis naming the measure."""
+    groups = []
+    for family in ("zwicker", "other"):
+        group = [b for b in boards if (b.get("game") == "zwicker") == (family == "zwicker")]
+        if not group:
+            continue
+        rows = _in_file_order(
+            [[_family(a) for a in b.get("agents", [r["agent"] for r in b["ratings"]])] for b in group]
+        )
+        panels = []
+        for b in group:
+            measure, rated = ranking(b)
+            unit = "points" if b.get("game") == "zwicker" else "chips"
+            xlabel = f"{unit} a deal (mean 0)" if measure == "points" else "Bradley–Terry on deals won (Elo)"
+            panels.append({"board": b["board"], "xlabel": xlabel, "ratings": {_family(r["agent"]): r for r in rated}})
+        groups.append({"rows": rows, "boards": panels})
+    return groups
+
+
 def merged(boards: list[dict[str, Any]], out: Path) -> list[dict[str, Any]]:
     """``boards`` with the other boards already in ``out/leaderboard.json`` (a run with ``--only``
     replaces its own boards there and keeps the rest)."""
@@ -733,11 +757,16 @@ def merged(boards: list[dict[str, Any]], out: Path) -> list[dict[str, Any]]:
 
 
 def write(boards: list[dict[str, Any]], out: Path, title: str, description: str, command: str) -> Path:
-    """``leaderboard.md``, ``leaderboard.json`` and ``headline.md`` (:func:`headline`, the
-    README's table) in ``out``; returns ``leaderboard.md``'s path."""
+    """``leaderboard.md``, ``leaderboard.json``, ``headline.md`` (:func:`headline`, the README's
+    table) and ``leaderboard.png`` (every board's ratings with their intervals, :func:`figure_groups`)
+    in ``out``; returns ``leaderboard.md``'s path."""
+    from zwick_ai.eval.pictures import plot_boards
+
     out.mkdir(parents=True, exist_ok=True)
     (out / "leaderboard.json").write_text(json.dumps(boards, indent=1) + "\n")
     (out / "headline.md").write_text("\n".join(headline(boards)) + "\n")
+    if boards:
+        plot_boards(figure_groups(boards), out / "leaderboard.png", title)
     path = out / "leaderboard.md"
     path.write_text(markdown(boards, title, description, command))
     return path
@@ -747,6 +776,7 @@ __all__ = [
     "DEFAULT_ANCHORS",
     "Board",
     "PairPlay",
+    "figure_groups",
     "fit",
     "gauntlet_pairs",
     "headline",

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from zwick_ai.eval.stats import bootstrap_ci
+from zwick_ai.stats import bootstrap_ci
 
 #: Elo's scale: rating difference per factor 10 in strength
 SCALE = 400.0

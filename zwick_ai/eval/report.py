@@ -1,6 +1,6 @@
 """How reports show numbers: estimates with their 95% intervals as text, Markdown tables, and the
 plots' error bars. Shared by the tournaments (:mod:`zwick_ai.eval.tournament`) and the studies
-(:mod:`zwick_ai.analysis.joker`); the statistics themselves are :mod:`zwick_ai.eval.stats`.
+(:mod:`zwick_ai.analysis.joker`); the statistics themselves are :mod:`zwick_ai.stats`.
 
 An estimate in a results file is a dict with ``mean`` (or ``mean_diff`` for a paired difference)
 and ``ci95``:
@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from zwick_ai.eval.stats import mean_ci
+from zwick_ai.stats import mean_ci
 
 
 def diff_estimate(values: Sequence[float] | np.ndarray) -> dict[str, Any]:

@@ -27,10 +27,10 @@ from zwick_ai import cards, zwicker
 from zwick_ai.eval.match import GameRecord
 from zwick_ai.eval.records import zwicker_game
 from zwick_ai.eval.report import markdown_table
-from zwick_ai.eval.stats import Estimate, mean_ci, proportion_ci
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.decisions import apply_decision
 from zwick_ai.jit import kernel
+from zwick_ai.stats import Estimate, mean_ci, proportion_ci
 from zwick_ai.zwicker import arrays, kernels, layout, policy_codes
 from zwick_ai.zwicker.engine import move_from_row
 from zwick_ai.zwicker.rules import Rules

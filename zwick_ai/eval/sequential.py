@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from zwick_ai.eval.stats import mean_ci
+from zwick_ai.stats import mean_ci
 
 #: the error rate the design keeps: at most this share of level pairs is called resolved
 ALPHA = 0.05

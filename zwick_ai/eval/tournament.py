@@ -85,10 +85,10 @@ from zwick_ai.eval.pictures import plot_pairs, plot_ratings
 from zwick_ai.eval.ratings import SCALE, points_ratings_with_ci, ratings_with_ci
 from zwick_ai.eval.records import compressed, record_from_dict, unpack
 from zwick_ai.eval.report import interval_text, markdown_table
-from zwick_ai.eval.stats import mean_ci
 from zwick_ai.eval.verdict import deals_to_resolve, disagreement_lines, p_text, pair_verdict, resolve_text
 from zwick_ai.files import JsonlAppender, replacing, set_aside
 from zwick_ai.games.game_strings import game_params
+from zwick_ai.stats import mean_ci
 
 #: bump when the meaning of games.jsonl lines or config.json changes
 FORMAT = 1

@@ -4,7 +4,7 @@ that says what they show together, so that a report cannot be read as more than 
 Two measures of one pair on the same duplicate deals:
 
 * **points** (chips in the trick games): the mean per-deal difference ``a − b`` with its 95%
-  t-interval paired over deals (:func:`zwick_ai.eval.stats.mean_ci`); it separates the pair when
+  t-interval paired over deals (:func:`zwick_ai.stats.mean_ci`); it separates the pair when
   the interval excludes zero. This is the game's own score, and what the reports rank by.
 * **wins**: the deals each side won (a positive or negative duplicate difference; draws left
   out), with the two-sided exact **sign test** (binomial, p = ½ under "level"); it separates the

@@ -15,7 +15,7 @@ the seats); ``"self"`` lets the policy play every seat (self-play).
 Every ``eval_every`` iterations the policy (its most probable legal action) plays the compiled
 greedy baseline on ``eval_deals`` fixed duplicate deals, at every seat of each deal
 (:func:`strength`): the learner's points per deal minus greedy's, with a 95% CI over the deals
-(:func:`zwick_ai.eval.stats.mean_ci`), in ``strength.csv`` and ``strength.png``. Each such point also
+(:func:`zwick_ai.stats.mean_ci`), in ``strength.csv`` and ``strength.png``. Each such point also
 writes the checkpoint: ``checkpoint.pt`` (the model's and Adam's state dicts, read back with
 ``torch.load(weights_only=True)``), ``checkpoint.json`` (the iteration, steps and seconds) and
 ``policy.npz``, the policy alone, which :class:`zwick_ai.mlp.PolicyNet` plays with numpy only (as a
@@ -191,7 +191,7 @@ def strength(model: Any, game: str, deals: int, seed: int = EVAL_SEED) -> tuple[
     over the deals of the learner's side points minus the mean of the other sides' (a tournament's
     ``mean_diff``; a side's return is the number of sides times its points minus the points of all),
     and its 95% CI."""
-    from zwick_ai.eval.stats import mean_ci
+    from zwick_ai.stats import mean_ci
 
     first = VectorGame(game, 1)
     players = first.num_players

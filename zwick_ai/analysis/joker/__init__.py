@@ -1,7 +1,7 @@
 """The joker study: what a joker is worth, how to play it, and what the joker rules do.
 
 One :func:`zwick_ai.analysis.joker.study.run_study` per Zwicker variant answers three questions with numbers, 95% confidence
-intervals (:mod:`zwick_ai.eval.stats`) and PNG figures, and writes ``report.md``, the figures and
+intervals (:mod:`zwick_ai.stats`) and PNG figures, and writes ``report.md``, the figures and
 ``results.json`` to one directory:
 
 1. **Value of holding each joker.** Every seeded deal in which joker J is dealt to a hand is

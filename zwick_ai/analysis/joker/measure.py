@@ -1,6 +1,6 @@
 """The joker study's measurements in compiled play (parts 1 to 3 of :mod:`zwick_ai.analysis.joker`)
 and the strong agent's OpenSpiel games of part 2: each returns its numbers with 95% confidence
-intervals (:mod:`zwick_ai.eval.stats`) as JSON-ready dicts."""
+intervals (:mod:`zwick_ai.stats`) as JSON-ready dicts."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ from zwick_ai.analysis.joker.deals import (
 )
 from zwick_ai.eval.match import play_game
 from zwick_ai.eval.records import replay, zwicker_game
-from zwick_ai.eval.stats import best_or_tie, mean_ci, paired_diff_ci, proportion_ci
 from zwick_ai.games import zwicker_bridge
+from zwick_ai.stats import best_or_tie, mean_ci, paired_diff_ci, proportion_ci
 from zwick_ai.zwicker import arrays, layout
 from zwick_ai.zwicker import deals as zwicker_deals
 from zwick_ai.zwicker.rules import Rules

@@ -14,7 +14,7 @@ from zwick_ai.agents import joker_policies
 from zwick_ai.analysis.joker.deals import joker_name, study_jokers
 from zwick_ai.analysis.joker.strong_play import STRONG_POLICIES, StrongConfig
 from zwick_ai.eval.report import diff_estimate
-from zwick_ai.eval.stats import best_or_tie
+from zwick_ai.stats import best_or_tie
 from zwick_ai.zwicker.rules import Rules
 
 

@@ -17,9 +17,9 @@ import zwick_ai.games  # noqa: F401  (registers the games)
 from zwick_ai.agents import PolicyAgent
 from zwick_ai.agents.base import make_agent
 from zwick_ai.eval.match import play_game
-from zwick_ai.eval.stats import mean_ci
 from zwick_ai.learn import ppo, vector_rollout
 from zwick_ai.mlp import PolicyNet
+from zwick_ai.stats import mean_ci
 
 policy_path, checkpoint, deals = sys.argv[1], sys.argv[2], int(sys.argv[3])
 policy = PolicyNet(policy_path)
