@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from zwick_ai.eval import leaderboard
+from zwick_ai.eval import leaderboard, pictures
 from zwick_ai.eval.ratings import points_ratings_with_ci
 
 
@@ -58,3 +58,37 @@ def test_the_board_section_states_each_pairs_verdict():
     text = leaderboard.markdown([board], "t", "d", "c")
     assert "| a | b | deals | mean diff a − b | 95% CI | W-D-L | sign test | verdict |" in text
     assert f"| {p['verdict']['case']} |" in text and "Ranked by points (chips) a deal" in text
+
+
+def test_leaderboard_png_draws_each_boards_ranking_with_its_intervals(tmp_path):
+    points = {"board": "zwikken modern 3p", "game": "zwikken", "agents": ["greedy", "ismcts", "random"],
+              "points_ratings": rated(["greedy", "ismcts", "random"], [0.8, 0.5, -1.3]),
+              "ratings": rated(["ismcts", "greedy", "random"], [62.0, 48.0, -111.0]), "pairs": []}  # fmt: skip
+    wins = {"board": "zwicker classic 4p", "game": "zwicker", "agents": ["greedy", "mccfr:policy=a.npz", "random"],
+            "ratings": [{"agent": "mccfr:policy=a.npz", "rating": 30.0, "ci95": [-10.0, 70.0]},
+                        {"agent": "greedy", "rating": 20.0, "ci95": [5.0, 35.0]},
+                        {"agent": "random", "rating": -50.0, "ci95": [float("-inf"), -20.0]}]}  # fmt: skip
+    groups = leaderboard.figure_groups([points, wins])
+    assert [g["rows"] for g in groups] == [["greedy", "mccfr:policy=…", "random"], ["greedy", "ismcts", "random"]]
+    assert [p["xlabel"] for g in groups for p in g["boards"]] == [
+        "Bradley–Terry on deals won (Elo)",
+        "chips a deal (mean 0)",
+    ]
+    drawn = pictures.plot_boards(groups, tmp_path / "leaderboard.png", "t")
+    assert (tmp_path / "leaderboard.png").read_bytes()[:4] == b"\x89PNG"
+    got = {(d["board"], d["agent"]): d for d in drawn}
+    assert len(got) == 6
+    for board, key in ((points, "points_ratings"), (wins, "ratings")):
+        for r in board[key]:
+            bar = got[board["board"], leaderboard._family(r["agent"])]
+            assert bar["mean"] == pytest.approx(r["rating"])
+            if all(np.isfinite(r["ci95"])):
+                assert bar["ci95"] == pytest.approx(r["ci95"])
+            else:
+                assert bar["ci95"] == [None, None]  # an unbounded interval: the point alone
+    kinds = {k: d["kind"] for k, d in got.items()}
+    assert kinds["zwicker classic 4p", "mccfr:policy=…"] == "level"  # its CI reaches 0: grey
+    assert kinds["zwicker classic 4p", "greedy"] == "ahead" and kinds["zwikken modern 3p", "random"] == "behind"
+    assert kinds["zwicker classic 4p", "random"] == "behind"  # hi < 0 tells, whatever the lower bound
+    text = leaderboard.markdown([points | {"deals": 50, "skipped": {}}], "t", "d", "c")
+    assert "![every board's ratings with their 95% CIs](leaderboard.png)" in text

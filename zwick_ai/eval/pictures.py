@@ -178,4 +178,72 @@ def plot_ratings(summary: dict[str, Any], path: Path) -> dict[str, Any]:
     return drawn
 
 
-__all__ = ["FOREST", "LEVEL_GREY", "drawn_bars", "level_colour", "pair_matrix", "plot_pairs", "plot_ratings"]
+def _kind(lo: float, hi: float) -> str:
+    """:func:`level_colour` of an interval given as two floats (NaN: unknown, so level)."""
+    return level_colour({"ci95": [lo if np.isfinite(lo) else None, hi if np.isfinite(hi) else None]})
+
+
+def plot_boards(groups: list[dict[str, Any]], path: Path, title: str = "") -> list[dict[str, Any]]:
+    """A leaderboard's ratings with their intervals (``leaderboard.png``): one row of panels per
+    group of boards (``{"rows": [agent, ...], "boards": [{"board", "xlabel", "ratings": {agent:
+    {"rating", "ci95"}}}]}``), a panel per board, the group's agents on a shared axis in the given
+    order (first on top). A rating whose 95% interval lies above the board's mean 0 is blue,
+    below it red, and grey where the interval reaches 0 (the deals cannot tell it from an average
+    agent). Returns per drawn rating (read back from the picture, :func:`drawn_bars`) its board,
+    agent, point, interval and colour class."""
+    plt = pyplot()
+    cols = max(len(g["boards"]) for g in groups)
+    heights = [max(2.0, 0.32 * len(g["rows"]) + 1.2) for g in groups]
+    fig, axes = plt.subplots(
+        len(groups), cols, figsize=(2.3 * cols + 2.6, sum(heights)), squeeze=False,
+        gridspec_kw={"height_ratios": heights},
+    )  # fmt: skip
+    drawn: list[dict[str, Any]] = []
+    for g, group in enumerate(groups):
+        rows = list(group["rows"])
+        for c in range(cols):
+            ax = axes[g][c]
+            if c >= len(group["boards"]):
+                ax.set_visible(False)
+                continue
+            board = group["boards"][c]
+            shown = [a for a in rows if a in board["ratings"]]
+            for a in shown:
+                r = board["ratings"][a]
+                v = float(r["rating"])
+                lo, hi = (np.nan if x is None else float(x) for x in r["ci95"])
+                y = len(rows) - 1 - rows.index(a)
+                err = [[v - lo], [hi - v]] if np.isfinite(lo) and np.isfinite(hi) else None
+                ax.errorbar([v], [y], xerr=err, fmt="o", ms=4, color=FOREST[_kind(lo, hi)], capsize=3, lw=1.5)
+            for a, bar in zip(shown, drawn_bars(ax), strict=True):
+                kind = next(k for k, colour in FOREST.items() if colour == bar["colour"])
+                drawn.append(bar | {"board": board["board"], "agent": a, "kind": kind})
+            ax.axvline(0, color="black", lw=0.8)
+            ax.set_ylim(-0.6, len(rows) - 0.4)
+            ax.set_yticks(range(len(rows)), rows[::-1] if c == 0 else [""] * len(rows), fontsize=7)
+            ax.tick_params(axis="x", labelsize=7)
+            ax.grid(axis="y", color="#eeeeee", lw=0.6)
+            ax.set_title(board["board"], fontsize=8)
+            ax.set_xlabel(board["xlabel"], fontsize=7)
+    fig.suptitle(
+        (title + ": " if title else "")
+        + "ratings with 95% CIs; blue/red: above/below the board's mean 0, grey: the CI reaches 0",
+        fontsize=9,
+    )
+    fig.tight_layout()
+    fig.subplots_adjust(left=max(fig.subplotpars.left, 0.14))  # room for the longest agent names
+    save_png(fig, path, dpi=90)
+    plt.close(fig)
+    return drawn
+
+
+__all__ = [
+    "FOREST",
+    "LEVEL_GREY",
+    "drawn_bars",
+    "level_colour",
+    "pair_matrix",
+    "plot_boards",
+    "plot_pairs",
+    "plot_ratings",
+]
