@@ -258,19 +258,35 @@ def run_experiment(
         text = experiment_table(e, file, summaries)
         out = Path(e.out) / "table.md"
         out.write_text("\n".join(text) + "\n")
-    print("\n".join(text[6:7]))
+    print(next(line for line in text if line.startswith("| agent |")))  # the table of ratings
     print(f"\nwrote {out}")
     return summaries
 
 
+#: how ``table.md`` names the clocks of :mod:`zwick_ai.agents.clock`
+CLOCK_NAMES = {"wall": "wall", "cpu": "the searching thread's CPU"}
+
+
 def experiment_table(experiment: ExperimentFile, file: str, summaries: dict[str, dict[str, Any]]) -> list[str]:
-    """The lines of an experiment's ``table.md`` (its table of ratings is line 6)."""
+    """The lines of an experiment's ``table.md``: the clock and the machine, where points and deals
+    won disagree, the table of ratings (the line that starts with ``| agent |``), the verdicts."""
+    from zwick_ai.eval.verdict import disagreement_lines
+
     e = experiment
+    clocks = sorted({s.get("clock", "wall") for s in summaries.values()})
+    machines = "; ".join(f"{v}: {s['machine']}" for v, s in summaries.items() if s.get("machine"))
+    split = [
+        f"{v}: {line}" for v, s in summaries.items() for line in disagreement_lines([p["verdict"] for p in s["pairs"]])
+    ]
     return [
         f"# {Path(file).stem}",
         "",
         e.description,
         "",
+        f"Clock: the searches' time budgets (`time=`) count {' and '.join(CLOCK_NAMES.get(c, c) for c in clocks)} time"
+        + (f". Machine at the start of each variant's run: {machines}." if machines else "."),
+        "",
+        *([*split, ""] if split else []),
         f"Ranked by points a deal: each agent's points rating (least squares on the pairs' mean per-deal "
         "differences, mean 0 per column) with its 95% bootstrap CI; then Bradley–Terry on deals won (Elo scale, "
         f"mean 0) with its CI. {e.game}, {e.deals} duplicate deals per variant, seed {e.seed}.",
