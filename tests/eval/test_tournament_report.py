@@ -14,6 +14,7 @@ import pytest
 from zwick_ai.cli import main
 from zwick_ai.eval import pictures
 from zwick_ai.eval import tournament as T
+from zwick_ai.eval.verdict import pair_verdict
 
 PARAMS = {"variant": "classic", "players": 2}
 
@@ -139,3 +140,27 @@ def test_the_committed_reports_keep_their_fields(finished):
     assert head[5:] == ["wins_rank", "wins_rating", "wins_ci95_lo", "wins_ci95_hi"]
     assert (out / "summary.csv").read_text().splitlines()[0].endswith(",sign_test_p,verdict")
     assert Path(out / "pairs.png").exists() and Path(out / "ratings.png").exists()
+
+
+def test_zwick_runs_table_names_the_clock_the_machine_and_a_disagreement_above_the_table():
+    from zwick_ai.eval.experiment_files import ExperimentFile
+    from zwick_ai.eval.orchestrate import experiment_table
+
+    e = ExperimentFile("d", "zwicker", ["grupp", "classic"], {}, {}, ["a", "b"], 60, 0, "o", None, "local", None, {})
+    agree = T.pair_summary("a", "b", np.array([2.0, 3.0, 1.0, 2.5, 1.5, 2.0, 3.0, 1.0]), "points")
+    split = summary_of([("a", "b", 0.53, -0.54, 1.60)])
+    split["pairs"][0]["verdict"] = pair_verdict("a", "b", 0.53, [-0.54, 1.60], 37, 4, 19)
+    summaries = {
+        "grupp": split | {"clock": "wall", "machine": "2 CPUs, load average 5.8"},
+        "classic": summary_of([("a", "b", 2.0, 1.0, 3.0)]) | {"pairs": [agree], "clock": "wall", "machine": "load 1.2"},
+    }
+    lines = experiment_table(e, "x.toml", summaries)
+    table = next(k for k, line in enumerate(lines) if line.startswith("| agent |"))
+    clock = next(k for k, line in enumerate(lines) if line.startswith("Clock:"))
+    assert lines[clock] == (
+        "Clock: the searches' time budgets (`time=`) count wall time. Machine at the start of each variant's run: "
+        "grupp: 2 CPUs, load average 5.8; classic: load 1.2."
+    )
+    (above,) = [line for line in lines[:table] if "disagree" in line]
+    assert above.startswith("grupp: **Points and deals won disagree** for this pair")
+    assert clock < lines.index(above) < table
