@@ -35,6 +35,7 @@ def test_the_report_opens_with_the_verdict_and_ranks_by_points(finished):
     assert "count the CPU time of the searching thread (`--clock cpu`)" in text
     assert "Machine at the start of the run that played the games:" in text and "load average" in text
     assert "| rank | agent | points rating | 95% CI | deals won: Bradley–Terry | 95% CI | rank by wins |" in text
+    assert "| CPU s/decision | CPU s/decision, median game | wall s/decision |" in text
     # the points rating of two agents is half their margin each way
     top, bottom = summary["points_ratings"]
     assert top["rating"] == pytest.approx(abs(pair["mean_diff"]) / 2)
@@ -53,6 +54,25 @@ def test_thinking_time_is_cpu_and_wall_from_the_games(finished):
         assert timing["decisions"] == n
         assert timing["cpu_seconds_per_decision"] == pytest.approx(cpu / n)
         assert timing["seconds_per_decision"] == pytest.approx(wall / n)
+        per_game = []  # each game's CPU seconds a decision of the agent's seats, the slow way
+        for g in games:
+            mine = [p for p, s in enumerate(g["seats"]) if s == agent]
+            moves = sum(1 for seat, _, _ in g["moves"] if seat in mine)
+            if moves:
+                per_game.append(sum(g["cpu_seconds"][p] for p in mine) / moves)
+        assert timing["cpu_median_game"] == pytest.approx(float(np.median(per_game)))
+        assert timing["cpu_slowest_game"] == pytest.approx(max(per_game))
+
+
+def test_a_few_slow_games_are_called_out_beside_the_mean():
+    timing = {"cpu_seconds_per_decision": 0.1075, "cpu_median_game": 0.036, "cpu_slowest_game": 6.84}
+    even = {"cpu_seconds_per_decision": 0.047, "cpu_median_game": 0.036, "cpu_slowest_game": 0.94}
+    text = T.slow_games_text({"timing": {"expert:time=0.05": timing, "ismcts:time=0.05": even}})
+    assert text == (
+        " `expert:time=0.05`'s mean is 3.0 times its median game's: its slowest game took 6.84 s a decision "
+        "(one-off work such as numba compiling in a fresh worker process counts in the game it happens in)."
+    )
+    assert T.slow_games_text({"timing": {"a": even | {"cpu_median_game": None}}}) == ""  # games before CPU time
 
 
 def test_games_recorded_before_cpu_time_report_wall_time_only(finished):

@@ -899,25 +899,40 @@ def earlier_machine(out: Path, now: str) -> str:
 
 def thinking_times(t: Tournament, records: dict[tuple, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per agent: wall seconds and CPU seconds (of the deciding thread) a decision, and decisions;
-    ``cpu_seconds_per_decision`` is None when a game was recorded before CPU time was measured."""
+    ``cpu_seconds_per_decision`` is None when a game was recorded before CPU time was measured.
+    Beside the mean over every decision, ``cpu_median_game`` and ``cpu_slowest_game``: the median
+    and the largest over games of the agent's CPU seconds a decision in the game, since one-off
+    work in a game (numba compiling in a fresh worker process) inflates the mean, not the median."""
     wall = dict.fromkeys(t.agents, 0.0)
     cpu: dict[str, float | None] = dict.fromkeys(t.agents, 0.0)
     decisions = dict.fromkeys(t.agents, 0)
+    games: dict[str, list[float]] = {a: [] for a in t.agents}
     for rec in records.values():
         if rec["deal"] >= t.deals:
             continue
+        have = rec.get("cpu_seconds")
+        in_game: dict[str, tuple[float, int]] = {}
         for p, spec in enumerate(rec["seats"]):
             wall[spec] += rec["seconds"][p]
             decisions[spec] += rec["decisions"][p]
-            have, so_far = rec.get("cpu_seconds"), cpu[spec]
+            so_far = cpu[spec]
             cpu[spec] = None if have is None or so_far is None else so_far + have[p]
+            if have is not None:
+                spent, moves = in_game.get(spec, (0.0, 0))
+                in_game[spec] = (spent + have[p], moves + rec["decisions"][p])
+        for spec, (spent, moves) in in_game.items():
+            if moves:
+                games[spec].append(spent / moves)
     out = {}
     for a in t.agents:
         n = decisions[a]
         used = cpu[a]
+        known = used is not None and games[a]
         out[a] = {
             "seconds_per_decision": wall[a] / n if n else 0.0,
             "cpu_seconds_per_decision": None if used is None else (used / n if n else 0.0),
+            "cpu_median_game": float(np.median(games[a])) if known else None,
+            "cpu_slowest_game": float(max(games[a])) if known else None,
             "decisions": int(n),
         }
     return out
@@ -1099,6 +1114,28 @@ def _seconds(x: float | None) -> str:
     return "–" if x is None else f"{x:.4f}"
 
 
+#: a mean CPU time a decision this many times its median game's is called out in the report
+SLOW_GAMES = 1.5
+
+
+def slow_games_text(summary: dict[str, Any]) -> str:
+    """A sentence for the agents whose mean CPU time a decision is well above their median game's
+    (:data:`SLOW_GAMES`): a few slow games, not every decision, exceeded the budget."""
+    slow = [
+        (a, x)
+        for a, x in summary.get("timing", {}).items()
+        if x.get("cpu_median_game") and (x.get("cpu_seconds_per_decision") or 0) > SLOW_GAMES * x["cpu_median_game"]
+    ]
+    if not slow:
+        return ""
+    return " " + " ".join(
+        f"`{a}`'s mean is {x['cpu_seconds_per_decision'] / x['cpu_median_game']:.1f} times its median game's: its "
+        f"slowest game took {x['cpu_slowest_game']:.2f} s a decision (one-off work such as numba compiling in a "
+        "fresh worker process counts in the game it happens in)."
+        for a, x in slow
+    )
+
+
 def verdict_lines(summary: dict[str, Any]) -> list[str]:
     """The report's opening: a disagreement between points and wins, if any, then one sentence
     per pair with the deals that would resolve it, and a sequential run's stop."""
@@ -1135,7 +1172,7 @@ def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
     unit = "points" if summary["game"] == "zwicker" else "chips"
     wins = {r["agent"]: r for r in summary["ratings"]}
     head = ["rank", "agent", f"{unit} rating", "95% CI", "deals won: Bradley–Terry", "95% CI", "rank by wins"]
-    head += ["CPU s/decision", "wall s/decision"]
+    head += ["CPU s/decision", "CPU s/decision, median game", "wall s/decision"]
     lines = [
         f"# Tournament: {summary['game_string'].split('(')[0]} {summary['params'].get('variant', '')}".rstrip(),
         "",
@@ -1165,6 +1202,7 @@ def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
                     interval_text(wins[r["agent"]]["ci95"], 0),
                     wins[r["agent"]]["rank"],
                     _seconds(summary["timing"][r["agent"]].get("cpu_seconds_per_decision")),
+                    _seconds(summary["timing"][r["agent"]].get("cpu_median_game")),
                     _seconds(summary["timing"][r["agent"]]["seconds_per_decision"]),
                 ]
                 for r in summary["points_ratings"]
@@ -1176,8 +1214,10 @@ def report_markdown(summary: dict[str, Any], plots: bool = True) -> str:
         "95% percentile bootstrap over deals. Beside it, Bradley–Terry on each deal won, drawn (half) or lost, Elo "
         "scale (mean 0; +200 means an expected score of 76 %), one virtual drawn deal per pair, the same bootstrap "
         "(zero width when an agent won or lost every deal against each other agent: the gap is then a lower bound "
-        "set by the prior). Thinking time a decision: CPU seconds of the deciding thread and wall seconds"
-        + (" (the budgets count CPU time)." if summary.get("clock") == "cpu" else " (the budgets count wall time)."),
+        "set by the prior). Thinking time a decision: CPU seconds of the deciding thread, over every decision and "
+        "in the median game, and wall seconds"
+        + (" (the budgets count CPU time)." if summary.get("clock") == "cpu" else " (the budgets count wall time).")
+        + slow_games_text(summary),
         "",
         "## Pairs",
         "",
