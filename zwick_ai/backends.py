@@ -37,6 +37,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any
 
 from zwick_ai.processes import kill_pool, note, read_note, stop_signals_deferred, worker_pool
@@ -459,9 +460,29 @@ def make_backend(name: str, workers: int = 1, address: str | None = None, ship: 
     raise ValueError(f"unknown backend {name!r}; valid: {', '.join(BACKENDS)}")
 
 
+@dataclass(frozen=True)
+class BackendRequest:
+    """Where a run's pool is asked to work: :func:`make_backend`'s ``name`` (``local`` or ``ray``),
+    ``workers`` and Ray's ``address``, kept together from the command line to the pool."""
+
+    name: str = "local"
+    workers: int = 1
+    address: str | None = None
+
+    def make(self, ship: Sequence[str] = ()) -> Backend:
+        """The backend asked for (:func:`make_backend`)."""
+        return make_backend(self.name, self.workers, self.address, ship)
+
+
+#: one local worker process, the default of a run not told where to work
+ONE_LOCAL_WORKER = BackendRequest()
+
+
 __all__ = [
     "BACKENDS",
     "Backend",
+    "BackendRequest",
+    "ONE_LOCAL_WORKER",
     "Deaths",
     "LocalBackend",
     "RayBackend",

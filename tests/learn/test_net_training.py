@@ -10,6 +10,7 @@ import pytest
 import zwick_ai.games  # noqa: F401
 from zwick_ai.agents import value_model as VM
 from zwick_ai.cli import main
+from zwick_ai.eval.orchestrate import duel
 from zwick_ai.learn import model_files
 from zwick_ai.learn import net_selfplay as NS
 from zwick_ai.zwicker import kernels as K
@@ -142,9 +143,12 @@ def test_averaged_generations_are_exported_with_their_strength(tmp_path):
     last two generations' weights for every generation from the second on, measures it on the
     strength curve's deals, and a model from another run's standardization is refused."""
     cfg = NT.NetConfig(**{**TINY, "eval_deals": 2})  # type: ignore[arg-type]
-    NT.train_net(cfg, tmp_path, hours=1, max_generations=2)
+    with pytest.raises(ValueError, match="need a duel"):
+        NT.train_net(cfg, tmp_path, hours=1, max_generations=2)
+    assert not tmp_path.joinpath("config.json").exists()  # refused before the folder is claimed
+    NT.train_net(cfg, tmp_path, hours=1, max_generations=2, duel=duel)
     assert not list(tmp_path.glob("avg*"))
-    NT.train_net(cfg, tmp_path, hours=1, max_generations=3, average=2)
+    NT.train_net(cfg, tmp_path, hours=1, max_generations=3, average=2, duel=duel)
     for g in (1, 2):
         avg = VM.load_model(tmp_path / f"avg2-{g:03d}.npz")
         pair = [VM.load_model(tmp_path / f"gen-{h:03d}.npz") for h in (g - 1, g)]
@@ -240,7 +244,7 @@ def test_a_net_for_a_micro_deck_trains_plays_that_game_and_is_refused_elsewhere(
                        eval_deals=4, seed=2)  # fmt: skip
     game = pyspiel.load_game(cfg.game_string())
     assert game.rules.deck_size == 6 and "ranks=A23" in cfg.game_string()
-    assert NT.train_net(cfg, tmp_path / "run", hours=1, max_generations=1) == 1
+    assert NT.train_net(cfg, tmp_path / "run", hours=1, max_generations=1, duel=duel) == 1
     features, cards, *_ = NS.load_shard(tmp_path / "run" / "shards" / "gen-000.npz")
     assert cards.shape[1] == CARD_BLOCK * 6 and len(features) > 0
     model = VM.load_model(tmp_path / "run" / "gen-000.npz")

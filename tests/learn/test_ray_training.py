@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from zwick_ai.backends import BackendRequest
 from zwick_ai.learn import net_selfplay
 from zwick_ai.learn.value_train import ValueConfig, train_value
 
@@ -25,7 +26,7 @@ def test_train_net_on_ray_writes_the_shards_and_models_of_the_local_run(tmp_path
     cfg = NT.NetConfig(**NET)  # type: ignore[arg-type]
     assert NT.train_net(cfg, tmp_path / "local", hours=1, max_generations=2) == 2
     try:
-        assert NT.train_net(cfg, tmp_path / "ray", hours=1, max_generations=2, workers=2, backend="ray") == 2
+        assert NT.train_net(cfg, tmp_path / "ray", hours=1, max_generations=2, pool=BackendRequest("ray", 2)) == 2
     finally:
         ray.shutdown()
     for g in (0, 1):
@@ -85,8 +86,8 @@ def test_train_net_on_ray_loses_a_node_mid_generation_and_replays_only_its_chunk
 
     try:
         done = NT.train_net(
-            cfg, tmp_path / "ray", hours=1, max_generations=2, workers=2, backend="ray",
-            address=cluster.address, progress=progress,
+            cfg, tmp_path / "ray", hours=1, max_generations=2,
+            pool=BackendRequest("ray", 2, cluster.address), progress=progress,
         )  # fmt: skip
         assert done == 2 and lost
     finally:

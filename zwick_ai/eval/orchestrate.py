@@ -34,6 +34,7 @@ __all__ = [
     "EXPERIMENT_COMMAND",
     "capped_workers",
     "command_line",
+    "duel",
     "experiment_made_before_marks",
     "experiment_table",
     "prepare",
@@ -172,7 +173,7 @@ def run_prepared(
     """Run a tournament of :func:`prepare` on the request's backend (see :func:`run`).
     ``signals``: a context that makes the stop signals the command's own, entered before the
     backend starts and again after (Ray installs handlers of its own); the CLI passes
-    :func:`zwick_ai.cli.interrupts.reclaim`."""
+    :func:`zwick_ai.interrupts.reclaim`."""
     from zwick_ai.backends import make_backend
     from zwick_ai.eval.sequential import looks, run_until_resolved
     from zwick_ai.eval.tournament import report_markdown, run_tournament
@@ -201,6 +202,23 @@ def run_prepared(
     print(report_markdown(summary, plots=False))
     print(f"wrote {folder}/summary.json, summary.csv, ratings.csv, ratings.png, pairs.png, report.md")
     return summary
+
+
+def duel(
+    agents: Sequence[str], params: Mapping[str, Any], deals: int, seed: int, out: Path
+) -> tuple[float, float, float]:
+    """Two agents' duplicate tournament of ``deals`` deals from ``seed`` on the game of ``params``,
+    in this process, without progress bar or figures, recorded in ``out`` (a rerun resumes it):
+    the first agent's points per deal minus the second's and its 95% CI, ``(mean, low, high)``.
+    This is how ``zwick train net`` measures each generation's strength."""
+    from zwick_ai.eval.tournament import Tournament, run_tournament
+
+    t = Tournament(agents=list(agents), params=dict(params), deals=deals, seed=seed)
+    summary = run_tournament(t, out=out, progress=False, plots=False)
+    assert summary is not None  # not stopped: it returns None only when asked to stop early
+    pair = summary["pairs"][0]
+    low, high = pair["ci95"]
+    return pair["mean_diff"], low, high
 
 
 # ------------------------------------------------------------------------------------------------

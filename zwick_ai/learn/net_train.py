@@ -25,7 +25,7 @@ to learn what a move takes; it learns what follows.
    *export* ``gen-GGG.npz`` in the numba play format (``net:model=OUT/gen-GGG.npz`` plays it);
 4. *strength*: ``net:model=gen-GGG.npz`` against greedy (and, with ``ismcts_deals`` > 0, against
    ``ismcts:iters=2000``) on the same fixed duplicate deals every generation, seats swapped
-   (:mod:`zwick_ai.eval.tournament`): ``strength.csv``, ``strength.png``.
+   (a duplicate tournament, given by the caller as :data:`Duel`): ``strength.csv``, ``strength.png``.
 
 With a search teacher on the mover's view (``teacher="ismcts"`` or ``"expert"``, ``teacher_iters``
 iterations a decision: :func:`zwick_ai.learn.search_teacher.after_records`) the teacher plays
@@ -58,7 +58,7 @@ import math
 import shutil
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -66,7 +66,7 @@ from typing import Any
 import numpy as np
 
 from zwick_ai.agents import value_model, zwicker_search
-from zwick_ai.backends import Backend, make_backend
+from zwick_ai.backends import ONE_LOCAL_WORKER, Backend, BackendRequest, make_backend
 from zwick_ai.files import read_json, replacing
 from zwick_ai.learn import model_files, net_selfplay
 from zwick_ai.learn.net_selfplay import SHARD_FIELDS, ShardRecords
@@ -82,6 +82,12 @@ ISMCTS_SPEC = "ismcts:iters=2000"
 LOSS_FIELDS = ["generation", "records", "train_mse", "heldout_mse", "heldout_var"]
 STRENGTH_FIELDS = ["generation", "weights", "opponent", "deals", "mean_diff", "ci_low", "ci_high"]
 GENERATION_WEIGHTS = "generation"  # the strength rows of a generation's own weights
+#: How strength is measured, given by the caller (training knows no tournaments):
+#: ``duel(agents, params, deals, seed, out)`` plays the two agent specs on ``deals`` duplicate deals
+#: from ``seed`` of the game of ``params``, recorded in the folder ``out``, and returns the first's
+#: points per deal minus the second's with its 95% CI, ``(mean, low, high)``
+#: (:func:`zwick_ai.eval.orchestrate.duel`).
+Duel = Callable[[Sequence[str], Mapping[str, Any], int, int, Path], tuple[float, float, float]]
 # where the targets come from: the hands' own returns, a peek-uct search, or a search on the mover's view
 TEACHERS = ("none", "peek", *SEARCH_TEACHERS)
 TEACHER_CHUNK_HANDS = 10  # a hand searched on the mover's view takes seconds: chunks are kept as they finish
@@ -546,31 +552,24 @@ def read_rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(fh))
 
 
-def strength(cfg: NetConfig, run: NetRun, g: int, average: int = 0) -> list[dict[str, Any]]:
+def strength(cfg: NetConfig, run: NetRun, g: int, duel: Duel, average: int = 0) -> list[dict[str, Any]]:
     """Generation ``g`` (or the average of the ``average`` generations up to ``g``) against greedy
-    (and ISMCTS) on the fixed duplicate deals."""
-    from zwick_ai.eval.tournament import Tournament, run_tournament
-
+    (and ISMCTS) on the fixed duplicate deals, each measured by ``duel``."""
     rows = []
     model = run.average_path(g, average) if average else run.path(g, "npz")
     spec = f"net:model={model}"
     for opponent, deals in (("greedy", cfg.eval_deals), (ISMCTS_SPEC, cfg.ismcts_deals)):
         if deals < 1:
             continue
-        params = cfg.game_params()
-        t = Tournament(agents=[spec, opponent], params=params, deals=deals, seed=EVAL_SEED)
         folder = run.out / "strength" / f"{model.stem}-{opponent.split(':')[0]}"
-        summary = run_tournament(t, out=folder, progress=False, plots=False)
-        assert summary is not None
-        pair = summary["pairs"][0]
-        low, high = pair["ci95"]
+        mean, low, high = duel([spec, opponent], cfg.game_params(), deals, EVAL_SEED, folder)
         rows.append(
             {
                 "generation": g,
                 "weights": f"average of {average}" if average else GENERATION_WEIGHTS,
                 "opponent": opponent,
                 "deals": deals,
-                "mean_diff": pair["mean_diff"],
+                "mean_diff": mean,
                 "ci_low": low,
                 "ci_high": high,
             }
@@ -651,24 +650,27 @@ def train_net(
     hours: float,
     max_generations: int | None = None,
     progress: Progress | None = None,
-    workers: int = 1,
+    pool: BackendRequest = ONE_LOCAL_WORKER,
     average: int = 0,
-    backend: str = "local",
-    address: str | None = None,
+    duel: Duel | None = None,
 ) -> int:
     """Run generations into ``out`` until ``hours`` of wall time are used (a generation started is
-    finished) or ``max_generations`` exist, self-play over ``workers`` local processes or Ray tasks
-    (``backend``, ``address``: :func:`zwick_ai.backends.make_backend`; the results do not
-    depend on them); returns the number of finished generations. With ``average`` K >= 2, every
+    finished) or ``max_generations`` exist, self-play over ``pool``'s local processes or Ray tasks
+    (the results do not depend on it); returns the number of finished generations. With ``average`` K >= 2, every
     generation from the K-th on also gets the average of the last K generations' weights
     (:func:`export_average`; self-play still plays the generations themselves) and its strength
-    curve."""
+    curve. ``duel`` measures the strength (:data:`Duel`; ``zwick train net`` passes
+    :func:`zwick_ai.eval.orchestrate.duel`); a configuration of strength deals needs one."""
     torch = _torch()
     torch.set_num_threads(1)
     cfg.check()
     if hours <= 0:
         raise ValueError(f"hours must be > 0, got {hours}")
     check_average(average)
+    if (cfg.eval_deals or cfg.ismcts_deals) and duel is None:
+        raise ValueError(
+            "strength deals (eval_deals, ismcts_deals) need a duel to play them; pass one or set them to 0"
+        )
     run = NetRun(cfg, out)
     run.claim()
     start = time.monotonic()
@@ -676,23 +678,23 @@ def train_net(
     say = progress or (lambda _g, _what: None)
 
     def evaluate(h: int) -> None:
-        measured = cfg.eval_deals or cfg.ismcts_deals
-        if measured and not run.path(h, "strength.json").exists():
+        measure = duel if cfg.eval_deals or cfg.ismcts_deals else None  # deals without a duel: refused above
+        if measure is not None and not run.path(h, "strength.json").exists():
             say(h, "strength")
-            rows = strength(cfg, run, h)
+            rows = strength(cfg, run, h, measure)
             run.path(h, "strength.json").write_text(json.dumps(rows, indent=1) + "\n")
             write_curves(run)
         if average and h >= average - 1:
             export_average(run, h, average)
-            if measured and not run.average_path(h, average, "strength.json").exists():
+            if measure is not None and not run.average_path(h, average, "strength.json").exists():
                 say(h, f"strength of the average of {average}")
-                rows = strength(cfg, run, h, average)
+                rows = strength(cfg, run, h, measure, average)
                 run.average_path(h, average, "strength.json").write_text(json.dumps(rows, indent=1) + "\n")
                 write_curves(run)
 
     for h in range(g):  # generations a stopped run left unevaluated
         evaluate(h)
-    with make_backend(backend, workers, address) as runner:
+    with pool.make() as runner:
         return _generations(cfg, run, g, start, hours, max_generations, runner, evaluate, say)
 
 

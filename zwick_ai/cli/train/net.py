@@ -124,6 +124,8 @@ def add_args(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_train_net(args: argparse.Namespace) -> int:
+    from zwick_ai.backends import BackendRequest
+    from zwick_ai.eval.orchestrate import duel
     from zwick_ai.learn.net_train import NetConfig, check_average, train_net
     from zwick_ai.zwicker.rules import VARIANTS
 
@@ -179,10 +181,9 @@ def cmd_train_net(args: argparse.Namespace) -> int:
                 args.hours,
                 args.generations,
                 progress,
-                workers=args.workers,
+                BackendRequest(args.backend, args.workers, args.address),
                 average=args.average,
-                backend=args.backend,
-                address=args.address,
+                duel=duel,
             )
         bar.update(done - bar.n)
     finally:
