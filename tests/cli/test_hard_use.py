@@ -435,7 +435,7 @@ def test_the_help_s_agent_time_limits_are_the_guard_s():
 def test_an_interrupt_inside_a_compiled_callback_is_an_interrupt():
     """numba turns a KeyboardInterrupt raised in its callback into a SystemError; the commands'
     interrupt guard turns it back, so the run stops with its one-line message, not a traceback."""
-    from zwick_ai.cli.interrupts import reclaim
+    from zwick_ai.interrupts import reclaim
 
     with pytest.raises(KeyboardInterrupt):
         with reclaim():

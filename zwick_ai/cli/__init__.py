@@ -102,8 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``zwick ARGV``; returns the exit status. Bad input: one line, status 2. An agent from
     outside the package that failed: one line naming it, status 3. Ctrl-C,
     SIGTERM or SIGHUP at any moment: the command stops its workers, keeps what is complete, says
-    so in one line and returns 130, 143 or 129 (:mod:`zwick_ai.cli.interrupts`)."""
-    from zwick_ai.cli import interrupts
+    so in one line and returns 130, 143 or 129 (:mod:`zwick_ai.interrupts`)."""
+    from zwick_ai import interrupts
 
     with interrupts.handled():
         command = None
@@ -141,7 +141,7 @@ def run() -> None:
     """The ``zwick`` program: :func:`main` on the command line's arguments, then exit with its
     status. A stop signal after the command has ended (the interpreter still shutting down) exits
     at once with ``128 + signal``, as one during the command would."""
-    from zwick_ai.cli import interrupts
+    from zwick_ai import interrupts
 
     try:
         code: int | str | None = main()

@@ -12,7 +12,6 @@ import shlex
 import sys
 from pathlib import Path
 
-from zwick_ai.cli.interrupts import reclaim
 from zwick_ai.cli.run_options import add_agent_rule_args, add_run_args, agent_rules, default_workers
 
 EXAMPLES = """examples:
@@ -27,6 +26,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     from zwick_ai.eval import leaderboard
     from zwick_ai.eval.experiment_files import check_agent_specs, load_leaderboard
     from zwick_ai.eval.orchestrate import shipped_modules
+    from zwick_ai.interrupts import reclaim
 
     spec = load_leaderboard(args.file)
     check_agent_specs(spec, str(args.file))

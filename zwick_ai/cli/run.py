@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from zwick_ai.cli.interrupts import reclaim
 from zwick_ai.cli.run_options import add_agent_rule_args, add_run_args, agent_rules, default_workers
 
 
@@ -20,6 +19,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from zwick_ai.eval.agent_failures import EXIT_AGENT_FAILED
     from zwick_ai.eval.experiment_files import load_experiment
     from zwick_ai.eval.orchestrate import TournamentRequest, run_experiment
+    from zwick_ai.interrupts import reclaim
 
     spec = load_experiment(args.file)
     workers = next(w for w in (args.workers, spec.workers, default_workers()) if w is not None)

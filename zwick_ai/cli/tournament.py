@@ -24,7 +24,6 @@ from typing import Any
 from zwick_ai.cli.agent_lists import split_agents
 from zwick_ai.cli.defaults import DEFAULT_AGENTS, DEFAULT_DEALS, DEFAULT_SUMMARY
 from zwick_ai.cli.game_args import add_game_args
-from zwick_ai.cli.interrupts import reclaim
 from zwick_ai.cli.run_options import add_agent_rule_args, add_run_args, agent_rules
 
 EXAMPLES = f"""examples:
@@ -54,6 +53,7 @@ def agent_list(texts: Sequence[str]) -> list[str]:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     from zwick_ai.eval.orchestrate import TournamentRequest, run
+    from zwick_ai.interrupts import reclaim
 
     agents = agent_list(args.agents) if args.agents else list(DEFAULT_AGENTS)
     if args.max_deals is not None and not args.until_resolved:
