@@ -24,16 +24,20 @@ def test_gauntlet_then_top_pairs_and_resume(tmp_path):
     assert gauntlet <= played and len(played) <= 3  # plus at most the pair of the top two
     assert sorted(r["agent"] for r in first["ratings"]) == sorted(board.agents)
     assert all(r["ci95"][0] <= r["rating"] <= r["ci95"][1] for r in first["ratings"])
+    assert "load average" in first["machine"]  # the load at the start of the board's first pair
     # lose the last game of one pair, as an interrupted run would: only it is played again
     games = tmp_path / board.slug / "random--greedy" / "games.jsonl"
     lines = games.read_text().splitlines()
     games.write_text("\n".join(lines[:-1]) + "\n")
     again = leaderboard.run_board(board, ["greedy"], deals=3, top=2, seed=5, out=tmp_path, progress=False)
-    assert again == first
+    # the same board; the machine line is the resumed run's (it played a game)
+    assert again | {"machine": first["machine"]} == first and "load average" in again["machine"]
     assert games.read_text().splitlines()[:-1] == lines[:-1] and len(games.read_text().splitlines()) == len(lines)
     path = leaderboard.write([again], tmp_path, "test", "a test", "zwick leaderboard x.toml")
     text = path.read_text()
     assert "| `greedy` |" in text and "Left out: `mccfr:policy=/nonexistent/policy`" in text
+    assert f"Machine at the start of its first pair: {again['machine']}." in text
+    assert (tmp_path / "leaderboard.png").read_bytes()[:4] == b"\x89PNG"
     assert json.loads((tmp_path / "leaderboard.json").read_text())[0]["board"] == "zwicker classic 2p"
 
 

@@ -55,7 +55,8 @@ def test_the_board_section_states_each_pairs_verdict():
     assert p["verdict"]["case"] in ("both", "points only")
     board = {"board": "b", "game": "zwicker", "agents": ["a", "b"], "pairs": [p], "deals": 8, "skipped": {},
              "ratings": rated(["a", "b"], [50.0, -50.0]), "points_ratings": rated(["a", "b"], [0.9, -0.9])}  # fmt: skip
-    text = leaderboard.markdown([board], "t", "d", "c")
+    text = leaderboard.markdown([board | {"machine": "2 CPUs, load average 3.1"}], "t", "d", "c")
+    assert "Machine at the start of its first pair: 2 CPUs, load average 3.1." in text
     assert "| a | b | deals | mean diff a − b | 95% CI | W-D-L | sign test | verdict |" in text
     assert f"| {p['verdict']['case']} |" in text and "Ranked by points (chips) a deal" in text
 

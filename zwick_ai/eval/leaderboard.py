@@ -272,6 +272,7 @@ def _run_board(board: Board, anchors: list[str], top: int, search: str | None, h
         if d is None:
             return None
         results[(a, b)] = d
+    machine = first_machine(board, list(results), how)
     ratings = fit(board.agents, results, how.seed)
     leaders = [r["agent"] for r in ratings[:top]]
     for a, b in combinations(leaders, 2):
@@ -331,7 +332,22 @@ def _run_board(board: Board, anchors: list[str], top: int, search: str | None, h
         "reference_pairs": reference_pairs,
         "search": floor,
         "ladder": rows,
+        "machine": machine,
     }
+
+
+def first_machine(board: Board, played: list[tuple[str, str]], how: PairPlay) -> str | None:
+    """The machine and its load at the start of the board's first pair (its ``summary.json``'s
+    ``machine``, :func:`zwick_ai.machine.describe`; kept from when its games were played)."""
+    if not played:
+        return None
+    a, b = played[0]
+    path = how.out / board.slug / f"{_slug(a)}--{_slug(b)}" / "summary.json"
+    try:
+        machine = json.loads(path.read_text()).get("machine")
+    except (OSError, json.JSONDecodeError):
+        return None
+    return machine if isinstance(machine, str) else None
 
 
 def pack(board: Board, out: Path) -> None:
@@ -660,9 +676,11 @@ def markdown(boards: list[dict[str, Any]], title: str, description: str, command
             said = [p_text(verdict["sign_p"]), verdict["case"]] if verdict else ["–", "–"]
             pairs.append([f"`{p['a']}`", f"`{p['b']}`", p["deals"], f"{p['mean_diff']:+.2f}", ci, wdl, *said])
         split = disagreement_lines([p["verdict"] for p in b["pairs"] if p.get("verdict")])
+        machine = [f"Machine at the start of its first pair: {b['machine']}.", ""] if b.get("machine") else []
         lines += (
             ["", f"## {b['board']}", ""]
             + made
+            + machine
             + ([*split, ""] if split else [])
             + ladder_markdown(b)
             + markdown_table(["a", "b", "deals", "mean diff a − b", "95% CI", "W-D-L", "sign test", "verdict"], pairs)
