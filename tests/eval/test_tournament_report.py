@@ -73,6 +73,8 @@ def test_a_few_slow_games_are_called_out_beside_the_mean():
         "(one-off work such as numba compiling in a fresh worker process counts in the game it happens in)."
     )
     assert T.slow_games_text({"timing": {"a": even | {"cpu_median_game": None}}}) == ""  # games before CPU time
+    quick = {"cpu_seconds_per_decision": 0.0017, "cpu_median_game": 0.0002, "cpu_slowest_game": 0.03}
+    assert T.slow_games_text({"timing": {"greedy": quick}}) == ""  # a millisecond's mean misleads no one
 
 
 def test_games_recorded_before_cpu_time_report_wall_time_only(finished):

@@ -1116,15 +1116,20 @@ def _seconds(x: float | None) -> str:
 
 #: a mean CPU time a decision this many times its median game's is called out in the report
 SLOW_GAMES = 1.5
+#: ... when the mean is at least this many seconds (a millisecond agent's mean misleads no one)
+SLOW_GAMES_FLOOR = 0.01
 
 
 def slow_games_text(summary: dict[str, Any]) -> str:
     """A sentence for the agents whose mean CPU time a decision is well above their median game's
-    (:data:`SLOW_GAMES`): a few slow games, not every decision, exceeded the budget."""
+    (:data:`SLOW_GAMES`, a mean of at least :data:`SLOW_GAMES_FLOOR`): a few slow games, not every
+    decision, exceeded the budget."""
     slow = [
         (a, x)
         for a, x in summary.get("timing", {}).items()
-        if x.get("cpu_median_game") and (x.get("cpu_seconds_per_decision") or 0) > SLOW_GAMES * x["cpu_median_game"]
+        if x.get("cpu_median_game")
+        and (mean := x.get("cpu_seconds_per_decision") or 0) >= SLOW_GAMES_FLOOR
+        and mean > SLOW_GAMES * x["cpu_median_game"]
     ]
     if not slow:
         return ""
