@@ -20,9 +20,9 @@ from zwick_ai.learn.cfr.mccfr import DEFAULT_SYNC
 sys.path.insert(0, str(Path(__file__).parent))
 from evaluate import measure  # noqa: E402  (the script beside this one)
 
-#: name -> (game, abstraction, averaging)
+#: name -> (game, abstraction, averaging, field); ``-greedy``: trained against a greedy field (not CFR)
 CONFIGS = {
-    f"{board}-{abst}": (f"zwicker(variant={variant},players={players})", abstraction, averaging)
+    f"{board}-{abst}": (f"zwicker(variant={variant},players={players})", abstraction, averaging, field)
     for board, variant, players in (
         ("classic2", "classic", 2),
         ("classic4", "classic", 4),
@@ -31,10 +31,13 @@ CONFIGS = {
         ("grossenwiehe4", "grossenwiehe", 4),
         ("christiansen3", "christiansen", 3),
     )
-    for abst, abstraction, averaging in (
-        ("stakes", "stakes", "linear"),
-        ("coarse-linear", "coarse", "linear"),
-        ("coarse-uniform", "coarse", "uniform"),
+    for abst, abstraction, averaging, field in (
+        ("stakes", "stakes", "linear", "self"),
+        ("stakes-greedy", "stakes", "linear", "greedy"),
+        ("stakes-lite", "stakes-lite", "linear", "self"),
+        ("stakes-lite-greedy", "stakes-lite", "linear", "greedy"),
+        ("coarse-linear", "coarse", "linear", "self"),
+        ("coarse-uniform", "coarse", "uniform", "self"),
     )
 }
 
@@ -46,6 +49,7 @@ def main() -> None:
     ap.add_argument("--runs", default="runs/mccfr-stakes")
     ap.add_argument("--out", default="experiments/results/mccfr-zwicker/equal-budget")
     ap.add_argument("--deals", type=int, default=300)
+    ap.add_argument("--plays", default="sample", help="sample and/or argmax: how the table's strategy is played")
     ap.add_argument("--workers", type=int, default=1, help="threads; > 1: --iterations in rounds of workers x 1,000")
     args = ap.parse_args()
     rounds = 1 if args.workers == 1 else args.workers * DEFAULT_SYNC
@@ -53,20 +57,20 @@ def main() -> None:
         ap.error(f"--iterations must be a multiple of {rounds} and at least {2 * rounds} with {args.workers} workers")
     out = Path(args.out)
     for name in args.names:
-        game, abstraction, averaging = CONFIGS[name]
+        game, abstraction, averaging, field = CONFIGS[name]
         run = Path(args.runs) / name
         resume = (run / "checkpoint.json").exists()
         result = train(
             game, "mccfr", args.iterations, seed=1, out=run, resume=resume,
             eval_every=args.iterations // 2 // rounds * rounds, abstraction=abstraction, eval_deals=args.deals,
-            averaging=averaging, workers=args.workers,
+            averaging=averaging, workers=args.workers, field=field,
         )  # fmt: skip
         solver = result.solver
         assert isinstance(solver, MCCFRSolver)
         print(name, solver.iteration, "iterations,", solver.table.num_rows, "sets", flush=True)
         (out / name).mkdir(parents=True, exist_ok=True)
         shutil.copy(run / "strength.csv", out / name / "strength.csv")
-        measure(run, args.deals, out / "eval.jsonl", ["greedy"], ["random", "greedy"])
+        measure(run, args.deals, out / "eval.jsonl", ["greedy"], ["random", "greedy"], args.plays.split(","))
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ opponent, fallback, deals) is not measured again.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import time
 from pathlib import Path
@@ -26,41 +27,45 @@ from zwick_ai.learn.cfr.zwicker_mccfr import strength
 SEED = 20261207  # other deals than the training curve's (seed 12345)
 
 
-def measure(run: Path, deals: int, out: Path, opponents: list[str], fallbacks: list[str]) -> None:
-    """Append the rows of ``run`` not yet in ``out`` (module docstring)."""
+def measure(
+    run: Path, deals: int, out: Path, opponents: list[str], fallbacks: list[str], plays: tuple[str, ...] = ("sample",)
+) -> None:
+    """Append the rows of ``run`` not yet in ``out`` (module docstring); ``plays``: the table's
+    average strategy sampled and/or its argmax played."""
     out.parent.mkdir(parents=True, exist_ok=True)
     done = set()
     if out.exists():
         for line in out.read_text().splitlines():
             r = json.loads(line)
-            done.add((r["run"], r["iterations"], r["opponent"], r["fallback"], r["deals"]))
+            done.add((r["run"], r["iterations"], r["opponent"], r["fallback"], r["deals"], r.get("play", "sample")))
     solver, meta = load_checkpoint(run / "checkpoint")
     assert isinstance(solver, MCCFRSolver) and solver.zwicker, f"{run}: not a Zwicker MCCFR run"
-    for opponent in opponents:
-        for fallback in fallbacks:
-            key = (run.name, solver.iteration, opponent, fallback, deals)
-            if key in done:
-                continue
-            t0 = time.perf_counter()
-            st = strength(solver.cfg, solver._abst, solver.table, deals, SEED, opponent, opponent, fallback)
-            row = {
-                "run": key[0],
-                "game": meta["game"],
-                "abstraction": meta["abstraction"],
-                "averaging": meta.get("averaging", "uniform"),
-                "sampling": meta["variant"],
-                "iterations": solver.iteration,
-                "sets": solver.table.num_rows,
-                "opponent": opponent,
-                "fallback": fallback,  # random: uniform over the legal whole moves (fallback=uniform)
-                "deals": deals,
-                "seed": SEED,
-                **{k: round(float(v), 4) for k, v in st.items()},
-                "seconds": round(time.perf_counter() - t0, 1),
-            }
-            with out.open("a") as f:
-                f.write(json.dumps(row) + "\n")
-            print(json.dumps(row), flush=True)
+    for opponent, fallback, play in itertools.product(opponents, fallbacks, plays):
+        key = (run.name, solver.iteration, opponent, fallback, deals, play)
+        if key in done:
+            continue
+        t0 = time.perf_counter()
+        st = strength(solver.cfg, solver._abst, solver.table, deals, SEED, opponent, opponent, fallback, play)
+        row = {
+            "run": key[0],
+            "game": meta["game"],
+            "abstraction": meta["abstraction"],
+            "averaging": meta.get("averaging", "uniform"),
+            "field": meta.get("field", "self"),
+            "play": play,
+            "sampling": meta["variant"],
+            "iterations": solver.iteration,
+            "sets": solver.table.num_rows,
+            "opponent": opponent,
+            "fallback": fallback,  # random: uniform over the legal whole moves (fallback=uniform)
+            "deals": deals,
+            "seed": SEED,
+            **{k: round(float(v), 4) for k, v in st.items()},
+            "seconds": round(time.perf_counter() - t0, 1),
+        }
+        with out.open("a") as f:
+            f.write(json.dumps(row) + "\n")
+        print(json.dumps(row), flush=True)
 
 
 def main() -> None:
@@ -70,9 +75,13 @@ def main() -> None:
     ap.add_argument("--out", required=True)
     ap.add_argument("--fallbacks", default="random,greedy", help="random is the agent's fallback=uniform")
     ap.add_argument("--opponents", default="greedy,random")
+    ap.add_argument(
+        "--plays", default="sample", help="sample and/or argmax (the average strategy's most likely action)"
+    )
     args = ap.parse_args()
     for run in args.runs:
-        measure(Path(run), args.deals, Path(args.out), args.opponents.split(","), args.fallbacks.split(","))
+        ops, fbs, plays = (x.split(",") for x in (args.opponents, args.fallbacks, args.plays))
+        measure(Path(run), args.deals, Path(args.out), ops, fbs, tuple(plays))
 
 
 if __name__ == "__main__":

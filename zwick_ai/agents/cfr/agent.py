@@ -1,7 +1,9 @@
 """Agents that play a trained CFR-family policy file (:mod:`zwick_ai.agents.cfr.policy_file`).
 
-``mccfr:policy=PATH,fallback=uniform,min_visits=0`` and ``cfr:policy=PATH,fallback=uniform`` sample each
-decision from the file's average strategy. ``PATH`` is a policy file (``.npz``/``.json`` pair or
+``mccfr:policy=PATH,fallback=uniform,min_visits=0,play=sample`` and ``cfr:policy=PATH,fallback=uniform`` sample each
+decision from the file's average strategy; ``play=argmax`` plays its most likely action instead
+(the first of equal ones; on Dithmarschen the MCCFR tables lose fewer points to greedy that way,
+``experiments/results/mccfr-zwicker/README.md``). ``PATH`` is a policy file (``.npz``/``.json`` pair or
 its stem) or a training directory of ``zwick train`` (its ``policy`` file is used). The file's
 game must be exactly the game played.
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pyspiel
 
 from zwick_ai.agents.base import Agent, Param, legal_decisions, make_agent, register
@@ -31,6 +34,7 @@ from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.decisions import compose_decision, decision_over
 
 FALLBACKS = ("uniform", "greedy")
+PLAYS = ("sample", "argmax")  # how a decision is drawn from the average strategy
 _CACHE: dict[tuple, Policy] = {}
 
 
@@ -68,12 +72,15 @@ def _check(params: dict) -> None:
         raise ValueError(f"min_visits must be non-negative, not {params['min_visits']}")
     if params["fallback"] not in FALLBACKS:
         raise ValueError(f"fallback={params['fallback']!r} is not valid; valid: {', '.join(FALLBACKS)}")
+    if params["play"] not in PLAYS:
+        raise ValueError(f"play={params['play']!r} is not valid; valid: {', '.join(PLAYS)}")
 
 
 _PARAMS = [
     Param("policy", str, "", "policy file or training directory"),
     Param("fallback", str, "uniform", "play for unseen information sets: uniform or greedy"),
     Param("min_visits", int, 0, "fall back at sets visited fewer times in training (trick-game MCCFR)"),
+    Param("play", str, "sample", "sample the average strategy, or play its argmax (most likely action)"),
 ]
 
 
@@ -111,14 +118,19 @@ class PolicyFileAgent(Agent):
         if self.fallback_agent is not None:
             self.fallback_agent.reset(seed)
 
+    def _pick(self, probs: np.ndarray) -> int:
+        """An index drawn from ``probs`` (not normalised), or with ``play=argmax`` the first largest."""
+        if self.params["play"] == "argmax":
+            return int(np.argmax(probs))
+        return int(self.rng.choice(len(probs), p=probs / probs.sum()))
+
     def _from_policy(self, state: pyspiel.State) -> list[int] | None:
         if self.policy.zwicker_abstraction is not None:
             whole = self.policy.zwicker_lookup(state, self.params["min_visits"])
             if whole is None:
                 return None
             rows, index, chances = whole
-            k = int(self.rng.choice(len(index), p=chances / chances.sum()))
-            return zwicker_bridge.move_actions(state, rows[index[k]])
+            return zwicker_bridge.move_actions(state, rows[index[self._pick(chances)]])
         player = state.current_player()
         return compose_decision(state, lambda work: self._step(work, player))
 
@@ -128,11 +140,11 @@ class PolicyFileAgent(Agent):
         if found is None:
             return None
         acts, probs = found
-        return int(acts[int(self.rng.choice(len(acts), p=probs / probs.sum()))])
+        return int(acts[self._pick(probs)])
 
     def decision_distribution(self, state: pyspiel.State) -> dict[tuple[int, ...], float] | None:
         """The exact probabilities of the whole decisions :meth:`act` plays: the table's average
-        strategy; where a set is missing, the mass of that path goes to the fallback's decisions
+        strategy (with ``play=argmax`` all its mass on its most likely action); where a set is missing, the mass of that path goes to the fallback's decisions
         (uniform: every legal decision alike; ``greedy`` breaks ties at random: None, sample it)."""
         out: dict[tuple[int, ...], float] = {}
         missing = 0.0
@@ -142,7 +154,10 @@ class PolicyFileAgent(Agent):
                 missing = 1.0
             else:
                 rows, index, chances = whole
+                chances = self._played(chances)
                 for k in range(len(index)):
+                    if chances[k] <= 0:  # never played (with play=argmax: all but one)
+                        continue
                     move = tuple(int(a) for a in zwicker_bridge.move_actions(state, rows[index[k]]))
                     out[move] = out.get(move, 0.0) + float(chances[k] / chances.sum())
         else:
@@ -155,7 +170,7 @@ class PolicyFileAgent(Agent):
                     missing += mass
                     continue
                 acts, probs = found
-                for a, q in zip(acts, probs / probs.sum(), strict=True):
+                for a, q in zip(acts, self._played(probs), strict=True):
                     if q <= 0:
                         continue
                     child = work.clone()
@@ -173,6 +188,12 @@ class PolicyFileAgent(Agent):
                 key = tuple(int(a) for a in actions)
                 out[key] = out.get(key, 0.0) + missing / len(options)
         return out
+
+    def _played(self, probs: np.ndarray) -> np.ndarray:
+        """The probabilities :meth:`_pick` draws with: ``probs`` normalised, or one-hot at the argmax."""
+        if self.params["play"] == "argmax":
+            return np.eye(len(probs))[int(np.argmax(probs))]
+        return probs / probs.sum()
 
     def act(self, state: pyspiel.State) -> list[int]:
         self.stats["decisions"] += 1

@@ -41,7 +41,8 @@ measures every amount in shares of the variant's card total (:func:`stakes_bucke
 joker and a 3-point card fall apart in Großenwiehe), keeps jokers held and on the table by their
 points, buckets builds up to the variant's largest, trails a joker apart from an Ace, and treats
 the partner question as the build for partner it prepares. Its abstract actions are a fixed
-alphabet of :data:`STAKES_CLASSES` classes (:func:`stakes_class`); the key hashes features of
+alphabet of :data:`STAKES_CLASSES` classes (:func:`stakes_class`; ``stakes-lite``: the same
+features with :data:`STAKES_LITE_CLASSES` coarser classes, :data:`LITE_OF`); the key hashes features of
 the hand, the table and the score (:func:`stakes_features`) and which classes are present, so a
 set fixes its actions as CFR assumes; the absent ones are masked (index -1;
 :func:`present_strategy`). Training with ``stakes`` starts from greedy
@@ -68,8 +69,8 @@ from zwick_ai.agents.cfr.core import mix64, sort_together
 from zwick_ai.jit import kernel
 from zwick_ai.zwicker import arrays, kernels, layout
 
-ZWICKER_ABSTRACTIONS = ("buckets", "coarse", "stakes")
-BUCKETS, COARSE, STAKES = 0, 1, 2
+ZWICKER_ABSTRACTIONS = ("buckets", "coarse", "stakes", "stakes-lite")
+BUCKETS, COARSE, STAKES, STAKES_LITE = 0, 1, 2, 3
 MAX_GROUPS = 64  # distinct descriptors of one decision (far more than ever occur)
 # ``stakes``: a fixed alphabet of abstract actions (the classes of :func:`stakes_class`)
 _PTS_BUCKETS = 6  # :func:`stakes_bucket`
@@ -81,6 +82,32 @@ TRAIL_CLASSES = _TRAILS * 2  # x the table after it: one unit, more
 BUILD_CLASSES = _BUILDS * 2  # x for oneself / for partner
 ASK_CLASSES = _BUILDS  # the value asked, i.e. the build for partner it prepares
 STAKES_CLASSES = CAPTURE_CLASSES + TRAIL_CLASSES + BUILD_CLASSES + ASK_CLASSES
+
+
+def _lite_classes() -> np.ndarray:
+    """``stakes-lite``'s class of each ``stakes`` class: captures by four point steps (none, up to
+    10% of the card total, 20%, more) and whether they clear the table; trails by the card (plain,
+    point card, small joker, big joker) whatever the table after; builds by half of the largest
+    build and for whom; the partner question by half."""
+    lite = np.empty(STAKES_CLASSES, np.int64)
+    steps = (0, 1, 1, 2, 3, 3)  # stakes_bucket 0..5 -> four steps
+    for b in range(_PTS_BUCKETS):
+        for left in range(_LEFT):
+            lite[b * _LEFT + left] = steps[b] * 2 + (0 if left == 0 else 1)
+    cards = (0, 0, 1, 2, 3)  # low plain, high plain, point card, small joker, big joker
+    for t in range(_TRAILS):
+        for after in range(2):
+            lite[CAPTURE_CLASSES + t * 2 + after] = 8 + cards[t]
+    for v in range(_BUILDS):
+        for partner in range(2):
+            lite[CAPTURE_CLASSES + TRAIL_CLASSES + v * 2 + partner] = 12 + (v // 2) * 2 + partner
+        lite[CAPTURE_CLASSES + TRAIL_CLASSES + BUILD_CLASSES + v] = 16 + v // 2
+    return lite
+
+
+#: ``stakes-lite``: the ``stakes`` key with a coarser alphabet of abstract actions (fewer sets)
+LITE_OF = _lite_classes()
+STAKES_LITE_CLASSES = int(LITE_OF.max()) + 1
 _SALT = np.uint64(0x5D7E1C2B3A496F81)
 _ONE = np.int64(1)
 
@@ -418,19 +445,25 @@ def stakes_features(R, S, total):
 
 
 @kernel
-def stakes_decision(R, S, moves, n, out):
+def stakes_decision(R, S, moves, n, out, lite):
     """The ``stakes`` key at ``S`` (:func:`stakes_features` and the classes present) and in
-    ``out[:STAKES_CLASSES]`` the index (into ``moves[:n]``) of the move each abstract action plays,
-    -1 where no legal move falls in the class; returns (key, STAKES_CLASSES). A class's move is its
-    best member by the greedy heuristic's score (ties: the smallest move record), as in the other
-    abstractions."""
+    ``out[:m]`` the index (into ``moves[:n]``) of the move each abstract action plays, -1 where no
+    legal move falls in the class; returns (key, m), m = STAKES_CLASSES (with ``lite``: the
+    ``stakes-lite`` classes :data:`LITE_OF`, a key of their own, m = STAKES_LITE_CLASSES). A class's
+    move is its best member by the greedy heuristic's score (ties: the smallest move record), as in
+    the other abstractions."""
     total = card_total(R)
     h = stakes_features(R, S, total)
-    score = np.empty(STAKES_CLASSES, np.float64)
-    for i in range(STAKES_CLASSES):
+    m = STAKES_LITE_CLASSES if lite else STAKES_CLASSES
+    if lite:
+        h = _chain(h, STAKES_LITE)
+    score = np.empty(m, np.float64)
+    for i in range(m):
         out[i] = -1
     for k in range(n):
         d = stakes_class(R, S, moves[k], total)
+        if lite:
+            d = LITE_OF[d]
         v = kernels.greedy_value(R, S, moves[k])
         if out[d] < 0 or _better(R, S, moves[k], v, moves[out[d]], score[d]):
             out[d], score[d] = k, v
@@ -438,11 +471,11 @@ def stakes_decision(R, S, moves, n, out):
     # features alone, a key where a capture is present at one visit in ten averages that capture
     # to a tenth of its weight, and trails carry the negative regrets of the visits a capture beat.
     present = np.int64(0)
-    for d in range(STAKES_CLASSES):
+    for d in range(m):
         if out[d] >= 0:
             present |= _ONE << d
     key = np.int64(_chain(h, present))
-    return (key if key != 0 else np.int64(1)), STAKES_CLASSES
+    return (key if key != 0 else np.int64(1)), m
 
 
 @kernel
@@ -489,9 +522,10 @@ def zwicker_decision(R, S, moves, n, abstraction, out):
     """(key, m): the table key of the player to move's abstracted information set at ``S`` and in
     ``out[:m]`` the index (into ``moves[:n]``, the legal whole moves) of the move each abstract
     action plays, abstract actions in descriptor order (module docstring). Keys are never 0.
-    ``stakes``: :func:`stakes_decision` (a fixed alphabet, -1 where an action is absent)."""
-    if abstraction == STAKES:
-        return stakes_decision(R, S, moves, n, out)
+    ``stakes`` and ``stakes-lite``: :func:`stakes_decision` (a fixed alphabet, -1 where an action
+    is absent)."""
+    if abstraction >= STAKES:
+        return stakes_decision(R, S, moves, n, out, abstraction == STAKES_LITE)
     coarse = 1 if abstraction == COARSE else 0
     h, table_pts = state_features(R, S, coarse)
     desc = np.empty(n, np.int64)
@@ -523,6 +557,9 @@ __all__ = [
     "COARSE",
     "STAKES",
     "STAKES_CLASSES",
+    "STAKES_LITE",
+    "STAKES_LITE_CLASSES",
+    "LITE_OF",
     "ZWICKER_ABSTRACTIONS",
     "card_total",
     "greedy_action",

@@ -72,14 +72,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     )  # fmt: skip
     p.add_argument(
         "--abstraction", default="none",
-        help="trick games: none, suits or buckets; full Zwicker games: stakes (scaled to the variant), buckets "
-        "or coarse (default: %(default)s)",
+        help="trick games: none, suits or buckets; full Zwicker games: stakes (scaled to the variant), stakes-lite "
+        "(the same with 18 abstract actions instead of 40), buckets or coarse (default: %(default)s)",
     )  # fmt: skip
     p.add_argument(
         "--averaging", choices=["uniform", "linear", "discounted"], default=None,  # updates.AVERAGINGS
         help="how iteration t's regrets and average strategy are weighted: uniform (1, 1), linear (t, t: Linear "
         "CFR) or discounted (t, t^2: Discounted CFR, gamma 2); default: linear on the full Zwicker games, "
         "uniform elsewhere (with --resume: the checkpoint's)",
+    )  # fmt: skip
+    p.add_argument(
+        "--field", choices=["self", "greedy"], default="self",  # mccfr.FIELDS
+        help="who the other seats are in training: self (self-play CFR, default) or greedy (the other sides play "
+        "the greedy heuristic: not CFR, a best response within the abstraction to a greedy field)",
     )  # fmt: skip
     p.add_argument(
         "--workers", type=int, default=1,
@@ -121,7 +126,7 @@ def cmd_mccfr(args: argparse.Namespace) -> int:
     if args.sync is not None and args.workers == 1:
         raise ValueError("--sync: used with --workers 2 or more; leave it out")
     check_out(args)
-    given = {"variant": args.algorithm, "workers": args.workers, "averaging": args.averaging}
+    given = {"variant": args.algorithm, "workers": args.workers, "averaging": args.averaging, "field": args.field}
     given |= {"backend": args.backend, "address": args.address}
     if args.sync is not None:
         given["sync"] = args.sync

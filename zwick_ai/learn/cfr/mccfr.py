@@ -76,14 +76,14 @@ from zwick_ai.learn.cfr.updates import (
     seed_state,
     weights_at,
 )
-from zwick_ai.learn.cfr.zwicker_mccfr import ZWICKER_SAMPLINGS, run_zwicker
+from zwick_ai.learn.cfr.zwicker_mccfr import ZWICKER_FIELDS, ZWICKER_SAMPLINGS, run_zwicker
 from zwick_ai.learn.cfr.zwicker_mccfr import buffers as zwicker_buffers
 from zwick_ai.tricks import arrays as trick_arrays
 from zwick_ai.tricks import kernels as tricks_kernels
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_RANDOM_ACTION
 
 SAMPLINGS = ("external", "outcome", "probe", "probe-unbiased")  # probe*: the full Zwicker games only (zwicker_mccfr)
-FIELDS = ("self", "greedy")  # greedy: best-response training against a greedy field, NOT CFR
+FIELDS = ("self", "greedy")  # greedy: best-response training against a greedy field, NOT CFR (ZWICKER_FIELDS too)
 _GREEDY_FIELD = FIELDS.index("greedy")
 # auto: the trick engine for the trick games, the Zwicker engine for Zwicker with a Zwicker abstraction
 # (:mod:`~zwick_ai.learn.cfr.zwicker_mccfr`), the tree otherwise
@@ -487,7 +487,7 @@ def table_policy(tree: GameTree, table: Table) -> np.ndarray:
     return pol
 
 
-def _check_zwicker(is_zwicker: bool, abstraction: str, sampling: str, field: str, game: pyspiel.Game) -> None:
+def _check_zwicker(is_zwicker: bool, abstraction: str, sampling: str, game: pyspiel.Game) -> None:
     """Refuse what the Zwicker engine backend does not do, saying what it does."""
     if not is_zwicker:
         raise ValueError(f"the zwicker backend plays zwicker, not {game}")
@@ -501,10 +501,8 @@ def _check_zwicker(is_zwicker: bool, abstraction: str, sampling: str, field: str
             f"on the full Zwicker games MCCFR samples {' or '.join(ZWICKER_SAMPLINGS)} (external sampling walks "
             f"every action of each of a player's 12-26 decisions per hand), not {sampling!r}"
         )
-    if field != "self":
-        raise ValueError("the greedy field is for the trick games")
-    if abstraction == "stakes" and sampling == "outcome":
-        raise ValueError("the stakes abstraction trains with probe or probe-unbiased sampling, not outcome")
+    if abstraction.startswith("stakes") and sampling == "outcome":
+        raise ValueError(f"the {abstraction} abstraction trains with probe or probe-unbiased sampling, not outcome")
 
 
 class MCCFRSolver:
@@ -516,8 +514,10 @@ class MCCFRSolver:
     :data:`~zwick_ai.agents.cfr.abstraction.TRICK_ABSTRACTIONS` (``none``, lossless ``suits``,
     lossy ``buckets``); on the tree backend ``none`` or ``observation``.
 
-    ``field="greedy"`` (trick games) is **not CFR**: the other seats play the fixed greedy
-    heuristic (:func:`~zwick_ai.agents.tricks_greedy.greedy_action`) instead of their regret-matching
+    ``field="greedy"`` (trick games, and the full Zwicker games with an abstraction) is **not
+    CFR**: the other seats (in Zwicker, the other sides' seats) play the fixed greedy heuristic
+    (:func:`~zwick_ai.agents.tricks_greedy.greedy_action`;
+    :func:`~zwick_ai.learn.cfr.zwicker_mccfr.greedy_move`) instead of their regret-matching
     strategies, so each traversal is a regret-minimising update of one seat against a greedy
     field: the average strategy approaches a best response to greedy opponents in the abstract
     game ("best-response training against a greedy field"), not an equilibrium."""
@@ -573,7 +573,7 @@ class MCCFRSolver:
             if is_zwicker and abstraction in ZWICKER_ABSTRACTIONS:
                 backend = "zwicker"
         if backend == "zwicker":
-            _check_zwicker(is_zwicker, abstraction, sampling, field, game)
+            _check_zwicker(is_zwicker, abstraction, sampling, game)
         if workers > 1 and backend == "tree":
             raise ValueError(
                 f"workers > 1 needs a compiled engine traversal (trick games, or Zwicker with an abstraction), not {game}"
@@ -604,7 +604,7 @@ class MCCFRSolver:
         self.abstraction = abstraction
         self._abst = abstraction_id(abstraction) if self.tricks else 0
         if field != "self" and not self.tricks:
-            raise ValueError("the greedy field is for the trick games on the engine backend")
+            raise ValueError("the greedy field is for the trick games and the full Zwicker games with an abstraction")
         self.field = field
         if self.tricks:
             self.cfg = game.rules.cfg
@@ -636,7 +636,8 @@ class MCCFRSolver:
             t = Table.empty(1 << 12)
             sampling = ZWICKER_SAMPLINGS.index(self.sampling)
             how = self._weighting(1, 1)
-            run_zwicker(self.cfg, self._abst, sampling, 1, 0, t.compiled(), seed_state(0), zwicker_buffers(), how)
+            method = (sampling, ZWICKER_FIELDS.index(self.field))
+            run_zwicker(self.cfg, self._abst, method, 1, 0, t.compiled(), seed_state(0), zwicker_buffers(), how)
         if self.workers > 1:
             throwaway = MCCFRSolver(
                 self.game,
@@ -738,8 +739,8 @@ class MCCFRSolver:
         """Up to ``count`` iterations on ``table`` with the stream ``rng`` (one worker's share),
         weighted by ``how``."""
         if self.zwicker:
-            sampling = ZWICKER_SAMPLINGS.index(self.sampling)
-            return int(run_zwicker(self.cfg, self._abst, sampling, count, margin, table.compiled(), rng, bufs, how))
+            method = (ZWICKER_SAMPLINGS.index(self.sampling), ZWICKER_FIELDS.index(self.field))
+            return int(run_zwicker(self.cfg, self._abst, method, count, margin, table.compiled(), rng, bufs, how))
         field, samp = FIELDS.index(self.field), SAMPLINGS.index(self.sampling)
         return int(_run_tricks(self.cfg, self._abst, field, samp, count, margin, table.compiled(), rng, bufs, how))
 

@@ -119,6 +119,7 @@ def train(
     backend: str = "local",
     address: str | None = None,
     averaging: str | None = None,
+    field: str = "self",
 ) -> TrainResult:
     """Train ``method`` (``cfr``: exact CFR on the extracted tree, ``variant`` cfr, cfr+ [default]
     or dcfr; ``mccfr``: ``variant`` outcome [default] or external sampling, on the full Zwicker
@@ -136,7 +137,9 @@ def train(
     same tables; a task whose node is lost runs again from its inputs. ``averaging`` (MCCFR): how
     iteration t's updates are weighted (:data:`~zwick_ai.learn.cfr.updates.AVERAGINGS`); default
     :data:`ZWICKER_AVERAGING` on the full Zwicker games, ``uniform`` elsewhere; a resumed run keeps
-    its checkpoint's."""
+    its checkpoint's. ``field="greedy"`` (MCCFR on the trick games and the full Zwicker games) trains
+    against a greedy field instead of self-play: not CFR but a best response within the abstraction
+    to greedy opponents (:class:`~zwick_ai.learn.cfr.mccfr.MCCFRSolver`)."""
     if method not in TRAIN_METHODS:
         raise ValueError(f"unknown training method {method!r}; valid: {', '.join(TRAIN_METHODS)}")
     valid = METHODS if method == "cfr" else SAMPLINGS
@@ -147,6 +150,8 @@ def train(
         raise ValueError(f"unknown {method} variant {variant!r}; valid: {', '.join(valid)}")
     if iterations < 1 or eval_every < 0:
         raise ValueError("iterations must be positive and eval_every non-negative")
+    if field != "self" and method != "mccfr":
+        raise ValueError("field is for mccfr (exact CFR solves the game by self-play)")
     if averaging is not None and method != "mccfr":
         raise ValueError("averaging is for mccfr (exact CFR's weighting is its variant: cfr, cfr+ or dcfr)")
     if workers > 1 and method != "mccfr":
@@ -169,10 +174,16 @@ def train(
     elapsed = 0.0
     if resume:
         solver, meta = load_checkpoint(ckpt, game=str(g), method=method)
-        made = (meta["variant"], int(meta["seed"]), meta["abstraction"], meta.get("workers", 1))
+        made = (
+            meta["variant"],
+            int(meta["seed"]),
+            meta["abstraction"],
+            meta.get("workers", 1),
+            meta.get("field", "self"),
+        )
         averaged = meta.get("averaging", "uniform")
         if (
-            made != (variant, seed, abstraction, workers)
+            made != (variant, seed, abstraction, workers, field)
             or (workers > 1 and meta.get("sync") != sync)
             or averaging not in (None, averaged)
         ):
@@ -181,6 +192,7 @@ def train(
                 f"abstraction={meta['abstraction']}"
                 + (f", averaging={averaged}" if method == "mccfr" else "")
                 + f", workers={meta.get('workers', 1)}"
+                + (f", field={meta.get('field', 'self')}" if method == "mccfr" else "")
                 + (f", sync={meta['sync']}" if "sync" in meta else "")
                 + "; resume with the same options"
             )
@@ -198,7 +210,9 @@ def train(
             if averaging is None:
                 zwicker = game.startswith("zwicker") and abstraction in ZWICKER_ABSTRACTIONS
                 averaging = ZWICKER_AVERAGING if zwicker else "uniform"
-            solver = MCCFRSolver(g, variant, seed, abstraction, workers=workers, sync=sync, averaging=averaging)
+            solver = MCCFRSolver(
+                g, variant, seed, abstraction, workers=workers, sync=sync, averaging=averaging, field=field
+            )
     if solver.iteration > iterations:
         raise ValueError(f"the checkpoint is already at {solver.iteration} iterations (> {iterations})")
     out.mkdir(parents=True, exist_ok=True)

@@ -26,6 +26,15 @@ from its regret-matching strategy. Returns are the OpenSpiel game's ``points`` u
 Why not external sampling: it walks every action of each of the update player's decisions, i.e.
 exponentially many lines per hand.
 
+**The greedy field** (``field="greedy"`` of :class:`~zwick_ai.learn.cfr.mccfr.MCCFRSolver`) is
+**not CFR**: in the episode of update player ``who`` the seats of the other sides play the
+greedy heuristic (its best move by :func:`~zwick_ai.zwicker.kernels.greedy_value`, ties broken
+with the run's own stream, so a resumed run equals an uninterrupted one) in the hand and in every
+probe; they never enter the table, so no regret or average of theirs is touched. ``who``'s side
+(his partner too, in the partnership games) plays the table. The average strategy then
+approaches a best response within the abstraction to a greedy field, the field the strength is
+measured against, rather than an equilibrium.
+
 The table maps abstract information-set keys to rows whose actions are the abstract action
 indices ``0..m-1`` (stored as the row's "actions"); a row counts its visits. Table growth, the
 random stream and checkpoints are those of :class:`~zwick_ai.learn.cfr.mccfr.MCCFRSolver`.
@@ -68,6 +77,13 @@ from zwick_ai.zwicker.policy_codes import POLICY_GREEDY, POLICY_RANDOM
 DEPTH = 4 * zwick_ai.cards.NUM_CARDS  # decisions of one hand (cards played and partner questions) are far fewer
 ZWICKER_SAMPLINGS = ("outcome", "probe", "probe-unbiased")
 OUTCOME = 0  # the others probe (the reach correction is the Weighting's)
+#: who plays the other sides in training (``MCCFRSolver``'s ``field``): the table (self-play) or greedy
+ZWICKER_FIELDS = ("self", "greedy")
+GREEDY_FIELD = 1
+SELF_PLAY = -1  # a traversal's ``learner`` side in self-play: every seat plays the table
+#: how the table's average strategy is played in evaluation: sampled, or its most likely action
+PLAYS = ("sample", "argmax")
+ARGMAX = 1
 OPPONENTS = {"greedy": POLICY_GREEDY, "random": POLICY_RANDOM}
 
 
@@ -108,6 +124,29 @@ class Moves(NamedTuple):
 
 
 @kernel
+def greedy_move(R, S, moves, n, rng):
+    """Index into ``moves[:n]`` of the greedy heuristic's move (the best
+    :func:`~zwick_ai.zwicker.kernels.greedy_value`), ties broken uniformly with the stream ``rng``
+    (``kernels.choose`` breaks them with ``np.random``, which a checkpoint does not hold)."""
+    best, ties, pick = -1e18, 0, 0
+    for k in range(n):
+        v = kernels.greedy_value(R, S, moves[k])
+        if v > best + kernels.TIE:
+            best, ties, pick = v, 1, k
+        elif abs(v - best) <= kernels.TIE:
+            ties += 1
+            if rand_float(rng) * ties < 1.0:
+                pick = k
+    return pick
+
+
+@kernel
+def fielded(R, cur, learner):
+    """Does seat ``cur`` play greedy (the greedy field: a side other than ``learner``'s)?"""
+    return learner != SELF_PLAY and arrays.side_of(R, cur) != learner
+
+
+@kernel
 def _enter_decision(R, S, moves, n, abst, table, bufs, rng, W):
     """The row in ``table`` of the decision at ``S`` (added if new, its visits counted) and its
     number of abstract actions m, their moves (rows of ``moves``) in ``bufs.idx[:m]``; after a
@@ -124,9 +163,11 @@ def _enter_decision(R, S, moves, n, abst, table, bufs, rng, W):
 
 
 @kernel
-def _os_hand(R, abst, who, table, rng, W, moves, bufs, w):
-    """One outcome-sampling episode for ``who`` on a freshly dealt hand. Returns (value, the move
-    buffers ``moves``, grown)."""
+def _os_hand(R, abst, who, table, rng, W, moves, bufs, how):
+    """One outcome-sampling episode for ``who`` on a freshly dealt hand (the seats :func:`fielded`
+    against ``learner`` play greedy, outside the table; ``how`` = (the iteration's weights,
+    ``learner``)). Returns (value, the move buffers ``moves``, grown)."""
+    w, learner = how
     idx, ret = bufs.idx, bufs.ret
     walk = Walk(bufs.pol, bufs.vals, bufs.path, bufs.reach)
     buf, X = moves.buf, moves.scratch
@@ -136,6 +177,9 @@ def _os_hand(R, abst, who, table, rng, W, moves, bufs, w):
     while not arrays.is_over(S):
         buf, X, n = kernels.gen_moves(R, S, buf, W, X)
         cur = arrays.to_move(S)
+        if fielded(R, cur, learner):  # probability 1 in every reach: left out of them
+            kernels.apply_move(R, S, buf[greedy_move(R, S, buf, n, rng)], W)
+            continue
         r, m = _enter_decision(R, S, buf, n, abst, table, bufs, rng, W)
         if r < 0:
             continue
@@ -160,7 +204,7 @@ def regret_strategy(R, S, moves, m, abst, idx, regret, off, pol):
         for a in range(m):
             if idx[a] >= 0 and regret[off + a] > 0.0:
                 return
-    if abst == STAKES:
+    if abst >= STAKES:  # stakes and stakes-lite
         g = greedy_action(R, S, moves, idx, m)
         for a in range(m):
             pol[a] = 1.0 if a == g else 0.0
@@ -193,12 +237,16 @@ class Probe(NamedTuple):
 
 
 @kernel
-def _probe(R, S, abst, table, rng, W, probe, ret):
+def _probe(R, S, abst, table, rng, W, probe, ret, learner):
     """Play ``S`` (changed in place) to the end, every player sampling its current strategy of
-    ``table``; the returns are in ``ret``. Returns ``probe`` with its (possibly grown) move buffers."""
+    ``table`` (the seats :func:`fielded` against ``learner`` playing greedy); the returns are in
+    ``ret``. Returns ``probe`` with its (possibly grown) move buffers."""
     buf, X, idx, pol = probe.buf, probe.scratch, probe.idx, probe.pol
     while not arrays.is_over(S):
         buf, X, n = kernels.gen_moves(R, S, buf, W, X)
+        if fielded(R, arrays.to_move(S), learner):
+            kernels.apply_move(R, S, buf[greedy_move(R, S, buf, n, rng)], W)
+            continue
         m = _current_policy(R, S, buf, n, abst, table, idx, pol)
         kernels.apply_move(R, S, buf[idx[sample_index(pol, m, rng)]], W)
     hand_returns(R, S, ret)
@@ -207,13 +255,14 @@ def _probe(R, S, abst, table, rng, W, probe, ret):
 
 @kernel
 def _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe, how):
-    """One probing episode for ``who`` (module docstring): one hand played on-policy by everybody;
-    at each of ``who``'s decisions every other abstract action is valued by one probe. ``how`` =
-    (the iteration's weights (regret, average), 1 to correct by the reach probabilities). Returns
-    the (possibly grown) ``moves`` and ``probe``."""
+    """One probing episode for ``who`` (module docstring): one hand played on-policy by everybody
+    (the seats :func:`fielded` against ``learner`` by greedy, outside the table); at each of
+    ``who``'s decisions every other abstract action is valued by one probe. ``how`` = (the
+    iteration's weights (regret, average), 1 to correct by the reach probabilities, ``learner``).
+    Returns the (possibly grown) ``moves`` and ``probe``."""
     idx, pol, vals, path, ret, reach = bufs.idx, bufs.pol, bufs.vals, bufs.path, bufs.ret, bufs.reach
     rows, regret, avg = table.rows, table.regret, table.avg
-    w, correct = how
+    w, correct, learner = how
     buf, X = moves.buf, moves.scratch
     S2 = probe.state
     S = kernels.new_hand(R, _deal_seed(rng), W)
@@ -223,6 +272,9 @@ def _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe, how):
     while not arrays.is_over(S):
         buf, X, n = kernels.gen_moves(R, S, buf, W, X)
         cur = arrays.to_move(S)
+        if fielded(R, cur, learner):  # greedy: probability 1, left out of the others' reach
+            kernels.apply_move(R, S, buf[greedy_move(R, S, buf, n, rng)], W)
+            continue
         r, m = _enter_decision(R, S, buf, n, abst, table, bufs, rng, W)
         if r < 0:
             continue
@@ -240,7 +292,7 @@ def _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe, how):
                 if a != j:
                     S2[:] = S
                     kernels.apply_move(R, S2, buf[idx[a]], W)
-                    probe = _probe(R, S2, abst, table, rng, W, probe, ret)
+                    probe = _probe(R, S2, abst, table, rng, W, probe, ret, learner)
                     vals[k, a] = ret[who]
             path[k, 0], path[k, 1], path[k, 2], path[k, 3] = off, m, j, 0
             my *= pol[k, j]
@@ -266,11 +318,13 @@ def _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe, how):
 
 
 @kernel(nogil=True)  # parallel MCCFR runs one per worker thread
-def run_zwicker(R, abst, sampling, count, margin, table, rng, bufs, weighting):
-    """Up to ``count`` iterations (one episode per player each) of ``sampling`` (OUTCOME or PROBE)
-    on ``table`` (:class:`~zwick_ai.agents.cfr.core.TableArrays`), weighted by ``weighting``
-    (:class:`~zwick_ai.learn.cfr.updates.Weighting`); stops early when the table has room for fewer
-    than ``margin`` rows or ``4 * margin`` edges (the caller grows it). Returns the iterations done."""
+def run_zwicker(R, abst, method, count, margin, table, rng, bufs, weighting):
+    """Up to ``count`` iterations (one episode per player each) of ``method`` = (sampling: OUTCOME
+    or PROBE; field: an index into :data:`ZWICKER_FIELDS`, self-play or the greedy field of the
+    module docstring) on ``table`` (:class:`~zwick_ai.agents.cfr.core.TableArrays`), weighted by
+    ``weighting`` (:class:`~zwick_ai.learn.cfr.updates.Weighting`); stops early when the table has
+    room for fewer than ``margin`` rows or ``4 * margin`` edges (the caller grows it). Returns the
+    iterations done."""
     W = kernels.new_workspace()
     buf, X = kernels.new_buffers()
     moves = Moves(buf, X)
@@ -278,16 +332,19 @@ def run_zwicker(R, abst, sampling, count, margin, table, rng, bufs, weighting):
     S2 = kernels.empty_state(R)  # scratch: each use copies a position in first
     probe = Probe(buf2, X2, S2, np.zeros(MAX_GROUPS, np.int64), np.zeros(MAX_GROUPS, np.float64))
     n_players = arrays.players(R)
+    sampling, field = method
     rows, acts, meta = table.rows, table.acts, table.meta
     for it in range(count):
         if rows.shape[0] - meta[M_ROWS] < margin or acts.shape[0] - meta[M_EDGES] < 4 * margin:
             return it
         w = weights_at(weighting, it)
         for who in range(n_players):
+            learner = arrays.side_of(R, who) if field == GREEDY_FIELD else SELF_PLAY
             if sampling == OUTCOME:
-                _, moves = _os_hand(R, abst, who, table, rng, W, moves, bufs, w)
+                _, moves = _os_hand(R, abst, who, table, rng, W, moves, bufs, (w, learner))
             else:
-                moves, probe = _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe, (w, weighting.reach))
+                how = (w, weighting.reach, learner)
+                moves, probe = _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe, how)
     return count
 
 
@@ -306,21 +363,25 @@ def buffers() -> Buffers:
 
 
 @kernel
-def table_move(R, S, moves, n, abst, table, rng, idx, pol):
+def table_move(R, S, moves, n, abst, table, rng, scratch, play):
     """Index into ``moves[:n]`` of the move the average strategy of ``table`` plays at ``S``
-    (sampled), or -1 when the abstract set is unseen."""
+    (sampled, or with ``play`` = ARGMAX its most likely present action, the first of equal ones),
+    or -1 when the abstract set is unseen; ``scratch`` = (the actions' moves, the strategy)."""
+    idx, pol = scratch
     key, m = zwicker_decision(R, S, moves, n, abst, idx)
     r = lookup(table.keys, table.rowof, key)
     if r < 0 or table.rows[r, R_N] != m:
         return -1
     present_strategy(table.avg, table.rows[r, R_OFF], m, idx, pol, False)
+    if play == ARGMAX:
+        return idx[np.argmax(pol[:m])]  # absent actions have probability 0
     return idx[sample_index(pol, m, rng)]
 
 
 @kernel
-def eval_vs(R, abst, seeds, opponent, table, rng, fallback):
+def eval_vs(R, abst, seeds, opponent, table, rng, fallback, play):
     """Per deal seed and per seat of ours: the points utility of the table's average strategy
-    (``fallback``, ``POLICY_GREEDY`` or ``POLICY_RANDOM``, where the set is unseen) against
+    (played as ``play``, an index into :data:`PLAYS`; ``fallback``, ``POLICY_GREEDY`` or ``POLICY_RANDOM``, where the set is unseen) against
     ``opponent`` (``POLICY_GREEDY`` or ``POLICY_RANDOM``) at every other seat,
     and the count of our decisions and of those taken from the table. The same deals are played
     with our agent at each seat in turn (``out[d, seat]``)."""
@@ -342,7 +403,7 @@ def eval_vs(R, abst, seeds, opponent, table, rng, fallback):
                 cur = arrays.to_move(S)
                 if arrays.side_of(R, cur) == arrays.side_of(R, seat):
                     asked += 1
-                    k = table_move(R, S, buf, n, abst, table, rng, idx, pol)
+                    k = table_move(R, S, buf, n, abst, table, rng, (idx, pol), play)
                     if k >= 0:
                         seen += 1
                     else:
@@ -390,9 +451,10 @@ def strength(
     opponent: str = "greedy",
     baseline: str = "greedy",
     fallback: str = "greedy",
+    play: str = "sample",
 ) -> dict[str, float]:
-    """The table's average strategy (``fallback``, greedy or random, where unseen) against
-    ``opponent`` on ``deals`` deals,
+    """The table's average strategy (sampled, or with ``play="argmax"`` its most likely action;
+    ``fallback``, greedy or random, where unseen) against ``opponent`` on ``deals`` deals,
     our agent at each seat in turn, next to the ``baseline`` policy (greedy or random) in the same
     seats on the same deals: ``ours`` and ``greedy`` (points per deal; ``greedy`` is the
     baseline's), ``diff`` (paired, per deal averaged over the seats) with its 95% CI half-width
@@ -402,9 +464,12 @@ def strength(
             f"opponent, baseline and fallback must be one of {', '.join(OPPONENTS)}, "
             f"not {opponent!r}, {baseline!r}, {fallback!r}"
         )
+    if play not in PLAYS:
+        raise ValueError(f"play must be one of {', '.join(PLAYS)}, not {play!r}")
     seeds = np.arange(deals, dtype=np.int64) + int(seed)
     opp = OPPONENTS[opponent]
-    ours, asked, seen = eval_vs(R, abst, seeds, opp, table.compiled(), seed_state(seed), OPPONENTS[fallback])
+    how = (OPPONENTS[fallback], PLAYS.index(play))
+    ours, asked, seen = eval_vs(R, abst, seeds, opp, table.compiled(), seed_state(seed), *how)
     base = baseline_vs(R, seeds, OPPONENTS[baseline], opp)
     d = (ours - base).mean(axis=1)
     ci = 1.96 * float(d.std(ddof=1)) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
