@@ -130,6 +130,8 @@ def test_plays_whole_games_on_full_boards_with_drawn_deals() -> None:
         ("resolve:deals=0", "give at least one deal"),
         ("resolve:draws=0", "draws=0 is not valid"),
         ("resolve:true_share=1", "true_share=1.0 is not valid"),
+        ("resolve:cap=-1", "cap=-1 is not valid"),
+        ("resolve:deepen=always", "deepen='always' is not valid"),
     ],
 )
 def test_bad_parameters_give_one_line_errors(spec: str, words: str) -> None:
@@ -202,3 +204,48 @@ def test_a_decision_with_no_drawn_deal_holding_the_true_hand_plays_the_blueprint
     assert stats["belief"] == "blueprint (no deal with the true hand)" and stats["iters"] == 0
     values = np.array([kernels.greedy_value(state.decision().rules_array, state.decision().position, r) for r in rows])
     assert strategy[np.argmax(values)] == strategy.max()
+
+
+def test_the_iteration_cap_stops_a_timed_decision_and_cap_0_lets_the_budget_run() -> None:
+    """``cap`` bounds a timed decision's CFR+ iterations; ``cap=0`` leaves only the time budget."""
+    from zwick_ai.agents import clock
+
+    game, state = greedy_turns(3, 1, MICRO1)
+    was = clock.current()
+    clock.use("cpu")
+    try:
+        warm = make_agent("resolve:time=0.05", game, seed=0)  # compiles what the timed runs need
+        resolve.decide(state, warm.params, warm, np.random.default_rng(0))
+        runs = {}
+        for cap in (30, 0):
+            agent = make_agent(f"resolve:time=0.05,cap={cap}", game, seed=0)
+            runs[cap] = resolve.decide(state, agent.params, agent, np.random.default_rng(0))[1]
+    finally:
+        clock.use(was)
+    assert runs[30]["iters"] == 30
+    assert runs[0]["iters"] > 30 and runs[0]["seconds"] >= 0.05
+
+
+def test_fit_deepening_tries_no_ply_foreseen_past_the_node_cap() -> None:
+    """``deepen=try`` builds a ply that does not fit and rebuilds the last one; ``deepen=fit``
+    foresees the next ply's nodes from the last ply's growth and does not try it."""
+    game, state = greedy_turns(5, 2, CLASSIC2)
+    results = {}
+    for mode in ("try", "fit"):
+        # a long budget and a huge build rate: only the node cap can stop the deepening
+        agent = make_agent(f"resolve:time=100,iters=5,nodes=20000,deepen={mode}", game, seed=0)
+        agent.node_rate = 1e12
+        calls: list[bool] = []
+        sub = agent.solver()
+        build = sub.build
+
+        def counted(*args, build=build, calls=calls):
+            calls.append(build(*args))
+            return calls[-1]
+
+        sub.build = counted
+        stats = resolve.decide(state, agent.params, agent, np.random.default_rng(0))[1]
+        results[mode] = (calls, stats["depth"])
+    tried, fitted = results["try"], results["fit"]
+    assert False in tried[0]  # the failed try, then the rebuild
+    assert all(fitted[0]) and 1 <= fitted[1] <= tried[1]

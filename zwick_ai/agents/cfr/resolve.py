@@ -17,7 +17,10 @@ At each decision with more than one candidate:
    ``uniform`` (no weighting).
 3. **Subgame** (:mod:`zwick_ai.agents.cfr.resolve_tree`): a chance node over the deals; below each
    the game to the end of the stage (or ``depth`` plies, then greedy play to the stage's end);
-   information sets are the seats' views (the mover's root set differs by its hand).
+   information sets are the seats' views (the mover's root set differs by its hand). Under a time
+   budget the tree is deepened a ply at a time: ``deepen=try`` tries each ply (one that does not
+   fit is thrown away and the last rebuilt), ``deepen=fit`` tries only a ply whose nodes,
+   foreseen from the last ply's growth, fit the build's share of the budget.
 4. **Stage ends** are public states: ``leaf=solve`` solves the next stage from that state over all
    its deals, recursively to the hand's end (exact, where it fits), ``leaf=model`` reads the
    learned public-state value (:mod:`zwick_ai.learn.stage_values`), ``leaf=rollout`` plays the
@@ -31,8 +34,9 @@ At each decision with more than one candidate:
    entering; CFR+ then bounds what any opponent hand gains over that strategy. With more than two
    players there is no gadget (the guarantee is lost: with several opponents neither a unique
    game value nor a bound per opponent exists).
-6. **Play** the average strategy of the mover's true hand's root information set (``play=sample``
-   or ``argmax``).
+6. **Solve** with CFR+ for ``iters`` iterations, or under a time budget until it is spent or
+   ``cap`` iterations are run (0: no cap). **Play** the average strategy of the mover's true
+   hand's root information set (``play=sample`` or ``argmax``).
 
 >>> import pyspiel, zwick_ai.games
 >>> from zwick_ai.agents import make_agent
@@ -69,6 +73,7 @@ BELIEFS = ("solve", "greedy", "uniform")
 LEAVES = ("auto", "solve", "model", "rollout")
 PLAYS = ("sample", "argmax")
 SWITCH = ("on", "off")
+DEEPENS = ("try", "fit")
 DEFAULT_DEALS = 256
 # Drawn deals of a full board. Every drawn deal adds its subtree, whose depth-limit leaves are
 # each played out to the stage's end: at 256, classic 2p decisions at time=0.1 built one ply
@@ -77,7 +82,8 @@ DEFAULT_DEALS = 256
 DEFAULT_DRAWS = 64
 DEFAULT_NODES = 400_000
 MAX_BOUNDS = 4096  # distinct stage ends one subgame may reach
-TIMED_ITER_CAP = 2000  # CFR+ iterations under a time budget when iters is not given
+TIMED_ITER_CAP = 2000  # default cap: CFR+ iterations under a time budget when iters is not given
+MAX_TIMED_ITERS = 1 << 40  # cap=0: no cap (the time budget stops CFR+)
 BOUNDARY_ITERS = 400  # CFR+ iterations of a stage solved to value its start (leaf=solve)
 STAGE_KIND = "stage"  # the weights files' kind of the learned stage values
 BUILD_SHARE = 0.4  # of a time budget, what building the subgame may take; CFR+ gets the rest
@@ -89,7 +95,13 @@ GROUP = 4  # drawn two-player deals: mover hands per opponent hand (the true one
 
 def check(params: dict[str, Any]) -> None:
     """Raise ``ValueError`` (naming what is valid) for a bad ``resolve`` parameter."""
-    for name, valid in (("belief", BELIEFS), ("leaf", LEAVES), ("play", PLAYS), ("gadget", SWITCH)):
+    for name, valid in (
+        ("belief", BELIEFS),
+        ("leaf", LEAVES),
+        ("play", PLAYS),
+        ("gadget", SWITCH),
+        ("deepen", DEEPENS),
+    ):
         if params[name] not in valid:
             raise ValueError(f"{name}={params[name]!r} is not valid; valid: {', '.join(valid)}")
     check_cfr_budget(params["time"], params["iters"])
@@ -104,6 +116,8 @@ def check(params: dict[str, Any]) -> None:
     if params["nodes"] < 1:
         raise ValueError(f"nodes={params['nodes']} is not valid; give at least 1")
     check_search_iters(params["nodes"], "nodes")
+    if params["cap"] < 0:
+        raise ValueError(f"cap={params['cap']} is not valid; give 0 (none) or a positive iteration count")
     if params["infer"] <= 0:
         raise ValueError(f"infer={params['infer']} is not valid; give a temperature > 0")
     if not 0.0 <= params["true_share"] < 1.0:
@@ -125,6 +139,13 @@ def check(params: dict[str, Any]) -> None:
         Param("infer", float, 0.25, "temperature of the greedy-softmax belief and blueprint"),
         Param("true_share", float, 0.5, "share of drawn deals that give the mover its true hand"),
         Param("nodes", int, DEFAULT_NODES, "most subgame nodes per solve"),
+        Param(
+            "deepen",
+            str,
+            "try",
+            "timed deepening: try each ply (try) or only one foreseen to fit the build's share (fit)",
+        ),
+        Param("cap", int, TIMED_ITER_CAP, "most CFR+ iterations of a timed decision without iters (0 = none)"),
         Param("model", str, "", "stage-value model .npz of leaf=model (empty: the package's for the board)"),
     ],
     games=("zwicker",),
@@ -282,7 +303,8 @@ class Subgame:
         if seconds <= 0:
             run(iters, 0)
             return iters
-        cap = iters or TIMED_ITER_CAP
+        # a small subgame stops at the cap (its strategy has settled) unless the cap is 0
+        cap = iters or int(params.get("cap", TIMED_ITER_CAP)) or MAX_TIMED_ITERS
         done, batch = 0, 4
         start = clock.now()
         while done < cap:
@@ -630,8 +652,16 @@ def build_subgame(
     # the whole stage that does not fit wastes the build's whole share.
     if limit == 0 and seconds <= 0 and sub.build(R, worlds, h0, 0, bp_tau, cap):
         return 0
-    built = 0
+    built, before = 0, len(worlds)
     for depth in range(1, (limit or resolve_tree.MAX_LEVELS) + 1):
+        if built and seconds > 0 and params["deepen"] == "fit":
+            # the next ply's nodes foreseen from this ply's growth: a build that cannot fit what
+            # is left of the build's share is not tried (a failed try and the rebuild after it
+            # took a whole budget, leaving CFR+ a handful of iterations)
+            foreseen = sub.nodes * sub.nodes / max(before, 1)
+            if foreseen > cap or foreseen / agent.node_rate > BUILD_SHARE * seconds - (clock.now() - t0):
+                return built
+        before = sub.nodes if built else len(worlds)
         tick = clock.now()
         if not sub.build(R, worlds, h0, depth, bp_tau, cap):
             break
