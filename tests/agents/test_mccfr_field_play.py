@@ -27,6 +27,7 @@ from zwick_ai.agents.cfr.zwicker_abstraction import (
     present_strategy,
     zwicker_decision,
 )
+from zwick_ai.eval.match import play_game
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.learn.cfr import MCCFRSolver, save_policy, train
 from zwick_ai.learn.cfr import zwicker_mccfr as zm
@@ -207,10 +208,16 @@ def test_stakes_lite_merges_the_stakes_classes_and_forgets_hidden_cards(variant)
     assert len(keys["lite"]) <= len(keys["stakes"])
 
 
-def test_stakes_lite_trains_with_its_own_alphabet():
-    solver = MCCFRSolver(pyspiel.load_game(DITHMARSCHEN), "probe", 1, "stakes-lite", averaging="linear")
-    solver.run(2)
+def test_stakes_lite_trains_with_its_own_alphabet_and_its_policy_plays(tmp_path):
+    game = pyspiel.load_game(DITHMARSCHEN)
+    solver = MCCFRSolver(game, "probe", 1, "stakes-lite", averaging="linear")
+    solver.run(30)
     assert solver.key_scheme == "zwicker_stakes-lite"
     assert set(solver.table.rows[: solver.table.num_rows, 3].tolist()) == {STAKES_LITE_CLASSES}
+    save_policy(solver, tmp_path / "p", 1)
+    agent = make_agent(f"mccfr:policy={tmp_path / 'p'},fallback=greedy,play=argmax", game, seed=0)
+    others = [make_agent("greedy", game, seed=s) for s in range(1, 4)]
+    record = play_game(game, [agent, *others], deal_seed=3)
+    assert len(record.returns) == 4 and agent.stats["decisions"] > agent.stats["fallbacks"]
     with pytest.raises(ValueError, match="stakes-lite abstraction trains with probe"):
         MCCFRSolver(pyspiel.load_game(DITHMARSCHEN), "outcome", 1, "stakes-lite")

@@ -26,7 +26,12 @@ import pyspiel
 
 from zwick_ai.agents.cfr.abstraction import abstraction_id, decision
 from zwick_ai.agents.cfr.keys import infoset_key
-from zwick_ai.agents.cfr.zwicker_abstraction import MAX_GROUPS, zwicker_abstraction_id, zwicker_decision
+from zwick_ai.agents.cfr.zwicker_abstraction import (
+    MAX_GROUPS,
+    ZWICKER_ABSTRACTIONS,
+    zwicker_abstraction_id,
+    zwicker_decision,
+)
 from zwick_ai.files import replacing
 
 FORMAT = 1
@@ -37,12 +42,10 @@ KEY_SCHEMES = (
     "tricks_buckets",
     "information_state_string",
     "observation_string",
-    "zwicker_buckets",
-    "zwicker_coarse",
-    "zwicker_stakes",
+    *(f"zwicker_{name}" for name in ZWICKER_ABSTRACTIONS),
 )
 TRICK_SCHEMES = {"tricks_suits": "suits", "tricks_buckets": "buckets"}
-ZWICKER_SCHEMES = {"zwicker_buckets": "buckets", "zwicker_coarse": "coarse", "zwicker_stakes": "stakes"}
+ZWICKER_SCHEMES = {f"zwicker_{name}": name for name in ZWICKER_ABSTRACTIONS}
 
 
 def file_stem(path: str | Path) -> Path:
