@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from zwick_ai.cli.game_args import add_game_args, game_name, load_game
 from zwick_ai.cli.paths import check_out_folder, check_record_file
@@ -27,55 +25,15 @@ def make_rules(args: argparse.Namespace) -> zwicker.Rules:
 
 
 def cmd_variants(args: argparse.Namespace) -> int:
-    from zwick_ai import zwicker
-    from zwick_ai.cards import JOKER_VALUES
     from zwick_ai.eval.report import markdown_table
-    from zwick_ai.games.zwicker_params import FORCED, PARAM_HELP, PARAMS, UTILITIES
-    from zwick_ai.options import format_value
-    from zwick_ai.zwicker.rules import OPTIONS, PLAYER_COUNTS
+    from zwick_ai.games.zwicker_params import OPTION_COLUMNS, VARIANT_COLUMNS, option_rows, variant_rows
 
-    rows = []
-    for v in zwicker.VARIANTS:
-        valid, default = PLAYER_COUNTS[v]
-        r = zwicker.rules(v)
-        sides = " vs ".join("+".join(map(str, s)) for s in r.sides)
-        jokers = [c for c in r.deck if c >= 104]
-        joker_text = (
-            "wild ×" + str(len(jokers))
-            if r.wild
-            else (", ".join(f"X{zwicker.rules(v).card_values(c)[0]}" for c in jokers) or "none")
-        )
-        contiguous = list(valid) == list(range(valid[0], valid[-1] + 1))
-        players = f"{valid[0]}–{valid[-1]}" if contiguous and len(valid) > 3 else ", ".join(map(str, valid))
-        forced = "yes" if r.forced_capture else "no"
-        rows.append([v, f"{players} ({default})", sides, r.deck_size, joker_text, r.card_total, r.zwick_points, forced])
-    head = ["variant", "players (default)", "sides", "deck", "jokers", "card points", "Zwick", "forced capture"]
-    print("\n".join(markdown_table(head, rows)))
+    print("\n".join(markdown_table(list(VARIANT_COLUMNS), variant_rows())))
     print()
     print("Options: -o name=value on any command, or name=value in a game string such as")
     print('"zwicker(variant=classic,players=2,forced_capture=off)".')
     print()
-    rows = []
-    for name, param_default in PARAMS.items():
-        if name in ("variant", "players"):
-            continue
-        option_values = OPTIONS.get(name, (None, None))[1]
-        if name == "forced_capture":
-            values = ", ".join(FORCED) + " (or true, false)"
-        elif name == "utility":
-            values = ", ".join(UTILITIES)
-        elif isinstance(option_values, tuple):
-            values = ", ".join(map(str, option_values))
-        elif isinstance(param_default, bool):
-            values = "true, false"
-        elif isinstance(param_default, int):
-            values = "whole number"
-        elif name == "jokers":
-            values = "joker values " + "/".join(map(str, JOKER_VALUES))
-        else:
-            values = "letters"
-        rows.append([name, format_value(param_default), values, PARAM_HELP[name]])
-    print("\n".join(markdown_table(["option", "default", "values", "what it does"], rows)))
+    print("\n".join(markdown_table(list(OPTION_COLUMNS), option_rows())))
     print("\nzwick_ai/zwicker/RULE_CHOICES.md explains each option in full.")
     return 0
 
@@ -84,7 +42,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from zwick_ai.eval.folder_lock import check_results_folder, hold_results_folder
-    from zwick_ai.eval.selfplay import run_selfplay
+    from zwick_ai.eval.selfplay import run_selfplay, write_folder
 
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, not {args.games}")
@@ -105,21 +63,11 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         text = result.markdown()
         print(text)
         if out is not None:
-            write_selfplay_folder(out, result, text, rules.num_sides)
+            write_folder(out, result, text, f"zwick {' '.join(sys.argv[1:])}")
+            print(f"\nwrote {out}/summary.json, report.md, scores.csv")
     if args.records:
         write_selfplay_records(args, rules)
     return 0
-
-
-def write_selfplay_folder(out: Path, result: Any, text: str, sides: int) -> None:
-    """``summary.json``, ``report.md`` and ``scores.csv`` of a self-play run in ``out``."""
-    (out / "summary.json").write_text(json.dumps(result.as_dict(), indent=2))
-    (out / "report.md").write_text(text + f"\n\nCommand: `zwick {' '.join(sys.argv[1:])}`\n")
-    with open(out / "scores.csv", "w") as f:
-        f.write("hand," + ",".join(f"side{s}" for s in range(sides)) + "\n")
-        for i, row in enumerate(result.scores):
-            f.write(f"{i}," + ",".join(str(int(x)) for x in row) + "\n")
-    print(f"\nwrote {out}/summary.json, report.md, scores.csv")
 
 
 def write_selfplay_records(args: argparse.Namespace, rules: zwicker.Rules) -> None:

@@ -16,9 +16,11 @@ Game records of the same hands (:func:`hand_records`; hand i is hand i of ``run_
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -148,6 +150,18 @@ class SelfplayResult:
             head = ["joker", "dealt to a hand", "won by the holder's side", "won by anyone"]
             lines += ["", *markdown_table(head, rows)]
         return "\n".join(lines)
+
+
+def write_folder(out: Path, result: SelfplayResult, text: str, command: str) -> None:
+    """``summary.json``, ``report.md`` (``text`` and the ``command`` that made it) and
+    ``scores.csv`` (each hand's points per side) of a self-play run in ``out``."""
+    (out / "summary.json").write_text(json.dumps(result.as_dict(), indent=2))
+    (out / "report.md").write_text(text + f"\n\nCommand: `{command}`\n")
+    assert result.scores is not None  # run_selfplay keeps them
+    with open(out / "scores.csv", "w") as f:
+        f.write("hand," + ",".join(f"side{s}" for s in range(result.rules.num_sides)) + "\n")
+        for i, row in enumerate(result.scores):
+            f.write(f"{i}," + ",".join(str(int(x)) for x in row) + "\n")
 
 
 def run_selfplay(

@@ -173,3 +173,58 @@ def rules_from_params(params: dict[str, object] | None) -> tuple[Rules, dict[str
     if jokers is not None:
         norm["jokers"] = format_jokers(jokers)
     return r, norm
+
+
+#: the columns of :func:`variant_rows` and :func:`option_rows` (``zwick variants``)
+VARIANT_COLUMNS = ("variant", "players (default)", "sides", "deck", "jokers", "card points", "Zwick", "forced capture")
+OPTION_COLUMNS = ("option", "default", "values", "what it does")
+
+
+def variant_rows() -> list[list[object]]:
+    """One row per Zwicker variant (:data:`VARIANT_COLUMNS`): its player counts, sides, deck,
+    jokers, card points, Zwick points and whether capturing is forced."""
+    from zwick_ai.zwicker.rules import PLAYER_COUNTS
+
+    rows: list[list[object]] = []
+    for v in zwicker.VARIANTS:
+        valid, default = PLAYER_COUNTS[v]
+        r = zwicker.rules(v)
+        sides = " vs ".join("+".join(map(str, s)) for s in r.sides)
+        jokers = [c for c in r.deck if c >= 104]
+        joker_text = (
+            "wild ×" + str(len(jokers))
+            if r.wild
+            else (", ".join(f"X{zwicker.rules(v).card_values(c)[0]}" for c in jokers) or "none")
+        )
+        contiguous = list(valid) == list(range(valid[0], valid[-1] + 1))
+        players = f"{valid[0]}–{valid[-1]}" if contiguous and len(valid) > 3 else ", ".join(map(str, valid))
+        forced = "yes" if r.forced_capture else "no"
+        rows.append([v, f"{players} ({default})", sides, r.deck_size, joker_text, r.card_total, r.zwick_points, forced])
+    return rows
+
+
+def option_rows() -> list[list[object]]:
+    """One row per rule option (:data:`OPTION_COLUMNS`): its default, its values and what it does."""
+    from zwick_ai.options import format_value
+
+    rows: list[list[object]] = []
+    for name, param_default in PARAMS.items():
+        if name in ("variant", "players"):
+            continue
+        option_values = OPTIONS.get(name, (None, None))[1]
+        if name == "forced_capture":
+            values = ", ".join(FORCED) + " (or true, false)"
+        elif name == "utility":
+            values = ", ".join(UTILITIES)
+        elif isinstance(option_values, tuple):
+            values = ", ".join(map(str, option_values))
+        elif isinstance(param_default, bool):
+            values = "true, false"
+        elif isinstance(param_default, int):
+            values = "whole number"
+        elif name == "jokers":
+            values = "joker values " + "/".join(map(str, cards.JOKER_VALUES))
+        else:
+            values = "letters"
+        rows.append([name, format_value(param_default), values, PARAM_HELP[name]])
+    return rows
