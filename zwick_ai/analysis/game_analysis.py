@@ -425,3 +425,28 @@ def page_values(decisions: list[dict[str, Any]]) -> dict[int, tuple[list[MoveVal
             float(d["loss"]) if d["verdict"] == "mistake" else 0.0,  # the move list marks mistakes only
         )
     return values
+
+
+def write_analysis(
+    out: Path,
+    rec: GameRecord,
+    steps: list[ReplayStep],
+    source: str,
+    spec: str,
+    method: str,
+    decisions: list[dict[str, Any]],
+    unit: str,
+) -> None:
+    """``analysis.html`` (the replay page with each decision's values), ``analysis.md``
+    (:func:`summary_markdown`) and, last, ``analysis.json`` into ``out``: the finished analysis of
+    ``decisions`` of the record ``rec`` (replayed as ``steps``; ``source`` names it, ``spec`` the
+    evaluator, ``method`` how it values, ``unit`` points or chips)."""
+    from zwick_ai.eval.pages import record_page, write_text_atomic
+    from zwick_ai.render import page_html
+
+    values = page_values(decisions)
+    page = record_page(rec, steps, f"Analysis: {source}", values=values, note=f"Evaluator {spec}. {method}")
+    write_text_atomic(out / "analysis.html", page_html(page))
+    write_text_atomic(out / "analysis.md", summary_markdown(rec, source, spec, method, decisions, unit) + "\n")
+    payload = {"game": rec.game, "agent": spec, "decisions": decisions}
+    write_text_atomic(out / "analysis.json", json.dumps(payload, indent=1) + "\n")  # last: marks the run done

@@ -12,15 +12,10 @@ Forced moves (a single legal move) are not decisions and are left out.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from zwick_ai.cli.paths import check_out_folder, read_game_records
-
-if TYPE_CHECKING:
-    from zwick_ai.eval.records import GameRecord, ReplayStep
 
 #: measured costs of a whole game, shown in --help (command and load: benchmarks/README.md)
 ROLLOUT_COST = "about 1 s per decision"
@@ -71,7 +66,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         if decisions is None:
             print(f"{out} holds this analysis finished already (analysis.json, .md, .html); nothing to do")
             return 0
-        write_analysis(out, rec, steps, f"game {args.game_index} of {args.file}", spec, method, decisions, unit)
+        game_analysis.write_analysis(
+            out, rec, steps, f"game {args.game_index} of {args.file}", spec, method, decisions, unit
+        )
     mistakes = [d for d in decisions if d["verdict"] == "mistake"]
     worst = max(mistakes, key=lambda d: d["loss"], default=None)
     print(f"{len(decisions)} decisions analysed with {spec}; {len(mistakes)} mistakes (paired 95% CI of the loss "
@@ -82,29 +79,6 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     print(game_analysis.separation_text(decisions), file=sys.stdout)
     print(f"wrote {out}/analysis.json, analysis.md, analysis.html", file=sys.stdout)
     return 0
-
-
-def write_analysis(
-    out: Path,
-    rec: GameRecord,
-    steps: list[ReplayStep],
-    source: str,
-    spec: str,
-    method: str,
-    decisions: list[dict[str, Any]],
-    unit: str,
-) -> None:
-    """``analysis.html``, ``analysis.md`` and, last, ``analysis.json`` (:mod:`zwick_ai.analysis.game_analysis`)."""
-    from zwick_ai.analysis.game_analysis import page_values, summary_markdown
-    from zwick_ai.cli.pages import record_page, write_text_atomic
-    from zwick_ai.render import page_html
-
-    values = page_values(decisions)
-    page = record_page(rec, steps, f"Analysis: {source}", values=values, note=f"Evaluator {spec}. {method}")
-    write_text_atomic(out / "analysis.html", page_html(page))
-    write_text_atomic(out / "analysis.md", summary_markdown(rec, source, spec, method, decisions, unit) + "\n")
-    payload = {"game": rec.game, "agent": spec, "decisions": decisions}
-    write_text_atomic(out / "analysis.json", json.dumps(payload, indent=1) + "\n")  # last: marks the run done
 
 
 class EvaluatorHelp(argparse.RawDescriptionHelpFormatter):

@@ -136,8 +136,10 @@ def play_human(
     played: list[pyspiel.State] = []  # the game's state object (play_game changes it in place)
     live = None
     if html:
-        from zwick_ai.cli.pages import LivePage
+        from zwick_ai.cli.paths import check_new_file
+        from zwick_ai.eval.pages import LivePage
 
+        check_new_file(html, "--html")
         live = LivePage(
             html, f"zwick play: {game}", f"deal seed {deal_seed}; you are seat {seat}", names, seat, deal_seed
         )

@@ -103,7 +103,7 @@ def _replay(args: argparse.Namespace, inp: TextIO | None, out: TextIO) -> int:
     except ValueError as e:
         raise ValueError(f"game {args.game_index} of {args.file}: {e}") from None
     if args.html:
-        from zwick_ai.cli.pages import write_record_page
+        from zwick_ai.eval.pages import write_record_page
 
         write_record_page(rec, steps, args.html, f"game {args.game_index} of {args.file}")
         print(f"wrote {args.html} ({len(rec.moves)} moves; open it in a browser)", file=out)

@@ -1,5 +1,5 @@
-"""HTML pages of recorded and running games for ``zwick replay --html``, ``zwick analyze`` and ``zwick
-play --html`` (the page itself: :mod:`zwick_ai.render`)."""
+"""HTML pages of recorded and running games, for ``zwick replay --html``, ``zwick analyze`` and
+``zwick play --html`` (the page itself: :mod:`zwick_ai.render`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pyspiel
 
-from zwick_ai.cli.paths import check_new_file
 from zwick_ai.eval.match import chance_action
 from zwick_ai.eval.records import GameRecord, ReplayStep
 from zwick_ai.render import MoveValue, Page, PageMove, capture_cards, game_page, page_html, views
@@ -56,8 +55,7 @@ def record_page(
 
 
 def write_record_page(rec: GameRecord, steps: Sequence[ReplayStep], path: str | Path, title: str) -> None:
-    """Write the replay page of a record to the new file ``path``."""
-    check_new_file(path, "--html")
+    """Write the replay page of a record to ``path``."""
     write_text_atomic(path, page_html(record_page(rec, steps, title)))
 
 
@@ -82,7 +80,6 @@ class LivePage:
     REFRESH_SECONDS = 2
 
     def __init__(self, path: str | Path, title: str, subtitle: str, names: Sequence[str], seat: int, deal_seed: int):
-        check_new_file(path, "--html")
         self.path = Path(path)
         self.title, self.subtitle, self.names, self.seat = title, subtitle, list(names), seat
         self.deal_seed = deal_seed
