@@ -226,10 +226,11 @@ def test_search_credits_each_node_with_the_reward_of_the_seat_that_moved():
     assert set(lead) == {"play 7H", "play KH"} and set(replies) == {"play 8H", "play AH"}
     arr = state.array
     iters = 400
-    ti, tw, meta = TS.new_tree(iters + 2)
+    tree = TS.new_tree(iters + 2)
+    ti, tw = tree.fields, tree.reward
     TS.seed(5)
     done = TS.search(
-        arr, state.rules.cfg, -1, 0, False, arr.copy(), ti, tw, meta, iters, 0.7, False, TS._scale(arr), 10
+        arr, state.rules.cfg, -1, 0, False, arr.copy(), tree, iters, TS.Settings(0.7, False, TS._scale(arr), 10)
     )
     assert done == iters
     node = next(c for c in _children(ti, 0) if ti[c, TS.T_KEY] == lead["play 7H"])

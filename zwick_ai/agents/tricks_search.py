@@ -37,6 +37,8 @@ True
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from zwick_ai.agents import clock
@@ -58,12 +60,30 @@ T_FIELDS = 6
 # ------------------------------------------------------------------------------------------------
 # Search tree and iterations
 # ------------------------------------------------------------------------------------------------
-def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """An empty search tree: int fields, summed rewards, and [node count]; node 0 is the root."""
+class Tree(NamedTuple):
+    """One search's tree (:func:`new_tree`): node ``i`` is row ``i`` of each array, node 0 the
+    root. Compiled code takes it like any tuple of arrays."""
+
+    fields: np.ndarray  # (capacity, T_FIELDS) int32: key, actor, first child, next sibling, visits, availability
+    reward: np.ndarray  # float64: the rewards summed into the node, its actor's
+    used: np.ndarray  # (1,) int64: the nodes in use
+
+
+class Settings(NamedTuple):
+    """How :func:`search` scores, plays out and draws its worlds."""
+
+    c: float  # UCB1's exploration constant (reward units, module docstring)
+    greedy: bool  # the rollout policy: greedy (else uniform random)
+    scale: float  # the reward unit: the deal's starting pot (:func:`_scale`)
+    tries: int  # the resampler's tries for one world
+
+
+def new_tree(capacity: int) -> Tree:
+    """An empty search tree of ``capacity`` nodes; node 0 is the root."""
     ti = np.full((capacity, T_FIELDS), -1, dtype=np.int32)
     ti[:, T_N] = 0
     ti[:, T_AVAIL] = 0
-    return ti, np.zeros(capacity, dtype=np.float64), np.ones(1, dtype=np.int64)
+    return Tree(ti, np.zeros(capacity, dtype=np.float64), np.ones(1, dtype=np.int64))
 
 
 @kernel
@@ -115,11 +135,13 @@ def play_out(s, cfg, greedy, ids, probs, mask):
 
 
 @kernel
-def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, greedy, scale, tries):
-    """Run ``iters`` iterations on the tree (``ti``, ``tw``, ``meta``). ISMCTS: ``resample`` True,
-    each iteration draws a world for ``player`` from ``root`` and ``obs`` = ``player``. PIMC:
-    ``resample`` False, every iteration starts from ``world`` and ``obs`` = -1 (all visible).
-    Returns the iterations done (fewer when the resampler fails)."""
+def search(root, cfg, obs, player, resample, world, tree, iters, how):
+    """Run ``iters`` iterations on ``tree`` (a :class:`Tree`) with the :class:`Settings` ``how``.
+    ISMCTS: ``resample`` True, each iteration draws a world for ``player`` from ``root`` and ``obs``
+    = ``player``. PIMC: ``resample`` False, every iteration starts from ``world`` and ``obs`` = -1
+    (all visible). Returns the iterations done (fewer when the resampler fails)."""
+    ti, tw, meta = tree.fields, tree.reward, tree.used
+    c, greedy, scale = how.c, how.greedy, how.scale
     s = np.empty(trick_arrays.S_SIZE, dtype=np.int32)
     ids = np.empty(trick_arrays.NC, dtype=np.int32)
     probs = np.empty(trick_arrays.NC, dtype=np.float64)
@@ -130,7 +152,7 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
     n = trick_arrays.seat_count(root)
     for it in range(iters):
         if resample:
-            if not resample_into(root, cfg, player, s, tries):
+            if not resample_into(root, cfg, player, s, how.tries):
                 return it
         else:
             s[:] = world
@@ -203,8 +225,9 @@ def search(root, cfg, obs, player, resample, world, ti, tw, meta, iters, c, gree
     return iters
 
 
-def root_stats(ti: np.ndarray, tw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(visits, summed reward) of each root action id (0 for untried actions)."""
+def root_stats(tree: Tree) -> tuple[np.ndarray, np.ndarray]:
+    """(visits, summed reward) of each root action id of ``tree`` (0 for untried actions)."""
+    ti, tw = tree.fields, tree.reward
     visits = np.zeros(trick_arrays.NUM_ACTIONS, dtype=np.int64)
     total = np.zeros(trick_arrays.NUM_ACTIONS, dtype=np.float64)
     c = int(ti[0, T_FIRST])
@@ -262,22 +285,20 @@ def ismcts_decision(state, params: dict, rng: np.random.Generator) -> list[int]:
     legal, arr, cfg, player = _root(state, rng)
     if len(legal) == 1:
         return legal
-    ti, tw, meta = new_tree(iters + 2 if iters > 0 else 1 << 18)
-    greedy = params["rollout"] == "greedy"
+    tree = new_tree(iters + 2 if iters > 0 else 1 << 18)
+    how = Settings(float(params["c"]), params["rollout"] == "greedy", _scale(arr), TRIES)
     world = np.empty(0, dtype=np.int32)
     t0 = clock.now()
     done = 0
     while True:
         chunk = 64 if iters <= 0 else min(64 if seconds > 0 else iters, iters - done)
-        got = search(
-            arr, cfg, player, player, True, world, ti, tw, meta, chunk, float(params["c"]), greedy, _scale(arr), TRIES
-        )
+        got = search(arr, cfg, player, player, True, world, tree, chunk, how)
         if got < chunk:
             raise RuntimeError("ismcts: the resampler found no position consistent with the player's information")
         done += got
         if (iters > 0 and done >= iters) or (seconds > 0 and clock.now() - t0 >= seconds):
             break
-    return [_choose(legal, *root_stats(ti, tw))]
+    return [_choose(legal, *root_stats(tree))]
 
 
 def pimc_decision(state, params: dict, rng: np.random.Generator) -> list[int]:
@@ -293,7 +314,7 @@ def pimc_decision(state, params: dict, rng: np.random.Generator) -> list[int]:
     legal, arr, cfg, player = _root(state, rng)
     if len(legal) == 1:
         return legal
-    greedy = params["rollout"] == "greedy"
+    how = Settings(float(params["c"]), params["rollout"] == "greedy", _scale(arr), TRIES)
     visits = np.zeros(trick_arrays.NUM_ACTIONS, dtype=np.int64)
     total = np.zeros(trick_arrays.NUM_ACTIONS, dtype=np.float64)
     world = np.empty(trick_arrays.S_SIZE, dtype=np.int32)
@@ -303,9 +324,9 @@ def pimc_decision(state, params: dict, rng: np.random.Generator) -> list[int]:
             break
         if not resample_into(arr, cfg, player, world, TRIES):
             raise RuntimeError("pimc: the resampler found no position consistent with the player's information")
-        ti, tw, meta = new_tree(iters + 2)
-        search(arr, cfg, -1, player, False, world, ti, tw, meta, iters, float(params["c"]), greedy, _scale(arr), TRIES)
-        v, t = root_stats(ti, tw)
+        tree = new_tree(iters + 2)
+        search(arr, cfg, -1, player, False, world, tree, iters, how)
+        v, t = root_stats(tree)
         visits += v
         total += t
     return [_choose(legal, visits, total)]
@@ -313,6 +334,8 @@ def pimc_decision(state, params: dict, rng: np.random.Generator) -> list[int]:
 
 __all__ = [
     "ROLLOUTS",
+    "Settings",
+    "Tree",
     "ismcts_decision",
     "new_tree",
     "pimc_decision",
