@@ -192,8 +192,8 @@ def train(
                 f"abstraction={meta['abstraction']}"
                 + (f", averaging={averaged}" if method == "mccfr" else "")
                 + f", workers={meta.get('workers', 1)}"
-                + (f", field={meta.get('field', 'self')}" if method == "mccfr" else "")
                 + (f", sync={meta['sync']}" if "sync" in meta else "")
+                + (f", field={meta.get('field', 'self')}" if "greedy" in (meta.get("field", "self"), field) else "")
                 + "; resume with the same options"
             )
         curve = _read_curve(out / "convergence.csv", solver.iteration)
