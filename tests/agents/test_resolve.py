@@ -207,7 +207,8 @@ def test_a_decision_with_no_drawn_deal_holding_the_true_hand_plays_the_blueprint
 
 
 def test_the_iteration_cap_stops_a_timed_decision_and_cap_0_lets_the_budget_run() -> None:
-    """``cap`` bounds a timed decision's CFR+ iterations; ``cap=0`` leaves only the time budget."""
+    """``cap`` bounds a timed decision's CFR+ iterations; ``cap=0`` leaves only the time budget
+    (``belief=greedy``: the stage's own solve would take a budget of its own first)."""
     from zwick_ai.agents import clock
 
     game, state = greedy_turns(3, 1, MICRO1)
@@ -218,7 +219,7 @@ def test_the_iteration_cap_stops_a_timed_decision_and_cap_0_lets_the_budget_run(
         resolve.decide(state, warm.params, warm, np.random.default_rng(0))
         runs = {}
         for cap in (30, 0):
-            agent = make_agent(f"resolve:time=0.05,cap={cap}", game, seed=0)
+            agent = make_agent(f"resolve:time=0.05,cap={cap},belief=greedy", game, seed=0)
             runs[cap] = resolve.decide(state, agent.params, agent, np.random.default_rng(0))[1]
     finally:
         clock.use(was)
