@@ -20,9 +20,10 @@ from zwick_ai.learn.cfr.mccfr import DEFAULT_SYNC
 sys.path.insert(0, str(Path(__file__).parent))
 from evaluate import measure  # noqa: E402  (the script beside this one)
 
-#: name -> (game, abstraction, averaging, field); ``-greedy``: trained against a greedy field (not CFR)
+#: name -> (game, abstraction, averaging, field, greedy prior); ``-greedy``: trained against a greedy
+#: field (not CFR); ``-priorW``: each new set starts with regret and average mass W on greedy's action
 CONFIGS = {
-    f"{board}-{abst}": (f"zwicker(variant={variant},players={players})", abstraction, averaging, field)
+    f"{board}-{abst}": (f"zwicker(variant={variant},players={players})", abstraction, averaging, field, prior)
     for board, variant, players in (
         ("classic2", "classic", 2),
         ("classic4", "classic", 4),
@@ -31,13 +32,16 @@ CONFIGS = {
         ("grossenwiehe4", "grossenwiehe", 4),
         ("christiansen3", "christiansen", 3),
     )
-    for abst, abstraction, averaging, field in (
-        ("stakes", "stakes", "linear", "self"),
-        ("stakes-greedy", "stakes", "linear", "greedy"),
-        ("stakes-lite", "stakes-lite", "linear", "self"),
-        ("stakes-lite-greedy", "stakes-lite", "linear", "greedy"),
-        ("coarse-linear", "coarse", "linear", "self"),
-        ("coarse-uniform", "coarse", "uniform", "self"),
+    for abst, abstraction, averaging, field, prior in (
+        ("stakes", "stakes", "linear", "self", 0.0),
+        ("stakes-greedy", "stakes", "linear", "greedy", 0.0),
+        ("stakes-lite", "stakes-lite", "linear", "self", 0.0),
+        ("stakes-lite-greedy", "stakes-lite", "linear", "greedy", 0.0),
+        ("stakes-lite-greedy-prior10", "stakes-lite", "linear", "greedy", 10.0),
+        ("stakes-lite-greedy-prior50", "stakes-lite", "linear", "greedy", 50.0),
+        ("stakes-lite-greedy-prior200", "stakes-lite", "linear", "greedy", 200.0),
+        ("coarse-linear", "coarse", "linear", "self", 0.0),
+        ("coarse-uniform", "coarse", "uniform", "self", 0.0),
     )
 }
 
@@ -57,13 +61,13 @@ def main() -> None:
         ap.error(f"--iterations must be a multiple of {rounds} and at least {2 * rounds} with {args.workers} workers")
     out = Path(args.out)
     for name in args.names:
-        game, abstraction, averaging, field = CONFIGS[name]
+        game, abstraction, averaging, field, prior = CONFIGS[name]
         run = Path(args.runs) / name
         resume = (run / "checkpoint.json").exists()
         result = train(
             game, "mccfr", args.iterations, seed=1, out=run, resume=resume,
             eval_every=args.iterations // 2 // rounds * rounds, abstraction=abstraction, eval_deals=args.deals,
-            averaging=averaging, workers=args.workers, field=field,
+            averaging=averaging, workers=args.workers, field=field, greedy_prior=prior,
         )  # fmt: skip
         solver = result.solver
         assert isinstance(solver, MCCFRSolver)

@@ -52,6 +52,7 @@ def measure(
             "abstraction": meta["abstraction"],
             "averaging": meta.get("averaging", "uniform"),
             "field": meta.get("field", "self"),
+            **({"greedy_prior": meta["greedy_prior"]} if "greedy_prior" in meta else {}),
             "play": play,
             "sampling": meta["variant"],
             "iterations": solver.iteration,

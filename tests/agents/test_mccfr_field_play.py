@@ -3,9 +3,12 @@ play greedy's best move and never enter the table (no regret, average or row of 
 the learner's partner plays the table; such runs resume exactly and refuse to resume as
 self-play; ``play=argmax`` plays the average strategy's most likely action, in the agent and in
 the compiled evaluation; ``stakes-lite`` merges the ``stakes`` classes into 18 and its keys
-forget hidden cards too."""
+forget hidden cards too; the greedy prior puts W at greedy's action of a new set, resumes
+exactly, and without it the tables are those of before."""
 
 from __future__ import annotations
+
+import hashlib
 
 import numpy as np
 import pyspiel
@@ -40,9 +43,10 @@ DITHMARSCHEN = "zwicker(variant=dithmarschen,players=4)"  # two sides: seats 0 a
 CLASSIC2 = "zwicker(variant=classic,players=2)"
 
 
-def _hands(abst: int, learner: int, sampling: int, hands: int = 6) -> Table:
+def _hands(abst: int, learner: int, sampling: int, hands: int = 6, prior: float = 0.0) -> Table:
     """A fresh table after ``hands`` episodes of seat 0 (probe or outcome sampling) with the
-    seats of sides other than ``learner`` playing greedy (``learner`` -1: self-play)."""
+    seats of sides other than ``learner`` playing greedy (``learner`` -1: self-play), new sets
+    warm-started with the greedy prior ``prior`` (probe sampling, uniform weights)."""
     R = pyspiel.load_game(DITHMARSCHEN).rules.array()
     t = Table.empty(1 << 12)
     t.reserve(1 << 12, 1 << 16)
@@ -56,7 +60,7 @@ def _hands(abst: int, learner: int, sampling: int, hands: int = 6) -> Table:
         if sampling == zm.OUTCOME:
             _, moves = zm._os_hand(R, abst, 0, t.compiled(), rng, W, moves, bufs, ((1.0, 1.0), learner))
         else:
-            how = ((1.0, 1.0), 0, learner)
+            how = ((1.0, 1.0), 0, learner, prior)
             moves, probe = zm._probe_hand(R, abst, 0, t.compiled(), rng, W, moves, bufs, probe, how)
     return t
 
@@ -221,3 +225,107 @@ def test_stakes_lite_trains_with_its_own_alphabet_and_its_policy_plays(tmp_path)
     assert len(record.returns) == 4 and agent.stats["decisions"] > agent.stats["fallbacks"]
     with pytest.raises(ValueError, match="stakes-lite abstraction trains with probe"):
         MCCFRSolver(pyspiel.load_game(DITHMARSCHEN), "outcome", 1, "stakes-lite")
+
+
+# ---- the greedy prior: a new set starts with regret and average mass W on greedy's action ----
+
+
+@pytest.mark.parametrize("lite", [False, True])
+def test_the_greedy_prior_lands_on_greedys_best_action_with_its_weight(lite):
+    abst = STAKES_LITE if lite else STAKES
+    checked = 0
+    for R, S in mid_hand_states("dithmarschen", 4, 25, 20):
+        moves = kernels.legal_moves(R, S, kernels.new_workspace())
+        idx = np.zeros(MAX_GROUPS, np.int64)
+        _, m = zwicker_decision(R, S, moves, len(moves), abst, idx)
+        # slow and plain: greedy's value of each present action's move, the first best one
+        vals = [kernels.greedy_value(R, S, moves[idx[a]]) if idx[a] >= 0 else -np.inf for a in range(m)]
+        g = int(np.argmax(np.array(vals) > max(vals) - 1e-9))
+        regret, avg = np.full(m + 3, 0.5), np.full(m + 3, 0.25)
+        got = zm.warm_start(R, S, moves, m, idx, (regret, avg), 3, 7.0, (2.0, 3.0))
+        assert got == g
+        want_r, want_a = np.full(m + 3, 0.5), np.full(m + 3, 0.25)
+        want_r[3 + g] += 14.0  # W times the iteration's regret weight
+        want_a[3 + g] += 21.0  # and its average weight
+        assert np.array_equal(regret, want_r) and np.array_equal(avg, want_a)
+        checked += 1
+    assert checked >= 20
+
+
+def test_a_new_set_starts_with_the_prior_on_one_action_and_plays_it():
+    # seat 0 updates; the other seats' sets (self-play) are entered but never updated, so they
+    # hold the prior alone: regret and average W (uniform weights) on one action, 0 elsewhere
+    W = 9.0
+    t = _hands(STAKES_LITE, zm.SELF_PLAY, 1, hands=4, prior=W)
+    alone = 0
+    for r in t.rows[: t.num_rows]:
+        o, n = int(r[R_OFF]), int(r[3])
+        reg, av = t.regret[o : o + n], t.avg[o : o + n]
+        assert av.max() >= W  # every new set: W on its greedy action at least
+        if int(r[R_PLAYER]) != 0 and av.sum() == W:
+            alone += 1
+            g = int(np.argmax(av))
+            assert reg[g] == W and np.count_nonzero(reg) == 1 and np.count_nonzero(av) == 1
+    assert alone >= 50
+    plain = _hands(STAKES_LITE, zm.SELF_PLAY, 1, hands=4)  # without the prior they hold nothing
+    rows = plain.rows[: plain.num_rows]
+    empty = [r for r in rows if r[R_PLAYER] != 0 and not plain.avg[int(r[R_OFF]) : int(r[R_OFF]) + int(r[3])].any()]
+    assert len(empty) >= 50
+
+
+# the table of MCCFRSolver(DITHMARSCHEN, "probe", 2, ABST, averaging="linear", field=FIELD).run(3)
+# as computed before the greedy prior existed: (rows, sum of regrets, sum of |regrets|, sum of
+# averages, the start of the sha256 of the rows, acts, regret and avg arrays' bytes)
+BEFORE = {
+    ("stakes-lite", "greedy"): (306, -3099.0, 5329.0, 312.0, "fccc15dc4374689f"),
+    ("stakes", "self"): (609, -958.0, 7406.0, 312.0, "6a915b4099b66461"),
+}
+
+
+@pytest.mark.parametrize(("abst", "field"), [("stakes-lite", "greedy"), ("stakes", "self")])
+def test_no_prior_is_the_table_of_before(abst, field):
+    s = MCCFRSolver(pyspiel.load_game(DITHMARSCHEN), "probe", 2, abst, averaging="linear", field=field)
+    s.run(3)
+    a = s.table.arrays()
+    got = (s.table.num_rows, float(a["regret"].sum()), float(np.abs(a["regret"]).sum()), float(a["avg"].sum()))
+    rows, total, size, mass, digest = BEFORE[abst, field]
+    assert got[0] == rows
+    assert got[1:] == pytest.approx((total, size, mass), rel=1e-9, abs=1e-6)
+    data = b"".join(np.ascontiguousarray(a[k]).tobytes() for k in ("rows", "acts", "regret", "avg"))
+    assert hashlib.sha256(data).hexdigest()[:16] == digest
+    zero = MCCFRSolver(
+        pyspiel.load_game(DITHMARSCHEN), "probe", 2, abst, averaging="linear", field=field, greedy_prior=0
+    )
+    zero.run(3)
+    assert all(np.array_equal(a[k], zero.table.arrays()[k]) for k in ("rows", "acts", "regret", "avg"))
+
+
+def test_greedy_prior_runs_resume_exactly_and_not_with_another_prior(tmp_path):
+    kw = dict(seed=2, variant="probe", abstraction="stakes-lite", eval_deals=2, field="greedy", greedy_prior=20.0)
+    train(DITHMARSCHEN, "mccfr", iterations=2, out=tmp_path / "a", **kw)
+    for other in (0.0, 5.0):
+        with pytest.raises(ValueError, match="greedy_prior=20; resume with the same options"):
+            train(DITHMARSCHEN, "mccfr", iterations=4, out=tmp_path / "a", resume=True, **{**kw, "greedy_prior": other})
+    resumed = train(DITHMARSCHEN, "mccfr", iterations=4, out=tmp_path / "a", resume=True, **kw)
+    straight = train(DITHMARSCHEN, "mccfr", iterations=4, out=tmp_path / "b", **kw)
+    a, b = straight.solver.table.arrays(), resumed.solver.table.arrays()
+    assert all(np.array_equal(a[k], b[k]) for k in ("rows", "acts", "regret", "avg"))
+    assert resumed.solver.greedy_prior == 20.0
+    plain = train(DITHMARSCHEN, "mccfr", iterations=4, out=tmp_path / "c", **{**kw, "greedy_prior": 0.0})
+    assert not np.array_equal(plain.solver.table.avg, straight.solver.table.avg)
+    assert "greedy_prior" not in (tmp_path / "c" / "checkpoint.json").read_text()
+
+
+def test_the_greedy_prior_refuses_what_it_is_not_for():
+    game = pyspiel.load_game(DITHMARSCHEN)
+    for bad in (-1.0, float("nan"), True, "5"):
+        with pytest.raises(ValueError, match="greedy_prior must be a number"):
+            MCCFRSolver(game, "probe", 0, "stakes-lite", greedy_prior=bad)
+    for args, kw in (
+        (("outcome", 0, "coarse"), {}),
+        (("probe", 0, "stakes-lite"), {"workers": 2}),
+        (("outcome", 0), {"game": pyspiel.load_game("kuhn_poker")}),
+    ):
+        g = kw.pop("game", game)
+        with pytest.raises(ValueError, match="greedy_prior is for probe sampling"):
+            MCCFRSolver(g, *args, greedy_prior=3.0, **kw)

@@ -87,6 +87,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "the greedy heuristic: not CFR, a best response within the abstraction to a greedy field)",
     )  # fmt: skip
     p.add_argument(
+        "--greedy-prior", type=float, default=0.0, metavar="W",
+        help="full Zwicker games, probe sampling, one worker: a new set starts with regret and average mass W on "
+        "greedy's action, so a few noisy probes cannot flip it (default: 0, none; --resume: the same W)",
+    )  # fmt: skip
+    p.add_argument(
         "--workers", type=int, default=1,
         help="threads (or Ray tasks) running the traversals, their tables merged every --sync iterations each "
         "(default: %(default)s)",
@@ -127,6 +132,7 @@ def cmd_mccfr(args: argparse.Namespace) -> int:
         raise ValueError("--sync: used with --workers 2 or more; leave it out")
     check_out(args)
     given = {"variant": args.algorithm, "workers": args.workers, "averaging": args.averaging, "field": args.field}
+    given["greedy_prior"] = args.greedy_prior
     given |= {"backend": args.backend, "address": args.address}
     if args.sync is not None:
         given["sync"] = args.sync

@@ -64,6 +64,8 @@ def save_checkpoint(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: i
             "field": solver.field,
             "averaging": solver.averaging,
         }
+        if solver.greedy_prior:  # written only when used: runs without it keep their files
+            meta["greedy_prior"] = solver.greedy_prior
         if solver.workers > 1:
             meta["workers"] = solver.workers
             meta["sync"] = solver.sync
@@ -112,6 +114,7 @@ def load_checkpoint(
         backend=meta.get("backend", "auto"),
         field=meta.get("field", "self"),
         averaging=meta.get("averaging", "uniform"),  # checkpoints written before the option: uniform
+        greedy_prior=meta.get("greedy_prior", 0.0),
         **_workers(meta, where),
     )
     table = Table.from_arrays(arrays["rows"], arrays["acts"], arrays["regret"], arrays["avg"])
@@ -177,6 +180,8 @@ def save_policy(solver: ExactSolver | MCCFRSolver, path: str | Path, seed: int =
             "field": solver.field,
             "averaging": solver.averaging,
         }
+        if solver.greedy_prior:
+            meta["greedy_prior"] = solver.greedy_prior
     order = np.argsort(keys, kind="stable")
     ns = np.asarray(n, np.int64)[order]
     edge = np.repeat(np.asarray(off, np.int64)[order] - (np.cumsum(ns) - ns), ns) + np.arange(

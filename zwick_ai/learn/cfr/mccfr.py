@@ -520,7 +520,11 @@ class MCCFRSolver:
     :func:`~zwick_ai.learn.cfr.zwicker_mccfr.greedy_move`) instead of their regret-matching
     strategies, so each traversal is a regret-minimising update of one seat against a greedy
     field: the average strategy approaches a best response to greedy opponents in the abstract
-    game ("best-response training against a greedy field"), not an equilibrium."""
+    game ("best-response training against a greedy field"), not an equilibrium.
+
+    ``greedy_prior`` W > 0 (the full Zwicker games, probe sampling, one worker) warm-starts each
+    new set towards greedy's abstract action: regret and average mass W there
+    (:mod:`~zwick_ai.learn.cfr.zwicker_mccfr`); 0, the default, is plain regret matching."""
 
     def __init__(
         self,
@@ -534,6 +538,7 @@ class MCCFRSolver:
         workers: int = 1,
         sync: int = DEFAULT_SYNC,
         averaging: str = "uniform",
+        greedy_prior: float = 0.0,
     ):
         if sampling not in SAMPLINGS:
             raise ValueError(f"unknown MCCFR sampling {sampling!r}; valid: {', '.join(SAMPLINGS)}")
@@ -547,6 +552,9 @@ class MCCFRSolver:
             raise ValueError(f"workers must be a whole number >= 1, not {workers!r}")
         if isinstance(sync, bool) or not isinstance(sync, int) or sync < 1:
             raise ValueError(f"sync must be a whole number >= 1, not {sync!r}")
+        if isinstance(greedy_prior, bool) or not isinstance(greedy_prior, (int, float)) or not 0 <= greedy_prior < 1e12:
+            raise ValueError(f"greedy_prior must be a number from 0 up, not {greedy_prior!r}")
+        self.greedy_prior = float(greedy_prior)
         self.game = game
         self.sampling = sampling
         self.seed = seed
@@ -574,6 +582,10 @@ class MCCFRSolver:
                 backend = "zwicker"
         if backend == "zwicker":
             _check_zwicker(is_zwicker, abstraction, sampling, game)
+        if greedy_prior and (backend != "zwicker" or not sampling.startswith("probe") or workers > 1):
+            raise ValueError(
+                "greedy_prior is for probe sampling on the full Zwicker games with an abstraction, one worker"
+            )
         if workers > 1 and backend == "tree":
             raise ValueError(
                 f"workers > 1 needs a compiled engine traversal (trick games, or Zwicker with an abstraction), not {game}"
@@ -636,7 +648,7 @@ class MCCFRSolver:
             t = Table.empty(1 << 12)
             sampling = ZWICKER_SAMPLINGS.index(self.sampling)
             how = self._weighting(1, 1)
-            method = (sampling, ZWICKER_FIELDS.index(self.field))
+            method = (sampling, ZWICKER_FIELDS.index(self.field), self.greedy_prior)
             run_zwicker(self.cfg, self._abst, method, 1, 0, t.compiled(), seed_state(0), zwicker_buffers(), how)
         if self.workers > 1:
             throwaway = MCCFRSolver(
@@ -739,7 +751,7 @@ class MCCFRSolver:
         """Up to ``count`` iterations on ``table`` with the stream ``rng`` (one worker's share),
         weighted by ``how``."""
         if self.zwicker:
-            method = (ZWICKER_SAMPLINGS.index(self.sampling), ZWICKER_FIELDS.index(self.field))
+            method = (ZWICKER_SAMPLINGS.index(self.sampling), ZWICKER_FIELDS.index(self.field), self.greedy_prior)
             return int(run_zwicker(self.cfg, self._abst, method, count, margin, table.compiled(), rng, bufs, how))
         field, samp = FIELDS.index(self.field), SAMPLINGS.index(self.sampling)
         return int(_run_tricks(self.cfg, self._abst, field, samp, count, margin, table.compiled(), rng, bufs, how))

@@ -120,6 +120,7 @@ def train(
     address: str | None = None,
     averaging: str | None = None,
     field: str = "self",
+    greedy_prior: float = 0.0,
 ) -> TrainResult:
     """Train ``method`` (``cfr``: exact CFR on the extracted tree, ``variant`` cfr, cfr+ [default]
     or dcfr; ``mccfr``: ``variant`` outcome [default] or external sampling, on the full Zwicker
@@ -139,7 +140,9 @@ def train(
     :data:`ZWICKER_AVERAGING` on the full Zwicker games, ``uniform`` elsewhere; a resumed run keeps
     its checkpoint's. ``field="greedy"`` (MCCFR on the trick games and the full Zwicker games) trains
     against a greedy field instead of self-play: not CFR but a best response within the abstraction
-    to greedy opponents (:class:`~zwick_ai.learn.cfr.mccfr.MCCFRSolver`)."""
+    to greedy opponents (:class:`~zwick_ai.learn.cfr.mccfr.MCCFRSolver`). ``greedy_prior`` W > 0 (MCCFR
+    with probe sampling on the full Zwicker games, one worker) starts each new set with regret and
+    average mass W on greedy's action; a resumed run keeps its checkpoint's."""
     if method not in TRAIN_METHODS:
         raise ValueError(f"unknown training method {method!r}; valid: {', '.join(TRAIN_METHODS)}")
     valid = METHODS if method == "cfr" else SAMPLINGS
@@ -150,8 +153,8 @@ def train(
         raise ValueError(f"unknown {method} variant {variant!r}; valid: {', '.join(valid)}")
     if iterations < 1 or eval_every < 0:
         raise ValueError("iterations must be positive and eval_every non-negative")
-    if field != "self" and method != "mccfr":
-        raise ValueError("field is for mccfr (exact CFR solves the game by self-play)")
+    if (field != "self" or greedy_prior) and method != "mccfr":
+        raise ValueError("field and greedy_prior are for mccfr (exact CFR solves the game by self-play)")
     if averaging is not None and method != "mccfr":
         raise ValueError("averaging is for mccfr (exact CFR's weighting is its variant: cfr, cfr+ or dcfr)")
     if workers > 1 and method != "mccfr":
@@ -180,10 +183,11 @@ def train(
             meta["abstraction"],
             meta.get("workers", 1),
             meta.get("field", "self"),
+            meta.get("greedy_prior", 0.0),
         )
         averaged = meta.get("averaging", "uniform")
         if (
-            made != (variant, seed, abstraction, workers, field)
+            made != (variant, seed, abstraction, workers, field, greedy_prior)
             or (workers > 1 and meta.get("sync") != sync)
             or averaging not in (None, averaged)
         ):
@@ -194,6 +198,7 @@ def train(
                 + f", workers={meta.get('workers', 1)}"
                 + (f", sync={meta['sync']}" if "sync" in meta else "")
                 + (f", field={meta.get('field', 'self')}" if "greedy" in (meta.get("field", "self"), field) else "")
+                + (f", greedy_prior={meta.get('greedy_prior', 0.0):g}" if made[5] or greedy_prior else "")
                 + "; resume with the same options"
             )
         curve = _read_curve(out / "convergence.csv", solver.iteration)
@@ -211,8 +216,9 @@ def train(
                 zwicker = game.startswith("zwicker") and abstraction in ZWICKER_ABSTRACTIONS
                 averaging = ZWICKER_AVERAGING if zwicker else "uniform"
             solver = MCCFRSolver(
-                g, variant, seed, abstraction, workers=workers, sync=sync, averaging=averaging, field=field
-            )
+                g, variant, seed, abstraction, workers=workers, sync=sync, averaging=averaging, field=field,
+                greedy_prior=greedy_prior,
+            )  # fmt: skip
     if solver.iteration > iterations:
         raise ValueError(f"the checkpoint is already at {solver.iteration} iterations (> {iterations})")
     out.mkdir(parents=True, exist_ok=True)
