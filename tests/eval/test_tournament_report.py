@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from zwick_ai.cli import main
-from zwick_ai.eval import pictures
+from zwick_ai.eval import pictures, tournament_report
 from zwick_ai.eval import tournament as T
 from zwick_ai.eval.verdict import pair_verdict
 
@@ -67,14 +67,18 @@ def test_thinking_time_is_cpu_and_wall_from_the_games(finished):
 def test_a_few_slow_games_are_called_out_beside_the_mean():
     timing = {"cpu_seconds_per_decision": 0.1075, "cpu_median_game": 0.036, "cpu_slowest_game": 6.84}
     even = {"cpu_seconds_per_decision": 0.047, "cpu_median_game": 0.036, "cpu_slowest_game": 0.94}
-    text = T.slow_games_text({"timing": {"expert:time=0.05": timing, "ismcts:time=0.05": even}})
+    text = tournament_report.slow_games_text({"timing": {"expert:time=0.05": timing, "ismcts:time=0.05": even}})
     assert text == (
         " `expert:time=0.05`'s mean is 3.0 times its median game's: its slowest game took 6.84 s a decision "
         "(one-off work such as numba compiling in a fresh worker process counts in the game it happens in)."
     )
-    assert T.slow_games_text({"timing": {"a": even | {"cpu_median_game": None}}}) == ""  # games before CPU time
+    assert (
+        tournament_report.slow_games_text({"timing": {"a": even | {"cpu_median_game": None}}}) == ""
+    )  # games before CPU time
     quick = {"cpu_seconds_per_decision": 0.0017, "cpu_median_game": 0.0002, "cpu_slowest_game": 0.03}
-    assert T.slow_games_text({"timing": {"greedy": quick}}) == ""  # a millisecond's mean misleads no one
+    assert (
+        tournament_report.slow_games_text({"timing": {"greedy": quick}}) == ""
+    )  # a millisecond's mean misleads no one
 
 
 def test_games_recorded_before_cpu_time_report_wall_time_only(finished):
@@ -85,7 +89,7 @@ def test_games_recorded_before_cpu_time_report_wall_time_only(finished):
     old = {k: v | {"cpu_seconds": None} for k, v in done.items()}
     summary = T.summarize(t, old)
     assert summary["timing"]["greedy"]["cpu_seconds_per_decision"] is None
-    assert "| – |" in T.report_markdown(summary)
+    assert "| – |" in tournament_report.report_markdown(summary)
 
 
 def rating(agent: str, value: float, half: float) -> dict:
@@ -151,7 +155,7 @@ def test_the_report_says_how_many_deals_a_level_pair_needs():
     unit_pair = T.pair_summary("a", "b", np.array([3.0, -2.0, 1.0, -1.0, 2.5, -2.0]), "points")
     assert unit_pair["verdict"]["points"] is None and unit_pair["resolve"]["width"] > 6
     s = {"game": "zwicker", "pairs": [unit_pair]}
-    (line,) = [x for x in T.verdict_lines(s) if x.startswith("- ")]
+    (line,) = [x for x in tournament_report.verdict_lines(s) if x.startswith("- ")]
     assert "to resolve ±0.25 points a deal (the 95% CI that wide): about" in line
 
 

@@ -176,7 +176,8 @@ def run_prepared(
     :func:`zwick_ai.interrupts.reclaim`."""
     from zwick_ai.backends import make_backend
     from zwick_ai.eval.sequential import looks, run_until_resolved
-    from zwick_ai.eval.tournament import report_markdown, run_tournament
+    from zwick_ai.eval.tournament import run_tournament
+    from zwick_ai.eval.tournament_report import report_markdown
 
     r = request
     workers = capped_workers(r.workers, t.games, r.address)

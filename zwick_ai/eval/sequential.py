@@ -108,7 +108,8 @@ def run_until_resolved(
     ``sequential`` (:func:`stop_record`) and the folder's files say where it stopped. None when
     interrupted; the same call resumes (the looks already played are read back, not replayed).
     ``say(text)`` reports each look."""
-    from zwick_ai.eval.tournament import finished_differences, run_tournament, write_outputs
+    from zwick_ai.eval.tournament import finished_differences, run_tournament
+    from zwick_ai.eval.tournament_report import write_outputs
 
     plan = looks(t.deals, max_deals)
     for k, n in enumerate(plan, 1):
@@ -124,7 +125,7 @@ def run_until_resolved(
             say(f"look {k} of {len(plan)} at {n} deals: {state}")
         if done:
             summary["sequential"] = stop_record(pairs, plan, k)
-            write_outputs(t, summary, Path(out))
+            write_outputs(summary, Path(out))
             return summary
     return None  # not reached: the last look always stops
 
