@@ -12,7 +12,7 @@ import pytest
 from zwick_ai.backends import LocalBackend
 from zwick_ai.cli import main
 from zwick_ai.eval import leaderboard
-from zwick_ai.eval.packed_pairs import GAMES, PAIRS, pack_board, packed_pairs, pair_folders
+from zwick_ai.eval.packed_pairs import GAMES, PAIRS, pack_board, packed_machine, packed_pairs, pair_folders
 from zwick_ai.eval.records import read_records
 
 AGENTS = ["random", "greedy", "joker:policy=early"]
@@ -46,6 +46,10 @@ def test_a_packed_board_keeps_every_game_in_two_files_and_plays_on_without_repla
     assert sorted(p.name for p in folder.iterdir()) == sorted([GAMES, PAIRS, "ratings.csv"])
     packed = packed_pairs(folder)
     assert {name: lines for name, (_, lines) in packed.items()} == before
+    # each pair keeps the machine its games were played on (the board's line reads it back)
+    machines = [packed_machine(folder, name) for name in names]
+    assert all(isinstance(m, str) and "load average" in m and "written" not in m for m in machines)
+    assert first["machine"] in machines
     # every reader of games takes the packed file: one record per game, every pair's
     records, errors = read_records(folder / GAMES)
     assert not errors and len(records) == sum(map(len, before.values()))

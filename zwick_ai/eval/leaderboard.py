@@ -54,7 +54,7 @@ from zwick_ai.agents.guard import MOVE_TIME_LIMIT, START_TIME_LIMIT
 from zwick_ai.backends import Backend
 from zwick_ai.eval.agent_failures import AgentFailed, started
 from zwick_ai.eval.experiment_files import DEFAULT_ANCHORS  # the gauntlet's anchors unless a file names them
-from zwick_ai.eval.packed_pairs import pack_board, pair_folders, restore_pair
+from zwick_ai.eval.packed_pairs import pack_board, packed_machine, pair_folders, restore_pair
 from zwick_ai.eval.ratings import points_design, points_ratings_with_ci, ratings_with_ci
 from zwick_ai.eval.report import markdown_table
 from zwick_ai.eval.tournament import (
@@ -65,6 +65,7 @@ from zwick_ai.eval.tournament import (
     pair_summary,
     run_tournament,
 )
+from zwick_ai.eval.tournament_report import REWRITTEN
 from zwick_ai.eval.verdict import disagreement_lines, p_text
 from zwick_ai.games.game_strings import game_spec
 from zwick_ai.stats import mean_ci
@@ -342,12 +343,15 @@ def first_machine(board: Board, played: list[tuple[str, str]], how: PairPlay) ->
     if not played:
         return None
     a, b = played[0]
-    path = how.out / board.slug / f"{_slug(a)}--{_slug(b)}" / "summary.json"
+    name = f"{_slug(a)}--{_slug(b)}"
+    path = how.out / board.slug / name / "summary.json"
     try:
         machine = json.loads(path.read_text()).get("machine")
     except (OSError, json.JSONDecodeError):
-        return None
-    return machine if isinstance(machine, str) else None
+        machine = None
+    if not isinstance(machine, str) or machine.startswith(REWRITTEN):  # its games came from a pack
+        return packed_machine(how.out / board.slug, name) or (machine if isinstance(machine, str) else None)
+    return machine
 
 
 def pack(board: Board, out: Path) -> None:

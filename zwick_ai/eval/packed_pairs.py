@@ -7,8 +7,9 @@ agents makes hundreds of such files; packed (:func:`pack_board`), the board keep
 * ``BOARD/games.jsonl.gz``: every pair's games, pair after pair, in the order of ``pairs.json``;
   ordinary game records, which every reader of games takes as they are (``zwick replay``,
   ``zwick analyze``, :func:`zwick_ai.eval.records.read_records`);
-* ``BOARD/pairs.json``: for each pair folder's name its ``config.json`` and how many lines of the
-  games file are its games, and the games file's sha256 (a games file that does not match is
+* ``BOARD/pairs.json``: for each pair folder's name its ``config.json``, how many lines of the
+  games file are its games and the machine its games were played on (its ``summary.json``'s
+  ``machine``), and the games file's sha256 (a games file that does not match is
   refused in one line, never read as another pair's games).
 
 A packed pair is played on, reported or extended as before: :func:`restore_pair` first writes its
@@ -45,9 +46,10 @@ from typing import Any
 
 from zwick_ai.deferred_signals import deferred_signals
 from zwick_ai.eval.folder_lock import MARK_NAME, hold_folder
+from zwick_ai.eval.tournament_report import REWRITTEN
 from zwick_ai.files import read_json
 
-__all__ = ["GAMES", "PAIRS", "pack_board", "packed_pairs", "pair_folders", "restore_pair"]
+__all__ = ["GAMES", "PAIRS", "pack_board", "packed_machine", "packed_pairs", "pair_folders", "restore_pair"]
 
 #: the packed board's games, every pair's records (gzip, one JSON record a line)
 GAMES = "games.jsonl.gz"
@@ -104,6 +106,29 @@ def packed_pairs(board: str | Path) -> dict[str, tuple[dict[str, Any], list[str]
     return out
 
 
+def packed_machine(board: str | Path, name: str) -> str | None:
+    """The machine the packed pair ``name`` of ``board`` played its games on, as its
+    ``summary.json`` said when it was packed; None when the pack does not know it."""
+    index_path = Path(board) / PAIRS
+    if not index_path.is_file():
+        return None
+    entry = (read_json(index_path).get("pairs") or {}).get(name)
+    machine = entry.get("machine") if isinstance(entry, dict) else None
+    return machine if isinstance(machine, str) else None
+
+
+def _played_machine(folder: Path, before: str | None) -> str | None:
+    """A pair folder's machine of play: its ``summary.json``'s, unless that summary was only
+    written again from games played earlier (then ``before``, the packed one)."""
+    try:
+        machine = json.loads((folder / "summary.json").read_text()).get("machine")
+    except (OSError, ValueError, AttributeError):
+        machine = None
+    if not isinstance(machine, str) or machine.startswith(REWRITTEN):
+        return before
+    return machine
+
+
 def restore_pair(board: str | Path, name: str, folder: str | Path) -> bool:
     """Write the pair folder ``folder`` (``config.json``, ``games.jsonl``) from ``board``'s packed
     copy of pair ``name``; True when it did. A folder that exists already is left as it is."""
@@ -153,6 +178,7 @@ def pack_board(board: str | Path, names: Sequence[str]) -> None:
     with contextlib.ExitStack() as held:
         held.enter_context(hold_folder(folder))
         pairs = packed_pairs(folder)
+        machines = {name: packed_machine(folder, name) for name in pairs}
         packed_now: list[Path] = []
         for name in names:
             if not (folder / name / "config.json").is_file():
@@ -161,8 +187,13 @@ def pack_board(board: str | Path, names: Sequence[str]) -> None:
             found = _folder_pair(folder / name)
             if found is not None:
                 pairs[name] = found
+                machines[name] = _played_machine(folder / name, machines.get(name))
                 packed_now.append(folder / name)
-        index = {name: {"config": config, "games": len(lines)} for name, (config, lines) in pairs.items()}
+        index: dict[str, dict[str, Any]] = {}
+        for name, (config, lines) in pairs.items():
+            index[name] = {"config": config, "games": len(lines)}
+            if machines.get(name) is not None:
+                index[name]["machine"] = machines[name]
         games_tmp, index_tmp = folder / (GAMES + ".tmp"), folder / (PAIRS + ".tmp")
         try:
             with gzip.GzipFile(games_tmp, "wb", mtime=0) as f:  # mtime 0: the same games, the same bytes
