@@ -596,13 +596,7 @@ def headline(boards: list[dict[str, Any]]) -> list[str]:
     | `greedy` | -40 [-70, -10] |
     """
     lines: list[str] = []
-    for family in ("zwicker", "other"):
-        group = [b for b in boards if (b.get("game") == "zwicker") == (family == "zwicker")]
-        if not group:
-            continue
-        rows = _in_file_order(
-            [[_family(a) for a in b.get("agents", [r["agent"] for r in b["ratings"]])] for b in group]
-        )
+    for group, rows in _family_groups(boards):
         best = [max((x["rating"] for x in ranking(b)[1]), default=None) for b in group]
         marks = [other_ranks(b) for b in group]
         table = []
@@ -744,18 +738,24 @@ def ladder_markdown(board: dict[str, Any]) -> list[str]:
     ]
 
 
+def _family_groups(boards: list[dict[str, Any]]) -> list[tuple[list[dict[str, Any]], list[str]]]:
+    """The boards per game family (Zwicker, then the trick games), each with its agents' rows in
+    the file's order; a family without boards is left out."""
+    out = []
+    for family in ("zwicker", "other"):
+        group = [b for b in boards if (b.get("game") == "zwicker") == (family == "zwicker")]
+        if group:
+            agents = [[_family(a) for a in b.get("agents", [r["agent"] for r in b["ratings"]])] for b in group]
+            out.append((group, _in_file_order(agents)))
+    return out
+
+
 def figure_groups(boards: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What ``leaderboard.png`` draws (:func:`zwick_ai.eval.pictures.plot_boards`): per game family,
     as :func:`headline` (Zwicker, then the trick games), the agents in the file's order and per
     board the rating it ranks by (:func:`ranking`) with its 95% CI, the axis naming the measure."""
     groups = []
-    for family in ("zwicker", "other"):
-        group = [b for b in boards if (b.get("game") == "zwicker") == (family == "zwicker")]
-        if not group:
-            continue
-        rows = _in_file_order(
-            [[_family(a) for a in b.get("agents", [r["agent"] for r in b["ratings"]])] for b in group]
-        )
+    for group, rows in _family_groups(boards):
         panels = []
         for b in group:
             measure, rated = ranking(b)
