@@ -109,12 +109,17 @@ def packed_pairs(board: str | Path) -> dict[str, tuple[dict[str, Any], list[str]
 def packed_machine(board: str | Path, name: str) -> str | None:
     """The machine the packed pair ``name`` of ``board`` played its games on, as its
     ``summary.json`` said when it was packed; None when the pack does not know it."""
-    index_path = Path(board) / PAIRS
-    if not index_path.is_file():
-        return None
-    entry = (read_json(index_path).get("pairs") or {}).get(name)
-    machine = entry.get("machine") if isinstance(entry, dict) else None
-    return machine if isinstance(machine, str) else None
+    return _packed_machines(Path(board)).get(name)
+
+
+def _packed_machines(board: Path) -> dict[str, str]:
+    """Every packed pair's machine of play that ``board``'s index knows, read once."""
+    index_path = board / PAIRS
+    pairs = read_json(index_path).get("pairs") if index_path.is_file() else None
+    if not isinstance(pairs, dict):
+        return {}
+    found = {name: entry.get("machine") for name, entry in pairs.items() if isinstance(entry, dict)}
+    return {name: m for name, m in found.items() if isinstance(m, str)}
 
 
 def _played_machine(folder: Path, before: str | None) -> str | None:
@@ -178,7 +183,7 @@ def pack_board(board: str | Path, names: Sequence[str]) -> None:
     with contextlib.ExitStack() as held:
         held.enter_context(hold_folder(folder))
         pairs = packed_pairs(folder)
-        machines = {name: packed_machine(folder, name) for name in pairs}
+        machines: dict[str, str | None] = dict(_packed_machines(folder))
         packed_now: list[Path] = []
         for name in names:
             if not (folder / name / "config.json").is_file():
