@@ -18,3 +18,4 @@ row "$1" "br-ismcts:vs=greedy,iters=300" "net:model=after" net
 row "$1" "br-ismcts:vs=greedy,iters=300" "$MCCFR" mccfr
 row "$1" "br-ismcts:vs=greedy,iters=300" "ismcts:time=0.1" ismcts
 row "$1" "br-ismcts:vs=greedy,iters=300" "expert:time=0.1" expert
+row "$1" "br-ismcts:vs=greedy,iters=300" "resolve:time=0.1" resolve
