@@ -7,8 +7,10 @@ run needs, for the argument types of its real calls, and numba's on-disk cache
 group compiled anything is told by numba's own compile events (:func:`_jit_cache.compile_count`),
 which fire only for a real compile, not for code loaded from the cache; so a second run says so.
 
-The workloads themselves import the layers above (games, agents, environments, training) and are
-listed by the command that runs them, :mod:`zwick_ai.cli.precompile`.
+The workloads themselves import the layers above, so each layer offers its own groups
+(:mod:`zwick_ai.eval.warm_up`: games of every agent; :mod:`zwick_ai.envs.warm_up`: environments
+and ``VectorGame``; :mod:`zwick_ai.learn.warm_up`: MCCFR), and the command that runs them
+(:mod:`zwick_ai.cli.precompile`) lists them in order. The boards they share are named here.
 """
 
 from __future__ import annotations
@@ -20,6 +22,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from zwick_ai import _jit_cache
+
+#: the Zwicker board of the default tournament, and a two-player one
+ZWICKER = "zwicker(variant=dithmarschen,players=4)"
+ZWICKER_2P = "zwicker(variant=classic,players=2)"
+#: the trick games at their defaults
+TRICK_GAMES = ("zwikken", "zwicken")
 
 
 @dataclass(frozen=True)
