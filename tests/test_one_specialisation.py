@@ -28,14 +28,14 @@ from zwick_ai.agents.base import make_agent
 from zwick_ai.eval.match import play_game
 from zwick_ai.games import zwicker_bridge, zwicker_observer
 from zwick_ai.zwicker import steps as zwicker_steps
-from zwick_ai.zwicker import codec, history, kernels, resample
+from zwick_ai.zwicker import codec, history, kernels, worlds as zwicker_worlds
 
 P.compile_all(search=True, expert=True)
 game = pyspiel.load_game("zwicker(variant=dithmarschen,players=4)")
 seats = ["ismcts:iters=30", "greedy", "expert:time=0,iters=30", "random"]
 play_game(game, [make_agent(s, game, seed=i) for i, s in enumerate(seats)], 3)
 sigs = {}
-for m in (chance_runs, zwicker_search, expert_search, zwicker_bridge, zwicker_observer, zwicker_steps, codec, history, kernels, resample):
+for m in (chance_runs, zwicker_search, expert_search, zwicker_bridge, zwicker_observer, zwicker_steps, codec, history, kernels, zwicker_worlds):
     for name, f in vars(m).items():
         if isinstance(f, CPUDispatcher) and f.signatures:
             sigs[f"{m.__name__}.{name}"] = [str(s) for s in f.signatures]
@@ -75,7 +75,7 @@ ENTRY_POINTS = (
     "zwicker.steps.turn_start_k",
     "zwicker.steps.step_k",
     "agents.zwicker_search.search",
-    "zwicker.resample.resample_setup",
+    "zwicker.worlds.resample_setup",
     "agents.expert_search.ismcts",
     "agents.expert_search.endgame_worlds",
     "agents.expert_search.in_endgame",

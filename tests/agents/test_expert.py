@@ -21,8 +21,9 @@ from zwick_ai.agents.expert import expert_decision
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.learn import model_files
 from zwick_ai.mlp import Perceptron
-from zwick_ai.zwicker import arrays, kernels, policy_codes, resample
+from zwick_ai.zwicker import arrays, kernels, policy_codes
 from zwick_ai.zwicker import history as zwicker_history
+from zwick_ai.zwicker import worlds as zwicker_worlds
 from zwick_ai.zwicker.features import NFEAT
 from zwick_ai.zwicker.layout import MAX_HAND, PHASE_OVER, S_HAND_N, S_HANDS, S_PHASE, S_STAGE, S_STOCK_LEN, S_STOCK_TOP
 
@@ -207,7 +208,7 @@ def _posterior_case(tau: float = TAU, min_tv: float = 0.0) -> tuple:
         if state is None or len(state.candidate_rows()) < 2:
             continue
         a = state.array
-        det = resample.resample_setup(state.tables.game_table, a, 0, np.zeros(kernels.WS_SIZE, np.int64))
+        det = zwicker_worlds.resample_setup(state.tables.game_table, a, 0, np.zeros(kernels.WS_SIZE, np.int64))
         start_pub = zwicker.ZwickerState(rules, det.S0.copy())
         moves = _stage_moves(state, int(det.t0))
         hidden_n = int(a[S_HAND_N + 1])
@@ -417,7 +418,7 @@ def _stage_moves(state: pyspiel.State, t0: int) -> list[tuple[int, np.ndarray]]:
 def _plies_this_stage(state: pyspiel.State, seat: int) -> int:
     a = state.array
     X = a[zwicker_history.XB :]
-    t0 = int(resample.resample_setup(state.tables.game_table, a, 0, np.zeros(kernels.WS_SIZE, np.int64)).t0)
+    t0 = int(zwicker_worlds.resample_setup(state.tables.game_table, a, 0, np.zeros(kernels.WS_SIZE, np.int64)).t0)
     return sum(
         1
         for t in range(t0, int(X[zwicker_history.X_NPLY]))

@@ -150,7 +150,7 @@ def test_the_batched_replay_matches_one_deal_at_a_time() -> None:
     """``replay_worlds`` (one compiled call) gives every deal the reach of the per-deal replay."""
     from zwick_ai.agents.cfr import resolve_tree
     from zwick_ai.agents.expert_search import stage_start_world
-    from zwick_ai.zwicker.resample import resample_setup
+    from zwick_ai.zwicker.worlds import resample_setup
 
     game, state = greedy_turns(3, 1, HIDDEN8)
     d = state.decision()

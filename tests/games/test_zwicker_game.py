@@ -1,7 +1,7 @@
 """The OpenSpiel ``zwicker`` game: registration, parameters, conformance, the sub-action codec,
 observers, returns, serialization and the engine conversions.
 
-Resampling is tested in ``test_zwicker_resample.py``; OpenSpiel's algorithms on the game in
+Resampling is tested in ``test_zwicker_worlds.py``; OpenSpiel's algorithms on the game in
 ``test_zwicker_algorithms.py``.
 """
 

@@ -16,7 +16,7 @@ import zwick_ai.games  # noqa: F401
 from tests.random_play import at_turn_start, random_states
 from zwick_ai import zwicker
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.zwicker import resample
+from zwick_ai.zwicker import worlds as zwicker_worlds
 from zwick_ai.zwicker.layout import NC, RULES_SIZE
 
 SPECS = [
@@ -59,17 +59,19 @@ def test_prefilter_is_necessary_and_rejects_owners_without_their_values(spec):
     for s in random_states(game, 400, seed=1, keep=0.5, accept=at_turn_start):
         p = s.current_player()
         owners = owned_values(s)
-        setup = resample.resample_setup(t.game_table, s.array, p, t.workspace)
+        setup = zwicker_worlds.resample_setup(t.game_table, s.array, p, t.workspace)
         hidden, need, truth = setup.hidden, setup.need, setup.truth
         if not set(owners) & set(hidden.tolist()):
             continue  # no hidden seat owns a build: nothing for the owner's duty to say
         counts["states"] += 1
-        assert resample._setup_ok(R, setup, truth.copy(), buf), "the true deal was rejected"
+        assert zwicker_worlds._setup_ok(R, setup, truth.copy(), buf), "the true deal was rejected"
         S0w = setup.S0.copy()
         for _ in range(DRAWS):
             cards = rng.permutation(truth)
-            passed = resample._setup_ok(R, setup, cards, buf)
-            consistent = resample.resample_world(t.game_table, s.array, p, setup, cards, S0w, t.workspace).shape[0] > 0
+            passed = zwicker_worlds._setup_ok(R, setup, cards, buf)
+            consistent = (
+                zwicker_worlds.resample_world(t.game_table, s.array, p, setup, cards, S0w, t.workspace).shape[0] > 0
+            )
             starts = np.concatenate([[0], np.cumsum(need)])
             lacks = any(
                 not holds_owned_values(rules, cards[starts[h] : starts[h + 1]].tolist(), owners.get(int(q), []))

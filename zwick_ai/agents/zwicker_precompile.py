@@ -31,8 +31,9 @@ from numba import typeof
 from zwick_ai import _jit_cache
 from zwick_ai.agents import expert_search, value_model, zwicker_search
 from zwick_ai.processes import die_with_parent
-from zwick_ai.zwicker import kernels, resample
+from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker import steps as zwicker_steps
+from zwick_ai.zwicker import worlds as zwicker_worlds
 
 MOVES_DONE = "moves"  # the helper's line once the move generator is in the cache
 PARENT_ENV = "ZWICK_PRECOMPILE_PARENT"  # the pid of the process that started the helper
@@ -47,9 +48,9 @@ F64 = np.zeros(1, np.float64)
 F64_2D = np.zeros((1, 1), np.float64)
 
 
-def _world_setup() -> resample.WorldSetup:
+def _world_setup() -> zwicker_worlds.WorldSetup:
     """An example of the determinizer's setup (the types of ``resample_setup``'s result)."""
-    return resample.WorldSetup(I64, I64, I64, 0, 0, 0, I32, I64_2D, I64, I64)
+    return zwicker_worlds.WorldSetup(I64, I64, I64, 0, 0, 0, I32, I64_2D, I64, I64)
 
 
 def _worlds() -> zwicker_search.Worlds:
@@ -105,7 +106,7 @@ def _chance_and_setup(search: bool) -> None:  # search: the determinizer's setup
     _compile(zwicker_steps.chance_step_k, I32, I32, I64, 0)
     _compile(zwicker_steps.returns_k, I32, I32, False)
     if search:
-        _compile(resample.resample_setup, I32, I32, 0, I64)
+        _compile(zwicker_worlds.resample_setup, I32, I32, 0, I64)
         _compile(zwicker_search.root_stats, I32, I64_2D, zwicker_search.new_tree(2))
 
 

@@ -5,7 +5,7 @@ whole engine moves. Every iteration
 
 1. *determinizes*: draws a whole world (the other hands and the stock order) uniformly from those
    consistent with the searching player's information, by the exact rejection sampler of
-   :func:`zwick_ai.zwicker.resample.resample_k` (its setup, ``resample_setup``: stage-start
+   :func:`zwick_ai.zwicker.worlds.resample_k` (its setup, ``resample_setup``: stage-start
    state, constraints and pre-filter, is prepared once per decision; each draw of
    ``resample_draw`` is a uniform permutation of the hidden cards accepted when the current stage
    replays identically). If ``tries`` draws in a row are rejected, that iteration takes its world
@@ -73,14 +73,14 @@ from zwick_ai.agents.search import UTILITIES, check_params
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.jit import kernel
 from zwick_ai.zwicker import arrays, kernels, layout, policy_codes
-from zwick_ai.zwicker.resample import (
+from zwick_ai.zwicker.steps import side_returns
+from zwick_ai.zwicker.worlds import (
     WorldSetup,
     resample_chain,
     resample_draw,
     resample_setup,
     resample_world,
 )
-from zwick_ai.zwicker.steps import side_returns
 
 TRIES = 2000  # rejected draws in a row before an iteration takes the Markov chain's world
 TRIES_AFTER = 100  # the same, once the chain was needed in this decision (acceptance is rare)
@@ -125,7 +125,7 @@ class Worlds(NamedTuple):
     game: np.ndarray  # the game table (rules, codec; ``zwick_ai.zwicker.history``)
     record: np.ndarray  # the OpenSpiel state array (engine state and history)
     player: int  # the searching player
-    setup: WorldSetup  # the determinizer's setup (:func:`~zwick_ai.zwicker.resample.resample_setup`)
+    setup: WorldSetup  # the determinizer's setup (:func:`~zwick_ai.zwicker.worlds.resample_setup`)
     cards: np.ndarray  # the hidden cards, permuted in place by each rejection-sampling draw
     chain: np.ndarray  # the Markov chain's consistent assignment (its fallback)
     workspace: np.ndarray  # the engine's scratch workspace (``kernels.WS_SIZE`` int64)

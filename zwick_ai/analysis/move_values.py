@@ -70,7 +70,7 @@ from zwick_ai.tricks.worlds import resample_into
 from zwick_ai.tricks.worlds import seed as seed_compiled
 from zwick_ai.zwicker import arrays, policy_codes
 from zwick_ai.zwicker import kernels as zwicker_kernels
-from zwick_ai.zwicker.resample import resample_setup
+from zwick_ai.zwicker.worlds import resample_setup
 
 ROLLOUTS = ("greedy", "random")
 MAX_SEED = 2**31 - 1

@@ -146,7 +146,6 @@ from zwick_ai.zwicker import kernels as zwicker_kernels
 from zwick_ai.zwicker.codec import COL_NTOK, Codec
 from zwick_ai.zwicker.decision import Decision
 from zwick_ai.zwicker.history import logged_row_into
-from zwick_ai.zwicker.resample import resample_k, resampled_deck_order
 from zwick_ai.zwicker.rules import Rules
 from zwick_ai.zwicker.steps import (
     CHANCE,
@@ -163,6 +162,7 @@ from zwick_ai.zwicker.steps import (
     turn_k,
     turn_start_k,
 )
+from zwick_ai.zwicker.worlds import resample_k, resampled_deck_order
 
 RESAMPLE_TRIES = 100000  # rejection attempts before the Markov-chain fallback
 

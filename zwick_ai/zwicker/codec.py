@@ -1,6 +1,6 @@
 """The action codec of Zwicker: whole engine moves as short sequences of sub-actions whose ids
 keep one meaning in every state of a game (the actions of the OpenSpiel ``zwicker`` game,
-:mod:`zwick_ai.games.zwicker`; the resampler, :mod:`zwick_ai.zwicker.resample`, checks a partial
+:mod:`zwick_ai.games.zwicker`; the resampler, :mod:`zwick_ai.zwicker.worlds`, checks a partial
 move with it). Nothing here imports OpenSpiel.
 
 A turn is split into sub-decisions. Every legal whole move of the engine

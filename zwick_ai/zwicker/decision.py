@@ -11,7 +11,7 @@ OpenSpiel state for them: the OpenSpiel ``zwicker`` state makes one with ``state
 * ``rules_array``: the rules the kernels take as ``R``;
 * ``record`` and ``game_table``: the whole hand's array (the position, then the deal record and the
   move log of :mod:`zwick_ai.zwicker.history`) and the game's table ``G``
-  (:func:`~zwick_ai.zwicker.steps.game_table`), from which :func:`~zwick_ai.zwicker.resample.resample_setup`
+  (:func:`~zwick_ai.zwicker.steps.game_table`), from which :func:`~zwick_ai.zwicker.worlds.resample_setup`
   sets up the worlds consistent with the player's view.
 
 The arrays are the state's own (no copies): read them, copy before writing.

@@ -1,7 +1,7 @@
 """The Zwicker hand with its history, as one int32 array: the engine state (:mod:`zwick_ai.zwicker.layout`)
 followed by the record of the deal (dealer, cut, deck order, where each card was dealt) and one
 log row per whole move (``L_*`` fields), the state array of the OpenSpiel ``zwicker`` game
-(:mod:`zwick_ai.games.zwicker`) and the input of the resampler (:mod:`zwick_ai.zwicker.resample`).
+(:mod:`zwick_ai.games.zwicker`) and the input of the resampler (:mod:`zwick_ai.zwicker.worlds`).
 Also the start of the game's read-only table ``G``: the rules array, then the codec
 (:mod:`zwick_ai.zwicker.codec`); what follows is the OpenSpiel wrapper's chance layout.
 Nothing here imports OpenSpiel.

@@ -2,7 +2,7 @@
 
 What a re-solving search needs from the rules alone (:mod:`zwick_ai.agents.cfr.resolve`): the
 cards nobody has seen (every hand and the stock), the assignments of those cards to the hands
-that replay the current stage identically (:mod:`zwick_ai.zwicker.resample` decides that), and
+that replay the current stage identically (:mod:`zwick_ai.zwicker.worlds` decides that), and
 their prior weights. Before any move of a stage every assignment of the unseen cards to the
 hands is equally likely (the deck order is uniform and the stock's order is seen by nobody);
 during a stage the prior stays uniform over the assignments that replay the stage, the cards each
@@ -29,9 +29,9 @@ import numpy as np
 from zwick_ai.jit import kernel
 from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker import kernels, layout
-from zwick_ai.zwicker.resample import resample_draw, resample_setup, resample_world
+from zwick_ai.zwicker.worlds import resample_draw, resample_setup, resample_world
 
-#: the seat argument of :func:`~zwick_ai.zwicker.resample.resample_setup` that hides every hand
+#: the seat argument of :func:`~zwick_ai.zwicker.worlds.resample_setup` that hides every hand
 PUBLIC = -1
 
 

@@ -98,7 +98,7 @@ def test_resampled_state_has_the_same_information_state(spec):
 def test_fast_legality_check_agrees_with_the_engine(spec):
     """The resampler decides most moves' legality from the owner's duty alone; on random candidate
     worlds it must accept exactly what a replay with the engine's full move generator accepts."""
-    from zwick_ai.zwicker import resample
+    from zwick_ai.zwicker import worlds as zwicker_worlds
 
     game = pyspiel.load_game(spec)
     t = game.tables
@@ -113,17 +113,17 @@ def test_fast_legality_check_agrees_with_the_engine(spec):
         need = np.array([es.arr[S_HAND_N + q] for q in hidden], np.int64)
         pool = [c for q in hidden for c in np.flatnonzero(es.arr[S_LOC : S_LOC + 116] == LOC_HAND + q)]
         pool += list(es.arr[S_STOCK + es.arr[S_STOCK_TOP] : S_STOCK + es.arr[S_STOCK_LEN]])
-        t0 = resample._stage_start(a)
-        S0 = resample._stage_start_state(R, a, t0, t.workspace)
+        t0 = zwicker_worlds._stage_start(a)
+        S0 = zwicker_worlds._stage_start_state(R, a, t0, t.workspace)
         S0w = S0.copy()
-        setup = resample.resample_setup(t.game_table, a, p, t.workspace)._replace(
+        setup = zwicker_worlds.resample_setup(t.game_table, a, p, t.workspace)._replace(
             hidden=np.array(hidden, np.int64), need=need, pinned=-1, pinned_seat=-1, t0=t0, S0=S0
         )
         for _ in range(20):
             cards = rng.permutation(np.array(pool, np.int64))
-            resample._world(R, a, setup, S0w, cards)
-            fast = resample._replay_ok(R, a, CD, S0w, t0, t.workspace, False).shape[0] > 0
-            full = resample._replay_ok(R, a, CD, S0w, t0, t.workspace, True).shape[0] > 0
+            zwicker_worlds._world(R, a, setup, S0w, cards)
+            fast = zwicker_worlds._replay_ok(R, a, CD, S0w, t0, t.workspace, False).shape[0] > 0
+            full = zwicker_worlds._replay_ok(R, a, CD, S0w, t0, t.workspace, True).shape[0] > 0
             assert fast == full
             accepted += fast
             rejected += not fast
