@@ -90,6 +90,7 @@ def test_the_openspiel_nash_conv_example_runs_and_gives_its_numbers():
 
 README_MAX_LINES = 250
 BENCHMARKS_MAX_LINES = 300
+BENCHMARKS_MAX_LINE = 300
 CHANGELOG_MAX_LINE = 300
 RESULTS_MAX_FILES = 600
 RESULTS_MAX_BYTES = 25_000_000
@@ -100,6 +101,8 @@ def test_the_readme_and_the_benchmarks_page_stay_short_and_the_changelog_lines_r
     benchmarks = (ROOT / "benchmarks" / "README.md").read_text().splitlines()
     assert len(readme) <= README_MAX_LINES, f"README.md has {len(readme)} lines"
     assert len(benchmarks) <= BENCHMARKS_MAX_LINES, f"benchmarks/README.md has {len(benchmarks)} lines"
+    wide = [i + 1 for i, line in enumerate(benchmarks) if len(line) > BENCHMARKS_MAX_LINE]
+    assert not wide, f"benchmarks/README.md lines over {BENCHMARKS_MAX_LINE} characters: {wide}"
     long = [
         i + 1
         for i, line in enumerate((ROOT / "CHANGELOG.md").read_text().splitlines())
@@ -117,3 +120,54 @@ def test_the_committed_results_stay_within_25_mb_and_600_files():
     size = sum(f.stat().st_size for f in files if f.exists())
     assert len(files) <= RESULTS_MAX_FILES, f"{len(files)} files committed under experiments/results"
     assert size <= RESULTS_MAX_BYTES, f"{size / 1e6:.1f} MB committed under experiments/results"
+
+
+#: the documents where each measured figure has one home (CHANGELOG.md keeps replaced figures by version)
+FIGURE_HOMES = ("README.md", "benchmarks/README.md", "experiments/README.md", "docs/*.md")
+_NUMBER = r"[+−-]?\d[\d,]*(?:\.\d+)?"
+#: a figure with its interval: "+3.07 [+2.06, +4.09]", "−0.158 ± 0.111", "0.19 chips [−0.11, +0.16]"
+_FIGURE = re.compile(rf"({_NUMBER})(?: chips| points)? \[({_NUMBER}), ({_NUMBER})\]|({_NUMBER}) ± (\d+(?:\.\d+)?)")
+
+
+def _figures(text: str) -> set[tuple[str, ...]]:
+    """The figures with an interval in ``text``, signs and minus signs made alike."""
+    found = set()
+    for match in _FIGURE.finditer(text):
+        parts = [p for p in match.groups() if p is not None]
+        found.add(tuple(p.replace("−", "-").lstrip("+") for p in parts))
+    return found
+
+
+def test_the_figure_finder_reads_intervals_and_half_widths():
+    text = "ISMCTS +3.07 [+2.06, +4.09] over 200 deals; MCCFR −0.158 ± 0.111; level +0.03 chips [−0.11, +0.16]"
+    assert _figures(text) == {("3.07", "2.06", "4.09"), ("-0.158", "0.111"), ("0.03", "-0.11", "0.16")}
+    assert _figures("the same figure written −1.91 [−3.09, −0.72] and -1.91 [-3.09, -0.72]") == {
+        ("-1.91", "-3.09", "-0.72")
+    }
+
+
+def test_each_figure_with_an_interval_lives_in_one_document():
+    """A measured figure is written once, where its command and date are; other documents link there."""
+    pages = sorted({p for pattern in FIGURE_HOMES for p in ROOT.glob(pattern)})
+    assert len(pages) > 10
+    homes: dict[tuple[str, ...], list[str]] = {}
+    for page in pages:
+        for figure in _figures(page.read_text()):
+            homes.setdefault(figure, []).append(str(page.relative_to(ROOT)))
+    repeated = {" ".join(figure): where for figure, where in homes.items() if len(where) > 1}
+    assert not repeated, repeated
+
+
+def test_every_experiment_file_names_the_command_it_takes():
+    """A TOML with boards is a leaderboard (`zwick leaderboard`), any other a tournament per variant
+    (`zwick run`): its first comment and experiments/README.md's table give that command."""
+    import tomllib
+
+    listed = (ROOT / "experiments" / "README.md").read_text()
+    files = sorted((ROOT / "experiments").glob("*.toml"))
+    assert len(files) >= 5
+    for path in files:
+        command = "zwick leaderboard" if "board" in tomllib.loads(path.read_text()) else "zwick run"
+        comment = "".join(line for line in path.read_text().splitlines(keepends=True) if line.startswith("#"))
+        assert f"{command} experiments/{path.name}" in comment, (path.name, command)
+        assert f"`{command} experiments/{path.name}" in listed, (path.name, command)
