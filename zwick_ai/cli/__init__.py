@@ -16,7 +16,7 @@ from zwick_ai.cli.defaults import DEFAULT_SUMMARY
 EPILOG = f"""examples:
   zwick tournament                                {DEFAULT_SUMMARY}
   zwick tournament --variant classic --players 2 --agents "ismcts:iters=500;greedy;random" --deals 200
-  zwick run experiments/headline.toml             the README's agents-by-variants table
+  zwick run experiments/headline.toml             search against the baselines: an agents-by-variants table
   zwick variants                                  the variants and their options
   zwick selfplay --variant dithmarschen --games 20000
   zwick selfplay --variant grupp --players 3 -o joker_capture=joker_only --policies greedy,random,random
