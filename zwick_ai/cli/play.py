@@ -3,7 +3,7 @@
 The other seats are agents given by spec strings, in seat order (the person's seat skipped):
 repeat ``--agent SPEC`` once per other seat, or list them in one ``--agents`` separated by ``;``
 (as ``zwick tournament`` takes them) or by commas (:func:`zwick_ai.cli.agent_lists.split_agents`).
-One spec alone plays every other seat. The game itself: :mod:`zwick_ai.cli.human`.
+One spec alone plays every other seat. The game itself: :mod:`zwick_ai.eval.human`.
 
 At each of your turns the table is shown with your legal whole moves numbered; answer with the
 number or the move's text (a unique beginning is enough; ``?`` repeats the table, ``q`` quits).
@@ -17,15 +17,15 @@ from typing import Any, TextIO
 
 from zwick_ai.cli.agent_lists import split_agents
 from zwick_ai.cli.game_args import add_game_args, load_game
-from zwick_ai.cli.paths import check_record_file
+from zwick_ai.cli.paths import check_new_file, check_record_file
 
 
 def __getattr__(name: str) -> Any:
-    """``HumanPlayer``, ``play_human``, ``Quit`` ... of :mod:`zwick_ai.cli.human`, imported when first
+    """``HumanPlayer``, ``play_human``, ``Quit`` ... of :mod:`zwick_ai.eval.human`, imported when first
     used (it loads the agents, which ``zwick play --help`` does not need)."""
     if name.startswith("__"):
         raise AttributeError(name)
-    from zwick_ai.cli import human
+    from zwick_ai.eval import human
 
     try:
         return getattr(human, name)
@@ -34,11 +34,13 @@ def __getattr__(name: str) -> Any:
 
 
 def cmd_play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
-    from zwick_ai.cli.human import Quit, play_human
+    from zwick_ai.eval.human import Quit, play_human
     from zwick_ai.eval.records import write_records
 
     if args.record:
         check_record_file(args.record)  # before the game: a game played to the end is never lost
+    if args.html:
+        check_new_file(args.html, "--html")  # a page is never written over
     game = load_game(args)
     specs = [s for text in (args.agents or []) for s in split_agents(text)] + list(args.agent or [])
     try:

@@ -22,7 +22,7 @@ PROMPT = "[Enter] next, b back, q quit: "
 
 
 def _step_text(rec: GameRecord, steps: list[ReplayStep], i: int) -> str:
-    from zwick_ai.cli.view import show
+    from zwick_ai.render.text import show
 
     step = steps[i]
     if step.index < 0:

@@ -1,5 +1,6 @@
 """A person at one seat of a game in the terminal (:class:`HumanPlayer`) and one whole deal played
-against agents (:func:`play_human`): the engine of ``zwick play`` (:mod:`zwick_ai.cli.play`).
+against agents (:func:`play_human`): the engine of ``zwick play`` (:mod:`zwick_ai.cli.play`), which
+draws the table with :func:`zwick_ai.render.text.show`.
 
 At each of the person's turns the table is shown with the legal whole moves numbered; the answer
 is the number or the move's text (a unique beginning is enough; ``?`` repeats the table, ``q``
@@ -14,9 +15,9 @@ from typing import TextIO
 import pyspiel
 
 from zwick_ai.agents.base import Agent, make_agent
-from zwick_ai.cli.view import show
 from zwick_ai.eval.match import GameRecord, deal, play_game
 from zwick_ai.games.decisions import legal_decisions
+from zwick_ai.render.text import show
 
 HUMAN = "human"
 
@@ -116,7 +117,8 @@ def play_human(
 ) -> GameRecord:
     """Play deal ``deal_seed`` of ``game`` with a person at ``seat`` (reading ``inp``, writing
     ``out``) and the agents of ``specs`` at the other seats in seat order; returns the record.
-    ``html``: also keep this page of the game up to date after every move (``zwick play --html``)."""
+    ``html``: also keep this page of the game up to date after every move (``zwick play --html``;
+    a new file, which the caller has checked)."""
     n = game.num_players()
     if not 0 <= seat < n:
         raise ValueError(f"--seat must be in 0..{n - 1} for {n} players, not {seat}")
@@ -136,10 +138,8 @@ def play_human(
     played: list[pyspiel.State] = []  # the game's state object (play_game changes it in place)
     live = None
     if html:
-        from zwick_ai.cli.paths import check_new_file
         from zwick_ai.eval.pages import LivePage
 
-        check_new_file(html, "--html")
         live = LivePage(
             html, f"zwick play: {game}", f"deal seed {deal_seed}; you are seat {seat}", names, seat, deal_seed
         )

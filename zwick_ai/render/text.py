@@ -1,6 +1,6 @@
 """The readable table shown by ``zwick play`` and ``zwick replay``: one text picture of an OpenSpiel
 state of ``zwicker``, ``zwikken`` or ``zwicken``, from one seat's view (other hands hidden) or from
-above (every hand shown).
+above (every hand shown); the terminal's counterpart of :mod:`zwick_ai.render.svg`.
 
 >>> import pyspiel, zwick_ai.games
 >>> from zwick_ai.games import zwicker_bridge
