@@ -154,13 +154,15 @@ def _python_tree(d: zwicker_search.DecisionSetup, world: np.ndarray, depth: int,
     W = kernels.new_workspace()
     buf, X = kernels.new_buffers()
     memo = layer_memo(model)
+    leaf = subgame.Leaf(subgame.LEAF_AFTER, model, d.total, d.win_loss)
+    ctx = subgame.new_context()
     stage0 = int(arrays.stage(world))
 
     def grow(P: np.ndarray | None, row: np.ndarray | None, S: np.ndarray, ply: int, history: tuple) -> dict:
         over = bool(arrays.is_over(S))
         if P is not None and (over or ply >= depth or int(arrays.stage(S)) != stage0):
             out = np.zeros(int(R[layout.R_NSIDES]))
-            subgame.leaf_rewards(R, P, row, S, subgame.LEAF_AFTER, model, memo, d.total, d.win_loss, buf, X, W, out)
+            subgame.leaf_rewards(R, P, row, S, leaf, memo, ctx, out)
             return {"leaf": out}
         if P is None:
             moves = d.rows
@@ -387,11 +389,11 @@ def test_leaf_rewards_of_a_finished_hand_are_its_true_score() -> None:
     W = kernels.new_workspace()
     kernels.play_out(R, S, np.zeros(2, np.int64), W)
     out = np.zeros(2)
-    buf, X = kernels.new_buffers()
     model = value_model.empty_model()
     d = zwicker_search.DecisionSetup(state, np.random.default_rng(0))
     row = d.rows[:1].copy()
-    subgame.leaf_rewards(R, S, row, S, subgame.LEAF_AFTER, model, layer_memo(model), d.total, False, buf, X, W, out)
+    leaf = subgame.Leaf(subgame.LEAF_AFTER, model, d.total, False)
+    subgame.leaf_rewards(R, S, row, S, leaf, layer_memo(model), subgame.new_context(), out)
     np.testing.assert_allclose(out, zwicker_search.side_rewards(R, S, False, d.total))
     assert out[0] == -out[1]
 

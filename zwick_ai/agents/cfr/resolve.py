@@ -60,7 +60,7 @@ import pyspiel
 
 from zwick_ai.agents import clock
 from zwick_ai.agents.base import Agent, Param, check_cfr_budget, check_search_iters, register
-from zwick_ai.agents.cfr import core, resolve_tree
+from zwick_ai.agents.cfr import core, resolve_tree, subgame
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.mlp import WEIGHTS_DIR, Perceptron, compiled_arrays, fit_problem, mlp_forward, read_model
 from zwick_ai.zwicker import arrays, kernels, layout, public_deals
@@ -230,12 +230,12 @@ class Subgame:
         self.t_leaf = np.zeros(cap, np.int64)
         self.bkeys = np.zeros(4 * MAX_BOUNDS, np.int64)
         self.bstates = np.zeros((MAX_BOUNDS, layout.STATE_SIZE), np.int32)
-        self.work = (np.zeros(cap), np.zeros(cap), np.zeros(cap), np.zeros(cap))
+        self.work = subgame.Work(np.zeros(cap), np.zeros(cap), np.zeros(cap), np.zeros(cap))
         self.out = np.zeros(resolve_tree.B_SIZE, np.int64)
 
     @property
-    def tree(self) -> tuple:
-        return self.t_row, self.t_first, self.t_n, self.t_val, self.t_leaf
+    def tree(self) -> resolve_tree.Tree:
+        return resolve_tree.Tree(self.t_row, self.t_first, self.t_n, self.t_val, self.t_leaf)
 
     @property
     def nodes(self) -> int:
@@ -252,12 +252,13 @@ class Subgame:
         self.tmeta[:] = 0
         self.bkeys.fill(0)
         cap = min(cap or self.cap, self.cap)
-        table = (self.keys, self.rowof, self.trows, self.acts, self.tmeta, self.legal)
-        tree = tuple(x[:cap] for x in self.tree)
-        resolve_tree.build(
-            R, roots, np.uint64(h0), depth or resolve_tree.MAX_LEVELS, self.ctx, table, tree,
-            (self.bkeys, self.bstates), float(bp_tau), self.bp, self.out,
-        )  # fmt: skip
+        table = subgame.SubgameTable(self.keys, self.rowof, self.trows, self.acts, self.tmeta, self.legal)
+        tree = resolve_tree.Tree(*(x[:cap] for x in self.tree))
+        bounds = resolve_tree.Bounds(self.bkeys, self.bstates)
+        b = resolve_tree.Build(
+            R, depth or resolve_tree.MAX_LEVELS, self.ctx, table, tree, bounds, float(bp_tau), self.bp, self.out
+        )
+        resolve_tree.build(b, roots, np.uint64(h0))
         return not self.out[resolve_tree.B_FULL]
 
     def bounds(self) -> np.ndarray:
@@ -286,20 +287,24 @@ class Subgame:
         resolve_tree.values_under(self.tree, self.nodes, self.trows, strat, side, v)
         return v
 
-    def solve(self, nroots: int, roots_w: tuple, gadget: tuple, params: dict[str, Any], t0: float) -> int:
+    def solve(
+        self,
+        nroots: int,
+        roots_w: resolve_tree.RootWeights,
+        gadget: resolve_tree.Gadget,
+        params: dict[str, Any],
+        t0: float,
+    ) -> int:
         """CFR+ from zero for ``params``' iterations and/or until ``params["time"]`` seconds after
         ``t0``; returns the iterations run."""
         edges = int(self.tmeta[core.M_EDGES])
         self.regret[:edges] = 0.0
         self.avg[:edges] = 0.0
-        side_of = self.side_of
         seconds, iters = float(params["time"]), int(params["iters"])
+        cfr = subgame.Cfr(self.trows, self.rows, self.regret, self.avg, self.work)
 
         def run(n: int, done: int) -> None:
-            resolve_tree.solve(
-                self.tree, self.nodes, nroots, roots_w, gadget, self.trows, self.rows, self.regret, self.avg,
-                self.work, side_of, done, n,
-            )  # fmt: skip
+            resolve_tree.solve(self.tree, self.nodes, nroots, roots_w, gadget, cfr, self.side_of, done, n)
 
         if seconds <= 0:
             run(iters, 0)
@@ -435,16 +440,18 @@ def solved_stage_value(R: np.ndarray, S: np.ndarray, params: dict[str, Any], age
         agent.level -= 1
 
 
-def stage_roots(n: int, sub: Subgame) -> tuple:
+def stage_roots(n: int, sub: Subgame) -> resolve_tree.RootWeights:
     """The root weights of ``n`` equally likely deals at a stage's start (no move made yet)."""
-    return np.full(n, 1.0 / n), np.ones((n, len(sub.side_of))), np.zeros(n, np.int64)
+    return resolve_tree.RootWeights(np.full(n, 1.0 / n), np.ones((n, len(sub.side_of))), np.zeros(n, np.int64))
 
 
-NO_GADGET = (-1, np.zeros(0), np.zeros((0, 2)))
+NO_GADGET = resolve_tree.Gadget(-1, np.zeros(0), np.zeros((0, 2)))
 
 
-def stage_solution(R: np.ndarray, S0: np.ndarray, params: dict[str, Any], agent: ResolveAgent) -> tuple | None:
-    """The policy tuple of :func:`~zwick_ai.agents.cfr.resolve_tree.replay_stage` for this
+def stage_solution(
+    R: np.ndarray, S0: np.ndarray, params: dict[str, Any], agent: ResolveAgent
+) -> resolve_tree.ReplayPolicy | None:
+    """The replay policy (:class:`~zwick_ai.agents.cfr.resolve_tree.ReplayPolicy`) of this
     search's solve of the whole stage starting at ``S0`` (all its deals, the stage's ends valued by
     ``params["leaf"]``, ``params["iters"]`` or :data:`BOUNDARY_ITERS` CFR+ iterations; the same at
     every decision of the stage), or None when the stage does not fit (``nodes``; under a time
@@ -468,15 +475,17 @@ def stage_solution(R: np.ndarray, S0: np.ndarray, params: dict[str, Any], agent:
                 # or then): late in a classic 2p hand it took 0.64 s of a 0.1 s decision
                 budget = {"time": float(params["time"]), "iters": iters}
                 sub.solve(len(roots), stage_roots(len(roots), sub), NO_GADGET, budget, clock.now())
-                found = (0.0, sub.keys.copy(), sub.rowof.copy(), sub.trows[: sub.rows].copy(), sub.strategy())
+                found = resolve_tree.ReplayPolicy(
+                    0.0, sub.keys.copy(), sub.rowof.copy(), sub.trows[: sub.rows].copy(), sub.strategy()
+                )
         finally:
             agent.level -= 1
     memo[key] = found
     return found
 
 
-def _greedy_policy(tau: float) -> tuple:
-    return (
+def _greedy_policy(tau: float) -> resolve_tree.ReplayPolicy:
+    return resolve_tree.ReplayPolicy(
         float(tau),
         np.zeros(2, np.int64),
         np.full(2, -1, np.int32),
@@ -597,8 +606,8 @@ def decide(
         v = sub.values(earlier, int(sub.side_of[opp]))[: len(worlds)]
         cf = prior * reach[:, mover]
         alt = np.bincount(group, cf * v, len(index)) / np.maximum(np.bincount(group, cf, len(index)), 1e-300)
-        gadget = (opp, alt, np.zeros((len(index), 2)))
-    iters = sub.solve(len(worlds), (prior, reach, group), gadget, params, t0)
+        gadget = resolve_tree.Gadget(opp, alt, np.zeros((len(index), 2)))
+    iters = sub.solve(len(worlds), resolve_tree.RootWeights(prior, reach, group), gadget, params, t0)
     strat = sub.strategy()
     w = next(k for k in range(len(worlds)) if np.array_equal(arrays.hand_cards(worlds[k], mover), hand))
     off = int(sub.trows[int(sub.t_row[w]), core.R_OFF])
@@ -679,9 +688,9 @@ def build_subgame(
     return built
 
 
-def _earlier_strategy(sub: Subgame, policy: tuple) -> np.ndarray:
+def _earlier_strategy(sub: Subgame, policy: resolve_tree.ReplayPolicy) -> np.ndarray:
     """The stage solve's strategy (``policy`` of :func:`stage_solution`) on the rows of ``sub``."""
-    _, keys, rowof, trows, strat = policy
+    keys, rowof, trows, strat = policy.keys, policy.rowof, policy.rows, policy.strat
     out = np.zeros(int(sub.tmeta[core.M_EDGES]))
     for r in range(sub.rows):
         off, n = int(sub.trows[r, core.R_OFF]), int(sub.trows[r, core.R_N])

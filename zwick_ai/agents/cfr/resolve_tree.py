@@ -31,10 +31,12 @@ strategy can leave no opponent information set better off than that strategy did
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from zwick_ai.agents.cfr import core
-from zwick_ai.agents.cfr.subgame import history_step, legal_hash, move_hash, view_key
+from zwick_ai.agents.cfr.subgame import Context, SubgameTable, history_step, legal_hash, move_hash, view_key
 from zwick_ai.agents.expert_search import stage_start_world
 from zwick_ai.agents.zwicker_search import unit_cards
 from zwick_ai.jit import kernel
@@ -60,24 +62,94 @@ B_DEPTH = 5  # deepest node (plies below a root)
 B_SIZE = 6
 
 
-@kernel
-def new_context():
-    """The per-ply stacks of :func:`build`: states, move buffers, counts, positions, node ids,
-    history hashes, a workspace, move scratch, play-out buffers and the move-key scratch."""
+class Tree(NamedTuple):
+    """The flat tree (module docstring): per node its information set's row (-1 for a leaf), its
+    first child and number of children, its side values (a leaf's) and the boundary it reaches
+    (``T_OVER``: a finished hand, or an interior node)."""
+
+    row: np.ndarray  # int32
+    first: np.ndarray  # int64
+    n: np.ndarray  # int32
+    val: np.ndarray  # (nodes, sides) float64
+    leaf: np.ndarray  # int64
+
+
+class Bounds(NamedTuple):
+    """The boundary memo (:func:`bound_index`): ``keys`` open addressing on the public hash (pairs
+    of key and index; zeroed on entry), ``states`` the first state met of each boundary."""
+
+    keys: np.ndarray
+    states: np.ndarray
+
+
+class Build(NamedTuple):
+    """What one :func:`build` reads and fills: the rules array ``R``, the depth limit in plies, the
+    stacks (:class:`~zwick_ai.agents.cfr.subgame.Context`, :func:`new_context`), the information
+    sets (:class:`~zwick_ai.agents.cfr.subgame.SubgameTable`, empty on entry; ``legal`` = 0..L-1
+    as int16), the flat tree (:class:`Tree`), the boundaries (:class:`Bounds`), the blueprint's
+    temperature ``bp_tau`` and its per-edge strategy ``bp`` (filled for new sets when
+    ``bp_tau > 0``) and the counters ``out`` (``B_*``)."""
+
+    R: np.ndarray
+    max_depth: int
+    ctx: Context
+    table: SubgameTable
+    tree: Tree
+    bounds: Bounds
+    bp_tau: float
+    bp: np.ndarray
+    out: np.ndarray
+
+
+class RootWeights(NamedTuple):
+    """The roots as a chance node (module docstring): each deal's ``prior``, each seat's ``reach``
+    (deals, seats) of its moves so far this stage in that deal, and its gadget ``group``."""
+
+    prior: np.ndarray
+    reach: np.ndarray
+    group: np.ndarray
+
+
+class Gadget(NamedTuple):
+    """The re-solving gadget (module docstring): the ``opponent`` seat (-1: no gadget), each
+    group's alternative value ``alt`` and the gadget's regrets ``regret`` (groups, [enter, take])."""
+
+    opponent: int
+    alt: np.ndarray
+    regret: np.ndarray
+
+
+class ReplayPolicy(NamedTuple):
+    """The policy :func:`replay_stage` weighs logged moves by: the softmax of greedy values at
+    temperature ``tau`` when ``tau > 0``, else the per-edge strategy ``strat`` of a table's rows
+    (``keys``, ``rowof``: its hash index; ``rows``: its rows)."""
+
+    tau: float
+    keys: np.ndarray
+    rowof: np.ndarray
+    rows: np.ndarray
+    strat: np.ndarray
+
+
+def new_context() -> Context:
+    """The per-ply stacks of :func:`build` (:class:`~zwick_ai.agents.cfr.subgame.Context`)."""
     levels = MAX_LEVELS + 1
-    states = np.zeros((levels, zwicker_history.SS), np.int32)
-    bufs = np.zeros((levels, MAX_MOVES, layout.MOVE_WIDTH), np.int64)
-    cnt = np.zeros(levels, np.int64)
-    pos = np.zeros(levels, np.int64)
-    ids = np.zeros(levels, np.int64)
-    hist = np.zeros(levels, np.uint64)
-    W = kernels.new_workspace()
-    X = np.empty(1 << 14, np.int64)
     buf, X2 = kernels.new_buffers()
-    lo = np.zeros(64, np.int64)
-    hi = np.zeros(64, np.int64)
-    key = np.zeros(16, np.int64)
-    return states, bufs, cnt, pos, ids, hist, W, X, buf, X2, lo, hi, key
+    return Context(
+        states=np.zeros((levels, zwicker_history.SS), np.int32),
+        bufs=np.zeros((levels, MAX_MOVES, layout.MOVE_WIDTH), np.int64),
+        cnt=np.zeros(levels, np.int64),
+        pos=np.zeros(levels, np.int64),
+        ids=np.zeros(levels, np.int64),
+        hists=np.zeros(levels, np.uint64),
+        W=kernels.new_workspace(),
+        X=np.empty(1 << 14, np.int64),
+        buf=buf,
+        X2=X2,
+        lo=np.zeros(64, np.int64),
+        hi=np.zeros(64, np.int64),
+        key=np.zeros(16, np.int64),
+    )
 
 
 @kernel
@@ -103,38 +175,39 @@ def bound_index(R, S, bkeys, bstates, out):
 
 
 @kernel
-def _leaf(R, S, stage0, cut, ctx, bounds, t_val, t_leaf, node, out):
-    """Make ``node`` (position ``S``) a leaf: a finished hand's raw side returns, else the
-    boundary reached (after greedy play to the stage's end when the depth limit cut it)."""
-    states, bufs, cnt, pos, ids, hist, W, X, buf, X2, lo, hi, key = ctx
-    bkeys, bstates = bounds
+def _leaf(b, S, stage0, cut, node):
+    """Make ``node`` (position ``S``) of the build ``b`` (a :class:`Build`) a leaf: a finished
+    hand's raw side returns, else the boundary reached (after greedy play to the stage's end when
+    the depth limit cut it)."""
+    R, out = b.R, b.out
     out[B_LEAVES] += 1
     T = S
     if cut:
         out[B_CUT] += 1
         T = S.copy()
         policies = np.full(arrays.players(R), POLICY_GREEDY, np.int64)
-        kernels.play_out_to(R, T, policies, W, stage0, buf, X2)
+        kernels.play_out_to(R, T, policies, b.ctx.W, stage0, b.ctx.buf, b.ctx.X2)
     if arrays.is_over(T):
-        side_returns(R, T, False, t_val[node])
-        t_leaf[node] = T_OVER
+        side_returns(R, T, False, b.tree.val[node])
+        b.tree.leaf[node] = T_OVER
         return True
-    b = bound_index(R, T, bkeys, bstates, out)
-    t_leaf[node] = b
-    return b >= 0
+    bound = bound_index(R, T, b.bounds.keys, b.bounds.states, out)
+    b.tree.leaf[node] = bound
+    return bound >= 0
 
 
 @kernel
-def _add_node(R, S, d, h, stage0, max_depth, node, ctx, table, tree, bounds, bp_tau, bp, out):
-    """Make ``node`` (position ``S``, ``d`` plies below its root, history hash ``h``) a leaf or an
-    interior node whose children are allocated (returns True: descend into it). A new
-    information set gets the blueprint (softmax of greedy values at temperature ``bp_tau``) in
-    ``bp`` when ``bp_tau > 0``."""
-    states, bufs, cnt, pos, ids, hist, W, X, buf, X2, lo, hi, key = ctx
-    keys, rowof, trows, acts, tmeta, legal = table
-    t_row, t_first, t_n, t_val, t_leaf = tree
+def _add_node(b, S, d, h, stage0, node):
+    """Make ``node`` (position ``S``, ``d`` plies below its root, history hash ``h``) of the build
+    ``b`` (a :class:`Build`) a leaf or an interior node whose children are allocated (returns
+    True: descend into it). A new information set gets the blueprint (softmax of greedy values at
+    temperature ``b.bp_tau``) in ``b.bp`` when ``b.bp_tau > 0``."""
+    R, ctx, table, tree, out = b.R, b.ctx, b.table, b.tree, b.out
+    bufs, W, X = ctx.bufs, ctx.W, ctx.X
+    keys, rowof, trows, acts, tmeta, legal = table.keys, table.rowof, table.rows, table.acts, table.meta, table.legal
+    t_row, t_first, t_n, t_leaf = tree.row, tree.first, tree.n, tree.leaf
     over = arrays.is_over(S)
-    interior = not over and arrays.stage(S) == stage0 and d < max_depth and d < MAX_LEVELS
+    interior = not over and arrays.stage(S) == stage0 and d < b.max_depth and d < MAX_LEVELS
     n = 0
     if interior:
         n = kernels.gen_moves_ws(R, S, bufs[d], W, X)
@@ -144,21 +217,21 @@ def _add_node(R, S, d, h, stage0, max_depth, node, ctx, table, tree, bounds, bp_
         t_row[node] = -1
         t_n[node] = 0
         cut = not over and arrays.stage(S) == stage0
-        if not _leaf(R, S, stage0, cut, ctx, bounds, t_val, t_leaf, node, out):
+        if not _leaf(b, S, stage0, cut, node):
             out[B_FULL] = 1
         return False
     if out[B_NODES] + n > t_row.shape[0]:
         out[B_FULL] = 1
         return False
-    k = view_key(R, S, h, legal_hash(S, bufs[d], n, lo, hi, key))
+    k = view_key(R, S, h, legal_hash(S, bufs[d], n, ctx.lo, ctx.hi, ctx.key))
     r = core.lookup(keys, rowof, k)
     if r < 0:
         if tmeta[core.M_ROWS] >= trows.shape[0] or tmeta[core.M_EDGES] + n > acts.shape[0]:
             out[B_FULL] = 1
             return False
         r = core.lookup_or_add(keys, rowof, trows, acts, tmeta, k, arrays.to_move(S), legal, n)
-        if bp_tau > 0.0:
-            _blueprint(R, S, bufs[d], n, bp_tau, bp, trows[r, core.R_OFF])
+        if b.bp_tau > 0.0:
+            _blueprint(R, S, bufs[d], n, b.bp_tau, b.bp, trows[r, core.R_OFF])
     elif trows[r, core.R_N] != n or trows[r, core.R_PLAYER] != arrays.to_move(S):
         raise ValueError("information-set key collision in a resolve subgame")
     t_row[node] = r
@@ -166,10 +239,10 @@ def _add_node(R, S, d, h, stage0, max_depth, node, ctx, table, tree, bounds, bp_
     t_first[node] = out[B_NODES]
     t_n[node] = n
     out[B_NODES] += n
-    cnt[d] = n
-    pos[d] = 0
-    ids[d] = node
-    hist[d] = h
+    ctx.cnt[d] = n
+    ctx.pos[d] = 0
+    ctx.ids[d] = node
+    ctx.hists[d] = h
     if d > out[B_DEPTH]:
         out[B_DEPTH] = d
     return True
@@ -195,15 +268,14 @@ def _blueprint(R, S, moves, n, tau, bp, off):
 
 
 @kernel
-def build(R, roots, h0, max_depth, ctx, table, tree, bounds, bp_tau, bp, out):
+def build(b, roots, h0):
     """Grow the subgame of the deals ``roots`` (engine states; module docstring) from the public
-    history hash ``h0``: node ``w`` is deal ``w``'s root. ``table`` = (keys, rowof, rows, acts,
-    meta, legal) of :mod:`~zwick_ai.agents.cfr.core` (empty on entry; ``legal`` = 0..L-1 as
-    int16); ``tree`` = (t_row, t_first, t_n, t_val, t_leaf); ``bounds`` = (bkeys, bstates), the
-    boundary memo (zeroed keys on entry); ``out`` the counters ``B_*``. Stops with
-    ``out[B_FULL]`` = 1 when the arrays are too small."""
-    states, bufs, cnt, pos, ids, hist, W, X, buf, X2, lo, hi, key = ctx
-    t_row, t_first, t_n, t_val, t_leaf = tree
+    history hash ``h0`` into the arrays of ``b`` (a :class:`Build`): node ``w`` is deal ``w``'s
+    root. Stops with ``b.out[B_FULL]`` = 1 when the arrays are too small."""
+    ctx, out = b.ctx, b.out
+    states, bufs, cnt, pos, ids, hist = ctx.states, ctx.bufs, ctx.cnt, ctx.pos, ctx.ids, ctx.hists
+    W, lo, hi, key = ctx.W, ctx.lo, ctx.hi, ctx.key
+    t_row, t_first = b.tree.row, b.tree.first
     for j in range(B_SIZE):
         out[j] = 0
     nr = roots.shape[0]
@@ -216,7 +288,7 @@ def build(R, roots, h0, max_depth, ctx, table, tree, bounds, bp_tau, bp, out):
         for j in range(S.shape[0]):
             S[j] = roots[w, j]
         stage0 = arrays.stage(S)
-        if not _add_node(R, S, 0, h0, stage0, max_depth, w, ctx, table, tree, bounds, bp_tau, bp, out):
+        if not _add_node(b, S, 0, h0, stage0, w):
             if out[B_FULL]:
                 return
             continue
@@ -233,9 +305,9 @@ def build(R, roots, h0, max_depth, ctx, table, tree, bounds, bp_tau, bp, out):
                 child[j] = parent[j]
             unit_cards(parent, lo, hi)
             h = history_step(hist[d], move_hash(parent, bufs[d][k], lo, hi, key))
-            kernels.apply_move(R, child, bufs[d][k], W)
+            kernels.apply_move(b.R, child, bufs[d][k], W)
             node = t_first[ids[d]] + k
-            if _add_node(R, child, d + 1, h, stage0, max_depth, node, ctx, table, tree, bounds, bp_tau, bp, out):
+            if _add_node(b, child, d + 1, h, stage0, node):
                 d += 1
             elif out[B_FULL]:
                 return
@@ -243,8 +315,8 @@ def build(R, roots, h0, max_depth, ctx, table, tree, bounds, bp_tau, bp, out):
 
 @kernel
 def fill_bounds(tree, nnodes, bvals):
-    """Give every boundary leaf its boundary's side values ``bvals[b]``."""
-    t_row, t_first, t_n, t_val, t_leaf = tree
+    """Give every boundary leaf of ``tree`` (a :class:`Tree`) its boundary's side values ``bvals[b]``."""
+    t_row, t_val, t_leaf = tree.row, tree.val, tree.leaf
     for node in range(nnodes):
         b = t_leaf[node]
         if t_row[node] < 0 and b >= 0:
@@ -272,8 +344,8 @@ def average_strategy(trows, nrows, avg, out):
 @kernel
 def values_under(tree, nnodes, trows, strat, side, v):
     """``v[node]``: the value for ``side`` of every node when every seat plays ``strat`` (per edge
-    of ``trows``' rows) below it."""
-    t_row, t_first, t_n, t_val, t_leaf = tree
+    of ``trows``' rows) below it (``tree``: a :class:`Tree`)."""
+    t_row, t_first, t_n, t_val = tree.row, tree.first, tree.n, tree.val
     for node in range(nnodes - 1, -1, -1):
         r = t_row[node]
         if r < 0:
@@ -288,17 +360,18 @@ def values_under(tree, nnodes, trows, strat, side, v):
 
 
 @kernel
-def solve(tree, nnodes, nroots, roots_w, gadget, trows, nrows, regret, avg, work, side_of, t0, iters):
-    """``iters`` CFR+ iterations (numbered ``t0 + 1 ..``, the average's weights) on the subgame
-    (module docstring). ``roots_w`` = (r_prior, r_reach, r_group): each root's chance weight,
-    each seat's probability of its moves so far in that deal (a traverser's counterfactual weight
-    at a root is the prior times the other seats' reach) and its gadget group; ``gadget`` =
-    (opponent seat or -1 for none, g_alt, g_reg): each group's alternative value and the
-    gadget's regrets (enter, take); ``work`` = (cur, own, opp, v)."""
-    t_row, t_first, t_n, t_val, t_leaf = tree
-    r_prior, r_reach, r_group = roots_w
-    gopp, g_alt, g_reg = gadget
-    cur, own, opp, v = work
+def solve(tree, nnodes, nroots, roots_w, gadget, cfr, side_of, t0, iters):
+    """``iters`` CFR+ iterations (numbered ``t0 + 1 ..``, the average's weights) on the first
+    ``nnodes`` nodes of ``tree`` (a :class:`Tree`; module docstring), its first ``nroots`` the
+    roots weighed by ``roots_w`` (:class:`RootWeights`: a traverser's counterfactual weight at a
+    root is the prior times the other seats' reach), with the re-solving ``gadget``
+    (:class:`Gadget`). ``cfr`` (a :class:`~zwick_ai.agents.cfr.subgame.Cfr`) holds the regrets and
+    averages it updates; ``side_of[q]``: seat ``q``'s side."""
+    t_row, t_first, t_n, t_val = tree.row, tree.first, tree.n, tree.val
+    r_prior, r_reach, r_group = roots_w.prior, roots_w.reach, roots_w.group
+    gopp, g_alt, g_reg = gadget.opponent, gadget.alt, gadget.regret
+    trows, nrows, regret, avg = cfr.rows, cfr.nrows, cfr.regret, cfr.avg
+    cur, own, opp, v = cfr.work.cur, cfr.work.own, cfr.work.opp, cfr.work.v
     players = side_of.shape[0]
     ng = g_alt.shape[0]
     enter = np.zeros(ng)
@@ -377,11 +450,11 @@ def solve(tree, nnodes, nroots, roots_w, gadget, trows, nrows, regret, avg, work
 @kernel
 def replay_stage(R, a, S0w, t0, h0, policy, W, reach):
     """Replay plies ``t0 ..`` of the state array ``a`` from ``S0w`` (a deal's stage start):
-    ``reach[q]`` gets the probability of seat ``q``'s logged moves under ``policy`` = (tau, keys,
-    rowof, trows, strat): the softmax of greedy values at temperature ``tau`` when ``tau > 0``,
+    ``reach[q]`` gets the probability of seat ``q``'s logged moves under ``policy`` (a
+    :class:`ReplayPolicy`): the softmax of greedy values at temperature ``tau`` when ``tau > 0``,
     else the strategy ``strat`` of the rows found at the moves' information-set keys (a key not
     found: probability 0). Returns the public history hash after the last ply."""
-    tau, keys, rowof, trows, strat = policy
+    tau, keys, rowof, trows, strat = policy.tau, policy.keys, policy.rowof, policy.rows, policy.strat
     X = zwicker_history.extras(a)
     S = S0w.copy()
     for q in range(reach.shape[0]):
@@ -458,10 +531,16 @@ __all__ = [
     "B_LEAVES",
     "B_NODES",
     "B_SIZE",
+    "Bounds",
+    "Build",
+    "Gadget",
     "H0",
     "MAX_LEVELS",
     "MAX_MOVES",
+    "ReplayPolicy",
+    "RootWeights",
     "T_OVER",
+    "Tree",
     "average_strategy",
     "bound_index",
     "build",

@@ -221,19 +221,18 @@ class Solver:
         self.keys.fill(0)
         self.tmeta[:] = 0
         cap = min(cap, self.cap)
-        tree = self.tree(cap)
-        subgame.build(
-            d.rules_array, worlds, d.rows, depth, leaf, model, d.total, d.win_loss, self.ctx, self.table, tree,
-            w_root, self.out,
-        )  # fmt: skip
+        how = subgame.Leaf(leaf, model, d.total, d.win_loss)
+        b = subgame.Build(d.rules_array, depth, how, self.ctx, self.table, self.tree(cap), self.out)
+        subgame.build(b, worlds, d.rows, w_root)
         return not self.out[subgame.B_FULL]
 
-    def solve(self, iters: int, t0: int, w_root: np.ndarray, w_prob: np.ndarray, side_of: np.ndarray) -> None:
+    def cfr(self) -> subgame.Cfr:
+        """The rows in use, the regrets, the averages and the scratch of CFR+."""
+        return subgame.Cfr(self.trows, int(self.tmeta[core.M_ROWS]), self.regret, self.avg, self.work)
+
+    def solve(self, iters: int, t0: int, roots: subgame.Roots, side_of: np.ndarray) -> None:
         """``iters`` more CFR+ iterations, numbered from ``t0 + 1``."""
-        subgame.cfr_plus(
-            self.tree(), int(self.out[subgame.B_NODES]), w_root, w_prob, self.trows, int(self.tmeta[core.M_ROWS]),
-            self.regret, self.avg, self.work, side_of, len(side_of), t0, iters,
-        )  # fmt: skip
+        subgame.cfr_plus(self.tree(), int(self.out[subgame.B_NODES]), roots, self.cfr(), side_of, t0, iters)
 
 
 def predicted_nodes(out: np.ndarray) -> float:
@@ -329,9 +328,10 @@ def solve_subgame(
     solver.regret[:edges] = 0.0
     solver.avg[:edges] = 0.0
     iters = int(params["iters"])
+    roots = subgame.Roots(w_root, w_prob)
     done = 0
     if seconds <= 0:
-        solver.solve(iters, 0, w_root, w_prob, side_of)
+        solver.solve(iters, 0, roots, side_of)
         done = iters
     else:
         cap_iters = iters if iters > 0 else TIMED_ITER_CAP
@@ -339,7 +339,7 @@ def solve_subgame(
         start = clock.now()
         while done < cap_iters:
             n = min(batch, cap_iters - done)
-            solver.solve(n, done, w_root, w_prob, side_of)
+            solver.solve(n, done, roots, side_of)
             done += n
             now = clock.now()
             if now - t0 >= seconds:
@@ -351,9 +351,8 @@ def solve_subgame(
     core.normalised(solver.avg, 0, nr, strategy)
     values = np.zeros(nr)
     subgame.average_values(
-        solver.tree(), int(out[subgame.B_NODES]), solver.trows, int(solver.tmeta[core.M_ROWS]), solver.avg, solver.work,
-        int(side_of[d.player]), w_root, w_prob, values,
-    )  # fmt: skip
+        solver.tree(), int(out[subgame.B_NODES]), solver.cfr(), int(side_of[d.player]), roots, values
+    )
     stats.update(mode="cfr", iters=done, seconds=clock.now() - t0)
     return strategy, values, stats
 

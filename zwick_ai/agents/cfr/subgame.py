@@ -120,31 +120,44 @@ def history_step(history, mh):
 # ------------------------------------------------------------------------------------------------
 # Leaves
 # ------------------------------------------------------------------------------------------------
+class Leaf(NamedTuple):
+    """How a leaf is valued (:func:`leaf_rewards`): the evaluator ``kind`` (``LEAF_AFTER`` or
+    ``LEAF_ROLLOUT``), the after model and the decision's reward scale (``total``, ``win_loss``:
+    :func:`zwick_ai.agents.zwicker_search.side_rewards`)."""
+
+    kind: int
+    model: tuple
+    total: float
+    win_loss: bool
+
+
 @kernel
-def leaf_rewards(R, P, row, S, leaf, m, memo, total, win_loss, buf, X, W, out):
+def leaf_rewards(R, P, row, S, leaf, memo, ctx, out):
     """``out[s]``: side ``s``'s reward at the leaf ``S`` (unchanged), reached by the move ``row``
-    (a one-row array) from ``P``: the true one when the hand is over, else the leaf evaluator's.
-    ``LEAF_AFTER``: the after model ``m``'s value of that move for its mover's side
+    (a one-row array) from ``P``: the true one when the hand is over, else the leaf evaluator's
+    (``leaf``, a :class:`Leaf`; the play-outs use the buffers of ``ctx``, a :class:`Context`).
+    ``LEAF_AFTER``: the after model's value of that move for its mover's side
     (:func:`~zwick_ai.zwicker.model_scores.after_values_memo`, first layers carried in ``memo``
     from the last leaf; a question, which the model does not score: the model from every side's
     view of ``S``), the other sides sharing its opposite; ``LEAF_ROLLOUT``: a greedy play-out to
     the end of the hand."""
+    m, total, win_loss, W = leaf.model, leaf.total, leaf.win_loss, ctx.W
     ns = arrays.sides(R)
     if arrays.is_over(S):
         r = zwicker_search.side_rewards(R, S, win_loss, total)
-    elif leaf == LEAF_AFTER and row[0, layout.M_KIND] != layout.KIND_ASK:
+    elif leaf.kind == LEAF_AFTER and row[0, layout.M_KIND] != layout.KIND_ASK:
         v = after_values_memo(R, P, row, 1, m, W, memo)[0]
         side = arrays.side_of(R, arrays.to_move(P))
         r = np.empty(ns, np.float64)
         for k in range(ns):
             dk = v if k == side else -v / (ns - 1)
             r[k] = zwicker_search.scaled(dk, total)
-    elif leaf == LEAF_AFTER:
+    elif leaf.kind == LEAF_AFTER:
         r = expert_search.after_side_rewards(R, S, m, memo[0], total)
     else:
         T = S.copy()
         policies = np.full(arrays.players(R), POLICY_GREEDY, np.int64)
-        kernels.play_out_to(R, T, policies, W, arrays.max_stages(R), buf, X)
+        kernels.play_out_to(R, T, policies, W, arrays.max_stages(R), ctx.buf, ctx.X2)
         r = zwicker_search.side_rewards(R, T, win_loss, total)
     for s in range(ns):
         out[s] = r[s]
@@ -206,6 +219,41 @@ class Work(NamedTuple):
     v: np.ndarray
 
 
+class Build(NamedTuple):
+    """What one :func:`build` reads and fills: the rules array ``R``, the depth limit in plies, the
+    leaf evaluator (:class:`Leaf`), the stacks (:class:`Context`), the information sets
+    (:class:`SubgameTable`, empty on entry), the flat tree (:class:`Tree`) and the counters
+    ``out`` (``B_*``)."""
+
+    R: np.ndarray
+    max_depth: int
+    leaf: Leaf
+    ctx: Context
+    table: SubgameTable
+    tree: Tree
+    out: np.ndarray
+
+
+class Roots(NamedTuple):
+    """The worlds of a subgame: ``node[w]`` world ``w``'s root node (-1: left out of the tree) and
+    ``prob[w]`` its chance probability."""
+
+    node: np.ndarray
+    prob: np.ndarray
+
+
+class Cfr(NamedTuple):
+    """What CFR+ reads and updates on a flat tree: the information-set table's ``rows`` (the first
+    ``nrows`` in use; columns ``core.R_*``), per edge the ``regret`` and the weighted average
+    strategy ``avg``, and the scratch ``work`` (:class:`Work`)."""
+
+    rows: np.ndarray
+    nrows: int
+    regret: np.ndarray
+    avg: np.ndarray
+    work: Work
+
+
 def new_context() -> Context:
     """The per-ply stacks and buffers of :func:`build` (:class:`Context`)."""
     levels = MAX_LEVELS + 1
@@ -229,14 +277,15 @@ def new_context() -> Context:
 
 
 @kernel
-def _add_node(R, P, row, S, d, hist, leaf, m, memo, total, win_loss, max_depth, stage0, node, ctx, table, tree, out):
+def _add_node(b, memo, P, row, S, d, hist, stage0, node):
     """Make ``node`` (at ``d`` plies below the root, position ``S`` reached from ``P`` by the
-    one-row ``row``, history hash ``hist``) a leaf or an interior node whose children are
-    allocated (returned True: descend into it)."""
+    one-row ``row``, history hash ``hist``) of the build ``b`` (a :class:`Build`) a leaf or an
+    interior node whose children are allocated (returned True: descend into it)."""
+    R, ctx, table, tree, out = b.R, b.ctx, b.table, b.tree, b.out
     bufs, W, X, legal = ctx.bufs, ctx.W, ctx.X, table.legal
     t_row, t_first, t_n, t_val = tree.row, tree.first, tree.n, tree.val
     trows = table.rows
-    cut = d >= max_depth and not arrays.is_over(S)
+    cut = d >= b.max_depth and not arrays.is_over(S)
     interior = not arrays.is_over(S) and not cut and arrays.stage(S) == stage0 and d < MAX_LEVELS
     n = 0
     r = -1
@@ -259,7 +308,7 @@ def _add_node(R, P, row, S, d, hist, leaf, m, memo, total, win_loss, max_depth, 
     if not interior:
         t_row[node] = -1
         t_n[node] = 0
-        leaf_rewards(R, P, row, S, leaf, m, memo, total, win_loss, ctx.buf, ctx.X2, W, t_val[node])
+        leaf_rewards(R, P, row, S, b.leaf, memo, ctx, t_val[node])
         out[B_LEAVES] += 1
         if cut:
             out[B_CUT] += 1
@@ -278,20 +327,21 @@ def _add_node(R, P, row, S, d, hist, leaf, m, memo, total, win_loss, max_depth, 
 
 
 @kernel
-def build(R, worlds, rows, max_depth, leaf, m, total, win_loss, ctx, table, tree, w_root, out):
+def build(b, worlds, rows, w_root):
     """Grow the subgame of the decision with candidate ``rows`` in each world (``worlds``: engine
-    states, one per row) to ``max_depth`` plies or the end of the stage (module docstring); the
-    root is information set row 0 (key :data:`ROOT_KEY`). ``ctx``: a :class:`Context`; ``table``:
-    a :class:`SubgameTable` (empty on entry); ``tree``: a :class:`Tree`; ``w_root[w]`` gets world ``w``'s root node, or
-    -1 when its legal moves are not exactly ``rows``. ``out``: the counters ``B_*``; the build
-    stops (``out[B_FULL]`` = 1) when the nodes would exceed the tree's arrays."""
+    states, one per row) to ``b.max_depth`` plies or the end of the stage (module docstring) into
+    the arrays of ``b`` (a :class:`Build`); the root is information set row 0 (key
+    :data:`ROOT_KEY`). ``w_root[w]`` gets world ``w``'s root node, or -1 when its legal moves are
+    not exactly ``rows``. The build stops (``b.out[B_FULL]`` = 1) when the nodes would exceed the
+    tree's arrays."""
+    R, ctx, table, tree, out = b.R, b.ctx, b.table, b.tree, b.out
     states, bufs, cnt, pos, ids, hists = ctx.states, ctx.bufs, ctx.cnt, ctx.pos, ctx.ids, ctx.hists
     W, X, lo, hi, key = ctx.W, ctx.X, ctx.lo, ctx.hi, ctx.key
     t_row, t_first, t_n = tree.row, tree.first, tree.n
     nr = rows.shape[0]
     for j in range(B_SIZE):
         out[j] = 0
-    memo = layer_memo(m)
+    memo = layer_memo(b.leaf.model)
     core.lookup_or_add(
         table.keys,
         table.rowof,
@@ -351,10 +401,7 @@ def build(R, worlds, rows, max_depth, leaf, m, total, win_loss, ctx, table, tree
             h = history_step(hists[d], move_hash(parent, bufs[d][k], lo, hi, key))
             kernels.apply_move(R, child, bufs[d][k], W)
             node = t_first[ids[d]] + k
-            if _add_node(
-                R, parent, bufs[d][k : k + 1], child, d + 1, h, leaf, m, memo, total, win_loss, max_depth, stage0,
-                node, ctx, table, tree, out,
-            ):  # fmt: skip
+            if _add_node(b, memo, parent, bufs[d][k : k + 1], child, d + 1, h, stage0, node):
                 d += 1
             elif out[B_FULL]:
                 return
@@ -364,13 +411,16 @@ def build(R, worlds, rows, max_depth, leaf, m, total, win_loss, ctx, table, tree
 # CFR+
 # ------------------------------------------------------------------------------------------------
 @kernel
-def cfr_plus(tree, nnodes, w_root, w_prob, trows, nrows, regret, avg, work, side_of, players, t0, iters):
-    """``iters`` iterations of CFR+ on the flat tree (module docstring), numbered ``t0 + 1 ..``
-    (the average strategy's weights); ``work`` = (cur, own, opp, v) scratch, the current strategy
-    per edge and per node the own and others' reach and the value (a :class:`Work`); ``tree``: a
-    :class:`Tree`."""
+def cfr_plus(tree, nnodes, roots, cfr, side_of, t0, iters):
+    """``iters`` iterations of CFR+ on the first ``nnodes`` nodes of the flat tree (a :class:`Tree`;
+    module docstring) over the worlds ``roots`` (:class:`Roots`), numbered ``t0 + 1 ..`` (the
+    average strategy's weights); ``cfr`` (a :class:`Cfr`) holds the regrets and averages it
+    updates; ``side_of[q]``: seat ``q``'s side."""
     t_row, t_first, t_n, t_val = tree.row, tree.first, tree.n, tree.val
-    cur, own, opp, v = work.cur, work.own, work.opp, work.v
+    trows, nrows, regret, avg = cfr.rows, cfr.nrows, cfr.regret, cfr.avg
+    cur, own, opp, v = cfr.work.cur, cfr.work.own, cfr.work.opp, cfr.work.v
+    w_root, w_prob = roots.node, roots.prob
+    players = side_of.shape[0]
     for it in range(iters):
         t = float(t0 + it + 1)
         for i in range(players):
@@ -421,12 +471,14 @@ def cfr_plus(tree, nnodes, w_root, w_prob, trows, nrows, regret, avg, work, side
 
 
 @kernel
-def average_values(tree, nnodes, trows, nrows, avg, work, side, w_root, w_prob, out):
+def average_values(tree, nnodes, cfr, side, roots, out):
     """``out[a]``: the value of root action ``a`` for ``side`` when every seat plays its average
-    strategy (``avg`` normalized) below, averaged over the worlds by ``w_prob``. Uses ``work``'s
-    ``cur`` and ``v``."""
+    strategy (``cfr.avg`` normalized) below, averaged over the worlds ``roots`` (:class:`Roots`)
+    by their probabilities. Uses the scratch's ``cur`` and ``v``."""
     t_row, t_first, t_n, t_val = tree.row, tree.first, tree.n, tree.val
-    cur, v = work.cur, work.v
+    trows, nrows, avg = cfr.rows, cfr.nrows, cfr.avg
+    cur, v = cfr.work.cur, cfr.work.v
+    w_root, w_prob = roots.node, roots.prob
     for r in range(nrows):
         off = trows[r, core.R_OFF]
         core.normalised(avg, off, trows[r, core.R_N], cur[off:])
@@ -457,9 +509,17 @@ def average_values(tree, nnodes, trows, nrows, avg, work, side, w_root, w_prob, 
 
 
 __all__ = [
+    "Build",
+    "Cfr",
+    "Context",
     "LEAF_AFTER",
     "LEAF_ROLLOUT",
+    "Leaf",
     "MAX_LEVELS",
+    "Roots",
+    "SubgameTable",
+    "Tree",
+    "Work",
     "average_values",
     "ROOT_KEY",
     "build",
