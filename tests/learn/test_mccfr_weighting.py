@@ -11,7 +11,7 @@ import pytest
 import zwick_ai.games  # noqa: F401
 from zwick_ai.agents.cfr.core import Table
 from zwick_ai.learn.cfr import MCCFRSolver, load_checkpoint, save_checkpoint
-from zwick_ai.learn.cfr.mccfr import Share, run_share
+from zwick_ai.learn.cfr.mccfr import Share, ShareIterations, run_share
 from zwick_ai.learn.cfr.merge import Snapshot, add_changes
 from zwick_ai.learn.cfr.updates import AVERAGINGS, DISCOUNTED, LINEAR, UNIFORM, iteration_weights
 
@@ -77,7 +77,7 @@ def test_workers_number_their_iterations_in_turn_like_a_clusters_shares():
     done = [
         run_share(
             Share(w, CLASSIC2, ("probe", "discounted"), "coarse", "self", shares.table.arrays(), int(shares.rngs[w, 0]),
-                  (4, 0 + w, 2))
+                  ShareIterations(4, 0 + w, 2))
         )
         for w in range(2)
     ]  # fmt: skip

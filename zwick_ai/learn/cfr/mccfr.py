@@ -47,6 +47,7 @@ from zwick_ai.agents.cfr.core import (
     R_OFF,
     R_VIS,
     Table,
+    TableArrays,
     lookup,
     lookup_or_add,
     normalised,
@@ -76,7 +77,7 @@ from zwick_ai.learn.cfr.updates import (
     seed_state,
     weights_at,
 )
-from zwick_ai.learn.cfr.zwicker_mccfr import ZWICKER_FIELDS, ZWICKER_SAMPLINGS, run_zwicker
+from zwick_ai.learn.cfr.zwicker_mccfr import ZWICKER_FIELDS, ZWICKER_SAMPLINGS, Training, run_zwicker
 from zwick_ai.learn.cfr.zwicker_mccfr import buffers as zwicker_buffers
 from zwick_ai.tricks import arrays as trick_arrays
 from zwick_ai.tricks import kernels as tricks_kernels
@@ -116,6 +117,20 @@ class Buffers(NamedTuple):
     vals: np.ndarray  # (depth, width) float64: external sampling's action values; outcome sampling's sampling policy
 
 
+class TrickWalk(NamedTuple):
+    """What one worker's trick-game traversals share: the game's config ``cfg``, the abstraction
+    ``abst``, the ``field`` (an index of ``FIELDS``), the ``table``
+    (:class:`~zwick_ai.agents.cfr.core.TableArrays`), the random stream ``rng`` and the scratch
+    ``bufs`` (:class:`Buffers`)."""
+
+    cfg: np.ndarray
+    abst: int
+    field: int
+    table: TableArrays
+    rng: np.ndarray
+    bufs: NamedTuple  # a Buffers
+
+
 @kernel
 def _chance_step(s, cfg, ids, probs, rng):
     k = tricks_kernels.chance_outcomes(s, cfg, ids, probs)
@@ -123,12 +138,13 @@ def _chance_step(s, cfg, ids, probs, rng):
 
 
 @kernel
-def _next_decision(s, cfg, abst, field, who, table, rng, bufs, legal_row):
-    """Play chance (and, with the greedy ``field``, the other players' greedy actions) in place up
-    to the next decision of ``table`` (:class:`~zwick_ai.agents.cfr.core.TableArrays`): returns
-    (player, its row, its action count) with the legal actions in ``legal_row`` and the visit
-    counted, or (-1, -1, 0) when the deal ends."""
-    mask, ids, probs = bufs.mask, bufs.ids, bufs.probs
+def _next_decision(s, t, who, legal_row):
+    """Play chance (and, with the greedy field, the other players' greedy actions) in place up
+    to the next decision of ``t.table`` (``t``: a :class:`TrickWalk`): returns (player, its row,
+    its action count) with the legal actions in ``legal_row`` and the visit counted, or
+    (-1, -1, 0) when the deal ends."""
+    cfg, table, rng = t.cfg, t.table, t.rng
+    mask, ids, probs = t.bufs.mask, t.bufs.ids, t.bufs.probs
     while True:
         if trick_arrays.is_over(s):
             return -1, -1, 0
@@ -136,25 +152,26 @@ def _next_decision(s, cfg, abst, field, who, table, rng, bufs, legal_row):
         if trick_arrays.is_chance(s):
             _chance_step(s, cfg, ids, probs, rng)
             continue
-        if field == _GREEDY_FIELD and cur != who:
+        if t.field == _GREEDY_FIELD and cur != who:
             tricks_kernels.apply_action(s, cfg, greedy_action(s, cfg))
             continue
-        key, n = decision(s, cfg, cur, abst, mask, legal_row)
+        key, n = decision(s, cfg, cur, t.abst, mask, legal_row)
         r = lookup_or_add(table.keys, table.rowof, table.rows, table.acts, table.meta, key, cur, legal_row, n)
         table.rows[r, R_VIS] += 1
         return cur, r, n
 
 
 @kernel
-def _tricks_advance(s, cfg, abst, field, who, table, rng, bufs, d, w):
-    """External sampling between the traverser's decisions: play chance and the other players'
-    sampled actions (greedy actions with the greedy ``field``) in place until the traverser moves
-    (returns its row) or the deal ends (-1)."""
+def _tricks_advance(s, t, who, d, w):
+    """External sampling between the traverser's decisions (``t``: a :class:`TrickWalk`): play
+    chance and the other players' sampled actions (greedy actions with the greedy field) in place
+    until the traverser moves (returns its row) or the deal ends (-1)."""
+    cfg, rng = t.cfg, t.rng
     n_players = trick_arrays.players(cfg)
-    rows, regret, avg = table.rows, table.regret, table.avg
-    legal, pol = bufs.legal, bufs.pol
+    rows, regret, avg = t.table.rows, t.table.regret, t.table.avg
+    legal, pol = t.bufs.legal, t.bufs.pol
     while True:
-        cur, r, n = _next_decision(s, cfg, abst, field, who, table, rng, bufs, legal[d])
+        cur, r, n = _next_decision(s, t, who, legal[d])
         if cur < 0:
             return -1
         if cur == who:
@@ -169,21 +186,22 @@ def _tricks_advance(s, cfg, abst, field, who, table, rng, bufs, d, w):
 
 
 @kernel
-def _tricks_es(stack, cfg, abst, field, who, table, rng, bufs, w):
-    """One external-sampling traversal for ``who`` from ``stack[0]`` (an explicit depth-first
+def _tricks_es(stack, t, who, w):
+    """One external-sampling traversal (``t``: a :class:`TrickWalk`) for ``who`` from ``stack[0]`` (an explicit depth-first
     stack: frame ``f`` is a traverser decision whose state is ``stack[f]``; the state being played
     is ``stack[frames]``). Returns ``who``'s value. With the greedy field nobody else has a table
     strategy to average, so the traverser's own average is accumulated at its decisions, weighted
     by its own reach (``my[f]``: every action of a traverser decision is walked)."""
-    rows, regret, avg = table.rows, table.regret, table.avg
-    legal, pol, vals = bufs.legal, bufs.pol, bufs.vals
+    cfg, field = t.cfg, t.field
+    rows, regret, avg = t.table.rows, t.table.regret, t.table.avg
+    legal, pol, vals = t.bufs.legal, t.bufs.pol, t.bufs.vals
     frames = 0
     nxt = np.zeros(stack.shape[0], np.int64)
     row = np.zeros(stack.shape[0], np.int64)
     my = np.ones(stack.shape[0] + 1)
     while True:
         s = stack[frames]
-        r = _tricks_advance(s, cfg, abst, field, who, table, rng, bufs, frames, w)
+        r = _tricks_advance(s, t, who, frames, w)
         if r >= 0:  # a traverser decision: open a frame and play its first action
             f = frames
             row[f] = r
@@ -227,15 +245,16 @@ def _add_regrets(regret, off, n, pol, vals, weight):
 
 
 @kernel
-def _tricks_os(s, cfg, abst, field, who, table, rng, bufs, walk, w):
-    """One outcome-sampling episode for ``who`` from ``s`` (changed in place); chance
-    probabilities cancel in the opponents' and the sampling reach, so they are left out of both
-    (so do the greedy field's actions: probability 1 in both)."""
-    legal, reach = bufs.legal, walk.reach
+def _tricks_os(s, t, who, walk, w):
+    """One outcome-sampling episode (``t``: a :class:`TrickWalk`) for ``who`` from ``s`` (changed
+    in place); chance probabilities cancel in the opponents' and the sampling reach, so they are
+    left out of both (so do the greedy field's actions: probability 1 in both)."""
+    cfg, table, rng = t.cfg, t.table, t.rng
+    legal, reach = t.bufs.legal, walk.reach
     k = 0
     reach[0, REACH_OWN] = reach[0, REACH_OTHERS] = reach[0, REACH_SAMPLING] = 1.0
     while True:
-        cur, r, n = _next_decision(s, cfg, abst, field, who, table, rng, bufs, legal[k])
+        cur, r, n = _next_decision(s, t, who, legal[k])
         if cur < 0:
             break
         j = os_step(cur, who, k, table.rows[r, R_OFF], n, table.regret, walk, rng)
@@ -256,18 +275,19 @@ def _buffers(depth: int, width: int) -> Buffers:
 
 
 @kernel(nogil=True)  # parallel MCCFR runs one per worker thread
-def _run_tricks(cfg, abst, field, sampling, count, margin, table, rng, bufs, weighting):
-    """Up to ``count`` iterations (one traversal per player each) on ``table``
-    (:class:`~zwick_ai.agents.cfr.core.TableArrays`), weighted by ``weighting``
+def _run_tricks(t, sampling, count, margin, weighting):
+    """Up to ``count`` iterations (one traversal per player each) on ``t.table`` (``t``: a
+    :class:`TrickWalk`), weighted by ``weighting``
     (:class:`~zwick_ai.learn.cfr.updates.Weighting`); stops early when the table has room for
     fewer than ``margin`` rows or ``4 * margin`` edges (the caller grows it). Returns the
     iterations done."""
+    cfg, bufs = t.cfg, t.bufs
     n_players = trick_arrays.players(cfg)
     stack = np.empty((_DEPTH, trick_arrays.S_SIZE), np.int32)
     path = np.zeros((_DEPTH, PATH_FIELDS), np.int64)
     reach = np.zeros((_DEPTH + 1, REACH_FIELDS), np.float64)
     walk = Walk(bufs.pol, bufs.vals, path, reach)
-    rows, acts, meta = table.rows, table.acts, table.meta
+    rows, acts, meta = t.table.rows, t.table.acts, t.table.meta
     for it in range(count):
         if rows.shape[0] - meta[M_ROWS] < margin or acts.shape[0] - meta[M_EDGES] < 4 * margin:
             return it
@@ -275,9 +295,9 @@ def _run_tricks(cfg, abst, field, sampling, count, margin, table, rng, bufs, wei
         for who in range(n_players):
             stack[0, :] = tricks_kernels.new_state(cfg)
             if sampling == _ES:
-                _tricks_es(stack, cfg, abst, field, who, table, rng, bufs, w)
+                _tricks_es(stack, t, who, w)
             else:
-                _tricks_os(stack[0], cfg, abst, field, who, table, rng, bufs, walk, w)
+                _tricks_os(stack[0], t, who, walk, w)
     return count
 
 
@@ -648,7 +668,7 @@ class MCCFRSolver:
             t = Table.empty(1 << 12)
             sampling = ZWICKER_SAMPLINGS.index(self.sampling)
             how = self._weighting(1, 1)
-            method = (sampling, ZWICKER_FIELDS.index(self.field), self.greedy_prior)
+            method = Training(sampling, ZWICKER_FIELDS.index(self.field), self.greedy_prior)
             run_zwicker(self.cfg, self._abst, method, 1, 0, t.compiled(), seed_state(0), zwicker_buffers(), how)
         if self.workers > 1:
             throwaway = MCCFRSolver(
@@ -715,7 +735,7 @@ class MCCFRSolver:
                 self.field,
                 table,
                 int(self.rngs[w, 0]),
-                (self.sync, self.iteration + w, self.workers),
+                ShareIterations(self.sync, self.iteration + w, self.workers),
             )
             for w in range(self.workers)
         ]
@@ -751,10 +771,12 @@ class MCCFRSolver:
         """Up to ``count`` iterations on ``table`` with the stream ``rng`` (one worker's share),
         weighted by ``how``."""
         if self.zwicker:
-            method = (ZWICKER_SAMPLINGS.index(self.sampling), ZWICKER_FIELDS.index(self.field), self.greedy_prior)
+            method = Training(
+                ZWICKER_SAMPLINGS.index(self.sampling), ZWICKER_FIELDS.index(self.field), self.greedy_prior
+            )
             return int(run_zwicker(self.cfg, self._abst, method, count, margin, table.compiled(), rng, bufs, how))
-        field, samp = FIELDS.index(self.field), SAMPLINGS.index(self.sampling)
-        return int(_run_tricks(self.cfg, self._abst, field, samp, count, margin, table.compiled(), rng, bufs, how))
+        walk = TrickWalk(self.cfg, self._abst, FIELDS.index(self.field), table.compiled(), rng, bufs)
+        return int(_run_tricks(walk, SAMPLINGS.index(self.sampling), count, margin, how))
 
     def _fill(self, tables: list[Table], counts: list[int], bufs: list, pool: ThreadPoolExecutor | None = None) -> None:
         """``counts[w]`` iterations on ``tables[w]`` with the stream ``rngs[w]`` (on ``pool``'s threads
@@ -825,6 +847,15 @@ class MCCFRSolver:
         )
 
 
+class ShareIterations(NamedTuple):
+    """The iterations of a worker's share: how many, the number before its first iteration and the
+    step between its iterations' numbers."""
+
+    to_run: int
+    before: int
+    stride: int
+
+
 class Share(NamedTuple):
     """One worker's share of a round, as a task for a cluster (:func:`run_share`)."""
 
@@ -835,8 +866,7 @@ class Share(NamedTuple):
     field: str
     table: dict[str, np.ndarray]  # the round's start table (:meth:`Table.arrays`)
     rng: int  # the worker's stream state
-    # (iterations to run, the number before its first iteration, the step between its iterations' numbers)
-    iterations: tuple[int, int, int]
+    iterations: ShareIterations
 
 
 def run_share(share: Share) -> tuple[dict[str, np.ndarray], int]:
@@ -845,7 +875,7 @@ def run_share(share: Share) -> tuple[dict[str, np.ndarray], int]:
     import zwick_ai.games  # noqa: F401  (a fresh worker process registers the games)
 
     sampling, averaging = share.sampling
-    count, before, stride = share.iterations
+    count, before, stride = share.iterations.to_run, share.iterations.before, share.iterations.stride
     game = pyspiel.load_game(share.game)
     solver = MCCFRSolver(game, sampling, 0, share.abstraction, field=share.field, averaging=averaging)
     solver.table = Table.from_arrays(**share.table)

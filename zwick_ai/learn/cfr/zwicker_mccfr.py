@@ -57,7 +57,7 @@ from typing import NamedTuple
 import numpy as np
 
 import zwick_ai.cards
-from zwick_ai.agents.cfr.core import M_EDGES, M_ROWS, R_N, R_OFF, R_VIS, Table, lookup, lookup_or_add
+from zwick_ai.agents.cfr.core import M_EDGES, M_ROWS, R_N, R_OFF, R_VIS, Table, TableArrays, lookup, lookup_or_add
 from zwick_ai.agents.cfr.zwicker_abstraction import (
     MAX_GROUPS,
     STAKES,
@@ -272,16 +272,51 @@ def _probe(R, S, abst, table, rng, W, probe, ret, learner):
     return Probe(buf, X, probe.state, idx, pol)
 
 
+class Training(NamedTuple):
+    """How :func:`run_zwicker` trains: the ``sampling`` (``OUTCOME`` or ``PROBE``), the ``field``
+    (an index into :data:`ZWICKER_FIELDS`: self-play or the greedy field of the module docstring)
+    and the greedy ``prior`` W of a new set (probe sampling; 0.0: none)."""
+
+    sampling: int
+    field: int
+    prior: float
+
+
+class Probing(NamedTuple):
+    """One probing episode's weighting (:func:`_probe_hand`): the iteration's ``weights``
+    (regret, average), ``correct`` = 1 to correct by the reach probabilities, the ``learner``
+    side (:func:`fielded`) and the greedy ``prior`` W of a new set (module docstring)."""
+
+    weights: tuple
+    correct: int
+    learner: int
+    prior: float
+
+
+class Episodes(NamedTuple):
+    """What one worker's episodes share (:func:`run_zwicker`): the rules array ``R``, the
+    abstraction ``abst``, the ``table`` (:class:`~zwick_ai.agents.cfr.core.TableArrays`), the
+    random stream ``rng``, the engine's workspace ``W`` and the episode scratch ``bufs``
+    (:class:`Buffers`)."""
+
+    R: np.ndarray
+    abst: int
+    table: TableArrays
+    rng: np.ndarray
+    W: np.ndarray
+    bufs: Buffers
+
+
 @kernel
-def _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe, how):
-    """One probing episode for ``who`` (module docstring): one hand played on-policy by everybody
+def _probe_hand(z, who, moves, probe, how):
+    """One probing episode for ``who`` (``z``: an :class:`Episodes`; module docstring): one hand played on-policy by everybody
     (the seats :func:`fielded` against ``learner`` by greedy, outside the table); at each of
-    ``who``'s decisions every other abstract action is valued by one probe. ``how`` = (the
-    iteration's weights (regret, average), 1 to correct by the reach probabilities, ``learner``, the
-    greedy prior W of a new set: module docstring). Returns the (possibly grown) ``moves`` and ``probe``."""
+    ``who``'s decisions every other abstract action is valued by one probe, weighted by ``how``
+    (a :class:`Probing`). Returns the (possibly grown) ``moves`` and ``probe``."""
+    R, abst, table, rng, W, bufs = z.R, z.abst, z.table, z.rng, z.W, z.bufs
     idx, pol, vals, path, ret, reach = bufs.idx, bufs.pol, bufs.vals, bufs.path, bufs.ret, bufs.reach
     rows, regret, avg = table.rows, table.regret, table.avg
-    w, correct, learner, prior = how
+    w, correct, learner, prior = how.weights, how.correct, how.learner, how.prior
     buf, X = moves.buf, moves.scratch
     S2 = probe.state
     S = kernels.new_hand(R, _deal_seed(rng), W)
@@ -340,9 +375,8 @@ def _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe, how):
 
 @kernel(nogil=True)  # parallel MCCFR runs one per worker thread
 def run_zwicker(R, abst, method, count, margin, table, rng, bufs, weighting):
-    """Up to ``count`` iterations (one episode per player each) of ``method`` = (sampling: OUTCOME
-    or PROBE; field: an index into :data:`ZWICKER_FIELDS`, self-play or the greedy field of the
-    module docstring; the greedy prior W of a new set, probe sampling, 0.0: none) on ``table`` (:class:`~zwick_ai.agents.cfr.core.TableArrays`), weighted by
+    """Up to ``count`` iterations (one episode per player each) trained as ``method`` says (a
+    :class:`Training`) on ``table`` (:class:`~zwick_ai.agents.cfr.core.TableArrays`), weighted by
     ``weighting`` (:class:`~zwick_ai.learn.cfr.updates.Weighting`); stops early when the table has
     room for fewer than ``margin`` rows or ``4 * margin`` edges (the caller grows it). Returns the
     iterations done."""
@@ -353,7 +387,8 @@ def run_zwicker(R, abst, method, count, margin, table, rng, bufs, weighting):
     S2 = kernels.empty_state(R)  # scratch: each use copies a position in first
     probe = Probe(buf2, X2, S2, np.zeros(MAX_GROUPS, np.int64), np.zeros(MAX_GROUPS, np.float64))
     n_players = arrays.players(R)
-    sampling, field, prior = method
+    z = Episodes(R, abst, table, rng, W, bufs)
+    sampling, field, prior = method.sampling, method.field, method.prior
     rows, acts, meta = table.rows, table.acts, table.meta
     for it in range(count):
         if rows.shape[0] - meta[M_ROWS] < margin or acts.shape[0] - meta[M_EDGES] < 4 * margin:
@@ -364,8 +399,8 @@ def run_zwicker(R, abst, method, count, margin, table, rng, bufs, weighting):
             if sampling == OUTCOME:
                 _, moves = _os_hand(R, abst, who, table, rng, W, moves, bufs, (w, learner))
             else:
-                how = (w, weighting.reach, learner, prior)
-                moves, probe = _probe_hand(R, abst, who, table, rng, W, moves, bufs, probe, how)
+                how = Probing(w, weighting.reach, learner, prior)
+                moves, probe = _probe_hand(z, who, moves, probe, how)
     return count
 
 
