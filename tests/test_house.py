@@ -12,8 +12,15 @@ recognises a bundle by how code handles it (:func:`positional_bundle_uses`):
   ``m[2]``), or subscripts a name of :data:`BUNDLE_NAMES` by a constant at all; every such read
   counts;
 - *taken apart by position*: a tuple of :data:`WIDE` or more names assigned from one value
-  (``a, b, c, d, e = ctx``), or a ``for`` loop's target as wide;
+  (``a, b, c, d, e = ctx``), or a ``for`` loop's target as wide; or a tuple of :data:`HELD` or
+  more names assigned from a name or an attribute (``prior, reach, group = roots``,
+  ``count, first, stride = share.iterations``): a bundle kept and handed on, not the several
+  results of a call (``buf, X, n = gen_moves(...)`` is Python's way to return more than one);
 - *made by position*: a tuple display of :data:`WIDE` or more items returned (``return a, b, c, d, e``).
+
+How it looks named instead: ``roots.prior``, ``ctx.bufs``, ``policy.strat``; a kernel takes the
+record whole (numba compiles a ``typing.NamedTuple`` of arrays and numbers as one argument) and
+reads its fields by name.
 
 Not counted: ``.shape`` (numpy's own tuple) and the functions of :data:`NOT_BUNDLES`, whose
 constant positions index an array by design or follow an outside API (each with why).
@@ -35,23 +42,21 @@ ROOT = Path(__file__).resolve().parents[1]
 ALLOWED_DECORATORS = {"kernel", "reader"}
 # Functions of at least this many parameters are "many".
 MANY = 10
-# Functions of many parameters today: the ceiling may only go down. Kept, and why:
-# - command entry points whose parameters are the command's options, named at every call and most
-#   with defaults (a bundle would repeat the same names): eval/leaderboard.py run_board;
-#   learn/cfr/train.py train; zwicker/engine.py position (keyword arguments of a position written
-#   by hand);
-# - agents/cfr/subgame.py's leaf_rewards, _add_node, build, cfr_plus and average_values (more of
-#   their parameters could travel in its Context, SubgameTable and Tree records): not yet.
-# Added since with the re-solving search and the MCCFR weighting, to be bundled in the next pass:
-# agents/cfr/resolve_tree.py _leaf, _add_node, build, solve; learn/cfr/mccfr.py _tricks_advance,
-# _tricks_os, _run_tricks, MCCFRSolver.__init__; learn/cfr/zwicker_mccfr.py _probe_hand.
-MANY_CEILING = 17
+# Functions of many parameters today: the ceiling may only go down. Kept, and why: entry points
+# whose parameters are options, named at every call and most with defaults (a record would repeat
+# the same names): eval/leaderboard.py run_board; learn/cfr/train.py train; MCCFRSolver.__init__;
+# zwicker/engine.py position (keyword arguments of a position written by hand). The compiled
+# searches and traversals take their arrays as records instead (subgame.Build, resolve_tree.Build,
+# mccfr.TrickWalk, zwicker_mccfr.Episodes).
+MANY_CEILING = 4
 # A name read at this many distinct constant positions in one function is a bundle read by position.
 READ_POSITIONS = 3
 # Names that always hold a bundle: any constant subscript of them counts.
 BUNDLE_NAMES = {"shard"}
 # Tuples of this many names or items, unpacked or returned, are bundles handled by position.
 WIDE = 5
+# Tuples of this many names taken from a name or an attribute (a bundle held) are read by position.
+HELD = 3
 # ``file::function`` whose constant positions are not a bundle's, and why.
 NOT_BUNDLES = {
     "zwick_ai/envs/single.py::step": "Gymnasium's step returns (obs, reward, terminated, truncated, info)",
@@ -69,10 +74,11 @@ NOT_BUNDLES = {
     "zwick_ai/learn/openspiel_nets.py::state": "numpy's RandomState.get_state() tuple, read to save it",
     "zwick_ai/learn/openspiel_nets.py::_rng_state": "numpy's RandomState.get_state() tuple, unpacked to save it",
 }
-# Bundles handled by position today: the ceiling may only go down (``-v`` lists them): the
-# re-solver's context, tree and table tuples (agents/cfr/resolve_tree.py, resolve.py) and
-# ``zwick precompile``'s environment steps and groups (cli/precompile.py).
-BUNDLE_CEILING = 16
+# Bundles handled by position today: the ceiling may only go down (``-v`` lists them): small
+# records taken apart by position (an agent's policy rows, a confidence interval, a snapshot's
+# question, a model's layers, the after model's memo, a key of four) and the environment warm-up's
+# Gymnasium step.
+BUNDLE_CEILING = 13
 # The command line only parses, calls the layer below and prints (``zwick_ai/cli/``): files over
 # CLI_LINES lines, and the longest file's lines, may only go down. Over today, and why: the entry
 # module (cli/__init__.py: the subcommands' table and the one error path), the argparse tables of
@@ -170,12 +176,15 @@ def _function_uses(nodes: list[ast.AST]) -> list[tuple[int, str]]:
             if position is not None and not subject.endswith("shape"):
                 reads[subject].append((node.lineno, position, ast.unparse(node)))
         targets: list[ast.expr] = []
+        wide = WIDE
         if isinstance(node, ast.Assign) and not isinstance(node.value, ast.Tuple | ast.List):
             targets = list(node.targets)
+            if isinstance(node.value, ast.Name | ast.Attribute):
+                wide = HELD
         elif isinstance(node, ast.For | ast.comprehension):
             targets = [node.target]
         for target in targets:
-            if isinstance(target, ast.Tuple) and len(target.elts) >= WIDE:
+            if isinstance(target, ast.Tuple) and len(target.elts) >= wide:
                 uses.append((target.lineno, f"unpacks {len(target.elts)}: {ast.unparse(target)}"))
         if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) and len(node.value.elts) >= WIDE:
             uses.append((node.lineno, f"returns a tuple of {len(node.value.elts)}"))
@@ -247,9 +256,11 @@ def test_the_bundle_counter_sees_each_form_and_not_the_others(tmp_path: Path):
         "    return m[0] + m[1] * m[2:4] + x[0] + x[-1] + x[i] + x.shape[0] + x.shape[1] + x.shape[2]\n"
         "def named(shard):\n"
         "    return shard[5]\n"
-        "def unpacks(ctx, rows):\n"
+        "def unpacks(ctx, rows, share):\n"
         "    a, b, c, d, e = ctx\n"
         "    f, g = ctx\n"
+        "    u, v, w = share.iterations\n"
+        "    x, y, z = make(ctx)\n"
         "    for p, q, r, s, t in rows:\n"
         "        pass\n"
         "    rows = [h for h, i, j, k, l in rows]\n"
@@ -268,6 +279,7 @@ def test_the_bundle_counter_sees_each_form_and_not_the_others(tmp_path: Path):
         "reads m[2:4]",
         "reads shard[5]",
         "unpacks 5: (a, b, c, d, e)",
+        "unpacks 3: (u, v, w)",
         "unpacks 5: (p, q, r, s, t)",
         "unpacks 5: (h, i, j, k, l)",
         "returns a tuple of 5",
