@@ -46,6 +46,21 @@ def test_every_module_of_the_api_reference_exists():
     assert missing == []
 
 
+#: the packages whose API page lists every public module, each on ``docs/api/<package>.md``
+WHOLE_API_PAGES = ("vector", "render", "envs")
+
+
+@pytest.mark.parametrize("package", WHOLE_API_PAGES)
+def test_the_api_page_lists_every_public_module_of_its_package(package):
+    listed = set(re.findall(r"^::: ([\w.]+)$", (ROOT / "docs" / "api" / f"{package}.md").read_text(), re.M))
+    modules = {f"zwick_ai.{package}"} | {
+        f"zwick_ai.{package}.{path.stem}"
+        for path in (ROOT / "zwick_ai" / package).glob("*.py")
+        if not path.stem.startswith("_")
+    }
+    assert modules - listed == set(), f"docs/api/{package}.md lacks {sorted(modules - listed)}"
+
+
 def test_rst_docstrings_become_markdown():
     pytest.importorskip("griffe", reason='the docs extra is not installed: pip install -e ".[docs]"')
     to_markdown = _load_griffe_rst().to_markdown
