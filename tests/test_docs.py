@@ -140,12 +140,16 @@ def test_the_committed_results_stay_within_25_mb_and_600_files():
 #: the documents where each measured figure has one home (CHANGELOG.md keeps replaced figures by version)
 FIGURE_HOMES = ("README.md", "benchmarks/README.md", "experiments/README.md", "docs/*.md")
 _NUMBER = r"[+−-]?\d[\d,]*(?:\.\d+)?"
-#: a figure with its interval: "+3.07 [+2.06, +4.09]", "−0.158 ± 0.111", "0.19 chips [−0.11, +0.16]"
-_FIGURE = re.compile(rf"({_NUMBER})(?: chips| points)? \[({_NUMBER}), ({_NUMBER})\]|({_NUMBER}) ± (\d+(?:\.\d+)?)")
+#: a figure with its interval, "+3.07 [+2.06, +4.09]", "−0.158 ± 0.111", "0.19 chips [−0.11, +0.16]",
+#: or a measured ratio, "63.5×", "132×" (not a round factor such as "2×")
+_FIGURE = re.compile(
+    rf"({_NUMBER})(?: chips| points)? \[({_NUMBER}), ({_NUMBER})\]|({_NUMBER}) ± (\d+(?:\.\d+)?)"
+    r"|\b(\d+\.\d+×|\d{2,}×)"
+)
 
 
 def _figures(text: str) -> set[tuple[str, ...]]:
-    """The figures with an interval in ``text``, signs and minus signs made alike."""
+    """The figures with an interval and the measured ratios in ``text``, signs and minus signs made alike."""
     found = set()
     for match in _FIGURE.finditer(text):
         parts = [p for p in match.groups() if p is not None]
@@ -156,12 +160,13 @@ def _figures(text: str) -> set[tuple[str, ...]]:
 def test_the_figure_finder_reads_intervals_and_half_widths():
     text = "ISMCTS +3.07 [+2.06, +4.09] over 200 deals; MCCFR −0.158 ± 0.111; level +0.03 chips [−0.11, +0.16]"
     assert _figures(text) == {("3.07", "2.06", "4.09"), ("-0.158", "0.111"), ("0.03", "-0.11", "0.16")}
+    assert _figures("at 63.5× the agent steps, 132× the traversals, 2× the load") == {("63.5×",), ("132×",)}
     assert _figures("the same figure written −1.91 [−3.09, −0.72] and -1.91 [-3.09, -0.72]") == {
         ("-1.91", "-3.09", "-0.72")
     }
 
 
-def test_each_figure_with_an_interval_lives_in_one_document():
+def test_each_measured_figure_lives_in_one_document():
     """A measured figure is written once, where its command and date are; other documents link there."""
     pages = sorted({p for pattern in FIGURE_HOMES for p in ROOT.glob(pattern)})
     assert len(pages) > 10
