@@ -145,19 +145,19 @@ def _bounded(params: dict[str, int | str]) -> dict[str, int | str]:
     return params
 
 
-def agent_mode(params: dict[str, int | str], game: str) -> dict[str, int | str]:
-    """An agent evaluator with its mode settled for ``game`` (a short name): the agent's own
+def agent_mode(params: dict[str, int | str], game_name: str) -> dict[str, int | str]:
+    """An agent evaluator with its mode settled for ``game_name`` (a short name): the agent's own
     searches where it can value moves so (Zwicker's ismcts), else playing each world on."""
     if "agent" not in params or "worlds" in params or "searches" in params:
         if "searches" in params:
             from zwick_ai.analysis.move_values import supports_searches
 
-            if not supports_searches(game, str(params["agent"])):
-                raise ValueError(f"{params['agent']} cannot value {game} moves by its own searches; use worlds=N")
+            if not supports_searches(game_name, str(params["agent"])):
+                raise ValueError(f"{params['agent']} cannot value {game_name} moves by its own searches; use worlds=N")
         return params
     from zwick_ai.analysis.move_values import supports_searches
 
-    if supports_searches(game, str(params["agent"])):
+    if supports_searches(game_name, str(params["agent"])):
         return {**params, "searches": AGENT_SEARCHES}
     return {**params, "worlds": AGENT_WORLDS}
 

@@ -311,14 +311,14 @@ def agent_move_values(
 SEARCH_AGENTS = {"zwicker": ("ismcts",)}
 
 
-def supports_searches(game: str, agent: str) -> bool:
-    """Whether ``agent`` (a spec) can value the moves of ``game`` (a short name) by its own
+def supports_searches(game_name: str, agent: str) -> bool:
+    """Whether ``agent`` (a spec) can value the moves of ``game_name`` (a short name) by its own
     searches (:func:`search_move_values`)."""
     from zwick_ai.agents.base import agent_params, parse_spec
 
-    if parse_spec(agent)[0] not in SEARCH_AGENTS.get(game, ()):  # an outside agent's module is not imported here
+    if parse_spec(agent)[0] not in SEARCH_AGENTS.get(game_name, ()):  # an outside agent's module is not imported here
         return False
-    return agent_params(agent)[0].name in SEARCH_AGENTS.get(game, ())
+    return agent_params(agent)[0].name in SEARCH_AGENTS.get(game_name, ())
 
 
 def search_move_values(

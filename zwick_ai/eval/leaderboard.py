@@ -73,11 +73,11 @@ from zwick_ai.stats import mean_ci
 
 @dataclass
 class Board:
-    """One game of the leaderboard: ``game`` with ``params``, the ``agents`` that play it and the
-    specs left out with the reason (``skipped``)."""
+    """One game of the leaderboard: ``game_name`` with ``params``, the ``agents`` that play it and
+    the specs left out with the reason (``skipped``)."""
 
     label: str
-    game: str
+    game_name: str
     params: dict[str, Any]
     agents: list[str]
     skipped: dict[str, str] = field(default_factory=dict)
@@ -105,7 +105,7 @@ def gauntlet_pairs(agents: list[str], anchors: list[str]) -> list[tuple[str, str
 
 
 def make_board(
-    game: str,
+    game_string: str,
     variant: str | None,
     players: int | None,
     options: dict[str, Any],
@@ -113,13 +113,14 @@ def make_board(
     references: list[str] | None = None,
     start_time_limit: float | None = START_TIME_LIMIT,
 ) -> Board:
-    """A board: the game, and which of ``agents`` and ``references`` can play it (the others in
+    """A board: the game (``game_string``: a name or a game string, with ``variant``, ``players``
+    and ``options`` on top), and which of ``agents`` and ``references`` can play it (the others in
     ``skipped``). An agent from outside the package is built in a process of its own first, on
     ``start_time_limit`` (:func:`~zwick_ai.eval.agent_failures.started`): one that fails to start
     is skipped with the line naming its failure, and cannot take this process down."""
     from zwick_ai.eval.tournament import load
 
-    name, params = game_spec(game, variant, players, list(options.items()))
+    name, params = game_spec(game_string, variant, players, list(options.items()))
     g = load(name, params)
     n = g.num_players()
     label = f"{name} {variant}" if variant else name
@@ -169,7 +170,7 @@ def play_pair(board: Board, a: str, b: str, how: PairPlay) -> np.ndarray | None:
     :class:`~zwick_ai.eval.agent_failures.AgentFailed` once the pair's other games are played."""
     t = Tournament(
         [a, b],
-        game=board.game,
+        game=board.game_name,
         params=board.params,
         deals=how.deals,
         seed=how.seed,
@@ -294,7 +295,7 @@ def _run_board(board: Board, anchors: list[str], top: int, search: str | None, h
             if d is None:
                 return None
             references[(a, b)] = d
-    unit = "points" if board.game == "zwicker" else "chips"
+    unit = "points" if board.game_name == "zwicker" else "chips"
     pairs = [_pair_summary(a, b, d, unit) for (a, b), d in results.items()]
     reference_pairs = [_pair_summary(a, b, d, unit) for (a, b), d in references.items()]
     rows = ladder(board.agents + list(board.references), present, pairs + reference_pairs, board.references, floor)
@@ -315,7 +316,7 @@ def _run_board(board: Board, anchors: list[str], top: int, search: str | None, h
                        + [f"{won['rating']:.1f}", f"{won['ci95'][0]:.1f}", f"{won['ci95'][1]:.1f}"])  # fmt: skip
     return {
         "board": board.label,
-        "game": board.game,
+        "game": board.game_name,
         "params": board.params,
         "agents": board.agents,
         "skipped": board.skipped,

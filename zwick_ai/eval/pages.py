@@ -26,9 +26,9 @@ def result_lines(rec: GameRecord) -> list[str]:
     return lines
 
 
-def unit_of(game: str) -> str:
+def unit_of(game_string: str) -> str:
     """What the returns of a game count: points (Zwicker) or chips (trick games)."""
-    return "points" if game.startswith("zwicker") else "chips"
+    return "points" if game_string.startswith("zwicker") else "chips"
 
 
 def record_page(

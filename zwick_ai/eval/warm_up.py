@@ -49,8 +49,8 @@ def _zwicker() -> bool:
 
 
 def _tricks() -> None:
-    for game in TRICK_GAMES:
-        play(game, TRICK_AGENTS)
+    for game_string in TRICK_GAMES:
+        play(game_string, TRICK_AGENTS)
 
 
 def _networks() -> None:
@@ -58,8 +58,8 @@ def _networks() -> None:
 
 
 def _openspiel() -> None:
-    for game in (ZWICKER, *TRICK_GAMES):
-        play(game, OPENSPIEL_BOTS)
+    for game_string in (ZWICKER, *TRICK_GAMES):
+        play(game_string, OPENSPIEL_BOTS)
 
 
 def _rare_agents() -> None:

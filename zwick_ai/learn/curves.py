@@ -16,10 +16,10 @@ from zwick_ai.plots import save_png
 __all__ = ["plot_convergence", "plot_strength", "short_game"]
 
 
-def short_game(game: str) -> str:
+def short_game(game_string: str) -> str:
     """A game string short enough for a figure's title: the name, variant and players."""
-    params = dict(p.split("=", 1) for p in game.partition("(")[2].rstrip(")").split(",") if "=" in p)
-    parts = [game.partition("(")[0], params.get("variant", "")]
+    params = dict(p.split("=", 1) for p in game_string.partition("(")[2].rstrip(")").split(",") if "=" in p)
+    parts = [game_string.partition("(")[0], params.get("variant", "")]
     if params.get("players", "0") != "0":
         parts.append(f"{params['players']}p")
     return " ".join(p for p in parts if p)

@@ -185,7 +185,7 @@ def greedy_actions(model: Any, observation: np.ndarray, legal: np.ndarray) -> np
         return masked_logits(logits, torch.from_numpy(np.array(legal))).argmax(1).numpy()
 
 
-def strength(model: Any, game: str, deals: int, seed: int = EVAL_SEED) -> tuple[float, float, float]:
+def strength(model: Any, game_string: str, deals: int, seed: int = EVAL_SEED) -> tuple[float, float, float]:
     """The policy (its most probable legal action) against the compiled greedy baseline on deals
     ``seed`` .. ``seed + deals - 1``, at every seat of each deal with greedy at the others: the mean
     over the deals of the learner's side points minus the mean of the other sides' (a tournament's
@@ -193,12 +193,12 @@ def strength(model: Any, game: str, deals: int, seed: int = EVAL_SEED) -> tuple[
     and its 95% CI."""
     from zwick_ai.stats import mean_ci
 
-    first = VectorGame(game, 1)
+    first = VectorGame(game_string, 1)
     players = first.num_players
     sides = int(first.game.rules.num_sides)
     diff = np.zeros(deals)
     for seat in range(players):
-        env = VectorGame(game, deals, seed=seed, opponents={o: "greedy" for o in range(players) if o != seat})
+        env = VectorGame(game_string, deals, seed=seed, opponents={o: "greedy" for o in range(players) if o != seat})
         ts = env.reset()
         seen = np.zeros(deals, np.bool_)
         while not seen.all():

@@ -45,7 +45,7 @@ def root_made_before_marks(root: Path) -> bool:
 
 
 def study_rules(
-    game: str | None, variant: str | None, players: int | None, options: Iterable[tuple[str, Any]]
+    game_string: str | None, variant: str | None, players: int | None, options: Iterable[tuple[str, Any]]
 ) -> Rules:
     """The Zwicker rules of a game spec (``--game``/``--variant``/``--players``/``-o``); the study
     plays a variant's own player count, so ``players`` must be that or None, and its deck must hold
@@ -57,7 +57,7 @@ def study_rules(
     from zwick_ai.options import format_value
     from zwick_ai.zwicker.rules import format_jokers
 
-    name, params = game_spec(game or "zwicker", variant, players, options)
+    name, params = game_spec(game_string or "zwicker", variant, players, options)
     if name != "zwicker":
         raise ValueError(f"the joker study is about Zwicker, not {name}")
     rules, _ = rules_from_params(params)
