@@ -14,7 +14,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from zwick_ai.learn.cfr import MCCFRSolver, train
+from zwick_ai.learn.cfr import MCCFRSolver, TrainOptions, train
 from zwick_ai.learn.cfr.mccfr import DEFAULT_SYNC
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -64,11 +64,12 @@ def main() -> None:
         game, abstraction, averaging, field, prior = CONFIGS[name]
         run = Path(args.runs) / name
         resume = (run / "checkpoint.json").exists()
-        result = train(
-            game, "mccfr", args.iterations, seed=1, out=run, resume=resume,
-            eval_every=args.iterations // 2 // rounds * rounds, abstraction=abstraction, eval_deals=args.deals,
-            averaging=averaging, workers=args.workers, field=field, greedy_prior=prior,
+        options = TrainOptions(
+            seed=1, out=run, resume=resume, eval_every=args.iterations // 2 // rounds * rounds,
+            abstraction=abstraction, eval_deals=args.deals, averaging=averaging, workers=args.workers, field=field,
+            greedy_prior=prior,
         )  # fmt: skip
+        result = train(game, "mccfr", args.iterations, options)
         solver = result.solver
         assert isinstance(solver, MCCFRSolver)
         print(name, solver.iteration, "iterations,", solver.table.num_rows, "sets", flush=True)

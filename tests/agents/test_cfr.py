@@ -23,6 +23,7 @@ from zwick_ai.eval.match import deal, play_game
 from zwick_ai.learn.cfr import (
     ExactSolver,
     MCCFRSolver,
+    TrainOptions,
     extract,
     load_checkpoint,
     nash_conv,
@@ -334,10 +335,10 @@ def test_a_resumed_run_keeps_every_convergence_row_when_stopped_between_rows_and
 
     monkeypatch.setattr(train_module, "save_checkpoint", stop_at_second)
     with pytest.raises(KeyboardInterrupt):
-        train("kuhn_poker", "cfr", iterations=30, seed=0, out=tmp_path / "a", eval_every=10)
+        train("kuhn_poker", "cfr", 30, TrainOptions(seed=0, out=tmp_path / "a", eval_every=10))
     monkeypatch.setattr(train_module, "save_checkpoint", real)
-    train("kuhn_poker", "cfr", iterations=30, seed=0, out=tmp_path / "a", eval_every=10, resume=True)
-    train("kuhn_poker", "cfr", iterations=30, seed=0, out=tmp_path / "b", eval_every=10)
+    train("kuhn_poker", "cfr", 30, TrainOptions(seed=0, out=tmp_path / "a", eval_every=10, resume=True))
+    train("kuhn_poker", "cfr", 30, TrainOptions(seed=0, out=tmp_path / "b", eval_every=10))
     rows = [line.split(",")[0] for line in (tmp_path / "a" / "convergence.csv").read_text().splitlines()]
     assert rows == ["iteration", "10", "20", "30"]
     values = lambda d: [line.split(",")[3] for line in (tmp_path / d / "convergence.csv").read_text().splitlines()]  # noqa: E731
@@ -388,27 +389,21 @@ def test_greedy_fallback_on_zwicker(tmp_path):
 
 # ---- train API and CLI ------------------------------------------------------------------------------
 def test_train_resumes_to_the_same_result(tmp_path):
-    a = train(TINY_ZWIKKEN, "mccfr", iterations=300, seed=2, out=tmp_path / "a", eval_every=100, variant="external")
-    train(TINY_ZWIKKEN, "mccfr", iterations=100, seed=2, out=tmp_path / "b", eval_every=100, variant="external")
-    b = train(
-        TINY_ZWIKKEN,
-        "mccfr",
-        iterations=300,
-        seed=2,
-        out=tmp_path / "b",
-        eval_every=100,
-        variant="external",
-        resume=True,
+    a = train(
+        TINY_ZWIKKEN, "mccfr", 300, TrainOptions(seed=2, out=tmp_path / "a", eval_every=100, algorithm="external")
     )
+    train(TINY_ZWIKKEN, "mccfr", 100, TrainOptions(seed=2, out=tmp_path / "b", eval_every=100, algorithm="external"))
+    options = TrainOptions(seed=2, out=tmp_path / "b", eval_every=100, algorithm="external", resume=True)
+    b = train(TINY_ZWIKKEN, "mccfr", 300, options)
     assert [c[3] for c in a.curve] == [c[3] for c in b.curve] and len(a.curve) == 3
     assert a.curve[0][2] == "nash_conv" and a.curve[-1][3] < a.curve[0][3]
     assert (tmp_path / "b" / "policy.json").read_text() == (tmp_path / "a" / "policy.json").read_text()
     with pytest.raises(ValueError, match="already holds a training run"):
-        train(TINY_ZWIKKEN, "mccfr", iterations=300, seed=2, out=tmp_path / "a")
+        train(TINY_ZWIKKEN, "mccfr", 300, TrainOptions(seed=2, out=tmp_path / "a"))
     with pytest.raises(ValueError, match="same options"):
-        train(TINY_ZWIKKEN, "mccfr", iterations=400, seed=3, out=tmp_path / "a", variant="external", resume=True)
+        train(TINY_ZWIKKEN, "mccfr", 400, TrainOptions(seed=3, out=tmp_path / "a", algorithm="external", resume=True))
     with pytest.raises(ValueError, match="unknown training method"):
-        train(TINY_ZWIKKEN, "dqn", iterations=3, out=tmp_path / "c")
+        train(TINY_ZWIKKEN, "dqn", 3, TrainOptions(out=tmp_path / "c"))
 
 
 def test_cli_train_writes_checkpoint_policy_csv_and_png(tmp_path):

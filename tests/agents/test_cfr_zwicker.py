@@ -26,7 +26,7 @@ from zwick_ai.agents.cfr.zwicker_abstraction import (
 )
 from zwick_ai.eval.match import play_game
 from zwick_ai.learn.cfr import MCCFRSolver, load_checkpoint, prune_policy, save_checkpoint, save_policy, train
-from zwick_ai.learn.cfr.train import ZWICKER_AVERAGING
+from zwick_ai.learn.cfr.train import ZWICKER_AVERAGING, TrainOptions
 from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.layout import (
     LOC_STOCK,
@@ -175,16 +175,16 @@ def test_resumed_training_equals_uninterrupted(tmp_path, sampling):
 
 def test_train_writes_the_strength_curve_resumes_and_never_overwrites(tmp_path):
     out = tmp_path / "run"
-    kw = dict(seed=2, out=out, variant="probe", abstraction="coarse", eval_every=2, eval_deals=3)
-    train(CLASSIC2, "mccfr", iterations=2, **kw)
+    kw = dict(seed=2, out=out, algorithm="probe", abstraction="coarse", eval_every=2, eval_deals=3)
+    train(CLASSIC2, "mccfr", 2, TrainOptions(**kw))
     with pytest.raises(ValueError, match="already holds a training run"):
-        train(CLASSIC2, "mccfr", iterations=4, **kw)
-    r = train(CLASSIC2, "mccfr", iterations=4, resume=True, **kw)
+        train(CLASSIC2, "mccfr", 4, TrainOptions(**kw))
+    r = train(CLASSIC2, "mccfr", 4, TrainOptions(resume=True, **kw))
     assert [c[0] for c in r.curve] == [2, 4] and r.curve[-1][2] == "vs_greedy"
     rows = (out / "strength.csv").read_text().splitlines()
     assert rows[0] == "iteration,seconds,deals,ours,greedy,diff,ci95,table_share,random_diff,random_ci95"
     assert len(rows) == 3
-    straight = train(CLASSIC2, "mccfr", iterations=4, **{**kw, "out": tmp_path / "straight"})
+    straight = train(CLASSIC2, "mccfr", 4, TrainOptions(**{**kw, "out": tmp_path / "straight"}))
     a, b = straight.solver.table.arrays(), r.solver.table.arrays()
     assert all(np.array_equal(a[k], b[k]) for k in ("rows", "acts", "regret", "avg"))
 
@@ -202,7 +202,12 @@ def test_zwicker_refuses_what_it_cannot_do():
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_the_agent_plays_a_trained_policy_with_a_greedy_fallback(tmp_path, variant):
     game = pyspiel.load_game(f"zwicker(variant={variant})")
-    train(str(game), "mccfr", iterations=3, seed=1, out=tmp_path, variant="probe", abstraction="buckets", eval_deals=2)
+    train(
+        str(game),
+        "mccfr",
+        3,
+        TrainOptions(seed=1, out=tmp_path, algorithm="probe", abstraction="buckets", eval_deals=2),
+    )
     agent = make_agent(f"mccfr:policy={tmp_path},fallback=greedy", game, seed=0)
     others = [make_agent("greedy", game, seed=s) for s in range(1, game.num_players())]
     record = play_game(game, [agent, *others], deal_seed=7)
@@ -233,11 +238,9 @@ def test_a_pruned_policy_plays_as_the_whole_one_with_its_visit_threshold(tmp_pat
 
 def test_train_reports_every_percent_and_evaluates_on_multiples_of_eval_every(tmp_path):
     calls: list[tuple[int, str | None]] = []
-    kw = dict(seed=3, variant="probe", abstraction="coarse", eval_deals=2)
-    r = train(
-        CLASSIC2, "mccfr", iterations=250, eval_every=100, out=tmp_path / "a",
-        progress=lambda done, total, metric, value: calls.append((done, metric)), **kw,
-    )  # fmt: skip
+    kw = dict(seed=3, algorithm="probe", abstraction="coarse", eval_deals=2)
+    options = TrainOptions(eval_every=100, out=tmp_path / "a", **kw)
+    r = train(CLASSIC2, "mccfr", 250, options, lambda done, total, metric, value: calls.append((done, metric)))
     done = [d for d, _ in calls]
     assert done[0] == 0 and done[-1] == 250 and done == sorted(done)
     assert len(done) >= 100 and max(b - a for a, b in itertools.pairwise(done)) <= 2  # the bar moves every 1%

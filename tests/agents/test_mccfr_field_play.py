@@ -32,7 +32,7 @@ from zwick_ai.agents.cfr.zwicker_abstraction import (
 )
 from zwick_ai.eval.match import play_game
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.learn.cfr import MCCFRSolver, save_policy, train
+from zwick_ai.learn.cfr import MCCFRSolver, TrainOptions, save_policy, train
 from zwick_ai.learn.cfr import zwicker_mccfr as zm
 from zwick_ai.learn.cfr.updates import seed_state
 from zwick_ai.zwicker import arrays, kernels
@@ -98,12 +98,12 @@ def test_the_greedy_field_plays_greedy_and_splits_its_ties_with_the_run_stream()
 
 
 def test_greedy_field_runs_resume_exactly_and_not_as_self_play(tmp_path):
-    kw = dict(seed=2, variant="probe", abstraction="stakes", eval_deals=2, field="greedy")
-    train(DITHMARSCHEN, "mccfr", iterations=2, out=tmp_path / "a", **kw)
+    kw = dict(seed=2, algorithm="probe", abstraction="stakes", eval_deals=2, field="greedy")
+    train(DITHMARSCHEN, "mccfr", 2, TrainOptions(out=tmp_path / "a", **kw))
     with pytest.raises(ValueError, match="field=greedy; resume with the same options"):
-        train(DITHMARSCHEN, "mccfr", iterations=4, out=tmp_path / "a", resume=True, **{**kw, "field": "self"})
-    resumed = train(DITHMARSCHEN, "mccfr", iterations=4, out=tmp_path / "a", resume=True, **kw)
-    straight = train(DITHMARSCHEN, "mccfr", iterations=4, out=tmp_path / "b", **kw)
+        train(DITHMARSCHEN, "mccfr", 4, TrainOptions(out=tmp_path / "a", resume=True, **{**kw, "field": "self"}))
+    resumed = train(DITHMARSCHEN, "mccfr", 4, TrainOptions(out=tmp_path / "a", resume=True, **kw))
+    straight = train(DITHMARSCHEN, "mccfr", 4, TrainOptions(out=tmp_path / "b", **kw))
     a, b = straight.solver.table.arrays(), resumed.solver.table.arrays()
     assert all(np.array_equal(a[k], b[k]) for k in ("rows", "acts", "regret", "avg"))
     assert resumed.solver.field == "greedy"
@@ -301,17 +301,19 @@ def test_no_prior_is_the_table_of_before(abst, field):
 
 
 def test_greedy_prior_runs_resume_exactly_and_not_with_another_prior(tmp_path):
-    kw = dict(seed=2, variant="probe", abstraction="stakes-lite", eval_deals=2, field="greedy", greedy_prior=20.0)
-    train(DITHMARSCHEN, "mccfr", iterations=2, out=tmp_path / "a", **kw)
+    kw = dict(seed=2, algorithm="probe", abstraction="stakes-lite", eval_deals=2, field="greedy", greedy_prior=20.0)
+    train(DITHMARSCHEN, "mccfr", 2, TrainOptions(out=tmp_path / "a", **kw))
     for other in (0.0, 5.0):
         with pytest.raises(ValueError, match="greedy_prior=20; resume with the same options"):
-            train(DITHMARSCHEN, "mccfr", iterations=4, out=tmp_path / "a", resume=True, **{**kw, "greedy_prior": other})
-    resumed = train(DITHMARSCHEN, "mccfr", iterations=4, out=tmp_path / "a", resume=True, **kw)
-    straight = train(DITHMARSCHEN, "mccfr", iterations=4, out=tmp_path / "b", **kw)
+            train(
+                DITHMARSCHEN, "mccfr", 4, TrainOptions(out=tmp_path / "a", resume=True, **{**kw, "greedy_prior": other})
+            )
+    resumed = train(DITHMARSCHEN, "mccfr", 4, TrainOptions(out=tmp_path / "a", resume=True, **kw))
+    straight = train(DITHMARSCHEN, "mccfr", 4, TrainOptions(out=tmp_path / "b", **kw))
     a, b = straight.solver.table.arrays(), resumed.solver.table.arrays()
     assert all(np.array_equal(a[k], b[k]) for k in ("rows", "acts", "regret", "avg"))
     assert resumed.solver.greedy_prior == 20.0
-    plain = train(DITHMARSCHEN, "mccfr", iterations=4, out=tmp_path / "c", **{**kw, "greedy_prior": 0.0})
+    plain = train(DITHMARSCHEN, "mccfr", 4, TrainOptions(out=tmp_path / "c", **{**kw, "greedy_prior": 0.0}))
     assert not np.array_equal(plain.solver.table.avg, straight.solver.table.avg)
     assert "greedy_prior" not in (tmp_path / "c" / "checkpoint.json").read_text()
 

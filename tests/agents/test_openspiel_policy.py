@@ -17,7 +17,7 @@ from zwick_ai.agents.base import make_agent
 from zwick_ai.agents.openspiel_policy import to_tabular_policy, write_policy_file
 from zwick_ai.analysis.exploitability import StudyConfig, run_study, uniform_decisions_policy
 from zwick_ai.learn.cfr.exact import nash_conv
-from zwick_ai.learn.cfr.train import train
+from zwick_ai.learn.cfr.train import TrainOptions, train
 from zwick_ai.learn.cfr.tree import extract
 
 MICRO = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=1)"
@@ -36,7 +36,7 @@ def test_a_trained_mccfr_policy_has_the_same_nash_conv_in_openspiel_and_in_zwick
     """`zwick train mccfr` then `zwick exploitability` (the same functions) against OpenSpiel's own
     nash_conv of the converted TabularPolicy; a far-from-equilibrium policy, so a wrong
     conversion of a Zwicker move's sub-actions (or of unseen sets) would show."""
-    train(MICRO, "mccfr", iterations=2000, seed=3, out=tmp_path / "run", abstraction=abstraction)
+    train(MICRO, "mccfr", 2000, TrainOptions(seed=3, out=tmp_path / "run", abstraction=abstraction))
     spec = f"mccfr:policy={tmp_path / 'run'}"
     cfg = StudyConfig(MICRO, (spec,), samples=1, seed=0, replicates=0, cfr_iterations=20)
     rows = {r.agent: r for r in run_study(cfg, tmp_path / "study", say=lambda text: None)}

@@ -16,7 +16,7 @@ import pytest
 import zwick_ai.games  # noqa: F401
 from zwick_ai.agents.cfr.core import R_KEY, R_N, R_OFF, R_VIS, Table
 from zwick_ai.cli import main
-from zwick_ai.learn.cfr import MCCFRSolver, load_checkpoint, save_checkpoint, train
+from zwick_ai.learn.cfr import MCCFRSolver, TrainOptions, load_checkpoint, save_checkpoint, train
 from zwick_ai.learn.cfr.mccfr import worker_streams
 from zwick_ai.learn.cfr.merge import Snapshot, add_changes
 
@@ -100,17 +100,19 @@ def test_a_table_that_fills_mid_round_gives_the_same_result():
 
 
 def test_parallel_training_resumes_to_the_uninterrupted_run(tmp_path):
-    kw = dict(seed=2, variant="probe", abstraction="coarse", eval_deals=2, workers=2, sync=3)
-    straight = train(CLASSIC2, "mccfr", iterations=12, eval_every=6, out=tmp_path / "a", **kw)
-    train(CLASSIC2, "mccfr", iterations=6, eval_every=6, out=tmp_path / "b", **kw)
-    resumed = train(CLASSIC2, "mccfr", iterations=12, eval_every=6, out=tmp_path / "b", resume=True, **kw)
+    kw = dict(seed=2, algorithm="probe", abstraction="coarse", eval_deals=2, workers=2, sync=3)
+    straight = train(CLASSIC2, "mccfr", 12, TrainOptions(eval_every=6, out=tmp_path / "a", **kw))
+    train(CLASSIC2, "mccfr", 6, TrainOptions(eval_every=6, out=tmp_path / "b", **kw))
+    resumed = train(CLASSIC2, "mccfr", 12, TrainOptions(eval_every=6, out=tmp_path / "b", resume=True, **kw))
     a, b = straight.solver.table.arrays(), resumed.solver.table.arrays()
     assert all(np.array_equal(a[k], b[k]) for k in a)
     assert np.array_equal(straight.solver.rngs, resumed.solver.rngs)
     header = (tmp_path / "b" / "strength.csv").read_text().splitlines()[0]
     assert header.endswith("random_diff,random_ci95")
     with pytest.raises(ValueError, match="workers=2, sync=3; resume with the same options"):
-        train(CLASSIC2, "mccfr", iterations=18, eval_every=6, out=tmp_path / "b", resume=True, **{**kw, "workers": 1})
+        train(
+            CLASSIC2, "mccfr", 18, TrainOptions(eval_every=6, out=tmp_path / "b", resume=True, **{**kw, "workers": 1})
+        )
 
 
 def test_checkpoints_keep_every_workers_stream(tmp_path):
@@ -152,8 +154,8 @@ def test_ray_tasks_give_the_tables_of_local_threads_even_when_a_node_is_lost(tmp
     ray = pytest.importorskip("ray")
     from ray.cluster_utils import Cluster
 
-    kw = dict(seed=3, variant="probe", abstraction="coarse", eval_deals=2, workers=2, sync=300, eval_every=600)
-    local = train(CLASSIC2, "mccfr", iterations=1200, out=tmp_path / "local", **kw)
+    kw = dict(seed=3, algorithm="probe", abstraction="coarse", eval_deals=2, workers=2, sync=300, eval_every=600)
+    local = train(CLASSIC2, "mccfr", 1200, TrainOptions(out=tmp_path / "local", **kw))
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
     node = cluster.add_node(num_cpus=1)
     cluster.wait_for_nodes()
@@ -169,16 +171,15 @@ def test_ray_tasks_give_the_tables_of_local_threads_even_when_a_node_is_lost(tmp
                 threading.Timer(0.3, lose_the_node).start()
 
         out = tmp_path / "ray"
-        remote = train(
-            CLASSIC2, "mccfr", iterations=1200, out=out, backend="ray", address=cluster.address, progress=progress, **kw
-        )
+        options = TrainOptions(out=out, backend="ray", address=cluster.address, **kw)
+        remote = train(CLASSIC2, "mccfr", 1200, options, progress)
         assert lost and remote.solver.iteration == 1200
         a, b = local.solver.table.arrays(), remote.solver.table.arrays()
         assert all(np.array_equal(a[k], b[k]) for k in a)
         assert np.array_equal(local.solver.rngs, remote.solver.rngs)
         # a run on Ray resumes on this machine's threads (the backend does not change the tables)
-        more = train(CLASSIC2, "mccfr", iterations=1800, out=out, resume=True, **kw)
-        again = train(CLASSIC2, "mccfr", iterations=1800, out=tmp_path / "local", resume=True, **kw)
+        more = train(CLASSIC2, "mccfr", 1800, TrainOptions(out=out, resume=True, **kw))
+        again = train(CLASSIC2, "mccfr", 1800, TrainOptions(out=tmp_path / "local", resume=True, **kw))
         assert np.array_equal(more.solver.table.arrays()["avg"], again.solver.table.arrays()["avg"])
     finally:
         ray.shutdown()

@@ -16,13 +16,14 @@
 from zwick_ai.learn.cfr.checkpoint import load_checkpoint, prune_policy, save_checkpoint, save_policy
 from zwick_ai.learn.cfr.exact import ExactSolver, nash_conv
 from zwick_ai.learn.cfr.mccfr import MCCFRSolver
-from zwick_ai.learn.cfr.train import TrainResult, train
+from zwick_ai.learn.cfr.train import TrainOptions, TrainResult, train
 from zwick_ai.learn.cfr.tree import GameTree, extract
 
 __all__ = [
     "ExactSolver",
     "GameTree",
     "MCCFRSolver",
+    "TrainOptions",
     "TrainResult",
     "extract",
     "load_checkpoint",

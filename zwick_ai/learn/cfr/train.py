@@ -19,7 +19,7 @@ the same as one uninterrupted run with the same seed.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as d:
-...     r = train("kuhn_poker", "cfr", iterations=20, seed=0, out=d, eval_every=10)
+...     r = train("kuhn_poker", "cfr", 20, TrainOptions(seed=0, out=d, eval_every=10))
 ...     [round(v, 4) for _, _, _, v in r.curve]
 [0.0654, 0.0202]
 """
@@ -102,38 +102,21 @@ def zwicker_strength(solver: MCCFRSolver, deals: int) -> dict[str, float]:
     return {**st, "random_diff": rnd["diff"], "random_ci95": rnd["ci95"]}
 
 
-def train(
-    game: str,
-    method: str,
-    iterations: int,
-    seed: int = 0,
-    out: str | Path = "runs/cfr",
-    resume: bool = False,
-    eval_every: int = 0,
-    variant: str | None = None,
-    abstraction: str = "none",
-    eval_deals: int = 2000,
-    progress: Callable[[int, int, str | None, float | None], None] | None = None,
-    workers: int = 1,
-    sync: int = DEFAULT_SYNC,
-    backend: str = "local",
-    address: str | None = None,
-    averaging: str | None = None,
-    field: str = "self",
-    greedy_prior: float = 0.0,
-) -> TrainResult:
-    """Train ``method`` (``cfr``: exact CFR on the extracted tree, ``variant`` cfr, cfr+ [default]
-    or dcfr; ``mccfr``: ``variant`` outcome [default] or external sampling, on the full Zwicker
-    games probe [default] or outcome, :mod:`~zwick_ai.learn.cfr.zwicker_mccfr`) on ``game`` (a game
-    string) for ``iterations`` iterations in total. Evaluates every ``eval_every`` iterations
-    (0: at the end only). ``progress(done, total, metric, value)`` is called after every chunk.
-    ``abstraction``: ``none``/``observation`` (tree games) or ``none``/``suits``/``buckets`` (MCCFR
-    on the trick games, :mod:`~zwick_ai.agents.cfr.abstraction`); recorded in the checkpoint and
-    the policy file (``key_scheme``), which the ``mccfr`` agent then uses. ``workers`` > 1 (MCCFR on
-    the trick games or Zwicker with an abstraction) runs the traversals on that many threads, merging
-    their tables every ``sync`` iterations each (:mod:`~zwick_ai.learn.cfr.merge`); ``iterations``
-    and ``eval_every`` are then whole rounds of ``workers * sync`` iterations, and a resumed run
-    keeps its workers. ``backend="ray"`` runs the workers' shares as Ray tasks (on the cluster at
+@dataclass(frozen=True)
+class TrainOptions:
+    """The options of a training run (:func:`train`; ``zwick train cfr`` and ``zwick train mccfr``).
+
+    ``algorithm``: for ``cfr`` (exact CFR on the extracted tree) cfr, cfr+ [default] or dcfr; for
+    ``mccfr`` the sampling, outcome [default] or external, on the full Zwicker games probe
+    [default] or outcome (:mod:`~zwick_ai.learn.cfr.zwicker_mccfr`). ``eval_every``: evaluate every
+    so many iterations (0: at the end only), on ``eval_deals`` deals. ``abstraction``:
+    ``none``/``observation`` (tree games) or ``none``/``suits``/``buckets`` (MCCFR on the trick
+    games, :mod:`~zwick_ai.agents.cfr.abstraction`); recorded in the checkpoint and the policy file
+    (``key_scheme``), which the ``mccfr`` agent then uses. ``workers`` > 1 (MCCFR on the trick games
+    or Zwicker with an abstraction) runs the traversals on that many threads, merging their tables
+    every ``sync`` iterations each (:mod:`~zwick_ai.learn.cfr.merge`); the iterations and
+    ``eval_every`` are then whole rounds of ``workers * sync`` iterations, and a resumed run keeps
+    its workers. ``backend="ray"`` runs the workers' shares as Ray tasks (on the cluster at
     ``address``, or on a local instance with ``workers`` CPUs) instead of threads here, with the
     same tables; a task whose node is lost runs again from its inputs. ``averaging`` (MCCFR): how
     iteration t's updates are weighted (:data:`~zwick_ai.learn.cfr.updates.AVERAGINGS`); default
@@ -142,21 +125,56 @@ def train(
     against a greedy field instead of self-play: not CFR but a best response within the abstraction
     to greedy opponents (:class:`~zwick_ai.learn.cfr.mccfr.MCCFRSolver`). ``greedy_prior`` W > 0 (MCCFR
     with probe sampling on the full Zwicker games, one worker) starts each new set with regret and
-    average mass W on greedy's action; a resumed run keeps its checkpoint's."""
+    average mass W on greedy's action; a resumed run keeps its checkpoint's. ``resume``: continue
+    the checkpoint in ``out``."""
+
+    seed: int = 0
+    out: str | Path = "runs/cfr"
+    resume: bool = False
+    eval_every: int = 0
+    eval_deals: int = 2000
+    algorithm: str | None = None
+    abstraction: str = "none"
+    workers: int = 1
+    sync: int = DEFAULT_SYNC
+    backend: str = "local"
+    address: str | None = None
+    averaging: str | None = None
+    field: str = "self"
+    greedy_prior: float = 0.0
+
+
+def train(
+    game_string: str,
+    method: str,
+    iterations: int,
+    options: TrainOptions | None = None,
+    progress: Callable[[int, int, str | None, float | None], None] | None = None,
+) -> TrainResult:
+    """Train ``method`` (``cfr``: exact CFR on the extracted tree; ``mccfr``) on the game
+    ``game_string`` for ``iterations`` iterations in total, as ``options`` say
+    (:class:`TrainOptions`). ``progress(done, total, metric, value)`` is called after every
+    chunk."""
+    o = options or TrainOptions()
+    seed, resume, eval_every, eval_deals = o.seed, o.resume, o.eval_every, o.eval_deals
+    algorithm, abstraction, averaging = o.algorithm, o.abstraction, o.averaging
+    field, greedy_prior = o.field, o.greedy_prior
+    workers, sync, backend, address = o.workers, o.sync, o.backend, o.address
     if method not in TRAIN_METHODS:
         raise ValueError(f"unknown training method {method!r}; valid: {', '.join(TRAIN_METHODS)}")
     valid = METHODS if method == "cfr" else SAMPLINGS
-    if variant is None and method == "mccfr" and game.startswith("zwicker") and abstraction in ZWICKER_ABSTRACTIONS:
-        variant = "probe"  # the full Zwicker games (zwicker_mccfr's docstring)
-    variant = variant or ("cfr+" if method == "cfr" else "outcome")
-    if variant not in valid:
-        raise ValueError(f"unknown {method} variant {variant!r}; valid: {', '.join(valid)}")
+    zwicker = game_string.startswith("zwicker") and abstraction in ZWICKER_ABSTRACTIONS
+    if algorithm is None and method == "mccfr" and zwicker:
+        algorithm = "probe"  # the full Zwicker games (zwicker_mccfr's docstring)
+    algorithm = algorithm or ("cfr+" if method == "cfr" else "outcome")
+    if algorithm not in valid:
+        raise ValueError(f"unknown {method} algorithm {algorithm!r}; valid: {', '.join(valid)}")
     if iterations < 1 or eval_every < 0:
         raise ValueError("iterations must be positive and eval_every non-negative")
     if (field != "self" or greedy_prior) and method != "mccfr":
         raise ValueError("field and greedy_prior are for mccfr (exact CFR solves the game by self-play)")
     if averaging is not None and method != "mccfr":
-        raise ValueError("averaging is for mccfr (exact CFR's weighting is its variant: cfr, cfr+ or dcfr)")
+        raise ValueError("averaging is for mccfr (exact CFR's weighting is its algorithm: cfr, cfr+ or dcfr)")
     if workers > 1 and method != "mccfr":
         raise ValueError(f"{method} runs on one worker; workers > 1 is for mccfr")
     if backend != "local" and workers < 2:
@@ -169,14 +187,14 @@ def train(
             f"with {workers} workers syncing every {sync} iterations, iterations and eval_every must be "
             f"multiples of {rnd}, not {iterations} and {eval_every}"
         )
-    out = Path(out)
-    g = pyspiel.load_game(game)
+    out = Path(o.out)
+    game = pyspiel.load_game(game_string)
     ckpt = out / "checkpoint"
     curve: list[CurvePoint] = []
     strength_rows: list[list[str]] = []
     elapsed = 0.0
     if resume:
-        solver, meta = load_checkpoint(ckpt, game=str(g), method=method)
+        solver, meta = load_checkpoint(ckpt, game=str(game), method=method)
         made = (
             meta["variant"],
             int(meta["seed"]),
@@ -187,12 +205,12 @@ def train(
         )
         averaged = meta.get("averaging", "uniform")
         if (
-            made != (variant, seed, abstraction, workers, field, greedy_prior)
+            made != (algorithm, seed, abstraction, workers, field, greedy_prior)
             or (workers > 1 and meta.get("sync") != sync)
             or averaging not in (None, averaged)
         ):
             raise ValueError(
-                f"checkpoint {ckpt} was made with variant={meta['variant']}, seed={meta['seed']}, "
+                f"checkpoint {ckpt} was made with algorithm={meta['variant']}, seed={meta['seed']}, "
                 f"abstraction={meta['abstraction']}"
                 + (f", averaging={averaged}" if method == "mccfr" else "")
                 + f", workers={meta.get('workers', 1)}"
@@ -210,21 +228,20 @@ def train(
                 f"{out} already holds a training run: continue it with --resume (resume=True) or choose another output directory"
             )
         if method == "cfr":
-            solver = ExactSolver(extract(g, abstraction), variant)
+            solver = ExactSolver(extract(game, abstraction), algorithm)
         else:
             if averaging is None:
-                zwicker = game.startswith("zwicker") and abstraction in ZWICKER_ABSTRACTIONS
                 averaging = ZWICKER_AVERAGING if zwicker else "uniform"
             solver = MCCFRSolver(
-                g, variant, seed, abstraction, workers=workers, sync=sync, averaging=averaging, field=field,
+                game, algorithm, seed, abstraction, workers=workers, sync=sync, averaging=averaging, field=field,
                 greedy_prior=greedy_prior,
             )  # fmt: skip
     if solver.iteration > iterations:
         raise ValueError(f"the checkpoint is already at {solver.iteration} iterations (> {iterations})")
     out.mkdir(parents=True, exist_ok=True)
     eval_tree = None
-    if isinstance(solver, MCCFRSolver) and solver.tricks and len(g.rules.deck) <= SMALL_PACK:
-        eval_tree = extract(g)
+    if isinstance(solver, MCCFRSolver) and solver.tricks and len(game.rules.deck) <= SMALL_PACK:
+        eval_tree = extract(game)
     with contextlib.ExitStack() as stack:
         if backend != "local":
             assert isinstance(solver, MCCFRSolver)
