@@ -25,13 +25,16 @@ EVAL_DEALS = 4
 
 
 def _mccfr() -> None:
-    from zwick_ai.learn.cfr.train import train
+    from zwick_ai.learn.cfr.train import TrainOptions, train
 
     with tempfile.TemporaryDirectory() as out:
-        for game in (MICRO_ZWICKER, MICRO_ZWIKKEN):  # the whole tree: exact evaluation
-            train(game, "mccfr", ITERATIONS, out=f"{out}/{len(game)}", eval_deals=EVAL_DEALS)
-        train(FULL_ZWIKKEN, "mccfr", ITERATIONS, out=f"{out}/zwikken", eval_deals=EVAL_DEALS)  # evaluated on deals
-        train(ZWICKER_2P, "mccfr", ITERATIONS, out=f"{out}/zwicker", abstraction="buckets", eval_deals=EVAL_DEALS)
+        for game_string in (MICRO_ZWICKER, MICRO_ZWIKKEN):  # the whole tree: exact evaluation
+            options = TrainOptions(out=f"{out}/{len(game_string)}", eval_deals=EVAL_DEALS)
+            train(game_string, "mccfr", ITERATIONS, options)
+        options = TrainOptions(out=f"{out}/zwikken", eval_deals=EVAL_DEALS)
+        train(FULL_ZWIKKEN, "mccfr", ITERATIONS, options)  # evaluated on deals
+        options = TrainOptions(out=f"{out}/zwicker", abstraction="buckets", eval_deals=EVAL_DEALS)
+        train(ZWICKER_2P, "mccfr", ITERATIONS, options)
 
 
 MCCFR_GROUP = Group("MCCFR", "MCCFR training and its evaluation on micro games and a full board", _mccfr)
