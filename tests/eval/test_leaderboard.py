@@ -14,10 +14,15 @@ from zwick_ai.eval.experiment_files import parse_leaderboard
 AGENTS = ["random", "greedy", "joker:policy=early", "mccfr:policy=/nonexistent/policy"]
 
 
+def _play(out, seating="all"):
+    """Three deals a pair, seed 5, no progress bar: how the small boards here are played."""
+    return leaderboard.PairPlay(deals=3, seed=5, out=out, backend=None, progress=False, seating=seating)
+
+
 def test_gauntlet_then_top_pairs_and_resume(tmp_path):
     board = leaderboard.make_board("zwicker", "classic", 2, {}, AGENTS)
     assert board.agents == AGENTS[:3] and "no policy file" in board.skipped[AGENTS[3]]
-    first = leaderboard.run_board(board, ["greedy"], deals=3, top=2, seed=5, out=tmp_path, progress=False)
+    first = leaderboard.run_board(board, ["greedy"], top=2, how=_play(tmp_path))
     assert first is not None
     played = {(p["a"], p["b"]) for p in first["pairs"]}
     gauntlet = {("random", "greedy"), ("joker:policy=early", "greedy")}
@@ -29,7 +34,7 @@ def test_gauntlet_then_top_pairs_and_resume(tmp_path):
     games = tmp_path / board.slug / "random--greedy" / "games.jsonl"
     lines = games.read_text().splitlines()
     games.write_text("\n".join(lines[:-1]) + "\n")
-    again = leaderboard.run_board(board, ["greedy"], deals=3, top=2, seed=5, out=tmp_path, progress=False)
+    again = leaderboard.run_board(board, ["greedy"], top=2, how=_play(tmp_path))
     # the same board; the machine line is the resumed run's (it played a game)
     assert again | {"machine": first["machine"]} == first and "load average" in again["machine"]
     assert games.read_text().splitlines()[:-1] == lines[:-1] and len(games.read_text().splitlines()) == len(lines)
@@ -61,7 +66,7 @@ def test_the_file_is_checked():
 
 def test_a_rotating_board_plays_two_games_a_deal_and_says_so(tmp_path):
     board = leaderboard.make_board("zwikken", "parlett", 3, {}, ["greedy", "random"])
-    r = leaderboard.run_board(board, ["greedy"], deals=3, top=0, seed=5, out=tmp_path, progress=False, seating="rotate")
+    r = leaderboard.run_board(board, ["greedy"], top=0, how=_play(tmp_path, seating="rotate"))
     assert r is not None and r["seating"] == "rotate" and r["pairs"][0]["deals"] == 3
     games = (tmp_path / board.slug / "random--greedy" / "games.jsonl").read_text().splitlines()
     assert len(games) == 6  # 3 deals x 2 seatings (every seating: 3 x 6)
@@ -78,7 +83,7 @@ def test_the_file_chooses_the_clock():
 def test_references_play_the_anchors_outside_the_ratings_and_fill_the_ladder(tmp_path):
     board = leaderboard.make_board("zwicker", "classic", 2, {}, ["random", "greedy"], ["cheat-uct:iters=30"])
     assert board.references == ["cheat-uct:iters=30"]
-    r = leaderboard.run_board(board, ["random", "greedy"], deals=3, top=2, seed=5, out=tmp_path, progress=False)
+    r = leaderboard.run_board(board, ["random", "greedy"], top=2, how=_play(tmp_path))
     assert r is not None
     assert "cheat-uct:iters=30" not in {x["agent"] for x in r["ratings"]}
     assert {(p["a"], p["b"]) for p in r["reference_pairs"]} == {
@@ -219,9 +224,7 @@ def test_a_named_search_measures_the_room_from_margins_over_one_anchor(tmp_path)
     assert spec.search == "random"
     agents = ["greedy", "random", "joker:policy=early"]
     board = leaderboard.make_board("zwicker", "classic", 2, {}, agents, ["cheat-uct:iters=30"])
-    r = leaderboard.run_board(
-        board, ["greedy"], deals=3, top=0, seed=5, out=tmp_path, progress=False, search="random"
-    )  # fmt: skip
+    r = leaderboard.run_board(board, ["greedy"], top=0, how=_play(tmp_path), search="random")
     assert r is not None and r["search"] == "random"
     assert {(p["a"], p["b"]) for p in r["pairs"]} == {("random", "greedy"), ("joker:policy=early", "greedy")}
     over = {p["a"]: p["mean_diff"] for p in r["pairs"] + r["reference_pairs"]}

@@ -27,8 +27,8 @@ class NoGames(LocalBackend):
 
 def _board(tmp_path, deals=2, backend=None):
     board = leaderboard.make_board("zwicker", "classic", 2, {}, AGENTS)
-    result = leaderboard.run_board(board, ["greedy"], deals=deals, top=2, seed=5, out=tmp_path, backend=backend,
-                                   progress=False)  # fmt: skip
+    how = leaderboard.PairPlay(deals=deals, seed=5, out=tmp_path, backend=backend, progress=False)
+    result = leaderboard.run_board(board, ["greedy"], top=2, how=how)
     return board, result
 
 
@@ -56,8 +56,8 @@ def test_a_packed_board_keeps_every_game_in_two_files_and_plays_on_without_repla
     assert main(["replay", str(folder / GAMES), "--game-index", "3", "--all"]) == 0
     capsys.readouterr()
     # the same board again: the pairs come back from the pack, no game is played, same result
-    again = leaderboard.run_board(board, ["greedy"], deals=2, top=2, seed=5, out=tmp_path, backend=NoGames(1),
-                                  progress=False)  # fmt: skip
+    how = leaderboard.PairPlay(deals=2, seed=5, out=tmp_path, backend=NoGames(1), progress=False)
+    again = leaderboard.run_board(board, ["greedy"], top=2, how=how)
     assert again == first
     packed_bytes = (folder / GAMES).read_bytes()
     leaderboard.pack(board, tmp_path)

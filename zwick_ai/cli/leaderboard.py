@@ -62,10 +62,10 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
             for b in boards:
                 print(f"{b.label}: {len(b.agents)} agents ({len(b.skipped)} left out), {board_deals[b.label]} deals per pair "
                       f"on {backend.describe()} -> {out / b.slug}")  # fmt: skip
-                r = leaderboard.run_board(
-                    b, spec.anchors, board_deals[b.label], spec.top, spec.seed, out, backend, not args.quiet,
-                    spec.seatings, spec.clock, spec.search, rules,
-                )  # fmt: skip
+                how = leaderboard.PairPlay(
+                    board_deals[b.label], spec.seed, out, backend, not args.quiet, spec.seatings, spec.clock, rules
+                )
+                r = leaderboard.run_board(b, spec.anchors, spec.top, how, spec.search)
                 if r is None:
                     raise KeyboardInterrupt
                 if spec.pack:

@@ -214,31 +214,20 @@ def fit_points(agents: list[str], results: dict[tuple[str, str], np.ndarray], se
 
 
 def run_board(
-    board: Board,
-    anchors: list[str],
-    deals: int,
-    top: int,
-    seed: int,
-    out: Path,
-    backend: Backend | None = None,
-    progress: bool = True,
-    seating: str = "all",
-    clock: str = "wall",
-    search: str | None = None,
-    rules: dict[str, Any] | None = None,
+    board: Board, anchors: list[str], top: int, how: PairPlay, search: str | None = None
 ) -> dict[str, Any] | None:
-    """Play (or resume) a board's gauntlet and top pairs (each pair's deals with ``seating``); its
-    ratings, pairs and design, or None if interrupted; ``search`` is the floor of the ladder's room
-    (:func:`ladder`; default the last anchor). Writes ``OUT/<board>/ratings.csv``.
+    """Play (or resume) a board's gauntlet and top pairs, every pair as ``how`` says (its deals,
+    seed, seatings, folder and machine); its ratings, pairs and design, or None if interrupted;
+    ``search`` is the floor of the ladder's room (:func:`ladder`; default the last anchor). Writes
+    ``OUT/<board>/ratings.csv``.
 
-    ``rules``: the outside agents' time limits and what their failure does (``on_agent_error``):
+    ``how.rules``: the outside agents' time limits and what their failure does (``on_agent_error``):
     ``stop`` ends the run naming the agent; ``forfeit`` leaves an agent that failed out of the
     board (in ``skipped`` and ``failed``, with its one line) and plays the board without it (its
     pairs' games that were played stay in their folders). The result records them all in
     ``outside_agent_rules``."""
-    rules = dict(rules or {})
+    rules = how.rules
     failed: dict[str, str] = {}
-    how = PairPlay(deals, seed, out, backend, progress, seating, clock, rules)
     while True:
         try:
             result = _run_board(board, anchors, top, search, how)
