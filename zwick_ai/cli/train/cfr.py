@@ -1,17 +1,12 @@
 """``zwick train cfr`` and ``zwick train mccfr``: a CFR-family policy with a progress bar,
-checkpoints (``--resume`` continues them) and a convergence log and plot; see
-:func:`zwick_ai.learn.cfr.train.train`."""
+checkpoints (``--resume`` continues them) and a convergence log and plot; the options become a
+:class:`zwick_ai.learn.requests.CFRRequest`, checked and run there."""
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from zwick_ai.cli.train.common import add_backend_args, add_game, check_out, game_string, hold_out, method_parser
-
-#: the most iterations a run takes, and deals its value against random is measured on
-MAX_ITERATIONS = 10**10
-MAX_EVAL_DEALS = 1_000_000
+from zwick_ai.cli.train.common import add_backend_args, add_game, check_out, hold_out, method_parser
 
 CFR_EXAMPLES = """
   zwick train cfr --game kuhn_poker --iterations 1000 --out runs/kuhn
@@ -56,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--abstraction", default="none", choices=["none", "observation"],
         help="none, or observation (imperfect recall: sets keyed by the observation) (default: %(default)s)",
     )  # fmt: skip
-    p.set_defaults(func=cmd_cfr)
+    p.set_defaults(func=cmd_train)
 
     p = method_parser(
         sub, "mccfr", "Monte Carlo CFR on any game, with abstractions for the full games",
@@ -102,81 +97,39 @@ def register(sub: argparse._SubParsersAction) -> None:
         "1000); --iterations and --eval-every are then multiples of workers x sync",
     )  # fmt: skip
     add_backend_args(p, local="threads")
-    p.set_defaults(func=cmd_mccfr)
+    p.set_defaults(func=cmd_train)
 
 
-def _check(args: argparse.Namespace) -> None:
-    if not 1 <= args.iterations <= MAX_ITERATIONS:
-        raise ValueError(f"--iterations must be from 1 to {MAX_ITERATIONS}, not {args.iterations}")
-    if not 1 <= args.eval_deals <= MAX_EVAL_DEALS:
-        raise ValueError(f"--eval-deals must be from 1 to {MAX_EVAL_DEALS}, not {args.eval_deals}")
-    if args.eval_every < 0:
-        raise ValueError(f"--eval-every must be at least 0, not {args.eval_every}")
-    if args.game is None:
-        raise ValueError(
-            'give the game with --game, e.g. --game "zwikken(players=3,variant=parlett)" or --game kuhn_poker'
-        )
-
-
-def cmd_cfr(args: argparse.Namespace) -> int:
-    _check(args)
-    check_out(args)
-    return _train(args, {"variant": args.algorithm})
-
-
-def cmd_mccfr(args: argparse.Namespace) -> int:
-    _check(args)
-    if args.workers < 1 or (args.sync is not None and args.sync < 1):
-        raise ValueError(f"--workers and --sync must be at least 1, not {args.workers} and {args.sync}")
-    if args.sync is not None and args.workers == 1:
-        raise ValueError("--sync: used with --workers 2 or more; leave it out")
-    check_out(args)
-    given = {"variant": args.algorithm, "workers": args.workers, "averaging": args.averaging, "field": args.field}
-    given["greedy_prior"] = args.greedy_prior
-    given |= {"backend": args.backend, "address": args.address}
-    if args.sync is not None:
-        given["sync"] = args.sync
-    return _train(args, given)
-
-
-def _train(args: argparse.Namespace, given: dict[str, object]) -> int:
+def cmd_train(args: argparse.Namespace) -> int:
+    """``zwick train cfr`` and ``zwick train mccfr``: check the request, then train with a progress
+    bar and print what the run reached and wrote."""
     from tqdm import tqdm
 
-    from zwick_ai.learn.cfr.train import train
-    from zwick_ai.learn.curves import plot_convergence, plot_strength, short_game
+    from zwick_ai.learn.requests import CFRRequest
 
-    game = game_string(args)
+    request = CFRRequest.of(vars(args))
+    request.check()
+    check_out(args)
     bars: list[tqdm] = []  # made at the first report, so a refused run shows no bar
 
     def progress(done: int, total: int, metric: str | None, value: float | None) -> None:
         if not bars:  # a resumed run's bar starts at its checkpoint, so the rate counts new iterations only
-            bars.append(tqdm(total=total, initial=done, unit="it", desc=f"{args.method} {game}"[:60]))
-        bar = bars[0]
-        bar.update(done - bar.n)
+            desc = f"{args.method} {request.game_string()}"[:60]
+            bars.append(tqdm(total=total, initial=done, unit="it", desc=desc))
+        bars[0].update(done - bars[0].n)
         if metric is not None:
-            bar.set_postfix({metric: f"{value:.4g}"})
-        bar.refresh()
+            bars[0].set_postfix({metric: f"{value:.4g}"})
+        bars[0].refresh()
 
     try:
         with hold_out(args):
-            result = train(
-                game, args.method, args.iterations, seed=args.seed, out=args.out, resume=args.resume,
-                eval_every=args.eval_every, abstraction=args.abstraction, eval_deals=args.eval_deals,
-                progress=progress, **given,  # type: ignore[arg-type]
-            )  # fmt: skip
+            result = request.run(progress)
     finally:
         for bar in bars:
             bar.close()
-    out = Path(args.out)
-    plot_convergence(out / "convergence.csv", out / "convergence.png", f"{args.method} {args.algorithm or ''} {game}")
-    last = result.curve[-1]
-    print(f"{last.iteration} iterations, {last.seconds:.1f} s training; {last.metric} {last.value:.6g}")
-    extra = ""
-    if (out / "strength.csv").exists():
-        plot_strength(out / "strength.csv", out / "strength.png", f"mccfr {args.abstraction} {short_game(game)}")
-        extra = ", strength.csv, strength.png"
-    print(f"wrote {out}/checkpoint.npz/.json, policy.npz/.json, convergence.csv, convergence.png{extra}")
+    for line in request.finish(result):
+        print(line)
     return 0
 
 
-__all__ = ["MAX_EVAL_DEALS", "MAX_ITERATIONS", "cmd_cfr", "cmd_mccfr", "register"]
+__all__ = ["cmd_train", "register"]

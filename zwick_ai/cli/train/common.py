@@ -13,8 +13,6 @@ ANY_GAME = (
     'the game: zwicker, zwikken, zwicken, a game string such as "zwikken(players=3,variant=parlett)", '
     "or any OpenSpiel game string (kuhn_poker)"
 )
-#: the players of a Zwicker variant when ``--players`` is not given
-DEFAULT_PLAYERS = {"classic": 2, "grupp": 4, "dithmarschen": 4, "grossenwiehe": 4, "christiansen": 3}
 
 
 def method_parser(
@@ -56,17 +54,6 @@ def add_backend_args(p: argparse.ArgumentParser, local: str = "processes") -> No
     p.add_argument("--address", default=None, help="--backend ray: the cluster (e.g. auto); default: start a local one")
 
 
-def parse_hidden(text: str, example: str) -> tuple[int, int]:
-    """The two hidden layer sizes of ``--hidden`` (one clear error otherwise)."""
-    try:
-        hidden = tuple(int(x) for x in text.split(","))
-    except ValueError:
-        hidden = ()
-    if len(hidden) != 2 or min(hidden) < 1:
-        raise ValueError(f"--hidden takes two positive layer sizes like {example}, not {text!r}")
-    return hidden[0], hidden[1]
-
-
 def game_string(args: argparse.Namespace) -> str:
     """The full game string of ``--game``/``--variant``/``--players``/``-o``
     (:func:`zwick_ai.games.game_strings.training_game_string`)."""
@@ -92,6 +79,6 @@ def check_out(args: argparse.Namespace) -> None:
 
 
 __all__ = [
-    "ANY_GAME", "DEFAULT_PLAYERS", "add_backend_args", "add_game", "add_zwicker_variant", "check_out", "game_string", "hold_out",
-    "method_parser", "parse_hidden",
+    "ANY_GAME", "add_backend_args", "add_game", "add_zwicker_variant", "check_out", "game_string", "hold_out",
+    "method_parser",
 ]  # fmt: skip

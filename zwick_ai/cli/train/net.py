@@ -1,6 +1,7 @@
 """``zwick train net``: train the ``net`` after model in generations of compiled self-play with
 PyTorch, with a progress bar, a checkpoint per generation (the same command resumes), a held-out
-loss curve and a strength curve; see :mod:`zwick_ai.learn.net_train`.
+loss curve and a strength curve; see :mod:`zwick_ai.learn.net_train`. The options become a
+:class:`zwick_ai.learn.requests.NetRequest`, checked and run there.
 
 Example::
 
@@ -17,18 +18,9 @@ Example::
 from __future__ import annotations
 
 import argparse
-import math
 
 from zwick_ai.cli.game_args import parse_option
-from zwick_ai.cli.train.common import (
-    DEFAULT_PLAYERS,
-    add_backend_args,
-    add_zwicker_variant,
-    check_out,
-    hold_out,
-    method_parser,
-    parse_hidden,
-)
+from zwick_ai.cli.train.common import add_backend_args, add_zwicker_variant, check_out, hold_out, method_parser
 
 EXAMPLES = """
   zwick train net --variant dithmarschen --hours 1 --generations 23 --hands 12000 --eps 0.05 --epochs 2 --window 2 --batch 1024 --lam 0.3 --average 8 --hidden 128,64 --strength-deals 200 --workers 2 --out runs/net-dithmarschen
@@ -124,48 +116,16 @@ def add_args(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_train_net(args: argparse.Namespace) -> int:
-    from zwick_ai.backends import BackendRequest
-    from zwick_ai.eval.orchestrate import duel
-    from zwick_ai.learn.net_train import NetConfig, check_average, train_net
-    from zwick_ai.zwicker.rules import VARIANTS
-
-    if args.variant not in VARIANTS:
-        raise ValueError(f"zwick train net needs --variant, one of {', '.join(VARIANTS)} (got {args.variant!r})")
-    if args.hours is None:
-        raise ValueError("zwick train net needs --hours H, a positive decimal such as 0.5")
-    if not (math.isfinite(args.hours) and args.hours > 0):
-        raise ValueError(f"--hours must be a positive number such as 0.5, not {args.hours}")
-    if args.eps is not None and not 0 <= args.eps <= 1:
-        raise ValueError(f"--eps is a probability from 0 to 1, not {args.eps}")
-    check_out(args)
-    if args.workers < 1:
-        raise ValueError(f"--workers must be at least 1 (got {args.workers})")
-    check_average(args.average)  # before --out is made
-    if args.generations is not None and args.generations < 1:
-        raise ValueError(f"--generations must be at least 1 (got {args.generations})")
-    given: dict[str, object] = {
-        k: getattr(args, k)
-        for k in ("hands", "epochs", "eps", "window", "lam", "batch", "lr")
-        if getattr(args, k) is not None
-    }
-    for key in ("teacher", "teacher_iters", "teacher_visits", "teacher_rollout", "teacher_options", "init"):
-        if getattr(args, key) is not None:
-            given[key] = getattr(args, key)
-    if args.option:
-        given["options"] = ",".join(f"{name}={value}" for name, value in args.option)
-    if args.strength_deals is not None:
-        given["eval_deals"] = args.strength_deals
-    if args.ismcts_deals is not None:
-        given["ismcts_deals"] = args.ismcts_deals
-    if args.no_cards:
-        given["cards"] = False
-    if args.hidden is not None:
-        given["hidden"] = parse_hidden(args.hidden, "256,256")
-    players = args.players or DEFAULT_PLAYERS[args.variant]
-    cfg = NetConfig(args.variant, players, seed=args.seed, **given)  # type: ignore[arg-type]
-    cfg.check()  # before the progress bar: a refusal is one line
+    """Check the request, then train with a progress bar per generation and say what was written."""
     from tqdm import tqdm
 
+    from zwick_ai.eval.orchestrate import duel
+    from zwick_ai.learn.requests import NetRequest
+
+    request = NetRequest.of(vars(args))
+    request.check()
+    check_out(args)
+    cfg = request.config()  # before the progress bar: a refusal is one line
     bar = tqdm(total=args.generations, unit="generation")
 
     def progress(generation: int, stage: str) -> None:
@@ -175,22 +135,11 @@ def cmd_train_net(args: argparse.Namespace) -> int:
 
     try:
         with hold_out(args):
-            done = train_net(
-                cfg,
-                args.out,
-                args.hours,
-                args.generations,
-                progress,
-                BackendRequest(args.backend, args.workers, args.address),
-                average=args.average,
-                duel=duel,
-            )
+            done = request.run(cfg, progress, duel)
         bar.update(done - bar.n)
     finally:
         bar.close()
-    print(
-        f"{done} generations in {args.out}: gen-{done - 1:03d}.npz (play it: net:model=PATH), loss.csv/png, strength.csv/png"
-    )
+    print(request.summary(done))
     return 0
 
 

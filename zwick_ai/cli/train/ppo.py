@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from zwick_ai.cli.train.common import add_game, check_out, game_string, hold_out, method_parser, parse_hidden
+from zwick_ai.cli.train.common import add_game, check_out, game_string, hold_out, method_parser
 
 EXAMPLES = """
   zwick train ppo --variant dithmarschen --players 2 -o ranks=9TJQKA --hours 0.5 --seed 0 --out runs/ppo
@@ -56,6 +56,7 @@ def add_args(p: argparse.ArgumentParser) -> None:
 
 def cmd_train_ppo(args: argparse.Namespace) -> int:
     from zwick_ai.learn.ppo import PPOConfig, train_ppo
+    from zwick_ai.learn.requests import parse_hidden
 
     if args.game is not None and args.game.split("(")[0].strip() != "zwicker":
         raise ValueError(f"zwick train ppo plays Zwicker games on VectorGame; --game {args.game} is not zwicker")

@@ -15,13 +15,11 @@ from __future__ import annotations
 import argparse
 
 from zwick_ai.cli.train.common import (
-    DEFAULT_PLAYERS,
     add_backend_args,
     add_zwicker_variant,
     check_out,
     hold_out,
     method_parser,
-    parse_hidden,
 )
 
 EXAMPLES = """
@@ -79,6 +77,7 @@ def add_args(p: argparse.ArgumentParser) -> None:
 def cmd_train_value(args: argparse.Namespace) -> int:
     from zwick_ai.agents import value_model
     from zwick_ai.learn import model_files
+    from zwick_ai.learn.requests import DEFAULT_PLAYERS, parse_hidden
     from zwick_ai.learn.value_train import HELDOUT_EVERY, ValueConfig, check_config, train_value
     from zwick_ai.zwicker.rules import VARIANTS
 
