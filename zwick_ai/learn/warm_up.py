@@ -29,12 +29,12 @@ def _mccfr() -> None:
 
     with tempfile.TemporaryDirectory() as out:
         for game_string in (MICRO_ZWICKER, MICRO_ZWIKKEN):  # the whole tree: exact evaluation
-            options = TrainOptions(out=f"{out}/{len(game_string)}", eval_deals=EVAL_DEALS)
-            train(game_string, "mccfr", ITERATIONS, options)
-        options = TrainOptions(out=f"{out}/zwikken", eval_deals=EVAL_DEALS)
-        train(FULL_ZWIKKEN, "mccfr", ITERATIONS, options)  # evaluated on deals
-        options = TrainOptions(out=f"{out}/zwicker", abstraction="buckets", eval_deals=EVAL_DEALS)
-        train(ZWICKER_2P, "mccfr", ITERATIONS, options)
+            whole_tree = TrainOptions(out=f"{out}/{len(game_string)}", eval_deals=EVAL_DEALS)
+            train(game_string, "mccfr", ITERATIONS, whole_tree)
+        on_deals = TrainOptions(out=f"{out}/zwikken", eval_deals=EVAL_DEALS)
+        train(FULL_ZWIKKEN, "mccfr", ITERATIONS, on_deals)
+        buckets = TrainOptions(out=f"{out}/zwicker", abstraction="buckets", eval_deals=EVAL_DEALS)
+        train(ZWICKER_2P, "mccfr", ITERATIONS, buckets)
 
 
 MCCFR_GROUP = Group("MCCFR", "MCCFR training and its evaluation on micro games and a full board", _mccfr)
