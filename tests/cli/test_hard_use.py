@@ -227,12 +227,23 @@ def test_a_results_folder_is_reused_by_its_own_command_only(tmp_path, capsys):
         assert "in use by another run" in one_line_error(capsys, argv)
 
 
-def test_a_tournament_folder_made_before_folders_were_marked_still_resumes(tmp_path):
+def test_a_tournament_folder_of_an_earlier_version_is_refused_in_one_line(tmp_path, capsys):
+    """Unmarked (before folders were marked), or without the agents' resolved identities: one line
+    naming the version that reads it and the command that remakes it, and nothing changes."""
     out = tmp_path / "t"
     assert main([*TINY, "--out", str(out)]) == 0
     (out / ".zwick-folder").unlink()  # as folders were before the mark existed
-    assert main([*TINY, "--deals", "2", "--out", str(out)]) == 0
-    assert len((out / "games.jsonl").read_text().splitlines()) == 4
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    err = one_line_error(capsys, [*TINY, "--deals", "2", "--out", str(out)])
+    assert "an earlier zwick_ai's (read them with zwick_ai 0.3.0, or remake them with `zwick tournament`)" in err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert main([*TINY, "--out", str(tmp_path / "u")]) == 0
+    config = json.loads((tmp_path / "u" / "config.json").read_text())
+    del config["identity"]["agents_resolved"]  # as configs were before they recorded it
+    (tmp_path / "u" / "config.json").write_text(json.dumps(config))
+    err = one_line_error(capsys, [*TINY, "--out", str(tmp_path / "u")])
+    assert "does not record what the agents resolve to" in err and "read it with zwick_ai 0.3.0" in err
+    assert err.rstrip().endswith(f"remake it in a new folder: {config['command']}")
 
 
 def test_selfplay_records_are_added_to_an_existing_file_like_play_record(tmp_path, capsys):

@@ -74,7 +74,8 @@ def test_a_tournament_resumes_and_extends_a_folder_of_gz_games(played, tmp_path,
     out, text = played
     folder = tmp_path / "stored"
     folder.mkdir()
-    (folder / "config.json").write_bytes((out / "config.json").read_bytes())
+    for name in ("config.json", ".zwick-folder"):
+        (folder / name).write_bytes((out / name).read_bytes())
     (folder / "games.jsonl").write_bytes(text)
     packed = pack(folder / "games.jsonl")
     stored = packed.read_bytes()

@@ -13,6 +13,7 @@ import pytest
 from zwick_ai.backends import import_ray, make_backend
 from zwick_ai.cli import main
 from zwick_ai.eval import tournament as T
+from zwick_ai.eval.folder_lock import OLDER_FORMATS_VERSION
 from zwick_ai.eval.records import record_from_dict, replay
 
 # classic with 2 players: fast games, two seatings per deal
@@ -150,7 +151,7 @@ def test_rerun_skips_finished_games(finished, tmp_path):
     out, summary = finished
     copy = tmp_path / "copy"
     copy.mkdir()
-    for name in ("config.json", "games.jsonl"):
+    for name in ("config.json", "games.jsonl", ".zwick-folder"):
         (copy / name).write_bytes((out / name).read_bytes())
     before = (copy / "games.jsonl").read_bytes()
     again = T.run_tournament(tiny(), copy, progress=False)
@@ -163,7 +164,7 @@ def test_the_cli_resumes_a_folder_of_the_same_game_given_differently(finished, t
     out, _ = finished
     copy = tmp_path / "same"
     copy.mkdir()
-    for name in ("config.json", "games.jsonl"):
+    for name in ("config.json", "games.jsonl", ".zwick-folder"):
         (copy / name).write_bytes((out / name).read_bytes())
     before = (copy / "games.jsonl").read_bytes()
     args = ["tournament", "--variant", "classic", "--players", "2", "--agents", "greedy,random"]
@@ -192,9 +193,11 @@ def test_a_folder_of_an_older_format_is_refused_naming_it_and_its_command(finish
     config["identity"]["format"] = T.FORMAT - 1
     config["command"] = "zwick tournament --agents greedy,random --deals 3 --seed 7 --out old"  # as the CLI writes
     (old / "config.json").write_text(json.dumps(config))
+    (old / ".zwick-folder").write_bytes((out / ".zwick-folder").read_bytes())
     (old / "games.jsonl").write_bytes((out / "games.jsonl").read_bytes())
     before = (old / "games.jsonl").read_bytes()
-    want = f"older zwick_ai (tournament format {T.FORMAT - 1}; this one reads {T.FORMAT}); remake it in a new folder: "
+    want = f"earlier zwick_ai (tournament format {T.FORMAT - 1}; this one reads {T.FORMAT}); this version does not "
+    want += "resume it: remake it in a new folder: "
     with pytest.raises(ValueError, match=re.escape(want + config["command"]) + "$"):
         T.run_tournament(tiny(), old, progress=False)
     assert (old / "games.jsonl").read_bytes() == before
@@ -233,34 +236,54 @@ def test_a_parameter_added_later_at_its_default_keeps_the_folder(tmp_path, monke
         T.run_tournament(tiny(2, agents=["cheat-uct:iters=20,new_knob=1", "random"]), out, progress=False)
 
 
-def test_a_folder_from_before_the_guard_is_reported_but_not_extended(finished, tmp_path):
-    out, summary = finished
+def test_a_folder_of_an_earlier_version_is_refused_in_one_line(finished, tmp_path):
+    """A config.json without the agents' resolved identities (zwick_ai 0.3.0 and before): refused,
+    naming the version that reads it and the command that remakes it; nothing is written."""
+    out, _ = finished
     old = tmp_path / "old"
     old.mkdir()
     config = json.loads((out / "config.json").read_text())
     del config["identity"][T.RESOLVED]
+    config["command"] = "zwick tournament --deals 3"
     (old / "config.json").write_text(json.dumps(config))
+    (old / ".zwick-folder").write_text('{"made_by": "zwick tournament"}')
     (old / "games.jsonl").write_bytes((out / "games.jsonl").read_bytes())
-    assert stable(T.run_tournament(tiny(), old, progress=False)) == stable(summary)
-    with pytest.raises(ValueError, match=f"reported with --deals {DEALS} or fewer but not extended"):
-        T.run_tournament(tiny(DEALS + 1), old, progress=False)
-    assert len(lines(old)) == 2 * DEALS  # nothing added
+    before = {p.name: p.read_bytes() for p in old.iterdir()}
+    with pytest.raises(ValueError) as error:
+        T.run_tournament(tiny(), old, progress=False)
+    message = str(error.value)
+    assert "\n" not in message
+    assert "does not record what the agents resolve to" in message
+    assert f"zwick_ai {OLDER_FORMATS_VERSION}" in message
+    assert message.endswith("remake it in a new folder: zwick tournament --deals 3")
+    assert {p.name: p.read_bytes() for p in old.iterdir()} == before  # nothing changed
 
 
-def test_a_folder_from_before_file_digests_is_reported_but_not_extended(tmp_path):
+def test_an_unmarked_folder_of_an_earlier_version_is_refused(finished, tmp_path):
+    """A tournament folder without the mark (written before folders were marked) is not resumed."""
+    out, _ = finished
+    old = tmp_path / "unmarked"
+    old.mkdir()
+    for name in ("config.json", "games.jsonl"):
+        (old / name).write_bytes((out / name).read_bytes())
+    with pytest.raises(ValueError, match=f"an earlier zwick_ai's \\(read them with zwick_ai {OLDER_FORMATS_VERSION}"):
+        T.run_tournament(tiny(), old, progress=False)
+    assert sorted(p.name for p in old.iterdir()) == ["config.json", "games.jsonl"]
+
+
+def test_a_folder_without_file_digests_is_refused(tmp_path):
     """An agent with files (``mccfr``: its policy) recorded before identities held the files'
-    digests: the games may come from another policy, so the folder is reported, never extended."""
+    digests: its games may come from another policy, so the folder is refused, never resumed."""
     policy = Path(__file__).parents[2] / "experiments/results/mccfr-zwicker/classic2-coarse-probe/policy-min3000"
     agents = [f"mccfr:policy={policy},fallback=greedy", "random"]
     out = tmp_path / "undigested"
-    summary = T.run_tournament(tiny(1, agents=agents), out, progress=False)
+    T.run_tournament(tiny(1, agents=agents), out, progress=False)
     config = json.loads((out / "config.json").read_text())
     assert config["identity"][T.RESOLVED][0]["files"]  # today's identity digests the policy
     del config["identity"][T.RESOLVED][0]["files"]
     (out / "config.json").write_text(json.dumps(config))
-    assert stable(T.run_tournament(tiny(1, agents=agents), out, progress=False)) == stable(summary)
-    with pytest.raises(ValueError, match="digests of its files.*reported with --deals 1 or fewer but not extended"):
-        T.run_tournament(tiny(2, agents=agents), out, progress=False)
+    with pytest.raises(ValueError, match="does not record the digests of mccfr's files.*remake it in a new folder"):
+        T.run_tournament(tiny(1, agents=agents), out, progress=False)
     assert len(lines(out)) == 2  # nothing added
 
 
@@ -288,7 +311,7 @@ def test_extending_a_finished_tournament_keeps_its_games(finished, tmp_path):
     out, _ = finished
     copy = tmp_path / "more"
     copy.mkdir()
-    for name in ("config.json", "games.jsonl"):
+    for name in ("config.json", "games.jsonl", ".zwick-folder"):
         (copy / name).write_bytes((out / name).read_bytes())
     first = by_key(lines(copy))
     bigger = T.run_tournament(tiny(DEALS + 1), copy, progress=False)

@@ -31,7 +31,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     params = game_analysis.parse_evaluator(args.agent)
     out = Path(args.out)
     check_out_folder(out)
-    check_results_folder(out, game_analysis.COMMAND, legacy=lambda folder: (folder / "analysis.json").is_file())
+    check_results_folder(out, game_analysis.COMMAND)
     if (out / "analysis.json").exists() and not (out / game_analysis.PARTIAL).exists():
         raise ValueError(f"{out / 'analysis.json'} exists already; give another --out (nothing was overwritten)")
     records = read_game_records(args.file, "analyze")
@@ -56,7 +56,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     spec = game_analysis.evaluator_spec(params)
     method = game_analysis.method_text(params, unit)
     identity = {"game": rec.game, "deal_seed": rec.deal_seed, "moves": rec.moves, "seats": seats, "agent": spec}
-    with hold_results_folder(out, game_analysis.COMMAND, legacy=lambda folder: (folder / "analysis.json").is_file()):
+    with hold_results_folder(out, game_analysis.COMMAND):
         try:
             decisions = game_analysis.value_decisions(out, identity, rec, steps, seats, params, not args.quiet)
         except KeyboardInterrupt:

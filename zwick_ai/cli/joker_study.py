@@ -97,7 +97,7 @@ def cmd_joker_study(args: argparse.Namespace) -> int:
         out = (Path(args.out) if args.out else DEFAULT_OUT) / "micro-cfr"
         command = runs.MICRO_COMMAND + (f" --out {shlex.quote(args.out)}" if args.out else "")
         command += " --quick" if args.quick else ""
-        with hold_results_folder(out, runs.MICRO_COMMAND, legacy=runs.study_made_before_marks):
+        with hold_results_folder(out, runs.MICRO_COMMAND):
             print(runs.write_micro(out, args.quick, command, lambda games: tqdm(games, disable=args.no_progress,
                                                                                 desc="micro CFR")))  # fmt: skip
         return 0
@@ -105,7 +105,7 @@ def cmd_joker_study(args: argparse.Namespace) -> int:
         root = Path(args.out) if args.out else DEFAULT_OUT
         if not root.is_dir():
             raise ValueError(f"{root} does not exist: there are no studies to summarise")
-        with hold_results_folder(root, runs.SUMMARY_COMMAND, legacy=runs.root_made_before_marks):
+        with hold_results_folder(root, runs.SUMMARY_COMMAND):
             print(runs.write_summary(root))
         return 0
     if args.variant is None and args.game is None:
@@ -125,8 +125,8 @@ def cmd_joker_study(args: argparse.Namespace) -> int:
     )
     cfg.rules()  # bad variants and options fail here, before anything runs
     out = Path(args.out) if args.out else DEFAULT_OUT / cfg.slug()
-    check_results_folder(out, runs.COMMAND, legacy=runs.study_made_before_marks)
-    with hold_results_folder(out, runs.COMMAND, legacy=runs.study_made_before_marks):
+    check_results_folder(out, runs.COMMAND)
+    with hold_results_folder(out, runs.COMMAND):
         start = time.perf_counter()
         res = run_study(
             cfg, progress=not args.no_progress, backend=args.backend, workers=args.workers, address=args.address
@@ -167,8 +167,8 @@ def cmd_strong_play(args: argparse.Namespace, rules: Rules) -> int:
     cfg.rules()  # bad specs fail here, before anything runs
     slug = "-".join([rules.variant] + [f"{k}-{v}" for k, v in sorted(cfg.options.items())])
     out = Path(args.out) if args.out else DEFAULT_OUT / slug
-    check_results_folder(out, runs.COMMAND, legacy=runs.study_made_before_marks)
-    with hold_results_folder(out, runs.COMMAND, legacy=runs.study_made_before_marks):
+    check_results_folder(out, runs.COMMAND)
+    with hold_results_folder(out, runs.COMMAND):
         bar = tqdm(total=deals, unit="deal", disable=args.no_progress, desc=f"{slug} {args.strong_play}")
         command = strong_command(args, rules.variant, cfg.options, deals)
         pool = BackendRequest(args.backend, args.workers, args.address)

@@ -52,7 +52,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         raise ValueError(f"--record-hands must be at least 0, not {args.record_hands}")
     if args.out:
         check_out_folder(args.out)
-        check_results_folder(args.out, COMMAND, legacy=None)
+        check_results_folder(args.out, COMMAND)
     if args.records:
         check_record_file(args.records, "--records")
     rules = make_rules(args)

@@ -40,7 +40,7 @@ import json
 import os
 import socket
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,10 @@ from typing import Any
 LOCK_NAME = ".zwick-lock"
 #: the mark of a folder made by the tool: JSON ``{"made_by": "zwick tournament", ...}``
 MARK_NAME = ".zwick-folder"
+#: the last version that resumes results of earlier formats (unmarked folders, tournaments without
+#: their agents' file digests); this one refuses them in one line naming it and the command that
+#: remakes them: their games may come from other defaults or files, so they are remade, not converted
+OLDER_FORMATS_VERSION = "0.3.0"
 
 
 def _alive(pid: int) -> bool:
@@ -141,16 +145,32 @@ def made_by(folder: Path) -> str | None:
     return str(mark.get("made_by")) if mark else None
 
 
+def mark_folder(folder: Path, command: str) -> None:
+    """Mark ``folder`` as made by ``command`` (:data:`MARK_NAME`)."""
+    mark = {"made_by": command, "since": time.strftime("%Y-%m-%d %H:%M:%S")}
+    (folder / MARK_NAME).write_text(json.dumps(mark) + "\n", encoding="utf-8")
+
+
 def _ours(name: str) -> bool:
     return name == MARK_NAME or name.startswith(LOCK_NAME)
 
 
-def check_results_folder(
-    folder: str | Path, command: str, legacy: Callable[[Path], bool] | None = None, what: str = "--out"
-) -> None:
-    """``ValueError`` unless ``folder`` may receive ``command``'s results: absent, empty, marked as
-    made by ``command``, or unmarked but made by it before folders were marked (``legacy``: a test
-    of the folder, e.g. a tournament's ``config.json``)."""
+def older_version(folder: str | Path, why: str, remake: str, reads: str | None = OLDER_FORMATS_VERSION) -> ValueError:
+    """The one-line refusal of results written by an earlier zwick_ai (``why``: what they lack),
+    naming the version that reads them (``reads``, when known) and the command ``remake`` that
+    makes them again."""
+    read = f"read it with zwick_ai {reads}, or " if reads else ""
+    return ValueError(
+        f"{folder} was made by an earlier zwick_ai ({why}); this version does not resume it: "
+        f"{read}remake it in a new folder: {remake}"
+    )
+
+
+def check_results_folder(folder: str | Path, command: str, what: str = "--out") -> None:
+    """``ValueError`` unless ``folder`` may receive ``command``'s results: absent, empty or marked
+    as made by ``command``. An unmarked folder that holds anything is refused: a user's own files,
+    or the results of a version before folders were marked, which this one does not read (the
+    message says which version does and which command remakes them)."""
     path = Path(folder)
     if path.exists() and not path.is_dir():
         raise ValueError(f"{what} {path} is a file, not a folder")
@@ -162,30 +182,28 @@ def check_results_folder(
             raise ValueError(f"{path} holds the results of `{owner}`, not `{command}`; use another {what} folder")
         return
     entries = sorted(e.name for e in path.iterdir() if not _ours(e.name))
-    if entries and not (legacy is not None and legacy(path)):
+    if entries:
         shown = ", ".join(entries[:4]) + (", ..." if len(entries) > 4 else "")
         raise ValueError(
-            f"{path} holds files that zwick did not write ({shown}); use a new or empty {what} folder "
-            "(nothing was changed)"
+            f"{path} holds files that zwick did not write ({shown}): your own, or an earlier zwick_ai's "
+            f"(read them with zwick_ai {OLDER_FORMATS_VERSION}, or remake them with `{command}`); "
+            f"use a new or empty {what} folder (nothing was changed)"
         )
 
 
 @contextmanager
-def hold_results_folder(
-    folder: str | Path, command: str, legacy: Callable[[Path], bool] | None = None, what: str = "--out"
-) -> Iterator[Path]:
+def hold_results_folder(folder: str | Path, command: str, what: str = "--out") -> Iterator[Path]:
     """:func:`check_results_folder`, then hold the folder's lock (:func:`hold_folder`) and mark it
     as made by ``command``, for the ``with`` block. A block that ends with an error (a refusal, an
     interrupt) before anything was written there takes its mark back, and the folder if it made
     it: a refused command leaves nothing behind."""
-    check_results_folder(folder, command, legacy, what)
+    check_results_folder(folder, command, what)
     existed = Path(folder).exists()
     marked = False
     try:
         with hold_folder(folder) as path:
             if made_by(path) is None:
-                mark = {"made_by": command, "since": time.strftime("%Y-%m-%d %H:%M:%S")}
-                (path / MARK_NAME).write_text(json.dumps(mark) + "\n", encoding="utf-8")
+                mark_folder(path, command)
                 marked = True
             yield path
     except BaseException:
@@ -209,10 +227,13 @@ def _unmark_if_empty(path: Path, remove: bool) -> None:
 __all__ = [
     "LOCK_NAME",
     "MARK_NAME",
+    "OLDER_FORMATS_VERSION",
     "acquire",
     "check_results_folder",
     "hold_folder",
     "hold_results_folder",
     "made_by",
+    "mark_folder",
+    "older_version",
     "release",
 ]

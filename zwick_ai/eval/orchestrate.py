@@ -35,7 +35,6 @@ __all__ = [
     "capped_workers",
     "command_line",
     "duel",
-    "experiment_made_before_marks",
     "experiment_table",
     "prepare",
     "run",
@@ -95,7 +94,7 @@ def prepare(request: TournamentRequest) -> tuple[Tournament, str]:
     """The tournament and its folder, every argument checked (agents built once, the folder
     usable), before anything runs."""
     from zwick_ai.eval.folder_lock import check_results_folder
-    from zwick_ai.eval.tournament import COMMAND, Tournament, default_out, made_before_marks
+    from zwick_ai.eval.tournament import COMMAND, Tournament, default_out
     from zwick_ai.files import check_out_folder
     from zwick_ai.games.game_strings import game_spec
 
@@ -114,7 +113,7 @@ def prepare(request: TournamentRequest) -> tuple[Tournament, str]:
     )
     folder = r.out or str(default_out(t))
     check_out_folder(folder)
-    check_results_folder(folder, COMMAND, legacy=made_before_marks)
+    check_results_folder(folder, COMMAND)
     return t, folder
 
 
@@ -230,11 +229,6 @@ def duel(
 EXPERIMENT_COMMAND = "zwick run"
 
 
-def experiment_made_before_marks(out: Path) -> bool:
-    """An experiment's folder made before folders were marked: a variant's tournament in it."""
-    return any((sub / "config.json").is_file() for sub in out.iterdir())
-
-
 def run_experiment(
     experiment: ExperimentFile,
     file: str,
@@ -252,7 +246,7 @@ def run_experiment(
 
     e = experiment
     check_out_folder(e.out, f"{file}: out")
-    check_results_folder(e.out, EXPERIMENT_COMMAND, legacy=experiment_made_before_marks, what="out")
+    check_results_folder(e.out, EXPERIMENT_COMMAND, what="out")
     prepared: dict[str, tuple[Tournament, str, TournamentRequest]] = {}
     for variant in e.variants:
         label = variant or e.game
@@ -268,7 +262,7 @@ def run_experiment(
         except ValueError as error:
             raise ValueError(f"{file}: {label}: {error}") from None
     summaries: dict[str, dict[str, Any]] = {}
-    with hold_results_folder(e.out, EXPERIMENT_COMMAND, legacy=experiment_made_before_marks, what="out"):
+    with hold_results_folder(e.out, EXPERIMENT_COMMAND, what="out"):
         for label, (t, folder, request) in prepared.items():
             summary = run_prepared(t, folder, request, signals)
             if summary is None:

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from zwick_ai.deferred_signals import deferred_signals
-from zwick_ai.eval.folder_lock import MARK_NAME, hold_folder
+from zwick_ai.eval.folder_lock import MARK_NAME, hold_folder, mark_folder
 from zwick_ai.eval.tournament_report import REWRITTEN
 from zwick_ai.files import read_json
 
@@ -135,8 +135,11 @@ def _played_machine(folder: Path, before: str | None) -> str | None:
 
 
 def restore_pair(board: str | Path, name: str, folder: str | Path) -> bool:
-    """Write the pair folder ``folder`` (``config.json``, ``games.jsonl``) from ``board``'s packed
-    copy of pair ``name``; True when it did. A folder that exists already is left as it is."""
+    """Write the pair folder ``folder`` (``config.json``, ``games.jsonl`` and the mark of a
+    tournament's folder) from ``board``'s packed copy of pair ``name``; True when it did. A folder
+    that exists already is left as it is."""
+    from zwick_ai.eval.tournament import COMMAND  # (imports the game engines)
+
     target = Path(folder)
     if target.exists():
         return False
@@ -147,6 +150,7 @@ def restore_pair(board: str | Path, name: str, folder: str | Path) -> bool:
     target.mkdir(parents=True)
     (target / "config.json").write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
     (target / "games.jsonl").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    mark_folder(target, COMMAND)  # the tool wrote it: the pair's tournament resumes it
     return True
 
 

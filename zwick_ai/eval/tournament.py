@@ -77,7 +77,7 @@ from zwick_ai.agents.guard import MOVE_TIME_LIMIT, START_TIME_LIMIT
 from zwick_ai.backends import Backend, LocalBackend, batch_size
 from zwick_ai.eval import agent_failures
 from zwick_ai.eval.agent_failures import FAILURE, AgentFailed, checked_rules
-from zwick_ai.eval.folder_lock import hold_results_folder
+from zwick_ai.eval.folder_lock import hold_results_folder, older_version
 from zwick_ai.eval.match import play_game
 from zwick_ai.eval.ratings import SCALE, points_ratings_with_ci, ratings_with_ci
 from zwick_ai.eval.records import compressed, record_from_dict, unpack
@@ -115,7 +115,7 @@ def available_memory() -> int | None:
 
 #: where lines of games.jsonl that are not finished games of the tournament go (never deleted)
 REJECTED = "games.rejected.jsonl"
-#: the identity's record of what each agent resolved to (folders made before it lack it)
+#: the identity's record of what each agent resolved to
 RESOLVED = "agents_resolved"
 
 
@@ -465,17 +465,22 @@ def default_out(t: Tournament) -> Path:
 COMMAND = "zwick tournament"
 
 
-def made_before_marks(out: Path) -> bool:
-    """A tournament folder made before folders were marked: it has a ``config.json`` (which
-    :func:`claim_folder` then checks)."""
-    return (out / "config.json").is_file()
+def missing_fields(old: dict[str, Any], mine: dict[str, Any]) -> str | None:
+    """What an older folder's identity ``old`` lacks that this version's identity ``mine`` records
+    (None when nothing): the agents' resolved identities, or the digests of an agent's files."""
+    if RESOLVED not in old:
+        return "its config.json does not record what the agents resolve to"
+    there = old[RESOLVED] if isinstance(old[RESOLVED], list) else []
+    for was, now in zip(there, mine[RESOLVED], strict=False):
+        if isinstance(was, dict) and "files" in now and "files" not in was and was.get("name") == now.get("name"):
+            return f"its config.json does not record the digests of {now.get('name')}'s files"
+    return None
 
 
-def claim_folder(t: Tournament, out: Path) -> bool:
-    """Write ``config.json``, or check that the folder holds this same tournament. Returns True
-    for a folder made before configs recorded what the agents resolved to or their files'
-    digests: its games may come from other defaults or files, so :func:`run_tournament` reports
-    it but does not add games to it."""
+def claim_folder(t: Tournament, out: Path) -> None:
+    """Write ``config.json``, or check that the folder holds this same tournament (a folder of an
+    earlier version, whose ``config.json`` lacks what this one records, is refused in one line:
+    :func:`~zwick_ai.eval.folder_lock.older_version`)."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / "config.json"
     mine = json.loads(json.dumps(t.identity()))
@@ -485,29 +490,27 @@ def claim_folder(t: Tournament, out: Path) -> bool:
         except json.JSONDecodeError:
             raise ValueError(f"{path} is damaged; use another --out folder or delete it") from None
         old = theirs.get("identity", {}) if isinstance(theirs, dict) else {}
-        if isinstance(old, dict) and old and old.get("format") != FORMAT:  # an older zwick_ai's folder
-            raise ValueError(
-                f"{out} was made by an older zwick_ai (tournament format {old.get('format')}; this one reads "
-                f"{FORMAT}); remake it in a new folder: {theirs.get('command') or COMMAND}"
-            )
-        legacy = isinstance(old, dict) and RESOLVED not in old
-        want = {k: v for k, v in mine.items() if not (legacy and k == RESOLVED)}
-        if isinstance(old, dict) and RESOLVED in want:
-            resolved = without_new_defaults(old.get(RESOLVED), want[RESOLVED])
-            want[RESOLVED] = without_undigested_files(old.get(RESOLVED), resolved)
-            legacy = legacy or want[RESOLVED] != resolved
+        remake = (theirs.get("command") if isinstance(theirs, dict) else None) or COMMAND
+        if isinstance(old, dict) and old and old.get("format") != FORMAT:
+            format_text = f"tournament format {old.get('format')}; this one reads {FORMAT}"
+            raise older_version(out, format_text, remake, reads=None)
+        lacks = missing_fields(old, mine) if isinstance(old, dict) and old else None
+        if lacks is not None:
+            raise older_version(out, lacks, remake)
+        want = dict(mine)
+        if isinstance(old, dict):
+            want[RESOLVED] = without_new_defaults(old.get(RESOLVED), mine[RESOLVED])
         if old != want:
             diff = [_difference(k, old.get(k), v) for k, v in want.items() if old.get(k) != v] if old else []
             raise ValueError(
                 f"{out} holds a different tournament ({'; '.join(diff) or 'unreadable config'}); "
                 "use another --out folder, or the same command to resume it"
             )
-        return legacy
+        return
     for games in (out / "games.jsonl", compressed(out / "games.jsonl")):
         if games.exists():
             raise ValueError(f"{out} has {games.name} but no config.json; use another --out folder")
     path.write_text(json.dumps({"identity": mine, "params": t.params, "command": t.command}, indent=2) + "\n")
-    return False
 
 
 def without_new_defaults(there: Any, now: list[Any]) -> list[Any]:
@@ -533,21 +536,6 @@ def without_new_defaults(there: Any, now: list[Any]) -> list[Any]:
     return out
 
 
-def without_undigested_files(there: Any, now: list[Any]) -> list[Any]:
-    """``now`` without the file digests (``files``) of the agents whose identity in ``there`` was
-    written before identities recorded them: such a folder's games may come from other files, so
-    it is reported but not extended (:func:`claim_folder`'s legacy)."""
-    if not isinstance(there, list) or len(there) != len(now):
-        return now
-    return [
-        {k: v for k, v in new.items() if k != "files"}
-        if isinstance(old, dict) and isinstance(new, dict) and "files" in new and "files" not in old
-        and old.get("name") == new.get("name")
-        else new
-        for old, new in zip(there, now, strict=True)
-    ]  # fmt: skip
-
-
 def _difference(key: str, there: Any, now: Any) -> str:
     """One identity key's difference, readable: for the resolved agents the parameters that differ."""
     if key != RESOLVED or not isinstance(there, list) or len(there) != len(now):
@@ -570,8 +558,6 @@ def _changed(key: str, there: Any, now: Any) -> str:
     if key == "files" and isinstance(now, dict):
         was = there if isinstance(there, dict) else {}
         paths = [f for f, digest in now.items() if was.get(f) != digest]
-        if not was:
-            return f"its files were not digested there ({', '.join(paths)})"
         return ", ".join(f"{f} changed (sha256 {was.get(f)} there, {now[f]} now)" for f in paths)
     if key == "source" and isinstance(now, dict):
         old = there.get("sha256") if isinstance(there, dict) else None
@@ -667,7 +653,7 @@ def run_tournament(
     ``stop_after`` stops after that many new games (as if interrupted) and returns None; so does a
     run that had not finished. ``progress`` shows a tqdm bar with ETA on stderr."""
     folder = Path(out) if out is not None else default_out(t)
-    with hold_results_folder(folder, COMMAND, legacy=made_before_marks):
+    with hold_results_folder(folder, COMMAND):
         return _run_tournament(t, folder, backend, progress, stop_after, warn, plots)
 
 
@@ -687,7 +673,7 @@ def _run_tournament(
 
     machine = describe()  # the load at the start, before this run's own work
     warn = warn or (lambda text: print(f"warning: {text}", file=sys.stderr))
-    legacy = claim_folder(t, out)
+    claim_folder(t, out)
     path = out / "games.jsonl"
     if unpack(path):
         print(f"{compressed(path)}: its games copied to {path.name}, which this run extends", file=sys.stderr)
@@ -699,15 +685,7 @@ def _run_tournament(
     finished = len(done)
     # the games to play, made one at a time as the workers take them (none is held up front)
     todo: Iterator[dict[str, Any]] = (x for x in iter_tasks(t) if task_key(x) not in done)
-    first = next(todo, None)
-    if legacy and first is not None:
-        complete = first["deal"]  # deals 0 .. complete-1 have all their games
-        can = f"reported with --deals {complete} or fewer" if complete else "read (it has no complete deal)"
-        raise ValueError(
-            f"{out} was made before tournaments recorded everything that defines each agent (what it "
-            f"resolves to, the digests of its files), so its games may come from other defaults or files; "
-            f"it can be {can} but not extended: use another --out folder"
-        )
+    first = next(todo, None)  # None: nothing left to play (the summary is only written again)
     todo = itertools.chain([first] if first is not None else [], todo)
     if stop_after is not None:
         todo = itertools.islice(todo, stop_after)

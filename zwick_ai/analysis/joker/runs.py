@@ -1,7 +1,7 @@
 """The study's runs as ``zwick joker-study`` asks for them: the rules of a game spec checked (a
 Zwicker variant with jokers, at its own player count), the part-2 contrasts, the words of the
-command line that reproduces a run, the marks of the results folders, and the two runs that are
-not a variant's study (part 4's micro games solved with CFR+, the summary over the studies).
+command line that reproduces a run, and the two runs that are not a variant's study (part 4's
+micro games solved with CFR+, the summary over the studies).
 
 >>> contrast_pairs(["min_points:k=6,greedy", "early,hold"])
 [['early', 'hold'], ['min_points:k=6', 'greedy']]
@@ -32,16 +32,6 @@ MICRO_ITERATIONS = 400
 QUICK_MICRO_ITERATIONS = 50
 #: a quick strong-play run's deals, by agent kind
 QUICK_STRONG_DEALS = {"net": 60, "expert": 3}
-
-
-def study_made_before_marks(out: Path) -> bool:
-    """A study folder made before folders were marked: its results.json or a strong-play JSONL."""
-    return (out / "results.json").is_file() or any(out.glob("*.jsonl"))
-
-
-def root_made_before_marks(root: Path) -> bool:
-    """A folder of studies made before folders were marked: a study in a subfolder."""
-    return any((sub / "results.json").is_file() for sub in root.iterdir())
 
 
 def study_rules(
@@ -167,10 +157,8 @@ __all__ = [
     "SUMMARY_COMMAND",
     "command_words",
     "contrast_pairs",
-    "root_made_before_marks",
     "strong_deals",
     "strong_study",
-    "study_made_before_marks",
     "study_rules",
     "write_micro",
     "write_summary",
