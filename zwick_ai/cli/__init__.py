@@ -86,15 +86,10 @@ def _resume_hint(command: str | None, args: argparse.Namespace | None) -> str:
     """What the one line of an interrupted command adds: how to continue it."""
     if command in NOTHING_TO_RESUME:
         return ""
-    method = getattr(args, "method", None)
-    # the file by which these methods refuse a folder that holds a run (it is continued with --resume only)
-    marks = {"cfr": "checkpoint.json", "mccfr": "checkpoint.json", "deep-cfr": "config.json", "nfsp": "config.json",
-             "dqn": "config.json"}  # fmt: skip
-    if command == "train" and method in marks and args is not None and not args.resume and args.out:
-        from pathlib import Path
+    if command == "train" and args is not None:
+        from zwick_ai.cli.train import resume_hint
 
-        if (Path(args.out) / marks[method]).is_file():
-            return "; the same command with --resume continues it"
+        return resume_hint(args)
     return "; the same command resumes"
 
 

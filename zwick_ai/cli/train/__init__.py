@@ -13,6 +13,7 @@ Building the parser imports no numpy, torch or numba: each method imports its tr
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from zwick_ai.cli.train import cfr, net, openspiel, ppo, value
 
@@ -25,6 +26,20 @@ EXAMPLES = """examples:
 
 #: the methods' modules, in the order ``zwick train --help`` lists them
 METHODS = (cfr, value, net, ppo, openspiel)
+
+
+#: the file by which these methods refuse a folder that holds a run (continued with --resume only)
+RUN_MARKS = {"cfr": "checkpoint.json", "mccfr": "checkpoint.json", "deep-cfr": "config.json", "nfsp": "config.json",
+             "dqn": "config.json"}  # fmt: skip
+
+
+def resume_hint(args: argparse.Namespace) -> str:
+    """What the one line of an interrupted ``zwick train METHOD`` adds: how to continue it (with
+    ``--resume`` where the method refuses a folder that holds a run without it)."""
+    mark = RUN_MARKS.get(args.method)
+    if mark is not None and not args.resume and args.out and (Path(args.out) / mark).is_file():
+        return "; the same command with --resume continues it"
+    return "; the same command resumes"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,4 +57,4 @@ def register(sub: argparse._SubParsersAction) -> None:
         module.register(methods)
 
 
-__all__ = ["METHODS", "register"]
+__all__ = ["METHODS", "RUN_MARKS", "register", "resume_hint"]
