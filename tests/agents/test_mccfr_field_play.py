@@ -60,8 +60,9 @@ def _hands(abst: int, learner: int, sampling: int, hands: int = 6, prior: float 
         if sampling == zm.OUTCOME:
             _, moves = zm._os_hand(R, abst, 0, t.compiled(), rng, W, moves, bufs, ((1.0, 1.0), learner))
         else:
-            how = ((1.0, 1.0), 0, learner, prior)
-            moves, probe = zm._probe_hand(R, abst, 0, t.compiled(), rng, W, moves, bufs, probe, how)
+            how = zm.Probing((1.0, 1.0), 0, learner, prior)
+            z = zm.Episodes(R, abst, t.compiled(), rng, W, bufs)
+            moves, probe = zm._probe_hand(z, 0, moves, probe, how)
     return t
 
 
