@@ -9,18 +9,12 @@ Writes ``report.md``, PNG figures and ``results.json`` to
 from __future__ import annotations
 
 import argparse
-import shlex
-import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
 from zwick_ai.cli.game_args import add_game_args
 from zwick_ai.cli.paths import check_out_folder
-
-if TYPE_CHECKING:
-    from zwick_ai.zwicker.rules import Rules
 
 #: where a study goes without --out: beside the tournaments' results, never into the committed
 #: experiments/results (write there by naming it with --out)
@@ -28,159 +22,39 @@ DEFAULT_OUT = Path("results/joker-study")
 QUICK_DEALS = 300
 
 
-def command_text(args: argparse.Namespace, variant: str, options: dict[str, object]) -> str:
-    """The command line that reproduces this run (every option given, progress flags left out)."""
-    from zwick_ai.analysis.joker.runs import command_words
-
-    words = command_words(variant, options)
-    for flag in ("deals", "seed", "strong", "strong_deals", "out", "backend", "workers", "address"):
-        value = getattr(args, flag)
-        default = {"seed": 0, "strong": "auto", "backend": "local", "workers": 1}.get(flag)
-        if value is not None and value != default:
-            words += ["--" + flag.replace("_", "-"), str(value)]
-    for pair in args.contrast or []:
-        words += ["--contrast", pair]
-    if args.quick:
-        words.append("--quick")
-    return " ".join(shlex.quote(w) for w in words)
-
-
-def strong_command(args: argparse.Namespace, variant: str, options: dict[str, object], deals: int) -> str:
-    """The command line that reproduces (or continues) a strong-play run."""
-    from zwick_ai.analysis.joker.runs import command_words
-
-    words = command_words(variant, options) + ["--strong-play", args.strong_play, "--deals", str(deals)]
-    for flag, value in (("seed", args.seed or None), ("cv-samples", args.cv_samples), ("cv-model", args.cv_model),
-                        ("out", args.out)):  # fmt: skip
-        if value is not None:
-            words += ["--" + flag, str(value)]
-    return " ".join(shlex.quote(w) for w in words)
-
-
-def refuse_ignored(args: argparse.Namespace) -> None:
-    """Options the chosen kind of run would ignore are refused, naming the kind."""
-    game = [x for x in ("variant", "game", "players", "option") if getattr(args, x) is not None]
-    study = [x for x in ("deals", "strong_deals", "contrast") if getattr(args, x) is not None]
-    study += [x for x, default in (("seed", 0), ("strong", "auto")) if getattr(args, x) != default]
-    runs = [
-        x for x, default in (("backend", "local"), ("workers", 1), ("address", None)) if getattr(args, x) != default
-    ]
-    kinds = [flag for flag, on in (("--micro-cfr", args.micro_cfr), ("--summary", args.summary)) if on]
-    if len(kinds) > 1:
-        raise ValueError("give --micro-cfr or --summary, not both")
-    ignored: list[str] = []
-    if kinds:
-        ignored = game + study + runs + (["strong_play"] if args.strong_play else [])
-        ignored += [x for x in ("cv_samples", "cv_model") if getattr(args, x) is not None]
-        ignored += ["quick"] if args.summary and args.quick else []
-    elif args.strong_play:
-        ignored = [x for x in ("strong", "strong_deals", "contrast") if x in study]
-    else:
-        ignored = [x for x in ("cv_samples", "cv_model") if getattr(args, x) is not None]
-    if ignored:
-        kind = kinds[0] if kinds else ("--strong-play" if args.strong_play else "the greedy study")
-        names = ", ".join("--" + x.replace("_", "-") for x in ignored)
-        raise ValueError(f"{names}: not used by {kind}; leave {'them' if len(ignored) > 1 else 'it'} out")
-
-
 def cmd_joker_study(args: argparse.Namespace) -> int:
     from zwick_ai.analysis.joker import runs
-    from zwick_ai.analysis.joker.report import called_best, write_study
-    from zwick_ai.analysis.joker.study import StudyConfig, run_study
-    from zwick_ai.eval.folder_lock import check_results_folder, hold_results_folder
-    from zwick_ai.eval.report import ci_text
+    from zwick_ai.backends import BackendRequest
 
-    refuse_ignored(args)
+    given = vars(args)
+    runs.refuse_ignored(given)
     if args.out:
         check_out_folder(args.out)
+    root = Path(args.out) if args.out else DEFAULT_OUT
     if args.micro_cfr:
-        out = (Path(args.out) if args.out else DEFAULT_OUT) / "micro-cfr"
-        command = runs.MICRO_COMMAND + (f" --out {shlex.quote(args.out)}" if args.out else "")
-        command += " --quick" if args.quick else ""
-        with hold_results_folder(out, runs.MICRO_COMMAND):
-            print(runs.write_micro(out, args.quick, command, lambda games: tqdm(games, disable=args.no_progress,
-                                                                                desc="micro CFR")))  # fmt: skip
+        print(runs.micro_run(root, args.out, args.quick, lambda games: tqdm(games, disable=args.no_progress,
+                                                                             desc="micro CFR")))  # fmt: skip
         return 0
     if args.summary:
-        root = Path(args.out) if args.out else DEFAULT_OUT
-        if not root.is_dir():
-            raise ValueError(f"{root} does not exist: there are no studies to summarise")
-        with hold_results_folder(root, runs.SUMMARY_COMMAND):
-            print(runs.write_summary(root))
+        print(runs.summary_run(root))
         return 0
     if args.variant is None and args.game is None:
         raise ValueError("give --variant (dithmarschen, grossenwiehe, christiansen or grupp) or --summary")
-
     rules = runs.study_rules(args.game, args.variant, args.players, args.option or [])
+    pool = BackendRequest(args.backend, args.workers, args.address)
     if args.strong_play:
-        return cmd_strong_play(args, rules)
-    cfg = StudyConfig(
-        variant=rules.variant,
-        options=dict(rules.options),  # typed, checked
-        deals=args.deals if args.deals is not None else (QUICK_DEALS if args.quick else 10000),
-        seed=args.seed,
-        strong=args.strong,
-        strong_deals=args.strong_deals if args.strong_deals is not None else (2 if args.quick else 20),
-        contrasts=runs.contrast_pairs(args.contrast or []),
-    )
-    cfg.rules()  # bad variants and options fail here, before anything runs
-    out = Path(args.out) if args.out else DEFAULT_OUT / cfg.slug()
-    check_results_folder(out, runs.COMMAND)
-    with hold_results_folder(out, runs.COMMAND):
-        start = time.perf_counter()
-        res = run_study(
-            cfg, progress=not args.no_progress, backend=args.backend, workers=args.workers, address=args.address
-        )
-        res["config"]["total_seconds"] = time.perf_counter() - start
-        files = write_study(res, out, command_text(args, cfg.variant, cfg.options))
-    p2 = res["part2"]
-    lead = p2["best_vs_second"]
-    if called_best(p2) is None:
-        print(f"{cfg.slug()}: no best joker policy: {', '.join(p2['tied'])} tie "
-              f"(lead of {p2['best']} over {lead['second']} {ci_text(lead['lead'], 3)} points per deal)")  # fmt: skip
+        strong = runs.strong_config(rules, given)
+        slug = runs.strong_slug(strong)
+        command = runs.strong_command(given, rules.variant, strong.options, strong.deals)
+        out = Path(args.out) if args.out else DEFAULT_OUT / slug
+        lines = runs.strong_run(strong, out, command, pool, lambda: tqdm(total=strong.deals, unit="deal",
+                                disable=args.no_progress, desc=f"{slug} {args.strong_play}"))  # fmt: skip
     else:
-        print(f"{cfg.slug()}: best joker policy {p2['best']} "
-              f"(lead over {lead['second']} {ci_text(lead['lead'], 3)} points per deal)")  # fmt: skip
-    print(f"wrote {len(files)} files to {out} in {res['config']['total_seconds']:.0f} s")
-    return 0
-
-
-def cmd_strong_play(args: argparse.Namespace, rules: Rules) -> int:
-    """``--strong-play SPEC``: the joker study with ``net`` or ``expert`` at every seat
-    (:mod:`zwick_ai.analysis.joker.strong_play`), resumable, into the same folder as the greedy study."""
-    from zwick_ai.analysis.joker import runs, strong_play
-    from zwick_ai.analysis.joker.report import strong_best_text
-    from zwick_ai.backends import BackendRequest
-    from zwick_ai.eval.folder_lock import check_results_folder, hold_results_folder
-
-    strong_play.check_outside(args.strong_play, rules)  # someone else's agent: first in a process of its own
-    deals = runs.strong_deals(args.strong_play, args.deals, args.quick)
-    cfg = strong_play.StrongConfig(
-        variant=rules.variant,
-        options=dict(rules.options),
-        agent=args.strong_play,
-        deals=deals,
-        seed=args.seed,
-        cv_samples=strong_play.DEFAULT_CV_SAMPLES if args.cv_samples is None else args.cv_samples,
-        cv_model=args.cv_model or "value",
-    )
-    cfg.rules()  # bad specs fail here, before anything runs
-    slug = "-".join([rules.variant] + [f"{k}-{v}" for k, v in sorted(cfg.options.items())])
-    out = Path(args.out) if args.out else DEFAULT_OUT / slug
-    check_results_folder(out, runs.COMMAND)
-    with hold_results_folder(out, runs.COMMAND):
-        bar = tqdm(total=deals, unit="deal", disable=args.no_progress, desc=f"{slug} {args.strong_play}")
-        command = strong_command(args, rules.variant, cfg.options, deals)
-        pool = BackendRequest(args.backend, args.workers, args.address)
-
-        def tick(n: int) -> None:
-            bar.update(n)
-
-        path, summary, files = runs.strong_study(cfg, out, command, pool, progress=tick)
-        bar.close()
-    use = strong_best_text(summary["best_policy"]).replace("`", "")
-    print(f"{slug} {args.strong_play}: {summary['deals']} deals; best joker use {use}")
-    print(f"wrote {', '.join(str(f) for f in files)} ({path} holds the deals)")
+        cfg = runs.study_config(rules, given, QUICK_DEALS)
+        command = runs.study_command(given, cfg.variant, cfg.options)
+        out = Path(args.out) if args.out else DEFAULT_OUT / cfg.slug()
+        lines = runs.greedy_run(cfg, out, command, pool, progress=not args.no_progress)
+    print("\n".join(lines))
     return 0
 
 
