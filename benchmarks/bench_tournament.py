@@ -29,6 +29,7 @@ from pathlib import Path
 
 from zwick_ai.backends import Backend, LocalBackend, make_backend
 from zwick_ai.eval import tournament as T
+from zwick_ai.eval.tournament.games import task_key
 
 
 def warm_up(backend: Backend, t: T.Tournament) -> None:
@@ -47,7 +48,7 @@ def measure(name: str, workers: int, t: T.Tournament, folder: Path, own_groups: 
         T.run_tournament(t, folder, backend=backend, progress=False, plots=False)
         t2 = time.perf_counter()
     games = [json.loads(x) for x in (folder / "games.jsonl").read_text().splitlines()]
-    key = {T.task_key(g): {k: v for k, v in g.items() if k != "seconds"} for g in games}
+    key = {task_key(g): {k: v for k, v in g.items() if k != "seconds"} for g in games}
     return {
         "backend": f"{name} x{workers}" + (" (own groups)" if own_groups else ""),
         "startup_s": t1 - t0,

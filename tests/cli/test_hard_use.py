@@ -17,7 +17,7 @@ import pytest
 import zwick_ai
 from zwick_ai.cli import main
 from zwick_ai.eval.folder_lock import LOCK_NAME, hold_folder
-from zwick_ai.eval.tournament import task_key
+from zwick_ai.eval.tournament.games import task_key
 
 
 def one_line_error(capsys, argv: list[str]) -> str:
@@ -413,11 +413,14 @@ def test_record_file_messages_name_the_file(tmp_path, capsys):
 
 
 def test_a_changed_agent_is_named_plainly():
-    from zwick_ai.eval.tournament import _difference
+    from zwick_ai.eval.tournament.definition import identity_difference
 
     there = [{"name": "ismcts", "params": {"iters": 100}}, {"name": "random", "params": {}}]
     now = [{"name": "greedy", "params": {}}, {"name": "random", "params": {}}]
-    assert _difference("agents_resolved", there, now) == "the agents resolve differently: 'ismcts' there, 'greedy' now"
+    assert (
+        identity_difference("agents_resolved", there, now)
+        == "the agents resolve differently: 'ismcts' there, 'greedy' now"
+    )
 
 
 # ------------------------------------------------------------------------------------------------

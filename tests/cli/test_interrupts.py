@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 
 from zwick_ai.cli import main
-from zwick_ai.eval.tournament import task_key
+from zwick_ai.eval.tournament.games import task_key
 
 pytestmark = pytest.mark.slow
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from zwick_ai.backends import WINDOW, Backend, LocalBackend
 from zwick_ai.eval import tournament as T
+from zwick_ai.eval.tournament.games import ExpectedTasks, task_key
 
 
 class _FirstGame(Backend):
@@ -54,8 +55,8 @@ def test_the_lazy_tasks_are_the_listed_ones_and_their_lookup_agrees():
                      params={"variant": "parlett", "players": 3}, deals=3, seating="rotate")  # fmt: skip
     listed = T.tasks(t)
     assert list(T.iter_tasks(t)) == listed and len(listed) == t.games
-    expected = T.ExpectedTasks(t, extra=[5])
-    assert [expected[T.task_key(x)] for x in listed] == listed
+    expected = ExpectedTasks(t, extra=[5])
+    assert [expected[task_key(x)] for x in listed] == listed
     assert len(expected) == t.games + len(t.pairs) * 2 and (t.agents[0], t.agents[1], 5, 2) in expected
     assert expected.get((t.agents[0], t.agents[1], 3, 0)) is None  # a deal beyond the run's and not stored
     assert expected.get((t.agents[1], t.agents[0], 0, 0)) is None  # the pair the other way round

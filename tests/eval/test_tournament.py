@@ -15,6 +15,9 @@ from zwick_ai.cli import main
 from zwick_ai.eval import tournament as T
 from zwick_ai.eval.folder_lock import OLDER_FORMATS_VERSION
 from zwick_ai.eval.records import record_from_dict, replay
+from zwick_ai.eval.tournament.definition import FORMAT, RESOLVED
+from zwick_ai.eval.tournament.games import task_key
+from zwick_ai.eval.tournament.summary import finished_differences
 
 # classic with 2 players: fast games, two seatings per deal
 PARAMS = {"variant": "classic", "players": 2}
@@ -32,7 +35,7 @@ def lines(folder: Path) -> list[dict]:
 
 def by_key(records: list[dict]) -> dict:
     """Records keyed by game, without the timing (the only fields that may differ between runs)."""
-    return {T.task_key(r): {k: v for k, v in r.items() if k not in ("seconds", "cpu_seconds")} for r in records}
+    return {task_key(r): {k: v for k, v in r.items() if k not in ("seconds", "cpu_seconds")} for r in records}
 
 
 def stable(summary: dict) -> dict:
@@ -190,13 +193,13 @@ def test_a_folder_of_an_older_format_is_refused_naming_it_and_its_command(finish
     old = tmp_path / "old"
     old.mkdir()
     config = json.loads((out / "config.json").read_text())
-    config["identity"]["format"] = T.FORMAT - 1
+    config["identity"]["format"] = FORMAT - 1
     config["command"] = "zwick tournament --agents greedy,random --deals 3 --seed 7 --out old"  # as the CLI writes
     (old / "config.json").write_text(json.dumps(config))
     (old / ".zwick-folder").write_bytes((out / ".zwick-folder").read_bytes())
     (old / "games.jsonl").write_bytes((out / "games.jsonl").read_bytes())
     before = (old / "games.jsonl").read_bytes()
-    want = f"earlier zwick_ai (tournament format {T.FORMAT - 1}; this one reads {T.FORMAT}); this version does not "
+    want = f"earlier zwick_ai (tournament format {FORMAT - 1}; this one reads {FORMAT}); this version does not "
     want += "resume it: remake it in a new folder: "
     with pytest.raises(ValueError, match=re.escape(want + config["command"]) + "$"):
         T.run_tournament(tiny(), old, progress=False)
@@ -243,7 +246,7 @@ def test_a_folder_of_an_earlier_version_is_refused_in_one_line(finished, tmp_pat
     old = tmp_path / "old"
     old.mkdir()
     config = json.loads((out / "config.json").read_text())
-    del config["identity"][T.RESOLVED]
+    del config["identity"][RESOLVED]
     config["command"] = "zwick tournament --deals 3"
     (old / "config.json").write_text(json.dumps(config))
     (old / ".zwick-folder").write_text('{"made_by": "zwick tournament"}')
@@ -279,8 +282,8 @@ def test_a_folder_without_file_digests_is_refused(tmp_path):
     out = tmp_path / "undigested"
     T.run_tournament(tiny(1, agents=agents), out, progress=False)
     config = json.loads((out / "config.json").read_text())
-    assert config["identity"][T.RESOLVED][0]["files"]  # today's identity digests the policy
-    del config["identity"][T.RESOLVED][0]["files"]
+    assert config["identity"][RESOLVED][0]["files"]  # today's identity digests the policy
+    del config["identity"][RESOLVED][0]["files"]
     (out / "config.json").write_text(json.dumps(config))
     with pytest.raises(ValueError, match="does not record the digests of mccfr's files.*remake it in a new folder"):
         T.run_tournament(tiny(1, agents=agents), out, progress=False)
@@ -383,9 +386,9 @@ def test_rotating_seatings_play_two_games_a_deal_that_the_full_design_plays_too(
     summary = T.run_tournament(rot, tmp_path / "rot", progress=False, plots=False)
     assert summary["seatings_per_deal"] == 2 and summary["games"] == 8 and summary["seating"] == "rotate"
     recs = lines(tmp_path / "rot")
-    full_tasks = {T.task_key(x): x for x in T.tasks(full)}
+    full_tasks = {task_key(x): x for x in T.tasks(full)}
     for r in recs:  # every rotating game is the full design's game of the same key, seeds included
-        task = full_tasks[T.task_key(r)]
+        task = full_tasks[task_key(r)]
         assert r["seats"] == task["seats"] and r["agent_seeds"] == task["agent_seeds"]
         alone = [p for p in range(3) if r["seats"].count(r["seats"][p]) == 1]
         assert alone == [r["deal"] % 3]
@@ -441,7 +444,7 @@ def test_finished_differences_only_reads_the_folder(finished, tmp_path):
     """The per-deal differences of a finished folder are its summary's; asked with another
     tournament (here another game), it finds no finished games and leaves the folder as it was."""
     out, summary = finished
-    diffs = T.finished_differences(tiny(), out)
+    diffs = finished_differences(tiny(), out)
     assert diffs is not None and diffs.shape == (DEALS, 1)
     assert diffs[:, 0].mean() == pytest.approx(summary["pairs"][0]["mean_diff"])
     copy = tmp_path / "copy"
@@ -449,6 +452,6 @@ def test_finished_differences_only_reads_the_folder(finished, tmp_path):
     (copy / "games.jsonl").write_bytes((out / "games.jsonl").read_bytes())
     before = (copy / "games.jsonl").read_bytes()
     other = T.Tournament(AGENTS, game="zwicker", params={"variant": "classic", "players": 3}, deals=DEALS, seed=7)
-    assert T.finished_differences(other, copy) is None
+    assert finished_differences(other, copy) is None
     assert (copy / "games.jsonl").read_bytes() == before
     assert sorted(p.name for p in copy.iterdir()) == ["games.jsonl"]

@@ -19,6 +19,8 @@ import pytest
 
 from zwick_ai.backends import LocalBackend, make_backend
 from zwick_ai.eval import tournament as T
+from zwick_ai.eval.tournament.folder import REJECTED
+from zwick_ai.eval.tournament.games import task_key
 
 ROOT = Path(__file__).resolve().parents[2]
 PARAMS = {"variant": "classic", "players": 2}
@@ -36,7 +38,7 @@ def without_timing(summary: dict) -> dict:
 
 
 def keys(path: Path) -> list[tuple]:
-    return sorted(T.task_key(x) for x in lines(path))
+    return sorted(task_key(x) for x in lines(path))
 
 
 def reference(tmp_path: Path, agents: list[str], deals: int) -> dict:
@@ -92,10 +94,10 @@ def test_damaged_and_foreign_lines_are_moved_aside_never_deleted(tmp_path):
     path.write_text("\n".join([damaged, foreign, *good[2:]]) + "\n")
     warnings: list[str] = []
     summary = T.run_tournament(t, out, progress=False, plots=False, warn=warnings.append)
-    assert len(warnings) == 2 and all(T.REJECTED in w for w in warnings)
-    assert (out / T.REJECTED).read_text().splitlines() == [damaged, foreign]
+    assert len(warnings) == 2 and all(REJECTED in w for w in warnings)
+    assert (out / REJECTED).read_text().splitlines() == [damaged, foreign]
     assert without_timing(summary) == without_timing(full)
-    assert keys(path) == sorted(T.task_key(x) for x in T.tasks(t))  # every game exactly once
+    assert keys(path) == sorted(task_key(x) for x in T.tasks(t))  # every game exactly once
 
 
 # ------------------------------------------------------------------------------------------------
@@ -157,7 +159,7 @@ def test_a_local_pool_worker_killed_mid_run_changes_nothing(tmp_path):
         summary = T.run_tournament(t, out, backend, progress=False, plots=False)
     watcher.join(5)
     assert killed, "no worker was killed: the run ended first"
-    assert keys(out / "games.jsonl") == sorted(T.task_key(x) for x in T.tasks(t))
+    assert keys(out / "games.jsonl") == sorted(task_key(x) for x in T.tasks(t))
     assert without_timing(summary) == without_timing(want)
 
 
@@ -187,7 +189,7 @@ def test_a_ray_worker_killed_mid_run_changes_nothing(tmp_path):
         summary = T.run_tournament(t, out, backend, progress=False, plots=False)
     watcher.join(5)
     assert killed, "no Ray worker was killed: the run ended first"
-    assert keys(out / "games.jsonl") == sorted(T.task_key(x) for x in T.tasks(t))
+    assert keys(out / "games.jsonl") == sorted(task_key(x) for x in T.tasks(t))
     assert without_timing(summary) == without_timing(want)
 
 
@@ -217,7 +219,7 @@ def test_the_main_process_killed_and_started_again_finishes_the_same(tmp_path, b
     assert again.returncode == 0, again.stderr[-2000:]
     summary = json.loads((out / "summary.json").read_text())
     t = T.Tournament(SLOWER, params=PARAMS, deals=deals, seed=3)
-    assert keys(path) == sorted(T.task_key(x) for x in T.tasks(t))  # every game exactly once
+    assert keys(path) == sorted(task_key(x) for x in T.tasks(t))  # every game exactly once
     assert without_timing(summary) == without_timing(json.loads(json.dumps(want)))
 
 
@@ -246,7 +248,7 @@ def test_ray_cluster_of_two_nodes_with_one_stopped_mid_run(tmp_path):
             summary = T.run_tournament(t, out, backend, progress=False, plots=False)
         watcher.join(30)
         assert stopped, "the node was not stopped: the run ended first"
-        assert keys(out / "games.jsonl") == sorted(T.task_key(x) for x in T.tasks(t))
+        assert keys(out / "games.jsonl") == sorted(task_key(x) for x in T.tasks(t))
         assert without_timing(summary) == without_timing(want)
     finally:
         ray.shutdown()

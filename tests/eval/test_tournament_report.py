@@ -12,8 +12,12 @@ import numpy as np
 import pytest
 
 from zwick_ai.cli import main
-from zwick_ai.eval import pictures, tournament_report
+from zwick_ai.eval import pictures
 from zwick_ai.eval import tournament as T
+from zwick_ai.eval.tournament import report as tournament_report
+from zwick_ai.eval.tournament.folder import read_games
+from zwick_ai.eval.tournament.games import task_key
+from zwick_ai.eval.tournament.summary import pair_summary
 from zwick_ai.eval.verdict import pair_verdict
 
 PARAMS = {"variant": "classic", "players": 2}
@@ -84,8 +88,8 @@ def test_a_few_slow_games_are_called_out_beside_the_mean():
 def test_games_recorded_before_cpu_time_report_wall_time_only(finished):
     out, _ = finished
     t = T.Tournament(["greedy", "random"], game="zwicker", params=PARAMS, deals=4, seed=3, clock="cpu")
-    expected = {T.task_key(x): x for x in T.tasks(t)}
-    done = T.read_games(out / "games.jsonl", expected, str(t.load()), print, repair=False)
+    expected = {task_key(x): x for x in T.tasks(t)}
+    done = read_games(out / "games.jsonl", expected, str(t.load()), print, repair=False)
     old = {k: v | {"cpu_seconds": None} for k, v in done.items()}
     summary = T.summarize(t, old)
     assert summary["timing"]["greedy"]["cpu_seconds_per_decision"] is None
@@ -152,7 +156,7 @@ def test_until_resolved_stops_a_clear_pair_early(tmp_path, capsys):
 
 
 def test_the_report_says_how_many_deals_a_level_pair_needs():
-    unit_pair = T.pair_summary("a", "b", np.array([3.0, -2.0, 1.0, -1.0, 2.5, -2.0]), "points")
+    unit_pair = pair_summary("a", "b", np.array([3.0, -2.0, 1.0, -1.0, 2.5, -2.0]), "points")
     assert unit_pair["verdict"]["points"] is None and unit_pair["resolve"]["width"] > 6
     s = {"game": "zwicker", "pairs": [unit_pair]}
     (line,) = [x for x in tournament_report.verdict_lines(s) if x.startswith("- ")]
@@ -173,7 +177,7 @@ def test_zwick_runs_table_names_the_clock_the_machine_and_a_disagreement_above_t
     from zwick_ai.eval.orchestrate import experiment_table
 
     e = ExperimentFile("d", "zwicker", ["grupp", "classic"], {}, {}, ["a", "b"], 60, 0, "o", None, "local", None, {})
-    agree = T.pair_summary("a", "b", np.array([2.0, 3.0, 1.0, 2.5, 1.5, 2.0, 3.0, 1.0]), "points")
+    agree = pair_summary("a", "b", np.array([2.0, 3.0, 1.0, 2.5, 1.5, 2.0, 3.0, 1.0]), "points")
     split = summary_of([("a", "b", 0.53, -0.54, 1.60)])
     split["pairs"][0]["verdict"] = pair_verdict("a", "b", 0.53, [-0.54, 1.60], 37, 4, 19)
     summaries = {

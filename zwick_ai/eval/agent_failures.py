@@ -13,7 +13,7 @@ the game's result is a failure (:data:`FAILURE`), not a record: nothing of it re
   :data:`EXIT_AGENT_FAILED` of ``zwick``), the full traceback in ``agent-errors.log`` of the
   results folder;
 * ``forfeit``: writes the failure to ``forfeits.jsonl`` and goes on; the agent forfeits the game:
-  the deal counts as lost by it (:func:`zwick_ai.eval.tournament.summarize`). The same command
+  the deal counts as lost by it (:func:`zwick_ai.eval.tournament.summary.summarize`). The same command
   later plays forfeited games again (a fixed agent is another tournament: its source changed).
 
 A game whose worker died without an outside agent in a call (a worker killed from outside, out of

@@ -92,7 +92,7 @@ __all__ = [
     "parse_leaderboard",
 ]
 
-#: the most deals a tournament or a board's pair takes (:data:`zwick_ai.eval.tournament.MAX_DEALS`)
+#: the most deals a tournament or a board's pair takes (:data:`zwick_ai.eval.tournament.definition.MAX_DEALS`)
 MAX_DEALS = 1_000_000
 #: the largest seed, the most leaders that then play every pair among them
 MAX_SEED = 2**32 - 1

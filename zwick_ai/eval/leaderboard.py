@@ -57,15 +57,9 @@ from zwick_ai.eval.experiment_files import DEFAULT_ANCHORS  # the gauntlet's anc
 from zwick_ai.eval.packed_pairs import pack_board, packed_machine, pair_folders, restore_pair
 from zwick_ai.eval.ratings import points_design, points_ratings_with_ci, ratings_with_ci
 from zwick_ai.eval.report import markdown_table
-from zwick_ai.eval.tournament import (
-    RATING_PRIOR,
-    RATING_RESAMPLES,
-    Tournament,
-    finished_differences,
-    pair_summary,
-    run_tournament,
-)
-from zwick_ai.eval.tournament_report import REWRITTEN
+from zwick_ai.eval.tournament import Tournament, run_tournament
+from zwick_ai.eval.tournament.report import REWRITTEN
+from zwick_ai.eval.tournament.summary import RATING_PRIOR, RATING_RESAMPLES, finished_differences, pair_summary
 from zwick_ai.eval.verdict import disagreement_lines, p_text
 from zwick_ai.games.game_strings import game_spec
 from zwick_ai.stats import mean_ci
@@ -118,7 +112,7 @@ def make_board(
     ``skipped``). An agent from outside the package is built in a process of its own first, on
     ``start_time_limit`` (:func:`~zwick_ai.eval.agent_failures.started`): one that fails to start
     is skipped with the line naming its failure, and cannot take this process down."""
-    from zwick_ai.eval.tournament import load
+    from zwick_ai.eval.tournament.definition import load
 
     name, params = game_spec(game_string, variant, players, list(options.items()))
     g = load(name, params)
@@ -352,7 +346,7 @@ def pack(board: Board, out: Path) -> None:
 
 def _pair_summary(a: str, b: str, d: np.ndarray, unit: str = "points") -> dict[str, Any]:
     """One pair's result: mean per-deal difference ``a - b`` with its 95 % CI, W-D-L of ``a`` with
-    the sign test, and the verdict in words (:func:`zwick_ai.eval.tournament.pair_summary`)."""
+    the sign test, and the verdict in words (:func:`zwick_ai.eval.tournament.summary.pair_summary`)."""
     return pair_summary(a, b, d, unit)
 
 

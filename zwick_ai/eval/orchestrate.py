@@ -63,7 +63,7 @@ class TournamentRequest:
     agents: Sequence[str]
     deals: int
     seed: int = 0
-    #: the results folder (default :func:`zwick_ai.eval.tournament.default_out`)
+    #: the results folder (default :func:`zwick_ai.eval.tournament.folder.default_out`)
     out: str | None = None
     seating: str = "all"
     clock: str = "wall"
@@ -94,7 +94,8 @@ def prepare(request: TournamentRequest) -> tuple[Tournament, str]:
     """The tournament and its folder, every argument checked (agents built once, the folder
     usable), before anything runs."""
     from zwick_ai.eval.folder_lock import check_results_folder
-    from zwick_ai.eval.tournament import COMMAND, Tournament, default_out
+    from zwick_ai.eval.tournament import Tournament
+    from zwick_ai.eval.tournament.folder import COMMAND, default_out
     from zwick_ai.files import check_out_folder
     from zwick_ai.games.game_strings import game_spec
 
@@ -176,7 +177,7 @@ def run_prepared(
     from zwick_ai.backends import make_backend
     from zwick_ai.eval.sequential import looks, run_until_resolved
     from zwick_ai.eval.tournament import run_tournament
-    from zwick_ai.eval.tournament_report import report_markdown
+    from zwick_ai.eval.tournament.report import report_markdown
 
     r = request
     workers = capped_workers(r.workers, t.games, r.address)

@@ -46,7 +46,7 @@ from typing import Any
 
 from zwick_ai.deferred_signals import deferred_signals
 from zwick_ai.eval.folder_lock import MARK_NAME, hold_folder, mark_folder
-from zwick_ai.eval.tournament_report import REWRITTEN
+from zwick_ai.eval.tournament.report import REWRITTEN
 from zwick_ai.files import read_json
 
 __all__ = ["GAMES", "PAIRS", "pack_board", "packed_machine", "packed_pairs", "pair_folders", "restore_pair"]
@@ -138,7 +138,7 @@ def restore_pair(board: str | Path, name: str, folder: str | Path) -> bool:
     """Write the pair folder ``folder`` (``config.json``, ``games.jsonl`` and the mark of a
     tournament's folder) from ``board``'s packed copy of pair ``name``; True when it did. A folder
     that exists already is left as it is."""
-    from zwick_ai.eval.tournament import COMMAND  # (imports the game engines)
+    from zwick_ai.eval.tournament.folder import COMMAND  # (imports the game engines)
 
     target = Path(folder)
     if target.exists():

@@ -108,8 +108,9 @@ def run_until_resolved(
     ``sequential`` (:func:`stop_record`) and the folder's files say where it stopped. None when
     interrupted; the same call resumes (the looks already played are read back, not replayed).
     ``say(text)`` reports each look."""
-    from zwick_ai.eval.tournament import finished_differences, run_tournament
-    from zwick_ai.eval.tournament_report import write_outputs
+    from zwick_ai.eval.tournament import run_tournament
+    from zwick_ai.eval.tournament.report import write_outputs
+    from zwick_ai.eval.tournament.summary import finished_differences
 
     plan = looks(t.deals, max_deals)
     for k, n in enumerate(plan, 1):

@@ -1,6 +1,6 @@
 """A finished tournament's files: ``summary.json``, ``summary.csv``, ``ratings.csv``, the PNG
-plots and ``report.md``, each written from the summary :func:`zwick_ai.eval.tournament.summarize`
-makes (nothing here replays or reads a game)."""
+plots and ``report.md``, each written from the summary that
+:func:`~zwick_ai.eval.tournament.summary.summarize` makes (nothing here replays or reads a game)."""
 
 from __future__ import annotations
 
