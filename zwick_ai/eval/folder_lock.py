@@ -48,6 +48,10 @@ from typing import Any
 LOCK_NAME = ".zwick-lock"
 #: the mark of a folder made by the tool: JSON ``{"made_by": "zwick tournament", ...}``
 MARK_NAME = ".zwick-folder"
+#: results files whose ``made_by`` field marks their folder as the mark file does: a committed
+#: results folder keeps its mark there (``.zwick-folder`` files are not committed, to keep the
+#: number of committed files down; the committed tournaments and joker studies have the field)
+MARKED_FILES = ("config.json", "results.json")
 #: the last version that resumes results of earlier formats (unmarked folders, tournaments without
 #: their agents' file digests); this one refuses them in one line naming it and the command that
 #: remakes them: their games may come from other defaults or files, so they are remade, not converted
@@ -140,9 +144,13 @@ def hold_folder(folder: str | Path) -> Iterator[Path]:
 
 
 def made_by(folder: Path) -> str | None:
-    """The command named by ``folder``'s mark (None without a readable one)."""
-    mark = _read(folder / MARK_NAME)
-    return str(mark.get("made_by")) if mark else None
+    """The command named by ``folder``'s mark, or else by the ``made_by`` field of its results file
+    (:data:`MARKED_FILES`); None without either."""
+    for name in (MARK_NAME, *MARKED_FILES):
+        mark = _read(folder / name)
+        if mark and isinstance(mark.get("made_by"), str):
+            return str(mark["made_by"])
+    return None
 
 
 def mark_folder(folder: Path, command: str) -> None:
@@ -226,6 +234,7 @@ def _unmark_if_empty(path: Path, remove: bool) -> None:
 
 __all__ = [
     "LOCK_NAME",
+    "MARKED_FILES",
     "MARK_NAME",
     "OLDER_FORMATS_VERSION",
     "acquire",
