@@ -54,8 +54,9 @@ class TournamentRequest:
     """What one tournament was asked to be: its game, agents and deals (what the results are) and
     where it is played (``workers``, ``backend``, ``address``: never what the games give)."""
 
-    #: the game's name as given (``zwicker``, ``zwikken``, ``zwicken``), its variant and players
-    game: str
+    #: the game as given (a name, ``zwicker``, ``zwikken``, ``zwicken``, or a game string), its
+    #: variant and players
+    game_string: str
     variant: str | None
     players: int | None
     #: rule options ``(name, value)``, as ``-o`` gives them
@@ -100,7 +101,7 @@ def prepare(request: TournamentRequest) -> tuple[Tournament, str]:
     from zwick_ai.games.game_strings import game_spec
 
     r = request
-    name, params = game_spec(r.game, r.variant, r.players, list(r.options))
+    name, params = game_spec(r.game_string, r.variant, r.players, list(r.options))
     t = Tournament(
         list(r.agents),
         game=name,
@@ -124,7 +125,7 @@ def command_line(request: TournamentRequest) -> str:
     from zwick_ai.options import format_value
 
     r = request
-    parts = ["zwick", "tournament", "--game", r.game]
+    parts = ["zwick", "tournament", "--game", r.game_string]
     if r.variant:
         parts += ["--variant", r.variant]
     if r.players:
@@ -254,7 +255,7 @@ def run_experiment(
         if label in prepared:
             raise ValueError(f"{file}: the variant {label!r} is listed twice")
         request = replace(
-            where, game=e.game, variant=variant, players=e.players.get(str(variant)), options=list(e.options.items()),
+            where, game_string=e.game, variant=variant, players=e.players.get(str(variant)), options=list(e.options.items()),
             agents=e.agents, deals=e.deals, seed=e.seed, out=str(Path(e.out) / label), seating="all", clock="wall",
             max_deals=None,
         )  # fmt: skip
