@@ -18,7 +18,7 @@ from tests.tabular import tabular
 from zwick_ai.agents import make_agent
 from zwick_ai.agents.cfr import Policy, tricks_key
 from zwick_ai.agents.cfr.core import Table, lookup, lookup_or_add
-from zwick_ai.agents.cfr.policy_file import write_files
+from zwick_ai.agents.cfr.policy_file import _meta_hash, write_files
 from zwick_ai.eval.match import deal, play_game
 from zwick_ai.learn.cfr import (
     ExactSolver,
@@ -294,14 +294,18 @@ def test_bad_checkpoints_and_policies_raise_value_errors(tmp_path):
     (tmp_path / "pol.json").write_text(json.dumps(meta))
     with pytest.raises(ValueError, match="metadata was changed"):  # the JSON is covered by its own hash
         Policy(tmp_path / "pol")
-    del meta["meta_sha256"]  # as in files written before the metadata had a hash: its values are checked
+    meta["meta_sha256"] = _meta_hash(meta)  # a hash that fits: the values themselves are checked
     (tmp_path / "pol.json").write_text(json.dumps(meta))
     with pytest.raises(ValueError, match="unknown key scheme"):
+        Policy(tmp_path / "pol")
+    del meta["meta_sha256"]  # as files of zwick_ai 0.3.0 were: refused, naming the version that reads them
+    (tmp_path / "pol.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match=r"earlier zwick_ai \(no meta_sha256\).*read it with zwick_ai 0\.3\.0"):
         Policy(tmp_path / "pol")
 
 
 def test_checkpoint_metadata_is_covered_and_checked(tmp_path):
-    """An edited checkpoint.json (``"iterations": -5``) is refused, with or without its hash."""
+    """An edited checkpoint.json (``"iterations": -5``) is refused, its hash made to fit or not."""
     solver = MCCFRSolver(pyspiel.load_game("kuhn_poker"), "external", seed=1)
     solver.run(10)
     save_checkpoint(solver, tmp_path / "ck")
@@ -311,7 +315,7 @@ def test_checkpoint_metadata_is_covered_and_checked(tmp_path):
     (tmp_path / "ck.json").write_text(json.dumps(meta))
     with pytest.raises(ValueError, match="metadata was changed"):
         load_checkpoint(tmp_path / "ck")
-    del meta["meta_sha256"]
+    meta["meta_sha256"] = _meta_hash(meta)
     (tmp_path / "ck.json").write_text(json.dumps(meta))
     with pytest.raises(ValueError, match="iterations must be a whole number >= 0, not -5"):
         load_checkpoint(tmp_path / "ck")

@@ -88,7 +88,12 @@ def read_files(path: str | Path, kind: str) -> tuple[dict, dict[str, np.ndarray]
         raise ValueError(
             f"{js} is not a {kind} file of format {FORMAT} (kind={meta.get('kind') if isinstance(meta, dict) else None!r})"
         )
-    if "meta_sha256" in meta and meta["meta_sha256"] != _meta_hash(meta):  # files written before it lack it
+    if "meta_sha256" not in meta:  # written by zwick_ai 0.3.0 or earlier, whose metadata had no hash
+        raise ValueError(
+            f"{js} was written by an earlier zwick_ai (no meta_sha256); this version does not read it: "
+            f"read it with zwick_ai 0.3.0, or make it again with the same zwick train command"
+        )
+    if meta["meta_sha256"] != _meta_hash(meta):
         raise ValueError(f"{kind} {js}: its metadata was changed after it was written (or is damaged)")
     data = npz.read_bytes()
     if hashlib.sha256(data).hexdigest() != meta.get("sha256"):

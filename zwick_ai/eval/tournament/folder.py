@@ -74,7 +74,9 @@ def claim_folder(t: Tournament, out: Path) -> None:
     for games in (out / "games.jsonl", compressed(out / "games.jsonl")):
         if games.exists():
             raise ValueError(f"{out} has {games.name} but no config.json; use another --out folder")
-    path.write_text(json.dumps({"identity": mine, "params": t.params, "command": t.command}, indent=2) + "\n")
+    # made_by marks the folder as its .zwick-folder does, and is committed with it (folder_lock.MARKED_FILES)
+    config = {"identity": mine, "params": t.params, "command": t.command, "made_by": COMMAND}
+    path.write_text(json.dumps(config, indent=2) + "\n")
 
 
 def without_new_defaults(there: Any, now: list[Any]) -> list[Any]:
