@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from pathlib import Path
 
 import pytest
 
@@ -115,3 +116,13 @@ def test_the_file_says_whether_to_pack():
     assert parse_leaderboard({**base, "pack": True}, "x").pack is True
     with pytest.raises(ValueError, match="pack must be true or false"):
         parse_leaderboard({**base, "pack": "yes"}, "x")
+
+
+def test_every_committed_packed_board_reads():
+    """The committed leaderboard and ladder boards: each games file is the one its index lists and
+    holds every pair's games (a recompressed games file needs its new sha256 in pairs.json)."""
+    results = Path(__file__).parents[2] / "experiments" / "results"
+    boards = sorted(p.parent for p in results.glob("*/*/pairs.json"))
+    assert boards
+    for board in boards:
+        assert packed_pairs(board), board
