@@ -246,8 +246,6 @@ class Table:
     @classmethod
     def from_arrays(cls, rows: np.ndarray, acts: np.ndarray, regret: np.ndarray, avg: np.ndarray) -> Table:
         nr, ne = rows.shape[0], acts.shape[0]
-        if rows.ndim == 2 and rows.shape[1] == ROW_FIELDS - 1:  # written before visits were counted
-            rows = np.concatenate([rows, np.zeros((nr, 1), rows.dtype)], axis=1)
         if rows.ndim != 2 or rows.shape[1] != ROW_FIELDS or regret.shape != (ne,) or avg.shape != (ne,):
             raise ValueError("corrupt CFR table: inconsistent array shapes")
         if nr and (rows[:, R_OFF].min() < 0 or (rows[:, R_OFF] + rows[:, R_N]).max() > ne or rows[:, R_N].min() < 1):

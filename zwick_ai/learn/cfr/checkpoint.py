@@ -103,7 +103,7 @@ def load_checkpoint(
         return exact, meta
     if meta["method"] != "mccfr":
         raise ValueError(f"{where}: unknown method {meta['method']!r}; valid: cfr, mccfr")
-    need_fields(meta, arrays, ("rng_state",), ("rows", "acts", "regret", "avg"), where)
+    need_fields(meta, arrays, ("rng_state", "backend", "field", "averaging"), ("rows", "acts", "regret", "avg"), where)
     if meta["variant"] not in SAMPLINGS:
         raise ValueError(f"{where}: unknown sampling {meta['variant']!r}; valid: {', '.join(SAMPLINGS)}")
     solver = MCCFRSolver(
@@ -111,10 +111,10 @@ def load_checkpoint(
         meta["variant"],
         int(meta["seed"]),
         meta["abstraction"],
-        backend=meta.get("backend", "auto"),
-        field=meta.get("field", "self"),
-        averaging=meta.get("averaging", "uniform"),  # checkpoints written before the option: uniform
-        greedy_prior=meta.get("greedy_prior", 0.0),
+        backend=meta["backend"],
+        field=meta["field"],
+        averaging=meta["averaging"],
+        greedy_prior=meta.get("greedy_prior", 0.0),  # written only when used
         **_workers(meta, where),
     )
     table = Table.from_arrays(arrays["rows"], arrays["acts"], arrays["regret"], arrays["avg"])
