@@ -233,6 +233,9 @@ def test_a_tournament_folder_of_an_earlier_version_is_refused_in_one_line(tmp_pa
     out = tmp_path / "t"
     assert main([*TINY, "--out", str(out)]) == 0
     (out / ".zwick-folder").unlink()  # as folders were before the mark existed
+    config = json.loads((out / "config.json").read_text())
+    del config["made_by"]
+    (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     err = one_line_error(capsys, [*TINY, "--deals", "2", "--out", str(out)])
     assert "an earlier zwick_ai's (read them with zwick_ai 0.3.0, or remake them with `zwick tournament`)" in err

@@ -267,8 +267,10 @@ def test_an_unmarked_folder_of_an_earlier_version_is_refused(finished, tmp_path)
     out, _ = finished
     old = tmp_path / "unmarked"
     old.mkdir()
-    for name in ("config.json", "games.jsonl"):
-        (old / name).write_bytes((out / name).read_bytes())
+    config = json.loads((out / "config.json").read_text())
+    del config["made_by"]  # as configs were before they carried the mark
+    (old / "config.json").write_text(json.dumps(config, indent=2) + "\n")
+    (old / "games.jsonl").write_bytes((out / "games.jsonl").read_bytes())
     with pytest.raises(ValueError, match=f"an earlier zwick_ai's \\(read them with zwick_ai {OLDER_FORMATS_VERSION}"):
         T.run_tournament(tiny(), old, progress=False)
     assert sorted(p.name for p in old.iterdir()) == ["config.json", "games.jsonl"]
