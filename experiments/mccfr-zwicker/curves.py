@@ -69,7 +69,7 @@ def main() -> None:
             )  # fmt: skip
             if suffix == PRIOR and play == "sample":
                 for it, diff, _, share in pts:
-                    ax.annotate(f"{share:.0%}", (it, diff), textcoords="offset points", xytext=(-22, -4), fontsize=6)
+                    ax.annotate(f"{share:.1%}", (it, diff), textcoords="offset points", xytext=(-22, -4), fontsize=6)
         curve = sorted(
             (int(r["iteration"]), float(r["diff"]), float(r["ci95"]))
             for r in train_rows
