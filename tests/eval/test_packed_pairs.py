@@ -5,6 +5,7 @@ refused in one line when its two files do not belong together."""
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 from pathlib import Path
 
@@ -63,6 +64,32 @@ def test_a_packed_board_keeps_every_game_in_two_files_and_plays_on_without_repla
     packed_bytes = (folder / GAMES).read_bytes()
     leaderboard.pack(board, tmp_path)
     assert (folder / GAMES).read_bytes() == packed_bytes  # the same games give the same bytes
+
+
+def test_packing_the_same_games_again_keeps_a_file_compressed_another_way(tmp_path):
+    board, first = _board(tmp_path)
+    leaderboard.pack(board, tmp_path)
+    folder = tmp_path / board.slug
+    # recompress the games as a committed board's are (other bytes, the same lines), as a user might
+    lines = (folder / GAMES).read_bytes()
+    with gzip.open(folder / GAMES, "rb") as f:
+        data = f.read()
+    other = gzip.compress(data, compresslevel=1, mtime=0)
+    assert other != lines
+    (folder / GAMES).write_bytes(other)
+    index = json.loads((folder / PAIRS).read_text())
+    index["games_sha256"] = hashlib.sha256(other).hexdigest()
+    (folder / PAIRS).write_text(json.dumps(index, indent=1) + "\n")
+    how = leaderboard.PairPlay(deals=2, seed=5, out=tmp_path, backend=NoGames(1), progress=False)
+    assert leaderboard.run_board(board, ["greedy"], top=2, how=how) == first
+    leaderboard.pack(board, tmp_path)
+    assert (folder / GAMES).read_bytes() == other  # kept, not rewritten with gzip's default
+    assert json.loads((folder / PAIRS).read_text())["games_sha256"] == index["games_sha256"]
+    # new games do replace it
+    _board(tmp_path, deals=3)
+    leaderboard.pack(board, tmp_path)
+    assert (folder / GAMES).read_bytes() != other
+    assert sum(len(v) for _, v in packed_pairs(folder).values()) == len(data.splitlines()) * 3 // 2
 
 
 def test_a_packed_board_is_extended_with_more_deals_and_keeps_its_games(tmp_path):

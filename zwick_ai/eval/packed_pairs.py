@@ -172,6 +172,19 @@ def _folder_pair(folder: Path) -> tuple[dict[str, Any], list[str]] | None:
     return read_json(config_path), [line for line in text.split("\n") if line.strip()]
 
 
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether the gzip file ``path`` exists and holds exactly ``data``: packing the same games
+    again keeps that file's bytes, however it was compressed (a committed board's games may be
+    compressed harder than gzip's default), so a rerun leaves a committed board unchanged."""
+    if not path.is_file():
+        return False
+    try:
+        with gzip.open(path, "rb") as f:
+            return f.read() == data
+    except (OSError, EOFError):
+        return False
+
+
 def pair_folders(board: str | Path) -> list[str]:
     """The names of ``board``'s pair folders (those with a ``config.json``), sorted."""
     folder = Path(board)
@@ -204,12 +217,17 @@ def pack_board(board: str | Path, names: Sequence[str]) -> None:
             if machines.get(name) is not None:
                 index[name]["machine"] = machines[name]
         games_tmp, index_tmp = folder / (GAMES + ".tmp"), folder / (PAIRS + ".tmp")
+        data = "".join(line + "\n" for _, lines in pairs.values() for line in lines).encode()
+        keep = _holds(folder / GAMES, data)
         try:
-            with gzip.GzipFile(games_tmp, "wb", mtime=0) as f:  # mtime 0: the same games, the same bytes
-                f.write("".join(line + "\n" for _, lines in pairs.values() for line in lines).encode())
-            index_tmp.write_text(json.dumps({"games_sha256": _sha256(games_tmp), "pairs": index}, indent=1) + "\n")
+            if not keep:
+                with gzip.GzipFile(games_tmp, "wb", mtime=0) as f:  # mtime 0: the same games, the same bytes
+                    f.write(data)
+            sha = _sha256(folder / GAMES if keep else games_tmp)
+            index_tmp.write_text(json.dumps({"games_sha256": sha, "pairs": index}, indent=1) + "\n")
             with deferred_signals():  # both files or neither: a stop signal waits for the two renames
-                os.replace(games_tmp, folder / GAMES)
+                if not keep:
+                    os.replace(games_tmp, folder / GAMES)
                 os.replace(index_tmp, folder / PAIRS)
         finally:
             games_tmp.unlink(missing_ok=True)
