@@ -192,3 +192,19 @@ def test_one_bool_reader_everywhere():
         with pytest.raises(ValueError, match="valid values: true, false"):
             tricks.rules("zwicken", hupf=bad)
     assert format_value(True) == "true" and format_value(False) == "false"
+
+
+@pytest.mark.parametrize(
+    ("given", "word"),
+    [("false", "off"), ("False", "off"), ("true", "on"), (True, "on"), (False, "off"), ("off", "off")],
+)
+def test_forced_capture_given_as_a_boolean_loads_again_from_its_game_string(given, word):
+    # OpenSpiel's game-string parser reads true/false as booleans, which forced_capture (text) refuses
+    game = load("zwicker", "classic", 2, [("forced_capture", given)])
+    assert game.get_parameters()["forced_capture"] == word
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game) and again.get_parameters()["forced_capture"] == word
+    # the rules read the word as the boolean meant
+    assert zwicker_params.rules_from_params({"variant": "classic", "forced_capture": word})[0].forced_capture is (
+        word == "on"
+    )

@@ -10,6 +10,8 @@ game. ``str(game)`` of every loaded game loads the same game again with ``pyspie
 
 >>> game_params("zwicker", {"variant": "classic", "players": "2", "magger": "false"})
 {'magger': False, 'players': 2, 'variant': 'classic'}
+>>> game_params("zwicker", {"forced_capture": "false"})  # written as text the game string keeps
+{'forced_capture': 'off'}
 >>> split_game_string("zwikken(players=3,variant=parlett)")
 ('zwikken', {'players': '3', 'variant': 'parlett'})
 >>> split_game_string("nosuch(players=3)")
@@ -27,6 +29,11 @@ import pyspiel
 
 from zwick_ai.games import GAME_NAMES
 from zwick_ai.options import parse_bool, parse_int
+
+#: text parameters that also take a boolean, with the words they mean (true, false): OpenSpiel's
+#: game-string parser reads ``true``/``false`` as booleans, so these are written as the words
+#: instead and ``str(game)`` loads the same game again
+BOOLEAN_WORDS = {"forced_capture": ("on", "off")}
 
 
 def parameter_defaults(game: str) -> dict[str, Any]:
@@ -84,6 +91,8 @@ def game_params(game: str, given: dict[str, Any]) -> dict[str, Any]:
                 raise ValueError(f"invalid {name}={value!r}; expected a number") from None
         elif isinstance(value, list | tuple):  # a TOML list, e.g. jokers = [15, 25]
             out[name] = "_".join(map(str, value))
+        elif name in BOOLEAN_WORDS and str(value).strip().lower() in ("true", "false"):
+            out[name] = BOOLEAN_WORDS[name][str(value).strip().lower() == "false"]
         else:
             out[name] = value if isinstance(value, str) else str(value)
     return dict(sorted(out.items()))
