@@ -18,12 +18,24 @@ recognises a bundle by how code handles it (:func:`positional_bundle_uses`):
   results of a call (``buf, X, n = gen_moves(...)`` is Python's way to return more than one);
 - *made by position*: a tuple display of :data:`WIDE` or more items returned (``return a, b, c, d, e``).
 
-How it looks named instead: ``roots.prior``, ``ctx.bufs``, ``policy.strat``; a kernel takes the
-record whole (numba compiles a ``typing.NamedTuple`` of arrays and numbers as one argument) and
-reads its fields by name.
+How it looks named instead: ``roots.prior``, ``ctx.bufs``, ``choice.chances``, ``layer.weights``;
+the producer returns the record (``return MoveChances(rows, index, chances)``) and the consumer
+reads its fields; a kernel takes the record whole (numba compiles a ``typing.NamedTuple`` of arrays
+and numbers as one argument, ``memo.h1``). A row a file stores as a JSON list (a board's
+``[mean, lo, hi]``) is named where it is read, by the record that says its layout
+(``MeanInterval(*row).lo``); what files hold stays the same.
 
-Not counted: ``.shape`` (numpy's own tuple) and the functions of :data:`NOT_BUNDLES`, whose
-constant positions index an array by design or follow an outside API (each with why).
+What is not a bundle, so not counted:
+
+- ``.shape`` (numpy's own tuple) and array slots named by layout constants
+  (``a[layout.S_ASK_Q]``): the constant is the name;
+- a sequence's head or tail (``xs[0]``, ``xs[-1]``, ``xs[1:]``) and one or two constant positions
+  of an array (``x[0]``, ``x[1]``);
+- the several results of a call (``buf, X, n = gen_moves(...)``) and ``f(*row)`` (the positions
+  are given to named parameters);
+- the functions of :data:`NOT_BUNDLES`, each with why: an outside API's tuple taken apart where
+  it is called (Gymnasium's step, matplotlib's error bar lines, numpy's random state), arrays
+  indexed by design, and the one function that checks a file format's row against its layout.
 
 Count by hand: ``python tests/test_house.py`` (``-v`` lists the places).
 """
@@ -63,6 +75,9 @@ NOT_BUNDLES = {
     "zwick_ai/envs/single.py::step": "Gymnasium's step returns (obs, reward, terminated, truncated, info)",
     "zwick_ai/envs/vector.py::step": "Gymnasium's vector step returns (obs, reward, terminated, truncated, info)",
     "zwick_ai/envs/vector.py::step_wait": "unpacks Gymnasium's step of each sub-environment",
+    "zwick_ai/envs/warm_up.py::_environments": "steps Gymnasium environments: (obs, reward, terminated, truncated, info)",
+    "zwick_ai/eval/pictures.py::drawn_bars": "matplotlib's ErrorbarContainer.lines is (data_line, caplines, barlinecols)",
+    "zwick_ai/eval/records.py::_is_move": "checks a records file's move, the JSON list [seat, label, [actions]] of its format",
     "zwick_ai/analysis/joker/report.py::figures": "a matplotlib figure's array of axes",
     "zwick_ai/analysis/joker/strong_report.py::figure": "a matplotlib figure's array of axes",
     "zwick_ai/seeded_choice.py::seeded_uniform": "the seed sequence's eight 32-bit state words, an array",
@@ -75,11 +90,8 @@ NOT_BUNDLES = {
     "zwick_ai/learn/openspiel_nets.py::state": "numpy's RandomState.get_state() tuple, read to save it",
     "zwick_ai/learn/openspiel_nets.py::_rng_state": "numpy's RandomState.get_state() tuple, unpacked to save it",
 }
-# Bundles handled by position today: the ceiling may only go down (``-v`` lists them): small
-# records taken apart by position (an agent's policy rows, a confidence interval, a snapshot's
-# question, a model's layers, the after model's memo, a key of four) and the environment warm-up's
-# Gymnasium step.
-BUNDLE_CEILING = 13
+# Bundles handled by position today (``-v`` lists them): none; the ceiling may only go down.
+BUNDLE_CEILING = 0
 # The command line only parses, calls the layer below and prints (``zwick_ai/cli/``): files over
 # CLI_LINES lines, and the longest file's lines, may only go down. None is over today: what a
 # command does lives below it (precompile's workloads in each layer's warm_up module, play's
@@ -271,6 +283,8 @@ def test_the_bundle_counter_sees_each_form_and_not_the_others(tmp_path: Path):
         "    return m[2], m[3:], inner\n"
         "def step(o):\n"
         "    return o[0], o[1], o[2], o[3], o[4]\n"
+        "def named(row, a, layout):\n"
+        "    return Interval(*row).lo, a[layout.S_ASK_Q], a[layout.S_ASK_N], a[layout.S_ASK_ANS]\n"
     )
     found = positional_bundle_uses(tmp_path)
     assert [f.split(": ", 1)[1] for f in found] == [

@@ -44,7 +44,16 @@ FORMAT_VERSION = 1
 #: where the package's trained weights live
 WEIGHTS_DIR = Path(__file__).resolve().parent / "agents" / "weights"
 
-Layers = list[tuple[np.ndarray, np.ndarray]]
+
+class Layer(NamedTuple):
+    """One layer of a perceptron as a weights file stores it (``W{i}`` and ``b{i}``)."""
+
+    weights: np.ndarray  # (inputs, outputs)
+    bias: np.ndarray  # (outputs,)
+
+
+#: a perceptron's layers, first hidden layer first and the output last
+Layers = list[Layer]
 
 
 def shipped_path(variant: str, players: int, kind: str) -> Path:
@@ -61,7 +70,7 @@ def read_model(path: Path | str) -> tuple[np.ndarray, np.ndarray, Layers, dict[s
     try:
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
-            layers = [(z[f"W{i}"], z[f"b{i}"]) for i in (1, 2, 3)]
+            layers = [Layer(z[f"W{i}"], z[f"b{i}"]) for i in (1, 2, 3)]
             mean, scale = z["mean"], z["scale"]
     except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as e:
         raise ValueError(f"{path} is not a zwick_ai value model ({e})") from None
@@ -82,7 +91,7 @@ def shape_problem(mean: np.ndarray, scale: np.ndarray, layers: Layers) -> str:
     """Why the arrays cannot be one perceptron that :func:`mlp_forward` may read without going past an
     array ("" if they can): real floats, ``mean`` and ``scale`` one entry per input, each layer's
     weights ``(inputs, outputs)`` chained to the next, one output, finite values, positive scales."""
-    arrays = [mean, scale, *(a for pair in layers for a in pair)]
+    arrays = [mean, scale, *(a for layer in layers for a in (layer.weights, layer.bias))]
     if len(layers) != 3:
         return f"{len(layers)} layers, not two hidden layers and an output"
     if any(a.dtype.kind != "f" for a in arrays):
@@ -90,7 +99,8 @@ def shape_problem(mean: np.ndarray, scale: np.ndarray, layers: Layers) -> str:
     if mean.ndim != 1 or scale.shape != mean.shape:
         return f"standardization of shapes {mean.shape} and {scale.shape}"
     inputs = mean.shape[0]
-    for i, (w, b) in enumerate(layers, start=1):
+    for i, layer in enumerate(layers, start=1):
+        w, b = layer.weights, layer.bias
         if w.ndim != 2 or w.shape[0] != inputs or w.shape[1] < 1 or b.shape != (w.shape[1],):
             return f"layer {i} of shape {w.shape} with bias {b.shape} after {inputs} inputs"
         inputs = w.shape[1]
@@ -123,13 +133,16 @@ def fit_problem(meta: dict[str, Any], variant: str, players: int, deck: int) -> 
 
 
 def compiled_arrays(mean: np.ndarray, scale: np.ndarray, layers: Layers) -> Perceptron:
-    """The eight contiguous float64 arrays the compiled code takes."""
-    (w1, b1), (w2, b2), (w3, b3) = layers
+    """The eight contiguous float64 arrays the compiled code takes (layer ``i`` from 1 as the
+    fields ``W{i}`` and ``b{i}``, the names of a weights file)."""
 
     def f64(a: np.ndarray) -> np.ndarray:
         return np.ascontiguousarray(a, np.float64)
 
-    return Perceptron(f64(mean), f64(scale), f64(w1), f64(b1), f64(w2), f64(b2), f64(w3), f64(b3))
+    named = {}
+    for i, layer in enumerate(layers, start=1):
+        named[f"W{i}"], named[f"b{i}"] = f64(layer.weights), f64(layer.bias)
+    return Perceptron(mean=f64(mean), scale=f64(scale), **named)
 
 
 @kernel
@@ -205,13 +218,13 @@ class PolicyNet:
             with np.load(path, allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
                 depth = int(meta["hidden_layers"])
-                self.layers = [(z[f"W{i}"], z[f"b{i}"]) for i in range(depth)]
-                self.head = (z["Wpolicy"], z["bpolicy"])
+                self.layers = [Layer(z[f"W{i}"], z[f"b{i}"]) for i in range(depth)]
+                self.head = Layer(z["Wpolicy"], z["bpolicy"])
         except FileNotFoundError:
             raise ValueError(f"no policy file {path}") from None
         except (OSError, KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as e:
             raise ValueError(f"{path} is not a zwick_ai policy file ({e})") from None
-        width = self.layers[0][0].shape[0] if self.layers else self.head[0].shape[0]
+        width = (self.layers[0] if self.layers else self.head).weights.shape[0]
         for w, b in [*self.layers, self.head]:
             if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
                 raise ValueError(f"{path} is not a usable policy file: its layer sizes do not chain")
@@ -222,7 +235,7 @@ class PolicyNet:
         z = np.log1p(np.asarray(obs, np.float32))
         for w, b in self.layers:
             z = np.maximum(z @ w + b, 0.0)
-        out = z @ self.head[0] + self.head[1]
+        out = z @ self.head.weights + self.head.bias
         return np.where(mask, out, -np.inf)
 
 
@@ -230,6 +243,8 @@ __all__ = [
     "ARRAY_NAMES",
     "PolicyNet",
     "FORMAT_VERSION",
+    "Layer",
+    "Layers",
     "Perceptron",
     "WEIGHTS_DIR",
     "compiled_arrays",

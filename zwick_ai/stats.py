@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from scipy import stats as scipy_stats
@@ -37,6 +38,16 @@ class Estimate:
 
     def as_dict(self) -> dict:
         return {"mean": self.mean, "ci95": list(self.ci95), "n": self.n, "std": self.std}
+
+
+class MeanInterval(NamedTuple):
+    """A mean and the ends of its 95% confidence interval as results files store them, the JSON
+    list ``[mean, lo, hi]`` (an end is None where there is no interval): ``MeanInterval(*row)``
+    reads a stored one by name."""
+
+    mean: float | None
+    lo: float | None
+    hi: float | None
 
 
 def mean_ci(values: Sequence[float] | np.ndarray, level: float = 0.95) -> Estimate:

@@ -233,9 +233,9 @@ def test_stakes_trains_and_plays_only_legal_moves(tmp_path):
             state.apply_action(state.chance_outcomes()[0][0])
             continue
         if not state.move_prefix():
-            whole = policy.zwicker_lookup(state)
-            if whole is not None:
-                rows, index, probs = whole
+            choice = policy.zwicker_lookup(state)
+            if choice is not None:
+                index, probs = choice.row_of, choice.chances
                 assert (index >= 0).all() and np.isclose(probs.sum(), 1.0) and len(index) == len(probs)
                 found += 1
         state.apply_action(state.legal_actions()[0])

@@ -137,12 +137,12 @@ def test_argmax_plays_the_most_likely_action(classic_policy):
             if state.is_chance_node():
                 state.apply_action(state.chance_outcomes()[deal % len(state.chance_outcomes())][0])
                 continue
-            whole = policy.zwicker_lookup(state)
-            if whole is not None:
-                rows, index, chances = whole
+            choice = policy.zwicker_lookup(state)
+            if choice is not None:
+                chances = choice.chances
                 best = int(np.argmax(chances))
                 assert chances[best] == chances.max()
-                expect = [int(a) for a in zwicker_bridge.move_actions(state, rows[index[best]])]
+                expect = [int(a) for a in zwicker_bridge.move_actions(state, choice.rows[choice.row_of[best]])]
                 assert [int(a) for a in agent.act(state)] == expect
                 assert agent.decision_distribution(state) == {tuple(expect): 1.0}
                 checked += 1

@@ -40,6 +40,8 @@ import numpy as np
 
 from zwick_ai.jit import kernel
 from zwick_ai.mlp import (
+    Layer,
+    Layers,
     Perceptron,
     compiled_arrays,
     fit_problem,
@@ -78,24 +80,25 @@ def input_size(kind: str, deck: int = 0) -> int:
 
 @dataclass
 class ValueModel:
-    """Standardization (``mean``, ``scale``) and the layers ``(weights, bias)`` of the perceptron,
+    """Standardization (``mean``, ``scale``) and the layers (:class:`~zwick_ai.mlp.Layer`) of the perceptron,
     its output in points. ``meta`` records how it was made (variant, players, command, losses)."""
 
     mean: np.ndarray
     scale: np.ndarray
-    layers: list[tuple[np.ndarray, np.ndarray]]
+    layers: Layers
     meta: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        self.layers = [Layer(*layer) for layer in self.layers]  # (weights, bias) pairs read by name
         if len(self.layers) != 3:
             raise ValueError(f"a value model has two hidden layers and an output layer, not {len(self.layers)} layers")
         kind = self.meta.get("kind", "value")
         if kind not in ALL_KINDS:
             raise ValueError(f"unknown model kind {kind!r}; valid: {', '.join(ALL_KINDS)}")
         want = input_size(kind, int(self.meta.get("deck", 0)))
-        if self.mean.shape != (want,) or self.layers[0][0].shape[0] != want:
+        if self.mean.shape != (want,) or self.layers[0].weights.shape[0] != want:
             raise ValueError(
-                f"this {kind} model has {self.layers[0][0].shape[0]} inputs; the features make {want} "
+                f"this {kind} model has {self.layers[0].weights.shape[0]} inputs; the features make {want} "
                 "(retrain it with `zwick train value`)"
             )
 

@@ -62,7 +62,7 @@ from zwick_ai.eval.tournament.report import REWRITTEN
 from zwick_ai.eval.tournament.summary import RATING_PRIOR, RATING_RESAMPLES, finished_differences, pair_summary
 from zwick_ai.eval.verdict import disagreement_lines, p_text
 from zwick_ai.games.game_strings import game_spec
-from zwick_ai.stats import mean_ci
+from zwick_ai.stats import MeanInterval, mean_ci
 
 
 @dataclass
@@ -673,10 +673,11 @@ def markdown(boards: list[dict[str, Any]], title: str, description: str, command
 
 
 def _ci_cell(m: list[float | None] | None) -> str:
+    """A board's stored ``[mean, lo, hi]`` as a table cell."""
     if m is None:
         return "—"
-    mean, lo, hi = m
-    return f"{mean:+.2f}" if lo is None or hi is None else f"{mean:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+    c = MeanInterval(*m)
+    return f"{c.mean:+.2f}" if c.lo is None or c.hi is None else f"{c.mean:+.2f} [{c.lo:+.2f}, {c.hi:+.2f}]"
 
 
 def ladder_markdown(board: dict[str, Any]) -> list[str]:

@@ -12,7 +12,7 @@ import numpy as np
 
 from zwick_ai.agents.value_model import ValueModel
 from zwick_ai.files import replacing
-from zwick_ai.mlp import ARRAY_NAMES, FORMAT_VERSION
+from zwick_ai.mlp import ARRAY_NAMES, FORMAT_VERSION, Layer
 from zwick_ai.zwicker.features import NFEAT
 
 
@@ -27,7 +27,7 @@ def average_models(models: list[ValueModel], meta: dict[str, Any]) -> ValueModel
     ...     shapes = [(n, 2), (2, 1), (1, 1)]
     ...     return ValueModel(np.zeros(n), np.ones(n), [(np.full(s, k), np.full(s[1], k)) for s in shapes])
     >>> mean = average_models([model(1.0), model(3.0)], {})
-    >>> mean.layers[0][0][0].tolist(), mean.layers[2][1].tolist()
+    >>> mean.layers[0].weights[0].tolist(), mean.layers[2].bias.tolist()
     ([2.0, 2.0], [2.0])
     """
     if not models:
@@ -38,10 +38,10 @@ def average_models(models: list[ValueModel], meta: dict[str, Any]) -> ValueModel
             raise ValueError(
                 "the models standardize their inputs differently: only one run's generations can be averaged"
             )
-        if [w.shape for w, _ in m.layers] != [w.shape for w, _ in first.layers]:
+        if [layer.weights.shape for layer in m.layers] != [layer.weights.shape for layer in first.layers]:
             raise ValueError("the models have different layer sizes")
     layers = [
-        (np.mean([m.layers[k][0] for m in models], axis=0), np.mean([m.layers[k][1] for m in models], axis=0))
+        Layer(np.mean([m.layers[k].weights for m in models], 0), np.mean([m.layers[k].bias for m in models], 0))
         for k in range(len(first.layers))
     ]
     return ValueModel(first.mean.copy(), first.scale.copy(), layers, meta)

@@ -71,6 +71,7 @@ from zwick_ai.files import read_json, replacing
 from zwick_ai.learn import model_files, net_selfplay
 from zwick_ai.learn.net_selfplay import SHARD_FIELDS, ShardRecords
 from zwick_ai.learn.search_teacher import SEARCH_TEACHERS, TEACHER_C, after_records
+from zwick_ai.mlp import Layer
 from zwick_ai.plots import save_png
 from zwick_ai.zwicker import policy_codes
 from zwick_ai.zwicker.features import NFEAT
@@ -251,9 +252,9 @@ def export_model(model: Any, meta: dict[str, Any]) -> value_model.ValueModel:
     state = {k: v.detach().double().numpy() for k, v in model.state_dict().items()}
     ts = float(state["target_scale"])
     layers = [
-        (state["hidden1.weight"].T.copy(), state["hidden1.bias"].copy()),
-        (state["hidden2.weight"].T.copy(), state["hidden2.bias"].copy()),
-        (state["output.weight"].T.copy() * ts, state["output.bias"].copy() * ts),
+        Layer(state["hidden1.weight"].T.copy(), state["hidden1.bias"].copy()),
+        Layer(state["hidden2.weight"].T.copy(), state["hidden2.bias"].copy()),
+        Layer(state["output.weight"].T.copy() * ts, state["output.bias"].copy() * ts),
     ]
     return value_model.ValueModel(
         state["mean"].copy(), state["scale"].copy(), layers, dict(meta, kind=value_model.AFTER)
@@ -264,14 +265,14 @@ def import_model(cfg: NetConfig, after: value_model.ValueModel) -> Any:
     """The PyTorch model of the after model ``after`` (the inverse of :func:`export_model`; its
     layer sizes must be ``cfg.hidden``)."""
     torch = _torch()
-    (W1, b1), (W2, b2), (W3, b3) = after.layers
-    if (W1.shape[1], W2.shape[1]) != tuple(cfg.hidden):
-        raise ValueError(f"init model has hidden layers {W1.shape[1]},{W2.shape[1]}; the run's are {cfg.hidden}")
+    hidden = tuple(layer.weights.shape[1] for layer in after.layers[:-1])
+    if hidden != tuple(cfg.hidden):
+        raise ValueError(f"init model has hidden layers {','.join(map(str, hidden))}; the run's are {cfg.hidden}")
     model = build_model(cfg, after.mean, after.scale, 1.0)
     with torch.no_grad():
-        for layer, (w, b) in zip((model.hidden1, model.hidden2, model.output), after.layers, strict=True):
-            layer.weight.copy_(torch.as_tensor(w.T))
-            layer.bias.copy_(torch.as_tensor(b))
+        for torch_layer, layer in zip((model.hidden1, model.hidden2, model.output), after.layers, strict=True):
+            torch_layer.weight.copy_(torch.as_tensor(layer.weights.T))
+            torch_layer.bias.copy_(torch.as_tensor(layer.bias))
     return model
 
 

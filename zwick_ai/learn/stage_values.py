@@ -31,7 +31,7 @@ import numpy as np
 
 from zwick_ai.agents.cfr.resolve import STAGE_KIND as KIND
 from zwick_ai.jit import kernel
-from zwick_ai.mlp import ARRAY_NAMES, FORMAT_VERSION, Perceptron, compiled_arrays, mlp_forward
+from zwick_ai.mlp import ARRAY_NAMES, FORMAT_VERSION, Layer, Perceptron, compiled_arrays, mlp_forward
 from zwick_ai.zwicker import arrays, kernels, layout
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY
 from zwick_ai.zwicker.stage_features import feature_count, stage_features
@@ -102,7 +102,7 @@ def fit(R: np.ndarray, hands: int, seed: int, hidden: tuple[int, int] = (64, 32)
     scale[scale == 0] = 1.0
     net = MLPRegressor(hidden_layer_sizes=hidden, alpha=1e-3, max_iter=200, early_stopping=True, random_state=seed)
     net.fit((X[~test] - mean) / scale, y[~test])
-    layers = [(w, b) for w, b in zip(net.coefs_, net.intercepts_, strict=True)]
+    layers = [Layer(w, b) for w, b in zip(net.coefs_, net.intercepts_, strict=True)]
     model = compiled_arrays(mean, scale, layers)
     pred = np.array([mlp_forward(x, model) for x in X[test]])
     report = {

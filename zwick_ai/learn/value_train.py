@@ -63,6 +63,7 @@ from zwick_ai.deferred_signals import deferred_signals
 from zwick_ai.files import load_npz
 from zwick_ai.learn import model_files, value_selfplay
 from zwick_ai.learn.search_teacher import SEARCH_TEACHERS, teacher_search
+from zwick_ai.mlp import Layer
 from zwick_ai.plots import save_png
 from zwick_ai.zwicker import policy_codes
 
@@ -470,7 +471,8 @@ def to_model(net: Any, mean: np.ndarray, scale: np.ndarray, y_scale: float, meta
         (np.asarray(a, np.float64) for a in net.coefs_),
         (np.asarray(a, np.float64) for a in net.intercepts_),
     )
-    layers = [(W1, b1), (W2, b2), (W3 * y_scale, b3 * y_scale)]  # float64: no rounding of the output scale
+    # float64: no rounding of the output scale
+    layers = [Layer(W1, b1), Layer(W2, b2), Layer(W3 * y_scale, b3 * y_scale)]
     return value_model.ValueModel(mean.astype(np.float64), scale.astype(np.float64), layers, meta)
 
 

@@ -298,7 +298,10 @@ def from_snapshot(rules: Rules, snap: Snapshot) -> ZwickerState:
     a[layout.S_LAST_CAPT] = snap.last_capturer
     a[layout.S_PHASE] = snap.phase
     a[layout.S_AZ_LEFT] = snap.az_left
-    a[layout.S_ASK_Q], a[layout.S_ASK_N], a[layout.S_ASK_ANS] = snap.asked
+    asked = Ask(*snap.asked)  # a snapshot written by hand may hold a plain (partner, value, answer)
+    a[layout.S_ASK_Q] = asked.partner
+    a[layout.S_ASK_N] = asked.value
+    a[layout.S_ASK_ANS] = asked.answer
     return ZwickerState(rules, a)
 
 

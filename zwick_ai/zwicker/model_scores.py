@@ -16,6 +16,8 @@ Questions (Großenwiehe) score ``-inf``: like greedy, the net never asks.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from zwick_ai.jit import kernel
@@ -51,12 +53,19 @@ def after_values(R, S, rows, n, m, W):
     return after_values_memo(R, S, rows, n, m, W, layer_memo(m))
 
 
+class LayerMemo(NamedTuple):
+    """Buffers that let :func:`after_values_memo` carry a model's first layer from one candidate
+    and one call to the next (compiled code takes the record whole)."""
+
+    x: np.ndarray  # an input, written per candidate
+    x_old: np.ndarray  # the last input evaluated
+    h1: np.ndarray  # its first layer's sums
+
+
 @kernel
-def layer_memo(m):
-    """Buffers that let :func:`after_values_memo` carry the model ``m``'s first layer from one
-    candidate and one call to the next: (an input, the last input, its first layer), starting from
-    the input ``mean``, whose first layer is the bias."""
-    return np.zeros(m.mean.shape[0], np.float64), m.mean.copy(), m.b1.copy()
+def layer_memo(m) -> LayerMemo:
+    """The memo of the model ``m``, starting from the input ``mean``, whose first layer is the bias."""
+    return LayerMemo(np.zeros(m.mean.shape[0], np.float64), m.mean.copy(), m.b1.copy())
 
 
 @kernel
@@ -65,7 +74,7 @@ def after_values_memo(R, S, rows, n, m, W, memo):
     (:func:`~zwick_ai.mlp.mlp_first_layer_update`: only the inputs that differ), the previous
     call's last one included when ``memo`` (:func:`layer_memo`) is shared by the calls of one
     decision: its positions differ in a few cards."""
-    x, x_old, h1 = memo
+    x, x_old, h1 = memo.x, memo.x_old, memo.h1
     p = S[layout.S_TO_MOVE]
     side = R[layout.R_SIDE_OF + p]
     out = np.full(n, -np.inf)
@@ -111,4 +120,13 @@ def nth_best(v, r):
     return -1
 
 
-__all__ = ["TIE", "after_values", "after_values_memo", "count_best", "layer_memo", "net_values", "nth_best"]
+__all__ = [
+    "TIE",
+    "after_values",
+    "after_values_memo",
+    "count_best",
+    "LayerMemo",
+    "layer_memo",
+    "net_values",
+    "nth_best",
+]

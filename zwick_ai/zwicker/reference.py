@@ -458,8 +458,7 @@ def _legal_memo(rules: Rules, snap: Snapshot) -> tuple[MoveKey, ...]:
 
 def _asked(asked: Sequence[int]) -> Ask:
     """A turn's question record (partner, value, answer) as an :class:`Ask`."""
-    partner, value, answer = asked
-    return Ask(partner, value, answer)
+    return Ask(*asked)
 
 
 def _legal_moves(rules: Rules, st: RefState) -> list[MoveKey]:

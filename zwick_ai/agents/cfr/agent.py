@@ -126,11 +126,10 @@ class PolicyFileAgent(Agent):
 
     def _from_policy(self, state: pyspiel.State) -> list[int] | None:
         if self.policy.zwicker_abstraction is not None:
-            whole = self.policy.zwicker_lookup(state, self.params["min_visits"])
-            if whole is None:
+            choice = self.policy.zwicker_lookup(state, self.params["min_visits"])
+            if choice is None:
                 return None
-            rows, index, chances = whole
-            return zwicker_bridge.move_actions(state, rows[index[self._pick(chances)]])
+            return zwicker_bridge.move_actions(state, choice.rows[choice.row_of[self._pick(choice.chances)]])
         player = state.current_player()
         return compose_decision(state, lambda work: self._step(work, player))
 
@@ -149,16 +148,15 @@ class PolicyFileAgent(Agent):
         out: dict[tuple[int, ...], float] = {}
         missing = 0.0
         if self.policy.zwicker_abstraction is not None:
-            whole = self.policy.zwicker_lookup(state, self.params["min_visits"])
-            if whole is None:
+            choice = self.policy.zwicker_lookup(state, self.params["min_visits"])
+            if choice is None:
                 missing = 1.0
             else:
-                rows, index, chances = whole
-                chances = self._played(chances)
-                for k in range(len(index)):
+                chances = self._played(choice.chances)
+                for k in range(len(choice.row_of)):
                     if chances[k] <= 0:  # never played (with play=argmax: all but one)
                         continue
-                    move = tuple(int(a) for a in zwicker_bridge.move_actions(state, rows[index[k]]))
+                    move = tuple(int(a) for a in zwicker_bridge.move_actions(state, choice.rows[choice.row_of[k]]))
                     out[move] = out.get(move, 0.0) + float(chances[k] / chances.sum())
         else:
             player = state.current_player()

@@ -20,6 +20,7 @@ import io
 import json
 import zipfile
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pyspiel
@@ -46,6 +47,14 @@ KEY_SCHEMES = (
 )
 TRICK_SCHEMES = {"tricks_suits": "suits", "tricks_buckets": "buckets"}
 ZWICKER_SCHEMES = {f"zwicker_{name}": name for name in ZWICKER_ABSTRACTIONS}
+
+
+class MoveChances(NamedTuple):
+    """A Zwicker policy's choice at the start of a turn (:meth:`Policy.zwicker_lookup`)."""
+
+    rows: np.ndarray  # the decision's candidate move rows
+    row_of: np.ndarray  # per abstract action, the index of its move among ``rows``
+    chances: np.ndarray  # per abstract action, the average strategy's probability (sums to 1)
 
 
 def file_stem(path: str | Path) -> Path:
@@ -166,11 +175,9 @@ class Policy:
             return -1
         return i
 
-    def zwicker_lookup(
-        self, state: pyspiel.State, min_visits: int = 0
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        """Zwicker abstractions, at the start of a turn: (the candidate move rows, per abstract action
-        the index of its move among them, the average-strategy probabilities), or ``None``."""
+    def zwicker_lookup(self, state: pyspiel.State, min_visits: int = 0) -> MoveChances | None:
+        """Zwicker abstractions, at the start of a turn: the candidate moves and the average
+        strategy's chance of each abstract action's move, or ``None`` (unseen)."""
         if self.zwicker_abstraction is None or not hasattr(state, "move_prefix"):
             raise ValueError("zwicker_lookup plays a Zwicker policy file on a zwicker state")
         decision = state.decision()
@@ -192,7 +199,7 @@ class Policy:
         present = index >= 0  # stakes: a fixed alphabet, the actions absent here masked
         index, probs = index[present], probs[present]
         total = probs.sum()
-        return rows, index, (probs / total if total > 0 else np.full(len(index), 1.0 / len(index)))
+        return MoveChances(rows, index, probs / total if total > 0 else np.full(len(index), 1.0 / len(index)))
 
     def lookup(self, state: pyspiel.State, player: int, min_visits: int = 0) -> tuple[np.ndarray, np.ndarray] | None:
         legal = None
@@ -223,6 +230,7 @@ __all__ = [
     "FORMAT",
     "KEY_SCHEMES",
     "KINDS",
+    "MoveChances",
     "TRICK_SCHEMES",
     "ZWICKER_SCHEMES",
     "Policy",

@@ -153,7 +153,7 @@ def leaf_rewards(R, P, row, S, leaf, memo, ctx, out):
             dk = v if k == side else -v / (ns - 1)
             r[k] = zwicker_search.scaled(dk, total)
     elif leaf.kind == LEAF_AFTER:
-        r = expert_search.after_side_rewards(R, S, m, memo[0], total)
+        r = expert_search.after_side_rewards(R, S, m, memo.x, total)
     else:
         T = S.copy()
         policies = np.full(arrays.players(R), POLICY_GREEDY, np.int64)

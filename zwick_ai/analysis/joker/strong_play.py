@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -646,15 +646,22 @@ def missing_rules(line: dict[str, Any]) -> tuple[str, ...]:
     )
 
 
-def strong_task(task: tuple[Any, ...]) -> list[dict[str, Any]]:
-    """One task of a run, ``(cfg, deals, only[, limits])``: a block of deals (net) or one deal
-    (expert); with rules, the supplement lines of those rules only; with ``limits``, an agent
-    from outside the package plays under guard with those clocks."""
-    cfg, deals, only, *rest = task
+class StrongTask(NamedTuple):
+    """One task of a run (:func:`strong_task`): a block of deals (net) or one deal (expert)."""
+
+    cfg: StrongConfig
+    deals: list[int]
+    only: tuple[str, ...] | None  # rules: the supplement lines of those rules only
+    limits: dict[str, float] | None = None  # an agent from outside the package plays under guard with these clocks
+
+
+def strong_task(task: StrongTask) -> list[dict[str, Any]]:
+    """The lines of one task of a run (:class:`StrongTask`)."""
+    cfg, only = task.cfg, task.only
     if cfg.kind() == "net":
-        lines = net_block(cfg, deals, only)
+        lines = net_block(cfg, task.deals, only)
     else:
-        lines = [expert_deal(cfg, d, only=only, limits=rest[0] if rest else None) for d in deals]
+        lines = [expert_deal(cfg, d, only=only, limits=task.limits) for d in task.deals]
     if only is not None:
         for line in lines:
             line["supplement"] = True
@@ -679,16 +686,14 @@ def run_strong(
     done = read_lines(path, key)
     todo = [d for d in range(cfg.deals) if d not in done]
     size = NET_BLOCK if cfg.kind() == "net" else 1
-    tasks: list[tuple[StrongConfig, list[int], tuple[str, ...] | None]] = [
-        (cfg, todo[i : i + size], None) for i in range(0, len(todo), size)
-    ]
+    tasks = [StrongTask(cfg, todo[i : i + size], None) for i in range(0, len(todo), size)]
     # deals played before rules were added to the study: only the new rules, in deal order
     short: dict[tuple[str, ...], list[int]] = {}
     for d in sorted(x for x in done if x < cfg.deals):
         if missing := missing_rules(done[d]):
             short.setdefault(missing, []).append(d)
     for missing, ds in short.items():
-        tasks = [(cfg, ds[i : i + size], missing) for i in range(0, len(ds), size)] + tasks
+        tasks = [StrongTask(cfg, ds[i : i + size], missing) for i in range(0, len(ds), size)] + tasks
     if progress:
         progress(len(done) - sum(map(len, short.values())))
     if tasks:
@@ -697,7 +702,7 @@ def run_strong(
         with make_backend(backend, workers, address, ship) as runner, JsonlAppender(path) as fh:
             if outside_specs([cfg.agent]):  # someone else's agent: in workers, under guard, named if it fails
                 game = zwicker_game(cfg.rules())
-                guarded = [(*task, LIMITS) for task in tasks]
+                guarded = [task._replace(limits=LIMITS) for task in tasks]
                 results = guarded_map(strong_task, guarded, cfg.agent, out, runner, game=game_label(game))
             else:
                 results = runner.map_unordered(strong_task, tasks, chunksize=1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from zwick_ai.agents import clock
 from zwick_ai.eval import agent_failures
@@ -63,6 +63,15 @@ def make_task(t: Tournament, i: int, j: int, d: int, k: int) -> dict[str, Any]:
     }
 
 
+class TaskKey(NamedTuple):
+    """Which game of a tournament a task or a ``games.jsonl`` line is (:func:`task_key`)."""
+
+    a: str  # the pair's first agent
+    b: str  # its second
+    deal: int  # the deal id
+    seating: int  # the seating of the pair on that deal
+
+
 class ExpectedTasks(Mapping[tuple, dict[str, Any]]):
     """The tasks of ``t`` by :func:`task_key`, for deals below ``t.deals`` and those of ``extra``,
     made when looked up (what :func:`~zwick_ai.eval.tournament.folder.read_games` checks a line
@@ -74,19 +83,20 @@ class ExpectedTasks(Mapping[tuple, dict[str, Any]]):
         self.index = {(t.agents[i], t.agents[j]): (i, j) for i, j in t.pairs}
 
     def __getitem__(self, key: tuple) -> dict[str, Any]:
-        a, b, d, k = key
-        pair = self.index.get((a, b))
+        named = TaskKey(*key)
+        d = named.deal
+        pair = self.index.get((named.a, named.b))
         if pair is None or not isinstance(d, int) or not (0 <= d < self.t.deals or d in self.extra):
             raise KeyError(key)
-        if k not in self.t.deal_seatings(d):
+        if named.seating not in self.t.deal_seatings(d):
             raise KeyError(key)
-        return make_task(self.t, *pair, d, k)
+        return make_task(self.t, *pair, d, named.seating)
 
-    def __iter__(self) -> Iterator[tuple]:
+    def __iter__(self) -> Iterator[TaskKey]:
         for d in [*range(self.t.deals), *sorted(x for x in self.extra if x >= self.t.deals)]:
             for i, j in self.t.pairs:
                 for k in self.t.deal_seatings(d):
-                    yield (self.t.agents[i], self.t.agents[j], d, k)
+                    yield TaskKey(self.t.agents[i], self.t.agents[j], d, k)
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
@@ -96,9 +106,9 @@ class ExpectedTasks(Mapping[tuple, dict[str, Any]]):
 TOURNAMENT_KEYS = ("agents", "deal", "seating", "agent_seeds")
 
 
-def task_key(task: dict[str, Any]) -> tuple[str, str, int, int]:
-    """(a, b, deal, seating) of a task or of a ``games.jsonl`` line."""
-    return (task["agents"][0], task["agents"][1], int(task["deal"]), int(task["seating"]))
+def task_key(task: dict[str, Any]) -> TaskKey:
+    """The key of a task or of a ``games.jsonl`` line."""
+    return TaskKey(task["agents"][0], task["agents"][1], int(task["deal"]), int(task["seating"]))
 
 
 def play_task(task: dict[str, Any]) -> dict[str, Any]:
