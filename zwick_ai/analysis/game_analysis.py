@@ -27,13 +27,13 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from zwick_ai.analysis import DEFAULT_WORLDS
+
 if TYPE_CHECKING:
     from zwick_ai.analysis.move_values import DecisionValues
     from zwick_ai.eval.records import GameRecord, ReplayStep
     from zwick_ai.render import MoveValue
 
-#: worlds per decision of the default evaluator (``rollouts``), and of :mod:`zwick_ai.analysis.move_values`
-DEFAULT_WORLDS = 200
 EVALUATOR = "rollouts"
 #: the command named in the mark of an analysis folder (:mod:`zwick_ai.eval.folder_lock`)
 COMMAND = "zwick analyze"

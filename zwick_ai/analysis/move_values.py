@@ -58,7 +58,7 @@ from zwick_ai import tricks
 from zwick_ai.agents.base import make_agent
 from zwick_ai.agents.tricks_search import play_out as tricks_play_out
 from zwick_ai.agents.zwicker_search import MT_SIZE, TRIES, Worlds, det_draw
-from zwick_ai.analysis.game_analysis import DEFAULT_WORLDS
+from zwick_ai.analysis import DEFAULT_WORLDS
 from zwick_ai.games import zwicker_bridge
 from zwick_ai.games.decisions import apply_decision, legal_decisions
 from zwick_ai.games.game_loop import play_to_end, stream_chance
