@@ -211,7 +211,8 @@ def test_a_forked_agent_decides_as_the_original_and_leaves_it_alone():
 def test_cli_writes_strong_play_into_results_json_and_report(tmp_path, capsys):
     out = tmp_path / "dith"
     out.mkdir()
-    (out / "results.json").write_text(json.dumps({"config": {"kept": 1}}))
+    # a study's folder (its results.json carries the mark a committed study keeps)
+    (out / "results.json").write_text(json.dumps({"config": {"kept": 1}, "made_by": "zwick joker-study"}))
     (out / "report.md").write_text("# greedy report\n")
     args = [
         "joker-study",
