@@ -17,10 +17,11 @@ BOARD = {"agents": ["random"], "anchors": ["greedy"], "deals": 1, "top": 0, "boa
 
 
 def test_the_files_take_the_guard_s_rules_and_the_tournament_s_deals():
-    from zwick_ai.eval import experiment_files, tournament
+    from zwick_ai.eval import experiment_files
+    from zwick_ai.eval.tournament import definition
 
     assert set(RULE_KEYS) <= set(experiment_files.EXPERIMENT_KEYS) & set(experiment_files.LEADERBOARD_KEYS)
-    assert experiment_files.MAX_DEALS == tournament.MAX_DEALS
+    assert experiment_files.MAX_DEALS == definition.MAX_DEALS
 
 
 @pytest.mark.parametrize("parse, base", [(parse_experiment, EXPERIMENT), (parse_leaderboard, BOARD)])

@@ -28,7 +28,7 @@ another.
 ...     with hold_results_folder(other, "zwick selfplay"):
 ...         pass
 ... except ValueError as error:
-...     print(str(error).split(" holds ")[1].split(";")[0])
+...     print(str(error).split(" holds ")[1].split(":")[0])
 ... else:
 ...     print("written")
 files that zwick did not write (report.md)
