@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from zwick_ai.agents.cfr import core
+from zwick_ai.agents.cfr import core, subgame
 from zwick_ai.agents.cfr.subgame import Context, SubgameTable, history_step, legal_hash, move_hash, view_key
 from zwick_ai.agents.expert_search import stage_start_world
 from zwick_ai.agents.zwicker_search import unit_cards
@@ -132,24 +132,9 @@ class ReplayPolicy(NamedTuple):
 
 
 def new_context() -> Context:
-    """The per-ply stacks of :func:`build` (:class:`~zwick_ai.agents.cfr.subgame.Context`)."""
-    levels = MAX_LEVELS + 1
-    buf, X2 = kernels.new_buffers()
-    return Context(
-        states=np.zeros((levels, zwicker_history.SS), np.int32),
-        bufs=np.zeros((levels, MAX_MOVES, layout.MOVE_WIDTH), np.int64),
-        cnt=np.zeros(levels, np.int64),
-        pos=np.zeros(levels, np.int64),
-        ids=np.zeros(levels, np.int64),
-        hists=np.zeros(levels, np.uint64),
-        W=kernels.new_workspace(),
-        X=np.empty(1 << 14, np.int64),
-        buf=buf,
-        X2=X2,
-        lo=np.zeros(64, np.int64),
-        hi=np.zeros(64, np.int64),
-        key=np.zeros(16, np.int64),
-    )
+    """The per-ply stacks of :func:`build` (:class:`~zwick_ai.agents.cfr.subgame.Context`), sized
+    for this module's nodes (at most :data:`MAX_MOVES` moves, 16-word keys)."""
+    return subgame.new_context(MAX_MOVES, 16)
 
 
 @kernel

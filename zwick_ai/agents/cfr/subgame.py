@@ -254,14 +254,15 @@ class Cfr(NamedTuple):
     work: Work
 
 
-def new_context() -> Context:
-    """The per-ply stacks and buffers of :func:`build` (:class:`Context`)."""
+def new_context(max_moves: int = MAX_MOVES, key_width: int = zwicker_search.NKW) -> Context:
+    """The per-ply stacks and buffers of :func:`build` (:class:`Context`): room for ``max_moves``
+    legal moves a node and a key of ``key_width`` words (the re-solver's are smaller)."""
     levels = MAX_LEVELS + 1
     W = kernels.new_workspace()
     buf, X2 = kernels.new_buffers()
     return Context(
         states=np.zeros((levels, zwicker_history.SS), np.int32),
-        bufs=np.zeros((levels, MAX_MOVES, layout.MOVE_WIDTH), np.int64),
+        bufs=np.zeros((levels, max_moves, layout.MOVE_WIDTH), np.int64),
         cnt=np.zeros(levels, np.int64),
         pos=np.zeros(levels, np.int64),
         ids=np.zeros(levels, np.int64),
@@ -272,7 +273,7 @@ def new_context() -> Context:
         X2=X2,
         lo=np.zeros(64, np.int64),
         hi=np.zeros(64, np.int64),
-        key=np.zeros(zwicker_search.NKW, np.int64),
+        key=np.zeros(key_width, np.int64),
     )
 
 
