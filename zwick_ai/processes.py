@@ -245,6 +245,7 @@ def kill_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool now: queued tasks are dropped, running ones killed with their process groups."""
     workers = list((getattr(pool, "_processes", None) or {}).values())
     pids = list(getattr(pool, "worker_pids", [])) or [p.pid for p in workers]
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown(wait=False) forgets it
     pool.shutdown(wait=False, cancel_futures=True)
     for process in workers:
         process.kill()
@@ -253,6 +254,5 @@ def kill_pool(pool: ProcessPoolExecutor) -> None:
         process.join(timeout=5)
     # The pool's manager thread closes its wake-up pipe as it ends; until then, the exit hook of
     # concurrent.futures (Python 3.11) may write to that pipe as it closes: "Bad file descriptor".
-    manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
         manager.join(timeout=5)
