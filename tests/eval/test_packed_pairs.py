@@ -92,6 +92,26 @@ def test_packing_the_same_games_again_keeps_a_file_compressed_another_way(tmp_pa
     assert sum(len(v) for _, v in packed_pairs(folder).values()) == len(data.splitlines()) * 3 // 2
 
 
+def test_an_agent_taken_off_a_board_takes_its_packed_games_with_it(tmp_path):
+    board, first = _board(tmp_path)
+    leaderboard.pack(board, tmp_path)
+    folder = tmp_path / board.slug
+    old = {name: lines for name, (_, lines) in packed_pairs(folder).items()}
+    assert any(name.startswith("random--") for name in old)
+    # the file's board without `random`: its other pairs come back from the pack, none is played
+    fewer = leaderboard.make_board("zwicker", "classic", 2, {}, AGENTS[1:])
+    how = leaderboard.PairPlay(deals=2, seed=5, out=tmp_path, backend=NoGames(1), progress=False)
+    again = leaderboard.run_board(fewer, ["greedy"], top=2, how=how)
+    assert again is not None and {(p["a"], p["b"]) for p in again["pairs"]} == {("joker:policy=early", "greedy")}
+    mine = next(p for p in first["pairs"] if (p["a"], p["b"]) == ("joker:policy=early", "greedy"))
+    assert again["pairs"] == [mine]  # the same games, the same numbers
+    leaderboard.pack(fewer, tmp_path)
+    new = {name: lines for name, (_, lines) in packed_pairs(folder).items()}
+    assert new == {name: lines for name, lines in old.items() if not name.startswith("random--")}
+    assert sorted(p.name for p in folder.iterdir()) == sorted([GAMES, PAIRS, "ratings.csv"])
+    assert leaderboard.board_pairs(fewer) >= set(new) and not leaderboard.board_pairs(fewer) >= set(old)
+
+
 def test_a_packed_board_is_extended_with_more_deals_and_keeps_its_games(tmp_path):
     board, _ = _board(tmp_path, deals=2)
     leaderboard.pack(board, tmp_path)

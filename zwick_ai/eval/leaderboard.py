@@ -42,7 +42,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field, replace
-from itertools import combinations
+from itertools import combinations, permutations
 from pathlib import Path
 from typing import Any
 
@@ -338,10 +338,20 @@ def first_machine(board: Board, played: list[tuple[str, str]], how: PairPlay) ->
     return machine
 
 
+def board_pairs(board: Board) -> set[str]:
+    """The folder names of every pair ``board`` can hold: any two of its agents, references and
+    the specs it left out (one that cannot start on this machine keeps the games it played
+    elsewhere), in either order."""
+    specs = board.agents + board.references + list(board.skipped)
+    return {f"{_slug(a)}--{_slug(b)}" for a, b in permutations(specs, 2)}
+
+
 def pack(board: Board, out: Path) -> None:
     """Keep the finished ``board``'s pair folders as two files (:mod:`zwick_ai.eval.packed_pairs`):
-    ``OUT/<board>/games.jsonl.gz`` and ``pairs.json``; a later run restores a pair it plays on."""
-    pack_board(out / board.slug, pair_folders(out / board.slug))
+    ``OUT/<board>/games.jsonl.gz`` and ``pairs.json``; a later run restores a pair it plays on.
+    Only the board's pairs (:func:`board_pairs`) stay: an agent taken off the board in the file
+    takes its packed games with it."""
+    pack_board(out / board.slug, pair_folders(out / board.slug), only=board_pairs(board))
 
 
 def _pair_summary(a: str, b: str, d: np.ndarray, unit: str = "points") -> dict[str, Any]:
@@ -783,6 +793,7 @@ __all__ = [
     "DEFAULT_ANCHORS",
     "Board",
     "PairPlay",
+    "board_pairs",
     "figure_groups",
     "fit",
     "gauntlet_pairs",

@@ -40,7 +40,7 @@ import gzip
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -191,19 +191,25 @@ def pair_folders(board: str | Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if (p / "config.json").is_file()) if folder.is_dir() else []
 
 
-def pack_board(board: str | Path, names: Sequence[str]) -> None:
+def pack_board(board: str | Path, names: Sequence[str], only: Collection[str] | None = None) -> None:
     """Pack the pair folders ``names`` of ``board`` (with the pairs packed there before that have
     no folder) into :data:`GAMES` and :data:`PAIRS`, then remove what the tournaments wrote in
     those folders (module docstring). Holds the board's and the pairs' folder locks meanwhile: a
-    pair another run is playing is refused in one line."""
+    pair another run is playing is refused in one line.
+
+    ``only``: when given, only the pairs it names are packed or stay packed; the others' packed
+    games leave the two files (an agent taken off a board takes its games with it), and their
+    folders, if any, are left as they are."""
     folder = Path(board)
     with contextlib.ExitStack() as held:
         held.enter_context(hold_folder(folder))
         pairs = packed_pairs(folder)
+        if only is not None:
+            pairs = {name: pair for name, pair in pairs.items() if name in only}
         machines: dict[str, str | None] = dict(_packed_machines(folder))
         packed_now: list[Path] = []
         for name in names:
-            if not (folder / name / "config.json").is_file():
+            if not (folder / name / "config.json").is_file() or (only is not None and name not in only):
                 continue
             held.enter_context(hold_folder(folder / name))
             found = _folder_pair(folder / name)
