@@ -250,3 +250,42 @@ def test_fit_deepening_tries_no_ply_foreseen_past_the_node_cap() -> None:
     tried, fitted = results["try"], results["fit"]
     assert False in tried[0]  # the failed try, then the rebuild
     assert all(fitted[0]) and 1 <= fitted[1] <= tried[1]
+
+
+def test_a_decision_whose_one_ply_does_not_fit_keeps_half_the_deals_until_it_does() -> None:
+    """Where one ply over every root deal does not fit the node cap (or the stage ends it may
+    reach), the decision keeps half of each stratum's deals, again until it fits, instead of
+    failing the game; with room for all of them it keeps all."""
+    game, state = greedy_turns(5, 2, CLASSIC2)
+    roomy = make_agent("resolve:time=0,iters=5,depth=1", game, seed=0)
+    full = resolve.decide(state, roomy.params, roomy, np.random.default_rng(0))[1]
+    tight = make_agent(f"resolve:time=0,iters=5,depth=1,nodes={full['nodes'] // 3}", game, seed=0)
+    strategy, stats = resolve.decide(state, tight.params, tight, np.random.default_rng(0))
+    assert 1 <= stats["deals"] <= full["deals"] // 4 and stats["nodes"] <= full["nodes"] // 3
+    assert np.isclose(strategy.sum(), 1.0) and (strategy >= 0).all()
+
+
+def test_thinned_deals_keep_half_of_each_stratum_and_its_weight() -> None:
+    """Half of the deals holding the mover's true hand and half of the others (rounded up), each
+    stratum's weight kept where its deals weighed alike, at least one true-hand deal."""
+    game, state = greedy_turns(5, 2, CLASSIC2)
+    agent = make_agent("resolve:time=0,iters=5,depth=1", game, seed=0)
+    d = state.decision()
+    worlds = resolve.root_deals(d, agent.params, np.random.default_rng(0), kernels.new_workspace())[0]
+    hand = arrays.hand_cards(d.position, d.player)
+    true = np.array([np.array_equal(arrays.hand_cards(w, d.player), hand) for w in worlds])
+    assert true.sum() >= 2 and (~true).sum() >= 2
+    prior = np.where(true, 0.4 / true.sum(), 0.6 / (~true).sum())
+    reach = np.arange(2 * len(worlds), dtype=float).reshape(-1, 2)
+    kept, weight, kept_reach = resolve.thinned_deals(worlds, prior, reach, d.player, hand, np.random.default_rng(1))
+    kept_true = np.array([np.array_equal(arrays.hand_cards(w, d.player), hand) for w in kept])
+    assert kept_true.sum() == (true.sum() + 1) // 2 and (~kept_true).sum() == ((~true).sum() + 1) // 2
+    assert np.isclose(weight.sum(), 1.0)
+    assert np.isclose(weight[kept_true].sum(), 0.4) and np.isclose(weight[~kept_true].sum(), 0.6)
+    rows = {tuple(w.tolist()): k for k, w in enumerate(worlds)}
+    assert all(np.array_equal(kept_reach[j], reach[rows[tuple(w.tolist())]]) for j, w in enumerate(kept))
+    pair = [int(np.flatnonzero(true)[0]), int(np.flatnonzero(~true)[0])]
+    one = resolve.thinned_deals(
+        worlds[pair], np.array([0.5, 0.5]), reach[pair], d.player, hand, np.random.default_rng(2)
+    )[0]
+    assert len(one) == 2 and np.array_equal(arrays.hand_cards(one[0], d.player), hand)

@@ -139,7 +139,9 @@ def check(params: dict[str, Any]) -> None:
         Param("play", str, "sample", "sample the root's average strategy, or play its argmax"),
         Param("infer", float, 0.25, "temperature of the greedy-softmax belief and blueprint"),
         Param("true_share", float, 0.5, "share of drawn deals that give the mover its true hand"),
-        Param("nodes", int, DEFAULT_NODES, "most subgame nodes per solve"),
+        Param(
+            "nodes", int, DEFAULT_NODES, "most subgame nodes per solve (fewer root deals where one ply does not fit)"
+        ),
         Param(
             "deepen",
             str,
@@ -594,7 +596,14 @@ def decide(
     worlds, prior, reach = worlds[keep], prior[keep], reach[keep]
     sub = agent.solver()
     bp_tau = float(params["infer"]) if gadget_on and belief != "solve" else 0.0
-    depth = build_subgame(sub, R, worlds, h_now, bp_tau, params, agent, t0)
+    while True:
+        try:
+            depth = build_subgame(sub, R, worlds, h_now, bp_tau, params, agent, t0)
+            break
+        except SubgameTooBig:
+            if len(worlds) <= 1:
+                raise
+            worlds, prior, reach = thinned_deals(worlds, prior, reach, mover, hand, rng)
     resolve_tree.fill_bounds(sub.tree, sub.nodes, boundary_values(R, sub.bounds(), params, agent))
     group = np.zeros(len(worlds), np.int64)
     gadget = NO_GADGET
@@ -642,6 +651,30 @@ def blueprint_stats(deals: int, drawn: bool, t0: float) -> dict[str, Any]:
     }  # fmt: skip
 
 
+class SubgameTooBig(ValueError):
+    """One ply below the decision over every root deal fits neither the ``nodes`` cap nor the
+    stage ends a subgame may reach (:data:`MAX_BOUNDS`)."""
+
+
+def thinned_deals(
+    worlds: np.ndarray, prior: np.ndarray, reach: np.ndarray, mover: int, hand: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Half of the root deals (rounded up) of each stratum, the deals that give the mover its true
+    hand and the others, drawn at random, each kept deal's prior weight scaled by its stratum's
+    size over the kept count: the weights stay unbiased, and at least one true-hand deal is kept.
+    For a decision whose one ply over all deals does not fit the node cap."""
+    true = np.array([np.array_equal(arrays.hand_cards(w, mover), hand) for w in worlds])
+    keep = np.zeros(len(worlds), bool)
+    weight = np.array(prior, np.float64)
+    for stratum in (np.flatnonzero(true), np.flatnonzero(~true)):
+        if len(stratum) == 0:
+            continue
+        kept = rng.choice(stratum, size=(len(stratum) + 1) // 2, replace=False)
+        keep[kept] = True
+        weight[kept] *= len(stratum) / len(kept)
+    return worlds[keep], weight[keep] / weight[keep].sum(), reach[keep]
+
+
 def build_subgame(
     sub: Subgame,
     R: np.ndarray,
@@ -682,7 +715,9 @@ def build_subgame(
             return depth
     if built == 0:  # one ply is the least a decision needs: past the time's share if it must
         if not sub.build(R, worlds, h0, 1, bp_tau, sub.cap):
-            raise ValueError(f"nodes={sub.cap} cannot hold one ply of {len(worlds)} deals; give more nodes")
+            raise SubgameTooBig(
+                f"one ply of {len(worlds)} deals fits neither nodes={sub.cap} nor {MAX_BOUNDS} stage ends; give more nodes"
+            )
         return 1
     sub.build(R, worlds, h0, built, bp_tau, cap)
     return built
@@ -703,4 +738,14 @@ def _earlier_strategy(sub: Subgame, policy: resolve_tree.ReplayPolicy) -> np.nda
     return out
 
 
-__all__ = ["BELIEFS", "LEAVES", "ResolveAgent", "Subgame", "check", "decide", "stage_value"]
+__all__ = [
+    "BELIEFS",
+    "LEAVES",
+    "ResolveAgent",
+    "Subgame",
+    "SubgameTooBig",
+    "check",
+    "decide",
+    "stage_value",
+    "thinned_deals",
+]
