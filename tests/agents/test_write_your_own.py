@@ -124,6 +124,7 @@ def test_a_replaced_weights_file_never_prints_the_old_result(tmp_path):
     assert "Ratings" not in again.stdout and "Traceback" not in again.stderr
 
 
+@pytest.mark.slow  # about two minutes of training
 def test_the_torch_example_trains_a_policy_that_enters_a_tournament(tmp_path, monkeypatch):
     """A tiny torch policy trained for a few seconds on VectorGame plays a tournament through
     PolicyAgent: the example's TorchPolicy is all the code it needs."""

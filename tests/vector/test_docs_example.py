@@ -10,6 +10,7 @@ import pytest
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "vector.md"
 
 
+@pytest.mark.slow  # about a minute: the page trains a small network
 def test_docs_example_runs() -> None:
     blocks = re.findall(r"```python\n(.*?)```", PAGE.read_text(), re.S)
     assert blocks
