@@ -352,10 +352,9 @@ def solve(tree, nnodes, nroots, roots_w, gadget, cfr, side_of, t0, iters):
     root is the prior times the other seats' reach), with the re-solving ``gadget``
     (:class:`Gadget`). ``cfr`` (a :class:`~zwick_ai.agents.cfr.subgame.Cfr`) holds the regrets and
     averages it updates; ``side_of[q]``: seat ``q``'s side."""
-    t_row, t_first, t_n, t_val = tree.row, tree.first, tree.n, tree.val
     r_prior, r_reach, r_group = roots_w.prior, roots_w.reach, roots_w.group
     gopp, g_alt, g_reg = gadget.opponent, gadget.alt, gadget.regret
-    trows, nrows, regret, avg = cfr.rows, cfr.nrows, cfr.regret, cfr.avg
+    trows, nrows, regret = cfr.rows, cfr.nrows, cfr.regret
     cur, own, opp, v = cfr.work.cur, cfr.work.own, cfr.work.opp, cfr.work.v
     players = side_of.shape[0]
     ng = g_alt.shape[0]
@@ -381,43 +380,7 @@ def solve(tree, nnodes, nroots, roots_w, gadget, cfr, side_of, t0, iters):
                     else:
                         x *= enter[r_group[w]]
                 opp[w] = x
-            for node in range(nnodes):
-                r = t_row[node]
-                if r < 0:
-                    continue
-                off = trows[r, core.R_OFF]
-                f = t_first[node]
-                if trows[r, core.R_PLAYER] == i:
-                    for a in range(t_n[node]):
-                        own[f + a] = own[node] * cur[off + a]
-                        opp[f + a] = opp[node]
-                else:
-                    for a in range(t_n[node]):
-                        own[f + a] = own[node]
-                        opp[f + a] = opp[node] * cur[off + a]
-            si = side_of[i]
-            for node in range(nnodes - 1, -1, -1):
-                r = t_row[node]
-                if r < 0:
-                    v[node] = t_val[node, si]
-                    continue
-                off = trows[r, core.R_OFF]
-                f = t_first[node]
-                n = t_n[node]
-                s = 0.0
-                for a in range(n):
-                    s += cur[off + a] * v[f + a]
-                v[node] = s
-                if trows[r, core.R_PLAYER] == i:
-                    for a in range(n):
-                        regret[off + a] += opp[node] * (v[f + a] - s)
-                        avg[off + a] += t * own[node] * cur[off + a]
-            for r in range(nrows):
-                if trows[r, core.R_PLAYER] == i:
-                    off = trows[r, core.R_OFF]
-                    for a in range(trows[r, core.R_N]):
-                        if regret[off + a] < 0.0:
-                            regret[off + a] = 0.0
+            subgame.cfr_plus_pass(tree, nnodes, cfr, i, side_of[i], t)
             if i == gopp:
                 for g in range(ng):
                     v_enter[g] = 0.0

@@ -412,14 +412,62 @@ def build(b, worlds, rows, w_root):
 # CFR+
 # ------------------------------------------------------------------------------------------------
 @kernel
+def cfr_plus_pass(tree, nnodes, cfr, i, si, t):
+    """One CFR+ pass for seat ``i`` (side ``si``), the average strategy weighed by ``t``, over the
+    first ``nnodes`` nodes of a flat tree (``tree.row``, ``first``, ``n``, ``val``; :class:`Tree`
+    or :class:`zwick_ai.agents.cfr.resolve_tree.Tree`): the reaches from the roots' ``own`` and
+    ``opp`` (the caller sets them) down to every node, ``si``'s values back up, ``i``'s regrets and
+    average strategy in ``cfr`` (a :class:`Cfr`) updated and its regrets floored at zero. The one
+    CFR+ pass of :func:`cfr_plus` and of the re-solver's ``resolve_tree.solve``."""
+    t_row, t_first, t_n, t_val = tree.row, tree.first, tree.n, tree.val
+    trows, nrows, regret, avg = cfr.rows, cfr.nrows, cfr.regret, cfr.avg
+    cur, own, opp, v = cfr.work.cur, cfr.work.own, cfr.work.opp, cfr.work.v
+    for node in range(nnodes):
+        r = t_row[node]
+        if r < 0:
+            continue
+        off = trows[r, core.R_OFF]
+        f = t_first[node]
+        if trows[r, core.R_PLAYER] == i:
+            for a in range(t_n[node]):
+                own[f + a] = own[node] * cur[off + a]
+                opp[f + a] = opp[node]
+        else:
+            for a in range(t_n[node]):
+                own[f + a] = own[node]
+                opp[f + a] = opp[node] * cur[off + a]
+    for node in range(nnodes - 1, -1, -1):
+        r = t_row[node]
+        if r < 0:
+            v[node] = t_val[node, si]
+            continue
+        off = trows[r, core.R_OFF]
+        f = t_first[node]
+        n = t_n[node]
+        s = 0.0
+        for a in range(n):
+            s += cur[off + a] * v[f + a]
+        v[node] = s
+        if trows[r, core.R_PLAYER] == i:
+            for a in range(n):
+                regret[off + a] += opp[node] * (v[f + a] - s)
+                avg[off + a] += t * own[node] * cur[off + a]
+    for r in range(nrows):
+        if trows[r, core.R_PLAYER] == i:
+            off = trows[r, core.R_OFF]
+            for a in range(trows[r, core.R_N]):
+                if regret[off + a] < 0.0:
+                    regret[off + a] = 0.0
+
+
+@kernel
 def cfr_plus(tree, nnodes, roots, cfr, side_of, t0, iters):
     """``iters`` iterations of CFR+ on the first ``nnodes`` nodes of the flat tree (a :class:`Tree`;
     module docstring) over the worlds ``roots`` (:class:`Roots`), numbered ``t0 + 1 ..`` (the
     average strategy's weights); ``cfr`` (a :class:`Cfr`) holds the regrets and averages it
     updates; ``side_of[q]``: seat ``q``'s side."""
-    t_row, t_first, t_n, t_val = tree.row, tree.first, tree.n, tree.val
-    trows, nrows, regret, avg = cfr.rows, cfr.nrows, cfr.regret, cfr.avg
-    cur, own, opp, v = cfr.work.cur, cfr.work.own, cfr.work.opp, cfr.work.v
+    trows, nrows, regret = cfr.rows, cfr.nrows, cfr.regret
+    cur, own, opp = cfr.work.cur, cfr.work.own, cfr.work.opp
     w_root, w_prob = roots.node, roots.prob
     players = side_of.shape[0]
     for it in range(iters):
@@ -432,43 +480,7 @@ def cfr_plus(tree, nnodes, roots, cfr, side_of, t0, iters):
                 if w_root[w] >= 0:
                     own[w_root[w]] = 1.0
                     opp[w_root[w]] = w_prob[w]
-            for node in range(nnodes):
-                r = t_row[node]
-                if r < 0:
-                    continue
-                off = trows[r, core.R_OFF]
-                f = t_first[node]
-                if trows[r, core.R_PLAYER] == i:
-                    for a in range(t_n[node]):
-                        own[f + a] = own[node] * cur[off + a]
-                        opp[f + a] = opp[node]
-                else:
-                    for a in range(t_n[node]):
-                        own[f + a] = own[node]
-                        opp[f + a] = opp[node] * cur[off + a]
-            si = side_of[i]
-            for node in range(nnodes - 1, -1, -1):
-                r = t_row[node]
-                if r < 0:
-                    v[node] = t_val[node, si]
-                    continue
-                off = trows[r, core.R_OFF]
-                f = t_first[node]
-                n = t_n[node]
-                s = 0.0
-                for a in range(n):
-                    s += cur[off + a] * v[f + a]
-                v[node] = s
-                if trows[r, core.R_PLAYER] == i:
-                    for a in range(n):
-                        regret[off + a] += opp[node] * (v[f + a] - s)
-                        avg[off + a] += t * own[node] * cur[off + a]
-            for r in range(nrows):
-                if trows[r, core.R_PLAYER] == i:
-                    off = trows[r, core.R_OFF]
-                    for a in range(trows[r, core.R_N]):
-                        if regret[off + a] < 0.0:
-                            regret[off + a] = 0.0
+            cfr_plus_pass(tree, nnodes, cfr, i, side_of[i], t)
 
 
 @kernel
