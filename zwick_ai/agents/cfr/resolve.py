@@ -286,7 +286,7 @@ class Subgame:
     def values(self, strat: np.ndarray, side: int) -> np.ndarray:
         """Every node's value for ``side`` under the per-edge strategy ``strat``."""
         v = np.zeros(self.nodes)
-        resolve_tree.values_under(self.tree, self.nodes, self.trows, strat, side, v)
+        subgame.values_under(self.tree, self.nodes, self.trows, strat, side, v)
         return v
 
     def solve(

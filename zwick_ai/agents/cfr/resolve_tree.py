@@ -327,24 +327,6 @@ def average_strategy(trows, nrows, avg, out):
 
 
 @kernel
-def values_under(tree, nnodes, trows, strat, side, v):
-    """``v[node]``: the value for ``side`` of every node when every seat plays ``strat`` (per edge
-    of ``trows``' rows) below it (``tree``: a :class:`Tree`)."""
-    t_row, t_first, t_n, t_val = tree.row, tree.first, tree.n, tree.val
-    for node in range(nnodes - 1, -1, -1):
-        r = t_row[node]
-        if r < 0:
-            v[node] = t_val[node, side]
-            continue
-        off = trows[r, core.R_OFF]
-        f = t_first[node]
-        s = 0.0
-        for a in range(t_n[node]):
-            s += strat[off + a] * v[f + a]
-        v[node] = s
-
-
-@kernel
 def solve(tree, nnodes, nroots, roots_w, gadget, cfr, side_of, t0, iters):
     """``iters`` CFR+ iterations (numbered ``t0 + 1 ..``, the average's weights) on the first
     ``nnodes`` nodes of ``tree`` (a :class:`Tree`; module docstring), its first ``nroots`` the
@@ -500,5 +482,4 @@ __all__ = [
     "replay_stage",
     "replay_worlds",
     "solve",
-    "values_under",
 ]

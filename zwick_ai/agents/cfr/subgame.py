@@ -484,17 +484,11 @@ def cfr_plus(tree, nnodes, roots, cfr, side_of, t0, iters):
 
 
 @kernel
-def average_values(tree, nnodes, cfr, side, roots, out):
-    """``out[a]``: the value of root action ``a`` for ``side`` when every seat plays its average
-    strategy (``cfr.avg`` normalized) below, averaged over the worlds ``roots`` (:class:`Roots`)
-    by their probabilities. Uses the scratch's ``cur`` and ``v``."""
+def values_under(tree, nnodes, trows, strat, side, v):
+    """``v[node]``: the value for ``side`` of every node when every seat plays ``strat`` (per edge
+    of ``trows``' rows) below it (``tree``: a :class:`Tree` or a
+    :class:`zwick_ai.agents.cfr.resolve_tree.Tree`)."""
     t_row, t_first, t_n, t_val = tree.row, tree.first, tree.n, tree.val
-    trows, nrows, avg = cfr.rows, cfr.nrows, cfr.avg
-    cur, v = cfr.work.cur, cfr.work.v
-    w_root, w_prob = roots.node, roots.prob
-    for r in range(nrows):
-        off = trows[r, core.R_OFF]
-        core.normalised(avg, off, trows[r, core.R_N], cur[off:])
     for node in range(nnodes - 1, -1, -1):
         r = t_row[node]
         if r < 0:
@@ -504,8 +498,23 @@ def average_values(tree, nnodes, cfr, side, roots, out):
         f = t_first[node]
         s = 0.0
         for a in range(t_n[node]):
-            s += cur[off + a] * v[f + a]
+            s += strat[off + a] * v[f + a]
         v[node] = s
+
+
+@kernel
+def average_values(tree, nnodes, cfr, side, roots, out):
+    """``out[a]``: the value of root action ``a`` for ``side`` when every seat plays its average
+    strategy (``cfr.avg`` normalized) below, averaged over the worlds ``roots`` (:class:`Roots`)
+    by their probabilities. Uses the scratch's ``cur`` and ``v``."""
+    t_first, t_n = tree.first, tree.n
+    trows, nrows, avg = cfr.rows, cfr.nrows, cfr.avg
+    cur, v = cfr.work.cur, cfr.work.v
+    w_root, w_prob = roots.node, roots.prob
+    for r in range(nrows):
+        off = trows[r, core.R_OFF]
+        core.normalised(avg, off, trows[r, core.R_N], cur[off:])
+    values_under(tree, nnodes, trows, cur, side, v)
     total = 0.0
     for a in range(out.shape[0]):
         out[a] = 0.0
@@ -534,6 +543,7 @@ __all__ = [
     "Tree",
     "Work",
     "average_values",
+    "values_under",
     "ROOT_KEY",
     "build",
     "cfr_plus",
