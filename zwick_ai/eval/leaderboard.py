@@ -82,6 +82,11 @@ class Board:
         return _slug(self.label)
 
 
+def pair_name(a: str, b: str) -> str:
+    """The folder name of the pair ``a`` against ``b`` on a board."""
+    return f"{_slug(a)}--{_slug(b)}"
+
+
 def _slug(text: str) -> str:
     """A folder name for ``text``: its safe characters, shortened with a hash when long."""
     safe = re.sub(r"[^A-Za-z0-9=.]+", "-", text).strip("-")
@@ -173,7 +178,7 @@ def play_pair(board: Board, a: str, b: str, how: PairPlay) -> np.ndarray | None:
         clock=how.clock,
         **how.rules,
     )
-    folder = how.out / board.slug / f"{_slug(a)}--{_slug(b)}"
+    folder = how.out / board.slug / pair_name(a, b)
     restore_pair(how.out / board.slug, folder.name, folder)  # a packed board's pair plays on in its folder
     summary = run_tournament(t, folder, how.backend, progress=how.progress, plots=False)
     if summary is None:
@@ -327,7 +332,7 @@ def first_machine(board: Board, played: list[tuple[str, str]], how: PairPlay) ->
     if not played:
         return None
     a, b = played[0]
-    name = f"{_slug(a)}--{_slug(b)}"
+    name = pair_name(a, b)
     path = how.out / board.slug / name / "summary.json"
     try:
         machine = json.loads(path.read_text()).get("machine")
@@ -343,7 +348,7 @@ def board_pairs(board: Board) -> set[str]:
     the specs it left out (one that cannot start on this machine keeps the games it played
     elsewhere), in either order."""
     specs = board.agents + board.references + list(board.skipped)
-    return {f"{_slug(a)}--{_slug(b)}" for a, b in permutations(specs, 2)}
+    return {pair_name(a, b) for a, b in permutations(specs, 2)}
 
 
 def pack(board: Board, out: Path) -> None:
@@ -790,8 +795,8 @@ def write(boards: list[dict[str, Any]], out: Path, title: str, description: str,
 
 
 __all__ = [
-    "DEFAULT_ANCHORS",
     "Board",
+    "DEFAULT_ANCHORS",
     "PairPlay",
     "board_pairs",
     "figure_groups",
@@ -805,6 +810,7 @@ __all__ = [
     "markdown",
     "merged",
     "pack",
+    "pair_name",
     "run_board",
     "write",
 ]
