@@ -246,12 +246,20 @@ def kill_pool(pool: ProcessPoolExecutor) -> None:
     workers = list((getattr(pool, "_processes", None) or {}).values())
     pids = list(getattr(pool, "worker_pids", [])) or [p.pid for p in workers]
     manager = getattr(pool, "_executor_manager_thread", None)  # shutdown(wait=False) forgets it
+    results = getattr(pool, "_result_queue", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in workers:
         process.kill()
     _end_groups(pids)
     for process in workers:
         process.join(timeout=5)
+    # A worker killed while it sent a result leaves the manager thread reading the rest of that
+    # message for ever: this process holds the pipe's other end too, so no end of file comes.
+    # Closing our end gives the thread its end of file once the workers are gone.
+    writer = getattr(results, "_writer", None)
+    if writer is not None and manager is not None and manager.is_alive():
+        with contextlib.suppress(OSError):
+            writer.close()
     # The pool's manager thread closes its wake-up pipe as it ends; until then, the exit hook of
     # concurrent.futures (Python 3.11) may write to that pipe as it closes: "Bad file descriptor".
     if manager is not None:
