@@ -165,12 +165,18 @@ def leave_at_once_from_now() -> None:
     """For a process whose command has ended: a stop signal from now on (while the interpreter
     shuts down, joining worker pools and flushing files) ends the process at once with
     ``128 + signal`` and no traceback. The output so far is flushed first; ignored signals stay
-    ignored."""
+    ignored. A command that was stopped gets :data:`GRACE` seconds for that too, then the process
+    ends at once (a thread a library left behind can hold the interpreter's exit for ever)."""
     import sys
+    import threading
 
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()
+    if received() is not None:
+        watchdog = threading.Timer(GRACE, os._exit, (exit_code(),))
+        watchdog.daemon = True
+        watchdog.start()
     for signum in EXIT_CODES:
         if signal.getsignal(signum) != signal.SIG_IGN:
             signal.signal(signum, _exit_at_once)

@@ -515,6 +515,34 @@ def test_a_signal_after_the_command_ended_exits_with_its_status_not_by_the_signa
     assert err == ""
 
 
+def test_a_stopped_command_whose_exit_is_held_ends_after_the_grace():
+    """A thread left behind (a worker pool's, a library's) holds the interpreter's exit for ever;
+    a command that was stopped still ends, with 128 + signal and nothing on stderr."""
+    from zwick_ai.interrupts import GRACE
+
+    script = (
+        "import os, signal, threading, time\n"
+        "import zwick_ai.cli as cli\n"
+        "from zwick_ai import interrupts\n"
+        "def stopped(argv=None):\n"
+        "    threading.Thread(target=time.sleep, args=(300,)).start()\n"
+        "    with interrupts.handled():\n"
+        "        try:\n"
+        "            os.kill(os.getpid(), signal.SIGINT)\n"
+        "            time.sleep(5)\n"
+        "        except KeyboardInterrupt:\n"
+        "            return interrupts.exit_code()\n"
+        "cli.main = stopped\n"
+        "cli.run()\n"
+    )
+    started = time.monotonic()
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=GRACE + 30,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+    assert run.returncode == 130, run.stderr
+    assert run.stderr == ""
+    assert GRACE - 1 < time.monotonic() - started < GRACE + 10
+
+
 # ------------------------------------------------------------------------------------------------
 # Every size a user can type is bounded, before any work
 # ------------------------------------------------------------------------------------------------
