@@ -112,6 +112,7 @@ def test_net_options_play_legal_whole_games(spec):
     assert len(state.returns()) == 4
 
 
+@pytest.mark.slow
 def test_prior_reply_seeds_the_networks_values_one_answer_ahead():
     """``reply=K`` replaces the prior of the network's best few moves by their look-ahead values
     (``net``'s ``reply_values`` on the same worlds); with an overwhelming prior the search plays the

@@ -135,6 +135,7 @@ def _tournament(argv_out: Path, *specs: str) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 def test_the_report_s_command_reruns_as_printed(folder, capsys):
     out = folder / "results" / "mine"
     assert main(_tournament(out, "my_agent:MyAgent,min_points=1", "greedy")) == 0
@@ -156,6 +157,7 @@ def test_the_report_s_command_reruns_as_printed(folder, capsys):
     assert json.loads((folder / "an" / "analysis.json").read_text())["decisions"]
 
 
+@pytest.mark.slow
 def test_a_changed_outside_agent_never_reuses_a_folder(folder, capsys):
     out = folder / "out"
     argv = _tournament(out, "my_agent:MyAgent", "greedy")
@@ -180,6 +182,7 @@ def test_a_changed_weights_file_never_reuses_a_folder(tmp_path, capsys):
     assert "holds a different tournament" in err and "models" in err
 
 
+@pytest.mark.slow
 def test_an_outside_agent_s_files_enter_its_identity(folder, capsys):
     (folder / "weighted.py").write_text(
         textwrap.dedent(
@@ -250,6 +253,7 @@ def test_a_file_s_digest_changes_with_a_byte_after_its_first_blocks(tmp_path):
     assert file_digest(path) == before
 
 
+@pytest.mark.slow
 def test_a_weights_file_changed_only_in_its_tail_never_reuses_a_folder(folder, capsys):
     (folder / "weighted.py").write_text(
         textwrap.dedent(
@@ -427,6 +431,7 @@ def test_a_crashing_agent_is_named_within_seconds(hostile):
     assert reported - float(stamp.read_text()) < 10
 
 
+@pytest.mark.slow
 def test_an_agent_s_child_processes_end_with_its_game(hostile):
     """An agent that starts a ``sleep`` and a daemon (``sh -c 'sleep &'``) at every decision and
     otherwise plays: the tournament finishes, and nothing it started is left."""

@@ -58,6 +58,7 @@ def test_deal_jokers_swap_each_joker_with_an_opponents_pointless_card_of_its_sta
     assert found > 20
 
 
+@pytest.mark.slow
 def test_net_run_resumes_appends_only_and_skips_a_torn_line(tmp_path, monkeypatch):
     monkeypatch.setattr(strong_play, "NET_BLOCK", 3)
     cfg = strong_play.StrongConfig("dithmarschen", agent="net", deals=5, cv_samples=2)
@@ -183,7 +184,7 @@ def test_expert_deal_line_has_every_comparison():
     assert 0 <= line["replayed_seatings"] <= 2 * len(strong_play.STRONG_POLICIES)
 
 
-@pytest.mark.parametrize("variant,deal", [("dithmarschen", 0), ("dithmarschen", 3), ("christiansen", 1)])
+@pytest.mark.parametrize("variant,deal", [("dithmarschen", 0), ("dithmarschen", 3), pytest.param("christiansen", 1, marks=pytest.mark.slow)])
 def test_restricted_games_continued_from_the_fork_equal_games_played_from_the_deal(variant, deal):
     # the fast line (each restricted game continues the unrestricted one from the side's first
     # choice the rule changes) against the slow one (every restricted game from the deal)

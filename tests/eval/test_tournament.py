@@ -343,6 +343,7 @@ def test_ray_missing_says_how_to_install(monkeypatch):
         make_backend("dask")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")
 def test_ray_gives_the_same_games(finished, tmp_path):
     out, summary = finished

@@ -46,6 +46,7 @@ def _first_decision_search(R, seed, iters, c, total):
     return S, rows, visits, qsum
 
 
+@pytest.mark.slow
 def test_teacher_records_are_the_searchs_values_of_the_first_decisions_moves() -> None:
     """The first decision's records are, in move order, every card move the search visited at
     least ``VISITS`` times that does not end the hand: its afterstate's input, its lead and the
