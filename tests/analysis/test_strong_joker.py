@@ -184,7 +184,9 @@ def test_expert_deal_line_has_every_comparison():
     assert 0 <= line["replayed_seatings"] <= 2 * len(strong_play.STRONG_POLICIES)
 
 
-@pytest.mark.parametrize("variant,deal", [("dithmarschen", 0), ("dithmarschen", 3), pytest.param("christiansen", 1, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "variant,deal", [("dithmarschen", 0), ("dithmarschen", 3), pytest.param("christiansen", 1, marks=pytest.mark.slow)]
+)
 def test_restricted_games_continued_from_the_fork_equal_games_played_from_the_deal(variant, deal):
     # the fast line (each restricted game continues the unrestricted one from the side's first
     # choice the rule changes) against the slow one (every restricted game from the deal)
