@@ -18,7 +18,7 @@ NETWORKS = ("net", "net:model=after", "expert:time=0,iters=20,worlds=4,leaf=afte
 OPENSPIEL_BOTS = ("openspiel-ismcts:sims=20", "openspiel-mcts:sims=5,worlds=2", "random")
 RARE_AGENTS = (
     "cfr-search:time=0,iters=5,worlds=4",
-    "resolve:time=0,iters=5",
+    "resolve:time=0,iters=5,leaf=model",  # untimed, leaf=auto solves small stages exactly: minutes
     "br-ismcts:iters=20",
     "cheat-uct:iters=20",
     "peek-uct:iters=20",
