@@ -50,7 +50,7 @@ class Interrupt(KeyboardInterrupt):
 #: seconds a stopped command has to wind up before the process ends anyway
 GRACE = 8.0
 
-_state: dict[str, int | None] = {"signum": None, "active": 0, "raised": 0}
+_state: dict[str, int | None] = {"signum": None, "active": 0, "raised": 0, "exiting": 0}
 #: seconds between tries to raise an interrupt that came while a finalizer or a C callback ran
 RETRY = 0.02
 
@@ -98,10 +98,12 @@ _CALLBACK_FILES = (f"{os.sep}llvmlite{os.sep}", f"{os.sep}weakref.py", f"{os.sep
 
 
 def _leave_now(signum: int, line: str) -> None:
-    """End the process at once with the status of ``signum`` (from any thread; no locks taken)."""
-    if not _state["active"]:
-        return  # the command has ended already
-    if line:
+    """End the process at once with the status of ``signum`` (from any thread; no locks taken):
+    while the command runs, or while the ``zwick`` program exits after it
+    (:func:`leave_at_once_from_now`); a command run in a process that goes on is left alone."""
+    if not _state["active"] and not _state["exiting"]:
+        return  # the command has ended and the process is not ours to end
+    if line and _state["active"]:  # an ended command has said it was interrupted
         os.write(2, line.encode())
     os._exit(EXIT_CODES.get(signal.Signals(signum), 128 + signum))
 
@@ -165,18 +167,14 @@ def leave_at_once_from_now() -> None:
     """For a process whose command has ended: a stop signal from now on (while the interpreter
     shuts down, joining worker pools and flushing files) ends the process at once with
     ``128 + signal`` and no traceback. The output so far is flushed first; ignored signals stay
-    ignored. A command that was stopped gets :data:`GRACE` seconds for that too, then the process
-    ends at once (a thread a library left behind can hold the interpreter's exit for ever)."""
+    ignored. The watchdog of a stopped command (:data:`GRACE` seconds from its signal) covers this
+    exit too: a thread a library left behind cannot hold the process for ever."""
     import sys
-    import threading
 
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()
-    if received() is not None:
-        watchdog = threading.Timer(GRACE, os._exit, (exit_code(),))
-        watchdog.daemon = True
-        watchdog.start()
+    _state["exiting"] = 1
     for signum in EXIT_CODES:
         if signal.getsignal(signum) != signal.SIG_IGN:
             signal.signal(signum, _exit_at_once)
