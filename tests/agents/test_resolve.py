@@ -14,7 +14,7 @@ from tests.agent_play import greedy_turns, play_whole_game
 from zwick_ai.agents import make_agent
 from zwick_ai.agents.cfr import resolve
 from zwick_ai.zwicker import arrays, kernels, public_deals
-from zwick_ai.zwicker.stage_features import feature_count, stage_features
+from zwick_ai.zwicker.stage_features import feature_count, stage_features, stage_features_seen_by
 
 #: one card a hand, one stage (4,695 nodes): exact CFR+ solves it whole in a second
 MICRO1 = "zwicker(variant=dithmarschen,players=2,ranks=A23,suits=CD,jokers=none,hand_size=1,table_size=2,stages=1)"
@@ -50,19 +50,25 @@ def test_stage_features_read_no_hidden_card() -> None:
     S = kernels.new_hand(R, 9, kernels.new_workspace())
     seats, need, pool = public_deals.hidden_pool(R, S)
     rng = np.random.default_rng(0)
-    base = np.zeros(feature_count(R))
-    stage_features(R, S, base)
-    for _ in range(5):  # other hands and another stock order: the same public state
-        other = public_deals.with_hands(S, seats, need, rng.permutation(pool))
-        assert _hands(other, 2) != _hands(S, 2)
+    for side in range(2):  # as side 0 and as side 1 sees the table
+        base = np.zeros(feature_count(R))
+        stage_features_seen_by(R, S, side, base)
+        for _ in range(5):  # other hands and another stock order: the same public state
+            other = public_deals.with_hands(S, seats, need, rng.permutation(pool))
+            assert _hands(other, 2) != _hands(S, 2)
+            x = np.zeros_like(base)
+            stage_features_seen_by(R, other, side, x)
+            assert np.array_equal(x, base)
+        played = S.copy()  # a public change does move them
+        W = kernels.new_workspace()
+        kernels.apply_move(R, played, kernels.legal_moves(R, played, W)[0], W)
         x = np.zeros_like(base)
-        stage_features(R, other, x)
-        assert np.array_equal(x, base)
-    played = S.copy()  # a public change does move them
-    kernels.apply_move(R, played, kernels.legal_moves(R, played, kernels.new_workspace())[0], kernels.new_workspace())
-    x = np.zeros_like(base)
-    stage_features(R, played, x)
-    assert not np.array_equal(x, base)
+        stage_features_seen_by(R, played, side, x)
+        assert not np.array_equal(x, base)
+    plain, seen0 = np.zeros(feature_count(R)), np.zeros(feature_count(R))
+    stage_features(R, S, plain)
+    stage_features_seen_by(R, S, 0, seen0)
+    assert np.array_equal(plain, seen0)  # the shipped models read side 0's view
 
 
 @pytest.mark.slow

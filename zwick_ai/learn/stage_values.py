@@ -11,7 +11,10 @@ the point difference with two sides). The model: a perceptron with two ReLU hidd
 (scikit-learn), fitted on 90% of the hands and measured on the other 10% (held-out mean absolute
 error and that of the training mean, for scale), written in the package's weights format
 (:mod:`zwick_ai.mlp`, ``kind`` ``stage``) and played with numpy/numba only
-(:func:`zwick_ai.agents.cfr.resolve.model_stage_value`). Two-sided games only (side 1's value is the opposite).
+(:func:`zwick_ai.agents.cfr.resolve.model_stage_value`). With two sides it values side 0 (side 1's
+value is the opposite); with more (classic and Grupp with four players, Christiansen) every
+boundary is a row per side, its features seen from that side's seat and labelled with that side's
+return, so one model values every side (centred to sum to zero when played).
 
 Reproduce a shipped model::
 
@@ -34,7 +37,7 @@ from zwick_ai.jit import kernel
 from zwick_ai.mlp import ARRAY_NAMES, FORMAT_VERSION, Layer, Perceptron, compiled_arrays, mlp_forward
 from zwick_ai.zwicker import arrays, kernels, layout
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY
-from zwick_ai.zwicker.stage_features import feature_count, stage_features
+from zwick_ai.zwicker.stage_features import feature_count, stage_features_seen_by, views_rotate
 from zwick_ai.zwicker.steps import side_returns
 
 HELD_OUT = 0.1  # share of the hands kept out of the fit
@@ -42,23 +45,25 @@ CHUNK = 500  # hands played in one compiled call
 
 
 class Boundaries(NamedTuple):
-    """Stage starts (:func:`boundary_samples`), one row each."""
+    """Stage starts (:func:`boundary_samples`), one row per start and side seen from."""
 
-    features: np.ndarray  # [N, F] float64: the public features (:func:`stage_features`)
+    features: np.ndarray  # [N, F] float64: the public features (:func:`stage_features_seen_by`)
     returns: np.ndarray  # [N, sides] float64: the hand's final side returns
     hand: np.ndarray  # [N] int64: the index of the hand (into the seeds)
+    view: np.ndarray  # [N] int64: the side the features are seen from (its return is the label)
 
 
 @kernel
-def boundary_samples(R, seeds, policies):
+def boundary_samples(R, seeds, policies, views):
     """The :class:`Boundaries` of every stage start of the hands dealt by ``seeds`` and played by
-    ``policies`` (a policy code per seat) to the end."""
+    ``policies`` (a policy code per seat) to the end, each seen from the sides ``0 .. views-1``."""
     nf = feature_count(R)
     ns = arrays.sides(R)
-    cap = seeds.shape[0] * min(arrays.max_stages(R) + 1, R[layout.R_DECK_SIZE] // arrays.players(R) + 1)
+    cap = views * seeds.shape[0] * min(arrays.max_stages(R) + 1, R[layout.R_DECK_SIZE] // arrays.players(R) + 1)
     X = np.zeros((cap, nf), np.float64)
     Y = np.zeros((cap, ns), np.float64)
     H = np.zeros(cap, np.int64)
+    V = np.zeros(cap, np.int64)
     W = kernels.new_workspace()
     buf, XX = kernels.new_buffers()
     k = 0
@@ -66,16 +71,18 @@ def boundary_samples(R, seeds, policies):
         S = kernels.new_hand(R, seeds[h], W)
         np.random.seed((seeds[h] * 69069 + 12345) % 4294967296)
         first = k
-        while not arrays.is_over(S) and k < cap:
-            stage_features(R, S, X[k])
-            H[k] = h
-            k += 1
+        while not arrays.is_over(S) and k + views <= cap:
+            for v in range(views):
+                stage_features_seen_by(R, S, v, X[k])
+                H[k] = h
+                V[k] = v
+                k += 1
             plies, buf, XX = kernels.play_out_to(R, S, policies, W, arrays.stage(S), buf, XX)
         r = side_returns(R, S, False, np.zeros(ns, np.float64))
         for j in range(first, k):
             for s in range(ns):
                 Y[j, s] = r[s]
-    return Boundaries(X[:k], Y[:k], H[:k])
+    return Boundaries(X[:k], Y[:k], H[:k], V[:k])
 
 
 def fit(R: np.ndarray, hands: int, seed: int, hidden: tuple[int, int] = (64, 32)) -> tuple[Perceptron, dict[str, Any]]:
@@ -83,19 +90,22 @@ def fit(R: np.ndarray, hands: int, seed: int, hidden: tuple[int, int] = (64, 32)
     ``seed ..``) and its held-out errors (module docstring)."""
     from sklearn.neural_network import MLPRegressor
 
-    if int(arrays.sides(R)) != 2:
-        raise ValueError("stage values are fitted for two-sided games (side 1's value is side 0's opposite)")
+    ns = int(arrays.sides(R))
+    if ns > 2 and not views_rotate(R):
+        raise ValueError("the sides' seats do not turn alike, so one model cannot value every side")
+    views = 1 if ns == 2 else ns  # two sides: side 1's value is side 0's opposite
     policies = np.full(int(arrays.players(R)), POLICY_GREEDY, np.int64)
     chunks = [
-        boundary_samples(R, np.arange(start, min(start + CHUNK, seed + hands), dtype=np.int64), policies)
+        boundary_samples(R, np.arange(start, min(start + CHUNK, seed + hands), dtype=np.int64), policies, views)
         for start in range(seed, seed + hands, CHUNK)
     ]
     X = np.concatenate([c.features for c in chunks])
     Y = np.concatenate([c.returns for c in chunks])
+    V = np.concatenate([c.view for c in chunks])
     H = np.concatenate(
         [c.hand + start - seed for c, start in zip(chunks, range(seed, seed + hands, CHUNK), strict=True)]
     )
-    y = Y[:, 0]
+    y = Y[np.arange(len(V)), V]
     test = H >= int(round(hands * (1 - HELD_OUT)))
     mean = X[~test].mean(axis=0)
     scale = X[~test].std(axis=0)
@@ -105,9 +115,13 @@ def fit(R: np.ndarray, hands: int, seed: int, hidden: tuple[int, int] = (64, 32)
     layers = [Layer(w, b) for w, b in zip(net.coefs_, net.intercepts_, strict=True)]
     model = compiled_arrays(mean, scale, layers)
     pred = np.array([mlp_forward(x, model) for x in X[test]])
+    if views > 1:  # as played: a boundary's rows (consecutive, one per side) centred to sum to zero
+        rows = pred.reshape(-1, views)
+        pred = (rows - rows.mean(axis=1, keepdims=True)).ravel()
     report = {
-        "boundaries": int(len(y)),
-        "held_out_boundaries": int(test.sum()),
+        "boundaries": int(len(y)) // views,
+        "held_out_boundaries": int(test.sum()) // views,
+        **({"rows_per_boundary": views} if views > 1 else {}),
         "held_out_mae": float(np.abs(pred - y[test]).mean()),
         "held_out_rmse": float(np.sqrt(((pred - y[test]) ** 2).mean())),
         "baseline_mae": float(np.abs(y[~test].mean() - y[test]).mean()),
@@ -126,11 +140,39 @@ def save(model: Perceptron, meta: dict[str, Any], path: Path) -> None:
     np.savez_compressed(path, allow_pickle=False, **out)
 
 
+def train_stage(
+    variant: str, players: int, hands: int, seed: int, out: Path, options: list[str], command: str
+) -> dict[str, Any]:
+    """Fit the stage values of a Zwicker board (``options``: ``NAME=VALUE`` rules options) on
+    ``hands`` greedy self-play hands from seed ``seed`` and write them to ``out`` (never over an
+    existing file) with their ``command`` and held-out error in ``meta``; the meta written.
+    Raises ValueError for rules that do not exist or a file that does."""
+    from zwick_ai import zwicker
+
+    if hands < 10:
+        raise ValueError(f"hands must be at least 10 (a tenth is held out), not {hands}")
+    if out.exists():
+        raise ValueError(f"{out} exists; finished weights are never overwritten (remove it or choose another)")
+    pairs = [o.split("=", 1) for o in options]
+    if any(len(pair) != 2 for pair in pairs):
+        raise ValueError(f"a rules option is NAME=VALUE, not {next(o for o in options if '=' not in o)!r}")
+    rules = zwicker.rules(variant, players=players, **dict(pairs))
+    t0 = time.time()
+    model, report = fit(rules.array(), hands, seed)
+    meta = {
+        "kind": KIND, "variant": variant, "players": players, "deck_size": int(rules.deck_size),
+        "options": options, "policy": "greedy", "hands": hands, "seed": seed, "command": command,
+        "seconds": round(time.time() - t0, 1), **report,
+    }  # fmt: skip
+    save(model, meta, out)
+    return meta
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m zwick_ai.learn.stage_values",
-        description="Fit a Zwicker board's stage values (side 0's final return from a stage start's public "
-        "state) on greedy self-play; writes a weights file with its held-out error in meta.",
+        description="Fit a Zwicker board's stage values (each side's final return from a stage start's public "
+        "state) on greedy self-play; writes a weights file with its held-out error in meta (as zwick train stage).",
         epilog="example: python -m zwick_ai.learn.stage_values --variant classic --players 2 --hands 6000 "
         "--out zwick_ai/agents/weights/stage/classic-2p-stage.npz",
     )
@@ -141,30 +183,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0, help="first deal seed (default 0)")
     p.add_argument("--out", type=Path, required=True, help="the weights file to write (.npz; never overwritten)")
     args = p.parse_args(argv)
-    from zwick_ai import zwicker
-
+    command = "python -m zwick_ai.learn.stage_values " + " ".join(sys.argv[1:] if argv is None else argv)
+    print(f"playing {args.hands} greedy hands and fitting (compiles the engine the first time) ...", file=sys.stderr)
     try:
-        options = dict(o.split("=", 1) for o in args.option)
-        rules = zwicker.rules(args.variant, players=args.players, **options)
-        if args.out.exists():
-            raise FileExistsError(f"{args.out} exists; finished weights are never overwritten")
-        print(
-            f"playing {args.hands} greedy hands and fitting (compiles the engine the first time) ...", file=sys.stderr
-        )
-        t0 = time.time()
-        model, report = fit(rules.array(), args.hands, args.seed)
-    except (ValueError, FileExistsError, TypeError) as e:
+        meta = train_stage(args.variant, args.players, args.hands, args.seed, args.out, args.option, command)
+    except (ValueError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    command = "python -m zwick_ai.learn.stage_values " + " ".join(sys.argv[1:] if argv is None else argv)
-    meta = {
-        "kind": KIND, "variant": args.variant, "players": args.players, "deck_size": int(rules.deck_size),
-        "options": args.option, "policy": "greedy", "hands": args.hands, "seed": args.seed, "command": command,
-        "seconds": round(time.time() - t0, 1), **report,
-    }  # fmt: skip
-    save(model, meta, args.out)
-    print(json.dumps(report, indent=1))
+    print(json.dumps({k: meta[k] for k in meta if k in REPORT_KEYS}, indent=1))
     return 0
+
+
+#: the fit's report in ``meta`` (:func:`fit`)
+REPORT_KEYS = ("boundaries", "held_out_boundaries", "rows_per_boundary", "held_out_mae", "held_out_rmse",
+               "baseline_mae", "return_sd")  # fmt: skip
 
 
 if __name__ == "__main__":

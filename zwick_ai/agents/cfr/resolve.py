@@ -62,11 +62,11 @@ from zwick_ai.agents import clock
 from zwick_ai.agents.base import Agent, Param, check_cfr_budget, check_search_iters, register
 from zwick_ai.agents.cfr import core, resolve_tree, subgame
 from zwick_ai.games import zwicker_bridge
-from zwick_ai.mlp import WEIGHTS_DIR, Perceptron, compiled_arrays, fit_problem, mlp_forward, read_model
+from zwick_ai.mlp import WEIGHTS_DIR, Perceptron, compiled_arrays, fit_problem, read_model
 from zwick_ai.zwicker import arrays, kernels, layout, public_deals
 from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY
-from zwick_ai.zwicker.stage_features import feature_count, stage_features
+from zwick_ai.zwicker.stage_features import feature_count
 from zwick_ai.zwicker.steps import side_returns
 from zwick_ai.zwicker.worlds import resample_setup
 
@@ -406,12 +406,11 @@ def stage_model_for(rules: Any, path: str, required: bool) -> Perceptron | None:
 
 
 def model_stage_value(R: np.ndarray, S: np.ndarray, model: Perceptron) -> np.ndarray:
-    """Each side's value (raw points) of the stage start ``S`` under the two-sided stage-value
-    ``model``, from its public features only (:mod:`zwick_ai.zwicker.stage_features`)."""
-    x = np.zeros(int(feature_count(R)))
-    stage_features(R, S, x)
-    v = float(mlp_forward(x, model))
-    return np.array([v, -v])
+    """Each side's value (raw points) of the stage start ``S`` under the stage-value ``model``,
+    from its public features only (:func:`zwick_ai.agents.cfr.resolve_tree.side_values`)."""
+    out = np.zeros(int(arrays.sides(R)))
+    resolve_tree.side_values(R, S, model, np.zeros(int(feature_count(R))), out)
+    return out
 
 
 def rollout_value(R: np.ndarray, S: np.ndarray) -> np.ndarray:

@@ -44,7 +44,7 @@ from zwick_ai.mlp import mlp_forward
 from zwick_ai.zwicker import arrays, kernels, layout
 from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY
-from zwick_ai.zwicker.stage_features import feature_count, stage_features
+from zwick_ai.zwicker.stage_features import feature_count, stage_features, stage_features_seen_by
 from zwick_ai.zwicker.steps import side_returns
 
 MAX_LEVELS = 64  # plies below a root
@@ -443,14 +443,33 @@ def rollout_values(R, states, out):
 
 @kernel
 def model_values(R, states, model, out):
-    """``out[b]``: the two sides' values of the stage start ``states[b]`` under the stage-value
-    perceptron ``model`` (side 0's value and its opposite; public features only)."""
+    """``out[b]``: every side's value of the stage start ``states[b]`` under the stage-value
+    perceptron ``model`` (:func:`side_values`; public features only)."""
     x = np.zeros(feature_count(R), np.float64)
     for b in range(states.shape[0]):
-        stage_features(R, states[b], x)
+        side_values(R, states[b], model, x, out[b])
+
+
+@kernel
+def side_values(R, S, model, x, out):
+    """``out[s]``: side ``s``'s value of the stage start ``S`` under the stage-value perceptron
+    ``model`` of side 0's return (``x`` a scratch row of features). Two sides: side 0's value and
+    its opposite. More: the model read from every side's seat, centred so that the values sum to
+    zero as the returns do (:func:`zwick_ai.zwicker.stage_features.stage_features_seen_by`)."""
+    ns = out.shape[0]
+    if ns == 2:
+        stage_features(R, S, x)
         v = mlp_forward(x, model)
-        out[b, 0] = v
-        out[b, 1] = -v
+        out[0] = v
+        out[1] = -v
+        return
+    total = 0.0
+    for s in range(ns):
+        stage_features_seen_by(R, S, s, x)
+        out[s] = mlp_forward(x, model)
+        total += out[s]
+    for s in range(ns):
+        out[s] -= total / ns
 
 
 __all__ = [
@@ -477,6 +496,7 @@ __all__ = [
     "current_strategy",
     "fill_bounds",
     "model_values",
+    "side_values",
     "new_context",
     "rollout_values",
     "replay_stage",

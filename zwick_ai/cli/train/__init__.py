@@ -3,6 +3,7 @@ own options (``zwick train METHOD --help``):
 
 - ``cfr``, ``mccfr`` (:mod:`.cfr`): CFR-family policies with checkpoints and a convergence plot;
 - ``value`` (:mod:`.value`): the Zwicker value and move models of ``net`` and ``expert:leaf=value``;
+- ``stage`` (:mod:`.stage`): the Zwicker stage values of ``resolve``;
 - ``net`` (:mod:`.net`): the ``net`` after model in generations of compiled self-play;
 - ``ppo`` (:mod:`.ppo`): PPO with action masks on batched compiled games;
 - ``deep-cfr``, ``nfsp``, ``dqn`` (:mod:`.openspiel`): OpenSpiel's own PyTorch algorithms on our games.
@@ -15,7 +16,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from zwick_ai.cli.train import cfr, net, openspiel, ppo, value
+from zwick_ai.cli.train import cfr, net, openspiel, ppo, stage, value
 
 EXAMPLES = """examples:
   zwick train mccfr --game "zwikken(players=3,variant=parlett)" --iterations 100000 --seed 1 --out runs/parlett --eval-every 10000
@@ -25,7 +26,7 @@ EXAMPLES = """examples:
   zwick train mccfr --help          the options of one method"""
 
 #: the methods' modules, in the order ``zwick train --help`` lists them
-METHODS = (cfr, value, net, ppo, openspiel)
+METHODS = (cfr, value, stage, net, ppo, openspiel)
 
 
 #: the file by which these methods refuse a folder that holds a run (continued with --resume only)
