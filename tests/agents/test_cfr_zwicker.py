@@ -25,7 +25,15 @@ from zwick_ai.agents.cfr.zwicker_abstraction import (
     zwicker_decision,
 )
 from zwick_ai.eval.match import play_game
-from zwick_ai.learn.cfr import MCCFRSolver, load_checkpoint, prune_policy, save_checkpoint, save_policy, train
+from zwick_ai.learn.cfr import (
+    MCCFRSolver,
+    argmax_policy,
+    load_checkpoint,
+    prune_policy,
+    save_checkpoint,
+    save_policy,
+    train,
+)
 from zwick_ai.learn.cfr.train import ZWICKER_AVERAGING, TrainOptions
 from zwick_ai.zwicker import kernels
 from zwick_ai.zwicker.layout import (
@@ -235,6 +243,31 @@ def test_a_pruned_policy_plays_as_the_whole_one_with_its_visit_threshold(tmp_pat
         assert plays[0] == plays[1]
         assert plays[0][1] > 0
 
+
+
+@pytest.mark.slow  # trains a stakes-lite table: minutes on a cold cache
+def test_an_argmax_policy_plays_as_the_whole_ones_argmax_and_is_one_hot(tmp_path):
+    game = pyspiel.load_game(CLASSIC2)
+    solver = MCCFRSolver(game, "probe", seed=5, abstraction="stakes-lite")
+    solver.run(60)
+    save_policy(solver, tmp_path / "whole")
+    assert argmax_policy(tmp_path / "whole", tmp_path / "argmax") == len(Policy(tmp_path / "whole"))
+    whole, argmax = Policy(tmp_path / "whole"), Policy(tmp_path / "argmax")
+    assert np.array_equal(whole.keys, argmax.keys) and np.array_equal(whole.counts, argmax.counts)
+    mixed = 0
+    for i in range(len(whole)):
+        o, m = whole.offsets[i], whole.counts[i]
+        row, hot = whole.probs[o : o + m], argmax.probs[o : o + m]
+        assert hot.sum() == 1.0 and hot[int(np.argmax(row))] == 1.0  # the first largest
+        mixed += int((row > 0).sum() > 1)
+    assert mixed > 0  # some sets mixed, so the test can tell the two files apart
+    for seed in range(3):
+        plays = []
+        for spec in (f"policy={tmp_path / 'whole'},play=argmax", f"policy={tmp_path / 'argmax'},play=argmax"):
+            agent = make_agent(f"mccfr:{spec},fallback=greedy", game, seed=seed)
+            record = play_game(game, [agent, make_agent("greedy", game, seed=1)], deal_seed=seed)
+            plays.append(record.moves)
+        assert plays[0] == plays[1]
 
 def test_train_reports_every_percent_and_evaluates_on_multiples_of_eval_every(tmp_path):
     calls: list[tuple[int, str | None]] = []

@@ -13,7 +13,7 @@
 * :mod:`~zwick_ai.learn.cfr.train`: training runs (``zwick train``).
 """
 
-from zwick_ai.learn.cfr.checkpoint import load_checkpoint, prune_policy, save_checkpoint, save_policy
+from zwick_ai.learn.cfr.checkpoint import argmax_policy, load_checkpoint, prune_policy, save_checkpoint, save_policy
 from zwick_ai.learn.cfr.exact import ExactSolver, nash_conv
 from zwick_ai.learn.cfr.mccfr import MCCFRSolver
 from zwick_ai.learn.cfr.train import TrainOptions, TrainResult, train
@@ -25,6 +25,7 @@ __all__ = [
     "MCCFRSolver",
     "TrainOptions",
     "TrainResult",
+    "argmax_policy",
     "extract",
     "load_checkpoint",
     "nash_conv",

@@ -219,3 +219,26 @@ def prune_policy(path: str | Path, out: str | Path, min_visits: int) -> int:
     kept.update(infosets=int(keep.sum()), pruned_from=int(len(keep)), min_visits=int(min_visits))
     write_files(file_stem(out), "policy", kept, pruned)
     return int(keep.sum())
+
+
+def argmax_policy(path: str | Path, out: str | Path) -> int:
+    """Write the policy file ``path`` with each set's strategy put wholly on its most likely action
+    (the first of equal ones) as the policy file ``out``; returns how many sets it holds.
+
+    With ``play=argmax`` it plays exactly as ``path`` does (sampled, each set of the table gives
+    the same action), in a fraction of the space (a one-hot row deflates to almost nothing; the
+    keys remain): the form in which a large table is shipped to be played by its argmax. ``meta``
+    records ``argmax_of``."""
+    meta, arrays = read_files(path, "policy")
+    counts = arrays["counts"].astype(np.int64)
+    probs = arrays["probs"]
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    one_hot = np.zeros_like(probs)
+    if len(counts):
+        ends = starts + counts
+        best = np.array([s + int(np.argmax(probs[s:e])) for s, e in zip(starts, ends, strict=True)], np.int64)
+        one_hot[best[counts > 0]] = 1.0
+    kept = {k: v for k, v in meta.items() if k not in ("format", "kind", "sha256", "meta_sha256")}
+    kept.update(argmax_of=str(file_stem(path).name))
+    write_files(file_stem(out), "policy", kept, dict(arrays, probs=one_hot))
+    return int(len(counts))
