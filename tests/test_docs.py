@@ -153,7 +153,7 @@ BENCHMARKS_MAX_LINES = 300
 BENCHMARKS_MAX_LINE = 300
 CHANGELOG_MAX_LINE = 300
 RESULTS_MAX_FILES = 600
-RESULTS_MAX_BYTES = 27_000_000  # the MCCFR blueprints the leaderboard plays live there too (mccfr-zwicker/)
+RESULTS_MAX_BYTES = 33_000_000  # the MCCFR blueprints the leaderboard plays live there too (6.6 MB)
 
 
 def test_the_readme_and_the_benchmarks_page_stay_short_and_the_changelog_lines_readable():
@@ -172,7 +172,7 @@ def test_the_readme_and_the_benchmarks_page_stay_short_and_the_changelog_lines_r
 
 
 @pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs the git checkout")
-def test_the_committed_results_stay_within_27_mb_and_600_files():
+def test_the_committed_results_stay_within_33_mb_and_600_files():
     listed = subprocess.run(
         ["git", "ls-files", "-z", "experiments/results"], cwd=ROOT, capture_output=True, check=True
     ).stdout.split(b"\0")
