@@ -244,7 +244,6 @@ def test_a_pruned_policy_plays_as_the_whole_one_with_its_visit_threshold(tmp_pat
         assert plays[0][1] > 0
 
 
-
 @pytest.mark.slow  # trains a stakes-lite table: minutes on a cold cache
 def test_an_argmax_policy_plays_as_the_whole_ones_argmax_and_is_one_hot(tmp_path):
     game = pyspiel.load_game(CLASSIC2)
@@ -268,6 +267,7 @@ def test_an_argmax_policy_plays_as_the_whole_ones_argmax_and_is_one_hot(tmp_path
             record = play_game(game, [agent, make_agent("greedy", game, seed=1)], deal_seed=seed)
             plays.append(record.moves)
         assert plays[0] == plays[1]
+
 
 def test_train_reports_every_percent_and_evaluates_on_multiples_of_eval_every(tmp_path):
     calls: list[tuple[int, str | None]] = []
