@@ -37,11 +37,14 @@ from zwick_ai.jit import kernel
 from zwick_ai.mlp import ARRAY_NAMES, FORMAT_VERSION, Layer, Perceptron, compiled_arrays, mlp_forward
 from zwick_ai.zwicker import arrays, kernels, layout
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY
-from zwick_ai.zwicker.stage_features import feature_count, stage_features_seen_by, views_rotate
+from zwick_ai.zwicker.stage_features import feature_count, model_views, stage_features_seen_by, views_rotate
 from zwick_ai.zwicker.steps import side_returns
 
 HELD_OUT = 0.1  # share of the hands kept out of the fit
 CHUNK = 500  # hands played in one compiled call
+#: the fit's report in ``meta`` (:func:`fit`)
+REPORT_KEYS = ("boundaries", "held_out_boundaries", "rows_per_boundary", "held_out_mae", "held_out_rmse",
+               "baseline_mae", "return_sd")  # fmt: skip
 
 
 class Boundaries(NamedTuple):
@@ -90,10 +93,9 @@ def fit(R: np.ndarray, hands: int, seed: int, hidden: tuple[int, int] = (64, 32)
     ``seed ..``) and its held-out errors (module docstring)."""
     from sklearn.neural_network import MLPRegressor
 
-    ns = int(arrays.sides(R))
-    if ns > 2 and not views_rotate(R):
+    views = int(model_views(R))
+    if views > 1 and not views_rotate(R):
         raise ValueError("the sides' seats do not turn alike, so one model cannot value every side")
-    views = 1 if ns == 2 else ns  # two sides: side 1's value is side 0's opposite
     policies = np.full(int(arrays.players(R)), POLICY_GREEDY, np.int64)
     chunks = [
         boundary_samples(R, np.arange(start, min(start + CHUNK, seed + hands), dtype=np.int64), policies, views)
@@ -192,11 +194,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(json.dumps({k: meta[k] for k in meta if k in REPORT_KEYS}, indent=1))
     return 0
-
-
-#: the fit's report in ``meta`` (:func:`fit`)
-REPORT_KEYS = ("boundaries", "held_out_boundaries", "rows_per_boundary", "held_out_mae", "held_out_rmse",
-               "baseline_mae", "return_sd")  # fmt: skip
 
 
 if __name__ == "__main__":

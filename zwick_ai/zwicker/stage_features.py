@@ -53,6 +53,14 @@ def view_shift(R, side):
 
 
 @kernel
+def model_views(R):
+    """The sides a stage-value model is read from: side 0 alone with two sides (side 1's value is
+    its opposite), every side with more (each from its own seat, :func:`stage_features_seen_by`)."""
+    ns = R[layout.R_NSIDES]
+    return 1 if ns == 2 else ns
+
+
+@kernel
 def views_rotate(R):
     """Whether turning the seats by :func:`view_shift` turns the sides alike for every side, so
     that :func:`stage_features_seen_by` is the same table seen from another side (true of every
@@ -121,6 +129,7 @@ __all__ = [
     "F_TABLE_PTS",
     "F_UNITS",
     "feature_count",
+    "model_views",
     "stage_features",
     "stage_features_seen_by",
     "view_shift",

@@ -44,7 +44,7 @@ from zwick_ai.mlp import mlp_forward
 from zwick_ai.zwicker import arrays, kernels, layout
 from zwick_ai.zwicker import history as zwicker_history
 from zwick_ai.zwicker.policy_codes import POLICY_GREEDY
-from zwick_ai.zwicker.stage_features import feature_count, stage_features, stage_features_seen_by
+from zwick_ai.zwicker.stage_features import feature_count, model_views, stage_features_seen_by
 from zwick_ai.zwicker.steps import side_returns
 
 MAX_LEVELS = 64  # plies below a root
@@ -453,23 +453,21 @@ def model_values(R, states, model, out):
 @kernel
 def side_values(R, S, model, x, out):
     """``out[s]``: side ``s``'s value of the stage start ``S`` under the stage-value perceptron
-    ``model`` of side 0's return (``x`` a scratch row of features). Two sides: side 0's value and
+    ``model`` of side 0's return (``x`` a scratch row of features), read from the sides of
+    :func:`~zwick_ai.zwicker.stage_features.model_views`. Two sides: side 0's value and
     its opposite. More: the model read from every side's seat, centred so that the values sum to
     zero as the returns do (:func:`zwick_ai.zwicker.stage_features.stage_features_seen_by`)."""
-    ns = out.shape[0]
-    if ns == 2:
-        stage_features(R, S, x)
-        v = mlp_forward(x, model)
-        out[0] = v
-        out[1] = -v
-        return
+    views = model_views(R)
     total = 0.0
-    for s in range(ns):
+    for s in range(views):
         stage_features_seen_by(R, S, s, x)
         out[s] = mlp_forward(x, model)
         total += out[s]
-    for s in range(ns):
-        out[s] -= total / ns
+    if views == 1:
+        out[1] = -out[0]
+        return
+    for s in range(views):
+        out[s] -= total / views
 
 
 __all__ = [
